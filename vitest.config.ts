@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run in plain Node (app/, main/ logic, renderer logic) and against real sshd/sockets (e2e/).
+export default defineConfig({
+  test: {
+    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
