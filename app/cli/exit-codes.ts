@@ -1,0 +1,13 @@
+/** Exit codes distinguish what went wrong, so scripts can react without parsing messages. */
+export const EXIT = {
+  ok: 0,
+  /** Bad command line or bad input file. */
+  usage: 2,
+  /** SSH or socket could not be reached. */
+  connection: 3,
+  /** The kubelet answered with an error (initializing, rate limited, not found, ...). */
+  api: 4,
+  /** Data could not be decoded. */
+  data: 5,
+  internal: 70,
+} as const;
