@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ContractError,
+  eventChannel,
+  handleRequest,
+  requestChannel,
+  validateEvent,
+  validateRequest,
+  bridgeSocketUrl,
+} from './index';
+import { createFakeBridge } from './fake-bridge';
+import type { PodRow } from './pods';
+
+const row: PodRow = {
+  uid: 'u1',
+  namespace: 'kube-system',
+  name: 'coredns-1',
+  phase: 'Running',
+  status: 'Running',
+  ready: 1,
+  total: 1,
+  restarts: 0,
+  createdAt: '2026-01-01T00:00:00Z',
+  podIP: '10.0.0.2',
+  node: 'n1',
+  ownerKind: 'ReplicaSet',
+  ownerName: 'coredns',
+  isStatic: false,
+  labels: { app: 'dns' },
+  deleting: false,
+};
+
+describe('validateRequest', () => {
+  it('accepts a valid request and trims what the user typed', () => {
+    expect(validateRequest('nodes.add', { host: '  node-1 ', port: 2222, sudo: true })).toEqual({
+      host: 'node-1',
+      port: 2222,
+      sudo: true,
+    });
+  });
+
+  it('rejects an unknown request and lists the valid ones', () => {
+    const err = catchError(() => validateRequest('pods.delete', {}));
+    expect(err.code).toBe('unknown-request');
+    expect(err.message).toContain('"pods.delete"');
+    expect(err.hint).toContain('pods.get');
+  });
+
+  it('names the bad field and why', () => {
+    const err = catchError(() => validateRequest('nodes.add', { host: 'n', port: 70000, socketPath: 'relative.sock' }));
+    expect(err.code).toBe('invalid-input');
+    expect(err.message).toMatch(/port: /);
+    expect(err.message).toMatch(/socketPath: The socket path must be absolute/);
+  });
+
+  it('refuses extra keys where a request takes no input', () => {
+    expect(() => validateRequest('nodes.list', { sneaky: 1 })).toThrow(/Invalid input for nodes.list/);
+    expect(validateRequest('nodes.list', undefined)).toEqual({});
+  });
+
+  it('checks prompt answers by kind', () => {
+    expect(() =>
+      validateRequest('prompts.answer', { promptId: 'p1', answer: { kind: 'hostKey', decision: 'maybe' } }),
+    ).toThrow(/answer.decision/);
+    expect(validateRequest('prompts.answer', { promptId: 'p1', answer: { kind: 'secret', value: null } })).toEqual({
+      promptId: 'p1',
+      answer: { kind: 'secret', value: null },
+    });
+  });
+
+  it('requires a non-empty uid list or "all" for export', () => {
+    expect(() => validateRequest('pods.export', { nodeId: 'n', uids: [], format: 'list' })).toThrow(/at least one pod/);
+    expect(() => validateRequest('pods.export', { nodeId: 'n', uids: 'all', format: 'yaml' })).toThrow(/format/);
+  });
+});
+
+describe('handleRequest', () => {
+  it('wraps handler output and errors in a result envelope with the next step', async () => {
+    const ok = await handleRequest({ 'nodes.list': () => [] }, 'nodes.list', {});
+    expect(ok).toEqual({ ok: true, value: [] });
+    const failed = await handleRequest(
+      {
+        'nodes.connect': () => {
+          throw new ContractError('not-found', 'No node n9.', 'Pick a node from the sidebar.');
+        },
+      },
+      'nodes.connect',
+      { nodeId: 'n9' },
+    );
+    expect(failed).toEqual({ ok: false, error: { code: 'not-found', message: 'No node n9.', hint: 'Pick a node from the sidebar.' } });
+  });
+
+  it('does not call the handler with invalid input', async () => {
+    let called = false;
+    const result = await handleRequest({ 'pods.get': () => ((called = true), undefined as never) }, 'pods.get', { nodeId: 'n' });
+    expect(called).toBe(false);
+    expect(result.ok).toBe(false);
+  });
+
+  it('reports a handler that returns the wrong shape', async () => {
+    const result = await handleRequest({ 'pods.rows': () => ({ seq: -1, rows: [] }) as never }, 'pods.rows', { nodeId: 'n' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-output' } });
+  });
+});
+
+describe('fake bridge', () => {
+  it('answers through the same validation and delivers valid events only', async () => {
+    const bridge = createFakeBridge({ 'pods.rows': () => ({ seq: 3, rows: [row] }) });
+    await expect(bridge.request('pods.rows', { nodeId: 'n1' })).resolves.toEqual({ seq: 3, rows: [row] });
+    await expect(bridge.request('pods.rows', { nodeId: '' })).rejects.toThrow(/nodeId is required/);
+    const seen: number[] = [];
+    const off = bridge.on('podDeltas', (d) => seen.push(d.seq));
+    bridge.emit('podDeltas', { nodeId: 'n1', seq: 4, reset: false, upserts: [row], removals: [] });
+    expect(() => bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [{ ...row, ready: -1 }], removals: [] })).toThrow(
+      /upserts.0.ready/,
+    );
+    off();
+    bridge.emit('podDeltas', { nodeId: 'n1', seq: 6, reset: false, upserts: [], removals: ['u1'] });
+    expect(seen).toEqual([4]);
+    expect(bridge.calls.map((c) => c.name)).toEqual(['pods.rows', 'pods.rows']);
+  });
+});
+
+describe('naming and wire', () => {
+  it('prefixes channels', () => {
+    expect(requestChannel('pods.get')).toBe('nodescope:pods.get');
+    expect(eventChannel('podDeltas')).toBe('nodescope:event:podDeltas');
+  });
+
+  it('derives the bridge socket URL from the page URL and its token', () => {
+    expect(bridgeSocketUrl('http://127.0.0.1:4711/?token=abc')).toBe('ws://127.0.0.1:4711/bridge?token=abc');
+    expect(() => bridgeSocketUrl('http://127.0.0.1:4711/')).toThrow(/no token parameter/);
+  });
+
+  it('validateEvent rejects unknown events', () => {
+    expect(() => validateEvent('nope' as never, {})).toThrow(/Unknown event/);
+  });
+});
+
+function catchError(fn: () => unknown): ContractError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ContractError) return err;
+    throw err;
+  }
+  throw new Error('expected a ContractError');
+}

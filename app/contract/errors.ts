@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * Every request answers with a result envelope instead of a thrown error, because Electron's
+ * ipcRenderer.invoke and a WebSocket both flatten exceptions into a bare string: the envelope keeps
+ * the code and the next step the user should take.
+ */
+export const ErrorInfoSchema = z.object({
+  /** Stable, machine-readable: 'invalid-input', 'unknown-request', 'not-found', 'ssh', ... */
+  code: z.string().min(1),
+  /** What went wrong, in a sentence the UI can show as is. */
+  message: z.string(),
+  /** The next step, when there is one ("Check the socket path in the node settings"). */
+  hint: z.string().optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const RequestResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: ErrorInfoSchema }),
+]);
+export type RequestResult<T = unknown> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+/** An error that carries its code and next step across the bridge. */
+export class ContractError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, hint?: string) {
+    super(message);
+    this.name = 'ContractError';
+    this.code = code;
+    this.hint = hint;
+  }
+
+  toInfo(): ErrorInfo {
+    return this.hint === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, hint: this.hint };
+  }
+}
+
+/** Host side: turns whatever a handler threw into a result the other side can show. */
+export function errorResult(err: unknown): RequestResult<never> {
+  if (err instanceof ContractError) return { ok: false, error: err.toInfo() };
+  const message = err instanceof Error ? err.message : String(err);
+  return { ok: false, error: { code: 'internal', message } };
+}
+
+/** UI side: the value of a successful result, or a ContractError rebuilt from a failed one. */
+export function unwrapResult<T>(result: RequestResult<T>): T {
+  if (result.ok) return result.value;
+  throw new ContractError(result.error.code, result.error.message, result.error.hint);
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { NodeInfoSchema } from './nodes';
+import { PodDeltasSchema, WatchEventsSchema } from './pods';
+import { PromptSchema } from './prompts';
+
+/**
+ * Everything the app core pushes to the UI: name → payload schema. Hosts batch podDeltas and
+ * watchEvents (at most a few per second per node is plenty); the renderer coalesces further, to at
+ * most one render per animation frame.
+ */
+export const events = {
+  /** A node was added or its state, label, mask or pod count changed: its full record. */
+  nodeState: NodeInfoSchema,
+  nodeRemoved: z.object({ nodeId: z.string() }),
+  podDeltas: PodDeltasSchema,
+  watchEvents: WatchEventsSchema,
+  prompt: PromptSchema,
+  /** The prompt was answered elsewhere or is no longer needed. */
+  promptClosed: z.object({ id: z.string() }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+export const eventNames = Object.keys(events) as EventName[];

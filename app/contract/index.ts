@@ -1,0 +1,10 @@
+// The UI ↔ app-core contract: import from here in main/, the preload, the renderer and the server.
+export * from './bridge';
+export * from './errors';
+export * from './events';
+export * from './handle-request';
+export * from './nodes';
+export * from './pods';
+export * from './prompts';
+export * from './requests';
+export * from './ws-wire';
