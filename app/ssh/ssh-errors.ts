@@ -1,0 +1,112 @@
+/**
+ * Typed transport errors. The gRPC layer above only ever sees `ECONNRESET`, so every failure
+ * here carries the real cause, where it happened, and what the user can do next.
+ */
+
+export type SshErrorCode =
+  | 'AUTH_FAILED'
+  | 'KEY_UNUSABLE'
+  | 'HOST_UNREACHABLE'
+  | 'DNS'
+  | 'HANDSHAKE_TIMEOUT'
+  | 'KEEPALIVE_TIMEOUT'
+  | 'CONNECTION_LOST'
+  | 'HOST_KEY_REJECTED'
+  | 'SOCKET_MISSING'
+  | 'SOCKET_PERMISSION'
+  | 'FORWARDING_DISABLED'
+  | 'SUDO_REFUSED'
+  | 'SOCAT_MISSING'
+  | 'BRIDGE_FAILED'
+  | 'CLOSED';
+
+/** Codes worth retrying on their own; the others need the user to change something first. */
+const RETRYABLE: ReadonlySet<SshErrorCode> = new Set([
+  'HOST_UNREACHABLE',
+  'DNS',
+  'HANDSHAKE_TIMEOUT',
+  'KEEPALIVE_TIMEOUT',
+  'CONNECTION_LOST',
+  'SOCKET_MISSING',
+  'BRIDGE_FAILED',
+]);
+
+export class SshError extends Error {
+  override readonly name = 'SshError';
+  readonly code: SshErrorCode;
+  /** The next step for the user, one sentence. */
+  readonly hint: string;
+
+  constructor(code: SshErrorCode, message: string, hint: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.code = code;
+    this.hint = hint;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+}
+
+export function isSshError(err: unknown): err is SshError {
+  return err instanceof SshError;
+}
+
+/** Where a hop lives, for messages: `user@host:port`. */
+export interface HopLabel {
+  user: string;
+  host: string;
+  port: number;
+}
+
+const hopText = (hop: HopLabel) => `${hop.user}@${hop.host}:${hop.port}`;
+
+type Ssh2Error = Error & { level?: string; code?: string; reason?: number };
+
+/**
+ * Turns what ssh2 or the socket layer emitted while dialling `hop` into an SshError.
+ * `triedAuth` lists the auth methods attempted, for AUTH_FAILED messages.
+ */
+export function classifyConnectError(err: unknown, hop: HopLabel, triedAuth: string[] = []): SshError {
+  if (err instanceof SshError) return err;
+  const e = (err instanceof Error ? err : new Error(String(err))) as Ssh2Error;
+  const where = `${hop.host}:${hop.port}`;
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return new SshError('HOST_UNREACHABLE', `Connection refused by ${where}`,
+        `Check that sshd runs on ${where} and that the port is right.`, e);
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EHOSTDOWN':
+      return new SshError('HOST_UNREACHABLE', `Cannot reach ${where} (${e.code})`,
+        'Check the network path (VPN, firewall, ProxyJump) to the node.', e);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new SshError('DNS', `Cannot resolve host name ${hop.host} (${e.code})`,
+        'Check the HostName in your SSH config or your DNS/VPN settings.', e);
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return new SshError('CONNECTION_LOST', `Connection to ${where} was reset (${e.code})`,
+        'The server or a middlebox dropped the connection; it will be re-dialled.', e);
+  }
+  if (e.level === 'client-authentication') {
+    const tried = triedAuth.length ? triedAuth.join(', ') : 'none available';
+    return new SshError('AUTH_FAILED', `Authentication failed for ${hopText(hop)} (tried: ${tried})`,
+      `Load the right key into ssh-agent or set IdentityFile for ${hop.host}, and check the user name.`, e);
+  }
+  if (e.level === 'client-timeout' && /keepalive/i.test(e.message)) {
+    return new SshError('KEEPALIVE_TIMEOUT', `${where} stopped answering keepalives`,
+      'The network path to the node went dead; it will be re-dialled when it is back.', e);
+  }
+  if (e.level === 'client-timeout') {
+    return new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where} timed out`,
+      'The port answers but no SSH server replied in time; check the port and ConnectTimeout.', e);
+  }
+  if (e.level === 'handshake' && /verification failed/i.test(e.message)) {
+    return new SshError('HOST_KEY_REJECTED', `Host key of ${where} was not accepted`,
+      'Confirm the fingerprint with the node owner, then connect again.', e);
+  }
+  return new SshError('CONNECTION_LOST', `SSH connection to ${where} failed: ${e.message}`,
+    'Retry; if it persists, run `ssh -v` to the same host for details.', e);
+}
