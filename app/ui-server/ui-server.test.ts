@@ -1,0 +1,151 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerMessage } from '../contract';
+import type { AppEvent } from '../inspector/app-core';
+import type { BridgeCore } from './bridge-socket';
+import { startUiServer, type UiServer } from './ui-server';
+
+// A small real app core: the transport is under test here, the inspector has its own tests.
+const listeners = new Set<(event: AppEvent) => void>();
+const removed: string[] = [];
+const core: BridgeCore = {
+  handlers: {
+    'nodes.remove': ({ nodeId }) => {
+      removed.push(nodeId);
+      return {};
+    },
+  },
+  subscribe(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+const emit = (event: AppEvent) => listeners.forEach((l) => l(event));
+
+let server: UiServer;
+let token: string;
+beforeAll(async () => {
+  const rendererDir = mkdtempSync(join(tmpdir(), 'ns-ui-'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Nodescope</title>');
+  server = await startUiServer({ core, rendererDir });
+  token = new URL(server.url).searchParams.get('token')!;
+});
+afterAll(() => server.close());
+
+function get(path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a bridge socket; resolves with the socket or the HTTP status it was refused with. */
+function open(query: string, origin: string | null = server.origin) {
+  return new Promise<{ ws: WebSocket } | { status: number }>((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/bridge${query}`, origin ? { origin } : {});
+    ws.once('open', () => resolve({ ws }));
+    ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode! }));
+    ws.once('error', reject);
+  });
+}
+
+async function authed(): Promise<WebSocket> {
+  const r = await open(`?token=${token}`);
+  if (!('ws' in r)) throw new Error(`refused with ${r.status}`);
+  return r.ws;
+}
+
+function nextMessage(ws: WebSocket): Promise<ServerMessage> {
+  return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+}
+
+describe('browser-mode server', () => {
+  it('listens on loopback only and prints a URL carrying a 256-bit token', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
+    if (external) {
+      const refused = await new Promise<string>((resolve) => {
+        const s = connect(server.port, external.address);
+        s.once('connect', () => {
+          s.destroy();
+          resolve('connected');
+        });
+        s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      });
+      expect(refused).toBe('ECONNREFUSED');
+    }
+  });
+
+  it('serves the renderer with the strict CSP naming its own socket', async () => {
+    const res = await get('/', { host: `127.0.0.1:${server.port}` });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('<title>Nodescope</title>');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`);
+    expect(csp).not.toContain('unsafe-eval');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('refuses requests for another host name (DNS rebinding)', async () => {
+    const res = await get('/', { host: `evil.example:${server.port}` });
+    expect(res.status).toBe(421);
+  });
+
+  it('refuses the bridge without the token, with a wrong token, or from another origin', async () => {
+    expect(await open('')).toEqual({ status: 401 });
+    expect(await open('?token=')).toEqual({ status: 401 });
+    expect(await open(`?token=${token.slice(0, -2)}AA`)).toEqual({ status: 401 });
+    expect(await open(`?token=${token}`, 'http://evil.example')).toEqual({ status: 403 });
+    expect(await open(`?token=${token}`, `http://localhost:${server.port}`)).toEqual({ status: 403 });
+    expect(await open(`?token=${token}`, null)).toEqual({ status: 403 });
+    expect(removed).toEqual([]);
+  });
+
+  it('answers valid requests and names the bad field of invalid ones', async () => {
+    const ws = await authed();
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'n1' } }));
+    expect(await nextMessage(ws)).toEqual({ type: 'response', id: 1, result: { ok: true, value: {} } });
+    expect(removed).toEqual(['n1']);
+
+    ws.send(JSON.stringify({ type: 'request', id: 2, name: 'nodes.remove', input: { nodeId: 7 } }));
+    const invalid = await nextMessage(ws);
+    expect(invalid).toMatchObject({ type: 'response', id: 2, result: { ok: false, error: { code: 'invalid-input' } } });
+    expect(JSON.stringify(invalid)).toContain('nodeId');
+
+    ws.send(JSON.stringify({ type: 'request', id: 3, name: 'shell.exec', input: {} }));
+    expect(await nextMessage(ws)).toMatchObject({ id: 3, result: { ok: false, error: { code: 'unknown-request' } } });
+    expect(removed).toEqual(['n1']);
+    ws.close();
+  });
+
+  it('closes the socket on frames that are not contract requests', async () => {
+    const ws = await authed();
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send('{not json');
+    expect(await closed).toBe(1008);
+  });
+
+  it('forwards app events and drops malformed ones instead of passing them on', async () => {
+    const ws = await authed();
+    const received: ServerMessage[] = [];
+    ws.on('message', (d) => received.push(JSON.parse(d.toString())));
+    emit({ name: 'nodeRemoved', payload: { nodeId: 7 } as never });
+    emit({ name: 'promptClosed', payload: { id: 'p1' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toEqual([{ type: 'event', name: 'promptClosed', payload: { id: 'p1' } }]);
+    ws.close();
+  });
+});

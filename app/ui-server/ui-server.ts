@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { TOKEN_PARAM, WS_BRIDGE_PATH } from '../contract';
+import { accessTokenMatches, newAccessToken } from './access-token';
+import { serveBridgeSocket, type BridgeCore } from './bridge-socket';
+import { contentSecurityPolicy } from './content-security-policy';
+import { securityHeaders, serveStatic } from './static-files';
+
+/** Browser mode listens on loopback only: the token guards the port from other local users' pages. */
+export const UI_HOST = '127.0.0.1';
+
+export interface UiServerOptions {
+  core: BridgeCore;
+  /** The built renderer (index.html and assets). */
+  rendererDir: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+}
+
+export interface UiServer {
+  /** The page URL with the token, to print and open. */
+  url: string;
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Client-to-server messages are small requests; anything bigger is not ours. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
+  const token = newAccessToken();
+  let origin = '';
+  let csp = '';
+  let hostHeader = '';
+
+  // A page on another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its own Host.
+  const hostIsOurs = (req: IncomingMessage) => req.headers.host === hostHeader;
+
+  const server = createServer((req, res) => {
+    if (!hostIsOurs(req)) {
+      res.writeHead(421, { ...securityHeaders(csp), 'Content-Type': 'text/plain' }).end(`Open ${origin}/ instead.\n`);
+      return;
+    }
+    serveStatic(options.rendererDir, csp, req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(`${err instanceof Error ? err.message : String(err)}\n`);
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
+  server.on('upgrade', (req, socket, head) => {
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
+    };
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname !== WS_BRIDGE_PATH) return refuse(404, 'Not Found');
+    if (!hostIsOurs(req) || req.headers.origin !== origin) return refuse(403, 'Forbidden: wrong origin');
+    if (!accessTokenMatches(token, url.searchParams.get(TOKEN_PARAM))) return refuse(401, 'Unauthorized: bad or missing token');
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridgeSocket(ws, options.core));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, UI_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  hostHeader = `${UI_HOST}:${port}`;
+  origin = `http://${hostHeader}`;
+  csp = contentSecurityPolicy({ connectSrc: [`ws://${hostHeader}`] });
+
+  return {
+    url: `${origin}/?${TOKEN_PARAM}=${token}`,
+    origin,
+    port,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
