@@ -1,0 +1,176 @@
+/**
+ * A minimal protobuf wire reader. Hand-written rather than protobufjs's Reader because the decoder needs
+ * exact int64 values (bigint beyond 2^53), byte offsets in every error, and the raw bytes of fields it
+ * does not know; it is also on the hottest path of the app.
+ */
+export class WireFormatError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = 'WireFormatError';
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+const TWO_32 = 4294967296;
+
+export class WireReader {
+  pos: number;
+
+  constructor(
+    readonly buf: Uint8Array,
+    start = 0,
+    readonly end = buf.length,
+  ) {
+    this.pos = start;
+  }
+
+  private truncated(what: string): WireFormatError {
+    return new WireFormatError(`truncated ${what}`, this.pos);
+  }
+
+  /** An unsigned varint that must fit in 32 bits (tags, lengths); larger values are wrapped like Go's uint32 cast. */
+  uint32(): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    const end = this.end;
+    if (pos >= end) throw this.truncated('varint');
+    let b = buf[pos++]!;
+    let value = b & 0x7f;
+    if (b < 0x80) {
+      this.pos = pos;
+      return value;
+    }
+    let shift = 7;
+    while (true) {
+      if (pos >= end) {
+        this.pos = pos;
+        throw this.truncated('varint');
+      }
+      b = buf[pos++]!;
+      if (shift < 32) value |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+      shift += 7;
+      if (shift > 63) {
+        this.pos = pos;
+        throw new WireFormatError('varint longer than 10 bytes', pos);
+      }
+    }
+    this.pos = pos;
+    return value >>> 0;
+  }
+
+  /** A varint as int64: a number when exact, a bigint beyond ±(2^53-1). */
+  int64(): number | bigint {
+    const buf = this.buf;
+    const end = this.end;
+    let pos = this.pos;
+    let lo = 0;
+    let hi = 0;
+    let b: number;
+    let shift = 0;
+    // Low 28 bits, then the 4 bits that straddle lo and hi, then the high bits.
+    for (; shift < 28; shift += 7) {
+      if (pos >= end) {
+        this.pos = pos;
+        throw this.truncated('varint');
+      }
+      b = buf[pos++]!;
+      lo |= (b & 0x7f) << shift;
+      if (b < 0x80) {
+        this.pos = pos;
+        return lo;
+      }
+    }
+    if (pos >= end) {
+      this.pos = pos;
+      throw this.truncated('varint');
+    }
+    b = buf[pos++]!;
+    lo |= (b & 0x0f) << 28;
+    hi = (b & 0x7f) >> 4;
+    if (b >= 0x80) {
+      for (shift = 3; ; shift += 7) {
+        if (pos >= end) {
+          this.pos = pos;
+          throw this.truncated('varint');
+        }
+        if (shift > 31 + 7) {
+          this.pos = pos;
+          throw new WireFormatError('varint longer than 10 bytes', pos);
+        }
+        b = buf[pos++]!;
+        if (shift < 32) hi |= (b & 0x7f) << shift;
+        if (b < 0x80) break;
+      }
+    }
+    this.pos = pos;
+    lo >>>= 0;
+    hi >>>= 0;
+    if (hi < 0x200000) return hi * TWO_32 + lo;
+    const big = BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  }
+
+  /** Go's int32 wire form: a sign-extended varint; the low 32 bits are the value. */
+  int32(): number {
+    const v = this.int64();
+    return typeof v === 'number' ? v | 0 : Number(BigInt.asIntN(32, v));
+  }
+
+  bool(): boolean {
+    return this.int64() !== 0;
+  }
+
+  /** Reads a length prefix and returns the end offset of the payload that follows. */
+  lengthDelimited(): number {
+    const len = this.uint32();
+    const end = this.pos + len;
+    if (end > this.end) throw new WireFormatError(`length ${len} runs past the end of its message (${this.end - this.pos} bytes left)`, this.pos);
+    return end;
+  }
+
+  string(end: number): string {
+    const buf = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    // Short ASCII strings dominate pods (names, labels, phases); decoding them by hand beats TextDecoder.
+    if (end - start < 48) {
+      let s = '';
+      for (let i = start; i < end; i++) {
+        const c = buf[i]!;
+        if (c >= 0x80) return decoder.decode(buf.subarray(start, end));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return decoder.decode(buf.subarray(start, end));
+  }
+
+  /** Skips one field's payload of the given wire type. */
+  skip(wireType: number): void {
+    switch (wireType) {
+      case 0:
+        this.int64();
+        return;
+      case 1:
+        this.advance(8);
+        return;
+      case 2:
+        this.pos = this.lengthDelimited();
+        return;
+      case 5:
+        this.advance(4);
+        return;
+      default:
+        throw new WireFormatError(`invalid wire type ${wireType}`, this.pos);
+    }
+  }
+
+  private advance(n: number): void {
+    if (this.pos + n > this.end) throw this.truncated(`${n}-byte fixed value`);
+    this.pos += n;
+  }
+}

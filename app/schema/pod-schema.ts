@@ -1,0 +1,185 @@
+/**
+ * The Kubernetes pod schema as one compiled model: the proto files (loaded at run time with protobufjs)
+ * joined with the Go JSON facts. The decoder, the kubectl printer, the encoder and field masks all read
+ * this model, so they cannot disagree about a field.
+ */
+import protobuf from 'protobufjs';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { goJsonTags, type GoKind } from './go-json-tags.generated';
+
+export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
+/** Messages with their own JSON form (docs/pod-json.md, "Special types"). */
+export type SpecialType = 'time' | 'quantity' | 'intOrString' | 'fieldsV1';
+
+export const WIRE_VARINT = 0;
+export const WIRE_FIXED64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_FIXED32 = 5;
+
+export interface FieldSchema {
+  number: number;
+  protoName: string;
+  /** JSON name; for an inlined embedded struct, its proto name (it has no JSON name of its own). */
+  json: string;
+  goKind: GoKind;
+  omitempty: boolean;
+  omitzero: boolean;
+  /** An embedded struct whose fields appear in the parent's JSON object. */
+  inline: boolean;
+  repeated: boolean;
+  map: boolean;
+  /** Element type (map value type for maps): a scalar, or a message. */
+  scalar?: ScalarType;
+  message?: MessageSchema;
+  /** Wire type of one element as the Go encoder writes it. */
+  wireType: number;
+  owner: MessageSchema;
+}
+
+/** A JSON member of a message after inlining: the field and the chain of inline embeds leading to it. */
+export interface JsonMember {
+  name: string;
+  field: FieldSchema;
+}
+
+export interface MessageSchema {
+  fullName: string;
+  name: string;
+  special?: SpecialType;
+  /** Fields in field-number order. */
+  fields: FieldSchema[];
+  byNumber: (FieldSchema | undefined)[];
+  /** JSON members with inline embeds flattened, sorted in Go's (byte) order of their names. */
+  members: JsonMember[];
+  memberByName: Map<string, JsonMember>;
+}
+
+export interface PodSchema {
+  pod: MessageSchema;
+  messages: Map<string, MessageSchema>;
+  root: protobuf.Root;
+}
+
+const SPECIALS: Record<string, SpecialType> = {
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Time': 'time',
+  'k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'intOrString',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1': 'fieldsV1',
+};
+
+const SCALARS = new Set<string>(['string', 'bool', 'int32', 'int64', 'bytes']);
+
+/** The proto/ folder, found from this file in a checkout or a packaged app. */
+export function protoDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [resolve(here, '..', '..', 'proto'), resolve(here, '..', 'proto'), resolve(here, 'proto')]) {
+    if (existsSync(join(candidate, 'k8s.io'))) return candidate;
+  }
+  throw new Error(`cannot find the proto/ folder near ${here}; reinstall Nodescope`);
+}
+
+/** Loads proto files relative to proto/, resolving imports there too. */
+export function loadProtoRoot(files: string[]): protobuf.Root {
+  const dir = protoDir();
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => (target.startsWith(dir) ? target : join(dir, target));
+  root.loadSync(files.map((f) => join(dir, f)), { keepCase: true });
+  root.resolveAll();
+  return root;
+}
+
+/** Go's encoding/json sorts map keys by their UTF-8 bytes; UTF-16 order differs only above U+D7FF. */
+export function compareGoKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x < 0xd800 && y < 0xd800) return x - y;
+      return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
+    }
+  }
+  return a.length - b.length;
+}
+
+function compile(root: protobuf.Root): PodSchema {
+  const messages = new Map<string, MessageSchema>();
+
+  function messageOf(type: protobuf.Type): MessageSchema {
+    const fullName = type.fullName.replace(/^\./, '');
+    const existing = messages.get(fullName);
+    if (existing) return existing;
+    const schema: MessageSchema = {
+      fullName,
+      name: type.name,
+      special: SPECIALS[fullName],
+      fields: [],
+      byNumber: [],
+      members: [],
+      memberByName: new Map(),
+    };
+    messages.set(fullName, schema);
+    const tags = goJsonTags[fullName];
+    if (!tags && !schema.special) throw new Error(`schema: no Go JSON facts for ${fullName}`);
+    for (const f of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+      const tag = tags?.find((t) => t.n === f.id);
+      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${f.name}`);
+      const isMap = f instanceof protobuf.MapField;
+      const elementType = f.type;
+      const field: FieldSchema = {
+        number: f.id,
+        protoName: f.name,
+        json: tag?.json ?? f.name,
+        goKind: tag?.kind ?? (f.repeated ? 'list' : 'value'),
+        omitempty: tag?.omitempty === true,
+        omitzero: tag?.omitzero === true,
+        inline: tag?.inline === true,
+        repeated: f.repeated,
+        map: isMap,
+        wireType: WIRE_LEN,
+        owner: schema,
+      };
+      if (SCALARS.has(elementType)) {
+        field.scalar = elementType as ScalarType;
+        field.wireType = elementType === 'string' || elementType === 'bytes' ? WIRE_LEN : WIRE_VARINT;
+      } else {
+        const resolved = f.resolvedType;
+        if (!(resolved instanceof protobuf.Type)) throw new Error(`schema: ${fullName}.${f.name} has unsupported type ${elementType}`);
+        field.message = messageOf(resolved);
+      }
+      schema.fields.push(field);
+      schema.byNumber[f.id] = field;
+    }
+    return schema;
+  }
+
+  const podType = root.lookupType('k8s.io.api.core.v1.Pod');
+  const pod = messageOf(podType);
+
+  // Members are computed once every message exists, because inline embeds reach into other messages.
+  for (const schema of messages.values()) {
+    const collect = (m: MessageSchema): JsonMember[] =>
+      m.fields.flatMap((field) => (field.inline && field.message ? collect(field.message) : [{ name: field.json, field }]));
+    schema.members = collect(schema).sort((a, b) => compareGoKeys(a.name, b.name));
+    schema.memberByName = new Map(schema.members.map((m) => [m.name, m]));
+  }
+  return { pod, messages, root };
+}
+
+let cached: PodSchema | undefined;
+
+/** The pod schema, loaded once per process. */
+export function podSchema(): PodSchema {
+  cached ??= compile(
+    loadProtoRoot([
+      'k8s.io/api/core/v1/generated.proto',
+      'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+      'k8s.io/apimachinery/pkg/api/resource/generated.proto',
+      'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
+    ]),
+  );
+  return cached;
+}
