@@ -5,7 +5,9 @@
  */
 export interface FrameBatcher<T> {
   push(item: T): void;
-  /** Delivers anything pending now and stops the timer. */
+  /** Delivers anything pending now (e.g. before a snapshot that must include it). */
+  flush(): void;
+  /** Delivers anything pending now and stops. */
   close(): void;
 }
 
@@ -17,6 +19,7 @@ export function createFrameBatcher<T>(deliver: (items: T[]) => void, frameMs = F
   let closed = false;
 
   const flush = () => {
+    if (timer) clearTimeout(timer);
     timer = undefined;
     if (pending.length === 0) return;
     const items = pending;
@@ -30,9 +33,9 @@ export function createFrameBatcher<T>(deliver: (items: T[]) => void, frameMs = F
       pending.push(item);
       timer ??= setTimeout(flush, frameMs);
     },
+    flush,
     close() {
       closed = true;
-      if (timer) clearTimeout(timer);
       flush();
     },
   };

@@ -1,0 +1,20 @@
+import type { PodRow } from '../contract';
+
+/**
+ * What changed between two versions of a pod, in one line for the events feed — the things an
+ * operator watches for: status and phase moves, readiness, restarts, IP assignment, deletion.
+ */
+export function describePodChange(before: PodRow | undefined, after: PodRow): string {
+  if (!before) return `added (${after.status || 'no status yet'})`;
+  const parts: string[] = [];
+  if (!before.deleting && after.deleting) parts.push('terminating');
+  if (before.status !== after.status) parts.push(`status ${before.status || '—'} → ${after.status || '—'}`);
+  else if (before.phase !== after.phase) parts.push(`phase ${before.phase || '—'} → ${after.phase || '—'}`);
+  if (before.ready !== after.ready || before.total !== after.total) {
+    parts.push(`ready ${before.ready}/${before.total} → ${after.ready}/${after.total}`);
+  }
+  if (after.restarts > before.restarts) parts.push(`restarted (${after.restarts} restarts)`);
+  if (before.podIP !== after.podIP) parts.push(after.podIP ? `IP ${after.podIP}` : 'IP released');
+  if (parts.length === 0 && before.node !== after.node) parts.push(`node ${after.node}`);
+  return parts.length > 0 ? parts.join(', ') : 'updated';
+}

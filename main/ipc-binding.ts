@@ -1,0 +1,36 @@
+import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
+import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
+import type { AppCore } from '../app/inspector/app-core';
+import { answerIpcRequest } from './ipc-request';
+import { isAppUrl } from './navigation-guard';
+
+/**
+ * Answers the contract's request channels and pushes its events to our windows. Every payload is
+ * validated with the contract's zod schemas here in main (handleRequest, validateEvent), and only
+ * frames showing our own app origin may call at all.
+ */
+export function bindContractToIpc(core: AppCore, appOrigin: string): () => void {
+  for (const name of requestNames) {
+    ipcMain.handle(requestChannel(name), (event: IpcMainInvokeEvent, input: unknown) =>
+      answerIpcRequest(core.handlers, appOrigin, event.senderFrame?.url ?? '', name, input),
+    );
+  }
+
+  const unsubscribe = core.subscribe((event) => {
+    let payload: unknown;
+    try {
+      payload = validateEvent(event.name, event.payload);
+    } catch (err) {
+      console.error(`nodescope: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const contents of webContents.getAllWebContents()) {
+      if (!contents.isDestroyed() && isAppUrl(contents.getURL(), appOrigin)) contents.send(eventChannel(event.name), payload);
+    }
+  });
+
+  return () => {
+    unsubscribe();
+    for (const name of requestNames) ipcMain.removeHandler(requestChannel(name));
+  };
+}

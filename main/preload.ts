@@ -1,0 +1,32 @@
+// Runs in the sandboxed preload: the only door from the renderer to the app core. It exposes the
+// contract's Bridge (request + on) and nothing else — no ipcRenderer, no generic channel access;
+// names are checked against the contract so only `nodescope:` contract channels are ever used.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import {
+  eventChannel,
+  isEventName,
+  isRequestName,
+  requestChannel,
+  unwrapResult,
+  type Bridge,
+  type RequestResult,
+} from '../app/contract';
+
+const bridge: Bridge = {
+  async request(name, input) {
+    if (!isRequestName(name)) throw new Error(`Unknown request ${JSON.stringify(name)}.`);
+    const result = (await ipcRenderer.invoke(requestChannel(name), input)) as RequestResult;
+    return unwrapResult(result) as never;
+  },
+  on(event, handler) {
+    if (!isEventName(event)) throw new Error(`Unknown event ${JSON.stringify(event)}.`);
+    const channel = eventChannel(event);
+    const listener = (_e: IpcRendererEvent, payload: unknown) => handler(payload as never);
+    ipcRenderer.on(channel, listener);
+    return () => {
+      ipcRenderer.removeListener(channel, listener);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('nodescope', bridge);
