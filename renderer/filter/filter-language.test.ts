@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { matchesFilter, parseFilter } from './filter-language';
+import { sortRows } from './sort-rows';
+import { testRow } from './test-rows';
+
+const rows = [
+  testRow({ uid: 'dns', namespace: 'kube-system', name: 'coredns-5d78', labels: { 'k8s-app': 'kube-dns' }, podIP: '10.0.0.10' }),
+  testRow({ uid: 'sched', namespace: 'kube-system', name: 'kube-scheduler-n1', isStatic: true, ownerKind: 'Node', ownerName: 'n1', podIP: '172.18.0.2' }),
+  testRow({ uid: 'web', namespace: 'shop', name: 'web-7f9c', labels: { app: 'web', tier: 'front' }, restarts: 3, podIP: '10.0.0.9' }),
+  testRow({ uid: 'job', namespace: 'batch', name: 'report-281', phase: 'Failed', status: 'Error', ready: 0, ownerKind: 'Job', ownerName: 'report', podIP: '' }),
+  testRow({ uid: 'crash', namespace: 'shop', name: 'api-1', status: 'CrashLoopBackOff', ready: 0, total: 2, deleting: true, node: 'node-b' }),
+];
+
+const pick = (text: string) => rows.filter((r) => matchesFilter(parseFilter(text), r)).map((r) => r.uid);
+
+describe('filter language', () => {
+  it('matches free text against name, namespace, IP and status', () => {
+    expect(pick('dns')).toEqual(['dns']);
+    expect(pick('SHOP')).toEqual(['web', 'crash']);
+    expect(pick('172.18')).toEqual(['sched']);
+    expect(pick('crashloop')).toEqual(['crash']);
+  });
+
+  it('combines keyed terms with AND, alternatives with commas, and * wildcards', () => {
+    expect(pick('ns:shop phase:running')).toEqual(['web', 'crash']);
+    expect(pick('ns:shop status:crashloopbackoff')).toEqual(['crash']);
+    expect(pick('phase:Error,CrashLoopBackOff')).toEqual(['job', 'crash']);
+    expect(pick('ns:kube-*')).toEqual(['dns', 'sched']);
+    expect(pick('node:node-b')).toEqual(['crash']);
+  });
+
+  it('matches owners by kind, name or kind/name', () => {
+    expect(pick('owner:job')).toEqual(['job']);
+    expect(pick('owner:Node/n1')).toEqual(['sched']);
+    expect(pick('owner:report')).toEqual(['job']);
+  });
+
+  it('matches labels by equality, inequality and presence', () => {
+    expect(pick('label:app=web')).toEqual(['web']);
+    expect(pick('label:k8s-app')).toEqual(['dns']);
+    expect(pick('label:app!=web')).toEqual(['dns', 'sched', 'job', 'crash']);
+  });
+
+  it('negates with a leading minus and supports is: flags', () => {
+    expect(pick('-ns:kube-system -ns:shop')).toEqual(['job']);
+    expect(pick('is:static')).toEqual(['sched']);
+    expect(pick('is:notready -is:deleting')).toEqual(['job']);
+    expect(pick('is:restarted')).toEqual(['web']);
+  });
+
+  it('keeps quoted text together', () => {
+    expect(parseFilter('"web 7f"').terms).toEqual([{ kind: 'text', text: 'web 7f', negate: false }]);
+  });
+
+  it('explains unknown keys and empty values, and still applies the other terms', () => {
+    const parsed = parseFilter('ns:shop colour:red phase: is:weird');
+    expect(parsed.errors).toEqual([
+      'Unknown filter "colour:". Use ns:, phase:, node:, owner:, label: or is:, or quote the text to search for it.',
+      '"phase:" needs a value, e.g. phase:kube-system.',
+      'Unknown "is:weird". Use one of is:static, is:deleting, is:ready, is:notready, is:restarted.',
+    ]);
+    expect(rows.filter((r) => matchesFilter(parsed, r)).map((r) => r.uid)).toEqual(['web', 'crash']);
+  });
+
+  it('an empty filter matches everything', () => {
+    expect(pick('  ')).toHaveLength(rows.length);
+  });
+});
+
+describe('sortRows', () => {
+  it('sorts IPs numerically and breaks ties by namespace then name', () => {
+    expect(sortRows(rows, { key: 'podIP', descending: false }).map((r) => r.podIP)).toEqual(['', '10.0.0.1', '10.0.0.9', '10.0.0.10', '172.18.0.2']);
+    expect(sortRows(rows, { key: 'restarts', descending: true })[0]!.uid).toBe('web');
+    expect(sortRows(rows, { key: 'status', descending: false }).map((r) => r.uid)).toEqual(['crash', 'job', 'dns', 'sched', 'web']);
+  });
+
+  it('sorts ready by ratio and does not mutate its input', () => {
+    const before = rows.map((r) => r.uid);
+    expect(sortRows(rows, { key: 'ready', descending: false }).map((r) => r.uid).slice(0, 2)).toEqual(['job', 'crash']);
+    expect(rows.map((r) => r.uid)).toEqual(before);
+  });
+});

@@ -1,0 +1,137 @@
+import type { PodRow } from '../../app/contract/pods';
+
+/**
+ * The pods filter box: whitespace-separated terms, all of which must match.
+ *   text            name, namespace, IP or status contains it (case-insensitive)
+ *   ns:NAME         namespace          phase:NAME   phase or kubectl status (Running, CrashLoopBackOff)
+ *   node:NAME       node name          owner:X      owner kind or name (owner:DaemonSet, owner:coredns)
+ *   label:k=v       label equals       label:k      label present; label:k!=v label differs
+ *   is:static | is:deleting | is:ready | is:notready | is:restarted
+ * Values may use * as a wildcard and list alternatives with commas (phase:Pending,Failed).
+ * A leading - negates a term (-ns:kube-system). "double quotes" keep spaces in one term.
+ */
+export type FilterTerm =
+  | { kind: 'text'; text: string; negate: boolean }
+  | { kind: 'ns' | 'phase' | 'node' | 'owner'; values: string[]; negate: boolean }
+  | { kind: 'label'; key: string; op: '=' | '!=' | 'exists'; value: string; negate: boolean }
+  | { kind: 'is'; flag: IsFlag; negate: boolean };
+
+const IS_FLAGS = ['static', 'deleting', 'ready', 'notready', 'restarted'] as const;
+type IsFlag = (typeof IS_FLAGS)[number];
+const KEYS = ['ns', 'namespace', 'phase', 'status', 'node', 'owner', 'label', 'is'] as const;
+
+export interface ParsedFilter {
+  terms: FilterTerm[];
+  /** Problems to show under the box; terms with problems are left out, the rest still apply. */
+  errors: string[];
+}
+
+function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const re = /(?:[^\s"]+|"[^"]*"?)+/g;
+  for (const m of text.matchAll(re)) tokens.push(m[0].replace(/"/g, ''));
+  return tokens.filter((t) => t !== '' && t !== '-');
+}
+
+export function parseFilter(text: string): ParsedFilter {
+  const terms: FilterTerm[] = [];
+  const errors: string[] = [];
+  for (const raw of tokenize(text)) {
+    const negate = raw.startsWith('-') || raw.startsWith('!');
+    const token = negate ? raw.slice(1) : raw;
+    const colon = token.indexOf(':');
+    const key = colon > 0 ? token.slice(0, colon).toLowerCase() : '';
+    if (!key || !(KEYS as readonly string[]).includes(key)) {
+      if (key && /^[a-z]+$/.test(key) && !token.slice(colon + 1).startsWith('/')) {
+        errors.push(`Unknown filter "${key}:". Use ns:, phase:, node:, owner:, label: or is:, or quote the text to search for it.`);
+        continue;
+      }
+      terms.push({ kind: 'text', text: token.toLowerCase(), negate });
+      continue;
+    }
+    const value = token.slice(colon + 1);
+    if (value === '') {
+      errors.push(`"${key}:" needs a value, e.g. ${key === 'label' ? 'label:app=web' : key === 'is' ? 'is:static' : `${key}:kube-system`}.`);
+      continue;
+    }
+    if (key === 'label') {
+      const m = /^([^=!]+)(!=|=)?(.*)$/.exec(value);
+      if (!m || (m[2] && m[3] === undefined)) {
+        errors.push(`Cannot read "${token}". Write label:key=value, label:key!=value or label:key.`);
+        continue;
+      }
+      const op = m[2] === '=' ? '=' : m[2] === '!=' ? '!=' : 'exists';
+      terms.push({ kind: 'label', key: m[1] ?? '', op, value: m[3] ?? '', negate });
+      continue;
+    }
+    if (key === 'is') {
+      const flag = value.toLowerCase();
+      if (!(IS_FLAGS as readonly string[]).includes(flag)) {
+        errors.push(`Unknown "is:${value}". Use one of ${IS_FLAGS.map((f) => `is:${f}`).join(', ')}.`);
+        continue;
+      }
+      terms.push({ kind: 'is', flag: flag as IsFlag, negate });
+      continue;
+    }
+    const kind = key === 'namespace' ? 'ns' : key === 'status' ? 'phase' : (key as 'ns' | 'phase' | 'node' | 'owner');
+    terms.push({ kind, values: value.toLowerCase().split(',').filter(Boolean), negate });
+  }
+  return { terms, errors };
+}
+
+const patternCache = new Map<string, RegExp>();
+/** Case-insensitive whole-value match with * wildcards. */
+function matchesValue(pattern: string, actual: string): boolean {
+  if (!pattern.includes('*')) return pattern === actual.toLowerCase();
+  let re = patternCache.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+    patternCache.set(pattern, re);
+  }
+  return re.test(actual);
+}
+
+function termMatches(term: FilterTerm, row: PodRow): boolean {
+  switch (term.kind) {
+    case 'text':
+      return (
+        row.name.toLowerCase().includes(term.text) ||
+        row.namespace.toLowerCase().includes(term.text) ||
+        row.podIP.includes(term.text) ||
+        row.status.toLowerCase().includes(term.text)
+      );
+    case 'ns':
+      return term.values.some((v) => matchesValue(v, row.namespace));
+    case 'node':
+      return term.values.some((v) => matchesValue(v, row.node));
+    case 'phase':
+      return term.values.some((v) => matchesValue(v, row.phase) || matchesValue(v, row.status));
+    case 'owner':
+      return term.values.some(
+        (v) => matchesValue(v, row.ownerKind) || matchesValue(v, row.ownerName) || matchesValue(v, `${row.ownerKind}/${row.ownerName}`),
+      );
+    case 'label': {
+      const actual = row.labels[term.key];
+      if (term.op === 'exists') return actual !== undefined;
+      const equal = actual !== undefined && matchesValue(term.value.toLowerCase(), actual);
+      return term.op === '=' ? equal : !equal;
+    }
+    case 'is':
+      switch (term.flag) {
+        case 'static':
+          return row.isStatic;
+        case 'deleting':
+          return row.deleting;
+        case 'ready':
+          return row.total > 0 && row.ready === row.total;
+        case 'notready':
+          return row.ready < row.total;
+        case 'restarted':
+          return row.restarts > 0;
+      }
+  }
+}
+
+export function matchesFilter(filter: ParsedFilter, row: PodRow): boolean {
+  return filter.terms.every((term) => termMatches(term, row) !== term.negate);
+}

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { builtinModules } from 'node:module';
+
+// The renderer runs sandboxed with no Node: everything it imports must be browser code.
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const BROWSER_PACKAGES = ['react', 'react-dom', '@tanstack/react-virtual', 'zod'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !e.name.startsWith('test-') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => (m[1] ?? m[2] ?? m[3])!,
+  );
+}
+
+/** Follows relative imports from the renderer so app/ code it pulls in is checked too. */
+function reachable(): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const queue = sourceFiles(here);
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    const specs = importsOf(file);
+    seen.set(file, specs);
+    for (const spec of specs) {
+      if (!spec.startsWith('.')) continue;
+      const base = resolve(dirname(file), spec);
+      const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')];
+      const found = candidates.find((c) => /\.tsx?$/.test(c) && safeExists(c));
+      if (found) queue.push(found);
+    }
+  }
+  return seen;
+}
+
+function safeExists(path: string): boolean {
+  try {
+    readFileSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('renderer imports', () => {
+  it('never reaches Node built-ins, Electron or app-core services', () => {
+    const problems: string[] = [];
+    for (const [file, specs] of reachable()) {
+      for (const spec of specs) {
+        const bare = !spec.startsWith('.');
+        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (bare && (nodeBuiltins.has(spec) || !BROWSER_PACKAGES.includes(pkg))) problems.push(`${relative(root, file)} imports ${spec}`);
+      }
+      const rel = relative(root, file);
+      if (!rel.startsWith('renderer/') && !rel.startsWith('app/contract/') && rel !== 'app/pod/pod-tree.ts') {
+        problems.push(`${rel} is app-core code reached from the renderer`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('checks a real set of files', () => {
+    expect([...reachable().keys()].some((f) => f.endsWith('ws-bridge-client.ts'))).toBe(true);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Bridge } from '../../app/contract/bridge';
+import type { NodeInfo } from '../../app/contract/nodes';
+import type { FeedLine, PodDeltas } from '../../app/contract/pods';
+import type { Prompt } from '../../app/contract/prompts';
+import { FeedBuffer } from './feed-buffer';
+import { FrameBatcher } from './frame-batcher';
+import { PodStore } from './pod-store';
+
+type Incoming = { kind: 'deltas'; batch: PodDeltas } | { kind: 'feed'; lines: FeedLine[] };
+
+/**
+ * Everything the UI shows that comes from the app core, kept outside React: nodes, pending prompts,
+ * pods and the feed. Pod and feed events are applied once per frame; views subscribe and read a
+ * version number (useSyncExternalStore), so a burst of events renders once.
+ */
+export class AppModel {
+  readonly pods = new PodStore();
+  readonly feed = new FeedBuffer();
+  nodes: NodeInfo[] = [];
+  prompts: Prompt[] = [];
+  /** Bumped on every change; views re-read when it moves. */
+  version = 0;
+  /** Last problem talking to the app core, shown in a banner. */
+  connectionProblem: string | null = null;
+  private readonly listeners = new Set<() => void>();
+  private readonly batcher: FrameBatcher<Incoming>;
+  private readonly offs: (() => void)[] = [];
+
+  constructor(
+    readonly bridge: Bridge,
+    options: { requestFrame?: (cb: () => void) => unknown; now?: () => number } = {},
+  ) {
+    const now = options.now ?? Date.now;
+    this.batcher = new FrameBatcher((items) => this.applyIncoming(items, now()), options.requestFrame);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  private changed(): void {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Subscribes to the app core's events, then loads the current state. */
+  async start(): Promise<void> {
+    const b = this.bridge;
+    this.offs.push(
+      b.on('nodeState', (node) => {
+        const i = this.nodes.findIndex((n) => n.id === node.id);
+        this.nodes = i < 0 ? [...this.nodes, node] : this.nodes.map((n) => (n.id === node.id ? node : n));
+        if (i < 0) void this.loadRows(node.id);
+        this.changed();
+      }),
+      b.on('nodeRemoved', ({ nodeId }) => {
+        this.nodes = this.nodes.filter((n) => n.id !== nodeId);
+        this.pods.removeNode(nodeId);
+        this.changed();
+      }),
+      b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch })),
+      b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines })),
+      b.on('prompt', (prompt) => {
+        this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
+        this.changed();
+      }),
+      b.on('promptClosed', ({ id }) => this.dropPrompt(id)),
+    );
+    await this.resync();
+  }
+
+  stop(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+
+  /** Reloads nodes, their rows and pending prompts (at start and after the connection came back). */
+  async resync(): Promise<void> {
+    try {
+      const [nodes, prompts] = await Promise.all([this.bridge.request('nodes.list', {}), this.bridge.request('prompts.pending', {})]);
+      this.nodes = nodes;
+      this.prompts = prompts;
+      this.connectionProblem = null;
+      this.changed();
+      await Promise.all(nodes.map((n) => this.loadRows(n.id)));
+    } catch (err) {
+      this.connectionProblem = err instanceof Error ? err.message : String(err);
+      this.changed();
+    }
+  }
+
+  private async loadRows(nodeId: string): Promise<void> {
+    try {
+      this.pods.applySnapshot(nodeId, await this.bridge.request('pods.rows', { nodeId }));
+      this.changed();
+    } catch (err) {
+      // The node may be gone already; its removal event cleans up.
+      if (this.nodes.some((n) => n.id === nodeId)) {
+        this.connectionProblem = err instanceof Error ? err.message : String(err);
+        this.changed();
+      }
+    }
+  }
+
+  private applyIncoming(items: Incoming[], now: number): void {
+    const lines: FeedLine[] = [];
+    const stale = new Set<string>();
+    for (const item of items) {
+      if (item.kind === 'feed') for (const line of item.lines) lines.push(line);
+      else if (this.pods.applyDeltas(item.batch, now) === 'gap') stale.add(item.batch.nodeId);
+    }
+    this.feed.push(lines);
+    for (const nodeId of stale) void this.loadRows(nodeId);
+    this.changed();
+  }
+
+  dropPrompt(id: string): void {
+    this.prompts = this.prompts.filter((p) => p.id !== id);
+    this.changed();
+  }
+
+  node(nodeId: string | null): NodeInfo | undefined {
+    return this.nodes.find((n) => n.id === nodeId);
+  }
+}

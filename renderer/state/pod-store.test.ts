@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeBridge } from '../../app/contract/fake-bridge';
+import { testRow } from '../filter/test-rows';
+import { AppModel } from './app-model';
+import { FeedBuffer } from './feed-buffer';
+import { FrameBatcher } from './frame-batcher';
+import { PodStore } from './pod-store';
+
+describe('PodStore', () => {
+  it('indexes pods by node and UID and applies batches in seq order', () => {
+    const store = new PodStore();
+    store.applySnapshot('n1', { seq: 5, rows: [testRow({ uid: 'a' }), testRow({ uid: 'b' })] });
+    store.applySnapshot('n2', { seq: 0, rows: [testRow({ uid: 'a', name: 'other-node-a' })] });
+    expect(store.applyDeltas({ nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'z' })], removals: [] }, 1000)).toBe('duplicate');
+    expect(store.applyDeltas({ nodeId: 'n1', seq: 6, reset: false, upserts: [testRow({ uid: 'a', restarts: 2 })], removals: ['b'] }, 1000)).toBe('applied');
+    expect(store.rows('n1').map((r) => [r.uid, r.restarts])).toEqual([['a', 2]]);
+    expect(store.get('n2', 'a')?.name).toBe('other-node-a');
+    expect(store.changedAt('n1', 'a')).toBe(1000);
+    expect(store.applyDeltas({ nodeId: 'n1', seq: 8, reset: false, upserts: [], removals: ['a'] }, 2000)).toBe('gap');
+    expect(store.count('n1')).toBe(1);
+  });
+
+  it('keeps batches that arrive before the snapshot and replays the newer ones', () => {
+    const store = new PodStore();
+    expect(store.applyDeltas({ nodeId: 'n', seq: 3, reset: false, upserts: [testRow({ uid: 'old' })], removals: [] }, 1)).toBe('early');
+    expect(store.applyDeltas({ nodeId: 'n', seq: 4, reset: false, upserts: [testRow({ uid: 'new' })], removals: [] }, 1)).toBe('early');
+    store.applySnapshot('n', { seq: 3, rows: [testRow({ uid: 'snap' })] });
+    expect(store.rows('n').map((r) => r.uid).sort()).toEqual(['new', 'snap']);
+  });
+
+  it('replaces the whole set on reset without flashing every row', () => {
+    const store = new PodStore();
+    store.applySnapshot('n', { seq: 1, rows: [testRow({ uid: 'a' })] });
+    store.applyDeltas({ nodeId: 'n', seq: 9, reset: true, upserts: [testRow({ uid: 'b' })], removals: [] }, 50);
+    expect(store.rows('n').map((r) => r.uid)).toEqual(['b']);
+    expect(store.changedAt('n', 'b')).toBeUndefined();
+  });
+
+  it('returns the same array until something changes', () => {
+    const store = new PodStore();
+    store.applySnapshot('n', { seq: 0, rows: [testRow({ uid: 'a' })] });
+    const first = store.rows('n');
+    expect(store.rows('n')).toBe(first);
+    store.applyDeltas({ nodeId: 'n', seq: 1, reset: false, upserts: [testRow({ uid: 'b' })], removals: [] }, 1);
+    expect(store.rows('n')).not.toBe(first);
+  });
+});
+
+describe('FeedBuffer', () => {
+  it('keeps the newest lines, newest first, within its bound', () => {
+    const feed = new FeedBuffer(3);
+    const line = (n: number) => ({ time: n, nodeId: 'n', type: 'MODIFIED' as const, namespace: 'ns', name: `p${n}`, uid: `u${n}`, change: 'x' });
+    feed.push([line(1), line(2)]);
+    feed.push([line(3), line(4), line(5), line(6)]);
+    expect(feed.lines().map((l) => l.time)).toEqual([6, 5, 4]);
+  });
+});
+
+describe('frame batching', () => {
+  it('delivers a burst in one flush per frame', () => {
+    const frames: (() => void)[] = [];
+    const flushed: number[][] = [];
+    const batcher = new FrameBatcher<number>((items) => flushed.push(items), (cb) => frames.push(cb));
+    for (let i = 0; i < 1000; i++) batcher.push(i);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    batcher.push(1000);
+    frames.shift()!();
+    expect(flushed.map((f) => f.length)).toEqual([1000, 1]);
+  });
+
+  it('AppModel renders 1,000 pod events with one notification per frame', async () => {
+    const bridge = createFakeBridge({
+      'nodes.list': () => [
+        { id: 'n1', label: 'demo', simulated: true, spec: { host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 },
+      ],
+      'prompts.pending': () => [],
+      'pods.rows': () => ({ seq: 0, rows: [] }),
+    });
+    const frames: (() => void)[] = [];
+    const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb), now: () => 42 });
+    await model.start();
+    let notifications = 0;
+    model.subscribe(() => notifications++);
+    for (let seq = 1; seq <= 1000; seq++) {
+      bridge.emit('podDeltas', { nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq % 300}`, restarts: seq })], removals: [] });
+    }
+    bridge.emit('watchEvents', { lines: [{ time: 1, nodeId: 'n1', type: 'ADDED', namespace: 'd', name: 'p1', uid: 'p1', change: 'created' }] });
+    expect(notifications).toBe(0);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(notifications).toBe(1);
+    expect(model.pods.count('n1')).toBe(300);
+    expect(model.pods.get('n1', 'p0')?.restarts).toBe(900);
+    expect(model.feed.lines()).toHaveLength(1);
+  });
+
+  it('AppModel refetches a node whose batches skipped a seq', async () => {
+    let snapshots = 0;
+    const bridge = createFakeBridge({
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'prompts.pending': () => [],
+      'pods.rows': () => ({ seq: snapshots++ === 0 ? 0 : 7, rows: snapshots > 1 ? [testRow({ uid: 'fresh' })] : [] }),
+    });
+    const frames: (() => void)[] = [];
+    const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+    await model.start();
+    bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'lost' })], removals: [] });
+    frames.shift()!();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['fresh']);
+  });
+});

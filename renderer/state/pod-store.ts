@@ -1,0 +1,89 @@
+import type { PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
+
+interface NodePods {
+  /** Seq of the last batch applied; -1 while waiting for the first snapshot. */
+  seq: number;
+  rows: Map<string, PodRow>;
+  /** When each pod last changed (ms), for the row flash; initial loads do not flash. */
+  changedAt: Map<string, number>;
+  /** Batches that arrived before the snapshot. */
+  early: PodDeltas[];
+  list: PodRow[] | null;
+}
+
+export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
+
+/**
+ * The renderer's pods, indexed by node and UID. Batches are ordered by seq: one already covered by
+ * the snapshot is dropped, one that skips a seq reports a gap (the caller fetches a new snapshot).
+ */
+export class PodStore {
+  private readonly nodes = new Map<string, NodePods>();
+
+  private node(nodeId: string): NodePods {
+    let node = this.nodes.get(nodeId);
+    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), early: [], list: null }));
+    return node;
+  }
+
+  applySnapshot(nodeId: string, snapshot: PodRowsSnapshot): void {
+    const node = this.node(nodeId);
+    node.rows = new Map(snapshot.rows.map((r) => [r.uid, r]));
+    node.changedAt.clear();
+    node.seq = snapshot.seq;
+    node.list = null;
+    const early = node.early;
+    node.early = [];
+    for (const batch of early) if (batch.seq > node.seq) this.applyDeltas(batch, 0);
+  }
+
+  applyDeltas(batch: PodDeltas, now: number): DeltaOutcome {
+    const node = this.node(batch.nodeId);
+    if (node.seq < 0 && !batch.reset) {
+      node.early.push(batch);
+      return 'early';
+    }
+    if (!batch.reset) {
+      if (batch.seq <= node.seq) return 'duplicate';
+      if (batch.seq !== node.seq + 1) return 'gap';
+    }
+    if (batch.reset) {
+      node.rows = new Map();
+      node.changedAt.clear();
+    }
+    for (const row of batch.upserts) {
+      node.rows.set(row.uid, row);
+      if (!batch.reset && now > 0) node.changedAt.set(row.uid, now);
+    }
+    for (const uid of batch.removals) {
+      node.rows.delete(uid);
+      node.changedAt.delete(uid);
+    }
+    node.seq = batch.seq;
+    node.list = null;
+    return 'applied';
+  }
+
+  removeNode(nodeId: string): void {
+    this.nodes.delete(nodeId);
+  }
+
+  /** The node's rows as an array, rebuilt only after a change (the table filters and sorts it). */
+  rows(nodeId: string): readonly PodRow[] {
+    const node = this.nodes.get(nodeId);
+    if (!node) return [];
+    return (node.list ??= [...node.rows.values()]);
+  }
+
+  get(nodeId: string, uid: string): PodRow | undefined {
+    return this.nodes.get(nodeId)?.rows.get(uid);
+  }
+
+  changedAt(nodeId: string, uid: string): number | undefined {
+    return this.nodes.get(nodeId)?.changedAt.get(uid);
+  }
+
+  count(nodeId: string): number {
+    return this.nodes.get(nodeId)?.rows.size ?? 0;
+  }
+}
