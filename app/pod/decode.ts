@@ -201,7 +201,8 @@ class PodDecoder {
       inner.uint32();
       raw = r.buf.subarray(inner.pos, r.pos);
     }
-    this.unknownFields.push({ path: this.pathString(), fieldNumber, wireType, raw: raw.slice() });
+    // A plain Uint8Array copy: the input may be a Buffer over a larger pool, and raw values cross IPC.
+    this.unknownFields.push({ path: this.pathString(), fieldNumber, wireType, raw: new Uint8Array(raw) });
   }
 }
 

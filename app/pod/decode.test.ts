@@ -1,0 +1,68 @@
+import protobuf from 'protobufjs';
+import { describe, expect, it } from 'vitest';
+import { decodePod, decodePods, PodDecodeError } from './decode';
+import { podToKubectlJson } from './kubectl-json';
+import { BIG_GENERATION, msg, str, tag, webPodBytes, webPodJson } from './testdata/handmade-pods';
+
+describe('decodePod', () => {
+  it('keeps presence: a set pointer with a zero value is kept, an unset one is absent', () => {
+    const { pod } = decodePod(webPodBytes());
+    const spec = pod.spec as Record<string, unknown>;
+    expect(spec.priority).toBe(0);
+    expect('activeDeadlineSeconds' in spec).toBe(false);
+    expect((pod.metadata as Record<string, unknown>).generation).toBe(BigInt(BIG_GENERATION));
+  });
+
+  it('keeps fields it does not know (a newer kubelet) with path, number, wire type and raw value, and prints as kubectl would', () => {
+    const bytes = webPodBytes({
+      specExtra: (s) => tag(s, 999, 0).uint32(300),
+      containerExtra: (c) => str(c, 1000, 'hello'),
+    });
+    const decoded = decodePod(bytes);
+    expect(decoded.unknownFields).toEqual([
+      { path: 'spec.containers[0]', fieldNumber: 1000, wireType: 2, raw: new Uint8Array(Buffer.from('hello')) },
+      { path: 'spec', fieldNumber: 999, wireType: 0, raw: new Uint8Array([0xac, 0x02]) },
+    ]);
+    expect(podToKubectlJson(decoded.pod)).toBe(webPodJson);
+  });
+
+  it('accepts packed repeated integers as well as unpacked ones', () => {
+    const w = protobuf.Writer.create();
+    msg(w, 2, (spec) => msg(spec, 14, (psc) => tag(psc, 4, 2).fork().int64(5).int64(7).ldelim()));
+    const { pod } = decodePod(w.finish());
+    expect((pod.spec as any).securityContext.supplementalGroups).toEqual([5, 7]);
+  });
+
+  it('names the pod and the byte offset when the bytes are truncated', () => {
+    const bytes = webPodBytes();
+    const cut = bytes.subarray(0, bytes.length - 5);
+    expect(() => decodePod(cut)).toThrowError(PodDecodeError);
+    try {
+      decodePod(cut);
+    } catch (err) {
+      const e = err as PodDecodeError;
+      expect(e.pod).toBe('default/web-0');
+      expect(e.message).toMatch(/^cannot decode pod default\/web-0: .* at byte offset \d+/);
+      expect(e.offset).toBeGreaterThan(0);
+      expect(e.offset).toBeLessThanOrEqual(cut.length);
+    }
+  });
+
+  it('uses the caller label when the pod name is not decoded yet, and rejects garbage and wrong wire types', () => {
+    expect(() => decodePod(Buffer.from('this is not protobuf'), 'capture.pb')).toThrowError(/cannot decode pod capture\.pb: invalid wire type 4 at byte offset 1/);
+    const wrongWire = protobuf.Writer.create();
+    tag(wrongWire, 1, 0).uint32(5);
+    expect(() => decodePod(wrongWire.finish(), 'x.pb')).toThrowError(/field metadata \(1\) has wire type 0, expected 2 at byte offset 0/);
+    const nested = protobuf.Writer.create();
+    msg(nested, 2, (spec) => msg(spec, 2, (c) => tag(c, 1, 0).uint32(1)));
+    expect(() => decodePod(nested.finish(), 'y.pb')).toThrowError(/field name \(1\).* \(in spec\.containers\[0\]\)/);
+  });
+
+  it('decodes a list so that one bad pod never hides the others', () => {
+    const good = webPodBytes();
+    const outcomes = decodePods([good, good.subarray(0, 30), good]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    const bad = outcomes[1]!;
+    expect(!bad.ok && bad.error.message).toMatch(/pods\[1\]|default\/web-0/);
+  });
+});
