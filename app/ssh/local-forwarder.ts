@@ -12,6 +12,8 @@ import { createPrivateSocketDir } from './private-socket-dir';
 export interface ByteStreamSource {
   /** Opens one byte stream to the remote socket; rejects with the real cause. */
   open(): Promise<Duplex>;
+  /** The source's own record of failures (e.g. bridge stderr that ends a stream cleanly); preferred when set. */
+  lastError?(): Error | null;
 }
 
 export interface LocalForwarder {
@@ -78,7 +80,7 @@ export async function startLocalForwarder(bridge: ByteStreamSource): Promise<Loc
   return {
     path: privateDir.socketPath,
     target: `unix://${privateDir.socketPath}`,
-    lastError: () => lastError,
+    lastError: () => bridge.lastError?.() ?? lastError,
     close: () =>
       new Promise<void>((resolve) => {
         if (closed) return resolve();
