@@ -236,10 +236,10 @@ export function decodePod(bytes: Uint8Array, label = 'pod'): DecodedPod {
 /** The outcome of one pod of a list: one bad pod never hides the others. */
 export type DecodeOutcome = ({ ok: true } & DecodedPod) | { ok: false; error: PodDecodeError };
 
-export function decodePods(list: Uint8Array[], labelPrefix = 'pods'): DecodeOutcome[] {
+export function decodePods(list: Uint8Array[], labelOf: (index: number) => string = (i) => `pods[${i}]`): DecodeOutcome[] {
   return list.map((bytes, i) => {
     try {
-      return { ok: true, ...decodePod(bytes, `${labelPrefix}[${i}]`) };
+      return { ok: true, ...decodePod(bytes, labelOf(i)) };
     } catch (err) {
       if (err instanceof PodDecodeError) return { ok: false, error: err };
       throw err;
