@@ -7,7 +7,6 @@ import {
   isEventName,
   isRequestName,
   requestChannel,
-  unwrapResult,
   type Bridge,
   type RequestResult,
 } from '../app/contract';
@@ -16,7 +15,10 @@ const bridge: Bridge = {
   async request(name, input) {
     if (!isRequestName(name)) throw new Error(`Unknown request ${JSON.stringify(name)}.`);
     const result = (await ipcRenderer.invoke(requestChannel(name), input)) as RequestResult;
-    return unwrapResult(result) as never;
+    if (result.ok) return result.value as never;
+    // contextBridge copies only an error's message into the page, so the next step rides along in it.
+    const { message, hint } = result.error;
+    throw new Error(hint ? `${message} ${hint}` : message);
   },
   on(event, handler) {
     if (!isEventName(event)) throw new Error(`Unknown event ${JSON.stringify(event)}.`);

@@ -84,7 +84,7 @@ describe('NodePods', () => {
     const r = recorder();
     const pods = new NodePods('n1', r.emit, 5);
     pods.replaceAll([pod('a', 'Running')]);
-    pods.setView((p) => ({ metadata: p.metadata }));
+    pods.setView((p) => ({ metadata: { name: (p.metadata as { name: string }).name } }));
     await sleep(20);
     const last = r.deltas().at(-1)!;
     expect(last.reset).toBe(true);

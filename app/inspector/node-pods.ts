@@ -106,7 +106,8 @@ export class NodePods {
   }
 
   private entryFor(decoded: DecodedPod): PodEntry {
-    return { ...decoded, row: podRowFromTree(this.view(decoded.pod)) };
+    // A mask may leave out metadata.uid, but the UI still needs each row's identity.
+    return { ...decoded, row: { ...podRowFromTree(this.view(decoded.pod)), uid: uidOf(decoded.pod) } };
   }
 
   private rebuild(): void {

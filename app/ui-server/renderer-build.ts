@@ -46,7 +46,7 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
   const configFile = viteConfig();
   log('nodescope: building the UI (vite)…');
   const { build } = await import('vite');
-  await build({ configFile, logLevel: 'warn', build: { outDir: rendererOutDir, emptyOutDir: true } });
+  await build({ configFile, logLevel: 'warn' });
   if (!existsSync(join(rendererOutDir, 'index.html'))) {
     throw new Error(`The Vite build finished but ${rendererOutDir}/index.html is missing; check ${configFile}'s build.outDir.`);
   }
