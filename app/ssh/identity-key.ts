@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import ssh2, { type ParsedKey } from 'ssh2';
+import { decryptOpenSshKey, readEncryptedOpenSshKey, WrongPassphraseError } from './openssh-key-decrypt';
+import type { SshPrompter } from './ssh-prompter';
+
+/**
+ * Loads one IdentityFile for public-key auth, asking for its passphrase through the prompter
+ * when it is encrypted. Never throws: a key that cannot be used is skipped with a reason, the
+ * way ssh(1) moves on to the next method.
+ */
+
+export type IdentityKeyResult = { key: ParsedKey } | { skipped: string };
+
+const MAX_PASSPHRASE_ATTEMPTS = 3;
+
+const needsPassphrase = (err: Error) => /no passphrase given/i.test(err.message);
+const isBadPassphrase = (err: Error) => /bad passphrase|integrity check failed/i.test(err.message);
+
+export async function loadIdentityKey(keyPath: string, prompter: SshPrompter): Promise<IdentityKeyResult> {
+  let data: Buffer;
+  try {
+    data = await readFile(keyPath);
+  } catch (err) {
+    return { skipped: `${keyPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+  }
+  const plain = ssh2.utils.parseKey(data);
+  if (!(plain instanceof Error)) {
+    return plain.isPrivateKey() ? { key: plain } : { skipped: `${keyPath}: not a private key` };
+  }
+  if (!needsPassphrase(plain)) return { skipped: `${keyPath}: ${plain.message}` };
+
+  const openssh = readEncryptedOpenSshKey(data.toString('utf8'));
+  let retryReason: string | undefined;
+  for (let attempt = 1; attempt <= MAX_PASSPHRASE_ATTEMPTS; attempt++) {
+    const passphrase = await prompter.passphrase({ keyPath, attempt, ...(retryReason ? { retryReason } : {}) });
+    if (passphrase === null) return { skipped: `${keyPath}: passphrase not given` };
+    try {
+      // Only openssh-key-v1 files use the slow bcrypt KDF; legacy PEM decrypts in microseconds.
+      const parsed = ssh2.utils.parseKey(openssh ? await decryptOpenSshKey(openssh, passphrase) : data, passphrase);
+      if (!(parsed instanceof Error)) return { key: parsed };
+      if (!isBadPassphrase(parsed)) return { skipped: `${keyPath}: ${parsed.message}` };
+    } catch (err) {
+      if (!(err instanceof WrongPassphraseError)) return { skipped: `${keyPath}: ${(err as Error).message}` };
+    }
+    retryReason = `Wrong passphrase for ${keyPath}`;
+  }
+  return { skipped: `${keyPath}: wrong passphrase ${MAX_PASSPHRASE_ATTEMPTS} times` };
+}

@@ -1,0 +1,87 @@
+import type { Client } from 'ssh2';
+import { runRemote, shellQuote } from './remote-exec';
+
+/**
+ * sshd answers every failed streamlocal open with the same "open failed" (reason 2), whether
+ * the socket is missing, not ours, or forwarding is off. A short shell probe on the node tells
+ * these apart, and finds which kubelet socket paths exist.
+ */
+
+/** Where the Pods API socket lives: the path kubelet ships, then the one in the KEP docs. */
+export const KUBELET_SOCKET_CANDIDATES = [
+  '/var/lib/kubelet/pods-api/pods-api.sock',
+  '/var/lib/kubelet/pods/kubelet.sock',
+] as const;
+
+export type SocketAccess =
+  /** We can connect: the socket exists and is writable by the SSH user. */
+  | 'writable'
+  /** A socket we cannot write, or a directory on the way we cannot enter (existence unknown). */
+  | 'noperm'
+  | 'missing'
+  /** Something else than a socket is at that path. */
+  | 'not-socket';
+
+export interface SocketProbe {
+  path: string;
+  access: SocketAccess;
+  /** Only for `writable`: whether something accepts connections on it (needs socat to tell). */
+  listening?: boolean;
+  /** Absolute path of socat on the node, if installed. */
+  socat?: string;
+  /** Whether `sudo -n` may run the bridge command (only checked when asked). */
+  sudoAllowed?: boolean;
+}
+
+const ACCESS_SCRIPT = (p: string) =>
+  [
+    `p=${shellQuote(p)}`,
+    `if [ -S "$p" ]; then if [ -w "$p" ]; then echo access=writable; else echo access=noperm; fi`,
+    `elif [ -e "$p" ]; then echo access=not-socket`,
+    // A directory we may not enter hides whether the socket exists: find the nearest visible ancestor.
+    `else d=$(dirname "$p"); while [ ! -e "$d" ] && [ "$d" != / ]; do d=$(dirname "$d"); done`,
+    `  if [ -x "$d" ]; then echo access=missing; else echo access=noperm; fi`,
+    `fi`,
+  ].join('\n');
+
+function parseLines(out: string): Record<string, string> {
+  const r: Record<string, string> = {};
+  for (const line of out.split('\n')) {
+    const i = line.indexOf('=');
+    if (i > 0) r[line.slice(0, i)] = line.slice(i + 1).trim();
+  }
+  return r;
+}
+
+/** Probes one path; with `sudoCommand`, also whether `sudo -n -l` allows exactly that command. */
+export async function probeRemoteSocket(client: Client, path: string, sudoCommand?: string): Promise<SocketProbe> {
+  const script = [
+    ACCESS_SCRIPT(path),
+    `s=$(command -v socat 2>/dev/null) && echo socat="$s"`,
+    `if [ -S "$p" ] && [ -w "$p" ] && [ -n "$s" ]; then`,
+    `  if socat -u OPEN:/dev/null UNIX-CONNECT:"$p" 2>/dev/null; then echo listening=yes; else echo listening=no; fi`,
+    `fi`,
+    ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
+    'true',
+  ].join('\n');
+  const { stdout } = await runRemote(client, script);
+  const v = parseLines(stdout);
+  const access = (v.access as SocketAccess | undefined) ?? 'missing';
+  return {
+    path,
+    access,
+    ...(v.listening ? { listening: v.listening === 'yes' } : {}),
+    ...(v.socat ? { socat: v.socat } : {}),
+    ...(v.sudo ? { sudoAllowed: v.sudo === 'yes' } : {}),
+  };
+}
+
+/** Reports, for each candidate, whether it exists for the SSH user (use a custom path first if the user gave one). */
+export async function discoverKubeletSockets(
+  client: Client,
+  candidates: readonly string[] = KUBELET_SOCKET_CANDIDATES,
+): Promise<SocketProbe[]> {
+  const found: SocketProbe[] = [];
+  for (const path of candidates) found.push(await probeRemoteSocket(client, path));
+  return found;
+}

@@ -1,0 +1,178 @@
+import type { Duplex } from 'node:stream';
+import type { Client, ClientChannel } from 'ssh2';
+import { openExec, shellQuote } from './remote-exec';
+import { probeRemoteSocket, type SocketProbe } from './remote-socket-probe';
+import type { SshConnection } from './ssh-connection';
+import { SshError } from './ssh-errors';
+
+/**
+ * One byte stream to the kubelet's UNIX socket on the node per open(): a direct-streamlocal
+ * channel when the SSH user may connect to the socket, else an exec channel running socat
+ * under `sudo -n` (root-only socket, non-root login). In `auto` mode a failed streamlocal open
+ * is diagnosed on the node and, for a permission problem, the bridge switches to sudo and says so.
+ */
+
+export type BridgeMode = 'auto' | 'streamlocal' | 'sudo';
+
+/** `{socket}` is replaced by the shell-quoted socket path; sudoers must allow the resulting argv verbatim. */
+export const DEFAULT_SUDO_TEMPLATE = 'sudo -n socat STDIO UNIX-CONNECT:{socket}';
+
+export type BridgeEvent =
+  | { type: 'switched-to-sudo'; reason: string; command: string }
+  | { type: 'stream-failed'; error: SshError };
+
+export interface SocketBridgeOptions {
+  socketPath: string;
+  mode?: BridgeMode;
+  sudoTemplate?: string;
+  onEvent?: (event: BridgeEvent) => void;
+}
+
+export interface SocketBridge {
+  open(): Promise<Duplex>;
+  /** What open() currently uses. */
+  activeMode(): 'streamlocal' | 'sudo';
+  /** The most recent failure: open errors, bridge stderr, ssh2 errors. grpc-js only says ECONNRESET. */
+  lastError(): SshError | null;
+}
+
+const STDERR_LIMIT = 4096;
+
+export function sudoersLine(user: string, socatPath: string, socketPath: string): string {
+  return `${user} ALL=(root) NOPASSWD: ${socatPath} STDIO UNIX-CONNECT\\:${socketPath}`;
+}
+
+/** Maps what the bridge command printed before it failed to a typed error. */
+export function classifyBridgeFailure(stderr: string, code: number | null, ctx: { user: string; host: string; socketPath: string; command: string }): SshError {
+  const text = stderr.trim() || `exit code ${code}`;
+  const where = `${ctx.socketPath} on ${ctx.host}`;
+  if (/a password is required|not allowed to execute|may not run sudo|not in the sudoers/i.test(stderr)) {
+    return new SshError('SUDO_REFUSED', `sudo refused the bridge command for ${ctx.user}@${ctx.host}: ${text}`,
+      `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(ctx.user, '/usr/bin/socat', ctx.socketPath)}`);
+  }
+  if (/socat: (command )?not found|socat: No such file|unable to execute .*socat/i.test(stderr)) {
+    return new SshError('SOCAT_MISSING', `socat is not installed on ${ctx.host}: ${text}`,
+      'Install socat on the node (apt-get install socat / dnf install socat).');
+  }
+  if (/No such file or directory/i.test(stderr)) {
+    return new SshError('SOCKET_MISSING', `No socket at ${where}: ${text}`,
+      'Check that the kubelet runs with the Pods API enabled and pick the right socket path.');
+  }
+  if (/Connection refused/i.test(stderr)) {
+    return new SshError('SOCKET_NOT_LISTENING', `Nothing listens on ${where}: ${text}`,
+      'The socket file exists but the kubelet is not serving on it; check that the kubelet is running.');
+  }
+  if (/Permission denied/i.test(stderr)) {
+    return new SshError('SOCKET_PERMISSION', `Permission denied on ${where}: ${text}`,
+      'Use an account allowed to open the socket, or the sudo bridge.');
+  }
+  return new SshError('BRIDGE_FAILED', `Bridge command \`${ctx.command}\` failed on ${ctx.host}: ${text}`,
+    'Run the same command over ssh by hand to see what the node says.');
+}
+
+function openStreamLocal(client: Client, path: string): Promise<ClientChannel> {
+  return new Promise((resolve, reject) => {
+    try {
+      client.openssh_forwardOutStreamLocal(path, (err, ch) => (err ? reject(err) : resolve(ch)));
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
+
+export function createSocketBridge(getConnection: () => Promise<SshConnection>, options: SocketBridgeOptions): SocketBridge {
+  const { socketPath } = options;
+  if (!socketPath.startsWith('/')) {
+    throw new Error(`kubelet socket path must be absolute on the node, got "${socketPath}"; e.g. /var/lib/kubelet/pods-api/pods-api.sock`);
+  }
+  const requested = options.mode ?? 'auto';
+  const sudoCommand = (options.sudoTemplate ?? DEFAULT_SUDO_TEMPLATE).replaceAll('{socket}', shellQuote(socketPath));
+  let mode: 'streamlocal' | 'sudo' = requested === 'sudo' ? 'sudo' : 'streamlocal';
+  let lastError: SshError | null = null;
+
+  const record = (err: SshError) => {
+    lastError = err;
+    options.onEvent?.({ type: 'stream-failed', error: err });
+    return err;
+  };
+
+  const openSudo = async (conn: SshConnection): Promise<Duplex> => {
+    const ch = await openExec(conn.client, sudoCommand).catch((err: Error) => {
+      throw new SshError('BRIDGE_FAILED', `Could not start the bridge command on ${conn.target.host}: ${err.message}`,
+        'The SSH connection may have dropped; it will be re-dialled.', err);
+    });
+    let stderr = '';
+    ch.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < STDERR_LIMIT) stderr += d.toString();
+    });
+    ch.on('error', () => {});
+    ch.once('exit', (code: number | null) => {
+      if (code === 0) return;
+      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand }));
+    });
+    return ch;
+  };
+
+  /** Explains a refused streamlocal open; returns normally only when sudo should take over. */
+  const diagnose = async (conn: SshConnection, cause: Error): Promise<string> => {
+    const probe: SocketProbe = await probeRemoteSocket(conn.client, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined)
+      .catch(() => ({ path: socketPath, access: 'missing' as const }));
+    const { user, host } = conn.target;
+    const where = `${socketPath} on ${host}`;
+    switch (probe.access) {
+      case 'missing':
+        throw new SshError('SOCKET_MISSING', `No kubelet socket at ${where}`,
+          'Check that the kubelet runs with the Pods API enabled, or give the right socket path.', cause);
+      case 'not-socket':
+        throw new SshError('SOCKET_MISSING', `${where} exists but is not a UNIX socket`, 'Give the path of the Pods API socket.', cause);
+      case 'writable':
+        if (probe.listening === false) {
+          throw new SshError('SOCKET_NOT_LISTENING', `Nothing listens on ${where}`,
+            'The socket file exists but the kubelet is not serving on it; check that the kubelet is running.', cause);
+        }
+        throw new SshError('FORWARDING_DISABLED', `sshd on ${host} refuses to forward to UNIX sockets for ${user}`,
+          'Set `AllowStreamLocalForwarding yes` in sshd_config (and no `restrict`/`no-port-forwarding` on the key), or use bridge mode sudo.', cause);
+      case 'noperm':
+        if (requested === 'streamlocal') {
+          throw new SshError('SOCKET_PERMISSION', `${user} may not open ${where}`,
+            'Log in as a user that can open the socket, or use bridge mode auto/sudo.', cause);
+        }
+        if (!probe.socat) {
+          throw new SshError('SOCAT_MISSING', `${user} may not open ${where} directly, and socat (needed for the sudo bridge) is not installed`,
+            'Install socat on the node, or log in as a user that can open the socket.', cause);
+        }
+        if (probe.sudoAllowed === false) {
+          throw new SshError('SUDO_REFUSED', `${user} may not open ${where}, and sudo does not allow \`${sudoCommand}\``,
+            `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(user, probe.socat, socketPath)}`, cause);
+        }
+        return `${user} may not open ${socketPath} directly; using \`${sudoCommand}\``;
+    }
+  };
+
+  const open = async (): Promise<Duplex> => {
+    const conn = await getConnection();
+    if (mode === 'sudo') return openSudo(conn);
+    try {
+      return await openStreamLocal(conn.client, socketPath);
+    } catch (err) {
+      const e = err as Error & { reason?: number };
+      if (e.reason !== 2) {
+        throw new SshError('CONNECTION_LOST', `Could not open a channel to ${socketPath} on ${conn.target.host}: ${e.message}`,
+          'The SSH connection dropped; it will be re-dialled.', e);
+      }
+      const reason = await diagnose(conn, e);
+      mode = 'sudo';
+      options.onEvent?.({ type: 'switched-to-sudo', reason, command: sudoCommand });
+      return openSudo(conn);
+    }
+  };
+
+  return {
+    open: () =>
+      open().catch((err: unknown) => {
+        throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
+      }),
+    activeMode: () => mode,
+    lastError: () => lastError,
+  };
+}

@@ -1,0 +1,117 @@
+import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
+import { loadIdentityKey } from './identity-key';
+import type { SshPrompter } from './ssh-prompter';
+
+/**
+ * Decides which SSH auth method to try next, in ssh(1)'s order: agent, identity files,
+ * keyboard-interactive, password. One attempt per key keeps us under sshd's MaxAuthTries,
+ * keys are only decrypted (and their passphrase asked) when the server still accepts
+ * publickey, and methods the server does not offer are skipped.
+ */
+
+export interface AuthPlan {
+  username: string;
+  /** ssh-agent socket or pipe; undefined: no agent. */
+  agentPath: string | undefined;
+  identityFiles: string[];
+  /** `user@host` shown in password prompts. */
+  label: string;
+  prompter: SshPrompter;
+}
+
+export interface AuthSession {
+  handler: AuthHandlerMiddleware;
+  /** What was attempted so far, for error messages, e.g. `agent`, `publickey ~/.ssh/id_ed25519`. */
+  tried: string[];
+  /** Why keys were skipped (missing file, passphrase declined...). */
+  skipped: string[];
+}
+
+type Step = { method: AuthenticationType; build: () => Promise<AnyAuthMethod | null> };
+
+export function createAuthSession(plan: AuthPlan): AuthSession {
+  const tried: string[] = [];
+  const skipped: string[] = [];
+  const { username, prompter } = plan;
+  let userDeclined = false;
+
+  const askKeyboard = (name: string, instructions: string, prompts: Prompt[], finish: KeyboardInteractiveCallback) => {
+    if (prompts.length === 0) return finish([]);
+    prompter
+      .keyboardInteractive({ name: name || plan.label, instructions, prompts: prompts.map((p) => ({ prompt: p.prompt, echo: !!p.echo })) })
+      .then(
+        (answers) => {
+          if (answers === null) userDeclined = true;
+          finish(answers ?? []);
+        },
+        () => finish([]),
+      );
+  };
+
+  const steps: Step[] = [];
+  if (plan.agentPath) {
+    steps.push({ method: 'agent', build: async () => ({ type: 'agent', username, agent: plan.agentPath! }) });
+  }
+  for (const keyPath of plan.identityFiles) {
+    steps.push({
+      method: 'publickey',
+      build: async () => {
+        const loaded = await loadIdentityKey(keyPath, prompter);
+        if ('skipped' in loaded) {
+          skipped.push(loaded.skipped);
+          return null;
+        }
+        return { type: 'publickey', username, key: loaded.key };
+      },
+    });
+  }
+  steps.push({
+    method: 'keyboard-interactive',
+    build: async () => ({
+      type: 'keyboard-interactive',
+      username,
+      prompt: (name, instructions, _lang, prompts, finish) => askKeyboard(name, instructions, prompts, finish),
+    }),
+  });
+  steps.push({
+    method: 'password',
+    build: async () => {
+      const answers = await prompter.keyboardInteractive({
+        name: plan.label,
+        instructions: '',
+        prompts: [{ prompt: `${plan.label}'s password: `, echo: false }],
+      });
+      if (answers === null || answers[0] === undefined) {
+        userDeclined = true;
+        return null;
+      }
+      return { type: 'password', username, password: answers[0] };
+    },
+  });
+
+  const describe = (step: Step, index: number) =>
+    step.method === 'publickey' ? `publickey ${plan.identityFiles[index - (plan.agentPath ? 1 : 0)]}` : step.method;
+
+  let next = 0;
+  const handler: AuthHandlerMiddleware = (methodsLeft, _partial, callback) => {
+    // ssh2 passes null before the first attempt: the server's list is not known yet.
+    const offered = (m: AuthenticationType) => !methodsLeft || methodsLeft.includes(m === 'agent' ? 'publickey' : m);
+    const advance = async (): Promise<AnyAuthMethod | false> => {
+      while (next < steps.length && !userDeclined) {
+        const index = next++;
+        const step = steps[index]!;
+        if (!offered(step.method)) continue;
+        const method = await step.build();
+        if (method) {
+          tried.push(describe(step, index));
+          return method;
+        }
+      }
+      return false;
+    };
+    // ssh2 accepts `false` for "no more methods" although its typings omit it.
+    const done = callback as (next: AnyAuthMethod | false) => void;
+    advance().then(done, () => done(false));
+  };
+  return { handler, tried, skipped };
+}

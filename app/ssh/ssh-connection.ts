@@ -1,0 +1,219 @@
+import type { Duplex } from 'node:stream';
+import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { createAuthSession } from './ssh-auth';
+import { resolveAgentPath } from './ssh-agent-path';
+import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
+import type { SshPrompter } from './ssh-prompter';
+
+/**
+ * Opens an SSH connection to a node, through any number of ProxyJump hops, each hop with its
+ * own authentication, host key check, keepalives and the sshd Nagle fix.
+ */
+
+export interface SshHop extends HopLabel {
+  /** Name to look up in known_hosts (HostKeyAlias, else the host name). */
+  hostKeyAlias?: string;
+  identityFiles: string[];
+  /** IdentityAgent from ssh_config; undefined: $SSH_AUTH_SOCK (or the Windows pipe). */
+  identityAgent?: string;
+  /** ConnectTimeout in seconds. */
+  connectTimeout?: number;
+  /** ServerAliveInterval in seconds / ServerAliveCountMax. */
+  serverAliveInterval?: number;
+  serverAliveCountMax?: number;
+}
+
+export interface SshTarget extends SshHop {
+  /** ProxyJump chain, outermost first. */
+  proxyJump: SshHop[];
+}
+
+/** Resolves when `blob` (the raw host key) is acceptable for `hop`; rejects with the reason otherwise. */
+export type HostKeyCheck = (hop: SshHop, blob: Buffer, prompter: SshPrompter) => Promise<void>;
+
+export interface OpenSshOptions {
+  prompter: SshPrompter;
+  checkHostKey: HostKeyCheck;
+  /** Keepalive period; default ServerAliveInterval or 15 s. */
+  keepaliveIntervalMs?: number;
+  /** Unanswered keepalives before the link counts as dead; default ServerAliveCountMax or 3. */
+  keepaliveCountMax?: number;
+  /** Time allowed to reach the host and exchange keys, default ConnectTimeout or 20 s. */
+  connectTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SshConnection {
+  /** The client connected to the node itself (the last hop). */
+  client: Client;
+  target: SshTarget;
+  /** Why the connection went away, once it has (null after close()). */
+  closed: Promise<SshError | null>;
+  isOpen(): boolean;
+  /** Closes every hop. */
+  close(): void;
+}
+
+const DEFAULT_KEEPALIVE_MS = 15_000;
+const DEFAULT_KEEPALIVE_COUNT = 3;
+const DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
+
+/**
+ * OpenSSH sshd up to 10.0 turns Nagle off only when a session channel runs something, so a
+ * connection carrying only forwarded channels stalls ~40 ms per round trip. One no-op exec
+ * flips it; nobody waits for it.
+ */
+function nudgeServerNoDelay(client: Client): void {
+  try {
+    client.exec('true', (err, ch) => {
+      if (err) return;
+      ch.on('error', () => {});
+      ch.resume();
+      ch.stderr.resume();
+    });
+  } catch {
+    // The connection died already; its close handler reports why.
+  }
+}
+
+interface HopResult {
+  client: Client;
+  /** First error after ready (keepalive timeout, reset...), the cause when it closes. */
+  cause(): SshError | null;
+}
+
+function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    const label = `${hop.user}@${hop.host}`;
+    const auth = createAuthSession({
+      username: hop.user,
+      agentPath: resolveAgentPath(hop.identityAgent, options.env),
+      identityFiles: hop.identityFiles,
+      label,
+      prompter: options.prompter,
+    });
+    let hostKeyError: Error | undefined;
+    let settled = false;
+    let afterReady: SshError | null = null;
+
+    const timeoutMs = options.connectTimeoutMs ?? (hop.connectTimeout ? hop.connectTimeout * 1000 : DEFAULT_CONNECT_TIMEOUT_MS);
+    // ssh2's readyTimeout would also run while the user reads a host key or passphrase prompt,
+    // so our own timer covers only reaching the host and the key exchange.
+    const connectTimer = setTimeout(() => {
+      fail(new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
+        'Check the address, port and network path (VPN, firewall, ProxyJump).'));
+      client.destroy();
+    }, timeoutMs);
+
+    const fail = (err: unknown) => {
+      clearTimeout(connectTimer);
+      if (settled) return;
+      settled = true;
+      client.destroy();
+      reject(hostKeyError instanceof SshError ? hostKeyError : hostKeyError
+        ? new SshError('HOST_KEY_REJECTED', `Host key of ${hop.host}:${hop.port} not accepted: ${hostKeyError.message}`,
+            'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', hostKeyError)
+        : classifyConnectError(err, hop, auth.tried));
+    };
+
+    client.on('error', (err) => {
+      if (!settled) return fail(err);
+      afterReady ??= classifyConnectError(err, hop);
+    });
+    client.once('close', () => {
+      if (!settled) fail(new Error('connection closed during the handshake'));
+    });
+    client.once('ready', () => {
+      clearTimeout(connectTimer);
+      settled = true;
+      nudgeServerNoDelay(client);
+      resolve({ client, cause: () => afterReady });
+    });
+
+    const config: ConnectConfig = {
+      host: hop.host,
+      port: hop.port,
+      username: hop.user,
+      readyTimeout: 0,
+      keepaliveInterval: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
+      keepaliveCountMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
+      authHandler: auth.handler,
+      hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
+        clearTimeout(connectTimer);
+        options.checkHostKey(hop, blob, options.prompter).then(
+          () => verify(true),
+          (err: Error) => {
+            hostKeyError = err;
+            verify(false);
+          },
+        );
+      },
+      ...(sock ? { sock } : {}),
+    };
+    try {
+      client.connect(config);
+    } catch (err) {
+      // ssh2 throws synchronously for some bad configs; it must become a rejection, not a crash.
+      return fail(err);
+    }
+    client.setNoDelay(true);
+  });
+}
+
+function forwardThrough(jump: Client, jumpHop: SshHop, next: SshHop): Promise<ClientChannel> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: Error) =>
+      reject(new SshError('HOST_UNREACHABLE', `Jump host ${jumpHop.host} could not reach ${next.host}:${next.port}: ${err.message}`,
+        `Check that ${next.host}:${next.port} is reachable from ${jumpHop.host} and that it allows TCP forwarding.`, err));
+    try {
+      jump.forwardOut('127.0.0.1', 0, next.host, next.port, (err, ch) => (err ? failed(err) : resolve(ch)));
+    } catch (err) {
+      failed(err as Error);
+    }
+  });
+}
+
+export async function openSshConnection(target: SshTarget, options: OpenSshOptions): Promise<SshConnection> {
+  const hops: SshHop[] = [...target.proxyJump, target];
+  const opened: HopResult[] = [];
+  const closeAll = () => {
+    for (const h of [...opened].reverse()) h.client.end();
+  };
+  try {
+    for (const [i, hop] of hops.entries()) {
+      const prev = opened[i - 1];
+      const sock = prev ? await forwardThrough(prev.client, hops[i - 1]!, hop) : undefined;
+      opened.push(await connectHop(hop, sock, options));
+    }
+  } catch (err) {
+    closeAll();
+    throw err;
+  }
+
+  let open = true;
+  let closedByUs = false;
+  const closed = new Promise<SshError | null>((resolve) => {
+    // Whichever hop goes first takes the rest down; the innermost cause is the most specific.
+    for (const h of opened) {
+      h.client.once('close', () => {
+        if (!open) return;
+        open = false;
+        closeAll();
+        const cause = opened.map((o) => o.cause()).find((c) => c) ?? null;
+        resolve(closedByUs ? null : cause ?? new SshError('CONNECTION_LOST', `SSH connection to ${target.host}:${target.port} closed`,
+          'The server closed the connection; it will be re-dialled.'));
+      });
+    }
+  });
+  return {
+    client: opened[opened.length - 1]!.client,
+    target,
+    closed,
+    isOpen: () => open,
+    close: () => {
+      closedByUs = true;
+      closeAll();
+    },
+  };
+}

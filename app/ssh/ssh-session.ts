@@ -1,0 +1,153 @@
+import { openSshConnection, type OpenSshOptions, type SshConnection, type SshTarget } from './ssh-connection';
+import { classifyConnectError, SshError } from './ssh-errors';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './reconnect-backoff';
+
+/**
+ * One logical SSH link to a node. It dials lazily (on the first channel), re-dials on the
+ * next request after a drop, and spaces out failed dials with a capped backoff. Errors the
+ * user must fix (auth, host key) stop the re-dialling until retry(), so nobody is asked for
+ * a passphrase in a loop. State changes are published for the UI.
+ */
+
+export type SessionState =
+  | { state: 'idle' }
+  | { state: 'connecting' }
+  | { state: 'waiting-for-host-key' }
+  | { state: 'connected' }
+  | { state: 'reconnecting'; inMs: number; cause: SshError }
+  | { state: 'error'; cause: SshError; hint: string }
+  | { state: 'closed' };
+
+export interface SshSessionOptions extends OpenSshOptions {
+  backoff?: BackoffPolicy;
+}
+
+export interface SshSession {
+  /** A live connection, dialling (or waiting out the backoff) first when needed. */
+  connection(): Promise<SshConnection>;
+  state(): SessionState;
+  /** Calls `listener` on every change; returns the unsubscribe function. */
+  onState(listener: (s: SessionState) => void): () => void;
+  /** The last failure (dial error or drop cause), for display. */
+  lastError(): SshError | null;
+  /** Clears a stop-the-world error (after the user fixed it) so the next request dials again. */
+  retry(): void;
+  close(): void;
+}
+
+export function createSshSession(target: SshTarget, options: SshSessionOptions): SshSession {
+  const listeners = new Set<(s: SessionState) => void>();
+  let current: SessionState = { state: 'idle' };
+  let conn: SshConnection | undefined;
+  let dialing: Promise<SshConnection> | undefined;
+  let failures = 0;
+  let lastError: SshError | null = null;
+  let fatal: SshError | null = null;
+  let closed = false;
+  let wakeUp: (() => void) | undefined;
+
+  const setState = (s: SessionState) => {
+    current = s;
+    for (const l of listeners) l(s);
+  };
+
+  // The host key question is the one prompt the UI shows as a connection state.
+  const prompter: typeof options.prompter = {
+    ...options.prompter,
+    hostKey: async (info) => {
+      setState({ state: 'waiting-for-host-key' });
+      try {
+        return await options.prompter.hostKey(info);
+      } finally {
+        if (!closed) setState({ state: 'connecting' });
+      }
+    },
+    passphrase: (info) => options.prompter.passphrase(info),
+    keyboardInteractive: (info) => options.prompter.keyboardInteractive(info),
+  };
+
+  const closedError = () => new SshError('CLOSED', `The session to ${target.host} was closed`, 'Open the node again.');
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const dial = async (): Promise<SshConnection> => {
+    const delay = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
+    if (delay > 0 && lastError) {
+      setState({ state: 'reconnecting', inMs: delay, cause: lastError });
+      await sleep(delay);
+    }
+    if (closed) throw closedError();
+    setState({ state: 'connecting' });
+    let next: SshConnection;
+    try {
+      next = await openSshConnection(target, { ...options, prompter });
+    } catch (err) {
+      const e = classifyConnectError(err, target);
+      lastError = e;
+      failures++;
+      if (closed) throw closedError();
+      if (e.retryable) {
+        setState({ state: 'reconnecting', inMs: backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF), cause: e });
+      } else {
+        fatal = e;
+        setState({ state: 'error', cause: e, hint: e.hint });
+      }
+      throw e;
+    }
+    if (closed) {
+      next.close();
+      throw closedError();
+    }
+    failures = 0;
+    conn = next;
+    setState({ state: 'connected' });
+    void next.closed.then((cause) => {
+      if (conn !== next || closed) return;
+      conn = undefined;
+      if (cause) {
+        lastError = cause;
+        // The first re-dial after a drop is immediate; only failed dials back off.
+        setState({ state: 'reconnecting', inMs: 0, cause });
+      }
+    });
+    return next;
+  };
+
+  return {
+    connection: () => {
+      if (closed) return Promise.reject(closedError());
+      if (conn?.isOpen()) return Promise.resolve(conn);
+      if (fatal) return Promise.reject(fatal);
+      dialing ??= dial().finally(() => {
+        dialing = undefined;
+      });
+      return dialing;
+    },
+    state: () => current,
+    onState: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    lastError: () => lastError,
+    retry: () => {
+      fatal = null;
+      failures = 0;
+      wakeUp?.();
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      wakeUp?.();
+      conn?.close();
+      conn = undefined;
+      setState({ state: 'closed' });
+    },
+  };
+}
