@@ -78,11 +78,18 @@ export class PodGenerator {
   private readonly rng: Prng;
   private readonly dualStack: boolean;
   private readonly podSubnet: number;
-  private readonly workloads: Workload[] = [];
+  /** Workloads that may get more replicas on this node. */
+  private readonly deployments: Workload[] = [];
+  private readonly statefulSets: Workload[] = [];
   private readonly staticLeft: StaticApp[] = [...staticApps];
   private readonly daemonSetsLeft: { app: AppTemplate; namespace: string }[];
   private readonly usedNames = new Set<string>();
   private ipCounter = 0;
+  // The first pods show every rare situation once, so even a small node covers them all.
+  private readonly showcase: PodState[] = ['crashLoop', 'creating', 'initializing', 'unschedulable', 'notReady', 'terminating'];
+  private readonly jobShowcase: PodState[] = ['succeeded', 'failed'];
+  private readonly kindShowcase: WorkloadKind[] = ['Bare', 'DaemonSet', 'StatefulSet', 'Job', 'CronJob'];
+  private debugShown = false;
 
   constructor(options: PodGeneratorOptions) {
     this.rng = new Prng(options.seed);
@@ -129,13 +136,13 @@ export class PodGenerator {
       Static: 0,
       Bare: 3,
     };
-    const kind = this.rng.weighted(kinds);
+    const kind = this.kindShowcase.shift() ?? this.rng.weighted(kinds);
     if (kind === 'DaemonSet') {
       const ds = this.daemonSetsLeft.splice(this.rng.int(0, this.daemonSetsLeft.length - 1), 1)[0]!;
       return this.newWorkload('DaemonSet', ds.app, ds.namespace, nowMs);
     }
     if (kind === 'Deployment' || kind === 'StatefulSet') {
-      const same = this.workloads.filter((w) => w.kind === kind);
+      const same = kind === 'Deployment' ? this.deployments : this.statefulSets;
       if (same.length > 0 && this.rng.chance(0.6)) return this.rng.pick(same);
       const app = this.rng.pick(kind === 'Deployment' ? deploymentApps : statefulApps);
       return this.newWorkload(kind, app, this.rng.pick(namespaces), nowMs);
@@ -165,7 +172,8 @@ export class PodGenerator {
       configHash: rng.chance(0.5) ? rng.hex(64) : undefined,
     };
     if (component !== undefined) workload.component = component;
-    this.workloads.push(workload);
+    if (kind === 'Deployment') this.deployments.push(workload);
+    if (kind === 'StatefulSet') this.statefulSets.push(workload);
     return workload;
   }
 
@@ -173,9 +181,9 @@ export class PodGenerator {
     const rng = this.rng;
     if (w.kind === 'Static') return rng.chance(0.1) ? 'notReady' : 'running';
     if (w.kind === 'Job' || w.kind === 'CronJob') {
-      return rng.weighted({ succeeded: 50, failed: 20, running: 20, creating: 5, terminating: 5 });
+      return this.jobShowcase.shift() ?? rng.weighted({ succeeded: 50, failed: 20, running: 20, creating: 5, terminating: 5 });
     }
-    return rng.weighted({
+    return this.showcase.shift() ?? rng.weighted({
       running: 68,
       notReady: 6,
       crashLoop: 7,
@@ -228,9 +236,10 @@ export class PodGenerator {
     const tpl = new Prng(w.templateSeed);
     const hostNetwork = w.kind === 'Static' || (w.kind === 'DaemonSet' && w.app.name !== 'fluent-bit');
     const init = w.kind === 'Static' || w.kind === 'Bare' ? [] : tpl.chance(0.3) ? tpl.chance(0.5) ? [initApps[0]!, initApps[1]!] : [tpl.pick(initApps)] : [];
+    // A pod can only be initializing if it has an init container to wait for.
+    if (state === 'initializing' && init.length === 0) init.push(tpl.pick(initApps));
     const sidecar = (w.kind === 'Deployment' || w.kind === 'StatefulSet') && tpl.chance(0.25) ? tpl.pick(sidecarApps) : undefined;
     const extra = w.kind === 'Deployment' && tpl.chance(0.15) ? tpl.pick(sidecarApps) : undefined;
-    const withInit: PodState = state === 'initializing' && init.length === 0 && !sidecar ? 'creating' : state;
     const apiAccess = w.kind === 'Static' ? undefined : `kube-api-access-${rng.nameSuffix(5)}`;
 
     const metadata = this.metadata(w, name, uid, createdMs, tpl);
@@ -244,10 +253,11 @@ export class PodGenerator {
       sc.restartPolicy = 'Always';
       initContainers.push(sc);
     }
-    const spec = this.spec(w, name, tpl, containers, initContainers, volumes, hostNetwork, withInit === 'unschedulable');
+    const spec = this.spec(w, name, tpl, containers, initContainers, volumes, hostNetwork, state === 'unschedulable');
     const pod: PodTree = { metadata, spec, status: {} };
-    const debug = withInit === 'running' && rng.chance(0.03);
+    const debug = state === 'running' && w.kind !== 'Static' && (!this.debugShown || rng.chance(0.03));
     if (debug) {
+      this.debugShown = true;
       spec.ephemeralContainers = [
         {
           image: rng.pick(debugImages),
@@ -262,8 +272,8 @@ export class PodGenerator {
         },
       ];
     }
-    pod.status = this.status(pod, w, withInit, createdMs, nowMs, hostNetwork);
-    if (withInit === 'terminating') {
+    pod.status = this.status(pod, w, state, createdMs, nowMs, hostNetwork);
+    if (state === 'terminating') {
       const grace = spec.terminationGracePeriodSeconds as number;
       metadata.deletionGracePeriodSeconds = grace;
       metadata.deletionTimestamp = podTime(nowMs + rng.int(1, Math.max(1, grace)) * 1000);

@@ -1,6 +1,6 @@
 /** A Kubernetes `Time` as kubectl prints it: RFC 3339 in UTC, to the second. */
 export function podTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
 /** The kubelet's `kubernetes.io/config.seen` annotation keeps nanoseconds; we have milliseconds. */

@@ -47,8 +47,8 @@ export class Prng {
   /** Lower-case hex digits, as in image digests, container IDs and config hashes. */
   hex(length: number): string {
     let out = '';
-    while (out.length < length) out += (this.int(0, 0xffff) | 0x10000).toString(16).slice(1);
-    return out.slice(0, length);
+    while (out.length < length) out += Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    return out.length === length ? out : out.slice(0, length);
   }
 
   /** Lower-case alphanumerics without vowels, the alphabet of Kubernetes generated name suffixes. */
