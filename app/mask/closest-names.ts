@@ -31,6 +31,8 @@ export function closestNames(typo: string, candidates: readonly string[], limit 
   let best = Infinity;
   let found: string[] = [];
   for (const name of candidates) {
+    // The lengths alone bound the distance: skip the table for names that cannot be close.
+    if (Math.abs(name.length - typo.length) > Math.min(allowed, best)) continue;
     const distance = editDistance(lower, name.toLowerCase());
     if (distance > allowed || distance > best) continue;
     if (distance < best) {

@@ -117,6 +117,9 @@ describe('parseFieldMask', () => {
     expect(e).toMatchObject({ path: 'spec.contaners.image', segment: 'contaners', position: 20 });
     expect(maskError('status.PodIP').message).toContain('did you mean "podIP"?');
     expect(maskError('spec.containers.imag').message).toContain('did you mean "image"?');
+    expect(maskError('spec.contianers').message).toContain('did you mean "containers"?');
+    expect(maskError('status.hostip').message).toContain('did you mean "hostIP"?');
+    expect(maskError('spec.volumes.hostpth').message).toContain('did you mean "hostPath"?');
   });
 
   it('points to the deeper field when a name is given at the wrong level', () => {
@@ -160,6 +163,13 @@ describe('parseFieldMask', () => {
     expect(maskError('status.')).toMatchObject({ segment: '', position: 7 });
     expect(maskError('.status').message).toContain('empty field name; separate');
     expect(maskError('spec. containers')).toMatchObject({ segment: ' containers', position: 5 });
+  });
+
+  it('keeps the message short when a pasted path is huge', () => {
+    const e = maskError(`spec.${'x'.repeat(9_000)}`);
+    expect(e.segment).toHaveLength(9_000);
+    expect(e.message.length).toBeLessThan(1_000);
+    expect(e.message).toContain('valid fields are: activeDeadlineSeconds');
   });
 
   it('rejects a mask without paths', () => {

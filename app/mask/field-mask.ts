@@ -49,37 +49,42 @@ function quoteList(names: readonly string[]): string {
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
+/** Quotes user text for a message, shortening a pasted wall of text so the message stays readable. */
+function q(text: string): string {
+  return `"${text.length > 100 ? `${text.slice(0, 97)}...` : text}"`;
+}
+
+/** Why `segment` is not a member of `schema` (reached by `walked` in `path`), with the likely fix. */
+function unknownMemberProblem(schema: MessageSchema, segment: string, walked: string, path: string): string {
+  const names = schema.members.map((m) => m.name);
+  if (segment.includes('[')) {
+    return `list indexes are not supported (${q(segment)}); a path through a list applies to every element, e.g. ${q(path.replace(/\[[^\]]*\]/g, ''))}`;
+  }
+  if (walked === '' && (segment === 'apiVersion' || segment === 'kind')) {
+    return `"${segment}" is not in the pod bytes (printing adds it), so it cannot be selected; valid fields are: ${names.join(', ')}`;
+  }
+  const unknown = `unknown field ${q(segment)} ${walked ? `in ${walked}` : 'in the pod'}`;
+  const close = closestNames(segment, names);
+  if (close.length > 0) return `${unknown}; did you mean ${quoteList(close)}?`;
+  const deeper = nestedPaths(schema, segment).slice(0, 3);
+  if (deeper.length > 0) return `${unknown}; did you mean ${quoteList(deeper.map((p) => (walked ? `${walked}.${p}` : p)))}?`;
+  return `${unknown}; valid fields are: ${names.join(', ')}`;
+}
+
 /** Validates one trimmed path starting at `position` in the mask text and adds it to the tree. */
 function addPath(root: PathNode, path: string, position: number): void {
   let schema: MessageSchema | undefined = podSchema().pod;
   let node = root;
   let walked = '';
   let offset = position;
-  const fail = (segment: string, problem: string, at = offset) =>
-    new FieldMaskError(`field mask path "${path}": ${problem}`, path, segment, at);
+  const fail = (segment: string, problem: string, at = offset) => new FieldMaskError(`field mask path ${q(path)}: ${problem}`, path, segment, at);
   for (const segment of path.split('.')) {
     if (segment === '') throw fail('', `empty field name${walked ? ` after "${walked}"` : ''}; separate field names with a single dot`);
     const space = segment.search(/\s/);
-    if (space >= 0) throw fail(segment, `"${segment}" contains a space; paths are field names joined by dots, separated by commas`, offset + space);
-    if (schema === undefined) {
-      throw fail(segment, `"${walked}" is ${describeLeaf(node.field!)}: nothing can follow it (found "${segment}"); use "${walked}"`);
-    }
+    if (space >= 0) throw fail(segment, `${q(segment)} contains a space; paths are field names joined by dots, separated by commas`, offset + space);
+    if (schema === undefined) throw fail(segment, `"${walked}" is ${describeLeaf(node.field!)}: nothing can follow it (found ${q(segment)}); use "${walked}"`);
     const member = schema.memberByName.get(segment);
-    if (member === undefined) {
-      const where = walked ? `in ${walked}` : 'in the pod';
-      if (segment.includes('[')) {
-        throw fail(segment, `list indexes are not supported ("${segment}"); a path through a list applies to every element, e.g. "${path.replace(/\[[^\]]*\]/g, '')}"`);
-      }
-      const names = schema.members.map((m) => m.name);
-      if (walked === '' && (segment === 'apiVersion' || segment === 'kind')) {
-        throw fail(segment, `"${segment}" is not in the pod bytes (printing adds it), so it cannot be selected; valid fields are: ${names.join(', ')}`);
-      }
-      const close = closestNames(segment, names);
-      if (close.length > 0) throw fail(segment, `unknown field "${segment}" ${where}; did you mean ${quoteList(close)}?`);
-      const deeper = nestedPaths(schema, segment).slice(0, 3);
-      if (deeper.length > 0) throw fail(segment, `unknown field "${segment}" ${where}; did you mean ${quoteList(deeper.map((p) => (walked ? `${walked}.${p}` : p)))}?`);
-      throw fail(segment, `unknown field "${segment}" ${where}; valid fields are: ${names.join(', ')}`);
-    }
+    if (member === undefined) throw fail(segment, unknownMemberProblem(schema, segment, walked, path));
     let child = node.children.get(segment);
     if (child === undefined) node.children.set(segment, (child = { field: member.field, whole: false, children: new Map() }));
     node = child;
