@@ -116,6 +116,12 @@ export class AppModel {
     this.changed();
   }
 
+  /** Shows (or clears, with null) the banner about the link to the app core. */
+  reportConnection(problem: string | null): void {
+    this.connectionProblem = problem;
+    this.changed();
+  }
+
   dropPrompt(id: string): void {
     this.prompts = this.prompts.filter((p) => p.id !== id);
     this.changed();

@@ -1,0 +1,220 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { FeedLine } from '../../app/contract/pods';
+import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { describeNodeState } from '../format/node-state';
+import type { AppModel } from '../state/app-model';
+import { AddNodeDialog } from './AddNodeDialog';
+import { EventsFeed } from './EventsFeed';
+import { ExportDialog } from './ExportDialog';
+import { MaskBox } from './MaskBox';
+import { NodesSidebar } from './NodesSidebar';
+import { PodDetail } from './PodDetail';
+import { PodsTable } from './PodsTable';
+import { PromptDialog } from './PromptDialog';
+import { useModelVersion, useNow } from './use-model';
+
+type DialogKind = 'addNode' | 'export' | null;
+
+export function App({ model }: { model: AppModel }) {
+  const version = useModelVersion(model);
+  const now = useNow(1000);
+  const [selectedNodeId, setSelectedNodeId] = useState<string | null>(null);
+  const [filterText, setFilterText] = useState('');
+  const [order, setOrder] = useState<SortOrder>({ key: 'namespace', descending: false });
+  const [selectedUid, setSelectedUid] = useState<string | null>(null);
+  const [openUid, setOpenUid] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<DialogKind>(null);
+  const [feedCollapsed, setFeedCollapsed] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const filterRef = useRef<HTMLInputElement>(null);
+  const bridge = model.bridge;
+
+  // Follow the first node until the user picks one; a removed node hands over to the next.
+  const node = model.node(selectedNodeId) ?? model.nodes[0];
+  const nodeId = node?.id ?? null;
+  useEffect(() => {
+    if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
+  }, [nodeId, selectedNodeId]);
+
+  const allRows = nodeId ? model.pods.rows(nodeId) : [];
+  const filter = useMemo(() => parseFilter(filterText), [filterText]);
+  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLElement && (e.target.matches('input, textarea, select') || e.target.isContentEditable);
+      if (e.key === '/' && !typing && !document.querySelector('dialog[open]')) {
+        e.preventDefault();
+        filterRef.current?.focus();
+        filterRef.current?.select();
+      } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
+        if (e.target === filterRef.current && filterText) setFilterText('');
+        else if (openUid) setOpenUid(null);
+        else if (typing) (e.target as HTMLElement).blur();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [filterText, openUid]);
+
+  async function act(run: () => Promise<unknown>) {
+    setActionError(null);
+    try {
+      await run();
+    } catch (err) {
+      setActionError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  const selectNode = (id: string) => {
+    setSelectedNodeId(id);
+    setSelectedUid(null);
+    setOpenUid(null);
+  };
+  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
+  const openFromFeed = (line: FeedLine) => {
+    selectNode(line.nodeId);
+    setSelectedUid(line.uid);
+    setOpenUid(line.uid);
+  };
+  const nodeLabel = (id: string) => model.node(id)?.label ?? id;
+  const prompt = model.prompts[0];
+  const state = node ? describeNodeState(node.state, now) : null;
+
+  return (
+    <div className="app" data-version={version}>
+      <NodesSidebar
+        nodes={model.nodes}
+        selectedId={nodeId}
+        podCount={(id) => model.pods.count(id)}
+        onSelect={selectNode}
+        onAdd={() => setDialog('addNode')}
+        onStartDemo={() => void act(async () => selectNode((await bridge.request('nodes.startDemo', {})).id))}
+        onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
+        onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
+        onRemove={(id) => void act(() => bridge.request('nodes.remove', { nodeId: id }))}
+      />
+      <main className="workspace">
+        {model.connectionProblem && (
+          <div className="banner bad" role="alert">
+            {model.connectionProblem}
+          </div>
+        )}
+        {actionError && (
+          <div className="banner bad" role="alert">
+            {actionError}
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setActionError(null)}>
+              ✕
+            </button>
+          </div>
+        )}
+        {node && state ? (
+          <>
+            <header className="toolbar">
+              <div className="node-heading">
+                <h1>{node.label}</h1>
+                {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
+                <span className={`pill tone-${state.tone}`} aria-label={`Node state: ${state.title}`}>
+                  {state.title}
+                </span>
+                {state.detail && <span className="muted small node-heading-detail">{state.detail}</span>}
+              </div>
+              <span className="spacer" />
+              <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
+              <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
+                Export…
+              </button>
+            </header>
+            <div className="filter-bar">
+              <input
+                ref={filterRef}
+                type="search"
+                className="search filter-input mono"
+                placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static   -negate      ( / )"
+                aria-label="Filter pods"
+                aria-invalid={filter.errors.length > 0 ? true : undefined}
+                spellCheck={false}
+                value={filterText}
+                onChange={(e) => setFilterText(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'ArrowDown' || e.key === 'Enter') {
+                    e.preventDefault();
+                    const first = rows[0];
+                    if (first) setSelectedUid(selectedUid ?? first.uid);
+                    document.querySelector<HTMLElement>('.pods-scroll')?.focus();
+                  }
+                }}
+              />
+              {filter.errors.length > 0 && (
+                <span className="field-error filter-error" role="alert">
+                  {filter.errors[0]}
+                </span>
+              )}
+            </div>
+            <div className={openUid ? 'content split' : 'content'}>
+              <PodsTable
+                rows={rows}
+                totalCount={allRows.length}
+                order={order}
+                onSort={sortBy}
+                selectedUid={selectedUid}
+                onSelect={setSelectedUid}
+                onOpen={(uid) => {
+                  setSelectedUid(uid);
+                  setOpenUid(uid);
+                }}
+                changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                emptyText={
+                  allRows.length > 0
+                    ? 'No pod matches the filter.'
+                    : node.state.phase === 'live'
+                      ? 'No pods on this node.'
+                      : state.detail ?? state.title
+                }
+              />
+              {openUid && (
+                <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
+              )}
+            </div>
+          </>
+        ) : (
+          <div className="welcome">
+            <h1>Inspect a node’s pods, live</h1>
+            <p className="muted">Nodescope reaches the kubelet on a node over SSH and shows what it runs, as it changes.</p>
+            <div className="welcome-actions">
+              <button type="button" className="button primary" onClick={() => setDialog('addNode')}>
+                Add node…
+              </button>
+              <button type="button" className="button" onClick={() => void act(async () => selectNode((await bridge.request('nodes.startDemo', {})).id))}>
+                Start demo node
+              </button>
+            </div>
+          </div>
+        )}
+        <EventsFeed lines={model.feed.lines()} nodeLabel={nodeLabel} onOpen={openFromFeed} collapsed={feedCollapsed} onToggle={() => setFeedCollapsed(!feedCollapsed)} />
+      </main>
+      {dialog === 'addNode' && (
+        <AddNodeDialog
+          bridge={bridge}
+          onClose={() => setDialog(null)}
+          onAdded={(added) => {
+            setDialog(null);
+            selectNode(added.id);
+          }}
+        />
+      )}
+      {dialog === 'export' && node && (
+        <ExportDialog
+          bridge={bridge}
+          nodeId={node.id}
+          nodeLabel={node.label}
+          filteredUids={rows.map((r) => r.uid)}
+          totalCount={allRows.length}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {prompt && <PromptDialog key={prompt.id} bridge={bridge} prompt={prompt} node={model.node(prompt.nodeId)} onDone={(id) => model.dropPrompt(id)} />}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import type { ExportFormat, ExportResult } from '../../app/contract/pods';
+import type { RequestOutput } from '../../app/contract/requests';
+import { formatBytes } from '../format/age';
+import { Modal } from './Modal';
+
+/** Exports the node's pods (or the filtered ones) as a kubectl List or NDJSON; the host writes the file atomically. */
+export function ExportDialog(props: {
+  bridge: Bridge;
+  nodeId: string;
+  nodeLabel: string;
+  filteredUids: readonly string[];
+  totalCount: number;
+  onClose: () => void;
+}) {
+  const [info, setInfo] = useState<RequestOutput<'app.info'> | null>(null);
+  const [scope, setScope] = useState<'all' | 'filtered'>(props.filteredUids.length < props.totalCount ? 'filtered' : 'all');
+  const [format, setFormat] = useState<ExportFormat>('list');
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ExportResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    props.bridge.request('app.info', {}).then(setInfo, (err: Error) => setError(err.message));
+  }, [props.bridge]);
+  useEffect(() => {
+    if (!info) return;
+    const base = props.nodeLabel.replace(/[^\w.-]+/g, '-');
+    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
+  }, [info, format, props.nodeLabel]);
+
+  async function run(withPath: boolean) {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const uids = scope === 'all' ? ('all' as const) : [...props.filteredUids];
+      setResult(await props.bridge.request('pods.export', { nodeId: props.nodeId, uids, format, ...(withPath ? { path } : {}) }));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const count = scope === 'all' ? props.totalCount : props.filteredUids.length;
+  return (
+    <Modal
+      title="Export pods"
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={props.onClose}>
+            {result?.status === 'saved' ? 'Done' : 'Cancel'}
+          </button>
+          {info?.canPickFiles && (
+            <button type="button" className="button" disabled={busy || count === 0} onClick={() => void run(false)}>
+              Choose file…
+            </button>
+          )}
+          <button type="button" className="button primary" disabled={busy || count === 0 || !path} onClick={() => void run(true)}>
+            {busy ? 'Exporting…' : `Export ${count} pods`}
+          </button>
+        </>
+      }
+    >
+      <fieldset className="choices">
+        <legend>Pods</legend>
+        <label className="check">
+          <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />
+          All pods on {props.nodeLabel} ({props.totalCount})
+        </label>
+        <label className="check">
+          <input type="radio" name="scope" checked={scope === 'filtered'} disabled={props.filteredUids.length === 0} onChange={() => setScope('filtered')} />
+          The filtered pods ({props.filteredUids.length})
+        </label>
+      </fieldset>
+      <fieldset className="choices">
+        <legend>Format</legend>
+        <label className="check">
+          <input type="radio" name="format" checked={format === 'list'} onChange={() => setFormat('list')} />
+          kubectl List JSON <span className="muted">(same bytes as kubectl get pods -o json)</span>
+        </label>
+        <label className="check">
+          <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => setFormat('ndjson')} />
+          NDJSON <span className="muted">(one pod per line, for jq and log tools)</span>
+        </label>
+      </fieldset>
+      <label className="field">
+        <span className="field-label">File</span>
+        <input className="mono" aria-label="Export file path" value={path} spellCheck={false} onChange={(e) => setPath(e.target.value)} />
+      </label>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {result?.status === 'saved' && (
+        <p className="success" role="status">
+          Saved {result.count} pods ({formatBytes(result.bytes)}) to <span className="mono">{result.path}</span>
+        </p>
+      )}
+      {result?.status === 'cancelled' && <p className="muted">Export cancelled.</p>}
+    </Modal>
+  );
+}

@@ -1,0 +1,147 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { jsonLines } from '../json/json-lines';
+
+/** kubectl JSON with highlighting, folding, search, copy and save. */
+export function JsonView(props: { text: string; fileName: string }) {
+  const lines = useMemo(() => jsonLines(props.text), [props.text]);
+  const [folded, setFolded] = useState<ReadonlySet<number>>(new Set());
+  const [query, setQuery] = useState('');
+  const [current, setCurrent] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+
+  const needle = query.toLowerCase();
+  const matches = useMemo(
+    () => (needle ? lines.flatMap((l, i) => (l.tokens.map((t) => t.text).join('').toLowerCase().includes(needle) ? [i] : [])) : []),
+    [lines, needle],
+  );
+  const currentLine = matches[Math.min(current, matches.length - 1)];
+
+  // A match inside a folded block unfolds it, so search never points at hidden text.
+  useEffect(() => {
+    if (currentLine === undefined) return;
+    const hiding = [...folded].filter((start) => start < currentLine && (lines[start]?.foldEnd ?? -1) >= currentLine);
+    if (hiding.length > 0) setFolded(new Set([...folded].filter((s) => !hiding.includes(s))));
+    bodyRef.current?.querySelector(`[data-line="${currentLine}"]`)?.scrollIntoView({ block: 'center' });
+  }, [currentLine, folded, lines]);
+
+  const visible: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    visible.push(i);
+    if (folded.has(i)) i = lines[i]!.foldEnd ?? i;
+  }
+
+  const toggle = (i: number) => {
+    const next = new Set(folded);
+    if (!next.delete(i)) next.add(i);
+    setFolded(next);
+  };
+  const foldAllBelow = (depth: number) => setFolded(new Set(lines.flatMap((l, i) => (l.foldEnd !== undefined && l.depth >= depth ? [i] : []))));
+  const flash = (text: string) => {
+    setNotice(text);
+    setTimeout(() => setNotice(null), 1800);
+  };
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(props.text);
+      flash('Copied to the clipboard');
+    } catch {
+      flash('The clipboard is not available here; use Save instead');
+    }
+  }
+
+  function save() {
+    const url = URL.createObjectURL(new Blob([props.text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = props.fileName;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  const highlight = (text: string): ReactNode => {
+    if (!needle) return text;
+    const at = text.toLowerCase().indexOf(needle);
+    if (at < 0) return text;
+    return (
+      <>
+        {text.slice(0, at)}
+        <mark>{text.slice(at, at + needle.length)}</mark>
+        {highlight(text.slice(at + needle.length))}
+      </>
+    );
+  };
+
+  return (
+    <div className="json-view">
+      <div className="json-tools">
+        <input
+          type="search"
+          className="search"
+          placeholder="Find in JSON"
+          aria-label="Find in JSON"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setCurrent(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && matches.length > 0) setCurrent((current + (e.shiftKey ? matches.length - 1 : 1)) % matches.length);
+          }}
+        />
+        <span className="muted small match-count" aria-live="polite">
+          {needle ? (matches.length ? `${Math.min(current, matches.length - 1) + 1}/${matches.length}` : 'no match') : ''}
+        </span>
+        <span className="spacer" />
+        <button type="button" className="button small" onClick={() => foldAllBelow(2)}>
+          Fold
+        </button>
+        <button type="button" className="button small" onClick={() => setFolded(new Set())}>
+          Unfold
+        </button>
+        <button type="button" className="button small" onClick={() => void copy()}>
+          Copy
+        </button>
+        <button type="button" className="button small" onClick={save}>
+          Save…
+        </button>
+      </div>
+      {notice && (
+        <div className="toast" role="status">
+          {notice}
+        </div>
+      )}
+      <div className="json-body" ref={bodyRef} role="region" aria-label="Pod JSON">
+        {visible.map((i) => {
+          const line = lines[i]!;
+          const isFolded = folded.has(i);
+          return (
+            <div key={i} data-line={i} className={`json-line${i === currentLine ? ' current' : ''}`}>
+              <span className="json-gutter">{i + 1}</span>
+              <span className="json-fold">
+                {line.foldEnd !== undefined && (
+                  <button type="button" aria-label={isFolded ? `Unfold line ${i + 1}` : `Fold line ${i + 1}`} aria-expanded={!isFolded} onClick={() => toggle(i)}>
+                    {isFolded ? '▸' : '▾'}
+                  </button>
+                )}
+              </span>
+              <code>
+                {line.tokens.map((t, k) => (
+                  <span key={k} className={`j-${t.kind}`}>
+                    {highlight(t.text)}
+                  </span>
+                ))}
+                {isFolded && (
+                  <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${line.foldEnd! - i - 1} lines`}>
+                    … {line.foldEnd! - i - 1} lines
+                  </button>
+                )}
+              </code>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import type { MaskCheck } from '../../app/contract/requests';
+import { useDebounced } from './use-model';
+
+/**
+ * The field mask of the current node: checked as you type (mask.validate), applied with Enter
+ * (nodes.setMask, which re-lists and re-watches with it). Empty = full pods.
+ */
+export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string }) {
+  const [text, setText] = useState(props.applied);
+  const [check, setCheck] = useState<MaskCheck | null>(null);
+  const [applyError, setApplyError] = useState<string | null>(null);
+  const settled = useDebounced(text, 150);
+
+  useEffect(() => setText(props.applied), [props.applied, props.nodeId]);
+  useEffect(() => {
+    let current = true;
+    if (!settled.trim()) {
+      setCheck(null);
+      return;
+    }
+    props.bridge.request('mask.validate', { mask: settled }).then(
+      (c) => current && setCheck(c),
+      (err: Error) => current && setCheck({ ok: false, error: err.message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [settled, props.bridge]);
+
+  const invalid = check !== null && !check.ok && settled === text;
+  const dirty = text.trim() !== props.applied;
+  async function apply() {
+    if (invalid) return;
+    setApplyError(null);
+    try {
+      const result = await props.bridge.request('nodes.setMask', { nodeId: props.nodeId, mask: text.trim() });
+      if (!result.ok) setApplyError(result.error);
+    } catch (err) {
+      setApplyError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  const message = applyError ?? (invalid && check && !check.ok ? check.error : null);
+
+  return (
+    <div className="mask-box">
+      <input
+        className="mono"
+        value={text}
+        spellCheck={false}
+        placeholder="Field mask: metadata.name,status.phase"
+        aria-label="Field mask"
+        aria-invalid={message ? true : undefined}
+        aria-describedby="mask-message"
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void apply();
+          if (e.key === 'Escape') setText(props.applied);
+        }}
+      />
+      {dirty && !invalid && (
+        <button type="button" className="button small" onClick={() => void apply()}>
+          {text.trim() ? 'Apply mask' : 'Clear mask'}
+        </button>
+      )}
+      {props.applied && !dirty && <span className="tag tag-mask" title={props.applied}>masked</span>}
+      <span id="mask-message" className={message ? 'mask-message field-error' : 'mask-message'} role={message ? 'alert' : undefined}>
+        {message ?? ''}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal on the native <dialog>: focus stays inside, Esc closes, and screen readers get a dialog
+ * named by its title.
+ */
+export function Modal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; footer?: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={props.wide ? 'modal modal-wide' : 'modal'}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onClose();
+      }}
+    >
+      <header className="modal-head">
+        <h2 id={titleId}>{props.title}</h2>
+        <button type="button" className="icon-button" aria-label="Close dialog" onClick={props.onClose}>
+          ✕
+        </button>
+      </header>
+      <div className="modal-body">{props.children}</div>
+      {props.footer && <footer className="modal-foot">{props.footer}</footer>}
+    </dialog>
+  );
+}

@@ -1,0 +1,91 @@
+import type { NodeInfo } from '../../app/contract/nodes';
+import { describeNodeState } from '../format/node-state';
+import { useNow } from './use-model';
+
+interface Props {
+  nodes: readonly NodeInfo[];
+  selectedId: string | null;
+  podCount: (nodeId: string) => number;
+  onSelect: (nodeId: string) => void;
+  onAdd: () => void;
+  onStartDemo: () => void;
+  onConnect: (nodeId: string) => void;
+  onDisconnect: (nodeId: string) => void;
+  onRemove: (nodeId: string) => void;
+}
+
+export function NodesSidebar(props: Props) {
+  const now = useNow(1000);
+  const hasDemo = props.nodes.some((n) => n.simulated);
+  return (
+    <nav className="sidebar" aria-label="Nodes">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">Nodescope</span>
+      </div>
+      <div className="sidebar-section-title">
+        <span>Nodes</span>
+        <button type="button" className="icon-button" aria-label="Add node" title="Add node" onClick={props.onAdd}>
+          +
+        </button>
+      </div>
+      <ul className="node-list" role="list">
+        {props.nodes.map((node) => {
+          const state = describeNodeState(node.state, now);
+          const selected = node.id === props.selectedId;
+          const active = node.state.phase !== 'disconnected' && node.state.phase !== 'error';
+          return (
+            <li key={node.id} className={selected ? 'node-item selected' : 'node-item'}>
+              <button
+                type="button"
+                className="node-main"
+                aria-current={selected ? 'true' : undefined}
+                aria-label={`Node ${node.label}: ${state.title}`}
+                data-testid={`node-${node.id}`}
+                onClick={() => props.onSelect(node.id)}
+              >
+                <span className={`dot tone-${state.tone}`} aria-hidden="true" />
+                <span className="node-text">
+                  <span className="node-label">
+                    {node.label}
+                    {node.simulated && <span className="tag tag-sim">simulated</span>}
+                  </span>
+                  <span className={`node-state tone-text-${state.tone}`} role="status">
+                    {state.title}
+                    {node.state.phase === 'live' && ` · ${props.podCount(node.id)} pods`}
+                  </span>
+                  {state.detail && <span className="node-detail">{state.detail}</span>}
+                </span>
+              </button>
+              <span className="node-actions">
+                {active ? (
+                  <button type="button" className="icon-button" aria-label={`Disconnect ${node.label}`} title="Disconnect" onClick={() => props.onDisconnect(node.id)}>
+                    ⏏
+                  </button>
+                ) : (
+                  <button type="button" className="icon-button" aria-label={`Connect ${node.label}`} title="Connect" onClick={() => props.onConnect(node.id)}>
+                    ↻
+                  </button>
+                )}
+                <button type="button" className="icon-button" aria-label={`Remove ${node.label}`} title="Remove" onClick={() => props.onRemove(node.id)}>
+                  ✕
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {props.nodes.length === 0 && <p className="sidebar-empty">No nodes yet. Add one from your SSH config, or start the demo.</p>}
+      <div className="sidebar-foot">
+        <button type="button" className="button primary" onClick={props.onAdd}>
+          Add node…
+        </button>
+        {!hasDemo && (
+          <button type="button" className="button" onClick={props.onStartDemo}>
+            Start demo node
+          </button>
+        )}
+      </div>
+    </nav>
+  );
+}

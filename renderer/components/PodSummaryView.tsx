@@ -1,0 +1,203 @@
+import type { ContainerStateView, ContainerView, PodSummary, UnknownFieldView } from '../../app/contract/pods';
+import { formatAge } from '../format/age';
+
+function stateText(s: ContainerStateView): string {
+  const parts: string[] = [s.kind === 'unknown' ? 'no status yet' : s.kind];
+  if (s.reason) parts.push(s.reason);
+  if (s.exitCode !== undefined) parts.push(`exit ${s.exitCode}`);
+  if (s.signal !== undefined) parts.push(`signal ${s.signal}`);
+  return parts.join(' · ');
+}
+
+const STATE_TONE: Record<ContainerStateView['kind'], string> = { running: 'ok', waiting: 'wait', terminated: 'off', unknown: 'off' };
+
+function Container({ c, now }: { c: ContainerView; now: number }) {
+  const tone = c.state.kind === 'terminated' && c.state.exitCode !== 0 ? 'bad' : c.state.kind === 'waiting' && c.state.reason && /BackOff|Err|Invalid/.test(c.state.reason) ? 'bad' : STATE_TONE[c.state.kind];
+  return (
+    <article className="container-card" aria-label={`${c.kind} container ${c.name}`}>
+      <header>
+        <span className={`tag kind-${c.kind}`}>{c.kind}</span>
+        <strong className="mono">{c.name}</strong>
+        <span className={`pill tone-${tone}`}>{stateText(c.state)}</span>
+        <span className="spacer" />
+        <span className={c.ready ? 'tone-text-ok small' : 'muted small'}>{c.ready ? 'ready' : 'not ready'}</span>
+        <span className={c.restarts > 0 ? 'tone-text-wait small' : 'muted small'}>{c.restarts} restarts</span>
+      </header>
+      <dl className="facts compact">
+        <dt>Image</dt>
+        <dd className="mono wrap">{c.image}</dd>
+        {c.state.startedAt && (
+          <>
+            <dt>Started</dt>
+            <dd>
+              {c.state.startedAt} <span className="muted">({formatAge(c.state.startedAt, now)} ago)</span>
+            </dd>
+          </>
+        )}
+        {c.state.message && (
+          <>
+            <dt>Message</dt>
+            <dd className="wrap">{c.state.message}</dd>
+          </>
+        )}
+        {c.lastTermination && (
+          <>
+            <dt>Last termination</dt>
+            <dd>
+              <span className={c.lastTermination.exitCode ? 'tone-text-bad' : ''}>
+                exit {c.lastTermination.exitCode}
+                {c.lastTermination.reason && ` · ${c.lastTermination.reason}`}
+                {c.lastTermination.signal !== undefined && ` · signal ${c.lastTermination.signal}`}
+              </span>
+              <span className="muted">
+                {' '}
+                {c.lastTermination.startedAt ?? '?'} → {c.lastTermination.finishedAt ?? '?'}
+              </span>
+              {c.lastTermination.message && <span className="block wrap">{c.lastTermination.message}</span>}
+            </dd>
+          </>
+        )}
+        {c.probes.map((p) => (
+          <div key={p.kind} className="contents">
+            <dt>{p.kind} probe</dt>
+            <dd className="mono">{p.description}</dd>
+          </div>
+        ))}
+        {(Object.keys(c.requests).length > 0 || Object.keys(c.limits).length > 0) && (
+          <>
+            <dt>Resources</dt>
+            <dd className="mono">
+              {Object.entries(c.requests).map(([k, v]) => `${k} ${v}`).join(', ') || 'no requests'}
+              <span className="muted"> / limits </span>
+              {Object.entries(c.limits).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}
+            </dd>
+          </>
+        )}
+        {c.ports.length > 0 && (
+          <>
+            <dt>Ports</dt>
+            <dd className="mono">{c.ports.join(', ')}</dd>
+          </>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+export function UnknownFieldsTable({ fields }: { fields: readonly UnknownFieldView[] }) {
+  if (fields.length === 0) return <p className="muted">Every field of this pod is known to Nodescope’s schema.</p>;
+  return (
+    <>
+      <p className="muted">This kubelet sent fields newer than Nodescope’s schema. They are kept and shown by number.</p>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th>Path</th>
+            <th>Field</th>
+            <th>Wire type</th>
+            <th>Raw (hex)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fields.map((f, i) => (
+            <tr key={i}>
+              <td className="mono">{f.path || '(pod)'}</td>
+              <td className="mono">#{f.fieldNumber}</td>
+              <td>{['varint', 'fixed64', 'length-delimited', 'start group', 'end group', 'fixed32'][f.wireType] ?? f.wireType}</td>
+              <td className="mono wrap">{f.rawHex || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+export function PodSummaryView({ summary: s, unknownFields, now }: { summary: PodSummary; unknownFields: readonly UnknownFieldView[]; now: number }) {
+  const labels = Object.entries(s.labels);
+  return (
+    <div className="summary">
+      <dl className="facts grid">
+        <dt>Namespace</dt>
+        <dd className="mono">{s.namespace}</dd>
+        <dt>Node</dt>
+        <dd className="mono">{s.node || '—'}</dd>
+        <dt>Pod IP</dt>
+        <dd className="mono">{s.podIP || '—'}</dd>
+        <dt>Host IP</dt>
+        <dd className="mono">{s.hostIP || '—'}</dd>
+        <dt>Owner</dt>
+        <dd className="mono">{s.ownerKind ? `${s.ownerKind}/${s.ownerName}` : '—'}{s.isStatic && <span className="tag">static</span>}</dd>
+        <dt>Created</dt>
+        <dd>{s.createdAt ? `${formatAge(s.createdAt, now)} ago` : '—'}</dd>
+        <dt>QoS</dt>
+        <dd>{s.qosClass || '—'}</dd>
+        <dt>Service account</dt>
+        <dd className="mono">{s.serviceAccount || '—'}</dd>
+        <dt>Restart policy</dt>
+        <dd>{s.restartPolicy || '—'}</dd>
+        <dt>Priority class</dt>
+        <dd>{s.priorityClassName || '—'}</dd>
+      </dl>
+      {labels.length > 0 && (
+        <section aria-label="Labels">
+          <h3>Labels</h3>
+          <div className="chips">
+            {labels.map(([k, v]) => (
+              <span key={k} className="chip mono">
+                {k}={v}
+              </span>
+            ))}
+          </div>
+        </section>
+      )}
+      <section aria-label="Conditions">
+        <h3>Conditions</h3>
+        {s.conditions.length === 0 ? (
+          <p className="muted">None reported.</p>
+        ) : (
+          <table className="data-table">
+            <tbody>
+              {s.conditions.map((c) => (
+                <tr key={c.type}>
+                  <td>{c.type}</td>
+                  <td className={c.status === 'True' ? 'tone-text-ok' : c.status === 'False' ? 'tone-text-wait' : ''}>{c.status}</td>
+                  <td className="muted">{c.lastTransitionTime ? `${formatAge(c.lastTransitionTime, now)} ago` : ''}</td>
+                  <td className="wrap">{[c.reason, c.message].filter(Boolean).join(': ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-label="Containers">
+        <h3>Containers</h3>
+        {s.containers.map((c) => (
+          <Container key={`${c.kind}/${c.name}`} c={c} now={now} />
+        ))}
+      </section>
+      {s.volumes.length > 0 && (
+        <section aria-label="Volumes">
+          <h3>Volumes</h3>
+          <table className="data-table">
+            <tbody>
+              {s.volumes.map((v) => (
+                <tr key={v.name}>
+                  <td className="mono">{v.name}</td>
+                  <td>{v.kind}</td>
+                  <td className="mono wrap">{v.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {unknownFields.length > 0 && (
+        <section aria-label="Unknown fields">
+          <h3>Unknown fields</h3>
+          <UnknownFieldsTable fields={unknownFields} />
+        </section>
+      )}
+    </div>
+  );
+}

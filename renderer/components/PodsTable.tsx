@@ -1,0 +1,156 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { PodRow } from '../../app/contract/pods';
+import type { SortKey, SortOrder } from '../filter/sort-rows';
+import { formatAge } from '../format/age';
+import { useNow } from './use-model';
+
+const COLUMNS: { key: SortKey; label: string; className: string }[] = [
+  { key: 'namespace', label: 'Namespace', className: 'c-ns' },
+  { key: 'name', label: 'Name', className: 'c-name' },
+  { key: 'status', label: 'Status', className: 'c-status' },
+  { key: 'ready', label: 'Ready', className: 'c-ready' },
+  { key: 'restarts', label: 'Restarts', className: 'c-num' },
+  { key: 'age', label: 'Age', className: 'c-age' },
+  { key: 'podIP', label: 'Pod IP', className: 'c-ip' },
+  { key: 'node', label: 'Node', className: 'c-node' },
+  { key: 'ownerKind', label: 'Owner', className: 'c-owner' },
+  { key: 'isStatic', label: 'Static', className: 'c-static' },
+];
+const ROW_HEIGHT = 26;
+const FLASH_MS = 1200;
+
+/** The tone of kubectl's STATUS, for the status pill. */
+export function statusTone(row: PodRow): string {
+  if (row.deleting) return 'off';
+  if (row.status === 'Running') return row.ready === row.total ? 'ok' : 'wait';
+  if (row.status === 'Completed' || row.status === 'Succeeded') return 'off';
+  if (row.status === 'Pending' || row.status.startsWith('Init:') || row.status === 'ContainerCreating' || row.status === 'PodInitializing') return 'busy';
+  return 'bad';
+}
+
+interface Props {
+  rows: readonly PodRow[];
+  totalCount: number;
+  order: SortOrder;
+  onSort: (key: SortKey) => void;
+  selectedUid: string | null;
+  onSelect: (uid: string) => void;
+  onOpen: (uid: string) => void;
+  changedAt: (uid: string) => number | undefined;
+  emptyText: string;
+}
+
+/** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
+export function PodsTable(props: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const now = useNow(5000);
+  const virtualizer = useVirtualizer({
+    count: props.rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (i) => props.rows[i]?.uid ?? i,
+  });
+  const selectedIndex = props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1;
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  function onKeyDown(e: KeyboardEvent) {
+    const last = props.rows.length - 1;
+    if (last < 0) return;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: selectedIndex + 1,
+      ArrowUp: selectedIndex - 1,
+      PageDown: selectedIndex + page,
+      PageUp: selectedIndex - page,
+      Home: 0,
+      End: last,
+    };
+    const target = moves[e.key];
+    if (target !== undefined) {
+      e.preventDefault();
+      const row = props.rows[Math.min(last, Math.max(0, selectedIndex < 0 && e.key === 'ArrowDown' ? 0 : target))];
+      if (row) props.onSelect(row.uid);
+    } else if (e.key === 'Enter' && props.selectedUid) {
+      e.preventDefault();
+      props.onOpen(props.selectedUid);
+    }
+  }
+
+  return (
+    <div className="pods-table" role="grid" aria-label="Pods" aria-rowcount={props.rows.length + 1} aria-colcount={COLUMNS.length}>
+      <div className="pods-head" role="row" aria-rowindex={1}>
+        {COLUMNS.map((c) => {
+          const active = props.order.key === c.key;
+          return (
+            <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
+              <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
+                {c.label}
+                <span className="sort-mark" aria-hidden="true">
+                  {active ? (props.order.descending ? '▾' : '▴') : ''}
+                </span>
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      <div
+        ref={scrollRef}
+        className="pods-scroll"
+        tabIndex={0}
+        aria-label="Pod rows: arrow keys move, Enter opens"
+        aria-activedescendant={props.selectedUid ? `pod-row-${props.selectedUid}` : undefined}
+        onKeyDown={onKeyDown}
+      >
+        {props.rows.length === 0 ? (
+          <div className="empty">{props.emptyText}</div>
+        ) : (
+          <div className="pods-canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = props.rows[item.index]!;
+              const changed = props.changedAt(row.uid);
+              const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
+              const selected = row.uid === props.selectedUid;
+              return (
+                <div
+                  key={item.key}
+                  id={`pod-row-${row.uid}`}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  aria-selected={selected}
+                  data-uid={row.uid}
+                  className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  onClick={() => props.onSelect(row.uid)}
+                  onDoubleClick={() => props.onOpen(row.uid)}
+                >
+                  <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
+                  <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
+                  <div role="gridcell" className="c-status">
+                    <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
+                  </div>
+                  <div role="gridcell" className={`c-ready${row.ready < row.total ? ' tone-text-wait' : ''}`}>
+                    {row.ready}/{row.total}
+                  </div>
+                  <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
+                  <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
+                  <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
+                  <div role="gridcell" className="c-node" title={row.node}>{row.node}</div>
+                  <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
+                  <div role="gridcell" className="c-static">{row.isStatic ? <span className="tag">static</span> : ''}</div>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      <div className="pods-foot" aria-live="polite">
+        {props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`}
+      </div>
+    </div>
+  );
+}

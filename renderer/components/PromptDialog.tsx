@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import type { NodeInfo } from '../../app/contract/nodes';
+import type { Prompt, PromptAnswer } from '../../app/contract/prompts';
+import { Modal } from './Modal';
+
+/** Asks what the SSH connection needs: a host key decision, a passphrase, a password or login answers. */
+export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: NodeInfo | undefined; onDone: (id: string) => void }) {
+  const { prompt } = props;
+  const [values, setValues] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const nodeName = props.node?.label ?? prompt.nodeId;
+
+  async function answer(a: PromptAnswer) {
+    try {
+      await props.bridge.request('prompts.answer', { promptId: prompt.id, answer: a });
+      props.onDone(prompt.id);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  const cancel = () => void answer(prompt.kind === 'hostKey' ? { kind: 'hostKey', decision: 'refuse' } : prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: null } : { kind: 'secret', value: null });
+  const errorLine = error && (
+    <p className="form-error" role="alert">
+      {error}
+    </p>
+  );
+
+  if (prompt.kind === 'hostKey') {
+    return (
+      <Modal
+        title={prompt.changed ? 'Host key changed' : 'Unknown host key'}
+        onClose={cancel}
+        footer={
+          <>
+            {errorLine}
+            <button type="button" className="button" onClick={() => void answer({ kind: 'hostKey', decision: 'refuse' })}>
+              Refuse
+            </button>
+            <button type="button" className="button" onClick={() => void answer({ kind: 'hostKey', decision: 'acceptOnce' })}>
+              Accept once
+            </button>
+            <button type="button" className="button primary" onClick={() => void answer({ kind: 'hostKey', decision: 'acceptAndRemember' })}>
+              Accept and remember
+            </button>
+          </>
+        }
+      >
+        {prompt.changed && (
+          <p className="warning" role="alert">
+            The key offered by this host differs from the one you saved. Someone may be intercepting the connection. Accept only if you know the host was reinstalled.
+          </p>
+        )}
+        <p>
+          <strong>{nodeName}</strong> ({prompt.host}:{prompt.port}) presented a key Nodescope has not seen before. Compare its fingerprint with the one the node’s administrator gave you.
+        </p>
+        <dl className="facts">
+          <dt>Key type</dt>
+          <dd className="mono">{prompt.keyType}</dd>
+          <dt>Fingerprint</dt>
+          <dd className="mono fingerprint" aria-label="Host key fingerprint">
+            {prompt.fingerprint}
+          </dd>
+        </dl>
+      </Modal>
+    );
+  }
+
+  const questions =
+    prompt.kind === 'keyboardInteractive'
+      ? prompt.questions
+      : [{ prompt: prompt.kind === 'passphrase' ? `Passphrase for ${prompt.keyPath}` : `Password for ${prompt.user}@${prompt.host}`, echo: false }];
+  const submit = () =>
+    void answer(prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: questions.map((_, i) => values[i] ?? '') } : { kind: 'secret', value: values[0] ?? '' });
+  const title = prompt.kind === 'passphrase' ? 'Key passphrase' : prompt.kind === 'password' ? 'Password' : prompt.name || 'Login';
+
+  return (
+    <Modal
+      title={title}
+      onClose={cancel}
+      footer={
+        <>
+          {errorLine}
+          <button type="button" className="button" onClick={cancel}>
+            Cancel
+          </button>
+          <button type="button" className="button primary" onClick={submit}>
+            Continue
+          </button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <p className="muted">
+          {nodeName} needs this to log in. It is passed to SSH once and not stored.
+          {prompt.kind === 'keyboardInteractive' && prompt.instructions && <span className="block">{prompt.instructions}</span>}
+        </p>
+        {'retryReason' in prompt && prompt.retryReason && (
+          <p className="form-error" role="alert">
+            {prompt.retryReason}
+          </p>
+        )}
+        {questions.map((q, i) => (
+          <label className="field" key={i}>
+            <span className="field-label">{q.prompt}</span>
+            <input
+              type={q.echo ? 'text' : 'password'}
+              autoFocus={i === 0}
+              autoComplete="off"
+              value={values[i] ?? ''}
+              onChange={(e) => setValues(Object.assign([...values], { [i]: e.target.value }))}
+            />
+          </label>
+        ))}
+        <button type="submit" hidden />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatAge } from './age';
+import { describeNodeState } from './node-state';
+
+const t0 = Date.parse('2026-01-01T00:00:00Z');
+const ago = (s: number) => formatAge('2026-01-01T00:00:00Z', t0 + s * 1000);
+
+describe('formatAge', () => {
+  it('reads like kubectl', () => {
+    expect([ago(5), ago(200), ago(45 * 60), ago(5 * 3600 + 120), ago(30 * 3600), ago(3 * 86400 + 7200), ago(40 * 86400)]).toEqual([
+      '5s', '3m20s', '45m', '5h2m', '30h', '3d2h', '40d',
+    ]);
+    expect(formatAge(null, t0)).toBe('—');
+  });
+});
+
+describe('describeNodeState', () => {
+  it('counts down to the next reconnect and keeps the cause', () => {
+    expect(describeNodeState({ phase: 'reconnecting', attempt: 2, retryAt: t0 + 4200, cause: 'SSH connection lost' }, t0)).toEqual({
+      tone: 'wait',
+      title: 'Reconnecting in 5s',
+      detail: 'SSH connection lost (attempt 2)',
+    });
+  });
+
+  it('shows an error with its next step', () => {
+    expect(describeNodeState({ phase: 'error', cause: 'Permission denied on the socket', nextStep: 'Enable sudo' }, t0)).toMatchObject({
+      tone: 'bad',
+      detail: 'Enable sudo',
+    });
+  });
+});

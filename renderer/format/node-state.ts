@@ -1,0 +1,37 @@
+import type { NodeState } from '../../app/contract/nodes';
+
+/** The tone of a state's status dot and badge. */
+export type Tone = 'ok' | 'busy' | 'wait' | 'bad' | 'off';
+
+const WAITING_TEXT = {
+  hostKey: 'Waiting for your host key decision',
+  passphrase: 'Waiting for the key passphrase',
+  password: 'Waiting for the password',
+  keyboardInteractive: 'Waiting for your login answers',
+} as const;
+
+/** One line for the sidebar and the header, and a second with the cause or next step. */
+export function describeNodeState(state: NodeState, now: number): { tone: Tone; title: string; detail?: string } {
+  switch (state.phase) {
+    case 'disconnected':
+      return { tone: 'off', title: 'Disconnected' };
+    case 'connecting':
+      return { tone: 'busy', title: state.attempt > 1 ? `Connecting (attempt ${state.attempt})` : 'Connecting…' };
+    case 'waitingForUser':
+      return { tone: 'wait', title: WAITING_TEXT[state.waitingFor] };
+    case 'kubeletInitializing':
+      return { tone: 'busy', title: 'Kubelet initializing…', ...(state.detail ? { detail: state.detail } : {}) };
+    case 'live':
+      return { tone: 'ok', title: 'Live' };
+    case 'reconnecting': {
+      const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
+      return {
+        tone: 'wait',
+        title: seconds > 0 ? `Reconnecting in ${seconds}s` : 'Reconnecting…',
+        detail: `${state.cause} (attempt ${state.attempt})`,
+      };
+    }
+    case 'error':
+      return { tone: 'bad', title: state.cause, detail: state.nextStep };
+  }
+}

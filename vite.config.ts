@@ -1,0 +1,28 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const rendererRoot = fileURLToPath(new URL('./renderer', import.meta.url));
+
+/**
+ * The renderer build. Relative base so the same files load from Electron's app protocol or
+ * file:// and from the browser-mode server. `--mode preview` builds the design preview instead:
+ * the same UI on an in-memory fake app core (renderer/dev/), never shipped.
+ */
+export default defineConfig(({ mode }) => {
+  const preview = mode === 'preview';
+  return {
+    root: rendererRoot,
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: fileURLToPath(new URL(preview ? './dist/renderer-preview' : './dist/renderer', import.meta.url)),
+      emptyOutDir: true,
+      // No inline scripts or styles: the CSP allows only our own files.
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+      sourcemap: true,
+      rollupOptions: { input: `${rendererRoot}/${preview ? 'dev/preview.html' : 'index.html'}` },
+    },
+  };
+});
