@@ -78,6 +78,11 @@ export function App({ model }: { model: AppModel }) {
     setSelectedUid(line.uid);
     setOpenUid(line.uid);
   };
+  const startDemo = async () => {
+    const demo = await bridge.request('nodes.startDemo', {});
+    model.upsertNode(demo);
+    selectNode(demo.id);
+  };
   const nodeLabel = (id: string) => model.node(id)?.label ?? id;
   const prompt = model.prompts[0];
   const state = node ? describeNodeState(node.state, now) : null;
@@ -90,7 +95,7 @@ export function App({ model }: { model: AppModel }) {
         podCount={(id) => model.pods.count(id)}
         onSelect={selectNode}
         onAdd={() => setDialog('addNode')}
-        onStartDemo={() => void act(async () => selectNode((await bridge.request('nodes.startDemo', {})).id))}
+        onStartDemo={() => void act(startDemo)}
         onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
         onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
         onRemove={(id) => void act(() => bridge.request('nodes.remove', { nodeId: id }))}
@@ -186,7 +191,7 @@ export function App({ model }: { model: AppModel }) {
               <button type="button" className="button primary" onClick={() => setDialog('addNode')}>
                 Add node…
               </button>
-              <button type="button" className="button" onClick={() => void act(async () => selectNode((await bridge.request('nodes.startDemo', {})).id))}>
+              <button type="button" className="button" onClick={() => void act(startDemo)}>
                 Start demo node
               </button>
             </div>
@@ -199,6 +204,7 @@ export function App({ model }: { model: AppModel }) {
           bridge={bridge}
           onClose={() => setDialog(null)}
           onAdded={(added) => {
+            model.upsertNode(added);
             setDialog(null);
             selectNode(added.id);
           }}

@@ -47,7 +47,7 @@ export function NodesSidebar(props: Props) {
                 <span className={`dot tone-${state.tone}`} aria-hidden="true" />
                 <span className="node-text">
                   <span className="node-label">
-                    {node.label}
+                    <span className="node-label-text">{node.label}</span>
                     {node.simulated && <span className="tag tag-sim">simulated</span>}
                   </span>
                   <span className={`node-state tone-text-${state.tone}`} role="status">

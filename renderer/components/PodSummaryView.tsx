@@ -162,7 +162,7 @@ export function PodSummaryView({ summary: s, unknownFields, now }: { summary: Po
                 <tr key={c.type}>
                   <td>{c.type}</td>
                   <td className={c.status === 'True' ? 'tone-text-ok' : c.status === 'False' ? 'tone-text-wait' : ''}>{c.status}</td>
-                  <td className="muted">{c.lastTransitionTime ? `${formatAge(c.lastTransitionTime, now)} ago` : ''}</td>
+                  <td className="muted nowrap">{c.lastTransitionTime ? `${formatAge(c.lastTransitionTime, now)} ago` : ''}</td>
                   <td className="wrap">{[c.reason, c.message].filter(Boolean).join(': ')}</td>
                 </tr>
               ))}

@@ -133,7 +133,7 @@ export function PodsTable(props: Props) {
                   <div role="gridcell" className="c-status">
                     <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
                   </div>
-                  <div role="gridcell" className={`c-ready${row.ready < row.total ? ' tone-text-wait' : ''}`}>
+                  <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
                     {row.ready}/{row.total}
                   </div>
                   <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>

@@ -50,12 +50,7 @@ export class AppModel {
   async start(): Promise<void> {
     const b = this.bridge;
     this.offs.push(
-      b.on('nodeState', (node) => {
-        const i = this.nodes.findIndex((n) => n.id === node.id);
-        this.nodes = i < 0 ? [...this.nodes, node] : this.nodes.map((n) => (n.id === node.id ? node : n));
-        if (i < 0) void this.loadRows(node.id);
-        this.changed();
-      }),
+      b.on('nodeState', (node) => this.upsertNode(node)),
       b.on('nodeRemoved', ({ nodeId }) => {
         this.nodes = this.nodes.filter((n) => n.id !== nodeId);
         this.pods.removeNode(nodeId);
@@ -113,6 +108,14 @@ export class AppModel {
     }
     this.feed.push(lines);
     for (const nodeId of stale) void this.loadRows(nodeId);
+    this.changed();
+  }
+
+  /** A node's latest record, from an event or from the answer to nodes.add / nodes.startDemo. */
+  upsertNode(node: NodeInfo): void {
+    const known = this.nodes.some((n) => n.id === node.id);
+    this.nodes = known ? this.nodes.map((n) => (n.id === node.id ? node : n)) : [...this.nodes, node];
+    if (!known) void this.loadRows(node.id);
     this.changed();
   }
 
