@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import { NodeSpecSchema, type NodeInfo, type NodeSpec, type SshHost } from '../../app/contract/nodes';
 import { Modal } from './Modal';
+import { errorText } from '../format/error-text';
 
 interface Fields {
   label: string;
@@ -34,7 +35,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
   const [submitError, setSubmitError] = useState<string | null>(null);
 
   useEffect(() => {
-    props.bridge.request('sshHosts.list', {}).then(setHosts, (err: Error) => setHostsError(err.message));
+    props.bridge.request('sshHosts.list', {}).then(setHosts, (err: unknown) => setHostsError(errorText(err)));
   }, [props.bridge]);
 
   const parsed = useMemo(() => NodeSpecSchema.safeParse(toSpec(fields)), [fields]);
@@ -58,7 +59,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     try {
       props.onAdded(await props.bridge.request('nodes.add', parsed.data as NodeSpec));
     } catch (err) {
-      setSubmitError(err instanceof Error ? err.message : String(err));
+      setSubmitError(errorText(err));
       setBusy(false);
     }
   }

@@ -13,6 +13,7 @@ import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { PromptDialog } from './PromptDialog';
 import { useModelVersion, useNow } from './use-model';
+import { errorText } from '../format/error-text';
 
 type DialogKind = 'addNode' | 'export' | null;
 
@@ -63,7 +64,7 @@ export function App({ model }: { model: AppModel }) {
     try {
       await run();
     } catch (err) {
-      setActionError(err instanceof Error ? err.message : String(err));
+      setActionError(errorText(err));
     }
   }
 

@@ -4,6 +4,7 @@ import type { ExportFormat, ExportResult } from '../../app/contract/pods';
 import type { RequestOutput } from '../../app/contract/requests';
 import { formatBytes } from '../format/age';
 import { Modal } from './Modal';
+import { errorText } from '../format/error-text';
 
 /** Exports the node's pods (or the filtered ones) as a kubectl List or NDJSON; the host writes the file atomically. */
 export function ExportDialog(props: {
@@ -23,7 +24,7 @@ export function ExportDialog(props: {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    props.bridge.request('app.info', {}).then(setInfo, (err: Error) => setError(err.message));
+    props.bridge.request('app.info', {}).then(setInfo, (err: unknown) => setError(errorText(err)));
   }, [props.bridge]);
   useEffect(() => {
     if (!info) return;
@@ -39,7 +40,7 @@ export function ExportDialog(props: {
       const uids = scope === 'all' ? ('all' as const) : [...props.filteredUids];
       setResult(await props.bridge.request('pods.export', { nodeId: props.nodeId, uids, format, ...(withPath ? { path } : {}) }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { MaskCheck } from '../../app/contract/requests';
 import { useDebounced } from './use-model';
+import { errorText } from '../format/error-text';
 
 /**
  * The field mask of the current node: checked as you type (mask.validate), applied with Enter
@@ -22,7 +23,7 @@ export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string
     }
     props.bridge.request('mask.validate', { mask: settled }).then(
       (c) => current && setCheck(c),
-      (err: Error) => current && setCheck({ ok: false, error: err.message }),
+      (err: unknown) => current && setCheck({ ok: false, error: errorText(err) }),
     );
     return () => {
       current = false;
@@ -38,7 +39,7 @@ export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string
       const result = await props.bridge.request('nodes.setMask', { nodeId: props.nodeId, mask: text.trim() });
       if (!result.ok) setApplyError(result.error);
     } catch (err) {
-      setApplyError(err instanceof Error ? err.message : String(err));
+      setApplyError(errorText(err));
     }
   }
   const message = applyError ?? (invalid && check && !check.ok ? check.error : null);

@@ -5,6 +5,7 @@ import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
 import { useNow } from './use-model';
+import { errorText } from '../format/error-text';
 
 type Tab = 'summary' | 'json' | 'unknown';
 
@@ -24,7 +25,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         setDetail(d);
         setError(null);
       },
-      (err: Error) => current && setError(err.message),
+      (err: unknown) => current && setError(errorText(err)),
     );
     return () => {
       current = false;

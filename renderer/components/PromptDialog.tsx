@@ -3,6 +3,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { Prompt, PromptAnswer } from '../../app/contract/prompts';
 import { Modal } from './Modal';
+import { errorText } from '../format/error-text';
 
 /** Asks what the SSH connection needs: a host key decision, a passphrase, a password or login answers. */
 export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: NodeInfo | undefined; onDone: (id: string) => void }) {
@@ -16,7 +17,7 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
       await props.bridge.request('prompts.answer', { promptId: prompt.id, answer: a });
       props.onDone(prompt.id);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
     }
   }
   const cancel = () => void answer(prompt.kind === 'hostKey' ? { kind: 'hostKey', decision: 'refuse' } : prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: null } : { kind: 'secret', value: null });

@@ -5,6 +5,7 @@ import type { Prompt } from '../../app/contract/prompts';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
 import { PodStore } from './pod-store';
+import { errorText } from '../format/error-text';
 
 type Incoming = { kind: 'deltas'; batch: PodDeltas } | { kind: 'feed'; lines: FeedLine[] };
 
@@ -81,7 +82,7 @@ export class AppModel {
       this.changed();
       await Promise.all(nodes.map((n) => this.loadRows(n.id)));
     } catch (err) {
-      this.connectionProblem = err instanceof Error ? err.message : String(err);
+      this.connectionProblem = errorText(err);
       this.changed();
     }
   }
@@ -93,7 +94,7 @@ export class AppModel {
     } catch (err) {
       // The node may be gone already; its removal event cleans up.
       if (this.nodes.some((n) => n.id === nodeId)) {
-        this.connectionProblem = err instanceof Error ? err.message : String(err);
+        this.connectionProblem = errorText(err);
         this.changed();
       }
     }
