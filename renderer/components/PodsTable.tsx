@@ -54,9 +54,12 @@ export function PodsTable(props: Props) {
   });
   const selectedIndex = props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1;
 
+  // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
+  const indexRef = useRef(selectedIndex);
+  indexRef.current = selectedIndex;
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (indexRef.current >= 0) virtualizer.scrollToIndex(indexRef.current, { align: 'auto' });
+  }, [props.selectedUid, virtualizer]);
 
   function onKeyDown(e: KeyboardEvent) {
     const last = props.rows.length - 1;
@@ -117,7 +120,8 @@ export function PodsTable(props: Props) {
               const selected = row.uid === props.selectedUid;
               return (
                 <div
-                  key={item.key}
+                  // A new key per change restarts the flash animation even if the row was flashing already.
+                  key={flash ? `${row.uid}@${changed}` : row.uid}
                   id={`pod-row-${row.uid}`}
                   role="row"
                   aria-rowindex={item.index + 2}
