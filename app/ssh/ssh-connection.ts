@@ -114,10 +114,15 @@ function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptio
       reject(hostKeyError instanceof SshError ? hostKeyError : hostKeyError
         ? new SshError('HOST_KEY_REJECTED', `Host key of ${hop.host}:${hop.port} not accepted: ${hostKeyError.message}`,
             'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', hostKeyError)
-        : classifyConnectError(err, hop, auth.tried));
+        : classifyConnectError(err, hop, auth));
     };
 
-    client.on('error', (err) => {
+    client.on('error', (err: Error & { level?: string }) => {
+      // ssh2 reports an unusable agent or key and then moves on to the next method itself.
+      if (!settled && (err.level === 'agent' || /^Error while signing/.test(err.message))) {
+        auth.skipped.push(`${err.level === 'agent' ? 'agent' : 'key'}: ${err.message}`);
+        return;
+      }
       if (!settled) return fail(err);
       afterReady ??= classifyConnectError(err, hop);
     });

@@ -65,11 +65,14 @@ const hopText = (hop: HopLabel) => `${hop.user}@${hop.host}:${hop.port}`;
 
 type Ssh2Error = Error & { level?: string; code?: string; reason?: number };
 
-/**
- * Turns what ssh2 or the socket layer emitted while dialling `hop` into an SshError.
- * `triedAuth` lists the auth methods attempted, for AUTH_FAILED messages.
- */
-export function classifyConnectError(err: unknown, hop: HopLabel, triedAuth: string[] = []): SshError {
+/** What authentication attempted and skipped, for AUTH_FAILED messages. */
+export interface AuthReport {
+  tried: string[];
+  skipped: string[];
+}
+
+/** Turns what ssh2 or the socket layer emitted while dialling `hop` into an SshError. */
+export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthReport = { tried: [], skipped: [] }): SshError {
   if (err instanceof SshError) return err;
   const e = (err instanceof Error ? err : new Error(String(err))) as Ssh2Error;
   const where = `${hop.host}:${hop.port}`;
@@ -93,8 +96,9 @@ export function classifyConnectError(err: unknown, hop: HopLabel, triedAuth: str
         'The server or a middlebox dropped the connection; it will be re-dialled.', e);
   }
   if (e.level === 'client-authentication') {
-    const tried = triedAuth.length ? triedAuth.join(', ') : 'none available';
-    return new SshError('AUTH_FAILED', `Authentication failed for ${hopText(hop)} (tried: ${tried})`,
+    const tried = auth.tried.length ? auth.tried.join(', ') : 'none available';
+    const skipped = auth.skipped.length ? `; skipped: ${auth.skipped.join('; ')}` : '';
+    return new SshError('AUTH_FAILED', `Authentication failed for ${hopText(hop)} (tried: ${tried}${skipped})`,
       `Load the right key into ssh-agent or set IdentityFile for ${hop.host}, and check the user name.`, e);
   }
   if (e.level === 'client-timeout' && /keepalive/i.test(e.message)) {

@@ -1,0 +1,65 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { SshError } from './ssh-errors';
+import type { SshPrompter } from './ssh-prompter';
+import { createSshSession, type SessionState } from './ssh-session';
+
+const prompter: SshPrompter = {
+  hostKey: async () => 'refuse',
+  passphrase: async () => null,
+  keyboardInteractive: async () => null,
+};
+
+/** A loopback port nothing listens on: bound once, then released. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('createSshSession', () => {
+  it('backs off between failed dials and publishes when it will retry', async () => {
+    const port = await closedPort();
+    const session = createSshSession(
+      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', proxyJump: [] },
+      { prompter, checkHostKey: async () => {} },
+    );
+    const states: SessionState[] = [];
+    session.onState((s) => states.push(s));
+
+    const first = (await session.connection().catch((e: unknown) => e)) as SshError;
+    expect(first.code).toBe('HOST_UNREACHABLE');
+    const afterFirst = states.at(-1)!;
+    expect(afterFirst.state).toBe('reconnecting');
+    expect((afterFirst as { inMs: number }).inMs).toBeGreaterThanOrEqual(400);
+    expect((afterFirst as { inMs: number }).inMs).toBeLessThanOrEqual(600);
+
+    const started = Date.now();
+    await session.connection().catch(() => undefined);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+    const delays = states.filter((s) => s.state === 'reconnecting').map((s) => (s as { inMs: number }).inMs);
+    // 0.5 s, (waited 0.5 s), then 1 s next time: each ±20 %.
+    expect(delays[2]).toBeGreaterThanOrEqual(800);
+    expect(delays[2]).toBeLessThanOrEqual(1200);
+    session.close();
+  });
+
+  it('stops waiting and refuses new work once closed', async () => {
+    const port = await closedPort();
+    const session = createSshSession(
+      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', proxyJump: [] },
+      { prompter, checkHostKey: async () => {}, backoff: { initialMs: 60_000, factor: 2, maxMs: 60_000, jitter: 0 } },
+    );
+    await session.connection().catch(() => undefined);
+    const waiting = session.connection().catch((e: unknown) => e);
+    const started = Date.now();
+    session.close();
+    expect(((await waiting) as SshError).code).toBe('CLOSED');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(session.state()).toEqual({ state: 'closed' });
+    expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('CLOSED');
+  });
+});
