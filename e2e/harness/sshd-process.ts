@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { isAlive, killDescendants, signal, waitForExit } from './process-tree';
+
+export interface SshdInstance {
+  pid: number;
+  port: number;
+  configPath: string;
+  logs(): string;
+  /** SIGKILLs every per-connection sshd process and what it runs; the listener keeps serving. */
+  killConnections(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SshdSpec {
+  /** Private directory for this sshd's config, pid file and log. */
+  dir: string;
+  address: string;
+  /** sshd_config keywords in order; a value list repeats the keyword. */
+  settings: Record<string, string | string[]>;
+}
+
+const SSHD = '/usr/sbin/sshd';
+const START_TIMEOUT_MS = 10_000;
+const BIND_ATTEMPTS = 8;
+
+async function pickFreePort(address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, address, () => {
+      const addr = server.address();
+      server.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function renderConfig(settings: SshdSpec['settings']): string {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${key} ${v}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Starts `sshd -D -e` and resolves once it logs that it is listening. A free port can be taken by
+ * a parallel test between probing and binding, so a bind failure retries with another port.
+ */
+export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
+  await mkdir('/run/sshd', { recursive: true, mode: 0o755 }); // privilege separation chroot
+  await mkdir(spec.dir, { recursive: true, mode: 0o700 });
+  let lastLog = '';
+  for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
+    const port = await pickFreePort(spec.address);
+    const configPath = join(spec.dir, 'sshd_config');
+    await writeFile(
+      configPath,
+      renderConfig({
+        Port: String(port),
+        ListenAddress: spec.address,
+        PidFile: join(spec.dir, 'sshd.pid'),
+        ...spec.settings,
+      }),
+      { mode: 0o600 },
+    );
+    const child = spawn(SSHD, ['-D', '-e', '-f', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const log: string[] = [];
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
+    const outcome = await waitUntilListening(child, log, spec.address, port);
+    if (outcome === 'listening') return instance(child, port, configPath, log);
+    lastLog = log.join('');
+    if (!/Address already in use/.test(lastLog)) break;
+  }
+  throw new Error(`sshd did not start on ${spec.address}:\n${lastLog}`);
+}
+
+function waitUntilListening(child: ChildProcess, log: string[], address: string, port: number): Promise<'listening' | 'exited'> {
+  const ready = `Server listening on ${address} port ${port}.`;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      log.push(`\n[harness] sshd not listening after ${START_TIMEOUT_MS} ms; killed\n`);
+      child.kill('SIGKILL');
+    }, START_TIMEOUT_MS);
+    const onData = () => {
+      if (!log.join('').includes(ready)) return;
+      cleanup();
+      resolve('listening');
+    };
+    const onExit = () => {
+      cleanup();
+      resolve('exited');
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stderr!.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child.stderr!.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function instance(child: ChildProcess, port: number, configPath: string, log: string[]): SshdInstance {
+  const pid = child.pid!;
+  const killConnections = () => killDescendants(pid);
+  let stopped: Promise<void> | undefined;
+  return {
+    pid,
+    port,
+    configPath,
+    logs: () => log.join(''),
+    killConnections,
+    stop: () =>
+      (stopped ??= (async () => {
+        // Sessions outlive the listener in OpenSSH, so end them too.
+        await killConnections();
+        if (isAlive(pid)) {
+          const exited = new Promise((r) => child.once('exit', r));
+          signal(pid, 'SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+          if (isAlive(pid)) signal(pid, 'SIGKILL');
+          await waitForExit([pid], 5_000);
+        }
+      })()),
+  };
+}

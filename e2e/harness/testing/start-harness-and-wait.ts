@@ -1,0 +1,7 @@
+// Test helper process: starts a harness, reports where it lives, then waits to be killed,
+// so the watchdog's cleanup after an abrupt death can be observed from outside.
+import { startSshHarness } from '../ssh-harness';
+
+const h = await startSshHarness();
+process.stdout.write(JSON.stringify({ dir: h.dir, port: h.port }) + '\n');
+setInterval(() => undefined, 60_000);
