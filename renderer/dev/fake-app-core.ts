@@ -150,7 +150,8 @@ interface FakeNode {
   seq: number;
 }
 
-export function createFakeAppCore(options: { seed?: number; churnMs?: number } = {}): FakeBridge {
+/** scale multiplies the demo node's pods (1 ≈ 310); eventsPerSecond sets the churn. */
+export function createFakeAppCore(options: { seed?: number; scale?: number; eventsPerSecond?: number } = {}): FakeBridge {
   const r = rng(options.seed ?? 7);
   const now = Date.now();
   const nodes = new Map<string, FakeNode>();
@@ -183,7 +184,7 @@ export function createFakeAppCore(options: { seed?: number; churnMs?: number } =
     return node;
   }
 
-  const demo = addNode('kind-worker', true, { phase: 'live', since: now - 3600_000 }, 1);
+  const demo = addNode('kind-worker', true, { phase: 'live', since: now - 3600_000 }, options.scale ?? 1);
   addNode('edge-7.prod', false, { phase: 'reconnecting', attempt: 3, retryAt: now + 9000, cause: 'SSH connection reset by peer' }, 1, 'edge-7.prod.example.internal');
   addNode('gpu-node-2', false, { phase: 'error', cause: 'Permission denied opening /var/lib/kubelet/pods-api.sock', nextStep: 'Turn on “Use sudo” in the node settings, or add the SSH user to the kubelet group.' }, 1);
 
@@ -291,7 +292,8 @@ export function createFakeAppCore(options: { seed?: number; churnMs?: number } =
     const upserts: PodRow[] = [];
     const removals: string[] = [];
     const lines: FeedLine[] = [];
-    for (let k = 0; k < 3; k++) {
+    const perTick = Math.max(1, Math.round((options.eventsPerSecond ?? 4) / 10));
+    for (let k = 0; k < perTick; k++) {
       const pod = pods[Math.floor(r() * pods.length)];
       if (!pod) continue;
       const meta = pod.metadata as PodObject;
@@ -309,7 +311,7 @@ export function createFakeAppCore(options: { seed?: number; churnMs?: number } =
       meta.resourceVersion = String(Number(meta.resourceVersion) + 1);
       upserts.push(rowOf(pod));
     }
-    if (r() < 0.3) {
+    if (r() < 0.05) {
       const victim = pods.find((p) => (p.metadata as PodObject).namespace === 'batch');
       if (victim) {
         const meta = victim.metadata as PodObject;
@@ -327,7 +329,7 @@ export function createFakeAppCore(options: { seed?: number; churnMs?: number } =
     bridge.emit('podDeltas', { nodeId: demo.info.id, seq: demo.seq, reset: false, upserts, removals });
     bridge.emit('watchEvents', { lines });
     publish(demo);
-  }, options.churnMs ?? 700);
+  }, 100);
 
   return bridge;
 }

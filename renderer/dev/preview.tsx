@@ -2,4 +2,6 @@ import { mountApp } from '../mount-app';
 import { createFakeAppCore } from './fake-app-core';
 
 // The design preview: the real UI on the in-memory fake app core (see fake-app-core.ts).
-mountApp(createFakeAppCore(), null);
+// ?scale=32&events=1000 gives about 10,000 pods and 1,000 changes per second, to check fluidity.
+const params = new URLSearchParams(window.location.search);
+mountApp(createFakeAppCore({ scale: Number(params.get('scale') ?? 1), eventsPerSecond: Number(params.get('events') ?? 4) }), null);
