@@ -76,6 +76,13 @@ function nudgeServerNoDelay(client: Client): void {
   }
 }
 
+/** ssh2 only says "verification failed"; the checker's own error says why. */
+function hostKeyRejection(hop: SshHop, err: Error): SshError {
+  if (err instanceof SshError) return err;
+  return new SshError('HOST_KEY_REJECTED', `Host key of ${hop.host}:${hop.port} not accepted: ${err.message}`,
+    'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', err);
+}
+
 interface HopResult {
   client: Client;
   /** First error after ready (keepalive timeout, reset...), the cause when it closes. */
@@ -111,10 +118,7 @@ function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptio
       if (settled) return;
       settled = true;
       client.destroy();
-      reject(hostKeyError instanceof SshError ? hostKeyError : hostKeyError
-        ? new SshError('HOST_KEY_REJECTED', `Host key of ${hop.host}:${hop.port} not accepted: ${hostKeyError.message}`,
-            'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', hostKeyError)
-        : classifyConnectError(err, hop, auth));
+      reject(hostKeyError ? hostKeyRejection(hop, hostKeyError) : classifyConnectError(err, hop, auth));
     };
 
     client.on('error', (err: Error & { level?: string }) => {

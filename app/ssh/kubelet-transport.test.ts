@@ -1,0 +1,135 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { openKubeletTransport, type KubeletTransport, type KubeletTransportOptions } from './kubelet-transport';
+import { discoverKubeletSockets } from './remote-socket-probe';
+import type { BridgeEvent } from './socket-bridge';
+import type { HostKeyCheck, SshTarget } from './ssh-connection';
+import { SshError } from './ssh-errors';
+import type { SessionState } from './ssh-session';
+import { harnessHop, harnessTarget, pinnedHostKeys, roundTrip, scriptedPrompter, startEchoSocket } from './testing/ssh-test-kit';
+
+describe('openKubeletTransport (real sshd, real sockets)', () => {
+  let h: SshHarness;
+  let checkHostKey: HostKeyCheck;
+  const open: KubeletTransport[] = [];
+
+  beforeAll(async () => {
+    h = await startSshHarness({ startKubelet: startEchoSocket });
+    checkHostKey = pinnedHostKeys(h);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((t) => t.close()));
+    await h?.stop();
+  });
+
+  async function transport(t: SshTarget, opts: Partial<KubeletTransportOptions> = {}): Promise<KubeletTransport> {
+    const tr = await openKubeletTransport(t, { socketPath: h.socketPath, prompter: scriptedPrompter(), checkHostKey, ...opts });
+    open.push(tr);
+    return tr;
+  }
+
+  it('reaches a root-only socket as root over streamlocal, from a 0700 local dir removed on close', async () => {
+    const t = await transport(harnessTarget(h, h.root));
+    const dir = dirname(t.target.replace('unix://', ''));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(await roundTrip(t.target, 'hello kubelet')).toBe('hello kubelet');
+    expect(t.bridge.activeMode()).toBe('streamlocal');
+    expect(t.session.state()).toEqual({ state: 'connected' });
+    await t.close();
+    expect(existsSync(dir)).toBe(false);
+    expect(t.session.state()).toEqual({ state: 'closed' });
+  });
+
+  it('switches a non-root operator to the sudo socat bridge automatically and says so', async () => {
+    const events: BridgeEvent[] = [];
+    const t = await transport(harnessTarget(h, h.operator), { onBridgeEvent: (e) => events.push(e) });
+    const payload = 'x'.repeat(200_000);
+    expect(await roundTrip(t.target, payload)).toBe(payload);
+    expect(t.bridge.activeMode()).toBe('sudo');
+    expect(events[0]).toMatchObject({ type: 'switched-to-sudo', command: `sudo -n socat STDIO UNIX-CONNECT:'${h.socketPath}'` });
+  });
+
+  it('tells a user without sudo rights the exact sudoers line that would let them in', async () => {
+    const t = await transport(harnessTarget(h, h.noSudo));
+    expect(await roundTrip(t.target, 'x')).toBe('');
+    const err = t.lastError() as SshError;
+    expect(err.code).toBe('SUDO_REFUSED');
+    expect(err.hint).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${h.socketPath}`);
+  });
+
+  it('keeps the sudo refusal from the bridge stderr when sudo mode is forced', async () => {
+    const t = await transport(harnessTarget(h, h.noSudo), { bridgeMode: 'sudo' });
+    expect(await roundTrip(t.target, 'x')).toBe('');
+    await new Promise((r) => setTimeout(r, 200)); // the exit status arrives after the stream ends
+    const err = t.lastError() as SshError;
+    expect(err.code).toBe('SUDO_REFUSED');
+    expect(err.message).toContain('sudo: a password is required');
+  });
+
+  it('reports a missing socket by its path', async () => {
+    const missing = join(dirname(h.socketPath), 'nope.sock');
+    const t = await transport(harnessTarget(h, h.root), { socketPath: missing });
+    expect(await roundTrip(t.target, 'x')).toBe('');
+    expect((t.lastError() as SshError).code).toBe('SOCKET_MISSING');
+    expect(t.lastError()!.message).toContain(missing);
+  });
+
+  it('goes through the jump host, checking both host keys', async () => {
+    const checked: number[] = [];
+    const t = await transport(harnessTarget(h, h.root, { proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }), {
+      checkHostKey: async (hop, blob, prompter) => {
+        checked.push(hop.port);
+        await checkHostKey(hop, blob, prompter);
+      },
+    });
+    expect(await roundTrip(t.target, 'via jump')).toBe('via jump');
+    expect(checked).toEqual([h.jumpPort, h.port]);
+    expect(h.logs()).toMatch(/Accepted publickey for nsharness-jump/);
+  });
+
+  // As the operator: root's login shell on this machine runs `pyenv rehash`, and killing it midway leaves a stale lock.
+  it('re-dials on the next stream after the SSH connection was killed', async () => {
+    const t = await transport(harnessTarget(h, h.operator));
+    expect(await roundTrip(t.target, 'before')).toBe('before');
+    const states: SessionState[] = [];
+    t.session.onState((s) => states.push(s));
+    const first = await t.session.connection();
+    await h.killConnections();
+    expect((await first.closed)?.code).toBe('CONNECTION_LOST');
+    expect(await roundTrip(t.target, 'after')).toBe('after');
+    expect(states.map((s) => s.state)).toEqual(['reconnecting', 'connecting', 'connected']);
+    expect(await t.session.connection()).not.toBe(first);
+  });
+
+  it('discovers which candidate sockets exist for the SSH user', async () => {
+    const t = await transport(harnessTarget(h, h.root));
+    const missing = join(dirname(h.socketPath), 'nope.sock');
+    const rootView = await discoverKubeletSockets((await t.session.connection()).client, [missing, h.socketPath]);
+    expect(rootView.map((p) => [p.path, p.access])).toEqual([[missing, 'missing'], [h.socketPath, 'writable']]);
+    const op = await transport(harnessTarget(h, h.operator));
+    const operatorView = await discoverKubeletSockets((await op.session.connection()).client, [h.socketPath, '/nonexistent/x.sock']);
+    expect(operatorView.map((p) => p.access)).toEqual(['noperm', 'missing']);
+  });
+});
+
+describe('openKubeletTransport when sshd forbids UNIX socket forwarding', () => {
+  it('says streamlocal forwarding is disabled instead of blaming the socket', async () => {
+    const h = await startSshHarness({ sshdOptions: { AllowStreamLocalForwarding: 'no' }, startKubelet: startEchoSocket });
+    try {
+      const t = await openKubeletTransport(harnessTarget(h, h.root), {
+        socketPath: h.socketPath,
+        prompter: scriptedPrompter(),
+        checkHostKey: pinnedHostKeys(h),
+      });
+      expect(await roundTrip(t.target, 'x')).toBe('');
+      const err = t.lastError() as SshError;
+      expect(err.code).toBe('FORWARDING_DISABLED');
+      expect(err.hint).toContain('AllowStreamLocalForwarding yes');
+      await t.close();
+    } finally {
+      await h.stop();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendantsOf, signal } from '../../e2e/harness/process-tree';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { openSshConnection, type HostKeyCheck } from './ssh-connection';
+import { SshError } from './ssh-errors';
+import { createSshSession } from './ssh-session';
+import { closedPort, harnessHop, harnessTarget, pinnedHostKeys, scriptedPrompter } from './testing/ssh-test-kit';
+
+describe('openSshConnection (real sshd)', () => {
+  let h: SshHarness;
+  let checkHostKey: HostKeyCheck;
+  let scratch: string;
+
+  beforeAll(async () => {
+    h = await startSshHarness();
+    checkHostKey = pinnedHostKeys(h);
+    scratch = mkdtempSync(join(tmpdir(), 'ns-conn-'));
+  });
+  afterAll(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    await h?.stop();
+  });
+
+  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as SshError);
+
+  it('asks for the passphrase of an encrypted key again after a wrong one', async () => {
+    const prompter = scriptedPrompter({ passphrases: ['wrong', h.operator.passphrase] });
+    const conn = await openSshConnection(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter, checkHostKey });
+    conn.close();
+    expect(prompter.asked.passphrase).toEqual([
+      { keyPath: h.operator.encryptedKey, attempt: 1 },
+      { keyPath: h.operator.encryptedKey, attempt: 2, retryReason: `Wrong passphrase for ${h.operator.encryptedKey}` },
+    ]);
+  });
+
+  it('authenticates with keys held by a real ssh-agent', async () => {
+    const sock = join(scratch, 'agent.sock');
+    const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
+    try {
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => existsSync(sock) && (clearInterval(poll), resolve()), 20);
+      });
+      await new Promise<void>((resolve, reject) =>
+        spawn('ssh-add', ['-q', h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' }).once('exit', (c) =>
+          c === 0 ? resolve() : reject(new Error(`ssh-add exited ${c}`)),
+        ),
+      );
+      const conn = await openSshConnection(harnessTarget(h, h.root, { identityFiles: [], identityAgent: sock }), {
+        prompter: scriptedPrompter(),
+        checkHostKey,
+      });
+      conn.close();
+    } finally {
+      agent.kill();
+    }
+  });
+
+  it('moves on to the identity file when the agent socket is dead', async () => {
+    const conn = await openSshConnection(harnessTarget(h, h.root, { identityAgent: join(scratch, 'no-agent.sock') }), {
+      prompter: scriptedPrompter(),
+      checkHostKey,
+    });
+    conn.close();
+  });
+
+  it('names what it tried and skipped when authentication fails', async () => {
+    const garbage = join(scratch, 'garbage_key');
+    writeFileSync(garbage, 'not a key\n', { mode: 0o600 });
+    const err = await failure(
+      openSshConnection(harnessTarget(h, { name: h.noSudo.name, key: h.root.key }, { identityFiles: [garbage, h.root.key] }), {
+        prompter: scriptedPrompter(),
+        checkHostKey,
+      }),
+    );
+    expect(err.code).toBe('AUTH_FAILED');
+    expect(err.message).toContain(`${h.noSudo.name}@${h.host}:${h.port}`);
+    expect(err.message).toContain(`tried: publickey ${h.root.key}`);
+    expect(err.message).toContain(`skipped: ${garbage}:`);
+  });
+
+  it('gives up on a declined passphrase without asking again on the next dial', async () => {
+    const prompter = scriptedPrompter({ passphrases: [null] });
+    const session = createSshSession(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter, checkHostKey });
+    expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('AUTH_FAILED');
+    expect(session.state()).toMatchObject({ state: 'error', cause: { code: 'AUTH_FAILED' } });
+    expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('AUTH_FAILED');
+    expect(prompter.asked.passphrase).toHaveLength(1);
+    session.close();
+  });
+
+  it('turns a refused host key into HOST_KEY_REJECTED with the checker\'s reason', async () => {
+    const err = await failure(
+      openSshConnection(harnessTarget(h, h.root), {
+        prompter: scriptedPrompter(),
+        checkHostKey: async () => {
+          throw new Error('REMOTE HOST IDENTIFICATION HAS CHANGED');
+        },
+      }),
+    );
+    expect(err.code).toBe('HOST_KEY_REJECTED');
+    expect(err.message).toContain('REMOTE HOST IDENTIFICATION HAS CHANGED');
+  });
+
+  it('says which host:port refused the connection', async () => {
+    const port = await closedPort(h.host);
+    const err = await failure(openSshConnection(harnessTarget(h, h.root, { port }), { prompter: scriptedPrompter(), checkHostKey }));
+    expect(err.code).toBe('HOST_UNREACHABLE');
+    expect(err.message).toContain(`${h.host}:${port}`);
+  });
+
+  it('says when the jump host cannot reach the target', async () => {
+    const port = await closedPort(h.host);
+    const err = await failure(
+      openSshConnection(harnessTarget(h, h.root, { port, proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }), {
+        prompter: scriptedPrompter(),
+        checkHostKey,
+      }),
+    );
+    expect(err.code).toBe('HOST_UNREACHABLE');
+    expect(err.message).toContain(`Jump host ${h.host} could not reach ${h.host}:${port}`);
+  });
+
+  // As the operator: root's login shell on this machine runs `pyenv rehash`, and freezing it midway can strand its lock.
+  it('notices a dead link through keepalives within seconds', async () => {
+    const conn = await openSshConnection(harnessTarget(h, h.operator), {
+      prompter: scriptedPrompter(),
+      checkHostKey,
+      keepaliveIntervalMs: 300,
+      keepaliveCountMax: 2,
+    });
+    const listener = Number(readFileSync(join(h.dir, 'target', 'sshd.pid'), 'utf8'));
+    const frozen = descendantsOf(listener);
+    expect(frozen.length).toBeGreaterThan(0);
+    for (const pid of frozen) signal(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const cause = await conn.closed;
+      expect(cause?.code).toBe('KEEPALIVE_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const pid of frozen) signal(pid, 'SIGCONT');
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { createServer, connect, type Server } from 'node:net';
+import type { SshHarness } from '../../../e2e/harness/ssh-harness';
+import type { HostKeyCheck, SshHop, SshTarget } from '../ssh-connection';
+import type { HostKeyAnswer, SshPrompter } from '../ssh-prompter';
+
+/** A kubelet stand-in that echoes bytes back, so a round trip proves the whole path. */
+export async function startEchoSocket(socketPath: string): Promise<{ stop(): Promise<void> }> {
+  const server: Server = createServer((sock) => {
+    sock.on('error', () => {});
+    sock.pipe(sock);
+  });
+  await new Promise<void>((r) => server.listen(socketPath, r));
+  return { stop: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Sends `payload` through a `unix://` target and collects what comes back ('' when the path fails). */
+export function roundTrip(target: string, payload: string): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(target.replace(/^unix:\/\//, ''));
+    let got = '';
+    s.on('data', (d: Buffer) => {
+      got += d.toString();
+      if (got.length >= payload.length) {
+        s.destroy();
+        resolve(got);
+      }
+    });
+    s.on('error', () => resolve(got));
+    s.on('close', () => resolve(got));
+    s.write(payload);
+  });
+}
+
+export interface ScriptedPrompter extends SshPrompter {
+  asked: { hostKey: unknown[]; passphrase: unknown[]; keyboard: unknown[] };
+}
+
+/** Answers from a script, like a user would, and records every question. */
+export function scriptedPrompter(answers: { passphrases?: (string | null)[]; hostKey?: HostKeyAnswer[] } = {}): ScriptedPrompter {
+  const passphrases = [...(answers.passphrases ?? [])];
+  const hostKeys = [...(answers.hostKey ?? [])];
+  const asked: ScriptedPrompter['asked'] = { hostKey: [], passphrase: [], keyboard: [] };
+  return {
+    asked,
+    hostKey: async (info) => (asked.hostKey.push(info), hostKeys.shift() ?? 'refuse'),
+    passphrase: async (info) => (asked.passphrase.push(info), passphrases.shift() ?? null),
+    keyboardInteractive: async (info) => (asked.keyboard.push(info), null),
+  };
+}
+
+/** Accepts exactly the harness's two host keys. */
+export function pinnedHostKeys(h: SshHarness): HostKeyCheck {
+  const pinned = [h.hostKeyLine, h.jumpHostKeyLine].map((l) => Buffer.from(l.split(' ')[1]!, 'base64'));
+  return async (_hop, blob) => {
+    if (!pinned.some((p) => p.equals(blob))) throw new Error('host key is not one of the harness keys');
+  };
+}
+
+export function harnessHop(h: SshHarness, user: { name: string; key: string }, port = h.port): SshHop {
+  return { host: h.host, port, user: user.name, identityFiles: [user.key], identityAgent: 'none' };
+}
+
+export function harnessTarget(h: SshHarness, user: { name: string; key: string }, extra: Partial<SshTarget> = {}): SshTarget {
+  return { ...harnessHop(h, user), proxyJump: [], ...extra };
+}
+
+/** A loopback port nothing listens on: bound once, then released. */
+export function closedPort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, host, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
