@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadIdentityKey } from './identity-key';
+import { scriptedPrompter } from './testing/ssh-test-kit';
+
+const dir = mkdtempSync(join(tmpdir(), 'ns-ident-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function keygen(name: string, passphrase: string, extra: string[] = []): string {
+  const path = join(dir, name);
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-f', path, ...extra]);
+  return path;
+}
+
+describe('loadIdentityKey', () => {
+  it('loads an unencrypted key without asking anything', async () => {
+    const prompter = scriptedPrompter();
+    const r = await loadIdentityKey(keygen('plain', ''), prompter);
+    expect('key' in r && r.key.isPrivateKey()).toBe(true);
+    expect(prompter.asked.passphrase).toEqual([]);
+  });
+
+  it('decrypts a legacy PEM key after a wrong passphrase', async () => {
+    const path = join(dir, 'pem');
+    execFileSync('ssh-keygen', ['-q', '-t', 'rsa', '-b', '2048', '-m', 'PEM', '-N', 'secret', '-f', path]);
+    const prompter = scriptedPrompter({ passphrases: ['nope', 'secret'] });
+    const r = await loadIdentityKey(path, prompter);
+    expect('key' in r).toBe(true);
+    expect(prompter.asked.passphrase).toHaveLength(2);
+  });
+
+  it('skips the key with a reason after three wrong passphrases or when the user declines', async () => {
+    const path = keygen('enc', 'secret');
+    const wrong = scriptedPrompter({ passphrases: ['a', 'b', 'c', 'secret'] });
+    expect(await loadIdentityKey(path, wrong)).toEqual({ skipped: `${path}: wrong passphrase 3 times` });
+    expect(wrong.asked.passphrase).toHaveLength(3);
+    expect(await loadIdentityKey(path, scriptedPrompter({ passphrases: [null] }))).toEqual({ skipped: `${path}: passphrase not given` });
+  });
+
+  it('skips missing files and public keys with a reason', async () => {
+    expect(await loadIdentityKey(join(dir, 'absent'), scriptedPrompter())).toEqual({ skipped: `${join(dir, 'absent')}: no such file` });
+    const pub = `${keygen('pubonly', '')}.pub`;
+    expect(await loadIdentityKey(pub, scriptedPrompter())).toEqual({ skipped: `${pub}: not a private key` });
+  });
+});
