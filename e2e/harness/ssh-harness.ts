@@ -24,6 +24,8 @@ export interface SshHarness {
   jumpPort: number;
   /** Target's public host key, 'ssh-ed25519 AAAA...'. */
   hostKeyLine: string;
+  /** All of the target's host keys: hostKeyLine first, then those asked for with extraHostKeyTypes. */
+  hostKeyLines: string[];
   jumpHostKeyLine: string;
   /** known_hosts listing `[host]:port` for the target and the jump host. */
   knownHosts: string;
@@ -46,12 +48,14 @@ export interface SshHarness {
 }
 
 export interface SshHarnessOptions {
-  /** Extra or overriding target sshd_config keywords, e.g. { AllowStreamLocalForwarding: 'no' }. */
-  sshdOptions?: Record<string, string>;
+  /** Extra or overriding target sshd_config keywords, e.g. { AllowStreamLocalForwarding: 'no' }; a list repeats the keyword. */
+  sshdOptions?: Record<string, string | string[]>;
   /** Starts a kubelet stand-in on the socket path; the harness chmods the socket 0600 and stops it on stop(). */
   startKubelet?: (socketPath: string) => Promise<{ stop(): Promise<void> }>;
   /** Another loopback address (127.0.0.2, ...) for multi-node tests that need distinct hosts. */
   address?: string;
+  /** More target host keys besides ed25519, e.g. ['rsa'] to test host key algorithm negotiation. */
+  extraHostKeyTypes?: ('rsa' | 'ecdsa')[];
 }
 
 /** Host aliases in `sshConfig`; every one pins the harness known_hosts and StrictHostKeyChecking yes. */
@@ -80,8 +84,8 @@ const TARGET_SSHD_DEFAULTS: Record<string, string> = {
   MaxStartups: '100:30:200',
 };
 
-function mergeOptions(base: Record<string, string>, overrides: Record<string, string> = {}): Record<string, string> {
-  const out = { ...base };
+function mergeOptions(base: Record<string, string | string[]>, overrides: Record<string, string | string[]> = {}): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     const existing = Object.keys(out).find((k) => k.toLowerCase() === key.toLowerCase());
     if (existing) delete out[existing];
@@ -96,8 +100,8 @@ function assertLoopback(address: string): void {
   }
 }
 
-async function generateKey(path: string, comment: string, passphrase = ''): Promise<void> {
-  await runChecked('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', comment, '-f', path]);
+async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
+  await runChecked('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', comment, '-f', path]);
 }
 
 async function publicKeyLine(privateKeyPath: string): Promise<string> {
@@ -176,7 +180,9 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
 
     const key = (name: string) => join(keysDir, name);
     const passphrase = `harness-${Math.random().toString(36).slice(2)}`;
+    const extraHostKeys = (opts.extraHostKeyTypes ?? []).map((type) => ({ type, name: `target_host_${type}` }));
     await Promise.all([
+      ...extraHostKeys.map((k) => generateKey(key(k.name), `nodescope-harness-target-host-${k.type}`, '', k.type)),
       generateKey(key('target_host_ed25519'), 'nodescope-harness-target-host'),
       generateKey(key('jump_host_ed25519'), 'nodescope-harness-jump-host'),
       generateKey(key('root_ed25519'), 'nodescope-harness-root'),
@@ -205,7 +211,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
 
     const targetSettings = mergeOptions(
       {
-        HostKey: key('target_host_ed25519'),
+        HostKey: [key('target_host_ed25519'), ...extraHostKeys.map((k) => key(k.name))],
         AuthorizedKeysFile: `${authDir}/%u`,
         AllowUsers: ['root', HARNESS_USERS.operator, HARNESS_USERS.noSudo].join(' '),
         ...TARGET_SSHD_DEFAULTS,
@@ -239,6 +245,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
     const [target, jumpSshd] = sshds as [SshdInstance, SshdInstance];
 
     const hostKeyLine = await pub('target_host_ed25519');
+    const hostKeyLines = [hostKeyLine, ...(await Promise.all(extraHostKeys.map((k) => pub(k.name))))];
     const jumpHostKeyLine = await pub('jump_host_ed25519');
     const knownHosts = join(dir, 'known_hosts');
     await writeFile(knownHosts, `[${host}]:${target.port} ${hostKeyLine}\n[${host}]:${jumpSshd.port} ${jumpHostKeyLine}\n`, { mode: 0o600 });
@@ -265,6 +272,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       port: target.port,
       jumpPort: jumpSshd.port,
       hostKeyLine,
+      hostKeyLines,
       jumpHostKeyLine,
       knownHosts,
       root: { name: 'root', key: key('root_ed25519') },

@@ -1,0 +1,106 @@
+import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
+import { checkKnownHosts, knownHostsName, readKnownHosts, rememberHostKey, type StoredKey } from './known-hosts';
+import type { HostKeyAnswer, HostKeyQuestion } from './ssh-prompter';
+
+export type HostKeyErrorCode = 'HOST_KEY_CHANGED' | 'HOST_KEY_REVOKED' | 'HOST_KEY_REFUSED' | 'HOST_KEY_UNKNOWN';
+
+/** A host key that may not be used; the message says what was offered, what is on file and what to do. */
+export class HostKeyError extends Error {
+  override readonly name = 'HostKeyError';
+  constructor(
+    readonly code: HostKeyErrorCode,
+    message: string,
+    readonly details: { host: string; port: number; keyType: string; fingerprint: string; stored?: StoredKey },
+  ) {
+    super(message);
+  }
+}
+
+/** ssh_config StrictHostKeyChecking; `true`/`false` as `ssh -G` prints yes/no. */
+export type StrictHostKeyChecking = 'yes' | 'ask' | 'accept-new' | 'no' | 'off' | boolean;
+
+export interface VerifyHostKeyOptions {
+  /** Host name (not the alias) the connection went to; used with `port` for the known_hosts name. */
+  host: string;
+  port: number;
+  /** HostKeyAlias: looked up and remembered verbatim, without the port. */
+  hostKeyAlias?: string;
+  /** The server's key in SSH wire format, as ssh2's hostVerifier receives it. */
+  blob: Buffer;
+  /** known_hosts files to search: UserKnownHostsFile entries, then GlobalKnownHostsFile entries. */
+  files: readonly string[];
+  /** Where 'remember' writes; default the first of `files`. */
+  rememberIn?: string;
+  /** HashKnownHosts: write hashed names. */
+  hash?: boolean;
+  /**
+   * 'yes' (or BatchMode) refuses unknown keys without asking. Every other value asks: Nodescope
+   * never trusts a key silently, so 'accept-new' and 'no' are treated as 'ask'.
+   */
+  strict: StrictHostKeyChecking;
+  prompt?: (question: HostKeyQuestion) => Promise<HostKeyAnswer>;
+}
+
+function describeStored(keys: StoredKey[]): string {
+  return keys.map((k) => `${k.keyType} ${k.fingerprint} (${k.file}:${k.line})`).join(', ');
+}
+
+/**
+ * Resolves when the key may be used, after asking about an unknown key if policy allows; throws a
+ * HostKeyError otherwise. A changed or revoked key is never accepted, whatever the policy says.
+ */
+export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
+  const name = opts.hostKeyAlias ?? knownHostsName(opts.host, opts.port);
+  const keyType = keyTypeOfBlob(opts.blob);
+  const fingerprint = fingerprintSha256(opts.blob);
+  const details = { host: opts.host, port: opts.port, keyType, fingerprint };
+  const result = checkKnownHosts(await readKnownHosts(opts.files), name, opts.blob);
+
+  switch (result.status) {
+    case 'known':
+      return;
+    case 'revoked':
+      throw new HostKeyError(
+        'HOST_KEY_REVOKED',
+        `The ${keyType} host key ${fingerprint} offered by ${name} is marked @revoked in ${result.entry.file}:${result.entry.line}; refusing to connect. ` +
+          `Ask the node's administrator for its current host key.`,
+        { ...details, stored: result.entry },
+      );
+    case 'changed': {
+      const s = result.stored;
+      throw new HostKeyError(
+        'HOST_KEY_CHANGED',
+        `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. ` +
+          `Someone may be intercepting the connection, or the node was reinstalled. ` +
+          `If you have confirmed the new key with the node's administrator, remove the old one with: ssh-keygen -R "${name}" -f ${s.file}`,
+        { ...details, stored: s },
+      );
+    }
+    case 'unknown': {
+      const notes = [
+        result.otherTypes.length ? ` known_hosts has other key types for this host: ${describeStored(result.otherTypes)}.` : '',
+        result.certAuthorities.length
+          ? ` A @cert-authority line matches (${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')}), but host certificates are not supported (ssh2 has no OpenSSH certificate support), so the plain host key has to be trusted.`
+          : '',
+      ].join('');
+      const rememberIn = opts.rememberIn ?? opts.files[0];
+      if (opts.strict === 'yes' || opts.strict === true || !opts.prompt) {
+        const why = opts.prompt ? 'StrictHostKeyChecking is yes (or BatchMode is on)' : 'there is no way to ask whether to trust it';
+        throw new HostKeyError(
+          'HOST_KEY_UNKNOWN',
+          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes} ` +
+            `Confirm the fingerprint with the node's administrator, then add the key${rememberIn ? ` to ${rememberIn}` : ''} (for example by connecting once with ssh) and retry.`,
+          details,
+        );
+      }
+      const answer = await opts.prompt({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint });
+      if (answer === 'once') return;
+      if (answer === 'remember') {
+        if (!rememberIn) throw new Error(`cannot remember the host key for ${name}: no known_hosts file is configured (UserKnownHostsFile)`);
+        await rememberHostKey(rememberIn, opts.hostKeyAlias ?? opts.host, opts.hostKeyAlias ? 22 : opts.port, opts.blob, { hash: opts.hash ?? false });
+        return;
+      }
+      throw new HostKeyError('HOST_KEY_REFUSED', `The ${keyType} host key ${fingerprint} for ${name} was refused; not connecting.`, details);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../inspector/atomic-file';
+import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
+
+/** One usable line of a known_hosts file, with where it came from so messages can point at it. */
+export interface KnownHostEntry {
+  file: string;
+  line: number;
+  marker?: '@revoked' | '@cert-authority';
+  /** The host field: comma-separated patterns, or one hashed `|1|salt|hmac` name. */
+  hosts: string;
+  /** Key type taken from the key itself (the text field can disagree on hand-edited lines). */
+  keyType: string;
+  key: Buffer;
+}
+
+/** Where a stored key lives, for "fix line N of FILE" messages. */
+export interface StoredKey {
+  keyType: string;
+  fingerprint: string;
+  file: string;
+  line: number;
+}
+
+export type KnownHostsResult =
+  | { status: 'known'; entry: StoredKey }
+  /** `otherTypes`: keys of other types on file for this host; `certAuthorities`: @cert-authority lines that match it. */
+  | { status: 'unknown'; otherTypes: StoredKey[]; certAuthorities: StoredKey[] }
+  | { status: 'changed'; stored: StoredKey }
+  | { status: 'revoked'; entry: StoredKey };
+
+/** The name OpenSSH looks up and writes: `host` on port 22, `[host]:port` otherwise; lower case. */
+export function knownHostsName(host: string, port: number): string {
+  const h = host.toLowerCase();
+  return port === 22 ? h : `[${h}]:${port}`;
+}
+
+/** Parses known_hosts text; malformed lines are skipped, as OpenSSH does. */
+export function parseKnownHosts(text: string, file: string): KnownHostEntry[] {
+  const entries: KnownHostEntry[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const fields = raw.trim().split(/[ \t]+/);
+    if (!fields[0] || fields[0].startsWith('#')) return;
+    let marker: KnownHostEntry['marker'];
+    if (fields[0].startsWith('@')) {
+      if (fields[0] !== '@revoked' && fields[0] !== '@cert-authority') return;
+      marker = fields.shift() as KnownHostEntry['marker'];
+    }
+    const [hosts, , base64] = fields;
+    if (!hosts || !base64) return;
+    const key = Buffer.from(base64, 'base64');
+    let keyType: string;
+    try {
+      keyType = keyTypeOfBlob(key);
+    } catch {
+      return;
+    }
+    entries.push({ file, line: index + 1, ...(marker ? { marker } : {}), hosts, keyType, key });
+  });
+  return entries;
+}
+
+/** OpenSSH's match_pattern: `*` any run, `?` one character, everything else literal. */
+function globMatches(pattern: string, name: string): boolean {
+  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${re}$`, 's').test(name);
+}
+
+function hashedNameMatches(field: string, name: string): boolean {
+  const [, magic, salt, hash] = field.split('|');
+  if (magic !== '1' || !salt || !hash) return false;
+  const want = Buffer.from(hash, 'base64');
+  const got = createHmac('sha1', Buffer.from(salt, 'base64')).update(name).digest();
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+/**
+ * Whether a host field names `name` (from knownHostsName): a hashed name, or a pattern list where
+ * any `!pattern` hit vetoes the line and otherwise one positive hit is needed. Case-insensitive.
+ */
+export function hostFieldMatches(field: string, name: string): boolean {
+  if (field.startsWith('|')) return hashedNameMatches(field, name.toLowerCase());
+  const lower = name.toLowerCase();
+  let matched = false;
+  for (const pattern of field.toLowerCase().split(',')) {
+    if (pattern.startsWith('!')) {
+      if (globMatches(pattern.slice(1), lower)) return false;
+    } else if (globMatches(pattern, lower)) {
+      matched = true;
+    }
+  }
+  return matched;
+}
+
+function stored(entry: KnownHostEntry): StoredKey {
+  return { keyType: entry.keyType, fingerprint: fingerprintSha256(entry.key), file: entry.file, line: entry.line };
+}
+
+/**
+ * Decides as OpenSSH does: a matching @revoked key refuses; any line with this exact key accepts;
+ * a line with another key of the same type means the key changed; otherwise it is unknown.
+ */
+export function checkKnownHosts(entries: readonly KnownHostEntry[], name: string, blob: Buffer): KnownHostsResult {
+  const forHost = entries.filter((e) => hostFieldMatches(e.hosts, name));
+  const revoked = forHost.find((e) => e.marker === '@revoked' && e.key.equals(blob));
+  if (revoked) return { status: 'revoked', entry: stored(revoked) };
+  const plain = forHost.filter((e) => !e.marker);
+  const same = plain.find((e) => e.key.equals(blob));
+  if (same) return { status: 'known', entry: stored(same) };
+  const type = keyTypeOfBlob(blob);
+  const sameType = plain.find((e) => e.keyType === type);
+  if (sameType) return { status: 'changed', stored: stored(sameType) };
+  return {
+    status: 'unknown',
+    otherTypes: plain.map(stored),
+    certAuthorities: forHost.filter((e) => e.marker === '@cert-authority').map(stored),
+  };
+}
+
+/** Reads and parses the files in order; a missing file is simply empty, other read errors are reported. */
+export async function readKnownHosts(files: readonly string[]): Promise<KnownHostEntry[]> {
+  const parsed = await Promise.all(
+    files.map(async (file) => {
+      try {
+        return parseKnownHosts(await readFile(file, 'utf8'), file);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+        throw new Error(`cannot read known_hosts file ${file}: ${(err as Error).message}. Fix its permissions or remove it from UserKnownHostsFile.`);
+      }
+    }),
+  );
+  return parsed.flat();
+}
+
+/** A new salted `|1|salt|hmac` name, as `HashKnownHosts yes` writes it. */
+export function hashKnownHostsName(name: string, salt: Buffer = randomBytes(20)): string {
+  const hmac = createHmac('sha1', salt).update(name).digest();
+  return `|1|${salt.toString('base64')}|${hmac.toString('base64')}`;
+}
+
+/**
+ * Appends a line for host:port to `file`, replacing the file atomically. A missing file is created
+ * 0600 in a 0700 directory; an existing one keeps its mode, and a symlinked one is written through.
+ */
+export async function rememberHostKey(file: string, host: string, port: number, blob: Buffer, opts: { hash: boolean }): Promise<void> {
+  const name = knownHostsName(host, port);
+  const line = `${opts.hash ? hashKnownHostsName(name) : name} ${keyTypeOfBlob(blob)} ${blob.toString('base64')}\n`;
+  const target = await realpath(file).catch(() => file);
+  const existing = await readFile(target, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw new Error(`cannot update known_hosts file ${file}: ${err.message}`);
+  });
+  if (existing === undefined) await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  const mode = existing === undefined ? 0o600 : (await stat(target)).mode & 0o777;
+  const prefix = existing === undefined || existing === '' || existing.endsWith('\n') ? (existing ?? '') : `${existing}\n`;
+  await writeFileAtomic(target, prefix + line, mode);
+}
