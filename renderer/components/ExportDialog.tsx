@@ -30,7 +30,13 @@ export function ExportDialog(props: {
     if (!info) return;
     const base = props.nodeLabel.replace(/[^\w.-]+/g, '-');
     setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
-  }, [info, format, props.nodeLabel]);
+    // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
+  }, [info, props.nodeLabel]);
+  // Switching format switches the extension and keeps whatever else the user typed.
+  const chooseFormat = (next: ExportFormat) => {
+    setFormat(next);
+    setPath((p) => p.replace(/\.(nd)?json$/, next === 'list' ? '.json' : '.ndjson'));
+  };
 
   async function run(withPath: boolean) {
     setBusy(true);
@@ -81,11 +87,11 @@ export function ExportDialog(props: {
       <fieldset className="choices">
         <legend>Format</legend>
         <label className="check">
-          <input type="radio" name="format" checked={format === 'list'} onChange={() => setFormat('list')} />
+          <input type="radio" name="format" checked={format === 'list'} onChange={() => chooseFormat('list')} />
           kubectl List JSON <span className="muted">(same bytes as kubectl get pods -o json)</span>
         </label>
         <label className="check">
-          <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => setFormat('ndjson')} />
+          <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => chooseFormat('ndjson')} />
           NDJSON <span className="muted">(one pod per line, for jq and log tools)</span>
         </label>
       </fieldset>

@@ -17,13 +17,18 @@ export function JsonView(props: { text: string; fileName: string }) {
   );
   const currentLine = matches[Math.min(current, matches.length - 1)];
 
-  // A match inside a folded block unfolds it, so search never points at hidden text.
+  // Moving to a match inside a folded block unfolds it, so search never points at hidden text;
+  // folding afterwards is the user's choice and stays.
   useEffect(() => {
     if (currentLine === undefined) return;
-    const hiding = [...folded].filter((start) => start < currentLine && (lines[start]?.foldEnd ?? -1) >= currentLine);
-    if (hiding.length > 0) setFolded(new Set([...folded].filter((s) => !hiding.includes(s))));
-    bodyRef.current?.querySelector(`[data-line="${currentLine}"]`)?.scrollIntoView({ block: 'center' });
-  }, [currentLine, folded, lines]);
+    setFolded((folded) => {
+      const hiding = [...folded].filter((start) => start < currentLine && (lines[start]?.foldEnd ?? -1) >= currentLine);
+      return hiding.length > 0 ? new Set([...folded].filter((s) => !hiding.includes(s))) : folded;
+    });
+  }, [currentLine, lines]);
+  useEffect(() => {
+    if (currentLine !== undefined) bodyRef.current?.querySelector(`[data-line="${currentLine}"]`)?.scrollIntoView({ block: 'center' });
+  }, [currentLine]);
 
   const visible: number[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -153,6 +153,7 @@ interface FakeNode {
 /** scale multiplies the demo node's pods (1 ≈ 310); eventsPerSecond sets the churn. */
 export function createFakeAppCore(options: { seed?: number; scale?: number; eventsPerSecond?: number } = {}): FakeBridge {
   const r = rng(options.seed ?? 7);
+  const word = (n: number) => Array.from({ length: n }, () => 'bcdfghjklmnpqrstvwxz2456789'[Math.floor(r() * 27)]).join('');
   const now = Date.now();
   const nodes = new Map<string, FakeNode>();
   const prompts = new Map<string, Prompt>();
@@ -168,7 +169,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
     for (const [ns, name, kind, image, replicas] of WORKLOADS) {
       const count = Math.max(1, Math.round(replicas * scale));
       for (let k = 0; k < count; k++) {
-        const suffix = kind === 'StatefulSet' ? String(k) : kind === 'DaemonSet' ? Math.random().toString(36).slice(2, 7) : `${Math.random().toString(36).slice(2, 12)}-${Math.random().toString(36).slice(2, 7)}`;
+        const suffix = kind === 'StatefulSet' ? String(k) : kind === 'DaemonSet' ? word(5) : `${word(10)}-${word(5)}`;
         const p = podTree(r, ns, `${name}-${suffix}`, kind, name, image, nodeName, i++, now);
         pods.set(String((p.metadata as PodObject).uid), p);
       }
@@ -287,6 +288,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
   });
 
   // Light churn on the demo node: restarts, readiness flips, a job pod replaced now and then.
+  if (options.eventsPerSecond === 0) return bridge;
   setInterval(() => {
     const pods = [...demo.pods.values()];
     const upserts: PodRow[] = [];
@@ -318,7 +320,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
         demo.pods.delete(String(meta.uid));
         removals.push(String(meta.uid));
         lines.push({ time: Date.now(), nodeId: demo.info.id, type: 'DELETED', namespace: 'batch', name: String(meta.name), uid: String(meta.uid), change: 'deleted' });
-        const fresh = podTree(r, 'batch', `thumbnailer-${Math.random().toString(36).slice(2, 7)}`, 'Job', 'thumbnailer', 'ghcr.io/acme/thumbnailer:1.4.0', demo.info.label, 900, Date.now());
+        const fresh = podTree(r, 'batch', `thumbnailer-${word(5)}`, 'Job', 'thumbnailer', 'ghcr.io/acme/thumbnailer:1.4.0', demo.info.label, 900, Date.now());
         const freshMeta = fresh.metadata as PodObject;
         demo.pods.set(String(freshMeta.uid), fresh);
         upserts.push(rowOf(fresh));

@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The renderer in real Chromium, on the in-memory fake app core (renderer/dev): what the user
+ * does with the UI itself — filter, sort, keyboard, detail, dialogs. The full path through SSH and
+ * the kubelet is e2e/'s job.
+ */
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), 'nodescope-renderer-ui-'));
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+let server: Server;
+let browser: Browser;
+let base = '';
+
+beforeAll(async () => {
+  await build({ configFile: join(projectRoot, 'vite.config.ts'), mode: 'preview', logLevel: 'silent', build: { outDir, emptyOutDir: true, sourcemap: false } });
+  server = createServer(async (req, res) => {
+    const file = normalize(join(outDir, decodeURIComponent((req.url ?? '/').split('?')[0]!)));
+    if (!file.startsWith(outDir)) return void res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}/dev/preview.html`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+async function open(query = 'events=0'): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // A CSP violation shows up as a console error: none may happen.
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`${base}?${query}`);
+  await page.getByRole('row').nth(1).waitFor();
+  return { page, errors };
+}
+
+const cellTexts = (page: Page, column: string) => page.locator(`[role=row][data-uid] .${column}`).allTextContents();
+
+describe('renderer in Chromium (fake app core)', () => {
+  it('filters with the filter language and sorts by a column', async () => {
+    const { page, errors } = await open();
+    const total = Number((await page.locator('.pods-foot').textContent())!.match(/(\d+) pods/)![1]);
+    expect(total).toBeGreaterThan(200);
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:kube-system is:static');
+    await expect.poll(() => cellTexts(page, 'c-ns')).toEqual(['kube-system', 'kube-system', 'kube-system', 'kube-system']);
+    expect(await cellTexts(page, 'c-static')).toEqual(['static', 'static', 'static', 'static']);
+    await expect.poll(() => page.locator('.pods-foot').textContent()).toBe(`4 of ${total} pods`);
+
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:shop colour:red');
+    await expect(page.getByRole('alert').filter({ hasText: 'Unknown filter "colour:"' }).isVisible()).resolves.toBe(true);
+
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
+    await page.getByRole('button', { name: 'Sort by Restarts' }).click();
+    expect(await page.getByRole('columnheader', { name: 'Sort by Restarts' }).getAttribute('aria-sort')).toBe('descending');
+    const restarts = (await cellTexts(page, 'c-num')).map(Number);
+    expect(restarts).toEqual([...restarts].sort((a, b) => b - a));
+    expect(restarts[0]).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('is driven by the keyboard: / to filter, arrows, Enter to open, Esc to close', async () => {
+    const { page } = await open();
+    await page.locator('body').press('/');
+    await page.keyboard.type('coredns');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    const selected = page.locator('[role=row][aria-selected=true]');
+    const name = await selected.locator('.c-name').textContent();
+    expect(name).toMatch(/^coredns-/);
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('region', { name: `Pod kube-system/${name}` });
+    await detail.waitFor();
+    await expect(detail.getByRole('region', { name: 'Containers' }).textContent()).resolves.toContain('registry.k8s.io/coredns/coredns');
+    await expect(detail.getByRole('region', { name: 'Conditions' }).textContent()).resolves.toContain('PodScheduled');
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('shows the pod JSON with folding and search', async () => {
+    const { page } = await open();
+    await page.getByRole('row').nth(1).dblclick();
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = page.getByRole('region', { name: 'Pod JSON' });
+    await expect(json.textContent()).resolves.toContain('"apiVersion": "v1"');
+    await page.getByRole('searchbox', { name: 'Find in JSON' }).fill('restartCount');
+    await expect(page.locator('.match-count').textContent()).resolves.toBe('1/1');
+    await page.getByRole('button', { name: 'Fold line 1', exact: true }).click();
+    expect(await json.locator('.json-line').count()).toBeLessThan(3);
+    await expect(page.getByRole('button', { name: /Unfold \d+ lines/ }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('adds a node from the SSH config after a host key decision, refusing bad input first', async () => {
+    const { page } = await open();
+    await page.getByRole('button', { name: 'Add node…' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add node' });
+    await dialog.getByRole('option', { name: /gpu-node-2/ }).click();
+    await dialog.getByRole('textbox', { name: 'Port' }).fill('99999');
+    await dialog.getByRole('button', { name: 'Add and connect' }).click();
+    await expect(dialog.locator('.field-error').first().textContent()).resolves.toMatch(/65535/);
+    await dialog.getByRole('textbox', { name: 'Port' }).fill('2222');
+    await dialog.getByRole('button', { name: 'Add and connect' }).click();
+
+    const hostKey = page.getByRole('dialog', { name: 'Unknown host key' });
+    await expect(hostKey.getByLabel('Host key fingerprint').textContent()).resolves.toMatch(/^SHA256:/);
+    await hostKey.getByRole('button', { name: 'Accept once' }).click();
+    await page.getByRole('button', { name: /^Node gpu-node-2: Live$/ }).waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('gpu-node-2');
+    await page.close();
+  });
+
+  it('validates the field mask as you type and applies it', async () => {
+    const { page } = await open();
+    const mask = page.getByRole('textbox', { name: 'Field mask' });
+    await mask.fill('metadata..name');
+    await expect.poll(() => mask.getAttribute('aria-invalid')).toBe('true');
+    await expect(page.locator('#mask-message').textContent()).resolves.toContain('is not a field path');
+    await mask.fill('metadata.name,status.phase');
+    await expect.poll(() => mask.getAttribute('aria-invalid')).toBe(null);
+    await mask.press('Enter');
+    await page.getByText('masked', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('exports the filtered pods', async () => {
+    const { page } = await open();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:monitoring');
+    const count = (await cellTexts(page, 'c-ns')).length;
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export pods' });
+    await expect(dialog.getByRole('radio', { name: `The filtered pods (${count})` }).isChecked()).resolves.toBe(true);
+    await dialog.getByRole('radio', { name: /NDJSON/ }).check();
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Export file path' }).inputValue()).toMatch(/kind-worker-pods\.ndjson$/);
+    await dialog.getByRole('button', { name: `Export ${count} pods` }).click();
+    await expect(dialog.getByRole('status').textContent()).resolves.toContain(`Saved ${count} pods`);
+    await page.close();
+  });
+
+  it('flashes rows that change and lists the change in the events feed', async () => {
+    const { page, errors } = await open('events=20');
+    await page.locator('.pod-row.flash').first().waitFor();
+    await page.getByRole('list', { name: 'Event lines' }).getByRole('listitem').first().waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /Resume \(\d+ new\)/ }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
