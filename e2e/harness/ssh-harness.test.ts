@@ -231,7 +231,10 @@ describe('ssh harness options and lifecycle', () => {
   it('cleans up through its watchdog when the owning process is killed', async () => {
     const script = join(import.meta.dirname, 'testing', 'start-harness-and-wait.ts');
     const child = spawn(process.execPath, [resolve('bin/run-ts.js'), script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((r) => child.stdout.setEncoding('utf8').once('data', (d: string) => r(d)));
+    const line = await new Promise<string>((r) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d).includes('\n') && r(out));
+    });
     const { dir, port } = JSON.parse(line) as { dir: string; port: number };
     const pids = (await Promise.all(['target', 'jump'].map((d) => readFile(join(dir, d, 'sshd.pid'), 'utf8')))).map(Number);
     child.kill('SIGKILL');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { isAlive, killDescendants, signal, waitForExit } from './process-tree';
@@ -56,12 +56,13 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
   for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
     const port = await pickFreePort(spec.address);
     const configPath = join(spec.dir, 'sshd_config');
+    const pidPath = join(spec.dir, 'sshd.pid');
     await writeFile(
       configPath,
       renderConfig({
         Port: String(port),
         ListenAddress: spec.address,
-        PidFile: join(spec.dir, 'sshd.pid'),
+        PidFile: pidPath,
         ...spec.settings,
       }),
       { mode: 0o600 },
@@ -70,11 +71,23 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
     const log: string[] = [];
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
     const outcome = await waitUntilListening(child, log, spec.address, port);
-    if (outcome === 'listening') return instance(child, port, configPath, log);
+    if (outcome === 'listening') {
+      // sshd writes its pid file just after logging; the cleanup watchdog relies on that file.
+      await waitForFile(pidPath, child);
+      return instance(child, port, configPath, log);
+    }
     lastLog = log.join('');
     if (!/Address already in use/.test(lastLog)) break;
   }
   throw new Error(`sshd did not start on ${spec.address}:\n${lastLog}`);
+}
+
+async function waitForFile(path: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await access(path).then(() => true, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not write its pid file ${path}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 function waitUntilListening(child: ChildProcess, log: string[], address: string, port: number): Promise<'listening' | 'exited'> {
