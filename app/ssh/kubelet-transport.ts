@@ -7,7 +7,7 @@ import { createSshSession, type SshSession, type SshSessionOptions } from './ssh
  * Everything between a grpc-js client and the kubelet's socket on a node: an SSH session,
  * a bridge to the socket, and a private local socket for grpc-js to dial.
  *
- *   const t = await openKubeletTransport(target, { socketPath, prompter, checkHostKey });
+ *   const t = await openKubeletTransport(target, { socketPath, prompter });
  *   const client = new PodsClient(t.target, grpc.credentials.createInsecure(), grpcOptions);
  *   ... when grpc-js reports UNAVAILABLE, show t.lastError() ...
  *   client.close(); await t.close();

@@ -9,7 +9,7 @@ import { Client } from 'ssh2';
 import type { Duplex } from 'node:stream';
 import { startSshHarness } from '../../e2e/harness/ssh-harness';
 import { openKubeletTransport } from './kubelet-transport';
-import { harnessHop, harnessTarget, pinnedHostKeys, scriptedPrompter } from './testing/ssh-test-kit';
+import { harnessHop, harnessTarget, scriptedPrompter } from './testing/ssh-test-kit';
 
 const ROUNDS = 100;
 const REQUEST = Buffer.alloc(48, 1);
@@ -72,7 +72,7 @@ try {
     ['root via ProxyJump, streamlocal', harnessTarget(h, h.root, { proxyJump: [harnessHop(h, h.jump, h.jumpPort)] })],
   ] as const;
   for (const [label, target] of cases) {
-    const t = await openKubeletTransport(target, { socketPath: h.socketPath, prompter: scriptedPrompter(), checkHostKey: pinnedHostKeys(h) });
+    const t = await openKubeletTransport(target, { socketPath: h.socketPath, prompter: scriptedPrompter() });
     const sock = connect(t.target.replace('unix://', ''));
     sock.setNoDelay(true);
     await measure(sock); // warm-up: connection, nudge, channel

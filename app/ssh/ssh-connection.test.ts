@@ -1,23 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendantsOf, signal } from '../../e2e/harness/process-tree';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { openSshConnection, type HostKeyCheck } from './ssh-connection';
+import { openSshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
 import { createSshSession } from './ssh-session';
-import { closedPort, harnessHop, harnessTarget, pinnedHostKeys, scriptedPrompter } from './testing/ssh-test-kit';
+import { closedPort, harnessHop, harnessTarget, scriptedPrompter } from './testing/ssh-test-kit';
 
 describe('openSshConnection (real sshd)', () => {
   let h: SshHarness;
-  let checkHostKey: HostKeyCheck;
   let scratch: string;
 
   beforeAll(async () => {
     h = await startSshHarness();
-    checkHostKey = pinnedHostKeys(h);
     scratch = mkdtempSync(join(tmpdir(), 'ns-conn-'));
   });
   afterAll(async () => {
@@ -29,7 +27,7 @@ describe('openSshConnection (real sshd)', () => {
 
   it('asks for the passphrase of an encrypted key again after a wrong one', async () => {
     const prompter = scriptedPrompter({ passphrases: ['wrong', h.operator.passphrase] });
-    const conn = await openSshConnection(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter, checkHostKey });
+    const conn = await openSshConnection(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter });
     conn.close();
     expect(prompter.asked.passphrase).toEqual([
       { keyPath: h.operator.encryptedKey, attempt: 1 },
@@ -51,7 +49,6 @@ describe('openSshConnection (real sshd)', () => {
       );
       const conn = await openSshConnection(harnessTarget(h, h.root, { identityFiles: [], identityAgent: sock }), {
         prompter: scriptedPrompter(),
-        checkHostKey,
       });
       conn.close();
     } finally {
@@ -62,7 +59,6 @@ describe('openSshConnection (real sshd)', () => {
   it('moves on to the identity file when the agent socket is dead', async () => {
     const conn = await openSshConnection(harnessTarget(h, h.root, { identityAgent: join(scratch, 'no-agent.sock') }), {
       prompter: scriptedPrompter(),
-      checkHostKey,
     });
     conn.close();
   });
@@ -73,7 +69,6 @@ describe('openSshConnection (real sshd)', () => {
     const err = await failure(
       openSshConnection(harnessTarget(h, { name: h.noSudo.name, key: h.root.key }, { identityFiles: [garbage, h.root.key] }), {
         prompter: scriptedPrompter(),
-        checkHostKey,
       }),
     );
     expect(err.code).toBe('AUTH_FAILED');
@@ -84,7 +79,7 @@ describe('openSshConnection (real sshd)', () => {
 
   it('gives up on a declined passphrase without asking again on the next dial', async () => {
     const prompter = scriptedPrompter({ passphrases: [null] });
-    const session = createSshSession(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter, checkHostKey });
+    const session = createSshSession(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter });
     expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('AUTH_FAILED');
     expect(session.state()).toMatchObject({ state: 'error', cause: { code: 'AUTH_FAILED' } });
     expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('AUTH_FAILED');
@@ -92,22 +87,61 @@ describe('openSshConnection (real sshd)', () => {
     session.close();
   });
 
-  it('turns a refused host key into HOST_KEY_REJECTED with the checker\'s reason', async () => {
+  it('asks about an unknown host with its SHA256 fingerprint, remembers it, and does not ask again', async () => {
+    const knownHosts = join(scratch, 'fresh_known_hosts');
+    const target = harnessTarget(h, h.root, { knownHostsFiles: [knownHosts], strictHostKeyChecking: 'ask' });
+    const first = scriptedPrompter({ hostKey: ['remember'] });
+    (await openSshConnection(target, { prompter: first })).close();
+    const fingerprint = execFileSync('ssh-keygen', ['-lf', '-'], { input: h.hostKeyLine }).toString().split(' ')[1];
+    expect(first.asked.hostKey).toEqual([{ host: h.host, port: h.port, keyType: 'ssh-ed25519', fingerprint }]);
+    expect(readFileSync(knownHosts, 'utf8')).toContain(`[${h.host}]:${h.port} ${h.hostKeyLine}`);
+
+    const second = scriptedPrompter();
+    (await openSshConnection(target, { prompter: second })).close();
+    expect(second.asked.hostKey).toEqual([]);
+  });
+
+  it('refuses a changed host key, naming both fingerprints, without asking', async () => {
+    const knownHosts = join(scratch, 'changed_known_hosts');
+    // The jump host's key recorded for the target: what a reinstalled or impersonated node looks like.
+    writeFileSync(knownHosts, `[${h.host}]:${h.port} ${h.jumpHostKeyLine}\n`);
+    const prompter = scriptedPrompter({ hostKey: ['once'] });
+    const fp = (line: string) => execFileSync('ssh-keygen', ['-lf', '-'], { input: line }).toString().split(' ')[1]!;
     const err = await failure(
-      openSshConnection(harnessTarget(h, h.root), {
-        prompter: scriptedPrompter(),
-        checkHostKey: async () => {
-          throw new Error('REMOTE HOST IDENTIFICATION HAS CHANGED');
-        },
-      }),
+      openSshConnection(harnessTarget(h, h.root, { knownHostsFiles: [knownHosts], strictHostKeyChecking: 'ask' }), { prompter }),
     );
     expect(err.code).toBe('HOST_KEY_REJECTED');
-    expect(err.message).toContain('REMOTE HOST IDENTIFICATION HAS CHANGED');
+    expect(err.message).toContain(fp(h.hostKeyLine));
+    expect(err.message).toContain(fp(h.jumpHostKeyLine));
+    expect(prompter.asked.hostKey).toEqual([]);
+  });
+
+  it('checks the jump host key too', async () => {
+    const knownHosts = join(scratch, 'target_only_known_hosts');
+    writeFileSync(knownHosts, `[${h.host}]:${h.port} ${h.hostKeyLine}\n`);
+    const jump = { ...harnessHop(h, h.jump, h.jumpPort), knownHostsFiles: [knownHosts] };
+    const err = await failure(openSshConnection(harnessTarget(h, h.root, { proxyJump: [jump] }), { prompter: scriptedPrompter() }));
+    expect(err.code).toBe('HOST_KEY_REJECTED');
+    expect(err.message).toContain(`[${h.host}]:${h.jumpPort}`);
+  });
+
+  it('shows waiting-for-host-key while the user decides', async () => {
+    const knownHosts = join(scratch, 'session_known_hosts');
+    const seen: string[] = [];
+    const session = createSshSession(harnessTarget(h, h.root, { knownHostsFiles: [knownHosts], strictHostKeyChecking: 'ask' }), {
+      prompter: { ...scriptedPrompter(), hostKey: async () => (seen.push(session.state().state), 'once') },
+    });
+    const states: string[] = [];
+    session.onState((s) => states.push(s.state));
+    await session.connection();
+    session.close();
+    expect(seen).toEqual(['waiting-for-host-key']);
+    expect(states).toEqual(['connecting', 'waiting-for-host-key', 'connecting', 'connected', 'closed']);
   });
 
   it('says which host:port refused the connection', async () => {
     const port = await closedPort(h.host);
-    const err = await failure(openSshConnection(harnessTarget(h, h.root, { port }), { prompter: scriptedPrompter(), checkHostKey }));
+    const err = await failure(openSshConnection(harnessTarget(h, h.root, { port }), { prompter: scriptedPrompter() }));
     expect(err.code).toBe('HOST_UNREACHABLE');
     expect(err.message).toContain(`${h.host}:${port}`);
   });
@@ -117,7 +151,6 @@ describe('openSshConnection (real sshd)', () => {
     const err = await failure(
       openSshConnection(harnessTarget(h, h.root, { port, proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }), {
         prompter: scriptedPrompter(),
-        checkHostKey,
       }),
     );
     expect(err.code).toBe('HOST_UNREACHABLE');
@@ -128,7 +161,6 @@ describe('openSshConnection (real sshd)', () => {
   it('notices a dead link through keepalives within seconds', async () => {
     const conn = await openSshConnection(harnessTarget(h, h.operator), {
       prompter: scriptedPrompter(),
-      checkHostKey,
       keepaliveIntervalMs: 300,
       keepaliveCountMax: 2,
     });

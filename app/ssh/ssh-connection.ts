@@ -1,5 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { preferredHostKeyAlgorithms } from './host-key-algorithms';
+import { verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
@@ -11,8 +13,13 @@ import type { SshPrompter } from './ssh-prompter';
  */
 
 export interface SshHop extends HopLabel {
-  /** Name to look up in known_hosts (HostKeyAlias, else the host name). */
+  /** HostKeyAlias: the name to look up in known_hosts instead of host and port. */
   hostKeyAlias?: string;
+  /** UserKnownHostsFile then GlobalKnownHostsFile entries; 'remember' writes to the first. */
+  knownHostsFiles: string[];
+  strictHostKeyChecking: StrictHostKeyChecking;
+  /** HashKnownHosts: remember hosts hashed. */
+  hashKnownHosts?: boolean;
   identityFiles: string[];
   /** IdentityAgent from ssh_config; undefined: $SSH_AUTH_SOCK (or the Windows pipe). */
   identityAgent?: string;
@@ -28,12 +35,8 @@ export interface SshTarget extends SshHop {
   proxyJump: SshHop[];
 }
 
-/** Resolves when `blob` (the raw host key) is acceptable for `hop`; rejects with the reason otherwise. */
-export type HostKeyCheck = (hop: SshHop, blob: Buffer, prompter: SshPrompter) => Promise<void>;
-
 export interface OpenSshOptions {
   prompter: SshPrompter;
-  checkHostKey: HostKeyCheck;
   /** Keepalive period; default ServerAliveInterval or 15 s. */
   keepaliveIntervalMs?: number;
   /** Unanswered keepalives before the link counts as dead; default ServerAliveCountMax or 3. */
@@ -89,7 +92,28 @@ interface HopResult {
   cause(): SshError | null;
 }
 
-function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
+/** Checks the offered key against known_hosts, asking the prompter about unknown hosts when policy allows. */
+function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise<void> {
+  return verifyHostKey({
+    host: hop.host,
+    port: hop.port,
+    ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
+    blob,
+    files: hop.knownHostsFiles,
+    strict: hop.strictHostKeyChecking,
+    hash: hop.hashKnownHosts ?? false,
+    prompt: (question) => prompter.hostKey(question),
+  });
+}
+
+async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
+  // Known key types first, as OpenSSH does: otherwise a host known by its RSA key looks unknown.
+  const serverHostKey = await preferredHostKeyAlgorithms({
+    host: hop.host,
+    port: hop.port,
+    files: hop.knownHostsFiles,
+    ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
+  });
   return new Promise((resolve, reject) => {
     const client = new Client();
     const label = `${hop.user}@${hop.host}`;
@@ -148,9 +172,10 @@ function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptio
       keepaliveInterval: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
       keepaliveCountMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
       authHandler: auth.handler,
+      algorithms: { serverHostKey: serverHostKey as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
       hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
         clearTimeout(connectTimer);
-        options.checkHostKey(hop, blob, options.prompter).then(
+        checkHostKey(hop, blob, options.prompter).then(
           () => verify(true),
           (err: Error) => {
             hostKeyError = err;

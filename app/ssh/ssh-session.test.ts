@@ -24,8 +24,8 @@ describe('createSshSession', () => {
   it('backs off between failed dials and publishes when it will retry', async () => {
     const port = await closedPort();
     const session = createSshSession(
-      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', proxyJump: [] },
-      { prompter, checkHostKey: async () => {} },
+      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', knownHostsFiles: [], strictHostKeyChecking: 'yes', proxyJump: [] },
+      { prompter },
     );
     const states: SessionState[] = [];
     session.onState((s) => states.push(s));
@@ -50,8 +50,8 @@ describe('createSshSession', () => {
   it('stops waiting and refuses new work once closed', async () => {
     const port = await closedPort();
     const session = createSshSession(
-      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', proxyJump: [] },
-      { prompter, checkHostKey: async () => {}, backoff: { initialMs: 60_000, factor: 2, maxMs: 60_000, jitter: 0 } },
+      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', knownHostsFiles: [], strictHostKeyChecking: 'yes', proxyJump: [] },
+      { prompter, backoff: { initialMs: 60_000, factor: 2, maxMs: 60_000, jitter: 0 } },
     );
     await session.connection().catch(() => undefined);
     const waiting = session.connection().catch((e: unknown) => e);
@@ -61,5 +61,17 @@ describe('createSshSession', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(session.state()).toEqual({ state: 'closed' });
     expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('CLOSED');
+  });
+
+  it('reports an unresolvable host name as a DNS problem that is worth retrying', async () => {
+    const session = createSshSession(
+      { host: 'node-1.nodescope.invalid', port: 22, user: 'root', identityFiles: [], identityAgent: 'none', knownHostsFiles: [], strictHostKeyChecking: 'yes', proxyJump: [] },
+      { prompter },
+    );
+    const err = (await session.connection().catch((e: unknown) => e)) as SshError;
+    expect(err.code).toBe('DNS');
+    expect(err.message).toContain('node-1.nodescope.invalid');
+    expect(session.state().state).toBe('reconnecting');
+    session.close();
   });
 });

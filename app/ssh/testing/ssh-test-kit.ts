@@ -1,6 +1,6 @@
 import { createServer, connect, type Server } from 'node:net';
 import type { SshHarness } from '../../../e2e/harness/ssh-harness';
-import type { HostKeyCheck, SshHop, SshTarget } from '../ssh-connection';
+import type { SshHop, SshTarget } from '../ssh-connection';
 import type { HostKeyAnswer, SshPrompter } from '../ssh-prompter';
 
 /** A kubelet stand-in that echoes bytes back, so a round trip proves the whole path. */
@@ -48,16 +48,16 @@ export function scriptedPrompter(answers: { passphrases?: (string | null)[]; hos
   };
 }
 
-/** Accepts exactly the harness's two host keys. */
-export function pinnedHostKeys(h: SshHarness): HostKeyCheck {
-  const pinned = [h.hostKeyLine, h.jumpHostKeyLine].map((l) => Buffer.from(l.split(' ')[1]!, 'base64'));
-  return async (_hop, blob) => {
-    if (!pinned.some((p) => p.equals(blob))) throw new Error('host key is not one of the harness keys');
-  };
-}
-
 export function harnessHop(h: SshHarness, user: { name: string; key: string }, port = h.port): SshHop {
-  return { host: h.host, port, user: user.name, identityFiles: [user.key], identityAgent: 'none' };
+  return {
+    host: h.host,
+    port,
+    user: user.name,
+    identityFiles: [user.key],
+    identityAgent: 'none',
+    knownHostsFiles: [h.knownHosts],
+    strictHostKeyChecking: 'yes',
+  };
 }
 
 export function harnessTarget(h: SshHarness, user: { name: string; key: string }, extra: Partial<SshTarget> = {}): SshTarget {
