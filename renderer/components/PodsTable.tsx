@@ -130,7 +130,10 @@ export function PodsTable(props: Props) {
                   className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
                   style={{ transform: `translateY(${item.start}px)` }}
                   onClick={() => props.onSelect(row.uid)}
-                  onDoubleClick={() => props.onOpen(row.uid)}
+                  onDoubleClick={() => {
+                    window.getSelection()?.removeAllRanges();
+                    props.onOpen(row.uid);
+                  }}
                 >
                   <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
                   <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
