@@ -14,6 +14,7 @@ export function EventsFeed(props: {
   lines: readonly FeedLine[];
   nodeLabel: (nodeId: string) => string;
   onOpen: (line: FeedLine) => void;
+  canOpen: (line: FeedLine) => boolean;
   collapsed: boolean;
   onToggle: () => void;
 }) {
@@ -57,9 +58,14 @@ export function EventsFeed(props: {
                   <span className="feed-time mono">{formatClock(l.time)}</span>
                   <span className="feed-node">{nodeLabel(l.nodeId)}</span>
                   <span className={`feed-type tone-text-${TYPE_TONE[l.type]}`}>{l.type}</span>
-                  <button type="button" className="feed-pod link mono" onClick={() => props.onOpen(l)}>
-                    {l.namespace}/{l.name}
-                  </button>
+                  {/* Only pods still on the node open; relist lines name no pod. */}
+                  {props.canOpen(l) ? (
+                    <button type="button" className="feed-pod link mono" onClick={() => props.onOpen(l)}>
+                      {l.namespace}/{l.name}
+                    </button>
+                  ) : (
+                    <span className="feed-pod mono muted">{l.uid ? `${l.namespace}/${l.name}` : '—'}</span>
+                  )}
                   <span className="feed-change">{l.change}</span>
                 </li>
               );
