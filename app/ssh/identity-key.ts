@@ -46,3 +46,24 @@ export async function loadIdentityKey(keyPath: string, prompter: SshPrompter): P
   }
   return { skipped: `${keyPath}: wrong passphrase ${MAX_PASSPHRASE_ATTEMPTS} times` };
 }
+
+/**
+ * The public half of an identity file, without asking for a passphrase: from `<path>.pub`,
+ * else from the file itself (a public key, an unencrypted key, or the cleartext header of an
+ * encrypted OpenSSH key). null when none of these work.
+ */
+export async function identityPublicKey(keyPath: string): Promise<Buffer | null> {
+  for (const path of [`${keyPath}.pub`, keyPath]) {
+    let data: Buffer;
+    try {
+      data = await readFile(path);
+    } catch {
+      continue;
+    }
+    const parsed = ssh2.utils.parseKey(data);
+    if (!(parsed instanceof Error)) return parsed.getPublicSSH();
+    const encrypted = readEncryptedOpenSshKey(data.toString('utf8'));
+    if (encrypted?.publicKeys[0]) return encrypted.publicKeys[0];
+  }
+  return null;
+}

@@ -1,5 +1,6 @@
 import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
-import { loadIdentityKey } from './identity-key';
+import { agentLimitedTo } from './identity-agent';
+import { identityPublicKey, loadIdentityKey } from './identity-key';
 import type { SshPrompter } from './ssh-prompter';
 
 /**
@@ -14,6 +15,8 @@ export interface AuthPlan {
   /** ssh-agent socket or pipe; undefined: no agent. */
   agentPath: string | undefined;
   identityFiles: string[];
+  /** IdentitiesOnly: use only agent keys that match `identityFiles`. */
+  identitiesOnly?: boolean;
   /** `user@host` shown in password prompts. */
   label: string;
   prompter: SshPrompter;
@@ -50,7 +53,15 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
 
   const steps: Step[] = [];
   if (plan.agentPath) {
-    steps.push({ method: 'agent', build: async () => ({ type: 'agent', username, agent: plan.agentPath! }) });
+    const agentPath = plan.agentPath;
+    steps.push({
+      method: 'agent',
+      build: async () => {
+        if (!plan.identitiesOnly) return { type: 'agent', username, agent: agentPath };
+        const wanted = (await Promise.all(plan.identityFiles.map(identityPublicKey))).filter((k): k is Buffer => k !== null);
+        return wanted.length ? { type: 'agent', username, agent: agentLimitedTo(agentPath, wanted) } : null;
+      },
+    });
   }
   for (const keyPath of plan.identityFiles) {
     steps.push({

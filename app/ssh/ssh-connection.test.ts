@@ -35,25 +35,44 @@ describe('openSshConnection (real sshd)', () => {
     ]);
   });
 
-  it('authenticates with keys held by a real ssh-agent', async () => {
-    const sock = join(scratch, 'agent.sock');
+  /** Runs `fn` with a real ssh-agent holding `keys`, in that order. */
+  async function withAgent(keys: string[], fn: (sock: string) => Promise<void>): Promise<void> {
+    const sock = join(scratch, `agent-${Math.random().toString(36).slice(2)}.sock`);
     const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
     try {
       await new Promise<void>((resolve) => {
         const poll = setInterval(() => existsSync(sock) && (clearInterval(poll), resolve()), 20);
       });
-      await new Promise<void>((resolve, reject) =>
-        spawn('ssh-add', ['-q', h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' }).once('exit', (c) =>
-          c === 0 ? resolve() : reject(new Error(`ssh-add exited ${c}`)),
-        ),
-      );
-      const conn = await openSshConnection(harnessTarget(h, h.root, { identityFiles: [], identityAgent: sock }), {
-        prompter: scriptedPrompter(),
-      });
-      conn.close();
+      execFileSync('ssh-add', ['-q', ...keys], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
+      await fn(sock);
     } finally {
       agent.kill();
     }
+  }
+
+  it('authenticates with keys held by a real ssh-agent', async () => {
+    await withAgent([h.root.key], async (sock) => {
+      const conn = await openSshConnection(harnessTarget(h, h.root, { identityFiles: [], identityAgent: sock }), { prompter: scriptedPrompter() });
+      conn.close();
+    });
+  });
+
+  it('with IdentitiesOnly offers only the matching agent key, so a crowded agent stays under MaxAuthTries', async () => {
+    const decoys = Array.from({ length: 6 }, (_, i) => {
+      const path = join(scratch, `decoy_${i}`);
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path]);
+      return path;
+    });
+    await withAgent([...decoys, h.root.key], async (sock) => {
+      // Only the public half on disk: the private key lives in the agent alone.
+      const pubOnly = `${h.root.key}.pub`;
+      const target = harnessTarget(h, h.root, { identityFiles: [pubOnly], identityAgent: sock });
+      const crowded = await failure(openSshConnection(target, { prompter: scriptedPrompter() }));
+      expect(crowded.code).toBe('AUTH_FAILED');
+      expect(crowded.hint).toContain('IdentitiesOnly yes');
+      const conn = await openSshConnection({ ...target, identitiesOnly: true }, { prompter: scriptedPrompter() });
+      conn.close();
+    });
   });
 
   it('moves on to the identity file when the agent socket is dead', async () => {

@@ -21,6 +21,8 @@ export interface SshHop extends HopLabel {
   /** HashKnownHosts: remember hosts hashed. */
   hashKnownHosts?: boolean;
   identityFiles: string[];
+  /** IdentitiesOnly: offer only agent keys matching identityFiles. */
+  identitiesOnly?: boolean;
   /** IdentityAgent from ssh_config; undefined: $SSH_AUTH_SOCK (or the Windows pipe). */
   identityAgent?: string;
   /** ConnectTimeout in seconds. */
@@ -121,6 +123,7 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
       username: hop.user,
       agentPath: resolveAgentPath(hop.identityAgent, options.env),
       identityFiles: hop.identityFiles,
+      ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
       label,
       prompter: options.prompter,
     });

@@ -95,6 +95,10 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
       return new SshError('CONNECTION_LOST', `Connection to ${where} was reset (${e.code})`,
         'The server or a middlebox dropped the connection; it will be re-dialled.', e);
   }
+  if (/too many authentication failures/i.test(e.message)) {
+    return new SshError('AUTH_FAILED', `${hopText(hop)} closed the connection after too many key attempts (sshd MaxAuthTries)`,
+      `Your agent offers many keys: set \`IdentitiesOnly yes\` and the right IdentityFile for ${hop.host} in your SSH config.`, e);
+  }
   if (e.level === 'client-authentication') {
     const tried = auth.tried.length ? auth.tried.join(', ') : 'none available';
     const skipped = auth.skipped.length ? `; skipped: ${auth.skipped.join('; ')}` : '';
