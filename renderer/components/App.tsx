@@ -122,9 +122,8 @@ export function App({ model }: { model: AppModel }) {
                 <h1>{node.label}</h1>
                 {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
                 <span className={`pill tone-${state.tone}`} aria-label={`Node state: ${state.title}`}>
-                  {state.title}
+                  {node.state.phase === 'error' ? 'Error' : state.title}
                 </span>
-                {state.detail && <span className="muted small node-heading-detail">{state.detail}</span>}
               </div>
               <span className="spacer" />
               <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
@@ -158,31 +157,38 @@ export function App({ model }: { model: AppModel }) {
                 </span>
               )}
             </div>
-            <div className={openUid ? 'content split' : 'content'}>
-              <PodsTable
-                rows={rows}
-                totalCount={allRows.length}
-                order={order}
-                onSort={sortBy}
-                selectedUid={selectedUid}
-                onSelect={setSelectedUid}
-                onOpen={(uid) => {
-                  setSelectedUid(uid);
-                  setOpenUid(uid);
-                }}
-                changedAt={(uid) => model.pods.changedAt(node.id, uid)}
-                emptyText={
-                  allRows.length > 0
-                    ? 'No pod matches the filter.'
-                    : node.state.phase === 'live'
-                      ? 'No pods on this node.'
-                      : state.detail ?? state.title
-                }
-              />
-              {openUid && (
-                <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
-              )}
-            </div>
+            {node.state.phase !== 'live' && allRows.length === 0 ? (
+              <div className="node-state-panel" role="status">
+                <span className={`dot big tone-${state.tone}`} aria-hidden="true" />
+                <h2>{state.title}</h2>
+                {state.detail && <p className="muted">{state.detail}</p>}
+                {(node.state.phase === 'error' || node.state.phase === 'disconnected' || node.state.phase === 'reconnecting') && (
+                  <button type="button" className="button primary" onClick={() => void act(() => bridge.request('nodes.connect', { nodeId: node.id }))}>
+                    {node.state.phase === 'reconnecting' ? 'Retry now' : 'Connect'}
+                  </button>
+                )}
+              </div>
+            ) : (
+              <div className={openUid ? 'content split' : 'content'}>
+                <PodsTable
+                  rows={rows}
+                  totalCount={allRows.length}
+                  order={order}
+                  onSort={sortBy}
+                  selectedUid={selectedUid}
+                  onSelect={setSelectedUid}
+                  onOpen={(uid) => {
+                    setSelectedUid(uid);
+                    setOpenUid(uid);
+                  }}
+                  changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                  emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                />
+                {openUid && (
+                  <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
+                )}
+              </div>
+            )}
           </>
         ) : (
           <div className="welcome">

@@ -48,11 +48,11 @@ export function NodesSidebar(props: Props) {
                 <span className="node-text">
                   <span className="node-label">
                     <span className="node-label-text">{node.label}</span>
-                    {node.simulated && <span className="tag tag-sim">simulated</span>}
                   </span>
                   <span className={`node-state tone-text-${state.tone}`} role="status">
                     {state.title}
                     {node.state.phase === 'live' && ` · ${props.podCount(node.id)} pods`}
+                    {node.simulated && <span className="tag tag-sim">simulated</span>}
                   </span>
                   {state.detail && <span className="node-detail">{state.detail}</span>}
                 </span>
