@@ -28,6 +28,8 @@ export interface AuthSession {
   tried: string[];
   /** Why keys were skipped (missing file, passphrase declined...). */
   skipped: string[];
+  /** The user cancelled a keyboard-interactive or password prompt: stop, do not report wrong credentials. */
+  declined(): boolean;
 }
 
 type Step = { method: AuthenticationType; build: () => Promise<AnyAuthMethod | null> };
@@ -124,5 +126,5 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
     const done = callback as (next: AnyAuthMethod | false) => void;
     advance().then(done, () => done(false));
   };
-  return { handler, tried, skipped };
+  return { handler, tried, skipped, declined: () => userDeclined };
 }

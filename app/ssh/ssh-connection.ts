@@ -145,7 +145,11 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
       if (settled) return;
       settled = true;
       client.destroy();
-      reject(hostKeyError ? hostKeyRejection(hop, hostKeyError) : classifyConnectError(err, hop, auth));
+      if (hostKeyError) reject(hostKeyRejection(hop, hostKeyError));
+      else if (auth.declined()) {
+        reject(new SshError('AUTH_FAILED', `Login to ${hop.user}@${hop.host}:${hop.port} cancelled at the password prompt`,
+          'Connect again and answer the prompt, or set up key authentication.'));
+      } else reject(classifyConnectError(err, hop, auth));
     };
 
     client.on('error', (err: Error & { level?: string }) => {
