@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hasSharedPods, loadSharedPods, sharedPodsDir } from '../testing/shared-fixtures';
 import { decodePod } from './decode';
 import { encodePod } from './encode';
-import { podsToKubectlListJson, podToKubectlJson } from './kubectl-json';
+import { podBytesListToKubectl, podBytesToKubectlJson, podsToKubectlListJson, podToKubectlJson } from './kubectl-json';
 
 // The real pods of ../shared/fixtures/pods: what kubectl printed for each, byte for byte.
 if (!hasSharedPods) console.warn(`conformance: skipped, no shared fixtures at ${sharedPodsDir}`);
@@ -22,6 +22,11 @@ describe.skipIf(!hasSharedPods)('conformance with kubectl on real pods', () => {
       expect(podToKubectlJson(pod)).toBe(f.jsonDefault);
     });
 
+    it(`${f.name}: prints the same straight from the bytes (the export fast path)`, () => {
+      expect(podBytesToKubectlJson(f.pb, { showManagedFields: true })).toEqual({ json: f.jsonWithManagedFields, unknownFields: [] });
+      expect(podBytesToKubectlJson(f.pb).json).toBe(f.jsonDefault);
+    });
+
     it(`${f.name}: re-encodes to the very bytes the kubelet's Go code wrote`, () => {
       expect(Buffer.from(encodePod(decodePod(f.pb).pod)).equals(Buffer.from(f.pb))).toBe(true);
     });
@@ -30,5 +35,7 @@ describe.skipIf(!hasSharedPods)('conformance with kubectl on real pods', () => {
   it('prints all of them as one kubectl List whose items are the pods', () => {
     const list = JSON.parse(podsToKubectlListJson(fixtures.map((f) => decodePod(f.pb).pod)));
     expect(list.items).toEqual(fixtures.map((f) => JSON.parse(f.jsonDefault)));
+    const fromBytes = podBytesListToKubectl(fixtures.map((f) => f.pb));
+    expect(new TextDecoder().decode(fromBytes.bytes)).toBe(podsToKubectlListJson(fixtures.map((f) => decodePod(f.pb).pod)));
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Pod bytes (Go's v1.Pod.Marshal()) -> a pod tree shaped like kubectl's JSON (see pod-tree.ts).
- * Schema-driven from the compiled pod schema; keeps presence, keeps every field the schema does not know,
- * and names the pod, the field path and the byte offset when the bytes are malformed.
+ * One decoder function per message is generated from the compiled pod schema; they keep presence, keep
+ * every field the schema does not know, and name the pod, the field path and the byte offset when the
+ * bytes are malformed.
  */
+import { compileFunctions, js } from '../schema/compile-functions';
 import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
-import type { DecodedPod, PodObject, PodValue, UnknownField } from './pod-tree';
+import { DecodeContext } from './decode-context';
+import type { DecodedPod, PodObject } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
 export class PodDecodeError extends Error {
@@ -20,190 +23,83 @@ export class PodDecodeError extends Error {
   }
 }
 
-/** Go's zero time: 0001-01-01T00:00:00Z, printed as null like an absent time. */
-const GO_ZERO_TIME_SECONDS = -62135596800;
+type MessageDecoder = (r: WireReader, end: number, target: PodObject, c: DecodeContext) => void;
 
-function timeToJson(seconds: number | bigint): string | null {
-  if (seconds === GO_ZERO_TIME_SECONDS) return null;
-  const iso = new Date(Number(seconds) * 1000).toISOString();
-  return `${iso.slice(0, 19)}Z`;
+const fnName = (m: MessageSchema): string => `d_${m.fullName.replace(/\./g, '_')}`;
+
+/** The value expression of one element of a field. */
+function readExpression(field: FieldSchema): string {
+  switch (field.scalar) {
+    case 'string':
+      return 'r.string(r.lengthDelimited())';
+    case 'int64':
+      return 'r.int64()';
+    case 'int32':
+      return 'r.int32()';
+    case 'bool':
+      return 'r.bool()';
+    case undefined:
+      break;
+    default:
+      throw new Error(`schema: no decoder for ${field.scalar}`);
+  }
+  const msg = field.message!;
+  switch (msg.special) {
+    case 'time':
+      return 'c.time()';
+    case 'quantity':
+      return 'c.quantity()';
+    case 'intOrString':
+      return 'c.intOrString()';
+    case 'fieldsV1':
+      return 'c.fieldsV1()';
+    default:
+      return `sub(${fnName(msg)}, r, c)`;
+  }
 }
 
-/** Object keys from the wire may be anything; `__proto__` must become a key, not a prototype. */
-function setKey(obj: PodObject, key: string, value: PodValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
+function generateDecoder(m: MessageSchema, index: number): string {
+  const cases = m.fields.map((f) => {
+    const tag = (f.number << 3) | f.wireType;
+    const key = js(f.json);
+    if (f.inline) return `case ${tag}: { const e = r.lengthDelimited(); ${fnName(f.message!)}(r, e, t, c); break; }`;
+    if (f.map) return `case ${tag}: c.mapEntry(t, ${key}, ${f.message?.special === 'quantity'}); break;`;
+    if (f.repeated && f.wireType === WIRE_VARINT) {
+      // Go writes these lists unpacked; proto2 readers must accept the packed form as well.
+      const packedTag = (f.number << 3) | WIRE_LEN;
+      return `case ${tag}: { const l = t[${key}]; const v = ${readExpression(f)}; if (l === undefined) t[${key}] = [v]; else l.push(v); break; }
+      case ${packedTag}: { const e = r.lengthDelimited(); let l = t[${key}]; if (l === undefined) t[${key}] = l = []; while (r.pos < e) l.push(${readExpression(f)}); break; }`;
+    }
+    if (f.repeated) {
+      return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f)}); c.path.pop(); c.path.pop(); break; }`;
+    }
+    if (f.message && !f.message.special) return `case ${tag}: c.path.push(${key}); t[${key}] = ${readExpression(f)}; c.path.pop(); break;`;
+    return `case ${tag}: t[${key}] = ${readExpression(f)}; break;`;
+  });
+  return `function ${fnName(m)}(r, end, t, c) {
+  while (r.pos < end) {
+    const start = r.pos;
+    const tag = r.uint32();
+    switch (tag) {
+      ${cases.join('\n      ')}
+      default: c.other(schemas[${index}], tag, start);
+    }
+  }
+  if (r.pos !== end) throw new WireFormatError('a field runs past the end of its message', r.pos);
+}`;
 }
 
-class PodDecoder {
-  readonly unknownFields: UnknownField[] = [];
-  /** Path segments of the message being decoded, rendered only when an error or unknown field needs them. */
-  private readonly path: (string | number)[] = [];
+let podDecoder: MessageDecoder | undefined;
 
-  constructor(private readonly r: WireReader) {}
-
-  pathString(): string {
-    let s = '';
-    for (const seg of this.path) s += typeof seg === 'number' ? `[${seg}]` : s ? `.${seg}` : seg;
-    return s;
-  }
-
-  message(schema: MessageSchema, end: number, target: PodObject): void {
-    const r = this.r;
-    while (r.pos < end) {
-      const tagStart = r.pos;
-      const tag = r.uint32();
-      const number = tag >>> 3;
-      const wireType = tag & 7;
-      const field = schema.byNumber[number];
-      if (field === undefined) {
-        if (number === 0) throw new WireFormatError('field number 0 is invalid', tagStart);
-        this.unknown(number, wireType);
-        continue;
-      }
-      if (wireType !== field.wireType) {
-        if (wireType === WIRE_LEN && field.repeated && field.wireType === WIRE_VARINT) {
-          this.packed(field, target);
-          continue;
-        }
-        throw new WireFormatError(`field ${field.json} (${number}) has wire type ${wireType}, expected ${field.wireType}`, tagStart);
-      }
-      if (field.map) this.mapEntry(field, target);
-      else if (field.repeated) {
-        const list = (target[field.json] as PodValue[] | undefined) ?? (target[field.json] = []);
-        this.path.push(field.json, list.length);
-        list.push(this.value(field));
-        this.path.length -= 2;
-      } else if (field.inline) {
-        // Inlined embeds (Volume.volumeSource, Probe.handler, ...) land in the parent, as in JSON.
-        const subEnd = r.lengthDelimited();
-        this.message(field.message!, subEnd, target);
-      } else {
-        this.path.push(field.json);
-        target[field.json] = this.value(field);
-        this.path.length -= 1;
-      }
-    }
-    if (r.pos !== end) throw new WireFormatError('a field runs past the end of its message', r.pos);
-  }
-
-  private value(field: FieldSchema): PodValue {
-    const r = this.r;
-    switch (field.scalar) {
-      case 'string':
-        return r.string(r.lengthDelimited());
-      case 'int64':
-        return r.int64();
-      case 'int32':
-        return r.int32();
-      case 'bool':
-        return r.bool();
-      case undefined:
-        return this.submessage(field.message!);
-      default:
-        throw new WireFormatError(`unsupported scalar ${field.scalar} in ${field.json}`, r.pos);
-    }
-  }
-
-  private submessage(schema: MessageSchema): PodValue {
-    const r = this.r;
-    const end = r.lengthDelimited();
-    switch (schema.special) {
-      case undefined: {
-        const obj: PodObject = {};
-        this.message(schema, end, obj);
-        return obj;
-      }
-      case 'time': {
-        if (r.pos === end) return null;
-        const t = this.specialFields(schema, end);
-        return timeToJson((t.seconds as number | bigint | undefined) ?? 0);
-      }
-      case 'quantity': {
-        const q = this.specialFields(schema, end);
-        return (q.string as string | undefined) ?? '0';
-      }
-      case 'intOrString': {
-        const v = this.specialFields(schema, end);
-        return Number(v.type ?? 0) === 1 ? ((v.strVal as string | undefined) ?? '') : ((v.intVal as number | undefined) ?? 0);
-      }
-      case 'fieldsV1': {
-        const start = r.pos;
-        const raw = this.fieldsV1Raw(end);
-        if (raw === undefined) return null;
-        try {
-          return JSON.parse(new TextDecoder().decode(raw)) as PodValue;
-        } catch {
-          throw new WireFormatError('fieldsV1 is not valid JSON', start);
-        }
-      }
-    }
-  }
-
-  /** Decodes a special type's own scalar fields (Time, Quantity, IntOrString) by the schema, keeping unknowns. */
-  private specialFields(schema: MessageSchema, end: number): PodObject {
-    const obj: PodObject = {};
-    this.message(schema, end, obj);
-    return obj;
-  }
-
-  private fieldsV1Raw(end: number): Uint8Array | undefined {
-    const r = this.r;
-    let raw: Uint8Array | undefined;
-    while (r.pos < end) {
-      const tag = r.uint32();
-      if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
-        const rawEnd = r.lengthDelimited();
-        raw = r.buf.subarray(r.pos, rawEnd);
-        r.pos = rawEnd;
-      } else this.unknown(tag >>> 3, tag & 7);
-    }
-    return raw;
-  }
-
-  private mapEntry(field: FieldSchema, target: PodObject): void {
-    const r = this.r;
-    const end = r.lengthDelimited();
-    let key = '';
-    let value: PodValue = field.scalar === 'string' ? '' : field.message?.special === 'quantity' ? '0' : {};
-    this.path.push(field.json);
-    while (r.pos < end) {
-      const tag = r.uint32();
-      const number = tag >>> 3;
-      const wireType = tag & 7;
-      if (wireType !== WIRE_LEN || (number !== 1 && number !== 2)) {
-        this.unknown(number, wireType);
-        continue;
-      }
-      if (number === 1) key = r.string(r.lengthDelimited());
-      else value = this.value(field);
-    }
-    this.path.length -= 1;
-    const map = (target[field.json] as PodObject | undefined) ?? (target[field.json] = {});
-    setKey(map, key, value);
-  }
-
-  private packed(field: FieldSchema, target: PodObject): void {
-    const r = this.r;
-    const end = r.lengthDelimited();
-    const list = (target[field.json] as PodValue[] | undefined) ?? (target[field.json] = []);
-    while (r.pos < end) list.push(this.value(field));
-  }
-
-  private unknown(fieldNumber: number, wireType: number): void {
-    const r = this.r;
-    const payloadStart = r.pos;
-    r.skip(wireType);
-    let raw = r.buf.subarray(payloadStart, r.pos);
-    if (wireType === WIRE_LEN) {
-      // Keep the payload without its length prefix.
-      const inner = new WireReader(r.buf, payloadStart, r.pos);
-      inner.uint32();
-      raw = r.buf.subarray(inner.pos, r.pos);
-    }
-    // A plain Uint8Array copy: the input may be a Buffer over a larger pool, and raw values cross IPC.
-    this.unknownFields.push({ path: this.pathString(), fieldNumber, wireType, raw: new Uint8Array(raw) });
-  }
+function compileDecoders(): MessageDecoder {
+  const schema = podSchema();
+  const messages = [...schema.messages.values()].filter((m) => !m.special);
+  const source = [
+    ...messages.map((m, i) => generateDecoder(m, i)),
+    `function sub(fn, r, c) { const e = r.lengthDelimited(); const o = {}; fn(r, e, o, c); return o; }`,
+    `return ${fnName(schema.pod)};`,
+  ].join('\n\n');
+  return compileFunctions<MessageDecoder>(source, { schemas: messages, WireFormatError });
 }
 
 function podLabel(pod: PodObject, fallback: string): string {
@@ -218,19 +114,19 @@ function podLabel(pod: PodObject, fallback: string): string {
  * (for example the file name, or `pods[3]` of a list).
  */
 export function decodePod(bytes: Uint8Array, label = 'pod'): DecodedPod {
-  const schema = podSchema().pod;
+  podDecoder ??= compileDecoders();
   const reader = new WireReader(bytes);
-  const decoder = new PodDecoder(reader);
+  const context = new DecodeContext(reader);
   const pod: PodObject = {};
   try {
-    decoder.message(schema, bytes.length, pod);
+    podDecoder(reader, bytes.length, pod, context);
   } catch (err) {
     if (err instanceof WireFormatError) {
-      throw new PodDecodeError(podLabel(pod, label), err.offset, decoder.pathString(), err.message);
+      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message);
     }
     throw err;
   }
-  return { pod, unknownFields: decoder.unknownFields };
+  return { pod, unknownFields: context.unknownFields };
 }
 
 /** The outcome of one pod of a list: one bad pod never hides the others. */

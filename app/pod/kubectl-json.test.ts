@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
-import { podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
-import { managedFieldsJson, specWithHostPathVolume, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
+import { podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
+import { managedFieldsJson, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
 
 const print = (bytes: Uint8Array, showManagedFields = false) => podToKubectlJson(decodePod(bytes).pod, { showManagedFields });
 
@@ -43,5 +43,34 @@ describe('kubectl JSON of a pod', () => {
     expect(line.startsWith('{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{"note":"\\u003ca\\u003e')).toBe(true);
     expect(line).toContain('"generation":1152921504606846977,');
     expect(JSON.stringify(JSON.parse(line), null, 4)).toBe(JSON.stringify(JSON.parse(webPodJson), null, 4));
+  });
+});
+
+describe('kubectl JSON straight from pod bytes', () => {
+  it('prints exactly what the tree printer prints, in both layouts', () => {
+    const bytes = webPodBytes({ metaExtra: withManagedFields, specExtra: specWithHostPathVolume });
+    const pod = decodePod(bytes).pod;
+    for (const showManagedFields of [false, true]) {
+      expect(podBytesToKubectlJson(bytes, { showManagedFields }).json).toBe(podToKubectlJson(pod, { showManagedFields }));
+      expect(podBytesToNdjsonLine(bytes, { showManagedFields }).json).toBe(podToNdjsonLine(pod, { showManagedFields }));
+    }
+  });
+
+  it('reports fields it does not know with their paths, like the tree decoder', () => {
+    const bytes = webPodBytes({ containerExtra: (c) => str(c, 1000, 'x') });
+    const printed = podBytesToKubectlJson(bytes);
+    expect(printed.json).toBe(webPodJson);
+    expect(printed.unknownFields).toEqual(decodePod(bytes).unknownFields);
+    expect(printed.unknownFields[0]!.path).toBe('spec.containers[0]');
+  });
+
+  it('names the pod and the offset of malformed bytes, and keeps the good pods of a list', () => {
+    const good = webPodBytes();
+    expect(() => podBytesToKubectlJson(good.subarray(0, good.length - 3), {}, 'cut.pb')).toThrowError(/cannot decode pod default\/web-0: .* at byte offset \d+/);
+    const list = podBytesListToKubectl([good, good.subarray(0, 20), good]);
+    expect(JSON.parse(new TextDecoder().decode(list.bytes)).items).toHaveLength(2);
+    expect(list.errors.map((e) => e.pod)).toEqual(['pods[1]']);
+    const lines = new TextDecoder().decode(podBytesListToKubectl([good, good], { ndjson: true }).bytes);
+    expect(lines).toBe(`${podToNdjsonLine(decodePod(good).pod)}\n`.repeat(2));
   });
 });

@@ -1,267 +1,297 @@
 /**
- * A pod tree -> the exact text `kubectl get pod -o json` prints (docs/pod-json.md): Go's JSON rules decided
- * from the Go field kinds, keys sorted bytewise, 4-space indent, Go's HTML-safe escaping, trailing newline.
- * Each message's printing plan (sorted members, pre-quoted keys, rule per member) is computed once.
+ * Pods -> the exact text `kubectl get pod -o json` prints (docs/pod-json.md): Go's JSON rules decided from
+ * the Go field kinds, keys sorted bytewise, 4-space indent, Go's HTML-safe escaping, trailing newline.
+ *
+ * Two printers apply the same rules (go-json-rules.ts): this file's, from a pod tree (decoded, masked or
+ * generated), and kubectl-json-bytes.ts's, straight from pod bytes without building a tree (export, decode,
+ * detail). Both are generated per message from the schema.
  */
+import { compileFunctions, js } from '../schema/compile-functions';
 import { compareGoKeys, podSchema, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
-import type { PodObject, PodTree, PodValue } from './pod-tree';
+import { decodePod, PodDecodeError } from './decode';
+import { DecodeContext } from './decode-context';
+import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
+import { JsonBytesWriter } from './json-bytes-writer';
+import { compileBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
+import type { PodTree, PodValue, UnknownField } from './pod-tree';
+import { WireFormatError, WireReader } from './wire-reader';
 
 export interface KubectlJsonOptions {
   /** kubectl's --show-managed-fields: keep metadata.managedFields of each pod. */
   showManagedFields?: boolean;
 }
 
-const enum Rule {
-  /** Non-pointer string/number/bool: zero when absent; omitempty drops the zero value. */
-  Scalar,
-  /** Pointer (scalar, struct or special): printed exactly when present. */
-  Pointer,
-  /** Non-pointer struct: always printed, `{}` when absent. */
-  Struct,
-  /** Non-pointer Time: null when zero; omitzero drops it. */
-  Time,
-  /** Non-pointer Quantity / IntOrString: their zero is "0" / 0. */
-  SpecialValue,
-  /** List or map: omitempty drops it when empty, otherwise an empty one prints null. */
-  Collection,
-}
-
-interface Member {
-  key: string;
-  /** The key as a JSON string, pre-escaped. */
-  quotedKey: string;
-  rule: Rule;
-  omit: boolean;
-  zero: PodValue;
-  field: FieldSchema;
-}
-
-const plans = new Map<MessageSchema, Member[]>();
-
-function planOf(schema: MessageSchema): Member[] {
-  let plan = plans.get(schema);
-  if (plan) return plan;
-  plan = schema.members.map(({ name, field }) => {
-    const special = field.message?.special;
-    let rule: Rule;
-    if (field.goKind === 'list' || field.goKind === 'map') rule = Rule.Collection;
-    else if (field.goKind === 'pointer') rule = Rule.Pointer;
-    else if (special === 'time') rule = Rule.Time;
-    else if (special === 'quantity' || special === 'intOrString') rule = Rule.SpecialValue;
-    else if (field.message) rule = Rule.Struct;
-    else rule = Rule.Scalar;
-    const zero: PodValue = special === 'quantity' ? '0' : special === 'intOrString' ? 0 : field.scalar === 'string' ? '' : field.scalar === 'bool' ? false : 0;
-    return { key: name, quotedKey: quote(name), rule, omit: rule === Rule.Time ? field.omitzero : field.omitempty, zero, field };
-  });
-  plans.set(schema, plan);
-  return plan;
-}
-
-const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029]/;
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
 const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
 /** Go's encoding/json string form (HTML-safe). JSON.stringify already matches Go for quotes, backslash and controls. */
 export function quote(s: string): string {
-  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
-  return JSON.stringify(s).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c]!);
+  // A plain loop beats a regex test on the short strings pods are made of.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+      return JSON.stringify(s).replace(HTML_UNSAFE, (ch) => HTML_ESCAPES[ch]!);
+    }
+  }
+  return `"${s}"`;
 }
 
-const INDENTS: string[] = [];
-function indent(depth: number): string {
-  return (INDENTS[depth] ??= `\n${'    '.repeat(depth)}`);
+/** The layout: kubectl's 4-space MarshalIndent, or Go's compact json.Marshal (NDJSON). */
+interface Layout {
+  IND: string[];
+  KS: string;
+}
+const pretty: Layout = { IND: Array.from({ length: 128 }, (_, d) => `\n${'    '.repeat(d)}`), KS: ': ' };
+const compact: Layout = { IND: Array.from({ length: 128 }, () => ''), KS: ':' };
+
+/** Plain JSON values: scalars and FieldsV1 content (managedFields). */
+function anyText(value: PodValue | undefined, d: number, L: Layout): string {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+    case 'bigint':
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+  }
+  if (value === null || value === undefined) return 'null';
+  let o = '';
+  if (Array.isArray(value)) {
+    for (const v of value) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${anyText(v, d + 1, L)}`;
+    return o === '' ? '[]' : `[${o}${L.IND[d]}]`;
+  }
+  for (const k of Object.keys(value).sort(compareGoKeys)) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${quote(k)}${L.KS}${anyText(value[k], d + 1, L)}`;
+  return o === '' ? '{}' : `{${o}${L.IND[d]}}`;
 }
 
-class Printer {
-  out = '';
+/** A map's text from [key, value text] entries, keys in Go's order. */
+function mapText(entries: [string, string][], d: number, L: Layout): string {
+  entries.sort((a, b) => compareGoKeys(a[0], b[0]));
+  let o = '';
+  for (const [k, v] of entries) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${quote(k)}${L.KS}${v}`;
+  return `{${o}${L.IND[d]}}`;
+}
 
-  constructor(
-    private readonly showManagedFields: boolean,
-    /** Compact is Go's json.Marshal (NDJSON); otherwise kubectl's 4-space MarshalIndent. */
-    private readonly compact = false,
-  ) {}
+const scalarText = (v: PodValue): string => (typeof v === 'string' ? quote(v) : typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
+const timeText = (v: string | null): string => (v === null ? 'null' : quote(v));
 
-  private ind(depth: number): string {
-    return this.compact ? '' : indent(depth);
-  }
+// ---- generation ----
 
-  private key(quotedKey: string): string {
-    return this.compact ? `${quotedKey}:` : `${quotedKey}: `;
-  }
+const name = (prefix: string, m: MessageSchema): string => `${prefix}_${m.fullName.replace(/\./g, '_')}`;
 
-  pod(pod: PodTree, depth: number): void {
-    const schema = podSchema().pod;
-    const inner = this.ind(depth + 1);
-    this.out += `{${inner}${this.key('"apiVersion"')}"v1",${inner}${this.key('"kind"')}"Pod"`;
-    for (const m of planOf(schema)) {
-      this.out += `,${inner}${this.key(m.quotedKey)}`;
-      const value = pod[m.key];
-      if (m.key === 'metadata' && !this.showManagedFields) this.message(m.field.message!, (value as PodObject | undefined) ?? {}, depth + 1, 'managedFields');
-      else this.message(m.field.message!, (value as PodObject | undefined) ?? {}, depth + 1);
-    }
-    this.out += `${this.ind(depth)}}`;
-  }
+interface Slot {
+  v: string;
+  member: MessageSchema['members'][number];
+}
 
-  private message(schema: MessageSchema, obj: PodObject, depth: number, skipKey?: string): void {
-    let first = true;
-    const inner = this.ind(depth + 1);
-    this.out += '{';
-    for (const m of planOf(schema)) {
-      let value = obj[m.key];
-      switch (m.rule) {
-        case Rule.Scalar:
-          if (value === undefined) value = m.zero;
-          if (m.omit && (value === m.zero || value === 0n)) continue;
-          break;
-        case Rule.Pointer:
-          if (value === undefined) continue;
-          break;
-        case Rule.Struct:
-          if (value === undefined) value = {};
-          break;
-        case Rule.Time:
-          if (value === undefined) value = null;
-          if (m.omit && value === null) continue;
-          break;
-        case Rule.SpecialValue:
-          if (value === undefined) value = m.zero;
-          break;
-        case Rule.Collection: {
-          const empty = value === undefined || value === null || (Array.isArray(value) ? value.length === 0 : isEmptyObject(value as PodObject));
-          if (empty) {
-            if (m.omit) continue;
-            value = null;
-          }
-          break;
-        }
-      }
-      if (m.key === skipKey) continue;
-      this.out += first ? inner : `,${inner}`;
-      first = false;
-      this.out += this.key(m.quotedKey);
-      this.fieldValue(m.field, value, depth + 1);
-    }
-    this.out += first ? '}' : `${this.ind(depth)}}`;
-  }
-
-  private fieldValue(field: FieldSchema, value: PodValue | undefined, depth: number): void {
-    if (value === null || value === undefined) {
-      this.out += 'null';
-      return;
-    }
-    if (field.map) {
-      this.map(field, value as PodObject, depth);
-      return;
-    }
-    if (field.repeated) {
-      const list = value as PodValue[];
-      const inner = this.ind(depth + 1);
-      this.out += '[';
-      for (let i = 0; i < list.length; i++) {
-        this.out += i === 0 ? inner : `,${inner}`;
-        this.element(field, list[i]!, depth + 1);
-      }
-      this.out += `${this.ind(depth)}]`;
-      return;
-    }
-    this.element(field, value, depth);
-  }
-
-  private element(field: FieldSchema, value: PodValue, depth: number): void {
-    const msg = field.message;
-    if (msg && msg.special === undefined) this.message(msg, value as PodObject, depth);
-    else this.any(value, depth);
-  }
-
-  private map(field: FieldSchema, map: PodObject, depth: number): void {
-    const keys = Object.keys(map).sort(compareGoKeys);
-    const inner = this.ind(depth + 1);
-    this.out += '{';
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      this.out += `${i === 0 ? inner : `,${inner}`}${this.key(quote(k))}`;
-      this.element(field, map[k]!, depth + 1);
-    }
-    this.out += `${this.ind(depth)}}`;
-  }
-
-  /** Plain JSON values: scalars, special types' JSON forms, and FieldsV1 content. */
-  any(value: PodValue | undefined, depth: number): void {
-    switch (typeof value) {
-      case 'string':
-        this.out += quote(value);
-        return;
-      case 'number':
-      case 'bigint':
-        this.out += String(value);
-        return;
-      case 'boolean':
-        this.out += value ? 'true' : 'false';
-        return;
-    }
-    if (value === null || value === undefined) {
-      this.out += 'null';
-      return;
-    }
-    const inner = this.ind(depth + 1);
-    if (Array.isArray(value)) {
-      if (value.length === 0) {
-        this.out += '[]';
-        return;
-      }
-      this.out += '[';
-      for (let i = 0; i < value.length; i++) {
-        this.out += i === 0 ? inner : `,${inner}`;
-        this.any(value[i], depth + 1);
-      }
-      this.out += `${this.ind(depth)}]`;
-      return;
-    }
-    const keys = Object.keys(value).sort(compareGoKeys);
-    if (keys.length === 0) {
-      this.out += '{}';
-      return;
-    }
-    this.out += '{';
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      this.out += `${i === 0 ? inner : `,${inner}`}${this.key(quote(k))}`;
-      this.any(value[k], depth + 1);
-    }
-    this.out += `${this.ind(depth)}}`;
+/** Text of one element taken from a tree value `x`, at depth `d`. */
+function treeElement(f: FieldSchema, x: string, d: string): string {
+  if (f.scalar) return `scalarText(${x})`;
+  const m = f.message!;
+  switch (m.special) {
+    case 'time':
+      return `timeText(${x})`;
+    case 'quantity':
+    case 'intOrString':
+      return `scalarText(${x})`;
+    case 'fieldsV1':
+      return `anyText(${x}, ${d}, L)`;
+    default:
+      return `${name('t', m)}(${x}, ${d}, false)`;
   }
 }
 
-function isEmptyObject(obj: PodObject): boolean {
-  for (const _ in obj) return false;
-  return true;
+/** Fills slots from the tree object `src`. */
+function treeFill(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolean): string {
+  return m.members
+    .map(({ name: key, field: f }) => {
+      const s = slots.get(f)!.v;
+      const x = `src[${js(key)}]`;
+      if (f.map) return `{ const x = ${x}; if (x) { const es = []; for (const k in x) es.push([k, ${treeElement(f, 'x[k]', 'd + 2')}]); if (es.length) ${s} = es; } }`;
+      if (f.repeated) {
+        return `{ const x = ${x}; if (x) for (let i = 0; i < x.length; i++) ${s} = (${s} === undefined ? '' : ${s} + ',') + L.IND[d + 2] + ${treeElement(f, 'x[i]', 'd + 2')}; }`;
+      }
+      if (isPod && key === 'metadata') return `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, h); }`;
+      return `{ const x = ${x}; if (x !== undefined) ${s} = ${treeElement(f, 'x', 'd + 1')}; }`;
+    })
+    .join('\n  ');
+}
+
+/** Go's rules (go-json-rules.ts) applied to member texts; undefined means not present, or empty. */
+function emission(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolean): string {
+  const lines: string[] = [isPod ? `let o = L.IND[d + 1] + '"apiVersion"' + L.KS + '"v1",' + L.IND[d + 1] + '"kind"' + L.KS + '"Pod"';` : `let o = '';`];
+  for (const { name: key, field: f } of m.members) {
+    const s = slots.get(f)!.v;
+    const emit = (text: string) => `o += (o === '' ? '' : ',') + L.IND[d + 1] + ${js(quote(key))} + L.KS + ${text};`;
+    const { rule, omit, zeroText } = ruleOf(f);
+    const zero = js(zeroText);
+    let line: string;
+    switch (rule) {
+      case Rule.List:
+      case Rule.Map: {
+        const full = rule === Rule.Map ? `mapText(${s}, d + 1, L)` : `'[' + ${s} + L.IND[d + 1] + ']'`;
+        line = `if (${s} !== undefined) { ${emit(full)} }${omit ? '' : ` else { ${emit("'null'")} }`}`;
+        break;
+      }
+      case Rule.Pointer:
+        line = `if (${s} !== undefined) { ${emit(s)} }`;
+        break;
+      case Rule.Time:
+        line = omit ? `if (${s} !== undefined && ${s} !== 'null') { ${emit(s)} }` : emit(`(${s} ?? 'null')`);
+        break;
+      case Rule.Struct:
+        line = emit(`(${s} ?? '{}')`);
+        break;
+      case Rule.SpecialValue:
+        line = emit(`(${s} ?? ${zero})`);
+        break;
+      case Rule.Scalar:
+        line = omit ? `if (${s} !== undefined && ${s} !== ${zero}) { ${emit(s)} }` : emit(`(${s} ?? ${zero})`);
+        break;
+    }
+    if (key === MANAGED_FIELDS) line = `if (!h) { ${line} }`;
+    lines.push(line);
+  }
+  lines.push(`return o === '' ? '{}' : '{' + o + L.IND[d] + '}';`);
+  return lines.join('\n  ');
+}
+
+function generatePrinter(m: MessageSchema, isPod: boolean): string {
+  const slots = new Map<FieldSchema, Slot>(m.members.map((member, i) => [member.field, { v: `s${i}`, member }]));
+  return `function ${name('t', m)}(src, d, h) {
+  let ${m.members.map((_, i) => `s${i}`).join(', ')};
+  ${treeFill(m, slots, isPod)}
+  ${emission(m, slots, isPod)}
+}`;
+}
+
+type TreePrinter = (o: PodTree, d: number, hide: boolean) => string;
+
+let treePrinters: { pretty: TreePrinter; compact: TreePrinter } | undefined;
+
+function compileTreePrinters(): { pretty: TreePrinter; compact: TreePrinter } {
+  const schema = podSchema();
+  const messages = [...schema.messages.values()].filter((m) => !m.special);
+  const source = [...messages.map((m) => generatePrinter(m, m === schema.pod)), `return ${name('t', schema.pod)};`].join('\n\n');
+  const compile = (L: Layout) => compileFunctions<TreePrinter>(source, { L, quote, anyText, mapText, scalarText, timeText });
+  return { pretty: compile(pretty), compact: compile(compact) };
+}
+
+function get(layout: 'pretty' | 'compact'): TreePrinter {
+  treePrinters ??= compileTreePrinters();
+  return treePrinters[layout];
 }
 
 /** One pod as `kubectl get pod NAME -o json` prints it. */
 export function podToKubectlJson(pod: PodTree, options: KubectlJsonOptions = {}): string {
-  const p = new Printer(options.showManagedFields === true);
-  p.pod(pod, 0);
-  return `${p.out}\n`;
-}
-
-/** Several pods as kubectl prints them: a `List`. */
-export function podsToKubectlListJson(pods: Iterable<PodTree>, options: KubectlJsonOptions = {}): string {
-  const p = new Printer(options.showManagedFields === true);
-  p.out = '{\n    "apiVersion": "v1",\n    "items": [';
-  let first = true;
-  for (const pod of pods) {
-    p.out += first ? '\n        ' : ',\n        ';
-    first = false;
-    p.pod(pod, 2);
-  }
-  p.out += first ? ']' : '\n    ]';
-  p.out += ',\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
-  return p.out;
+  return `${get('pretty')(pod, 0, options.showManagedFields !== true)}\n`;
 }
 
 /** One pod on one line, for NDJSON: the object kubectl prints, in Go's compact form. */
 export function podToNdjsonLine(pod: PodTree, options: KubectlJsonOptions = {}): string {
-  const p = new Printer(options.showManagedFields === true, true);
-  p.pod(pod, 0);
-  return p.out;
+  return get('compact')(pod, 0, options.showManagedFields !== true);
+}
+
+function listText(items: string[]): string {
+  const body = items.length === 0 ? '[]' : `[\n        ${items.join(',\n        ')}\n    ]`;
+  return `{\n    "apiVersion": "v1",\n    "items": ${body},\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n`;
+}
+
+/** Several pods as kubectl prints them: a `List`. */
+export function podsToKubectlListJson(pods: Iterable<PodTree>, options: KubectlJsonOptions = {}): string {
+  const p = get('pretty');
+  const hide = options.showManagedFields !== true;
+  const items: string[] = [];
+  for (const pod of pods) items.push(p(pod, 2, hide));
+  return listText(items);
+}
+
+export interface PrintedPod {
+  json: string;
+  unknownFields: UnknownField[];
+}
+
+const byteWriters = { pretty: new JsonBytesWriter(true), compact: new JsonBytesWriter(false) };
+const bytePrinters: { pretty?: PodBytesPrinter; compact?: PodBytesPrinter } = {};
+const anyTextFor = (value: unknown, d: number, isPretty: boolean) => anyText(value as PodValue, d, isPretty ? pretty : compact);
+const textDecoder = new TextDecoder();
+
+/** Prints one pod's bytes into the layout's writer at its current end; returns its unknown fields. */
+function printBytes(bytes: Uint8Array, depth: number, layout: 'pretty' | 'compact', options: KubectlJsonOptions, label: string): UnknownField[] {
+  const w = byteWriters[layout];
+  const printer = (bytePrinters[layout] ??= compileBytesPrinter(w, anyTextFor));
+  const reader = new WireReader(bytes);
+  const context = new DecodeContext(reader);
+  const mark = w.op;
+  try {
+    printer(reader, bytes.length, depth, options.showManagedFields !== true, context);
+  } catch (err) {
+    w.op = mark;
+    // The fast path keeps no field path; the tree decoder names the pod, the path and the offset.
+    if (err instanceof WireFormatError) decodePod(bytes, label);
+    throw err;
+  }
+  // Unknown fields are rare (a newer kubelet); the tree decoder reports them with their paths.
+  return context.unknownFields.length ? decodePod(bytes, label).unknownFields : [];
+}
+
+/** Pod bytes straight to kubectl's JSON, without building a tree: the fast path for export and display. */
+export function podBytesToKubectlJson(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
+  const w = byteWriters.pretty;
+  w.reset();
+  const unknownFields = printBytes(bytes, 0, 'pretty', options, label);
+  w.byte(10);
+  return { json: textDecoder.decode(w.view()), unknownFields };
+}
+
+export function podBytesToNdjsonLine(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
+  const w = byteWriters.compact;
+  w.reset();
+  const unknownFields = printBytes(bytes, 0, 'compact', options, label);
+  return { json: textDecoder.decode(w.view()), unknownFields };
+}
+
+export interface PrintedList {
+  /** The kubectl List (or NDJSON lines) as UTF-8, ready to be written to a file or stdout. */
+  bytes: Uint8Array;
+  unknownFields: { index: number; fields: UnknownField[] }[];
+  /** Pods that could not be decoded; they are left out, the others are all there. */
+  errors: PodDecodeError[];
+}
+
+const LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": [';
+const LIST_TAIL = ',\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
+
+/** Several pods' bytes as a kubectl `List` (or NDJSON lines); a pod that cannot be decoded is reported and left out. */
+export function podBytesListToKubectl(
+  list: Iterable<Uint8Array>,
+  options: KubectlJsonOptions & { ndjson?: boolean } = {},
+  labelOf: (i: number) => string = (i) => `pods[${i}]`,
+): PrintedList {
+  const layout = options.ndjson ? 'compact' : 'pretty';
+  const w = byteWriters[layout];
+  w.reset();
+  if (!options.ndjson) w.text(LIST_HEAD);
+  const unknownFields: PrintedList['unknownFields'] = [];
+  const errors: PodDecodeError[] = [];
+  let i = 0;
+  let written = 0;
+  for (const bytes of list) {
+    const mark = w.op;
+    try {
+      if (!options.ndjson) w.text(written === 0 ? '\n        ' : ',\n        ');
+      const fields = printBytes(bytes, options.ndjson ? 0 : 2, layout, options, labelOf(i));
+      if (options.ndjson) w.byte(10);
+      written++;
+      if (fields.length) unknownFields.push({ index: i, fields });
+    } catch (err) {
+      w.op = mark;
+      if (err instanceof PodDecodeError) errors.push(err);
+      else throw err;
+    }
+    i++;
+  }
+  if (!options.ndjson) w.text(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
+  return { bytes: w.view().slice(), unknownFields, errors };
 }
