@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { decodePods, type DecodeOutcome } from '../pod/decode';
-import { podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { decodePod, PodDecodeError } from '../pod/decode';
+import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
 import { unknownFieldsWarning } from './unknown-fields-warning';
@@ -23,6 +23,12 @@ options:
   -o, --output json|ndjson    json (default; several pods as a kubectl List) or one pod per line
   --show-managed-fields       keep metadata.managedFields (kubectl hides them by default)
   -h, --help`;
+
+/** namespace/name for warnings; only called for pods that decoded. */
+function podName(bytes: Uint8Array): string {
+  const meta = decodePod(bytes).pod.metadata as { name?: string; namespace?: string } | undefined;
+  return meta?.namespace ? `${meta.namespace}/${meta.name}` : String(meta?.name ?? '?');
+}
 
 async function readInput(file: string | undefined): Promise<Buffer> {
   if (file && file !== '-') return readFile(file);
@@ -83,11 +89,11 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const file = positionals[0];
-  let outcomes: DecodeOutcome[];
+  let pods: Uint8Array[];
+  let labelOf: (i: number) => string;
   try {
     const bytes = await readInput(file);
     const label = file && file !== '-' ? file : 'stdin';
-    let pods: Uint8Array[];
     try {
       pods = podsOf(values.type!, bytes);
     } catch (err) {
@@ -95,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
       console.error(`nodescope decode: ${label} is not a ${values.type} message: ${(err as Error).message}`);
       return EXIT.data;
     }
-    outcomes = decodePods(pods, (i) => (pods.length === 1 ? label : `${label} pods[${i}]`));
+    labelOf = (i) => (pods.length === 1 ? label : `${label} pods[${i}]`);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`nodescope decode: ${err.message}`);
@@ -109,25 +115,23 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
 
-  const options = { showManagedFields: values['show-managed-fields'] };
-  const good = [];
-  for (const o of outcomes) {
-    if (!o.ok) {
-      console.error(`nodescope decode: ${o.error.message}`);
-      continue;
+  const options = { showManagedFields: values['show-managed-fields'], ndjson: values.output === 'ndjson' };
+  if (pods.length === 1 && !options.ndjson) {
+    // One pod prints as the pod itself, not a List (kubectl get pod NAME -o json).
+    try {
+      const printed = podBytesToKubectlJson(pods[0]!, options, labelOf(0));
+      if (printed.unknownFields.length) console.error(unknownFieldsWarning(podName(pods[0]!), printed.unknownFields));
+      process.stdout.write(printed.json);
+      return EXIT.ok;
+    } catch (err) {
+      if (!(err instanceof PodDecodeError)) throw err;
+      console.error(`nodescope decode: ${err.message}`);
+      return EXIT.data;
     }
-    if (o.unknownFields.length) {
-      const meta = o.pod.metadata as { name?: string; namespace?: string } | undefined;
-      console.error(unknownFieldsWarning(meta?.namespace ? `${meta.namespace}/${meta.name}` : String(meta?.name ?? '?'), o.unknownFields));
-    }
-    good.push(o.pod);
   }
-  if (values.output === 'ndjson') {
-    for (const pod of good) process.stdout.write(`${podToNdjsonLine(pod, options)}\n`);
-  } else if (outcomes.length === 1) {
-    if (good[0]) process.stdout.write(podToKubectlJson(good[0], options));
-  } else {
-    process.stdout.write(podsToKubectlListJson(good, options));
-  }
-  return good.length === outcomes.length ? EXIT.ok : EXIT.data;
+  const printed = podBytesListToKubectl(pods, options, labelOf);
+  for (const e of printed.errors) console.error(`nodescope decode: ${e.message}`);
+  for (const u of printed.unknownFields) console.error(unknownFieldsWarning(podName(pods[u.index]!), u.fields));
+  process.stdout.write(printed.bytes);
+  return printed.errors.length === 0 ? EXIT.ok : EXIT.data;
 }
