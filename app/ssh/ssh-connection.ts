@@ -137,7 +137,6 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
     const connectTimer = setTimeout(() => {
       fail(new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
         'Check the address, port and network path (VPN, firewall, ProxyJump).'));
-      client.destroy();
     }, timeoutMs);
 
     const fail = (err: unknown) => {
@@ -241,7 +240,7 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
         if (!open) return;
         open = false;
         closeAll();
-        const cause = opened.map((o) => o.cause()).find((c) => c) ?? null;
+        const cause = [...opened].reverse().map((o) => o.cause()).find((c) => c) ?? null;
         resolve(closedByUs ? null : cause ?? new SshError('CONNECTION_LOST', `SSH connection to ${target.host}:${target.port} closed`,
           'The server closed the connection; it will be re-dialled.'));
       });

@@ -41,6 +41,9 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
   let conn: SshConnection | undefined;
   let dialing: Promise<SshConnection> | undefined;
   let failures = 0;
+  /** When the last dial failed and how long the next one must wait, as announced to the UI. */
+  let failedAt = 0;
+  let nextDelayMs = 0;
   let lastError: SshError | null = null;
   let fatal: SshError | null = null;
   let closed = false;
@@ -78,10 +81,10 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     });
 
   const dial = async (): Promise<SshConnection> => {
-    const delay = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-    if (delay > 0 && lastError) {
-      setState({ state: 'reconnecting', inMs: delay, cause: lastError });
-      await sleep(delay);
+    const wait = failedAt + nextDelayMs - Date.now();
+    if (wait > 0 && lastError) {
+      setState({ state: 'reconnecting', inMs: wait, cause: lastError });
+      await sleep(wait);
     }
     if (closed) throw closedError();
     setState({ state: 'connecting' });
@@ -92,9 +95,11 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
       const e = classifyConnectError(err, target);
       lastError = e;
       failures++;
+      failedAt = Date.now();
+      nextDelayMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
       if (closed) throw closedError();
       if (e.retryable) {
-        setState({ state: 'reconnecting', inMs: backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF), cause: e });
+        setState({ state: 'reconnecting', inMs: nextDelayMs, cause: e });
       } else {
         fatal = e;
         setState({ state: 'error', cause: e, hint: e.hint });
@@ -106,6 +111,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
       throw closedError();
     }
     failures = 0;
+    nextDelayMs = 0;
     conn = next;
     setState({ state: 'connected' });
     void next.closed.then((cause) => {
@@ -139,6 +145,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     retry: () => {
       fatal = null;
       failures = 0;
+      nextDelayMs = 0;
       wakeUp?.();
     },
     close: () => {
