@@ -20,6 +20,8 @@ export interface SshHop extends HopLabel {
   strictHostKeyChecking: StrictHostKeyChecking;
   /** HashKnownHosts: remember hosts hashed. */
   hashKnownHosts?: boolean;
+  /** BatchMode: never ask for passphrases or passwords. */
+  batchMode?: boolean;
   identityFiles: string[];
   /** IdentitiesOnly: offer only agent keys matching identityFiles. */
   identitiesOnly?: boolean;
@@ -125,7 +127,7 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
       identityFiles: hop.identityFiles,
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
       label,
-      prompter: options.prompter,
+      prompter: hop.batchMode ? { ...options.prompter, passphrase: async () => null, keyboardInteractive: async () => null } : options.prompter,
     });
     let hostKeyError: Error | undefined;
     let settled = false;
