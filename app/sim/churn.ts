@@ -110,8 +110,11 @@ export class Churn {
       due = 0;
     }
     if (due <= 0) return;
-    this.pacedSoFar += due;
-    this.step(due);
+    // After a late tick, catch up over the next ticks rather than in one burst: watchers get a turn
+    // of the event loop between batches, as they would between a real kubelet's status updates.
+    const batch = Math.min(due, Math.max(1, Math.ceil((this.rate * this.tickMs) / 1000) * 2));
+    this.pacedSoFar += batch;
+    this.step(batch);
   }
 
   private change(): PodEvent {

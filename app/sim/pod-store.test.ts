@@ -33,6 +33,8 @@ describe('PodStore', () => {
     ]);
     expect(events[1]!.pod).toEqual(pod('u1', 'pod-u1', { tier: 'web' }));
     expect(events[2]!.pod).toEqual({ metadata: { name: 'pod-u1', namespace: 'ns', uid: 'u1' } });
+    expect(events[1]!.previous).toEqual(pod('u1'));
+    expect(events[2]!.previous).toEqual(pod('u1', 'pod-u1', { tier: 'web' }));
     expect(store.list().map((p) => (p.metadata as { uid: string }).uid)).toEqual(['u2']);
   });
 

@@ -11,6 +11,8 @@ export interface PodEvent {
   pod: PodTree;
   /** Store-wide change counter at this event; also the version of `pod` (see StoredPod). */
   version: number;
+  /** The pod before a MODIFIED or DELETED change. */
+  previous?: PodTree;
 }
 
 export interface StoredPod {
@@ -94,15 +96,16 @@ export class PodStore {
       if (!existing) throw new PodStoreError(`cannot delete pod ${operation.uid}: not in the store`);
       this.pods.delete(operation.uid);
       this.sortedUids = null;
-      event = { type: 'DELETED', uid: operation.uid, pod: deletedPod(existing.pod), version };
+      event = { type: 'DELETED', uid: operation.uid, pod: deletedPod(existing.pod), version, previous: existing.pod };
     } else {
       const uid = podUid(operation.pod);
-      const exists = this.pods.has(uid);
+      const previous = this.pods.get(uid)?.pod;
+      const exists = previous !== undefined;
       if (operation.op === 'add' && exists) throw new PodStoreError(`cannot add pod ${uid}: a pod with that uid exists`);
       if (operation.op === 'update' && !exists) throw new PodStoreError(`cannot update pod ${uid}: not in the store`);
       this.pods.set(uid, { pod: operation.pod, version });
       if (!exists) this.sortedUids = null;
-      event = { type: exists ? 'MODIFIED' : 'ADDED', uid, pod: operation.pod, version };
+      event = exists ? { type: 'MODIFIED', uid, pod: operation.pod, version, previous } : { type: 'ADDED', uid, pod: operation.pod, version };
     }
     for (const listener of this.listeners) listener(event);
     return event;

@@ -1,0 +1,49 @@
+// Encoded pod bytes, made once per pod version (and per field mask) and shared by every list, get
+// and watch: encoding costs ~70 µs a pod, so a 5,000-pod list would otherwise take a third of a second.
+import { applyFieldMask } from '../mask/field-mask';
+import type { FieldMask } from '../mask/field-mask';
+import { encodePod } from '../pod/encode';
+import type { StoredPod } from './pod-store';
+
+/** How many distinct masks keep their encodings; clients use one or two at a time. */
+const MASKS_KEPT = 8;
+
+interface Cached {
+  version: number;
+  bytes: Uint8Array;
+}
+
+export class EncodedPods {
+  private readonly full = new Map<string, Cached>();
+  private readonly masked = new Map<string, Map<string, Cached>>();
+
+  /** The pod's bytes, whole or with only the mask's fields. */
+  bytes(uid: string, entry: StoredPod, mask?: FieldMask): Uint8Array {
+    const cache = mask ? this.maskCache(mask) : this.full;
+    const hit = cache.get(uid);
+    if (hit && hit.version === entry.version) return hit.bytes;
+    const bytes = encodePod(mask ? applyFieldMask(entry.pod, mask) : entry.pod);
+    cache.set(uid, { version: entry.version, bytes });
+    return bytes;
+  }
+
+  /** Drops the encodings of a pod that left the store. */
+  forget(uid: string): void {
+    this.full.delete(uid);
+    for (const cache of this.masked.values()) cache.delete(uid);
+  }
+
+  private maskCache(mask: FieldMask): Map<string, Cached> {
+    const key = mask.paths.join(',');
+    let cache = this.masked.get(key);
+    if (cache) {
+      // Most recently used last, so the oldest mask is the one evicted.
+      this.masked.delete(key);
+    } else {
+      cache = new Map();
+      if (this.masked.size >= MASKS_KEPT) this.masked.delete(this.masked.keys().next().value!);
+    }
+    this.masked.set(key, cache);
+    return cache;
+  }
+}

@@ -1,0 +1,373 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readListPodsResponse } from '../kubelet/pods-api-messages';
+import { decodePod } from '../pod/decode';
+import { podToKubectlJson } from '../pod/kubectl-json';
+import type { PodObject, PodTree } from '../pod/pod-tree';
+import { type SimulatedKubelet, type SimulatedKubeletOptions, startSimulatedKubelet } from './kubelet-server';
+import type { PodsApiShape } from './pods-api-services';
+import { podsClient, type TestClientOptions, type TestPodsClient, type WatchMessage } from './pods-test-client';
+
+let dir: string;
+const running: SimulatedKubelet[] = [];
+const clients: TestPodsClient[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-sim-'));
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await Promise.all(running.splice(0).map((k) => k.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(options: Partial<SimulatedKubeletOptions> = {}): Promise<SimulatedKubelet> {
+  const kubelet = await startSimulatedKubelet({ socketPath: join(dir, 'pods.sock'), pods: 40, seed: 3, ...options });
+  running.push(kubelet);
+  return kubelet;
+}
+
+function client(kubelet: SimulatedKubelet, shape: PodsApiShape, options: TestClientOptions = {}): TestPodsClient {
+  const c = podsClient(kubelet.sockets[shape]!, shape, options);
+  clients.push(c);
+  return c;
+}
+
+const uidOf = (p: PodTree) => (p.metadata as PodObject).uid as string;
+const json = (p: PodTree) => podToKubectlJson(p, { showManagedFields: true });
+const sortedUids = (k: SimulatedKubelet) => k.store.list().map(uidOf);
+const grpcError = (p: Promise<unknown>) => p.then(() => Promise.reject(new Error('expected the call to fail')), (e: grpc.ServiceError) => e);
+/** The pod without the zero values Go's marshaller writes for every non-pointer field. */
+function setFields(value: PodTree): PodTree {
+  const out: PodObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || v === null || v === '' || v === 0 || v === false) continue;
+    if (Array.isArray(v)) {
+      if (v.length > 0) out[k] = v;
+    } else if (typeof v === 'object') {
+      const inner = setFields(v as PodObject);
+      if (Object.keys(inner).length > 0) out[k] = inner;
+    } else out[k] = v;
+  }
+  return out;
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads messages until `done` says so; rejects with the stream's error. */
+function readUntil(stream: grpc.ClientReadableStream<WatchMessage>, done: (seen: WatchMessage[]) => boolean): Promise<WatchMessage[]> {
+  const seen: WatchMessage[] = [];
+  return new Promise((resolve, reject) => {
+    const onData = (m: WatchMessage) => {
+      seen.push(m);
+      if (done(seen)) {
+        stream.off('data', onData);
+        stream.pause();
+        resolve(seen);
+      }
+    };
+    stream.on('data', onData);
+    stream.once('error', reject);
+    stream.resume();
+  });
+}
+
+/** Reads to the end of the stream; resolves with what arrived and the final error, if any. */
+function readToEnd(stream: grpc.ClientReadableStream<WatchMessage>): Promise<{ seen: WatchMessage[]; error?: grpc.ServiceError }> {
+  const seen: WatchMessage[] = [];
+  return new Promise((resolve) => {
+    stream.on('data', (m: WatchMessage) => seen.push(m));
+    stream.once('error', (error: grpc.ServiceError) => resolve({ seen, error }));
+    stream.once('end', () => resolve({ seen }));
+    stream.resume();
+  });
+}
+
+describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s shape', (shape) => {
+  const opts = { api: shape };
+
+  it('lists every pod sorted by UID, exactly as the store holds them', async () => {
+    const kubelet = await start(opts);
+    const pods = await client(kubelet, shape).list();
+    expect(pods.map(uidOf)).toEqual(sortedUids(kubelet));
+    expect([...pods.map(uidOf)].sort()).toEqual(pods.map(uidOf));
+    expect(pods.map(json)).toEqual(kubelet.store.list().map(json));
+  });
+
+  it('gets one pod, and answers NOT_FOUND for an unknown UID', async () => {
+    const kubelet = await start(opts);
+    const c = client(kubelet, shape);
+    const target = kubelet.store.list()[7]!;
+    expect(json(await c.get(uidOf(target)))).toBe(json(target));
+    const err = await grpcError(c.get('0b0e7a5e-0000-4000-8000-000000000000'));
+    expect(err.code).toBe(grpc.status.NOT_FOUND);
+    expect(err.details).toBe('pod 0b0e7a5e-0000-4000-8000-000000000000 not found');
+  });
+
+  it('replays every pod sorted by UID, then streams live changes', async () => {
+    const kubelet = await start(opts);
+    const stream = client(kubelet, shape).watch();
+    const n = kubelet.store.size;
+    const replay = await readUntil(stream, (seen) => seen.length === (shape === 'shipped' ? n + 1 : n));
+    expect(replay.slice(0, n).map((m) => uidOf(m.pod!))).toEqual(sortedUids(kubelet));
+    expect(replay.slice(0, n).map((m) => json(m.pod!))).toEqual(kubelet.store.list().map(json));
+    if (shape === 'shipped') {
+      expect(replay.slice(0, n).every((m) => m.type === 'ADDED')).toBe(true);
+      expect(replay[n]).toEqual({ type: 'INITIAL_SYNC_COMPLETE', pod: undefined });
+    }
+
+    const [modified, added] = kubelet.churn.step(0).concat([
+      kubelet.store.apply({ op: 'update', pod: { ...kubelet.store.list()[0]!, status: { ...(kubelet.store.list()[0]!.status as PodObject), phase: 'Failed' } } }),
+      kubelet.store.apply({ op: 'add', pod: kubelet.generator.fresh(Date.now()) }),
+    ]);
+    const goneUid = sortedUids(kubelet)[5]!;
+    const gone = kubelet.store.get(goneUid)!;
+    kubelet.store.apply({ op: 'update', pod: { ...gone, metadata: { ...(gone.metadata as PodObject), deletionTimestamp: '2026-11-21T07:00:00Z', deletionGracePeriodSeconds: 30 } } });
+    kubelet.store.apply({ op: 'delete', uid: goneUid });
+    const live = await readUntil(stream, (seen) => seen.length === 4);
+    expect(live.map((m) => m.type)).toEqual(shape === 'shipped' ? ['MODIFIED', 'ADDED', 'MODIFIED', 'DELETED'] : [undefined, undefined, undefined, undefined]);
+    expect(json(live[0]!.pod!)).toBe(json(modified!.pod));
+    expect(json(live[1]!.pod!)).toBe(json(added!.pod));
+    expect((live[2]!.pod!.metadata as PodObject).deletionTimestamp).toBe('2026-11-21T07:00:00Z');
+    const meta = gone.metadata as PodObject;
+    if (shape === 'shipped') {
+      // A DELETED event's pod carries only name, namespace and uid.
+      expect(setFields(live[3]!.pod!)).toEqual({ metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid } });
+    } else {
+      // The documented watch marks a removed pod by identity plus deletionTimestamp, no spec or status.
+      expect(setFields(live[3]!.pod!)).toEqual({
+        metadata: { deletionTimestamp: '2026-11-21T07:00:00Z', name: meta.name, namespace: meta.namespace, uid: meta.uid },
+      });
+    }
+  });
+
+  it('drops a watcher that stops reading once it is more than 100 events behind, and only that one', async () => {
+    const kubelet = await start({ ...opts, pods: 60 });
+    const slow = client(kubelet, shape).watch();
+    // The prompt reader has the large HTTP/2 window a real client sets, so it keeps up even when
+    // other test files compete for the CPU.
+    const fast = client(kubelet, shape, { flowControlWindow: 16 << 20 }).watch();
+    const replayLength = shape === 'shipped' ? 61 : 60;
+    await readUntil(slow, (seen) => seen.length === replayLength);
+    const fastReplay = await readUntil(fast, (seen) => seen.length === replayLength);
+    expect(fastReplay).toHaveLength(replayLength);
+    // `slow` is paused now and never reads again until the end; `fast` keeps reading.
+    const fastSeen: WatchMessage[] = [];
+    fast.on('data', (m: WatchMessage) => fastSeen.push(m));
+    fast.resume();
+    // 1,000 changes a second: a client that reads promptly keeps up, one that does not falls behind.
+    kubelet.churn.setRate(1000);
+    kubelet.churn.start();
+    await expect.poll(() => kubelet.churn.applied, { timeout: 10_000 }).toBeGreaterThanOrEqual(2000);
+    kubelet.churn.stop();
+    const changes = kubelet.churn.applied;
+    await expect.poll(() => fastSeen.length, { timeout: 10_000 }).toBe(changes);
+    const stats = kubelet.stats()[shape]!;
+    expect(stats.watchEventsDropped).toBe(1);
+    expect(stats.requests.WatchPods.RESOURCE_EXHAUSTED).toBe(1);
+    expect(stats.activeWatches).toBe(1);
+    const { seen, error } = await readToEnd(slow);
+    expect(error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(error?.details).toMatch(/fell more than 100 events behind/);
+    expect(seen.length).toBeLessThan(changes);
+  });
+
+  it('fails every call with FAILED_PRECONDITION while initializing, then serves', async () => {
+    const kubelet = await start({ ...opts, initializingMs: 400 });
+    const c = client(kubelet, shape);
+    for (const err of [await grpcError(c.list()), await grpcError(c.get(sortedUids(kubelet)[0]!)), (await readToEnd(c.watch())).error!]) {
+      expect(err.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(err.details).toBe('Kubelet is initializing');
+    }
+    await sleep(450);
+    expect(await c.list()).toHaveLength(kubelet.store.size);
+    const stats = kubelet.stats()[shape]!;
+    expect(stats.requests.ListPods).toEqual({ FAILED_PRECONDITION: 1, OK: 1 });
+    expect(stats.requests.WatchPods).toEqual({ FAILED_PRECONDITION: 1 });
+  });
+
+  it('rate-limits ListPods and GetPod together: a burst of 10, then rejection, then recovery', async () => {
+    const kubelet = await start(opts);
+    const c = client(kubelet, shape);
+    const uid = sortedUids(kubelet)[0]!;
+    await c.list(); // the connection is up, the bucket is spent by one
+    await sleep(120); // and full again
+    const results = await Promise.allSettled([...Array.from({ length: 5 }, () => c.list()), ...Array.from({ length: 10 }, () => c.get(uid))]);
+    const rejected = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as grpc.ServiceError);
+    expect(results.length - rejected.length).toBe(10);
+    for (const err of rejected) {
+      expect(err.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(err.details).toBe('rejected by rate limit');
+    }
+    // Watches are not limited.
+    const watch = c.watch();
+    expect((await readUntil(watch, () => true)).length).toBe(1);
+    watch.on('error', () => {}).cancel();
+    await sleep(50); // 100 QPS refills a token every 10 ms
+    expect(json(await c.get(uid))).toBe(json(kubelet.store.get(uid)!));
+    const stats = kubelet.stats()[shape]!;
+    expect((stats.requests.ListPods.RESOURCE_EXHAUSTED ?? 0) + (stats.requests.GetPod.RESOURCE_EXHAUSTED ?? 0)).toBe(5);
+  });
+
+  it('creates the socket with mode 0600 and removes it on stop', async () => {
+    const kubelet = await start(opts);
+    const socket = kubelet.sockets[shape]!;
+    const info = await stat(socket);
+    expect(info.isSocket()).toBe(true);
+    expect(info.mode & 0o777).toBe(0o600);
+    await kubelet.stop();
+    await expect(stat(socket)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('simulated kubelet, field masks (documented shape only)', () => {
+  const mask = (text: string) => {
+    const md = new grpc.Metadata();
+    md.set('x-kubernetes-fieldmask', text);
+    return md;
+  };
+
+  it('returns only the masked fields from list, get and watch', async () => {
+    const kubelet = await start({ api: 'documented' });
+    const c = client(kubelet, 'documented');
+    const md = () => mask('metadata.uid, status.phase');
+    const expected = (p: PodTree) => ({ metadata: { uid: uidOf(p) }, status: { phase: (p.status as PodObject).phase } });
+    expect((await c.list(md())).map(setFields)).toEqual(kubelet.store.list().map(expected));
+    const one = kubelet.store.list()[3]!;
+    expect(setFields(await c.get(uidOf(one), md()))).toEqual(expected(one));
+    const stream = c.watch(md());
+    const replay = await readUntil(stream, (seen) => seen.length === kubelet.store.size);
+    expect(replay.map((m) => setFields(m.pod!))).toEqual(kubelet.store.list().map(expected));
+    const [event] = kubelet.churn.step(1);
+    const [live] = await readUntil(stream, (seen) => seen.length === 1);
+    if (event!.type === 'DELETED') expect(uidOf(live!.pod!)).toBe(event!.uid);
+    else expect(setFields(live!.pod!)).toEqual(expected(event!.pod));
+  });
+
+  // More than one value cannot be sent from Node: its HTTP/2 joins repeated headers into one value.
+  it('rejects a bad mask with INVALID_ARGUMENT, naming the bad path', async () => {
+    const kubelet = await start({ api: 'documented' });
+    const c = client(kubelet, 'documented');
+    const bad = await grpcError(c.list(mask('metadata.nmae')));
+    expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(bad.details).toMatch(/field mask path "metadata.nmae"/);
+    const get = await grpcError(c.get(sortedUids(kubelet)[0]!, mask('metadata.labels.app')));
+    expect(get.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(get.details).toMatch(/field mask path "metadata.labels.app"/);
+    const watchErr = (await readToEnd(c.watch(mask('spec.nope')))).error!;
+    expect(watchErr.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(kubelet.stats().documented!.requests.ListPods).toEqual({ INVALID_ARGUMENT: 1 });
+  });
+
+  it('is ignored by the shipped shape, like the real kubelet ignores request metadata', async () => {
+    const kubelet = await start({ api: 'shipped' });
+    const pods = await client(kubelet, 'shipped').list(mask('metadata.nmae'));
+    expect(pods.map(json)).toEqual(kubelet.store.list().map(json));
+  });
+});
+
+describe('simulated kubelet, serving', () => {
+  it('serves both shapes from one store at once', async () => {
+    const kubelet = await start({ documentedSocketPath: join(dir, 'documented.sock') });
+    const [shipped, documented] = await Promise.all([client(kubelet, 'shipped').list(), client(kubelet, 'documented').list()]);
+    expect(shipped.map(json)).toEqual(documented.map(json));
+    expect(Object.keys(kubelet.stats()).sort()).toEqual(['documented', 'shipped']);
+  });
+
+  it('matches the shipped .proto when read with @grpc/proto-loader', async () => {
+    const kubelet = await start();
+    const protoFile = fileURLToPath(new URL('../../proto/kubelet/pods/v1alpha1/api.proto', import.meta.url));
+    const pkg = grpc.loadPackageDefinition(loadSync(protoFile, { enums: String })) as unknown as { v1alpha1: { Pods: grpc.ServiceClientConstructor } };
+    const c = new pkg.v1alpha1.Pods(`unix:${kubelet.sockets.shipped}`, grpc.credentials.createInsecure(), {
+      'grpc.max_receive_message_length': -1,
+    }) as grpc.Client & Record<string, (...args: unknown[]) => unknown>;
+    try {
+      const list = await new Promise<{ pods: Buffer[] }>((res, rej) => c.ListPods!({}, (e: Error | null, r: { pods: Buffer[] }) => (e ? rej(e) : res(r))));
+      expect(list.pods.map((b) => json(decodePod(b).pod))).toEqual(kubelet.store.list().map(json));
+      const types: string[] = [];
+      const stream = c.WatchPods!({}) as grpc.ClientReadableStream<{ type: string }>;
+      await new Promise<void>((res) => {
+        stream.on('data', (e: { type: string }) => {
+          types.push(e.type);
+          if (e.type === 'INITIAL_SYNC_COMPLETE') res();
+        });
+      });
+      stream.on('error', () => {}).cancel();
+      expect(types).toEqual([...Array(kubelet.store.size).fill('ADDED'), 'INITIAL_SYNC_COMPLETE']);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('lists 5,000 pods quickly once their encodings are cached', async () => {
+    const kubelet = await start({ pods: 5000 });
+    const Client = grpc.makeGenericClientConstructor(
+      {
+        ListPods: {
+          path: '/v1alpha1.Pods/ListPods',
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: () => Buffer.alloc(0),
+          requestDeserialize: (b: Buffer) => b,
+          responseSerialize: (b: Buffer) => b,
+          responseDeserialize: (b: Buffer) => b,
+        },
+      },
+      'Pods',
+    );
+    const raw = new Client(`unix:${kubelet.sockets.shipped}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
+    const list = () =>
+      new Promise<Buffer>((res, rej) => (raw as unknown as Record<string, Function>).ListPods!.call(raw, {}, (e: Error | null, b: Buffer) => (e ? rej(e) : res(b))));
+    try {
+      const first = await list();
+      const t0 = performance.now();
+      const second = await list();
+      const ms = performance.now() - t0;
+      expect(Buffer.compare(first, second)).toBe(0);
+      expect(readListPodsResponse(second)).toHaveLength(5000);
+      expect(ms).toBeLessThan(1000);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('refuses a socket path in a missing directory, naming it and the fix', async () => {
+    const missing = join(dir, 'nope', 'pods.sock');
+    await expect(startSimulatedKubelet({ socketPath: missing })).rejects.toThrow(
+      `the socket's directory ${join(dir, 'nope')} does not exist; create it first (mkdir -p ${join(dir, 'nope')})`,
+    );
+  });
+
+  it('replaces a stale socket file but never one a live server listens on, nor a regular file', async () => {
+    const path = join(dir, 'pods.sock');
+    const live = createServer();
+    await new Promise<void>((r) => live.listen(path, r));
+    await expect(start()).rejects.toThrow(`${path} is in use by a running server`);
+    await new Promise((r) => live.close(r));
+
+    // A server killed with SIGKILL leaves its socket file behind with nobody listening.
+    const crashed = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`]);
+    await new Promise((r) => crashed.stdout.once('data', r));
+    crashed.kill('SIGKILL');
+    await new Promise((r) => crashed.once('exit', r));
+    expect((await stat(path)).isSocket()).toBe(true);
+    const kubelet = await start();
+    expect(await client(kubelet, 'shipped').list()).toHaveLength(40);
+    await kubelet.stop();
+
+    await writeFile(path, 'not a socket');
+    await expect(start()).rejects.toThrow(`${path} exists and is not a socket`);
+  });
+
+  it('rejects bad options with a message naming the option', async () => {
+    await expect(start({ pods: -1 })).rejects.toThrow('pods must be a whole number >= 0, got -1');
+    await expect(start({ api: 'documented', documentedSocketPath: join(dir, 'd.sock') })).rejects.toThrow(/with api documented, leave it out/);
+    await expect(start({ documentedSocketPath: join(dir, 'pods.sock') })).rejects.toThrow(/two different socket paths/);
+  });
+});

@@ -1,0 +1,134 @@
+// The simulated kubelet: generated pods in a store, churn changing them, and the Pods API served on
+// UNIX sockets in the shipped shape, the documented shape, or both. Tests and `nodescope sim` start it.
+import { resolve } from 'node:path';
+import { Churn } from './churn';
+import { EncodedPods } from './encoded-pods';
+import { PodGenerator } from './pod-generator';
+import { PodStore } from './pod-store';
+import { type EndpointStats, PodsEndpoint } from './pods-endpoint';
+import type { PodsApiShape } from './pods-api-services';
+
+export interface SimulatedKubeletOptions {
+  /** Where to serve `api`; the directory must exist. */
+  socketPath: string;
+  /** Wire shape served on socketPath; default 'shipped'. */
+  api?: PodsApiShape;
+  /** Also serve the documented shape here (with api 'shipped'), as one kubelet serving both. */
+  documentedSocketPath?: string;
+  /** Pods at start; default 110 (the kubelet's default max pods). */
+  pods?: number;
+  seed?: number;
+  nodeName?: string;
+  /** Store changes per second; default 0 (pods stay as generated until changed by hand). */
+  churnPerSecond?: number;
+  /** How long after start every call fails with FAILED_PRECONDITION "Kubelet is initializing". */
+  initializingMs?: number;
+  /** Shared by ListPods and GetPod; default the kubelet's 100 QPS with a burst of 10. */
+  rateLimit?: { qps: number; burst: number };
+  /** Live events a watcher may fall behind before it is dropped; default the kubelet's 100. */
+  watchBufferLimit?: number;
+}
+
+export interface SimulatedKubeletStats {
+  shipped?: EndpointStats;
+  documented?: EndpointStats;
+}
+
+export interface SimulatedKubelet {
+  /** The oracle: the true current pods. Apply changes here and every watcher sees them. */
+  store: PodStore;
+  churn: Churn;
+  /** Makes more pods like the initial ones (`fresh(now)` for a just-scheduled pod). */
+  generator: PodGenerator;
+  nodeName: string;
+  /** The socket each shape is served on. */
+  sockets: Partial<Record<PodsApiShape, string>>;
+  stats(): SimulatedKubeletStats;
+  /** Ends watches with UNAVAILABLE, stops the churn and the servers, and removes the socket files. */
+  stop(): Promise<void>;
+}
+
+export class SimulatorOptionsError extends Error {
+  override name = 'SimulatorOptionsError';
+}
+
+function check(options: SimulatedKubeletOptions): void {
+  const wholeAtLeast = (value: number | undefined, min: number, what: string) => {
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new SimulatorOptionsError(`${what} must be a whole number >= ${min}, got ${value}`);
+    }
+  };
+  if (!options.socketPath) throw new SimulatorOptionsError('socketPath is required: the UNIX socket to serve the Pods API on');
+  if (options.api !== undefined && options.api !== 'shipped' && options.api !== 'documented') {
+    throw new SimulatorOptionsError(`api must be 'shipped' or 'documented', got '${String(options.api)}'`);
+  }
+  if (options.documentedSocketPath !== undefined) {
+    if (options.api === 'documented') {
+      throw new SimulatorOptionsError('documentedSocketPath adds the documented shape next to the shipped one; with api documented, leave it out');
+    }
+    if (resolve(options.documentedSocketPath) === resolve(options.socketPath)) {
+      throw new SimulatorOptionsError('the shipped and documented shapes need two different socket paths');
+    }
+  }
+  wholeAtLeast(options.pods, 0, 'pods');
+  wholeAtLeast(options.seed, 0, 'seed');
+  wholeAtLeast(options.initializingMs, 0, 'initializingMs');
+  wholeAtLeast(options.watchBufferLimit, 1, 'watchBufferLimit');
+  if (options.churnPerSecond !== undefined && !(options.churnPerSecond >= 0 && Number.isFinite(options.churnPerSecond))) {
+    throw new SimulatorOptionsError(`churnPerSecond must be a number >= 0, got ${options.churnPerSecond}`);
+  }
+  if (options.rateLimit && !(options.rateLimit.qps > 0 && options.rateLimit.burst >= 1)) {
+    throw new SimulatorOptionsError(`rateLimit needs qps > 0 and burst >= 1, got qps ${options.rateLimit.qps}, burst ${options.rateLimit.burst}`);
+  }
+}
+
+export async function startSimulatedKubelet(options: SimulatedKubeletOptions): Promise<SimulatedKubelet> {
+  check(options);
+  const seed = options.seed ?? 1;
+  const nodeName = options.nodeName ?? 'sim-node';
+  const generator = new PodGenerator({ seed, nodeName });
+  const now = Date.now();
+  const store = new PodStore(Array.from({ length: options.pods ?? 110 }, () => generator.existing(now)));
+  // The churn draws from its own stream, so changing the rate never changes the initial pods.
+  const churn = new Churn(store, { seed: seed + 1, perSecond: options.churnPerSecond ?? 0, generator });
+  const encoded = new EncodedPods();
+  store.subscribe((event) => {
+    if (event.type === 'DELETED') encoded.forget(event.uid);
+  });
+  const readyAt = performance.now() + (options.initializingMs ?? 0);
+  const common = {
+    store,
+    encoded,
+    initializing: () => performance.now() < readyAt,
+    rateLimit: options.rateLimit ?? { qps: 100, burst: 10 },
+    watchBufferLimit: options.watchBufferLimit ?? 100,
+  };
+
+  const wanted: [PodsApiShape, string][] = [[options.api ?? 'shipped', resolve(options.socketPath)]];
+  if (options.documentedSocketPath !== undefined) wanted.push(['documented', resolve(options.documentedSocketPath)]);
+  const endpoints: PodsEndpoint[] = [];
+  try {
+    for (const [api, socketPath] of wanted) endpoints.push(await PodsEndpoint.start({ ...common, api, socketPath }));
+  } catch (err) {
+    await Promise.all(endpoints.map((e) => e.stop()));
+    throw err;
+  }
+  churn.start();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    store,
+    churn,
+    generator,
+    nodeName,
+    sockets: Object.fromEntries(wanted),
+    stats: () => Object.fromEntries(endpoints.map((e) => [e.stats().api, e.stats()])),
+    stop: () => {
+      stopped ??= (async () => {
+        churn.stop();
+        await Promise.all(endpoints.map((e) => e.stop()));
+      })();
+      return stopped;
+    },
+  };
+}
