@@ -1,6 +1,7 @@
 import { startLocalForwarder } from './local-forwarder';
 import { createSocketBridge, type BridgeEvent, type BridgeMode, type SocketBridge } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
+import { latestError, type SshError } from './ssh-errors';
 import { createSshSession, type SshSession, type SshSessionOptions } from './ssh-session';
 
 /**
@@ -27,7 +28,7 @@ export interface KubeletTransport {
   session: SshSession;
   bridge: SocketBridge;
   /** The real cause behind grpc-js's ECONNRESET / "Failed to connect". */
-  lastError(): Error | null;
+  lastError(): SshError | null;
   close(): Promise<void>;
 }
 
@@ -44,7 +45,8 @@ export async function openKubeletTransport(target: SshTarget, options: KubeletTr
     target: forwarder.target,
     session,
     bridge,
-    lastError: () => forwarder.lastError() ?? session.lastError(),
+    // A stream failure, or the SSH drop behind it: whichever came last explains grpc-js's ECONNRESET.
+    lastError: () => latestError(bridge.lastError(), session.lastError()),
     close: async () => {
       await forwarder.close();
       session.close();

@@ -105,9 +105,9 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.stderr.on('data', (d: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += d.toString();
     });
-    ch.on('error', () => {});
     ch.once('exit', (code: number | null) => {
-      if (code === 0) return;
+      // A signal (code null) means the session was torn down, which the SSH layer reports itself.
+      if (typeof code !== 'number' || code === 0) return;
       record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand }));
     });
     return ch;
@@ -169,9 +169,20 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
 
   return {
     open: () =>
-      open().catch((err: unknown) => {
-        throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
-      }),
+      open().then(
+        (stream) => {
+          // ssh2's own error (e.g. the connection reset mid-stream) is what grpc-js will hide.
+          stream.on('error', (err: Error) => {
+            if (!(err instanceof SshError)) {
+              record(new SshError('CONNECTION_LOST', `Stream to ${socketPath} failed: ${err.message}`, 'It will be re-opened on the next request.', err));
+            }
+          });
+          return stream;
+        },
+        (err: unknown) => {
+          throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
+        },
+      ),
     activeMode: () => mode,
     lastError: () => lastError,
   };

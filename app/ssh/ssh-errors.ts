@@ -38,6 +38,8 @@ export class SshError extends Error {
   readonly code: SshErrorCode;
   /** The next step for the user, one sentence. */
   readonly hint: string;
+  /** When it happened (ms since epoch), so the most recent of several recorded errors can be shown. */
+  readonly at = Date.now();
 
   constructor(code: SshErrorCode, message: string, hint: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
@@ -119,4 +121,10 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   }
   return new SshError('CONNECTION_LOST', `SSH connection to ${where} failed: ${e.message}`,
     'Retry; if it persists, run `ssh -v` to the same host for details.', e);
+}
+
+/** The more recent of two recorded errors. */
+export function latestError(a: SshError | null, b: SshError | null): SshError | null {
+  if (!a || !b) return a ?? b;
+  return b.at > a.at ? b : a;
 }
