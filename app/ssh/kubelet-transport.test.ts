@@ -1,11 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { openKubeletTransport, type KubeletTransport, type KubeletTransportOptions } from './kubelet-transport';
 import { discoverKubeletSockets } from './remote-socket-probe';
 import type { BridgeEvent } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
+import { resolveSshTarget } from './ssh-target';
 import { SshError } from './ssh-errors';
 import type { SessionState } from './ssh-session';
 import { harnessHop, harnessTarget, roundTrip, scriptedPrompter, startEchoSocket } from './testing/ssh-test-kit';
@@ -80,6 +81,20 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     expect(h.logs()).toMatch(/Accepted publickey for nsharness-jump/);
   });
 
+  it('reaches the node through an ssh_config alias: ProxyJump, key, known_hosts and user all from the config', async () => {
+    const target = await resolveSshTarget(HARNESS_HOST_ALIASES.viaJumpOperator, { configFile: h.sshConfig });
+    expect(target.proxyJump.map((j) => j.port)).toEqual([h.jumpPort]);
+    const t = await transport(target);
+    expect(await roundTrip(t.target, 'configured')).toBe('configured');
+    expect(t.bridge.activeMode()).toBe('sudo');
+  });
+
+  it('refuses a ProxyCommand host with the alternative instead of ignoring it', async () => {
+    const config = join(dirname(h.sshConfig), 'proxycommand_config');
+    writeFileSync(config, `Host pc\n  HostName ${h.host}\n  ProxyCommand nc %h %p\n`);
+    await expect(resolveSshTarget('pc', { configFile: config })).rejects.toThrow(/ProxyCommand .* use ProxyJump instead/);
+  });
+
   // As the operator: root's login shell on this machine runs `pyenv rehash`, and killing it midway leaves a stale lock.
   it('re-dials on the next stream after the SSH connection was killed', async () => {
     const t = await transport(harnessTarget(h, h.operator));
@@ -89,6 +104,7 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     const first = await t.session.connection();
     await h.killConnections();
     expect((await first.closed)?.code).toBe('CONNECTION_LOST');
+    expect(t.lastError()?.code).toBe('CONNECTION_LOST');
     expect(await roundTrip(t.target, 'after')).toBe('after');
     expect(states.map((s) => s.state)).toEqual(['reconnecting', 'connecting', 'connected']);
     expect(await t.session.connection()).not.toBe(first);

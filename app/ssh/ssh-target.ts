@@ -1,0 +1,45 @@
+import { resolveSshRoute, type ResolvedSshHost, type ResolveOptions, type SshOverrides } from './ssh-config';
+import type { SshHop, SshTarget } from './ssh-connection';
+
+/**
+ * Turns ssh_config resolution (H1's resolveSshRoute: jump hops first, destination last) into
+ * what openSshConnection dials. ProxyCommand cannot be honoured (we do not run local commands
+ * for a connection), so it is refused with the alternative, rather than silently ignored.
+ */
+
+function toHop(r: ResolvedSshHost): SshHop {
+  if (r.proxyCommand) {
+    throw new Error(
+      `ssh config for ${r.alias} uses ProxyCommand (${r.proxyCommand}), which Nodescope cannot run; ` +
+        'use ProxyJump instead, or remove ProxyCommand for this host',
+    );
+  }
+  return {
+    host: r.hostname,
+    port: r.port,
+    user: r.user,
+    identityFiles: r.identityFiles,
+    identitiesOnly: r.identitiesOnly,
+    ...(r.identityAgent !== undefined ? { identityAgent: r.identityAgent } : {}),
+    ...(r.hostKeyAlias !== undefined ? { hostKeyAlias: r.hostKeyAlias } : {}),
+    knownHostsFiles: [...r.userKnownHostsFiles, ...r.globalKnownHostsFiles],
+    // BatchMode means nobody is there to answer: unknown host keys are refused, as ssh does.
+    strictHostKeyChecking: r.batchMode ? 'yes' : r.strictHostKeyChecking,
+    hashKnownHosts: r.hashKnownHosts,
+    ...(r.batchMode ? { batchMode: true } : {}),
+    ...(r.connectTimeout !== undefined ? { connectTimeout: r.connectTimeout } : {}),
+    ...(r.serverAliveInterval > 0 ? { serverAliveInterval: r.serverAliveInterval } : {}),
+    serverAliveCountMax: r.serverAliveCountMax,
+  };
+}
+
+export function sshTargetFromRoute(route: ResolvedSshHost[]): SshTarget {
+  const destination = route[route.length - 1];
+  if (!destination) throw new Error('empty ssh route: nothing to connect to');
+  return { ...toHop(destination), proxyJump: route.slice(0, -1).map(toHop) };
+}
+
+/** `destination` as for ssh (`alias`, `user@host`), resolved through the user's ssh_config. */
+export async function resolveSshTarget(destination: string, overrides: SshOverrides = {}, opts: ResolveOptions = {}): Promise<SshTarget> {
+  return sshTargetFromRoute(await resolveSshRoute(destination, overrides, opts));
+}
