@@ -38,6 +38,10 @@ export function App({ model }: { model: AppModel }) {
     if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
   }, [nodeId, selectedNodeId]);
 
+  useEffect(() => {
+    document.title = node ? `${node.label} — Nodescope` : 'Nodescope';
+  }, [node?.label]);
+
   const allRows = nodeId ? model.pods.rows(nodeId) : [];
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
   const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);

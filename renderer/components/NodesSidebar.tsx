@@ -14,6 +14,14 @@ interface Props {
   onRemove: (nodeId: string) => void;
 }
 
+/** user@host:port via jump, socket, sudo: how the node is reached, for the tooltip. */
+function describeSpec(node: NodeInfo): string {
+  if (node.simulated) return 'Simulated kubelet running inside Nodescope';
+  const s = node.spec;
+  const target = `${s.user ? `${s.user}@` : ''}${s.host}${s.port ? `:${s.port}` : ''}`;
+  return [target, s.jumpHost && `via ${s.jumpHost}`, s.socketPath, s.sudo && 'with sudo'].filter(Boolean).join(' · ');
+}
+
 export function NodesSidebar(props: Props) {
   const now = useNow(1000);
   const hasDemo = props.nodes.some((n) => n.simulated);
@@ -41,6 +49,7 @@ export function NodesSidebar(props: Props) {
                 className="node-main"
                 aria-current={selected ? 'true' : undefined}
                 aria-label={`Node ${node.label}: ${state.title}`}
+                title={describeSpec(node)}
                 data-testid={`node-${node.id}`}
                 onClick={() => props.onSelect(node.id)}
               >
