@@ -49,7 +49,7 @@ describe('validateRequest', () => {
   it('names the bad field and why', () => {
     const err = catchError(() => validateRequest('nodes.add', { host: 'n', port: 70000, socketPath: 'relative.sock' }));
     expect(err.code).toBe('invalid-input');
-    expect(err.message).toMatch(/port: /);
+    expect(err.message).toMatch(/port: The port must be a whole number from 1 to 65535/);
     expect(err.message).toMatch(/socketPath: The socket path must be absolute/);
   });
 

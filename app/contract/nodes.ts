@@ -1,12 +1,19 @@
 import { z } from 'zod';
 
+const PORT_RANGE = 'The port must be a whole number from 1 to 65535';
+
 /** How to reach a node: what the add-node dialog collects. Unset fields fall back to ~/.ssh/config. */
 export const NodeSpecSchema = z.object({
   /** Shown in the sidebar; defaults to the host. */
   label: z.string().trim().max(200).optional(),
   /** A Host alias from ~/.ssh/config or a host name / address. */
   host: z.string().trim().min(1, 'Enter a host name, an address or an SSH config alias'),
-  port: z.number().int().min(1).max(65535).optional(),
+  port: z
+    .number({ error: PORT_RANGE })
+    .int(PORT_RANGE)
+    .min(1, PORT_RANGE)
+    .max(65535, PORT_RANGE)
+    .optional(),
   user: z.string().trim().min(1).optional(),
   identityFile: z.string().trim().min(1).optional(),
   /** ProxyJump form: [user@]host[:port], comma-separated for several hops. */
