@@ -12,7 +12,7 @@ export function mountApp(bridge: Bridge, socket: WsBridge | null): AppModel {
   socket?.onStatus((status) => {
     if (status === 'closed') {
       wasClosed = true;
-      model.reportConnection('Lost the connection to Nodescope. Reconnecting…');
+      model.reportConnection('Lost the connection to Nodescope; reconnecting… If you restarted `nodescope ui`, open the new URL it printed.');
     } else if (status === 'open' && wasClosed) {
       wasClosed = false;
       void model.resync();

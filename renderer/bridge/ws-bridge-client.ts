@@ -56,7 +56,13 @@ export function createWsBridge(url: string, connect: SocketFactory = (u) => new 
       }
     };
     s.onmessage = (ev) => {
-      const parsed = ServerMessageSchema.safeParse(JSON.parse(String(ev.data)));
+      let data: unknown;
+      try {
+        data = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      const parsed = ServerMessageSchema.safeParse(data);
       if (!parsed.success) return;
       const msg = parsed.data;
       if (msg.type === 'response') {
