@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 /*
  * Runs detached and outlives the test process. When that process dies without calling stop()
  * (crash, SIGKILL, a worker torn down mid-test), it ends the sshd listeners named by the pid files
- * in `dir`, their sessions, and removes the sudoers rule and the temp dir.
+ * in `dir`, their sessions, and removes the sudoers rule, the temp dir and the temporary user.
  */
 const SCRIPT = `
-parent=$1; dir=$2; sudoers=$3
+parent=$1; dir=$2; sudoers=$3; user=$4
 while kill -0 "$parent" 2>/dev/null; do sleep 1; done
 for f in "$dir"/*/sshd.pid; do
   [ -f "$f" ] || continue
@@ -16,6 +16,7 @@ for f in "$dir"/*/sshd.pid; do
 done
 rm -f "$sudoers"
 rm -rf "$dir"
+[ -n "$user" ] && userdel -r "$user" 2>/dev/null
 `;
 
 export interface Watchdog {
@@ -23,8 +24,8 @@ export interface Watchdog {
   cancel(): void;
 }
 
-export function startCleanupWatchdog(dir: string, sudoersPath: string): Watchdog {
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'nodescope-harness-watchdog', String(process.pid), dir, sudoersPath], {
+export function startCleanupWatchdog(dir: string, sudoersPath: string, temporaryUser = ''): Watchdog {
+  const child = spawn('/bin/sh', ['-c', SCRIPT, 'nodescope-harness-watchdog', String(process.pid), dir, sudoersPath, temporaryUser], {
     detached: true,
     stdio: 'ignore',
   });

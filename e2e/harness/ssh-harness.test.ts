@@ -203,6 +203,47 @@ describe('ssh harness options and lifecycle', () => {
     }
   });
 
+  it('offers a temporary password user for password and keyboard-interactive logins, removed on stop()', async () => {
+    const h = await startSshHarness({ passwordUser: true });
+    const askpassDir = await mkdtemp(join(tmpdir(), 'nodescope-askpass-'));
+    try {
+      const user = h.passwordUser!;
+      const login = async (method: string, password: string) => {
+        const askpass = join(askpassDir, `askpass-${method}-${password.length}.sh`);
+        await writeFile(askpass, `#!/bin/sh\nprintf '%s\\n' '${password}'\n`, { mode: 0o700 });
+        return runCommand(
+          'ssh',
+          ['-F', '/dev/null', '-o', `UserKnownHostsFile=${h.knownHosts}`, '-o', 'StrictHostKeyChecking=yes', '-o', `PreferredAuthentications=${method}`,
+            '-o', 'PubkeyAuthentication=no', '-o', 'NumberOfPasswordPrompts=1', '-p', String(h.port), `${user.name}@${h.host}`, 'id -un'],
+          { env: { ...process.env, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force' } },
+        );
+      };
+      for (const method of ['password', 'keyboard-interactive']) {
+        const ok = await login(method, user.password);
+        expect(ok.code, explain(ok, h)).toBe(0);
+        expect(ok.stdout.trim()).toBe(user.name);
+        expect((await login(method, 'wrong-password')).code).toBe(255);
+      }
+      expect(h.logs()).toMatch(new RegExp(`Accepted keyboard-interactive/pam for ${user.name}`));
+    } finally {
+      await h.stop();
+      await rm(askpassDir, { recursive: true, force: true });
+    }
+    expect((await runCommand('id', [h.passwordUser!.name])).code).not.toBe(0);
+  });
+
+  it('refuses password logins by default', async () => {
+    const h = await startSshHarness();
+    try {
+      expect(h.passwordUser).toBeUndefined();
+      const r = await runCommand('ssh', ['-F', '/dev/null', '-o', `UserKnownHostsFile=${h.knownHosts}`, '-o', 'BatchMode=yes', '-o', 'PubkeyAuthentication=no', '-p', String(h.port), `${h.operator.name}@${h.host}`, 'true']);
+      expect(r.code).toBe(255);
+      expect(r.stderr).toMatch(/Permission denied \(publickey\)/);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('refuses a non-loopback address', async () => {
     await expect(startSshHarness({ address: '192.0.2.1' })).rejects.toThrow(/not a 127\.x\.y\.z loopback address/);
   });
@@ -235,11 +276,14 @@ describe('ssh harness options and lifecycle', () => {
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d).includes('\n') && r(out));
     });
-    const { dir, port } = JSON.parse(line) as { dir: string; port: number };
+    const { dir, port, user } = JSON.parse(line) as { dir: string; port: number; user: string };
+    expect((await runCommand('id', [user])).code).toBe(0);
     const pids = (await Promise.all(['target', 'jump'].map((d) => readFile(join(dir, d, 'sshd.pid'), 'utf8')))).map(Number);
     child.kill('SIGKILL');
     const deadline = Date.now() + 10_000;
-    while ((existsSync(dir) || pids.some(isAlive)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const userExists = async () => (await runCommand('id', [user])).code === 0;
+    while ((existsSync(dir) || pids.some(isAlive) || (await userExists())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await userExists()).toBe(false);
     expect(existsSync(dir)).toBe(false);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(await portAccepts('127.0.0.1', port)).toBe(false);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { startCleanupWatchdog } from './cleanup-watchdog';
 import { runChecked } from './run-command';
 import { startSshd, type SshdInstance } from './sshd-process';
 import { installSudoersRule, newSudoersPath, socatSudoRule } from './sudoers-rule';
-import { ensureSystemUser, HARNESS_USERS } from './system-users';
+import { createPasswordUser, ensureSystemUser, HARNESS_USERS, removeUser } from './system-users';
 
 export interface HarnessUser {
   name: string;
@@ -36,6 +37,8 @@ export interface SshHarness {
   noSudo: HarnessUser;
   /** Account on the jump sshd. */
   jump: HarnessUser;
+  /** Only with `passwordUser: true`: a user of this harness alone, logging in by password or keyboard-interactive (PAM). */
+  passwordUser?: { name: string; password: string };
   /** Root-only kubelet socket path inside a root-only (0700) dir. */
   socketPath: string;
   /** ssh_config with the Host aliases in HARNESS_HOST_ALIASES. */
@@ -56,6 +59,11 @@ export interface SshHarnessOptions {
   address?: string;
   /** More target host keys besides ed25519, e.g. ['rsa'] to test host key algorithm negotiation. */
   extraHostKeyTypes?: ('rsa' | 'ecdsa')[];
+  /**
+   * Creates a temporary user with a random password and turns on password and keyboard-interactive
+   * authentication (via PAM) on the target sshd; the user is deleted again on stop().
+   */
+  passwordUser?: boolean;
 }
 
 /** Host aliases in `sshConfig`; every one pins the harness known_hosts and StrictHostKeyChecking yes. */
@@ -147,7 +155,9 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
   // Traversable but not listable: sshd opens authorized_keys as the logging-in user.
   await chmod(dir, 0o711);
   const sudoersPath = newSudoersPath();
-  const watchdog = startCleanupWatchdog(dir, sudoersPath);
+  const passwordUser = opts.passwordUser ? { name: `nsh-pw-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') } : undefined;
+  let passwordUserCreated = false;
+  const watchdog = startCleanupWatchdog(dir, sudoersPath, passwordUser?.name);
   const sshds: SshdInstance[] = [];
   let kubelet: { stop(): Promise<void> } | undefined;
   let stopping: Promise<void> | undefined;
@@ -159,6 +169,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       await Promise.all(sshds.map((s) => attempt(() => s.stop())));
       if (kubelet) await attempt(() => kubelet!.stop());
       await attempt(() => rm(sudoersPath, { force: true }));
+      if (passwordUserCreated) await attempt(() => removeUser(passwordUser!.name));
       await attempt(() => rm(dir, { recursive: true, force: true }));
       watchdog.cancel();
       if (errors.length) throw new AggregateError(errors, 'ssh harness did not stop cleanly');
@@ -166,6 +177,10 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
 
   try {
     for (const name of Object.values(HARNESS_USERS)) await ensureSystemUser(name);
+    if (passwordUser) {
+      passwordUserCreated = true; // from here on stop() must remove it, even if creation half failed
+      await createPasswordUser(passwordUser.name, passwordUser.password);
+    }
 
     const keysDir = join(dir, 'keys');
     const kubeletDir = join(dir, 'kubelet');
@@ -179,7 +194,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
     await mkdir(sessionHome, { mode: 0o755 });
 
     const key = (name: string) => join(keysDir, name);
-    const passphrase = `harness-${Math.random().toString(36).slice(2)}`;
+    const passphrase = `harness-${randomBytes(9).toString('base64url')}`;
     const extraHostKeys = (opts.extraHostKeyTypes ?? []).map((type) => ({ type, name: `target_host_${type}` }));
     await Promise.all([
       ...extraHostKeys.map((k) => generateKey(key(k.name), `nodescope-harness-target-host-${k.type}`, '', k.type)),
@@ -213,8 +228,10 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       {
         HostKey: [key('target_host_ed25519'), ...extraHostKeys.map((k) => key(k.name))],
         AuthorizedKeysFile: `${authDir}/%u`,
-        AllowUsers: ['root', HARNESS_USERS.operator, HARNESS_USERS.noSudo].join(' '),
+        AllowUsers: ['root', HARNESS_USERS.operator, HARNESS_USERS.noSudo, ...(passwordUser ? [passwordUser.name] : [])].join(' '),
         ...TARGET_SSHD_DEFAULTS,
+        // Debian's sshd offers keyboard-interactive only through PAM; PAM also checks the password.
+        ...(passwordUser ? { UsePAM: 'yes', PasswordAuthentication: 'yes', KbdInteractiveAuthentication: 'yes' } : {}),
         // Sessions get an empty HOME so the machine's dotfiles stay out: bash sources ~/.bashrc for
         // ssh commands, and e.g. a pyenv init there serialises concurrent root logins on a lock.
         SetEnv: `HOME=${sessionHome}`,
@@ -284,6 +301,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       },
       noSudo: { name: HARNESS_USERS.noSudo, key: key('nosudo_ed25519') },
       jump: { name: HARNESS_USERS.jump, key: key('jump_ed25519') },
+      ...(passwordUser ? { passwordUser } : {}),
       socketPath,
       sshConfig,
       logs: () => `--- target sshd (port ${target.port}) ---\n${target.logs()}\n--- jump sshd (port ${jumpSshd.port}) ---\n${jumpSshd.logs()}`,

@@ -2,6 +2,6 @@
 // so the watchdog's cleanup after an abrupt death can be observed from outside.
 import { startSshHarness } from '../ssh-harness';
 
-const h = await startSshHarness();
-process.stdout.write(JSON.stringify({ dir: h.dir, port: h.port }) + '\n');
+const h = await startSshHarness({ passwordUser: true });
+process.stdout.write(JSON.stringify({ dir: h.dir, port: h.port, user: h.passwordUser!.name }) + '\n');
 setInterval(() => undefined, 60_000);
