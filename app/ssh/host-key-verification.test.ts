@@ -7,7 +7,8 @@ import { runCommand } from '../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { preferredHostKeyAlgorithms, orderHostKeyAlgorithms } from './host-key-algorithms';
 import { fingerprintSha256 } from './host-key-fingerprint';
-import { HostKeyError, verifyHostKey, type VerifyHostKeyOptions } from './host-key-verification';
+import { HostKeyError, hostKeyPolicy, verifyHostKey, type VerifyHostKeyOptions } from './host-key-verification';
+import { resolveSshHost } from './ssh-config';
 import type { HostKeyAnswer, HostKeyQuestion } from './ssh-prompter';
 
 const blobOf = (line: string) => Buffer.from(line.split(' ')[1]!, 'base64');
@@ -152,6 +153,32 @@ describe('verifyHostKey against a real sshd', () => {
   it('looks a HostKeyAlias up verbatim, without the port', async () => {
     const kh = file('alias', `node-7 ${h.hostKeyLine}\n`);
     await dial(h, { files: [kh], hostKeyAlias: 'node-7', strict: 'yes' });
+  });
+});
+
+describe('hostKeyPolicy', () => {
+  let h: SshHarness;
+  beforeAll(async () => {
+    h = await startSshHarness();
+  });
+  afterAll(async () => h?.stop());
+
+  it('turns a resolved ssh_config host into the verifyHostKey settings that connect', async () => {
+    const policy = hostKeyPolicy(await resolveSshHost('target', { configFile: h.sshConfig }));
+    expect(policy).toEqual({ host: h.host, port: h.port, files: [h.knownHosts, '/dev/null'], rememberIn: h.knownHosts, hash: false, strict: 'yes' });
+    await dial(h, policy);
+  });
+
+  it('never asks when BatchMode is on, and remembers into the first user file, hashed when configured', async () => {
+    const config = join(h.dir, 'policy_config');
+    const userFile = join(h.dir, 'policy_user_kh');
+    writeFileSync(config, `Host batch\n  BatchMode yes\nHost *\n  HostName ${h.host}\n  Port ${h.port}\n  StrictHostKeyChecking ask\n  HashKnownHosts yes\n  UserKnownHostsFile ${userFile} ${h.knownHosts}\n`);
+    const batch = hostKeyPolicy(await resolveSshHost('batch', { configFile: config }));
+    expect(batch.strict).toBe('yes');
+    const ask = hostKeyPolicy(await resolveSshHost('asking', { configFile: config }));
+    expect(ask).toMatchObject({ strict: 'ask', rememberIn: userFile, hash: true });
+    await dial(h, { ...ask, files: [userFile], prompt: async () => 'remember' });
+    expect(readFileSync(userFile, 'utf8')).toMatch(/^\|1\|\S+ ssh-ed25519 /);
   });
 });
 

@@ -1,5 +1,6 @@
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
 import { checkKnownHosts, knownHostsName, readKnownHosts, rememberHostKey, type StoredKey } from './known-hosts';
+import type { ResolvedSshHost } from './ssh-config';
 import type { HostKeyAnswer, HostKeyQuestion } from './ssh-prompter';
 
 export type HostKeyErrorCode = 'HOST_KEY_CHANGED' | 'HOST_KEY_REVOKED' | 'HOST_KEY_REFUSED' | 'HOST_KEY_UNKNOWN';
@@ -103,4 +104,24 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
       throw new HostKeyError('HOST_KEY_REFUSED', `The ${keyType} host key ${fingerprint} for ${name} was refused; not connecting.`, details);
     }
   }
+}
+
+export type HostKeyPolicy = Pick<VerifyHostKeyOptions, 'host' | 'port' | 'hostKeyAlias' | 'files' | 'rememberIn' | 'hash' | 'strict'>;
+
+/**
+ * The host key settings of a resolved ssh_config host, ready to spread into verifyHostKey:
+ * user files are searched before global ones and remembered into the first user file; BatchMode
+ * means nobody may be asked, as with ssh.
+ */
+export function hostKeyPolicy(resolved: ResolvedSshHost): HostKeyPolicy {
+  const rememberIn = resolved.userKnownHostsFiles[0];
+  return {
+    host: resolved.hostname,
+    port: resolved.port,
+    ...(resolved.hostKeyAlias ? { hostKeyAlias: resolved.hostKeyAlias } : {}),
+    files: [...resolved.userKnownHostsFiles, ...resolved.globalKnownHostsFiles],
+    ...(rememberIn ? { rememberIn } : {}),
+    hash: resolved.hashKnownHosts,
+    strict: resolved.batchMode ? 'yes' : resolved.strictHostKeyChecking,
+  };
 }
