@@ -161,10 +161,11 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     const fastSeen: WatchMessage[] = [];
     fast.on('data', (m: WatchMessage) => fastSeen.push(m));
     fast.resume();
-    // 1,000 changes a second: a client that reads promptly keeps up, one that does not falls behind.
-    kubelet.churn.setRate(1000);
+    // A client that reads promptly keeps up, one that does not falls behind. (The rate is modest so
+    // the prompt reader, in this same process, keeps up even while other test files load the CPU.)
+    kubelet.churn.setRate(300);
     kubelet.churn.start();
-    await expect.poll(() => kubelet.churn.applied, { timeout: 10_000 }).toBeGreaterThanOrEqual(2000);
+    await expect.poll(() => kubelet.churn.applied, { timeout: 10_000 }).toBeGreaterThanOrEqual(600);
     kubelet.churn.stop();
     const changes = kubelet.churn.applied;
     await expect.poll(() => fastSeen.length, { timeout: 10_000 }).toBe(changes);
