@@ -67,6 +67,27 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     expect(err.message).toContain('sudo: a password is required');
   });
 
+  it('uses a configured bridge command template', async () => {
+    const events: BridgeEvent[] = [];
+    const t = await transport(harnessTarget(h, h.root), {
+      bridgeMode: 'sudo',
+      sudoTemplate: 'socat - UNIX-CONNECT:{socket}',
+      onBridgeEvent: (e) => events.push(e),
+    });
+    expect(await roundTrip(t.target, 'templated')).toBe('templated');
+    expect(t.bridge.activeMode()).toBe('sudo');
+    expect(events).toEqual([]);
+  });
+
+  it('says the user may not open the socket when streamlocal is forced', async () => {
+    const t = await transport(harnessTarget(h, h.operator), { bridgeMode: 'streamlocal' });
+    expect(await roundTrip(t.target, 'x')).toBe('');
+    const err = t.lastError()!;
+    expect(err.code).toBe('SOCKET_PERMISSION');
+    expect(err.message).toBe(`${h.operator.name} may not open ${h.socketPath} on ${h.host}`);
+    expect(t.bridge.activeMode()).toBe('streamlocal');
+  });
+
   it('reports a missing socket by its path', async () => {
     const missing = join(dirname(h.socketPath), 'nope.sock');
     const t = await transport(harnessTarget(h, h.root), { socketPath: missing });
