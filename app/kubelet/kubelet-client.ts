@@ -1,0 +1,207 @@
+/**
+ * The kubelet Pods API client: grpc-js over a `unix://` target (the SSH transport's private socket,
+ * or a socket on this machine), both API shapes, field masks sent as metadata and always applied
+ * locally, errors mapped to KubeletError with the transport's real cause.
+ *
+ *   const client = createKubeletClient({ target: transport.target, socketPath, transportError: transport.lastError });
+ *   const { pods } = await client.listPods();
+ */
+import { Client, credentials, Metadata, type ClientReadableStream } from '@grpc/grpc-js';
+import { formatFieldMask, type FieldMask } from '../mask/field-mask';
+import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
+import { retryWhileBusy, type RetryOptions } from './call-retry';
+import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
+import { EventQueue } from './event-queue';
+import { KubeletError, toKubeletError } from './kubelet-error';
+import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
+import { podsApiMethods, type ApiShape } from './pods-api-methods';
+import { podReader, wireMask, type ReceivedPod } from './received-pod';
+
+export type ApiChoice = ApiShape | 'auto';
+
+export interface KubeletClientOptions {
+  /** `unix:///path` (openKubeletTransport's target) or `unix:/path`; a bare absolute path is taken as a local socket. */
+  target: string;
+  /** The socket on the node, for messages. */
+  socketPath: string;
+  /** Default 'auto': the shipped shape, or the documented one when the kubelet says UNIMPLEMENTED. */
+  api?: ApiChoice;
+  mask?: FieldMask;
+  /** The transport's real cause behind UNAVAILABLE (openKubeletTransport's lastError). */
+  transportError?: () => Error | null;
+  /** How unary calls wait out "initializing" and rate limits. */
+  retry?: RetryOptions;
+}
+
+export interface PodList {
+  pods: ReceivedPod[];
+  api: ApiShape;
+  /** Whether the kubelet applied the mask itself; undefined without a mask or pods. */
+  maskHonoured: boolean | undefined;
+}
+
+export interface SinglePod {
+  pod: ReceivedPod;
+  api: ApiShape;
+  maskHonoured: boolean | undefined;
+}
+
+export type WatchMessage =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: ReceivedPod }
+  /** Shipped shape only: the replay of existing pods is complete. */
+  | { type: 'INITIAL_SYNC_COMPLETE' };
+
+export interface PodStream extends AsyncIterable<WatchMessage> {
+  api: ApiShape;
+  /** Messages received but not yet consumed. */
+  backlog(): number;
+  maskHonoured(): boolean | undefined;
+  /** Ends the stream; the iteration then ends without an error. */
+  cancel(): void;
+}
+
+export interface KubeletClient {
+  /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
+  detectApiShape(): Promise<ApiShape>;
+  listPods(): Promise<PodList>;
+  getPod(uid: string): Promise<SinglePod>;
+  watchPods(): Promise<PodStream>;
+  close(): void;
+}
+
+function grpcTarget(target: string): string {
+  return target.startsWith('/') ? `unix:${target}` : target;
+}
+
+export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
+  const client = new Client(grpcTarget(options.target), credentials.createInsecure(), KUBELET_CHANNEL_OPTIONS);
+  const streams = new Set<PodStream>();
+  let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
+
+  const metadata = () => {
+    const md = new Metadata();
+    if (options.mask) md.set(FIELD_MASK_METADATA_KEY, formatFieldMask(wireMask(options.mask)));
+    return md;
+  };
+  const fail = (err: unknown, api: ApiShape, method: string) =>
+    toKubeletError(err, { api, method, socketPath: options.socketPath, transportError: options.transportError ?? (() => null) });
+
+  const unary = <Req>(api: ApiShape, name: 'ListPods' | 'GetPod', request: Req): Promise<Buffer> =>
+    new Promise((resolve, reject) => {
+      const m = podsApiMethods(api)[name] as ReturnType<typeof podsApiMethods>['GetPod'];
+      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, request as string, metadata(), (err, res) =>
+        err || !res ? reject(fail(err, api, name)) : resolve(res),
+      );
+    });
+  const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, options.retry);
+
+  const list = async (api: ApiShape): Promise<PodList> => {
+    const bytes = await busyRetry(() => unary(api, 'ListPods', undefined));
+    const reader = podReader(options.mask);
+    const pods = readListPodsResponse(bytes).map((p, i) => reader.read(p, `ListPods pods[${i}]`));
+    return { pods, api, maskHonoured: reader.maskHonoured() };
+  };
+
+  /** ListPods on the shipped path, then the documented one if that is UNIMPLEMENTED. */
+  const detectingList = async (): Promise<PodList> => {
+    if (shape) return list(shape);
+    try {
+      const result = await list('shipped');
+      shape = 'shipped';
+      return result;
+    } catch (err) {
+      if (!(err instanceof KubeletError && err.code === 'UNIMPLEMENTED')) throw err;
+    }
+    try {
+      const result = await list('documented');
+      shape = 'documented';
+      return result;
+    } catch (err) {
+      if (err instanceof KubeletError && err.code === 'UNIMPLEMENTED') {
+        throw new KubeletError('UNIMPLEMENTED', `Neither Pods API shape answers on ${options.socketPath}: ${err.message}`,
+          'Check that the socket is the kubelet Pods API socket (not the pod-resources one), and pass it with --socket.', { cause: err });
+      }
+      throw err;
+    }
+  };
+
+  return {
+    async detectApiShape() {
+      if (!shape) await detectingList();
+      return shape!;
+    },
+    listPods: detectingList,
+    async getPod(uid) {
+      const api = await this.detectApiShape();
+      const bytes = await busyRetry(() => unary(api, 'GetPod', uid));
+      const reader = podReader(options.mask);
+      return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
+    },
+    async watchPods() {
+      const api = await this.detectApiShape();
+      const m = podsApiMethods(api).WatchPods;
+      const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
+      const queue = new EventQueue<WatchMessage>();
+      const reader = podReader(options.mask);
+      const seen = new Set<string>();
+      let n = 0;
+      let cancelled = false;
+      const stream: PodStream = {
+        api,
+        backlog: () => queue.length,
+        maskHonoured: reader.maskHonoured,
+        cancel: () => {
+          cancelled = true;
+          call.cancel();
+          queue.end();
+        },
+        [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+      };
+      // 'data' keeps the stream flowing: messages are only queued here, never processed, so the
+      // kubelet never sees us fall behind while the consumer decodes.
+      call.on('data', (message: Buffer) => {
+        try {
+          queue.push(toWatchMessage(api, message, n++));
+        } catch (err) {
+          stream.cancel();
+          queue.end(err);
+        }
+      });
+      call.on('error', (err) => {
+        streams.delete(stream);
+        queue.end(cancelled ? undefined : fail(err, api, 'WatchPods'));
+      });
+      call.on('end', () => {
+        streams.delete(stream);
+        queue.end();
+      });
+      streams.add(stream);
+      return stream;
+
+      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage {
+        const label = `WatchPods message ${index}`;
+        if (shapeNow === 'shipped') {
+          const ev = readWatchPodsEvent(message);
+          if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
+          if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
+          return { type: ev.type, pod: reader.read(ev.pod, label) };
+        }
+        const pod = reader.read(readGetPodResponse(message), label);
+        // The documented watch has no event types: a removed pod comes with only its identity and a
+        // deletionTimestamp (proto/kubelet/documented/pods.proto).
+        if (pod.tombstone) {
+          seen.delete(pod.uid);
+          return { type: 'DELETED', pod };
+        }
+        const type = seen.has(pod.uid) ? 'MODIFIED' : 'ADDED';
+        seen.add(pod.uid);
+        return { type, pod };
+      }
+    },
+    close() {
+      // grpc-js keeps a closed client's streams running: cancel them first.
+      for (const s of [...streams]) s.cancel();
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Typed errors from the kubelet client. grpc-js reports most transport failures as a bare
+ * UNAVAILABLE/ECONNRESET, so the mapping takes the transport's real cause when there is one,
+ * and every error carries the next step for the user.
+ */
+import { status as Status, type ServiceError } from '@grpc/grpc-js';
+import { isSshError, type SshError } from '../ssh/ssh-errors';
+
+export type KubeletErrorCode =
+  /** SSH or the local socket failed; `sshCode` says how when it came from the transport. */
+  | 'UNREACHABLE'
+  | 'SOCKET_MISSING'
+  | 'PERMISSION'
+  | 'FORWARDING_DISABLED'
+  /** The kubelet does not serve this API shape. */
+  | 'UNIMPLEMENTED'
+  | 'INITIALIZING'
+  | 'RATE_LIMITED'
+  /** A watch the kubelet dropped because it fell behind. */
+  | 'WATCH_DROPPED'
+  | 'NOT_FOUND'
+  | 'INVALID_ARGUMENT'
+  /** A stream ended without us asking (kubelet restart): retryable. */
+  | 'CANCELLED'
+  | 'INTERNAL';
+
+const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_LIMITED', 'WATCH_DROPPED', 'CANCELLED']);
+
+export const FEATURE_GATE_HINT =
+  'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, or give the socket path with --socket.';
+
+export class KubeletError extends Error {
+  override readonly name = 'KubeletError';
+  readonly code: KubeletErrorCode;
+  /** The next step for the user, one sentence. */
+  readonly hint: string;
+  /** The transport's own error code when the cause was SSH or the bridge. */
+  readonly sshCode?: string;
+  /** Whether waiting and trying again can help without the user changing anything. */
+  readonly retryable: boolean;
+
+  constructor(code: KubeletErrorCode, message: string, hint: string, opts: { cause?: unknown; sshCode?: string; retryable?: boolean } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.code = code;
+    this.hint = hint;
+    if (opts.sshCode !== undefined) this.sshCode = opts.sshCode;
+    this.retryable = opts.retryable ?? RETRYABLE.has(code);
+  }
+}
+
+export interface ErrorContext {
+  /** 'shipped' or 'documented': which shape the call used. */
+  api: string;
+  /** Where the socket is, for messages. */
+  socketPath: string;
+  /** The transport's real cause for UNAVAILABLE; null when it has none (or for a local socket). */
+  transportError: () => Error | null;
+  /** The grpc method, e.g. 'WatchPods'. */
+  method: string;
+}
+
+function fromSsh(err: SshError): KubeletError {
+  const opts = { cause: err, sshCode: err.code, retryable: err.retryable };
+  switch (err.code) {
+    case 'SOCKET_MISSING':
+      return new KubeletError('SOCKET_MISSING', err.message, `${err.hint} ${FEATURE_GATE_HINT}`, opts);
+    case 'SOCKET_PERMISSION':
+    case 'SUDO_REFUSED':
+    case 'SOCAT_MISSING':
+      return new KubeletError('PERMISSION', err.message, err.hint, opts);
+    case 'FORWARDING_DISABLED':
+      return new KubeletError('FORWARDING_DISABLED', err.message, err.hint, opts);
+    default:
+      return new KubeletError('UNREACHABLE', err.message, err.hint, opts);
+  }
+}
+
+/** What a local socket's connect error means (no SSH: the error text is the real cause). */
+function fromLocalSocket(details: string, ctx: ErrorContext, err: ServiceError): KubeletError | undefined {
+  if (/ENOENT/.test(details)) {
+    return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_HINT, { cause: err, retryable: true });
+  }
+  if (/EACCES|EPERM/.test(details)) {
+    return new KubeletError('PERMISSION', `Permission denied opening ${ctx.socketPath}`, 'Run as root (the socket is for local admins only), e.g. with sudo.', { cause: err });
+  }
+  if (/ECONNREFUSED/.test(details)) {
+    return new KubeletError('UNREACHABLE', `Nothing listens on ${ctx.socketPath}`, 'Check that the kubelet is running; Nodescope keeps retrying.', { cause: err, retryable: true });
+  }
+  return undefined;
+}
+
+/** Maps a grpc-js error (or anything thrown around a call) to a KubeletError. */
+export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
+  if (err instanceof KubeletError) return err;
+  if (isSshError(err)) return fromSsh(err);
+  const e = err as Partial<ServiceError>;
+  const details = e.details ?? (err instanceof Error ? err.message : String(err));
+  const what = `${ctx.method} (${ctx.api} API) on ${ctx.socketPath}`;
+  switch (e.code) {
+    case Status.UNIMPLEMENTED:
+      return new KubeletError('UNIMPLEMENTED', `The kubelet does not serve the ${ctx.api} Pods API: ${details}`,
+        `Try --api ${ctx.api === 'shipped' ? 'documented' : 'shipped'} (or --api auto), or check the socket path.`, { cause: err });
+    case Status.FAILED_PRECONDITION:
+      return new KubeletError('INITIALIZING', `The kubelet is initializing: ${details}`, 'Wait a few seconds; Nodescope retries on its own.', { cause: err });
+    case Status.RESOURCE_EXHAUSTED:
+      return ctx.method === 'WatchPods'
+        ? new KubeletError('WATCH_DROPPED', `The kubelet dropped the watch: ${details}`, 'Nodescope watches again and reconciles the pod set.', { cause: err })
+        : new KubeletError('RATE_LIMITED', `The kubelet rate-limited ${ctx.method}: ${details}`, 'Back off: ListPods and GetPod share 100 requests/s; Nodescope retries with backoff.', { cause: err });
+    case Status.NOT_FOUND:
+      return new KubeletError('NOT_FOUND', `No pod with that UID on this node: ${details}`, "List the node's pods (nodescope pods NODE) to find the UID.", { cause: err });
+    case Status.INVALID_ARGUMENT:
+      return new KubeletError('INVALID_ARGUMENT', `The kubelet rejected the request: ${details}`, 'Check the field mask paths (e.g. metadata.name,status.phase).', { cause: err });
+    case Status.CANCELLED:
+      return new KubeletError('CANCELLED', `${what} was cancelled by the other side (kubelet restart?): ${details}`, 'Nodescope retries.', { cause: err });
+    case Status.UNAVAILABLE:
+    case Status.DEADLINE_EXCEEDED: {
+      const cause = ctx.transportError();
+      if (cause && isSshError(cause)) return fromSsh(cause);
+      const local = fromLocalSocket(details, ctx, err as ServiceError);
+      if (local) return local;
+      const text = cause ? cause.message : details;
+      return new KubeletError('UNREACHABLE', `Cannot reach the kubelet (${what}): ${text}`, 'Check the connection to the node; Nodescope retries.', { cause: err, retryable: true });
+    }
+    default:
+      return new KubeletError('INTERNAL', `${what} failed: ${details}`, 'This is a kubelet-side failure; try again, and check the kubelet log if it persists.', { cause: err, retryable: false });
+  }
+}

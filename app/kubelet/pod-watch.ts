@@ -1,0 +1,197 @@
+/**
+ * A watch that never falls behind and always converges. The client queues the stream eagerly;
+ * this drains it. When the stream ends for any reason (dropped for falling behind, SSH killed,
+ * kubelet restart), it watches again with a capped backoff and reconciles: the new replay is the
+ * full state, diffed against the held set into the ADDED/MODIFIED/DELETED that bring it up to date.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
+import type { KubeletClient, PodStream } from './kubelet-client';
+import { KubeletError } from './kubelet-error';
+import type { ApiShape } from './pods-api-methods';
+import type { ReceivedPod } from './received-pod';
+
+export type WatchState =
+  | { state: 'connecting'; attempt: number }
+  | { state: 'initializing'; detail: string; attempt: number; inMs: number }
+  | { state: 'live'; since: number }
+  | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
+  | { state: 'error'; cause: KubeletError; hint: string }
+  | { state: 'closed' };
+
+export interface PodChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** For DELETED, the pod as last held (the kubelet sends only its identity). */
+  pod: ReceivedPod;
+}
+
+export interface PodWatchHandlers {
+  /**
+   * The held set after a replay: the first one, or a re-sync after a reconnect. `changes` turned the
+   * previous held set into this one.
+   */
+  synced?(pods: ReceivedPod[], changes: PodChange[], resync: boolean): void;
+  /** A live change after the sync. */
+  change?(change: PodChange): void;
+  state?(state: WatchState): void;
+}
+
+export interface PodWatch {
+  /** The pods as of the last event, by UID. */
+  held(): ReadonlyMap<string, ReceivedPod>;
+  state(): WatchState;
+  /** The shape in use, once known. */
+  api(): ApiShape | undefined;
+  /** Number of completed re-syncs (after the first sync). */
+  resyncs(): number;
+  close(): Promise<void>;
+}
+
+export interface PodWatchOptions {
+  backoff?: BackoffPolicy;
+  /** Whether the pods carry a field mask: then a change shows only when the masked pod changes. */
+  masked?: boolean;
+}
+
+export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers, options: PodWatchOptions = {}): PodWatch {
+  let held = new Map<string, ReceivedPod>();
+  let current: WatchState = { state: 'connecting', attempt: 1 };
+  let stream: PodStream | undefined;
+  let api: ApiShape | undefined;
+  let closed = false;
+  let synced = false;
+  let resyncs = 0;
+  let wake: (() => void) | undefined;
+
+  const setState = (s: WatchState) => {
+    current = s;
+    handlers.state?.(s);
+  };
+  const same = (a: ReceivedPod, b: ReceivedPod) =>
+    options.masked ? isDeepStrictEqual(a.pod, b.pod) : Buffer.compare(a.bytes, b.bytes) === 0;
+
+  /** Makes `pods` the held set, reporting what changed. */
+  const reconcile = (pods: Iterable<ReceivedPod>) => {
+    const next = new Map<string, ReceivedPod>();
+    for (const pod of pods) next.set(pod.uid, pod);
+    const changes: PodChange[] = [];
+    for (const [uid, pod] of next) {
+      const before = held.get(uid);
+      if (!before) changes.push({ type: 'ADDED', pod });
+      else if (!same(before, pod)) changes.push({ type: 'MODIFIED', pod });
+    }
+    for (const [uid, pod] of held) if (!next.has(uid)) changes.push({ type: 'DELETED', pod });
+    held = next;
+    const resync = synced;
+    if (resync) resyncs++;
+    synced = true;
+    setState({ state: 'live', since: Date.now() });
+    handlers.synced?.([...next.values()], changes, resync);
+  };
+
+  /** A live event; repeats of what is held (a documented replay after the list) are dropped. */
+  const apply = (type: PodChange['type'], pod: ReceivedPod) => {
+    const before = held.get(pod.uid);
+    if (type === 'DELETED') {
+      if (!before) return;
+      held.delete(pod.uid);
+      handlers.change?.({ type, pod: before });
+      return;
+    }
+    if (before && same(before, pod)) return;
+    held.set(pod.uid, pod);
+    handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
+  };
+
+  /** Shipped: ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
+  const consumeShipped = async (s: PodStream) => {
+    let replay: Map<string, ReceivedPod> | undefined = new Map();
+    for await (const message of s) {
+      if (closed) return;
+      if (message.type === 'INITIAL_SYNC_COMPLETE') {
+        if (replay) reconcile(replay.values());
+        replay = undefined;
+      } else if (replay) {
+        if (message.type === 'DELETED') replay.delete(message.pod.uid);
+        else replay.set(message.pod.uid, message.pod);
+      } else apply(message.type, message.pod);
+    }
+  };
+
+  /**
+   * Documented: the watch has no end-of-replay marker, so the state to reconcile to comes from a
+   * ListPods made once the watch is open; replay messages that repeat it are then no-ops.
+   */
+  const consumeDocumented = async (s: PodStream) => {
+    const { pods } = await client.listPods();
+    if (closed) return;
+    reconcile(pods);
+    for await (const message of s) {
+      if (closed) return;
+      if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, message.pod);
+    }
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const run = async () => {
+    let failures = 0;
+    for (let attempt = 1; !closed; attempt++) {
+      let cause: KubeletError;
+      const syncsBefore = resyncs + (synced ? 1 : 0);
+      try {
+        stream = await client.watchPods();
+        api = stream.api;
+        if (closed) break;
+        await (stream.api === 'shipped' ? consumeShipped(stream) : consumeDocumented(stream));
+        if (closed) break;
+        cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
+      } catch (err) {
+        if (closed) break;
+        // The client maps call failures; anything else (a pod that does not decode) is not worth retrying.
+        cause = err instanceof KubeletError ? err : new KubeletError('INTERNAL', `Watching failed: ${(err as Error).message}`,
+          'Report this with the kubelet version; `nodescope pods` may still work.', { cause: err, retryable: false });
+      } finally {
+        stream?.cancel();
+        stream = undefined;
+      }
+      if (!cause.retryable) {
+        setState({ state: 'error', cause, hint: cause.hint });
+        return;
+      }
+      // A watch that synced before it ended starts the backoff afresh.
+      failures = resyncs + (synced ? 1 : 0) > syncsBefore ? 1 : failures + 1;
+      const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
+      setState(
+        cause.code === 'INITIALIZING'
+          ? { state: 'initializing', detail: cause.message, attempt, inMs }
+          : { state: 'reconnecting', attempt, inMs, cause },
+      );
+      await sleep(inMs);
+    }
+  };
+  setState(current);
+  const done = run();
+
+  return {
+    held: () => held,
+    state: () => current,
+    api: () => api,
+    resyncs: () => resyncs,
+    async close() {
+      if (closed) return done;
+      closed = true;
+      stream?.cancel();
+      wake?.();
+      await done;
+      setState({ state: 'closed' });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * A pod as the client hands it out: decoded, with the user's field mask applied here whatever the
+ * kubelet did with it, its identity taken from the wire (so a mask without metadata.uid still tells
+ * pods apart), and the wire bytes kept for the fast export path.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { applyFieldMask, formatFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { decodePod } from '../pod/decode';
+import type { DecodedPod, PodObject, PodValue } from '../pod/pod-tree';
+
+export interface ReceivedPod extends DecodedPod {
+  uid: string;
+  namespace: string;
+  name: string;
+  /** The pod exactly as received (before the local mask). */
+  bytes: Uint8Array;
+  /** It carried nothing but its identity and a deletionTimestamp: how the documented watch reports a removal. */
+  tombstone: boolean;
+}
+
+const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']);
+
+function isTombstone(pod: PodObject): boolean {
+  const meta = pod.metadata as PodObject | undefined;
+  if (!meta || Object.keys(pod).length !== 1 || meta.deletionTimestamp === undefined) return false;
+  return Object.keys(meta).every((k) => TOMBSTONE_KEYS.has(k));
+}
+
+/** Paths always asked of the kubelet with a mask, so every pod keeps its identity on the wire. */
+const IDENTITY_PATHS = 'metadata.name,metadata.namespace,metadata.uid';
+
+/** The mask sent to the kubelet: the user's plus the identity paths. */
+export function wireMask(mask: FieldMask): FieldMask {
+  return parseFieldMask(`${formatFieldMask(mask)},${IDENTITY_PATHS}`);
+}
+
+/** The value without zero values ('' 0 false null, empty lists and objects). */
+function setFields(value: PodValue): PodValue | undefined {
+  if (value === '' || value === 0 || value === false || value === null) return undefined;
+  if (Array.isArray(value)) return value.length ? value.map((v) => setFields(v) ?? null) : undefined;
+  if (typeof value !== 'object') return value;
+  const out: PodObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    const kept = v === undefined ? undefined : setFields(v);
+    if (kept !== undefined) out[k] = kept;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+export interface PodReader {
+  /** Decodes one pod from the wire; `label` names it in decode errors. */
+  read(bytes: Uint8Array, label: string): ReceivedPod;
+  /** false once a pod arrived that the kubelet did not mask; undefined until a pod arrived, or without a mask. */
+  maskHonoured(): boolean | undefined;
+}
+
+export function podReader(mask: FieldMask | undefined): PodReader {
+  const sent = mask && wireMask(mask);
+  let honoured: boolean | undefined;
+  return {
+    read(bytes, label) {
+      const decoded = decodePod(bytes, label);
+      const meta = (decoded.pod.metadata ?? {}) as PodObject;
+      const identity = {
+        uid: String(meta.uid ?? ''),
+        namespace: String(meta.namespace ?? ''),
+        name: String(meta.name ?? ''),
+        tombstone: isTombstone(decoded.pod),
+      };
+      if (!mask || !sent) return { ...decoded, ...identity, bytes };
+      // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
+      // Go's marshaller writes for every non-pointer field of the messages it kept.
+      honoured = (honoured ?? true) && isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
+      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, bytes };
+    },
+    maskHonoured: () => honoured,
+  };
+}
