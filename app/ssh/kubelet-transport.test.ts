@@ -160,3 +160,22 @@ describe('openKubeletTransport when sshd forbids UNIX socket forwarding', () => 
     }
   });
 });
+
+describe('openKubeletTransport when sshd runs a forced command instead', () => {
+  it('does not guess why the channel was refused when the check cannot run', async () => {
+    const h = await startSshHarness({
+      sshdOptions: { AllowStreamLocalForwarding: 'no', ForceCommand: '/bin/false' },
+      startKubelet: startEchoSocket,
+    });
+    try {
+      const t = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter() });
+      expect(await roundTrip(t.target, 'x')).toBe('');
+      const err = t.lastError()!;
+      expect(err.code).toBe('STREAMLOCAL_REFUSED');
+      expect(err.message).toContain('exit 1');
+      await t.close();
+    } finally {
+      await h.stop();
+    }
+  });
+});

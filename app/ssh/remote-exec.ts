@@ -27,18 +27,28 @@ export interface RemoteRunResult {
   code: number | null;
 }
 
-/** Runs a short command and collects its output. */
-export async function runRemote(client: Client, command: string): Promise<RemoteRunResult> {
+/**
+ * Runs a short command and collects its output. The command runs through the user's login
+ * shell, whose rc files can hang (a stale lock, a prompt), so it gets a deadline.
+ */
+export async function runRemote(client: Client, command: string, timeoutMs = 10_000): Promise<RemoteRunResult> {
   const ch = await openExec(client, command);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let code: number | null = null;
+    const timer = setTimeout(() => {
+      reject(new Error(`remote command did not finish within ${timeoutMs / 1000} s (does the login shell's rc file hang?)`));
+      ch.close();
+    }, timeoutMs);
     ch.on('data', (d: Buffer) => (stdout += d.toString()));
     ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     ch.on('exit', (c: number | null) => (code = c));
     ch.on('error', () => {});
-    ch.on('close', () => resolve({ stdout, stderr, code }));
+    ch.on('close', () => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
     ch.end();
   });
 }

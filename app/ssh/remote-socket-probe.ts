@@ -64,9 +64,13 @@ export async function probeRemoteSocket(client: Client, path: string, sudoComman
     ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
     'true',
   ].join('\n');
-  const { stdout } = await runRemote(client, script);
+  const { stdout, stderr, code } = await runRemote(client, script);
   const v = parseLines(stdout);
-  const access = (v.access as SocketAccess | undefined) ?? 'missing';
+  const access = v.access as SocketAccess | undefined;
+  if (!access) {
+    // e.g. a ForceCommand in sshd_config or authorized_keys runs instead of our script.
+    throw new Error(`the check printed nothing usable (exit ${code}${stderr.trim() ? `: ${stderr.trim()}` : ''})`);
+  }
   return {
     path,
     access,

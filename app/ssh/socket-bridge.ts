@@ -115,10 +115,14 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
 
   /** Explains a refused streamlocal open; returns normally only when sudo should take over. */
   const diagnose = async (conn: SshConnection, cause: Error): Promise<string> => {
-    const probe: SocketProbe = await probeRemoteSocket(conn.client, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined)
-      .catch(() => ({ path: socketPath, access: 'missing' as const }));
     const { user, host } = conn.target;
     const where = `${socketPath} on ${host}`;
+    const probe: SocketProbe = await probeRemoteSocket(conn.client, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined).catch(
+      (err: Error) => {
+        throw new SshError('STREAMLOCAL_REFUSED', `sshd refused a channel to ${where} and the check of why could not run: ${err.message}`,
+          'Check the socket path, that this user may open it, and AllowStreamLocalForwarding in sshd_config; or use bridge mode sudo.', err);
+      },
+    );
     switch (probe.access) {
       case 'missing':
         throw new SshError('SOCKET_MISSING', `No kubelet socket at ${where}`,
