@@ -1,0 +1,140 @@
+/**
+ * `nodescope sim`: a simulated kubelet serving the node-local Pods API on a UNIX socket, with generated
+ * pods and optional churn, until interrupted. For trying Nodescope without a cluster and for tests.
+ */
+import { parseArgs } from 'node:util';
+import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubeletOptions } from '../sim/kubelet-server';
+import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
+import { SocketPathError } from '../sim/socket-file';
+import { servicePrefix } from '../sim/pods-api-services';
+import { EXIT } from './exit-codes';
+
+export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
+
+const HELP = `usage: nodescope sim --socket PATH [options]
+
+Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until
+interrupted (Ctrl-C or SIGTERM), then removes the socket.
+
+options:
+  --socket PATH                  the UNIX socket to serve on; its directory must exist
+  --api shipped|documented|both  wire shape: shipped (/v1alpha1.Pods, the default), documented
+                                 (/Pods, honours x-kubernetes-fieldmask), or both at once
+  --documented-socket PATH       the socket for the documented shape (needed with --api both)
+  --pods N                       pods at start (default 110)
+  --seed N                       seed for the pods and their churn (default 1)
+  --churn EVENTS_PER_S           pod changes per second (default 0: pods stay as generated)
+  --initializing SECONDS         answer FAILED_PRECONDITION "Kubelet is initializing" for this long
+                                 after start (default 0)
+  --node NAME                    the node's name (default sim-node)
+  -h, --help`;
+
+class UsageError extends Error {}
+
+function whole(value: string | undefined, flag: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || value.trim() === '') throw new UsageError(`${flag} must be a whole number >= ${min}, got '${value}'`);
+  return n;
+}
+
+function positive(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || value.trim() === '') throw new UsageError(`${flag} must be a number >= 0, got '${value}'`);
+  return n;
+}
+
+function options(argv: string[]): SimulatedKubeletOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      socket: { type: 'string' },
+      api: { type: 'string', default: 'shipped' },
+      'documented-socket': { type: 'string' },
+      pods: { type: 'string' },
+      seed: { type: 'string' },
+      churn: { type: 'string' },
+      initializing: { type: 'string' },
+      node: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.socket) throw new UsageError('--socket PATH is required: the UNIX socket to serve the Pods API on');
+  const api = values.api;
+  if (api !== 'shipped' && api !== 'documented' && api !== 'both') throw new UsageError(`--api must be shipped, documented or both, got '${api}'`);
+  const documentedSocket = values['documented-socket'];
+  if (api === 'both' && documentedSocket === undefined) throw new UsageError('--api both needs --documented-socket PATH for the documented shape');
+  if (api !== 'both' && documentedSocket !== undefined) throw new UsageError('--documented-socket is only used with --api both');
+  const initializingSeconds = positive(values.initializing, '--initializing');
+  const result: SimulatedKubeletOptions = {
+    socketPath: values.socket,
+    api: api === 'documented' ? 'documented' : 'shipped',
+    pods: whole(values.pods, '--pods'),
+    seed: whole(values.seed, '--seed'),
+    churnPerSecond: positive(values.churn, '--churn'),
+    initializingMs: initializingSeconds === undefined ? undefined : Math.round(initializingSeconds * 1000),
+    nodeName: values.node,
+  };
+  if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
+  return result;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let opts: SimulatedKubeletOptions | 'help';
+  try {
+    opts = options(argv);
+  } catch (err) {
+    console.error(`nodescope sim: ${(err as Error).message}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  if (opts === 'help') {
+    console.log(HELP);
+    return EXIT.ok;
+  }
+  // Listen for signals before serving, so an early Ctrl-C still cleans up the socket.
+  const signal = waitForSignal();
+  let kubelet;
+  try {
+    kubelet = await startSimulatedKubelet(opts);
+  } catch (err) {
+    if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
+      console.error(`nodescope sim: ${err.message}`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  const lines = [`nodescope sim: serving ${kubelet.store.size} pods of node ${kubelet.nodeName} (seed ${opts.seed ?? 1})`];
+  for (const [api, socket] of Object.entries(kubelet.sockets)) {
+    const note = api === 'documented' ? ', field masks honoured' : '';
+    lines.push(`  ${api} Pods API (${servicePrefix[api as keyof typeof servicePrefix]}/*${note}) on unix:${socket}`);
+  }
+  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s`);
+  if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
+  lines.push('Stop with Ctrl-C.');
+  console.log(lines.join('\n'));
+
+  const received = await signal;
+  await kubelet.stop();
+  const served = Object.values(kubelet.stats()).map((s: EndpointStats) => {
+    const count = (m: PodsMethod) => Object.values(s.requests[m]).reduce((a, b) => a + b, 0);
+    return `${s.api}: ${count('ListPods')} lists, ${count('GetPod')} gets, ${count('WatchPods')} watches, ${s.watchEventsDropped} watchers dropped`;
+  });
+  console.log(`nodescope sim: stopped on ${received} after ${kubelet.churn.applied} changes (${served.join('; ')}); socket removed`);
+  return EXIT.ok;
+}
