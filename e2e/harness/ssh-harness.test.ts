@@ -66,10 +66,9 @@ function portAccepts(host: string, port: number): Promise<boolean> {
 
 describe('ssh harness', () => {
   let h: SshHarness;
-  let kubelet: Awaited<ReturnType<typeof startEchoSocket>>;
 
   beforeAll(async () => {
-    h = await startSshHarness({ startKubelet: async (p) => (kubelet = await startEchoSocket(p)) });
+    h = await startSshHarness({ startKubelet: startEchoSocket });
   });
   afterAll(async () => h?.stop());
 
@@ -266,12 +265,14 @@ describe('ssh harness options and lifecycle', () => {
     expect(kubelet?.stopped).toBe(true);
     expect(await portAccepts(h.host, h.port)).toBe(false);
     expect(await portAccepts(h.host, h.jumpPort)).toBe(false);
-    await new Promise((r) => (session.exitCode !== null ? r(null) : session.once('exit', r)));
+    // The live session was cut too, not left running without its listener.
+    expect(await new Promise((r) => (session.exitCode !== null ? r(session.exitCode) : session.once('exit', r)))).toBe(255);
   });
 
   it('cleans up through its watchdog when the owning process is killed', async () => {
     const script = join(import.meta.dirname, 'testing', 'start-harness-and-wait.ts');
-    const child = spawn(process.execPath, [resolve('bin/run-ts.js'), script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const runTs = join(import.meta.dirname, '..', '..', 'bin', 'run-ts.js');
+    const child = spawn(process.execPath, [runTs, script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const line = await new Promise<string>((r) => {
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d).includes('\n') && r(out));
