@@ -32,7 +32,8 @@ export interface AuthSession {
   declined(): boolean;
 }
 
-type Step = { method: AuthenticationType; build: () => Promise<AnyAuthMethod | null> };
+/** `label` names the attempt in error messages, e.g. `publickey ~/.ssh/id_ed25519`. */
+type Step = { method: AuthenticationType; label: string; build: () => Promise<AnyAuthMethod | null> };
 
 export function createAuthSession(plan: AuthPlan): AuthSession {
   const tried: string[] = [];
@@ -58,6 +59,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
     const agentPath = plan.agentPath;
     steps.push({
       method: 'agent',
+      label: 'agent',
       build: async () => {
         if (!plan.identitiesOnly) return { type: 'agent', username, agent: agentPath };
         const wanted = (await Promise.all(plan.identityFiles.map(identityPublicKey))).filter((k): k is Buffer => k !== null);
@@ -68,6 +70,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
   for (const keyPath of plan.identityFiles) {
     steps.push({
       method: 'publickey',
+      label: `publickey ${keyPath}`,
       build: async () => {
         const loaded = await loadIdentityKey(keyPath, prompter);
         if ('skipped' in loaded) {
@@ -80,6 +83,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
   }
   steps.push({
     method: 'keyboard-interactive',
+    label: 'keyboard-interactive',
     build: async () => ({
       type: 'keyboard-interactive',
       username,
@@ -88,6 +92,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
   });
   steps.push({
     method: 'password',
+    label: 'password',
     build: async () => {
       const answers = await prompter.keyboardInteractive({
         name: plan.label,
@@ -102,21 +107,17 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
     },
   });
 
-  const describe = (step: Step, index: number) =>
-    step.method === 'publickey' ? `publickey ${plan.identityFiles[index - (plan.agentPath ? 1 : 0)]}` : step.method;
-
   let next = 0;
   const handler: AuthHandlerMiddleware = (methodsLeft, _partial, callback) => {
     // ssh2 passes null before the first attempt: the server's list is not known yet.
     const offered = (m: AuthenticationType) => !methodsLeft || methodsLeft.includes(m === 'agent' ? 'publickey' : m);
     const advance = async (): Promise<AnyAuthMethod | false> => {
       while (next < steps.length && !userDeclined) {
-        const index = next++;
-        const step = steps[index]!;
+        const step = steps[next++]!;
         if (!offered(step.method)) continue;
         const method = await step.build();
         if (method) {
-          tried.push(describe(step, index));
+          tried.push(step.label);
           return method;
         }
       }
