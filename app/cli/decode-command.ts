@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { decodePod, PodDecodeError } from '../pod/decode';
-import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
+import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
 import { unknownFieldsWarning } from './unknown-fields-warning';
@@ -129,9 +129,9 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.data;
     }
   }
-  const printed = podBytesListToKubectl(pods, options, labelOf);
+  // The sink's chunk is reused after the call, and stdout writes asynchronously: hand it a copy.
+  const printed = streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf });
   for (const e of printed.errors) console.error(`nodescope decode: ${e.message}`);
   for (const u of printed.unknownFields) console.error(unknownFieldsWarning(podName(pods[u.index]!), u.fields));
-  process.stdout.write(printed.bytes);
   return printed.errors.length === 0 ? EXIT.ok : EXIT.data;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
-import { podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
-import { managedFieldsJson, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
+import { streamPodBytesAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
+import { managedFieldsJson, mapEntry, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
 
 const print = (bytes: Uint8Array, showManagedFields = false) => podToKubectlJson(decodePod(bytes).pod, { showManagedFields });
 
@@ -72,5 +72,16 @@ describe('kubectl JSON straight from pod bytes', () => {
     expect(list.errors.map((e) => e.pod)).toEqual(['pods[1]']);
     const lines = new TextDecoder().decode(podBytesListToKubectl([good, good], { ndjson: true }).bytes);
     expect(lines).toBe(`${podToNdjsonLine(decodePod(good).pod)}\n`.repeat(2));
+  });
+
+  it('streams a large export in chunks that add up to the whole List', () => {
+    const pod = webPodBytes({ metaExtra: (m) => mapEntry(m, 12, 'big', 'x'.repeat(30_000)) });
+    const chunks: Uint8Array[] = [];
+    const result = streamPodBytesAsKubectl(Array(100).fill(pod), (c) => chunks.push(c.slice()));
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(result.errors).toEqual([]);
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(text).toBe(new TextDecoder().decode(podBytesListToKubectl(Array(100).fill(pod)).bytes));
+    expect(JSON.parse(text).items).toHaveLength(100);
   });
 });

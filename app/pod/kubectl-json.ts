@@ -263,12 +263,23 @@ export interface PrintedList {
 const LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": [';
 const LIST_TAIL = ',\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
 
-/** Several pods' bytes as a kubectl `List` (or NDJSON lines); a pod that cannot be decoded is reported and left out. */
-export function podBytesListToKubectl(
-  list: Iterable<Uint8Array>,
-  options: KubectlJsonOptions & { ndjson?: boolean } = {},
-  labelOf: (i: number) => string = (i) => `pods[${i}]`,
-): PrintedList {
+export interface StreamOptions extends KubectlJsonOptions {
+  /** One compact pod per line instead of a kubectl List. */
+  ndjson?: boolean;
+  /** Names pod `i` in errors until its own name is decoded. */
+  labelOf?: (i: number) => string;
+}
+
+/** How much output to gather before handing it to the sink: big enough for few writes, small enough for memory. */
+const CHUNK = 1 << 20;
+
+/**
+ * Streams several pods' bytes as a kubectl `List` (or NDJSON lines) to `sink` in chunks of about 1 MiB, so an
+ * export of 10,000 pods never holds its whole text. A pod that cannot be decoded is reported and left out.
+ * Chunks are only valid during the sink call (copy them to keep them).
+ */
+export function streamPodBytesAsKubectl(list: Iterable<Uint8Array>, sink: (chunk: Uint8Array) => void, options: StreamOptions = {}): Omit<PrintedList, 'bytes'> {
+  const labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
   const layout = options.ndjson ? 'compact' : 'pretty';
   const w = byteWriters[layout];
   w.reset();
@@ -291,7 +302,20 @@ export function podBytesListToKubectl(
       else throw err;
     }
     i++;
+    if (w.op >= CHUNK) {
+      sink(w.view());
+      w.reset();
+    }
   }
   if (!options.ndjson) w.text(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
-  return { bytes: w.view().slice(), unknownFields, errors };
+  if (w.op > 0) sink(w.view());
+  w.reset();
+  return { unknownFields, errors };
+}
+
+/** Several pods' bytes as one kubectl `List` (or NDJSON lines) in memory; see streamPodBytesAsKubectl. */
+export function podBytesListToKubectl(list: Iterable<Uint8Array>, options: StreamOptions = {}): PrintedList {
+  const chunks: Uint8Array[] = [];
+  const result = streamPodBytesAsKubectl(list, (chunk) => chunks.push(chunk.slice()), options);
+  return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), ...result };
 }
