@@ -149,6 +149,14 @@ describe('rememberHostKey', () => {
     expect(checkKnownHosts(parseKnownHosts(readFileSync(file, 'utf8'), file), 'node1.example.com', keys.ed25519.blob).status).toBe('known');
   });
 
+  it('keeps every line when several hosts are remembered at once', async () => {
+    const file = join(dir, 'concurrent_known_hosts');
+    const hosts = Array.from({ length: 20 }, (_, i) => `node-${i}`);
+    await Promise.all(hosts.map((h) => rememberHostKey(file, h, 22, keys.ed25519.blob, { hash: false })));
+    const names = readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(' ')[0]);
+    expect(names.sort()).toEqual([...hosts].sort());
+  });
+
   it('writes through a symlinked known_hosts instead of replacing the link', async () => {
     const real = join(dir, 'real_known_hosts');
     const link = join(dir, 'link_known_hosts');

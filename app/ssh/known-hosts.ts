@@ -141,6 +141,9 @@ export function hashKnownHostsName(name: string, salt: Buffer = randomBytes(20))
   return `|1|${salt.toString('base64')}|${hmac.toString('base64')}`;
 }
 
+/** Appends in flight per file: a read-modify-rename must not overlap another in this process, or one line is lost. */
+const pendingWrites = new Map<string, Promise<void>>();
+
 /**
  * Appends a line for host:port to `file`, replacing the file atomically. A missing file is created
  * 0600 in a 0700 directory; an existing one keeps its mode, and a symlinked one is written through.
@@ -149,6 +152,17 @@ export async function rememberHostKey(file: string, host: string, port: number, 
   const name = knownHostsName(host, port);
   const line = `${opts.hash ? hashKnownHostsName(name) : name} ${keyTypeOfBlob(blob)} ${blob.toString('base64')}\n`;
   const target = await realpath(file).catch(() => file);
+  const previous = pendingWrites.get(target) ?? Promise.resolve();
+  const write = previous.catch(() => undefined).then(() => appendLine(file, target, line));
+  pendingWrites.set(target, write);
+  try {
+    await write;
+  } finally {
+    if (pendingWrites.get(target) === write) pendingWrites.delete(target);
+  }
+}
+
+async function appendLine(file: string, target: string, line: string): Promise<void> {
   const existing = await readFile(target, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw new Error(`cannot update known_hosts file ${file}: ${err.message}`);
