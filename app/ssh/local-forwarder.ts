@@ -19,7 +19,7 @@ export interface ByteStreamSource {
 export interface LocalForwarder {
   /** Filesystem path of the local socket. */
   path: string;
-  /** grpc-js target, `unix://<path>`. */
+  /** grpc-js target: `unix://<path>` (a `unix:` named pipe on Windows). */
   target: string;
   /** The last failure behind the socket (channel open, bridge, stream error), or null. */
   lastError(): Error | null;
@@ -79,7 +79,8 @@ export async function startLocalForwarder(bridge: ByteStreamSource): Promise<Loc
 
   return {
     path: privateDir.socketPath,
-    target: `unix://${privateDir.socketPath}`,
+    // grpc-js reads a Windows pipe as `unix:\\.\pipe\name`, a socket file as `unix:///path`.
+    target: privateDir.dir ? `unix://${privateDir.socketPath}` : `unix:${privateDir.socketPath}`,
     lastError: () => bridge.lastError?.() ?? lastError,
     close: () =>
       new Promise<void>((resolve) => {

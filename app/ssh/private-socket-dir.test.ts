@@ -26,6 +26,13 @@ describe('private socket directories', () => {
     expect(existsSync(d.dir)).toBe(false);
   });
 
+  it('are unguessable named pipes on Windows', () => {
+    const a = createPrivateSocketDir('kubelet.sock', {}, 'win32');
+    const b = createPrivateSocketDir('kubelet.sock', {}, 'win32');
+    expect(a.socketPath).toMatch(new RegExp(`^\\\\\\\\\\.\\\\pipe\\\\nodescope-${process.pid}-[0-9a-f]{24}$`));
+    expect(a.socketPath).not.toBe(b.socketPath);
+  });
+
   it('fall back to the temp dir when XDG_RUNTIME_DIR would make the socket path too long', () => {
     const d = createPrivateSocketDir('kubelet.sock', { XDG_RUNTIME_DIR: join(base, 'x'.repeat(90)) });
     expect(d.dir.startsWith(join(tmpdir(), 'nodescope-'))).toBe(true);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ const PREFIX = 'nodescope-';
 const MAX_SOCKET_PATH = 103;
 
 export interface PrivateSocketDir {
+  /** The private directory; '' on Windows, where the endpoint is a named pipe. */
   dir: string;
   socketPath: string;
   remove(): void;
@@ -83,7 +85,22 @@ function bases(env: NodeJS.ProcessEnv): string[] {
   return [env.XDG_RUNTIME_DIR, tmpdir(), '/tmp'].filter((b): b is string => !!b);
 }
 
-export function createPrivateSocketDir(socketName = 'kubelet.sock', env: NodeJS.ProcessEnv = process.env): PrivateSocketDir {
+/**
+ * Windows has no socket files: Node serves local sockets as named pipes. The name is
+ * unguessable, and libuv's default pipe DACL gives other users at most read access, which
+ * cannot send a request. Untested here (no Windows in CI).
+ */
+function createPrivatePipe(): PrivateSocketDir {
+  const name = `\\\\.\\pipe\\${PREFIX}${process.pid}-${randomBytes(12).toString('hex')}`;
+  return { dir: '', socketPath: name, remove: () => {} };
+}
+
+export function createPrivateSocketDir(
+  socketName = 'kubelet.sock',
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): PrivateSocketDir {
+  if (platform === 'win32') return createPrivatePipe();
   for (const base of bases(env)) {
     // mkdtemp adds 6 characters.
     if (join(base, `${PREFIX}${process.pid}-XXXXXX`, socketName).length > MAX_SOCKET_PATH) continue;
