@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendantsOf, signal } from '../../e2e/harness/process-tree';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { runRemote } from './remote-exec';
 import { openSshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
 import { createSshSession } from './ssh-session';
@@ -163,6 +164,15 @@ describe('openSshConnection (real sshd)', () => {
     const err = await failure(openSshConnection(harnessTarget(h, h.root, { port }), { prompter: scriptedPrompter() }));
     expect(err.code).toBe('HOST_UNREACHABLE');
     expect(err.message).toContain(`${h.host}:${port}`);
+  });
+
+  it('chains several jump hosts, each hop authenticated and checked on its own', async () => {
+    const jump = harnessHop(h, h.jump, h.jumpPort);
+    const conn = await openSshConnection(harnessTarget(h, h.root, { proxyJump: [jump, jump, jump] }), { prompter: scriptedPrompter() });
+    const { stdout } = await runRemote(conn.client, 'id -un');
+    conn.close();
+    expect(stdout.trim()).toBe('root');
+    expect(h.logs().match(/Accepted publickey for nsharness-jump/g)!.length).toBeGreaterThanOrEqual(3);
   });
 
   it('says when the jump host cannot reach the target', async () => {
