@@ -26,11 +26,31 @@ export interface SshGOutput {
   warnings: string[];
 }
 
+/** A host picker resolves every alias at once; a few ssh processes at a time is plenty. */
+const MAX_CONCURRENT = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await run();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 /**
  * Runs `ssh -G` (print the evaluated config, connect nowhere): OpenSSH's own evaluator, with Match
  * exec, Include, canonicalisation and every default exactly as ssh would use them.
  */
 export function runSshG(binary: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<SshGOutput> {
+  return withSlot(() => spawnSshG(binary, args, env));
+}
+
+function spawnSshG(binary: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<SshGOutput> {
   return new Promise((resolve, reject) => {
     execFile(binary, ['-G', ...args], { env, timeout: 15_000, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
       if (err) {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness } from '../../e2e/harness/ssh-harness';
-import { listSshConfigHosts, parseJumpHost, resolveSshHost, resolveSshRoute, type ResolvedSshHost, type SshOverrides } from './ssh-config';
+import { formatJumpHost, listSshConfigHosts, parseJumpHost, resolveSshHost, resolveSshRoute, type ResolvedSshHost, type SshOverrides } from './ssh-config';
 import { localAccount } from './ssh-config-tokens';
 
 // Created at load time because the test table below names files in it.
@@ -200,11 +200,29 @@ describe('resolveSshHost results', () => {
     expect(plain.identityFiles).toContain(`${home}/.ssh/id_ed25519`);
   });
 
+  it('resolves many hosts at once (as the host picker does) running only a few ssh processes at a time', async () => {
+    const log = join(dir, 'ssh-g.log');
+    const wrapper = join(dir, 'ssh-wrapper.sh');
+    writeFileSync(wrapper, `#!/bin/sh\necho start >> '${log}'\nsleep 0.1\necho end >> '${log}'\nexec ssh "$@"\n`, { mode: 0o755 });
+    const aliases = Array.from({ length: 16 }, (_, i) => `web-${i % 10}`);
+    const results = await Promise.all(aliases.map((a) => resolveSshHost(a, { configFile: config }, { evaluator: 'openssh', sshBinary: wrapper })));
+    expect(results.map((r) => r.port)).toEqual(aliases.map(() => 8022));
+    let running = 0;
+    let peak = 0;
+    for (const event of readFileSync(log, 'utf8').trim().split('\n')) {
+      running += event === 'start' ? 1 : -1;
+      peak = Math.max(peak, running);
+    }
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(4);
+  });
+
   it('rejects destinations that ssh would read as options, and bad ports', async () => {
     await expect(resolveSshHost('-oProxyCommand=touch /tmp/pwned', {}, { evaluator: 'openssh' })).rejects.toThrow(/invalid ssh host/);
     await expect(resolveSshHost('node1', { port: 70000 }, { evaluator: 'builtin' })).rejects.toThrow(/bad port '70000'/);
     expect(() => parseJumpHost('u@:22')).toThrow(/bad ProxyJump element/);
     expect(parseJumpHost('ssh://me@[2001:db8::1]:2200')).toEqual({ user: 'me', host: '2001:db8::1', port: 2200 });
+    expect(formatJumpHost({ user: 'me', host: '2001:db8::1', port: 2200 })).toBe('me@[2001:db8::1]:2200');
   });
 
   it('names the problem when the built-in reader meets what only ssh can evaluate', async () => {

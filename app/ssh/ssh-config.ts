@@ -103,7 +103,8 @@ export function parseJumpHost(spec: string): JumpHostSpec {
   return { ...(user !== undefined ? { user } : {}), host, ...(port !== undefined ? { port } : {}) };
 }
 
-function formatJumpHost(j: JumpHostSpec): string {
+/** Back to ProxyJump syntax, e.g. for display or for ssh's -J. */
+export function formatJumpHost(j: JumpHostSpec): string {
   const host = j.host.includes(':') ? `[${j.host}]` : j.host;
   return `${j.user ? `${j.user}@` : ''}${host}${j.port ? `:${j.port}` : ''}`;
 }
