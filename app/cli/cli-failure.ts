@@ -1,0 +1,26 @@
+/** How a node command reports a failure: the message, the next step, and the exit code for scripts. */
+import { KubeletError } from '../kubelet/kubelet-error';
+import { PodDecodeError } from '../pod/decode';
+import { isSshError } from '../ssh/ssh-errors';
+import { EXIT } from './exit-codes';
+import { CliUsageError } from './node-options';
+
+const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof CliUsageError) return EXIT.usage;
+  if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
+  if (isSshError(err)) return EXIT.connection;
+  if (err instanceof PodDecodeError) return EXIT.data;
+  return EXIT.internal;
+}
+
+/** Prints the failure on stderr and returns the exit code. */
+export function reportFailure(command: string, err: unknown, help?: string): number {
+  const message = err instanceof Error ? err.message : String(err);
+  const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
+  process.stderr.write(`nodescope ${command}: ${message}\n`);
+  if (hint) process.stderr.write(`  next step: ${hint}\n`);
+  if (err instanceof CliUsageError && help) process.stderr.write(`\n${help}\n`);
+  return exitCodeFor(err);
+}

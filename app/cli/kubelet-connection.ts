@@ -1,0 +1,71 @@
+/**
+ * Opens the kubelet client a node command asked for: over SSH (ssh_config resolved like ssh, the
+ * command line winning), or straight to a socket on this machine with --local.
+ */
+import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
+import type { KubeletError } from '../kubelet/kubelet-error';
+import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
+import type { SshHop } from '../ssh/ssh-connection';
+import { resolveSshTarget } from '../ssh/ssh-target';
+import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { terminalPrompter } from './terminal-prompter';
+
+export interface KubeletConnection {
+  client: KubeletClient;
+  /** Where the socket is, for messages. */
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+/** Tells the user why nothing happens yet while the kubelet initializes or rate-limits us. */
+function announceRetry(err: KubeletError, delayMs: number): void {
+  process.stderr.write(`nodescope: ${err.message}; retrying in ${(delayMs / 1000).toFixed(1)} s\n`);
+}
+
+export async function connectToKubelet(opts: NodeCommandOptions): Promise<KubeletConnection> {
+  const common = { api: opts.api, ...(opts.mask ? { mask: opts.mask } : {}), retry: { onRetry: announceRetry } };
+  if (opts.local !== undefined) {
+    const client = createKubeletClient({ target: opts.local, socketPath: opts.local, ...common });
+    return { client, socketPath: opts.local, close: async () => client.close() };
+  }
+
+  const socketPath = opts.socketPath ?? (opts.api === 'documented' ? KUBELET_SOCKET_CANDIDATES[1] : KUBELET_SOCKET_CANDIDATES[0]);
+  const { knownHosts, ...overrides } = opts.ssh;
+  let target;
+  try {
+    target = await resolveSshTarget(opts.node, overrides);
+  } catch (err) {
+    throw new CliUsageError((err as Error).message);
+  }
+  if (knownHosts) {
+    const pin = (hop: SshHop): SshHop => ({ ...hop, knownHostsFiles: [knownHosts] });
+    target = { ...pin(target), proxyJump: target.proxyJump.map(pin) };
+  }
+  const prompter = terminalPrompter();
+  let transport: KubeletTransport;
+  try {
+    transport = await openKubeletTransport(target, {
+      socketPath,
+      prompter,
+      bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
+      ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
+      onBridgeEvent: (e) => {
+        if (e.type === 'switched-to-sudo') process.stderr.write(`nodescope: ${e.reason}; using \`${e.command}\`\n`);
+      },
+    });
+  } catch (err) {
+    prompter.close();
+    throw err;
+  }
+  const client = createKubeletClient({ target: transport.target, socketPath, transportError: () => transport.lastError(), ...common });
+  return {
+    client,
+    socketPath,
+    close: async () => {
+      client.close();
+      await transport.close();
+      prompter.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The options every node command shares (pods, get, watch, export): which node and how to reach it
+ * (ssh's own -l -p -i -J -F, or --local for a socket on this machine), which socket and API shape,
+ * the field mask and the output format.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FieldMaskError, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import type { ApiChoice } from '../kubelet/kubelet-client';
+
+export class CliUsageError extends Error {
+  override name = 'CliUsageError';
+}
+
+export const NODE_OPTIONS_HELP = `connection:
+  -l USER                    log in as USER (default: ssh_config, then your user name)
+  -p PORT                    SSH port
+  -i FILE                    identity file (may repeat)
+  -J [USER@]HOST[:PORT]      jump host(s), comma-separated, as ssh -J
+  -F FILE                    ssh_config file (default ~/.ssh/config)
+  --known-hosts FILE         known_hosts file to check and remember host keys in
+  --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node)
+kubelet:
+  --socket PATH              the Pods API socket (default /var/lib/kubelet/pods-api/pods-api.sock;
+                             the documented API uses /var/lib/kubelet/pods/kubelet.sock)
+  --api shipped|documented|auto   wire shape (default auto: shipped, else documented)
+  --sudo                     reach the socket through sudo -n socat (non-root SSH users)
+  --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
+  --mask PATHS               field mask, e.g. metadata.name,status.phase (applied locally too)
+output:
+  -o, --output FORMAT        table, json or ndjson
+  --show-managed-fields      keep metadata.managedFields in JSON
+  -h, --help`;
+
+const OPTIONS = {
+  login: { type: 'string', short: 'l' },
+  port: { type: 'string', short: 'p' },
+  identity: { type: 'string', short: 'i', multiple: true },
+  jump: { type: 'string', short: 'J' },
+  config: { type: 'string', short: 'F' },
+  'known-hosts': { type: 'string' },
+  local: { type: 'string' },
+  socket: { type: 'string' },
+  api: { type: 'string', default: 'auto' },
+  sudo: { type: 'boolean', default: false },
+  'sudo-command': { type: 'string' },
+  mask: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  'show-managed-fields': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+export interface NodeCommandOptions {
+  /** The node: an ssh destination (alias, host, user@host); for --local, a label. */
+  node: string;
+  /** Positionals after the node (get's UID). */
+  args: string[];
+  ssh: { user?: string; port?: number; identityFiles?: string[]; proxyJump?: string; configFile?: string; knownHosts?: string };
+  local?: string;
+  socketPath?: string;
+  api: ApiChoice;
+  sudo: boolean;
+  sudoCommand?: string;
+  mask?: FieldMask;
+  output: string;
+  showManagedFields: boolean;
+  help: boolean;
+}
+
+export type ExtraOptions = ParseArgsConfig['options'];
+
+/**
+ * Parses a node command's argv. `outputs` are the -o values it accepts (the first is the default);
+ * `extra` are the command's own options, returned as `extraValues`.
+ */
+export function parseNodeArgs(
+  argv: string[],
+  outputs: readonly string[],
+  extra: ExtraOptions = {},
+): NodeCommandOptions & { extraValues: Record<string, unknown> } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...OPTIONS, ...extra } });
+  } catch (err) {
+    throw new CliUsageError((err as Error).message);
+  }
+  const v = parsed.values as Record<string, unknown>;
+  const help = v.help === true;
+  const [node, ...args] = parsed.positionals;
+  if (!node && !help) {
+    throw new CliUsageError(v.local ? 'give a name for the node after the options, e.g. `local`' : 'which node? give an ssh destination (host, user@host or an ssh_config alias)');
+  }
+  const output = (v.output as string | undefined) ?? outputs[0]!;
+  if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
+  const api = v.api as string;
+  if (api !== 'auto' && api !== 'shipped' && api !== 'documented') throw new CliUsageError(`unknown --api '${api}': use shipped, documented or auto`);
+  let port: number | undefined;
+  if (v.port !== undefined) {
+    port = Number(v.port);
+    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliUsageError(`bad port '${String(v.port)}' for -p: use a number from 1 to 65535`);
+  }
+  const socketPath = v.socket as string | undefined;
+  if (socketPath !== undefined && !socketPath.startsWith('/')) throw new CliUsageError(`--socket must be an absolute path on the node, got '${socketPath}'`);
+  const sudoCommand = v['sudo-command'] as string | undefined;
+  if (sudoCommand !== undefined && !sudoCommand.includes('{socket}')) {
+    throw new CliUsageError(`--sudo-command must contain {socket} where the socket path goes, e.g. 'sudo -n socat STDIO UNIX-CONNECT:{socket}'`);
+  }
+  let mask: FieldMask | undefined;
+  if (v.mask !== undefined && String(v.mask).trim() !== '') {
+    try {
+      mask = parseFieldMask(String(v.mask));
+    } catch (err) {
+      if (err instanceof FieldMaskError) throw new CliUsageError(`bad --mask: ${err.message}`);
+      throw err;
+    }
+  }
+  const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as T;
+  return {
+    node: node ?? '',
+    args,
+    ssh: defined({
+      user: v.login as string | undefined,
+      port,
+      identityFiles: v.identity as string[] | undefined,
+      proxyJump: v.jump as string | undefined,
+      configFile: v.config as string | undefined,
+      knownHosts: v['known-hosts'] as string | undefined,
+    }),
+    ...defined({ local: v.local as string | undefined, socketPath, sudoCommand, mask }),
+    api,
+    sudo: v.sudo === true,
+    output,
+    showManagedFields: v['show-managed-fields'] === true,
+    help,
+    extraValues: v,
+  };
+}

@@ -1,0 +1,22 @@
+/** `nodescope pods` output: kubectl-like aligned columns, one pod per line. */
+import { podRowFromTree } from '../contract/pod-row-from-tree';
+import type { PodTree } from '../pod/pod-tree';
+import { kubectlAge } from './kubectl-age';
+
+const HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
+
+export function podTableRow(pod: PodTree, now: number): string[] {
+  const row = podRowFromTree(pod);
+  const age = row.createdAt ? kubectlAge(now - Date.parse(row.createdAt)) : '<unknown>';
+  return [row.namespace, row.name, row.phase || '<none>', `${row.ready}/${row.total}`, String(row.restarts), age, row.podIP || '<none>'];
+}
+
+/** Columns padded to their widest cell with three spaces between, as kubectl prints. */
+export function formatTable(rows: string[][]): string {
+  const widths = rows.reduce((w, r) => r.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), [] as number[]);
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]! + 3))).join('').trimEnd()).join('\n');
+}
+
+export function podTable(pods: PodTree[], now = Date.now()): string {
+  return formatTable([HEADER, ...pods.map((p) => podTableRow(p, now))]);
+}

@@ -1,0 +1,119 @@
+/**
+ * SSH questions asked on the controlling terminal (/dev/tty, as ssh does), so they work while stdout
+ * is piped into a file. Without a terminal nothing can be asked: unknown host keys are refused with
+ * the way to trust them up front, and passphrases are declined.
+ */
+import { openSync } from 'node:fs';
+import { ReadStream, WriteStream } from 'node:tty';
+import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
+
+interface Terminal {
+  input: ReadStream;
+  output: WriteStream;
+}
+
+function openTerminal(): Terminal | null {
+  try {
+    const fd = openSync('/dev/tty', 'r+');
+    return { input: new ReadStream(fd), output: new WriteStream(fd) };
+  } catch {
+    return null;
+  }
+}
+
+/** Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-C / Ctrl-D. */
+function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string | null> {
+  t.output.write(prompt);
+  t.input.setRawMode(true);
+  t.input.resume();
+  return new Promise((resolve) => {
+    let text = '';
+    const finish = (value: string | null) => {
+      t.input.off('data', onData);
+      t.input.setRawMode(false);
+      t.input.pause();
+      t.output.write('\n');
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return finish(text);
+        if (ch === '\u0003' || ch === '\u0004') return finish(null);
+        if (ch === '\u007f' || ch === '\b') {
+          if (text && !hidden) t.output.write('\b \b');
+          text = text.slice(0, -1);
+        } else {
+          text += ch;
+          if (!hidden) t.output.write(ch);
+        }
+      }
+    };
+    t.input.on('data', onData);
+  });
+}
+
+export function noTerminalHostKeyMessage(host: string, port: number, fingerprint: string): string {
+  const where = port === 22 ? host : `[${host}]:${port}`;
+  return (
+    `nodescope: the host key of ${where} (${fingerprint}) is not known and there is no terminal to ask. ` +
+    `Check it and add it first, e.g. \`ssh-keyscan -p ${port} ${host} >> ~/.ssh/known_hosts\`, or point --known-hosts FILE at a known_hosts file that has it.`
+  );
+}
+
+export function terminalPrompter(): SshPrompter & { close(): void } {
+  let terminal: Terminal | null | undefined;
+  const tty = () => (terminal === undefined ? (terminal = openTerminal()) : terminal);
+  // One question at a time: a jump host and the target may ask together.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(ask: () => Promise<T>): Promise<T> => {
+    const next = queue.then(ask, ask);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    hostKey: (info) =>
+      serial(async (): Promise<HostKeyAnswer> => {
+        const t = tty();
+        if (!t) {
+          process.stderr.write(`${noTerminalHostKeyMessage(info.host, info.port, info.fingerprint)}\n`);
+          return 'refuse';
+        }
+        const where = info.port === 22 ? info.host : `[${info.host}]:${info.port}`;
+        t.output.write(
+          info.previousFingerprint
+            ? `WARNING: the host key of ${where} has CHANGED (was ${info.previousFingerprint}).\n`
+            : `The authenticity of host '${where}' can't be established.\n`,
+        );
+        t.output.write(`${info.keyType} key fingerprint is ${info.fingerprint}.\n`);
+        const answer = await readLine(t, 'Continue connecting? (yes = remember / once / no): ', false);
+        const a = answer?.trim().toLowerCase();
+        return a === 'yes' ? 'remember' : a === 'once' ? 'once' : 'refuse';
+      }),
+    passphrase: (info) =>
+      serial(async () => {
+        const t = tty();
+        if (!t) return null;
+        if (info.retryReason) t.output.write(`${info.retryReason}\n`);
+        return readLine(t, `Enter passphrase for key '${info.keyPath}': `, true);
+      }),
+    keyboardInteractive: (info) =>
+      serial(async () => {
+        const t = tty();
+        if (!t) return null;
+        if (info.name) t.output.write(`${info.name}\n`);
+        if (info.instructions) t.output.write(`${info.instructions}\n`);
+        const answers: string[] = [];
+        for (const p of info.prompts) {
+          const answer = await readLine(t, p.prompt, !p.echo);
+          if (answer === null) return null;
+          answers.push(answer);
+        }
+        return answers;
+      }),
+    close() {
+      // Both streams share the fd; the input closes it.
+      terminal?.input.destroy();
+    },
+  };
+}

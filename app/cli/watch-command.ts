@@ -1,0 +1,77 @@
+/**
+ * `nodescope watch NODE`: one line per pod event until interrupted. The watch reconnects on its own
+ * and, after a re-sync, prints the events that bring the shown set up to date.
+ */
+import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
+import { podToNdjsonLine } from '../pod/kubectl-json';
+import { reportFailure } from './cli-failure';
+import { EXIT } from './exit-codes';
+import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
+import { formatTable } from './pod-table';
+
+export const summary = "follow a node's pod events live (table lines or ndjson)";
+
+/** time, type, ns/name, phase ready restarts: one aligned line per event. */
+export function watchLine(change: PodChange, at: Date): string {
+  const { pod } = change;
+  const what = change.type === 'DELETED' ? '' : (() => {
+    const row = podRowFromTree(pod.pod);
+    return `${row.phase || '<none>'} ${row.ready}/${row.total} ready, ${row.restarts} restarts`;
+  })();
+  return formatTable([[at.toISOString().slice(11, 23), change.type.padEnd(8), `${pod.namespace}/${pod.name}`.padEnd(50), what]]);
+}
+
+function stateLine(s: WatchState): string | undefined {
+  switch (s.state) {
+    case 'initializing':
+      return `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s`;
+    case 'reconnecting':
+      return `watch ended: ${s.cause.message}; watching again in ${(s.inMs / 1000).toFixed(1)} s`;
+    default:
+      return undefined;
+  }
+}
+
+const spec: NodeCommandSpec = {
+  name: 'watch',
+  usage: "usage: nodescope watch NODE [options]\n\nPrints NODE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.",
+  outputs: ['table', 'ndjson'],
+  async run({ client }, opts) {
+    const print = (change: PodChange) => {
+      warnUnknownFields([change.pod]);
+      const options = { showManagedFields: opts.showManagedFields };
+      process.stdout.write(
+        opts.output === 'ndjson' ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n` : `${watchLine(change, new Date())}\n`,
+      );
+    };
+    return new Promise<number>((resolve) => {
+      const stop = (code: number) => {
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', interrupted);
+        void watch.close().then(() => resolve(code));
+      };
+      const interrupted = () => stop(EXIT.ok);
+      process.on('SIGINT', interrupted);
+      process.on('SIGTERM', interrupted);
+      const watch = startPodWatch(
+        client,
+        {
+          synced: (pods, changes, resync) => {
+            changes.forEach(print);
+            process.stderr.write(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods\n`);
+          },
+          change: print,
+          state: (s) => {
+            const line = stateLine(s);
+            if (line) process.stderr.write(`nodescope: ${line}\n`);
+            if (s.state === 'error') stop(reportFailure('watch', s.cause));
+          },
+        },
+        { masked: opts.mask !== undefined },
+      );
+    });
+  },
+};
+
+export const run = (argv: string[]) => runNodeCommand(spec, argv);

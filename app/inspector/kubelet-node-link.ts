@@ -1,0 +1,90 @@
+/**
+ * H5's NodeLink over the kubelet client: SSH transport (or a socket on this machine, for the demo
+ * node), a converging pod watch, and the watch's states mapped to the contract's NodeState.
+ * reset() carries the full set after the first sync and after every re-sync; change() the live events.
+ */
+import type { NodeState } from '../contract';
+import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
+import { KubeletError } from '../kubelet/kubelet-error';
+import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
+import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
+import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { isSshError } from '../ssh/ssh-errors';
+import { resolveSshTarget } from '../ssh/ssh-target';
+import type { NodeLink, NodeLinkRequest } from './node-link';
+
+export interface KubeletNodeLinkOptions {
+  /** Talk to this socket on this machine instead of going through SSH (the demo node). */
+  localSocket?: string;
+}
+
+export function nodeStateOf(s: WatchState): NodeState | undefined {
+  switch (s.state) {
+    case 'connecting':
+      return { phase: 'connecting', attempt: s.attempt };
+    case 'initializing':
+      return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
+    case 'live':
+      return { phase: 'live', since: s.since };
+    case 'reconnecting':
+      return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
+    case 'error':
+      return { phase: 'error', cause: s.cause.message, nextStep: s.hint };
+    case 'closed':
+      return undefined;
+  }
+}
+
+export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
+  const { spec, events } = request;
+  let transport: KubeletTransport | undefined;
+  let client: KubeletClient | undefined;
+  let watch: PodWatch | undefined;
+  let closed = false;
+
+  const start = async () => {
+    const socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
+    let target = socketPath;
+    if (!options.localSocket) {
+      const sshTarget = await resolveSshTarget(spec.host, {
+        ...(spec.user ? { user: spec.user } : {}),
+        ...(spec.port ? { port: spec.port } : {}),
+        ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
+        ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
+      });
+      transport = await openKubeletTransport(sshTarget, { socketPath, prompter: request.prompter, bridgeMode: spec.sudo ? 'sudo' : 'auto' });
+      if (closed) return;
+      target = transport.target;
+    }
+    const t = transport;
+    client = createKubeletClient({ target, socketPath, ...(t ? { transportError: () => t.lastError() } : {}) });
+    watch = startPodWatch(client, {
+      state: (s) => {
+        const state = nodeStateOf(s);
+        if (state && !closed) events.state(state);
+      },
+      synced: (pods) => !closed && events.reset(pods),
+      change: ({ type, pod }) => !closed && events.change(type, pod),
+    });
+  };
+
+  const started = start().catch((err: unknown) => {
+    if (closed) return;
+    const e = err instanceof KubeletError || isSshError(err) ? err : null;
+    events.state({
+      phase: 'error',
+      cause: err instanceof Error ? err.message : String(err),
+      nextStep: e?.hint ?? 'Check the node settings (host, user, jump host) and your ~/.ssh/config, then connect again.',
+    });
+  });
+
+  return {
+    async close() {
+      closed = true;
+      await started;
+      await watch?.close();
+      client?.close();
+      await transport?.close();
+    },
+  };
+}
