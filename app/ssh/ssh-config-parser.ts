@@ -10,6 +10,11 @@ import { expandTilde, localAccount } from './ssh-config-tokens';
 
 /** Keywords whose every occurrence counts instead of only the first. */
 const ACCUMULATING = new Set(['identityfile', 'certificatefile', 'localforward', 'remoteforward', 'dynamicforward', 'sendenv']);
+/** Keywords Nodescope reads that take exactly one argument; ssh rejects a line with more. */
+const SINGLE_ARGUMENT = new Set([
+  'hostname', 'user', 'port', 'identityfile', 'proxyjump', 'hostkeyalias', 'stricthostkeychecking', 'identityagent',
+  'serveraliveinterval', 'serveralivecountmax', 'connecttimeout', 'identitiesonly', 'hashknownhosts', 'batchmode',
+]);
 const MAX_INCLUDE_DEPTH = 16;
 
 export interface ConfigValues {
@@ -183,6 +188,7 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
         }
         return;
     }
+    if (SINGLE_ARGUMENT.has(keyword) && args.length > 1) throw new Error(`${where}: keyword ${keyword} extra arguments at end of line`);
     if (!active || args.length === 0) return;
     // Values are kept as ssh -G prints them: one line each, arguments joined by a space.
     const value = args.join(' ');

@@ -19,6 +19,11 @@ beforeAll(() => {
   writeFileSync(join(dir, 'conf.d', '20-second.conf'), ['Host inc-two', '  Port 2020', ''].join('\n'));
   writeFileSync(join(dir, 'conf.d', 'ignored.txt'), 'Host not-included\n');
   writeFileSync(join(dir, 'cond.conf'), ['User cond-user', 'Host cond-inner', '  Port 3030', ''].join('\n'));
+  writeFileSync(
+    join(dir, 'syntax.conf'),
+    ['Host=eq', '\tHOSTNAME=eq.example', '  Port = 2201 # trailing comment', '  User "quoted user"', 'Host  tab\tother', '  IdentityFile "/k/a b"',
+      'Match host eq.example', '  ConnectTimeout 9', 'Host mh', '  HostName real-%h', 'Match host real-mh', '  User matched', ''].join('\n'),
+  );
   writeFileSync(join(dir, 'loop.conf'), ['Host loopa', '  ProxyJump loopb', 'Host loopb', '  ProxyJump loopa', ''].join('\n'));
   writeFileSync(
     config,
@@ -128,6 +133,12 @@ describe('resolveSshHost: ssh -G and the built-in reader agree', () => {
     });
   }
 
+  for (const destination of ['eq', 'tab', 'other', 'mh']) {
+    it(`${destination} in a file using '=', tabs, quotes, trailing comments and Match host on HostName`, async () => {
+      await resolveBoth(destination, { configFile: join(dir, 'syntax.conf') });
+    });
+  }
+
   it('also agrees on the machine\'s default files (~/.ssh/config, /etc/ssh/ssh_config and its Includes)', async () => {
     await resolveBoth('default-files.example.org');
   });
@@ -231,6 +242,11 @@ describe('resolveSshHost results', () => {
     await expect(resolveSshHost('h', { configFile: execConfig }, { evaluator: 'builtin' })).rejects.toThrow(/exec.conf line 1: 'Match exec' is not supported .*Install the OpenSSH client/);
     expect((await resolveSshHost('h', { configFile: execConfig }, { evaluator: 'openssh' })).user).toBe('x');
     await expect(resolveSshHost('h', { configFile: join(dir, 'nope') }, { evaluator: 'builtin' })).rejects.toThrow(/does not exist/);
+    const extra = join(dir, 'extra.conf');
+    writeFileSync(extra, 'Host *\n  IdentityFile /a /b\n');
+    for (const evaluator of ['builtin', 'openssh'] as const) {
+      await expect(resolveSshHost('h', { configFile: extra }, { evaluator })).rejects.toThrow(/extra.conf line 2: keyword identityfile extra arguments at end of line/);
+    }
     await expect(resolveSshHost('h', { configFile: join(dir, 'nope') }, { evaluator: 'openssh' })).rejects.toThrow(/ssh -G could not evaluate/);
   });
 });
