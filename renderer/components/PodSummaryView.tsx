@@ -9,6 +9,16 @@ function stateText(s: ContainerStateView): string {
   return parts.join(' · ');
 }
 
+/** "ran 9s, ended 3h ago": how long the last run lasted and how long ago it stopped. */
+function terminationTimes(t: ContainerStateView, now: number): string {
+  const started = t.startedAt ? Date.parse(t.startedAt) : NaN;
+  const finished = t.finishedAt ? Date.parse(t.finishedAt) : NaN;
+  const parts: string[] = [];
+  if (!Number.isNaN(started) && !Number.isNaN(finished)) parts.push(`ran ${formatAge(t.startedAt!, finished)}`);
+  if (!Number.isNaN(finished)) parts.push(`ended ${formatAge(t.finishedAt!, now)} ago`);
+  return parts.join(', ');
+}
+
 const STATE_TONE: Record<ContainerStateView['kind'], string> = { running: 'ok', waiting: 'wait', terminated: 'off', unknown: 'off' };
 
 function Container({ c, now }: { c: ContainerView; now: number }) {
@@ -49,9 +59,9 @@ function Container({ c, now }: { c: ContainerView; now: number }) {
                 {c.lastTermination.reason && ` · ${c.lastTermination.reason}`}
                 {c.lastTermination.signal !== undefined && ` · signal ${c.lastTermination.signal}`}
               </span>
-              <span className="muted">
+              <span className="muted" title={`${c.lastTermination.startedAt ?? '?'} → ${c.lastTermination.finishedAt ?? '?'}`}>
                 {' '}
-                {c.lastTermination.startedAt ?? '?'} → {c.lastTermination.finishedAt ?? '?'}
+                {terminationTimes(c.lastTermination, now)}
               </span>
               {c.lastTermination.message && <span className="block wrap">{c.lastTermination.message}</span>}
             </dd>
