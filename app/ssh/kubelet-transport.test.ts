@@ -127,6 +127,7 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     expect((await first.closed)?.code).toBe('CONNECTION_LOST');
     expect(t.lastError()?.code).toBe('CONNECTION_LOST');
     expect(await roundTrip(t.target, 'after')).toBe('after');
+    expect(t.lastError()).toBeNull();
     expect(states.map((s) => s.state)).toEqual(['reconnecting', 'connecting', 'connected']);
     expect(await t.session.connection()).not.toBe(first);
   });

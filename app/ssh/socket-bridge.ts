@@ -32,7 +32,7 @@ export interface SocketBridge {
   open(): Promise<Duplex>;
   /** What open() currently uses. */
   activeMode(): 'streamlocal' | 'sudo';
-  /** The most recent failure: open errors, bridge stderr, ssh2 errors. grpc-js only says ECONNRESET. */
+  /** The failure since the last successful open: open errors, bridge stderr, ssh2 errors. grpc-js only says ECONNRESET. */
   lastError(): SshError | null;
 }
 
@@ -175,6 +175,8 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     open: () =>
       open().then(
         (stream) => {
+          // Old failures no longer explain anything; a bridge command that fails later records anew.
+          lastError = null;
           // ssh2's own error (e.g. the connection reset mid-stream) is what grpc-js will hide.
           stream.on('error', (err: Error) => {
             if (!(err instanceof SshError)) {

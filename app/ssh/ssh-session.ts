@@ -28,7 +28,7 @@ export interface SshSession {
   state(): SessionState;
   /** Calls `listener` on every change; returns the unsubscribe function. */
   onState(listener: (s: SessionState) => void): () => void;
-  /** The last failure (dial error or drop cause), for display. */
+  /** The current problem (failed dial or drop), for display; null once connected again. */
   lastError(): SshError | null;
   /** Clears a stop-the-world error (after the user fixed it) so the next request dials again. */
   retry(): void;
@@ -112,6 +112,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     }
     failures = 0;
     nextDelayMs = 0;
+    lastError = null;
     conn = next;
     setState({ state: 'connected' });
     void next.closed.then((cause) => {
