@@ -243,6 +243,14 @@ describe('ssh harness options and lifecycle', () => {
     }
   });
 
+  it('fails with sshd\'s own message on a bad sshd option, cleaning up what it had set up', async () => {
+    const err = await startSshHarness({ sshdOptions: { NoSuchOption: 'yes' } }).then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/sshd did not start on 127\.0\.0\.1:[\s\S]*Bad configuration option: NoSuchOption/);
+    const dir = /(\/tmp\/nodescope-sshd-[^/\s]+)/.exec(err!.message)?.[1];
+    expect(dir && existsSync(dir)).toBe(false);
+    expect((await runCommand('grep', ['-rl', `${dir}/`, '/etc/sudoers.d'])).stdout).toBe('');
+  });
+
   it('refuses a non-loopback address', async () => {
     await expect(startSshHarness({ address: '192.0.2.1' })).rejects.toThrow(/not a 127\.x\.y\.z loopback address/);
   });

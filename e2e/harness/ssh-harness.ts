@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCleanupWatchdog } from './cleanup-watchdog';
+import { checkRequiredTools } from './required-tools';
 import { runChecked } from './run-command';
 import { startSshd, type SshdInstance } from './sshd-process';
 import { installSudoersRule, newSudoersPath, socatSudoRule } from './sudoers-rule';
@@ -150,6 +151,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
   const host = opts.address ?? '127.0.0.1';
   assertLoopback(host);
   if (process.getuid?.() !== 0) throw new Error('the ssh harness must run as root (it starts sshd and creates test users)');
+  checkRequiredTools();
 
   const dir = await mkdtemp(join(tmpdir(), 'nodescope-sshd-'));
   // Traversable but not listable: sshd opens authorized_keys as the logging-in user.

@@ -69,6 +69,8 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
     );
     const child = spawn(SSHD, ['-D', '-e', '-f', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
     const log: string[] = [];
+    // A spawn failure arrives as 'error' and then 'exit'; keep it in the log the caller reports.
+    child.on('error', (err) => log.push(`[harness] cannot run ${SSHD}: ${err.message}\n`));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
     const outcome = await waitUntilListening(child, log, spec.address, port);
     if (outcome === 'listening') {
@@ -110,9 +112,11 @@ function waitUntilListening(child: ChildProcess, log: string[], address: string,
       clearTimeout(timer);
       child.stderr!.off('data', onData);
       child.off('exit', onExit);
+      child.off('error', onExit);
     };
     child.stderr!.on('data', onData);
     child.once('exit', onExit);
+    child.once('error', onExit);
   });
 }
 
