@@ -12,7 +12,7 @@ import { createPrivateSocketDir } from './private-socket-dir';
 export interface ByteStreamSource {
   /** Opens one byte stream to the remote socket; rejects with the real cause. */
   open(): Promise<Duplex>;
-  /** The source's own record of failures (e.g. bridge stderr that ends a stream cleanly); preferred when set. */
+  /** The source's own record of failures (e.g. bridge stderr that ends a stream cleanly); used instead of ours when present. */
   lastError?(): Error | null;
 }
 
@@ -81,7 +81,7 @@ export async function startLocalForwarder(bridge: ByteStreamSource): Promise<Loc
     path: privateDir.socketPath,
     // grpc-js reads a Windows pipe as `unix:\\.\pipe\name`, a socket file as `unix:///path`.
     target: privateDir.dir ? `unix://${privateDir.socketPath}` : `unix:${privateDir.socketPath}`,
-    lastError: () => bridge.lastError?.() ?? lastError,
+    lastError: () => (bridge.lastError ? bridge.lastError() : lastError),
     close: () =>
       new Promise<void>((resolve) => {
         if (closed) return resolve();
