@@ -16,6 +16,8 @@ import type { NodeLink, NodeLinkRequest } from './node-link';
 export interface KubeletNodeLinkOptions {
   /** Talk to this socket on this machine instead of going through SSH (the demo node). */
   localSocket?: string;
+  /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
+  sshConfigFile?: string;
 }
 
 export function nodeStateOf(s: WatchState): NodeState | undefined {
@@ -51,6 +53,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         ...(spec.port ? { port: spec.port } : {}),
         ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
         ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
+        ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
       });
       transport = await openKubeletTransport(sshTarget, { socketPath, prompter: request.prompter, bridgeMode: spec.sudo ? 'sudo' : 'auto' });
       if (closed) return;

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { createInspector } from '../inspector/inspector';
+import { defaultStateDir } from '../inspector/state-dir';
+import { ensureRendererBuilt } from '../ui-server/renderer-build';
+import { startUiServer } from '../ui-server/ui-server';
+import { EXIT } from './exit-codes';
+
+export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
+
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo]
+
+Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a one-time access
+token: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
+
+  --port N     listen on port N (default: a free port)
+  --no-open    do not open a browser, only print the URL
+  --no-demo    do not start the simulated demo node`;
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) {
+    throw new Error(`--port must be a number from 1 to 65535, not '${text}'.`);
+  }
+  return port;
+}
+
+/** A browser opens only where someone can see it: a desktop session, not a headless server or CI. */
+function openBrowser(url: string): void {
+  const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  if (!hasDisplay) return;
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+  child.on('error', () => console.error(`nodescope: could not start ${command}; open the URL above yourself.`));
+  child.unref();
+}
+
+/** Runs until SIGINT/SIGTERM; resolves with the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  let options: { port?: number; open: boolean; demo: boolean };
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        'no-open': { type: 'boolean', default: false },
+        'no-demo': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      console.log(HELP);
+      return EXIT.ok;
+    }
+    options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'] };
+  } catch (err) {
+    console.error(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+
+  const rendererDir = await ensureRendererBuilt((line) => console.error(line));
+  const inspector = await createInspector({ mode: 'browser', stateDir: defaultStateDir(), demo: options.demo });
+  let server;
+  try {
+    server = await startUiServer({ core: inspector, rendererDir, port: options.port });
+  } catch (err) {
+    await inspector.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`nodescope ui: port ${options.port} is in use; pick another with --port, or leave it out for a free one.`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+
+  console.log(`Nodescope is running at ${server.url}`);
+  console.log('Open that exact URL (it carries the access token). Press Ctrl-C to stop.');
+  if (options.open) openBrowser(server.url);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  await inspector.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,43 @@
+import type { NodeSpec } from '../contract';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
+import { createPrivateSocketDir } from '../ssh/private-socket-dir';
+import { openKubeletNodeLink } from './kubelet-node-link';
+import type { NodeLink, NodeLinkRequest } from './node-link';
+
+/** A node's worth of pods, with changes an operator can watch happen but still read. */
+const DEMO_PODS = 300;
+const DEMO_CHURN_PER_SECOND = 2;
+
+export interface DemoKubelet {
+  /** How the demo node appears in the node list. */
+  spec: NodeSpec;
+  /** Connects to the simulated kubelet with the same client code a real node uses, minus SSH. */
+  openLink(request: NodeLinkRequest): NodeLink;
+  close(): Promise<void>;
+}
+
+/**
+ * The simulated kubelet behind the demo node, serving on a socket in a private (0700) directory so
+ * it is the user's alone, like a real node's forwarded socket.
+ */
+export async function startDemoKubelet(seed = Date.now() % 100_000): Promise<DemoKubelet> {
+  const dir = createPrivateSocketDir('demo-kubelet.sock');
+  const sim = await startSimulatedKubelet({
+    socketPath: dir.socketPath,
+    pods: DEMO_PODS,
+    churnPerSecond: DEMO_CHURN_PER_SECOND,
+    seed,
+    nodeName: 'demo-node',
+  }).catch((err: unknown) => {
+    dir.remove();
+    throw err;
+  });
+  return {
+    spec: { label: 'Demo node (simulated)', host: 'simulated', socketPath: dir.socketPath },
+    openLink: (request) => openKubeletNodeLink(request, { localSocket: dir.socketPath }),
+    async close() {
+      await sim.stop();
+      dir.remove();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleRequest, type NodeInfo, type PodDeltas, type RequestName } from '../contract';
+import type { AppEvent } from './app-core';
+import { createInspector, type Inspector } from './inspector';
+
+// The inspector with its real demo node: a simulated kubelet on a private socket, reached by the
+// same kubelet client a real node uses.
+let inspector: Inspector;
+let stateDir: string;
+const events: AppEvent[] = [];
+
+async function call(name: RequestName, input: unknown = {}): Promise<unknown> {
+  const result = await handleRequest(inspector.handlers, name, input);
+  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+  return result.value;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const demoInfo = async () => ((await call('nodes.list')) as NodeInfo[]).find((n) => n.simulated);
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), 'ns-inspector-'));
+  inspector = await createInspector({ mode: 'browser', stateDir });
+  inspector.subscribe((e) => events.push(e));
+});
+afterAll(() => inspector.close());
+
+describe('inspector with the demo node', () => {
+  it('starts the simulated demo node, labelled as such, and reaches live with a few hundred pods', async () => {
+    const live = await until('demo node live', async () => {
+      const info = await demoInfo();
+      return info?.state.phase === 'live' && info.podCount > 0 ? info : undefined;
+    });
+    expect(live.label).toMatch(/simulated/i);
+    expect(live.podCount).toBeGreaterThanOrEqual(200);
+    const snap = (await call('pods.rows', { nodeId: live.id })) as { seq: number; rows: { uid: string }[] };
+    expect(snap.rows.length).toBe(live.podCount);
+  });
+
+  it('streams churn as per-frame pod batches and feed lines', async () => {
+    const info = (await demoInfo())!;
+    const before = events.length;
+    await until('a change batch', () => events.slice(before).find((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset));
+    const lines = await until('feed lines', () => {
+      const found = events.slice(before).flatMap((e) => (e.name === 'watchEvents' ? e.payload.lines : []));
+      return found.length > 0 ? found : undefined;
+    });
+    expect(lines[0]).toMatchObject({ nodeId: info.id });
+    expect(lines[0]!.change).not.toBe('');
+  });
+
+  it('opens a pod as kubectl JSON with its summary', async () => {
+    const info = (await demoInfo())!;
+    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string; name: string }[] };
+    const row = rows[0]!;
+    const detail = (await call('pods.get', { nodeId: info.id, uid: row.uid })) as { json: string; summary: { name: string } };
+    expect(JSON.parse(detail.json)).toMatchObject({ apiVersion: 'v1', kind: 'Pod', metadata: { uid: row.uid } });
+    expect(detail.summary.name).toBe(row.name);
+  });
+
+  it('applies a field mask to the rows and refuses a bad one with its position', async () => {
+    const info = (await demoInfo())!;
+    const bad = (await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name, status.phaze' })) as { ok: boolean; position?: number };
+    expect(bad.ok).toBe(false);
+    expect(bad.position).toBeGreaterThan(10);
+    const ok = (await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name,metadata.namespace' })) as { ok: boolean };
+    expect(ok.ok).toBe(true);
+    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string; name: string }[] };
+    expect(rows.every((r) => r.phase === '' && r.name !== '')).toBe(true);
+    await call('nodes.setMask', { nodeId: info.id, mask: '' });
+    const again = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string }[] };
+    expect(again.rows.some((r) => r.phase !== '')).toBe(true);
+  });
+
+  it('exports the node as a kubectl List and as NDJSON, written atomically', async () => {
+    const info = (await demoInfo())!;
+    const dir = mkdtempSync(join(tmpdir(), 'ns-export-'));
+    const list = (await call('pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, 'pods.json') })) as { count: number };
+    const parsed = JSON.parse(readFileSync(join(dir, 'pods.json'), 'utf8'));
+    expect(parsed.kind).toBe('List');
+    expect(parsed.items).toHaveLength(list.count);
+
+    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string }[] };
+    const picked = rows.slice(0, 3).map((r) => r.uid);
+    await call('pods.export', { nodeId: info.id, uids: picked, format: 'ndjson', path: join(dir, 'pods.ndjson') });
+    const lines = readFileSync(join(dir, 'pods.ndjson'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).metadata.uid)).toEqual(picked);
+    expect(readdirSync(dir).sort()).toEqual(['pods.json', 'pods.ndjson']);
+  });
+
+  it('asks for a path in browser mode instead of failing silently', async () => {
+    const info = (await demoInfo())!;
+    const result = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+
+  it('removes the demo node and can start it again', async () => {
+    const info = (await demoInfo())!;
+    await call('nodes.remove', { nodeId: info.id });
+    expect(await demoInfo()).toBeUndefined();
+    expect(events.some((e) => e.name === 'nodeRemoved' && e.payload.nodeId === info.id)).toBe(true);
+    const again = (await call('nodes.startDemo')) as NodeInfo;
+    expect(again.simulated).toBe(true);
+    await until('demo live again', async () => ((await demoInfo())?.state.phase === 'live' ? true : undefined));
+  });
+});

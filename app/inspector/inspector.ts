@@ -1,0 +1,262 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ContractError,
+  type NodeInfo,
+  type NodeSpec,
+  type NodeState,
+  type PodDetail,
+  type Prompt,
+  type RequestHandlers,
+} from '../contract';
+import { summarizePod } from '../contract/summarize-pod';
+import { podToKubectlJson } from '../pod/kubectl-json';
+import type { AppCore, AppEvent } from './app-core';
+import { startDemoKubelet, type DemoKubelet } from './demo-node';
+import { checkMask, maskView } from './node-mask';
+import type { NodeLink, NodeLinkRequest } from './node-link';
+import { NodePods } from './node-pods';
+import { openKubeletNodeLink } from './kubelet-node-link';
+import { writeExport } from './pod-export';
+import { PromptBroker } from './prompt-broker';
+import { loadSavedNodes, saveNodes } from './saved-nodes';
+import { listSshHosts } from './ssh-hosts';
+
+export interface InspectorOptions {
+  mode: 'electron' | 'browser';
+  /** Where the added nodes are remembered. */
+  stateDir: string;
+  version?: string;
+  /** Where exports go by default; the user's Downloads (or home). */
+  defaultExportDir?: string;
+  /** A native save dialog (Electron); null when cancelled. Without it exports need a path. */
+  pickSavePath?: (suggestedPath: string) => Promise<string | null>;
+  /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
+  sshConfigFile?: string;
+  /** Start the simulated demo node right away (default true). */
+  demo?: boolean;
+}
+
+export interface Inspector extends AppCore {
+  close(): Promise<void>;
+}
+
+interface NodeRecord {
+  info: NodeInfo;
+  pods: NodePods;
+  /** The current connection; reports from an older one (closed, replaced) are ignored. */
+  link: NodeLink | null;
+  session: object | null;
+}
+
+const DEMO_ID = 'demo';
+
+/**
+ * The app core behind the UI: the nodes, their connection states, pod sets and questions for the
+ * user, served to Electron main and the browser-mode server through the contract.
+ */
+export async function createInspector(options: InspectorOptions): Promise<Inspector> {
+  const listeners = new Set<(event: AppEvent) => void>();
+  const emit = (event: AppEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const nodes = new Map<string, NodeRecord>();
+  const exportDir = options.defaultExportDir ?? join(homedir(), 'Downloads');
+  let demo: DemoKubelet | null = null;
+  let nextId = 1;
+
+  const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: structuredClone(record.info) });
+  const setState = (record: NodeRecord, state: NodeState) => {
+    record.info.state = state;
+    publish(record);
+  };
+
+  const prompts = new PromptBroker(emit, (nodeId: string, prompt: Prompt | null) => {
+    const record = nodes.get(nodeId);
+    if (!record) return;
+    if (prompt) setState(record, { phase: 'waitingForUser', waitingFor: prompt.kind, promptId: prompt.id });
+    else if (record.info.state.phase === 'waitingForUser') setState(record, { phase: 'connecting', attempt: 1 });
+  });
+
+  // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
+  const emitFromPods = (event: AppEvent) => {
+    emit(event);
+    if (event.name !== 'podDeltas') return;
+    const record = nodes.get(event.payload.nodeId);
+    if (record && record.pods.size !== record.info.podCount) {
+      record.info.podCount = record.pods.size;
+      publish(record);
+    }
+  };
+
+  const recordOf = (nodeId: string): NodeRecord => {
+    const record = nodes.get(nodeId);
+    if (!record) throw new ContractError('not-found', `There is no node ${nodeId}.`, 'It was removed; pick a node from the list.');
+    return record;
+  };
+
+  const persist = () =>
+    saveNodes(
+      options.stateDir,
+      [...nodes.values()].filter((r) => !r.info.simulated).map((r) => r.info.spec),
+    ).catch((err: unknown) => console.error(`nodescope: could not remember the node list: ${(err as Error).message}`));
+
+  const connect = (record: NodeRecord) => {
+    if (record.session) return;
+    const session = {};
+    record.session = session;
+    const current = () => record.session === session;
+    const { id, spec, simulated } = record.info;
+    setState(record, { phase: 'connecting', attempt: 1 });
+    const request: NodeLinkRequest = {
+      nodeId: id,
+      spec,
+      prompter: prompts.prompterFor(id, { user: spec.user ?? '', host: spec.host }),
+      events: {
+        state: (state) => current() && setState(record, state),
+        reset: (pods) => current() && record.pods.replaceAll(pods),
+        change: (type, pod) => current() && (type === 'DELETED' ? record.pods.remove(pod) : record.pods.upsert(type, pod)),
+      },
+    };
+    record.link = simulated && demo ? demo.openLink(request) : openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {});
+  };
+
+  const disconnect = async (record: NodeRecord) => {
+    const link = record.link;
+    record.link = null;
+    record.session = null;
+    prompts.cancelNode(record.info.id);
+    await link?.close();
+    // A disconnected node shows no pods rather than a stale set that looks live.
+    record.pods.clear();
+    setState(record, { phase: 'disconnected' });
+  };
+
+  const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`): NodeRecord => {
+    const record: NodeRecord = {
+      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask: '', podCount: 0 },
+      pods: new NodePods(id, emitFromPods),
+      link: null,
+      session: null,
+    };
+    nodes.set(id, record);
+    publish(record);
+    connect(record);
+    return record;
+  };
+
+  const startDemo = async (): Promise<NodeRecord> => {
+    const existing = nodes.get(DEMO_ID);
+    if (existing) {
+      connect(existing);
+      return existing;
+    }
+    demo ??= await startDemoKubelet();
+    return addNode(demo.spec, true, DEMO_ID);
+  };
+
+  const podDetail = (record: NodeRecord, uid: string): PodDetail => {
+    const entry = record.pods.get(uid);
+    if (!entry) throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted; pick another pod.');
+    const shown = record.pods.shown(entry);
+    return {
+      json: podToKubectlJson(shown),
+      summary: summarizePod(shown),
+      unknownFields: entry.unknownFields.map((f) => ({
+        path: f.path,
+        fieldNumber: f.fieldNumber,
+        wireType: f.wireType,
+        rawHex: Buffer.from(f.raw).toString('hex'),
+      })),
+    };
+  };
+
+  const handlers: RequestHandlers = {
+    'app.info': () => ({
+      version: options.version ?? '0.0.0',
+      mode: options.mode,
+      canPickFiles: options.pickSavePath !== undefined,
+      defaultExportDir: exportDir,
+    }),
+    'nodes.list': () => [...nodes.values()].map((r) => structuredClone(r.info)),
+    'nodes.add': (spec) => {
+      const record = addNode(spec);
+      void persist();
+      return structuredClone(record.info);
+    },
+    'nodes.remove': async ({ nodeId }) => {
+      const record = recordOf(nodeId);
+      nodes.delete(nodeId);
+      await disconnect(record);
+      record.pods.close();
+      emit({ name: 'nodeRemoved', payload: { nodeId } });
+      if (!record.info.simulated) await persist();
+      return {};
+    },
+    'nodes.connect': ({ nodeId }) => {
+      connect(recordOf(nodeId));
+      return {};
+    },
+    'nodes.disconnect': async ({ nodeId }) => {
+      await disconnect(recordOf(nodeId));
+      return {};
+    },
+    'nodes.startDemo': async () => structuredClone((await startDemo()).info),
+    'nodes.setMask': ({ nodeId, mask }) => {
+      const record = recordOf(nodeId);
+      const check = checkMask(mask);
+      if (!check.ok) return check;
+      record.info.mask = mask.trim();
+      record.pods.setView(maskView(mask));
+      publish(record);
+      return check;
+    },
+    'sshHosts.list': () => listSshHosts(options.sshConfigFile),
+    'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
+    'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
+    'pods.export': async ({ nodeId, uids, format, path }) => {
+      const record = recordOf(nodeId);
+      const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
+      if (entries.length === 0) {
+        throw new ContractError('not-found', `None of the selected pods is on ${record.info.label} any more.`, 'Clear the filter and export again.');
+      }
+      let target = path ?? null;
+      if (target === null) {
+        if (!options.pickSavePath) {
+          throw new ContractError('invalid-input', 'Give a file path for the export.', `For example ${join(exportDir, 'pods.json')}.`);
+        }
+        const suggested = join(exportDir, `${record.info.label.replace(/[^\w.-]+/g, '_')}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
+        target = await options.pickSavePath(suggested);
+        if (target === null) return { status: 'cancelled' };
+      }
+      const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
+      return { status: 'saved', path: target, count: entries.length, bytes };
+    },
+    'prompts.pending': () => prompts.pending(),
+    'prompts.answer': ({ promptId, answer }) => {
+      prompts.answer(promptId, answer);
+      return {};
+    },
+    'mask.validate': ({ mask }) => checkMask(mask),
+  };
+
+  for (const spec of await loadSavedNodes(options.stateDir)) addNode(spec);
+  if (options.demo ?? true) await startDemo();
+
+  return {
+    handlers,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      for (const record of nodes.values()) {
+        await disconnect(record);
+        record.pods.close();
+      }
+      nodes.clear();
+      await demo?.close();
+      listeners.clear();
+    },
+  };
+}

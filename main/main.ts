@@ -1,0 +1,70 @@
+// Electron's main process: the shell around the app core. It serves the built renderer from a
+// private origin, locks the window down, and carries the contract over IPC.
+import { app, dialog, session, type WebContents } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInspector } from '../app/inspector/inspector';
+import { APP_ORIGIN, registerAppScheme, serveRendererFrom } from './app-protocol';
+import { enforceCsp } from './csp-headers';
+import { bindContractToIpc } from './ipc-binding';
+import { installNavigationGuards } from './navigation-guard';
+import { denyAllPermissions } from './permission-handler';
+import { createMainWindow } from './window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+async function start(): Promise<void> {
+  app.enableSandbox();
+  registerAppScheme();
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  // Every web contents, including any the app never meant to create, gets the same guards.
+  app.on('web-contents-created', (_event, contents: WebContents) => installNavigationGuards(contents, APP_ORIGIN));
+
+  await app.whenReady();
+  denyAllPermissions(session.defaultSession);
+  enforceCsp(session.defaultSession);
+  serveRendererFrom(join(app.getAppPath(), 'dist', 'renderer'));
+
+  const inspector = await createInspector({
+    mode: 'electron',
+    version: app.getVersion(),
+    stateDir: app.getPath('userData'),
+    defaultExportDir: app.getPath('downloads'),
+    async pickSavePath(suggestedPath) {
+      const result = await dialog.showSaveDialog({
+        defaultPath: suggestedPath,
+        filters: [
+          { name: 'JSON', extensions: ['json'] },
+          { name: 'NDJSON', extensions: ['ndjson'] },
+        ],
+      });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    },
+  });
+  const unbind = bindContractToIpc(inspector, APP_ORIGIN);
+
+  let window = await createMainWindow(join(here, 'preload.cjs'));
+  // A second launch focuses the running window; macOS re-opens one from the dock.
+  app.on('second-instance', () => {
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('activate', async () => {
+    if (window.isDestroyed()) window = await createMainWindow(join(here, 'preload.cjs'));
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    unbind();
+    void inspector.close();
+  });
+}
+
+start().catch((err: unknown) => {
+  dialog.showErrorBox('Nodescope could not start', err instanceof Error ? err.message : String(err));
+  app.exit(1);
+});
