@@ -20,9 +20,11 @@ export interface ReceivedPod extends DecodedPod {
 
 const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']);
 
+/** Go's marshaller writes empty spec and status messages too, so only the fields that are set count. */
 function isTombstone(pod: PodObject): boolean {
-  const meta = pod.metadata as PodObject | undefined;
-  if (!meta || Object.keys(pod).length !== 1 || meta.deletionTimestamp === undefined) return false;
+  const set = (setFields(pod) ?? {}) as PodObject;
+  const meta = set.metadata as PodObject | undefined;
+  if (!meta || Object.keys(set).length !== 1 || meta.deletionTimestamp === undefined) return false;
   return Object.keys(meta).every((k) => TOMBSTONE_KEYS.has(k));
 }
 

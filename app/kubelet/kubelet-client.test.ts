@@ -1,0 +1,212 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
+import { encodePod } from '../pod/encode';
+import type { PodObject } from '../pod/pod-tree';
+import { startSimulatedKubelet, type SimulatedKubelet, type SimulatedKubeletOptions } from '../sim/kubelet-server';
+import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
+import { KubeletError } from './kubelet-error';
+import { startPodWatch, type PodChange, type PodWatch, type WatchState } from './pod-watch';
+import { divergence, eventually } from './testing/oracle';
+
+let dir: string;
+const kubelets: SimulatedKubelet[] = [];
+const clients: KubeletClient[] = [];
+const watches: PodWatch[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-kubelet-'));
+});
+afterEach(async () => {
+  await Promise.all(watches.splice(0).map((w) => w.close()));
+  for (const c of clients.splice(0)) c.close();
+  await Promise.all(kubelets.splice(0).map((k) => k.stop()));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+async function kubelet(options: Partial<SimulatedKubeletOptions> = {}): Promise<SimulatedKubelet> {
+  n++;
+  const k = await startSimulatedKubelet({
+    socketPath: join(dir, `shipped-${n}.sock`),
+    documentedSocketPath: join(dir, `documented-${n}.sock`),
+    pods: 30,
+    seed: n,
+    ...options,
+  });
+  kubelets.push(k);
+  return k;
+}
+
+function client(socketPath: string, options: Partial<KubeletClientOptions> = {}): KubeletClient {
+  const c = createKubeletClient({ target: socketPath, socketPath, ...options });
+  clients.push(c);
+  return c;
+}
+
+function watch(c: KubeletClient, log: { changes: PodChange[]; states: WatchState[]; syncs: number } = { changes: [], states: [], syncs: 0 }, masked = false) {
+  const w = startPodWatch(
+    c,
+    {
+      synced: (_pods, changes) => {
+        log.syncs++;
+        log.changes.push(...changes);
+      },
+      change: (ch) => log.changes.push(ch),
+      state: (s) => log.states.push(s),
+    },
+    { masked, backoff: { initialMs: 50, factor: 2, maxMs: 500, jitter: 0 } },
+  );
+  watches.push(w);
+  return { w, log };
+}
+
+const mask = parseFieldMask('status.phase,spec.containers.image');
+
+describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape, on a local socket', (shape) => {
+  const socketOf = (k: SimulatedKubelet) => k.sockets[shape]!;
+
+  it('finds the shape that answers (auto) and lists every pod with its exact bytes, sorted by UID', async () => {
+    const k = await kubelet();
+    const c = client(socketOf(k));
+    expect(await c.detectApiShape()).toBe(shape);
+    const list = await c.listPods();
+    expect(list.api).toBe(shape);
+    expect(list.pods.map((p) => p.uid)).toEqual(k.store.uids());
+    for (const p of list.pods) expect(Buffer.compare(p.bytes, encodePod(k.store.get(p.uid)!))).toBe(0);
+    expect(list.maskHonoured).toBeUndefined();
+  });
+
+  it('applies a field mask locally whether or not the kubelet does, and says which', async () => {
+    const k = await kubelet();
+    const masked = await client(socketOf(k), { mask }).listPods();
+    // The shipped kubelet ignores masks; the documented one applies them.
+    expect(masked.maskHonoured).toBe(shape === 'documented');
+    for (const p of masked.pods) {
+      expect(p.pod).toEqual(applyFieldMask(p.pod, mask));
+      expect((p.pod.status as PodObject).phase).toBe((k.store.get(p.uid)!.status as PodObject).phase);
+      expect(p.pod.metadata).toBeUndefined();
+      expect(p.name).toBe((k.store.get(p.uid)!.metadata as PodObject).name);
+    }
+    const one = await client(socketOf(k), { mask }).getPod(k.store.uids()[3]!);
+    expect(one.pod.pod).toEqual(masked.pods[3]!.pod);
+  });
+
+  it('gets one pod by UID, and names the next step for an unknown UID', async () => {
+    const k = await kubelet();
+    const c = client(socketOf(k), { api: shape });
+    const uid = k.store.uids()[5]!;
+    expect((await c.getPod(uid)).pod.uid).toBe(uid);
+    const err = await c.getPod('no-such-uid').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KubeletError);
+    expect(err).toMatchObject({ code: 'NOT_FOUND', retryable: false });
+    expect((err as KubeletError).hint).toContain('nodescope pods');
+  });
+
+  it('watches: the replay becomes the held set, then live ADDED/MODIFIED/DELETED keep it equal to the kubelet', async () => {
+    const k = await kubelet();
+    const { w, log } = watch(client(socketOf(k)));
+    await eventually(() => log.syncs === 1, 'the first sync');
+    expect(w.api()).toBe(shape);
+    expect(divergence(w, k)).toEqual([]);
+    log.changes.length = 0;
+    k.churn.step(60);
+    const gone = k.store.uids()[0]!;
+    const goneName = (k.store.get(gone)!.metadata as PodObject).name;
+    k.store.apply({ op: 'delete', uid: gone });
+    await eventually(() => divergence(w, k).length === 0, 'the held set to follow 60 changes and a deletion');
+    expect(new Set(log.changes.map((c) => c.type))).toEqual(new Set(['ADDED', 'MODIFIED', 'DELETED']));
+    // The kubelet sends a deleted pod's identity only; the watch reports the pod as it last held it.
+    const deleted = log.changes.find((c) => c.type === 'DELETED' && c.pod.uid === gone);
+    expect(deleted?.pod.name).toBe(goneName);
+    expect(deleted?.pod.pod.spec).toBeDefined();
+    expect(w.state().state).toBe('live');
+  });
+
+  it('with a mask, reports a change only when the masked pod changes', async () => {
+    const k = await kubelet({ churnPerSecond: 0 });
+    const { w, log } = watch(client(socketOf(k), { mask: parseFieldMask('metadata.name') }), undefined, true);
+    await eventually(() => log.syncs === 1, 'the first sync');
+    log.changes.length = 0;
+    const uid = k.store.uids()[0]!;
+    const pod = structuredClone(k.store.get(uid)!);
+    (pod.metadata as PodObject).labels = { changed: 'yes' };
+    k.store.apply({ op: 'update', pod });
+    const other = k.generator.fresh(Date.now());
+    k.store.apply({ op: 'add', pod: other });
+    await eventually(() => log.changes.length > 0, 'the added pod');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(log.changes.map((c) => [c.type, c.pod.pod])).toEqual([['ADDED', { metadata: { name: (other.metadata as PodObject).name } }]]);
+    expect(w.held().get(uid)!.pod).toEqual({ metadata: { name: (pod.metadata as PodObject).name } });
+  });
+
+  it('is dropped after a burst it cannot keep up with, watches again and converges', async () => {
+    const k = await kubelet();
+    const { w, log } = watch(client(socketOf(k)));
+    await eventually(() => log.syncs === 1, 'the first sync');
+    // 500 changes in one tick: far more than the 100 events the kubelet buffers per watcher.
+    k.churn.step(500);
+    await eventually(() => w.resyncs() >= 1 && divergence(w, k).length === 0, 'a re-sync that matches the kubelet');
+    expect(k.stats()[shape]!.watchEventsDropped).toBeGreaterThan(0);
+    expect(log.states.some((s) => s.state === 'reconnecting' && s.cause.code === 'WATCH_DROPPED')).toBe(true);
+  });
+});
+
+describe('kubelet client errors and retries', () => {
+  it('waits out an initializing kubelet with backoff, saying so, then lists', async () => {
+    const k = await kubelet({ initializingMs: 700 });
+    const retries: string[] = [];
+    const list = await client(k.sockets.shipped!, { retry: { onRetry: (e, ms) => retries.push(`${e.code} ${ms}`) } }).listPods();
+    expect(list.pods).toHaveLength(30);
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries[0]).toMatch(/^INITIALIZING \d+$/);
+  });
+
+  it('shows a watch as initializing, then live', async () => {
+    const k = await kubelet({ initializingMs: 500 });
+    const { w, log } = watch(client(k.sockets.shipped!, { api: 'shipped' }));
+    await eventually(() => w.state().state === 'live', 'live');
+    expect(log.states.some((s) => s.state === 'initializing')).toBe(true);
+  });
+
+  it('backs off when rate-limited and still gets every answer', async () => {
+    const k = await kubelet({ rateLimit: { qps: 20, burst: 2 } });
+    const retried: string[] = [];
+    const c2 = client(k.sockets.shipped!, { api: 'shipped', retry: { onRetry: (e) => retried.push(e.code) } });
+    const uids = k.store.uids().slice(0, 8);
+    const pods = await Promise.all(uids.map((uid) => c2.getPod(uid)));
+    expect(pods.map((p) => p.pod.uid)).toEqual(uids);
+    expect(retried).toContain('RATE_LIMITED');
+  });
+
+  it('says which API shape to try when the kubelet does not serve the one asked for', async () => {
+    const k = await kubelet();
+    const err = await client(k.sockets.documented!, { api: 'shipped' }).listPods().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'UNIMPLEMENTED' });
+    expect((err as KubeletError).hint).toContain('--api documented');
+  });
+
+  it('names the feature gate when the socket is missing', async () => {
+    const err = await client(join(dir, 'missing.sock')).listPods().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'SOCKET_MISSING' });
+    expect((err as KubeletError).hint).toContain('PodsAPI feature gate');
+  });
+
+  it('converges to a restarted kubelet: the old pods are deleted, the new ones added', async () => {
+    const socketPath = join(dir, 'restart.sock');
+    let k = await startSimulatedKubelet({ socketPath, pods: 20, seed: 100 });
+    const { w, log } = watch(client(socketPath, { api: 'shipped' }));
+    await eventually(() => log.syncs === 1, 'the first sync');
+    const before = new Set(w.held().keys());
+    await k.stop();
+    k = await startSimulatedKubelet({ socketPath, pods: 25, seed: 200 });
+    kubelets.push(k);
+    await eventually(() => w.resyncs() === 1 && divergence(w, k).length === 0, 'the held set to match the restarted kubelet', 15_000);
+    const deleted = log.changes.filter((c) => c.type === 'DELETED').map((c) => c.pod.uid);
+    expect(new Set(deleted)).toEqual(before);
+  });
+});

@@ -1,0 +1,25 @@
+// Test helpers comparing what a client holds with the simulated kubelet's oracle (its store).
+import type { PodWatch } from '../pod-watch';
+import { encodePod } from '../../pod/encode';
+import type { SimulatedKubelet } from '../../sim/kubelet-server';
+
+/** UIDs whose held pod differs from the oracle's (missing, extra or different bytes); [] when converged. */
+export function divergence(watch: PodWatch, kubelet: SimulatedKubelet): string[] {
+  const held = watch.held();
+  const uids = kubelet.store.uids();
+  const out = [...held.keys()].filter((uid) => !kubelet.store.get(uid));
+  for (const uid of uids) {
+    const mine = held.get(uid);
+    if (!mine || Buffer.compare(mine.bytes, encodePod(kubelet.store.get(uid)!)) !== 0) out.push(uid);
+  }
+  return out;
+}
+
+/** Waits until `check` holds, polling; fails with `what` after `timeoutMs`. */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
