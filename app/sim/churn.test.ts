@@ -103,6 +103,18 @@ describe('Churn', () => {
     for (const p of s.store.list()) expect(mirror.get(meta(p).uid as string)).toBe(p);
   });
 
+  it('finishes a graceful deletion someone else started, once its grace period is over', () => {
+    const s = setup(4, 30);
+    const target = s.store.list().find((p) => meta(p).deletionTimestamp === undefined)!;
+    const deadline = s.advance(0) + 2000;
+    s.store.apply({ op: 'update', pod: { ...target, metadata: { ...meta(target), deletionTimestamp: new Date(deadline).toISOString().replace('.000Z', 'Z'), deletionGracePeriodSeconds: 2 } } });
+    const before = run(150, s).filter(({ event }) => event.uid === meta(target).uid && event.type === 'DELETED');
+    expect(before).toHaveLength(0); // 1.5 s of churn: still terminating
+    const after = run(100, s).filter(({ event }) => event.uid === meta(target).uid && event.type === 'DELETED');
+    expect(after).toHaveLength(1);
+    expect(after[0]!.at).toBeGreaterThanOrEqual(deadline);
+  });
+
   it.each([50, 2000])('runs on its own at %i events per second', async (rate) => {
     const generator = new PodGenerator({ seed: 5, nodeName: 'worker-1' });
     const store = new PodStore(Array.from({ length: 300 }, () => generator.existing(Date.now())));

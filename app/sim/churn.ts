@@ -23,6 +23,8 @@ export interface ChurnOptions {
 
 type ChangeKind = 'flap' | 'restart' | 'phase' | 'create' | 'delete';
 
+/** A tick applies at most this many milliseconds' worth of changes, however late it is. */
+const MAX_BATCH_MS = 50;
 /** Longest stall the timer catches up on; beyond it changes are skipped rather than burst out. */
 const MAX_CATCH_UP_MS = 1000;
 
@@ -51,7 +53,11 @@ export class Churn {
     this.rate = options.perSecond;
     this.target = options.targetPods ?? store.size;
     this.tickMs = options.tickMs ?? 10;
+    // Deletions started by anyone (tests, other tools) finish like the churn's own.
     for (const pod of store.list()) this.trackDeletion(pod);
+    store.subscribe((event) => {
+      if (event.type !== 'DELETED') this.trackDeletion(event.pod);
+    });
   }
 
   /** Changes applied so far. */
@@ -112,7 +118,7 @@ export class Churn {
     if (due <= 0) return;
     // After a late tick, catch up over the next ticks rather than in one burst: watchers get a turn
     // of the event loop between batches, as they would between a real kubelet's status updates.
-    const batch = Math.min(due, Math.max(1, Math.ceil((this.rate * this.tickMs) / 1000) * 2));
+    const batch = Math.min(due, Math.max(1, Math.ceil((this.rate * MAX_BATCH_MS) / 1000)));
     this.pacedSoFar += batch;
     this.step(batch);
   }
@@ -140,10 +146,7 @@ export class Churn {
           const uids = this.store.uids();
           const pod = this.store.get(uids[this.rng.int(0, uids.length - 1)]!)!;
           const changed = this.changed(attempt, pod, now);
-          if (changed) {
-            this.trackDeletion(changed);
-            return this.store.apply({ op: 'update', pod: changed });
-          }
+          if (changed) return this.store.apply({ op: 'update', pod: changed });
         }
       }
     }

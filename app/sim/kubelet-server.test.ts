@@ -193,12 +193,11 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     expect(stats.requests.WatchPods).toEqual({ FAILED_PRECONDITION: 1 });
   });
 
-  it('rate-limits ListPods and GetPod together: a burst of 10, then rejection, then recovery', async () => {
-    const kubelet = await start(opts);
+  it('rate-limits ListPods and GetPod together: a burst, then rejection, then recovery', async () => {
+    // A slow refill keeps the count exact on a busy machine; the default 100 QPS / burst 10 is below.
+    const kubelet = await start({ ...opts, rateLimit: { qps: 4, burst: 10 } });
     const c = client(kubelet, shape);
     const uid = sortedUids(kubelet)[0]!;
-    await c.list(); // the connection is up, the bucket is spent by one
-    await sleep(120); // and full again
     const results = await Promise.allSettled([...Array.from({ length: 5 }, () => c.list()), ...Array.from({ length: 10 }, () => c.get(uid))]);
     const rejected = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as grpc.ServiceError);
     expect(results.length - rejected.length).toBe(10);
@@ -210,10 +209,26 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     const watch = c.watch();
     expect((await readUntil(watch, () => true)).length).toBe(1);
     watch.on('error', () => {}).cancel();
-    await sleep(50); // 100 QPS refills a token every 10 ms
+    await sleep(300); // 4 QPS refills a token every 250 ms
     expect(json(await c.get(uid))).toBe(json(kubelet.store.get(uid)!));
     const stats = kubelet.stats()[shape]!;
     expect((stats.requests.ListPods.RESOURCE_EXHAUSTED ?? 0) + (stats.requests.GetPod.RESOURCE_EXHAUSTED ?? 0)).toBe(5);
+  });
+
+  it("limits to the kubelet's 100 QPS with a burst of 10 by default", async () => {
+    const kubelet = await start(opts);
+    const c = client(kubelet, shape);
+    const uid = sortedUids(kubelet)[0]!;
+    await c.get(uid); // connected
+    await sleep(150); // bucket full again
+    const t0 = performance.now();
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => c.get(uid)));
+    const elapsed = performance.now() - t0;
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    expect(ok).toBeGreaterThanOrEqual(10);
+    // Beyond the burst, at most one more per 10 ms that the calls took to arrive.
+    expect(ok).toBeLessThanOrEqual(10 + Math.ceil(elapsed / 10));
+    expect(ok).toBeLessThan(40);
   });
 
   it('creates the socket with mode 0600 and removes it on stop', async () => {
@@ -279,6 +294,21 @@ describe('simulated kubelet, serving', () => {
     const [shipped, documented] = await Promise.all([client(kubelet, 'shipped').list(), client(kubelet, 'documented').list()]);
     expect(shipped.map(json)).toEqual(documented.map(json));
     expect(Object.keys(kubelet.stats()).sort()).toEqual(['documented', 'shipped']);
+  });
+
+  it('simulates a kubelet restart: watches end with UNAVAILABLE, then it initializes again', async () => {
+    const kubelet = await start();
+    const c = client(kubelet, 'shipped');
+    const watch = c.watch();
+    await readUntil(watch, (seen) => seen.length === kubelet.store.size + 1);
+    kubelet.restart(300);
+    const { error } = await readToEnd(watch);
+    expect(error?.code).toBe(grpc.status.UNAVAILABLE);
+    expect(error?.details).toBe('kubelet restarted');
+    expect((await grpcError(c.list())).details).toBe('Kubelet is initializing');
+    await sleep(350);
+    expect(await c.list()).toHaveLength(kubelet.store.size);
+    expect(kubelet.stats().shipped!.requests.WatchPods).toEqual({ UNAVAILABLE: 1 });
   });
 
   it('matches the shipped .proto when read with @grpc/proto-loader', async () => {

@@ -1,6 +1,7 @@
 // The simulated kubelet: generated pods in a store, churn changing them, and the Pods API served on
 // UNIX sockets in the shipped shape, the documented shape, or both. Tests and `nodescope sim` start it.
 import { resolve } from 'node:path';
+import { status as Status } from '@grpc/grpc-js';
 import { Churn } from './churn';
 import { EncodedPods } from './encoded-pods';
 import { PodGenerator } from './pod-generator';
@@ -44,6 +45,11 @@ export interface SimulatedKubelet {
   /** The socket each shape is served on. */
   sockets: Partial<Record<PodsApiShape, string>>;
   stats(): SimulatedKubeletStats;
+  /**
+   * As after a kubelet restart: open watches end with UNAVAILABLE, then every call answers
+   * FAILED_PRECONDITION "Kubelet is initializing" for `initializingMs`. The pods stay as they are.
+   */
+  restart(initializingMs?: number): void;
   /** Ends watches with UNAVAILABLE, stops the churn and the servers, and removes the socket files. */
   stop(): Promise<void>;
 }
@@ -52,12 +58,13 @@ export class SimulatorOptionsError extends Error {
   override name = 'SimulatorOptionsError';
 }
 
+function wholeAtLeast(value: number | undefined, min: number, what: string): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+    throw new SimulatorOptionsError(`${what} must be a whole number >= ${min}, got ${value}`);
+  }
+}
+
 function check(options: SimulatedKubeletOptions): void {
-  const wholeAtLeast = (value: number | undefined, min: number, what: string) => {
-    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
-      throw new SimulatorOptionsError(`${what} must be a whole number >= ${min}, got ${value}`);
-    }
-  };
   if (!options.socketPath) throw new SimulatorOptionsError('socketPath is required: the UNIX socket to serve the Pods API on');
   if (options.api !== undefined && options.api !== 'shipped' && options.api !== 'documented') {
     throw new SimulatorOptionsError(`api must be 'shipped' or 'documented', got '${String(options.api)}'`);
@@ -95,7 +102,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   store.subscribe((event) => {
     if (event.type === 'DELETED') encoded.forget(event.uid);
   });
-  const readyAt = performance.now() + (options.initializingMs ?? 0);
+  let readyAt = performance.now() + (options.initializingMs ?? 0);
   const common = {
     store,
     encoded,
@@ -123,6 +130,11 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
     nodeName,
     sockets: Object.fromEntries(wanted),
     stats: () => Object.fromEntries(endpoints.map((e) => [e.stats().api, e.stats()])),
+    restart: (initializingMs = 0) => {
+      wholeAtLeast(initializingMs, 0, 'initializingMs');
+      readyAt = performance.now() + initializingMs;
+      for (const e of endpoints) e.endWatches(Status.UNAVAILABLE, 'kubelet restarted');
+    },
     stop: () => {
       stopped ??= (async () => {
         churn.stop();

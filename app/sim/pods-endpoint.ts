@@ -88,9 +88,14 @@ export class PodsEndpoint {
     return { api: this.options.api, socketPath: this.options.socketPath, requests, watchEventsDropped: this.dropped, activeWatches: this.pumps.size };
   }
 
+  /** Ends every open watch with a status, as a kubelet restarting or going away does. */
+  endWatches(code: Status, details: string): void {
+    for (const pump of this.pumps) pump.end(code, details);
+  }
+
   /** Ends every watch as a kubelet going away would, stops the server and removes the socket file. */
   async stop(): Promise<void> {
-    for (const pump of this.pumps) pump.end(Status.UNAVAILABLE, 'kubelet is shutting down');
+    this.endWatches(Status.UNAVAILABLE, 'kubelet is shutting down');
     await new Promise<void>((resolve) => {
       // Watchers that stopped reading never take their final status: do not wait for them.
       const force = setTimeout(() => this.server.forceShutdown(), 2000);
