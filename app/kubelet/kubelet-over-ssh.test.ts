@@ -1,0 +1,142 @@
+// The kubelet client and its watch through the real SSH path: OpenSSH sshd on loopback, the
+// simulated kubelet on its root-only socket, streamlocal for root and the sudo bridge otherwise.
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { parseFieldMask } from '../mask/field-mask';
+import { encodePod } from '../pod/encode';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import type { SshTarget } from '../ssh/ssh-connection';
+import { harnessHop, harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
+import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
+import { KubeletError } from './kubelet-error';
+import { startPodWatch, type PodWatch, type WatchState } from './pod-watch';
+import { divergence, eventually } from './testing/oracle';
+
+let h: SshHarness;
+let sim: SimulatedKubelet;
+const opened: { transport: KubeletTransport; client: KubeletClient }[] = [];
+const watches: PodWatch[] = [];
+
+const documentedSocket = () => join(dirname(h.socketPath), 'documented.sock');
+
+beforeAll(async () => {
+  h = await startSshHarness({
+    startKubelet: async (socketPath) => {
+      sim = await startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7 });
+      return sim;
+    },
+  });
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(watches.splice(0).map((w) => w.close()));
+  for (const { client, transport } of opened.splice(0)) {
+    client.close();
+    await transport.close();
+  }
+  sim.churn.stop();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function connect(target: SshTarget, options: Partial<KubeletClientOptions> & { socketPath?: string } = {}) {
+  const socketPath = options.socketPath ?? h.socketPath;
+  const transport = await openKubeletTransport(target, { socketPath, prompter: scriptedPrompter() });
+  const client = createKubeletClient({ target: transport.target, socketPath, transportError: () => transport.lastError(), ...options });
+  opened.push({ transport, client });
+  return { transport, client };
+}
+
+function watch(client: KubeletClient) {
+  const states: WatchState[] = [];
+  const w = startPodWatch(client, { state: (s) => states.push(s) }, { backoff: { initialMs: 100, factor: 2, maxMs: 1000, jitter: 0 } });
+  watches.push(w);
+  return { w, states };
+}
+
+const sameAsOracle = (pods: { uid: string; bytes: Uint8Array }[]) =>
+  pods.length === sim.store.size && pods.every((p) => Buffer.compare(p.bytes, encodePod(sim.store.get(p.uid)!)) === 0);
+
+describe('kubelet client over SSH', () => {
+  it.each([
+    ['shipped', () => h.socketPath],
+    ['documented', documentedSocket],
+  ] as const)('lists, gets and watches the %s API shape as root over streamlocal', async (shape, socket) => {
+    const { client } = await connect(harnessTarget(h, h.root), { socketPath: socket() });
+    const list = await client.listPods();
+    expect(list.api).toBe(shape);
+    expect(sameAsOracle(list.pods)).toBe(true);
+    const uid = sim.store.uids()[10]!;
+    expect((await client.getPod(uid)).pod.uid).toBe(uid);
+    const { w } = watch(client);
+    await eventually(() => w.state().state === 'live', 'live');
+    sim.churn.step(40);
+    await eventually(() => divergence(w, sim).length === 0, 'the held set to follow 40 changes');
+  });
+
+  it('applies a mask the same way whichever shape answers', async () => {
+    const mask = parseFieldMask('metadata.name,status.podIP');
+    const shipped = await (await connect(harnessTarget(h, h.root), { mask })).client.listPods();
+    const documented = await (await connect(harnessTarget(h, h.root), { mask, socketPath: documentedSocket() })).client.listPods();
+    expect(shipped.maskHonoured).toBe(false);
+    expect(documented.maskHonoured).toBe(true);
+    expect(documented.pods.map((p) => p.pod)).toEqual(shipped.pods.map((p) => p.pod));
+  });
+
+  it('reaches the root-only socket as a non-root operator through the sudo bridge', async () => {
+    const { client, transport } = await connect(harnessTarget(h, h.operator));
+    expect(sameAsOracle((await client.listPods()).pods)).toBe(true);
+    expect(transport.bridge.activeMode()).toBe('sudo');
+  });
+
+  it('tells a user without sudo rights the sudoers line to add', async () => {
+    const { client } = await connect(harnessTarget(h, h.noSudo));
+    const err = (await client.listPods().catch((e: unknown) => e)) as KubeletError;
+    expect(err).toBeInstanceOf(KubeletError);
+    expect(err.code).toBe('PERMISSION');
+    expect(err.sshCode).toBe('SUDO_REFUSED');
+    expect(err.hint).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD:`);
+  });
+
+  it('names the feature gate when the socket is missing on the node', async () => {
+    const { client } = await connect(harnessTarget(h, h.root), { socketPath: `${h.socketPath}.missing` });
+    const err = (await client.listPods().catch((e: unknown) => e)) as KubeletError;
+    expect(err.code).toBe('SOCKET_MISSING');
+    expect(err.message).toContain(`${h.socketPath}.missing`);
+    expect(err.hint).toContain('PodsAPI feature gate');
+  });
+
+  it('goes through a ProxyJump host', async () => {
+    const { client } = await connect(harnessTarget(h, h.root, { proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }));
+    expect(sameAsOracle((await client.listPods()).pods)).toBe(true);
+  });
+
+  it('resumes a watch after the SSH connection is killed and converges to the kubelet', async () => {
+    const { client } = await connect(harnessTarget(h, h.root));
+    const { w, states } = watch(client);
+    await eventually(() => w.state().state === 'live', 'live');
+    sim.churn.setRate(50);
+    sim.churn.start();
+    await new Promise((r) => setTimeout(r, 200));
+    await h.killConnections();
+    await eventually(() => w.resyncs() >= 1, 'a re-sync after the kill', 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    sim.churn.stop();
+    await eventually(() => divergence(w, sim).length === 0, 'the held set to match the kubelet');
+    const reconnect = states.find((s) => s.state === 'reconnecting');
+    expect(reconnect).toBeDefined();
+  }, 30_000);
+
+  it('is dropped when it falls behind, watches again over SSH and converges', async () => {
+    const { client } = await connect(harnessTarget(h, h.root));
+    const { w, states } = watch(client);
+    await eventually(() => w.state().state === 'live', 'live');
+    const dropped = sim.stats().shipped!.watchEventsDropped;
+    sim.churn.step(600);
+    await eventually(() => w.resyncs() >= 1 && divergence(w, sim).length === 0, 'a re-sync that matches the kubelet', 20_000);
+    expect(sim.stats().shipped!.watchEventsDropped).toBeGreaterThan(dropped);
+    expect(states.some((s) => s.state === 'reconnecting' && s.cause.code === 'WATCH_DROPPED')).toBe(true);
+  }, 30_000);
+});
