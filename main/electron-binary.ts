@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-export type ElectronBinary = { found: true; path: string } | { found: false; expectedPath: string; reason: string };
+export type ElectronBinary = { found: true; path: string } | { found: false; expectedPath: string };
 
 const require = createRequire(import.meta.url);
 
@@ -17,8 +17,8 @@ export function locateElectronBinary(): ElectronBinary {
   let path: string;
   try {
     path = require('electron') as string;
-  } catch (err) {
-    return { found: false, expectedPath, reason: err instanceof Error ? err.message : String(err) };
+  } catch {
+    return { found: false, expectedPath };
   }
-  return existsSync(path) ? { found: true, path } : { found: false, expectedPath: path, reason: 'the file does not exist' };
+  return existsSync(path) ? { found: true, path } : { found: false, expectedPath: path };
 }

@@ -18,7 +18,7 @@ async function start(): Promise<number> {
 
   const electron = locateElectronBinary();
   if (!electron.found) {
-    console.log(`nodescope: no Electron binary at ${electron.expectedPath} (${electron.reason}); serving the UI in a browser instead.`);
+    console.log(`nodescope: no Electron binary at ${electron.expectedPath} (it could not be downloaded here); serving the UI in a browser instead.`);
     return runBrowserUi(uiArgs);
   }
   const child = spawn(electron.path, [projectRoot], { stdio: 'inherit' });
