@@ -228,6 +228,13 @@ describe('resolveSshHost results', () => {
     expect(peak).toBeLessThanOrEqual(4);
   });
 
+  it('uses ssh -G when an ssh binary is on PATH and the built-in reader otherwise', async () => {
+    expect((await resolveSshHost('node1', { configFile: config })).source).toBe('openssh');
+    const noSsh = await resolveSshHost('node1', { configFile: config }, { env: { ...process.env, PATH: dir } });
+    expect(noSsh).toMatchObject({ source: 'builtin', port: 2201 });
+    await expect(resolveSshHost('node1', { configFile: config }, { evaluator: 'openssh', env: { ...process.env, PATH: dir } })).rejects.toThrow(/no ssh binary found/);
+  });
+
   it('rejects destinations that ssh would read as options, and bad ports', async () => {
     await expect(resolveSshHost('-oProxyCommand=touch /tmp/pwned', {}, { evaluator: 'openssh' })).rejects.toThrow(/invalid ssh host/);
     await expect(resolveSshHost('node1', { port: 70000 }, { evaluator: 'builtin' })).rejects.toThrow(/bad port '70000'/);
