@@ -9,7 +9,7 @@ const SUDOERS_DIR = '/etc/sudoers.d';
  * to match what the client runs verbatim: `sudo -n socat STDIO UNIX-CONNECT:<socketPath>`.
  */
 export function socatSudoRule(user: string, socketPath: string): string {
-  if (/[\s,\\=]/.test(socketPath)) throw new Error(`socket path ${JSON.stringify(socketPath)} cannot be expressed in a sudoers rule`);
+  if (/[\s,:\\=]/.test(socketPath)) throw new Error(`socket path ${JSON.stringify(socketPath)} cannot be expressed in a sudoers rule`);
   return `${user} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${socketPath}\n`;
 }
 
