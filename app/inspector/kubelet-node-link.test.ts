@@ -1,0 +1,114 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import type { NodeSpec, NodeState } from '../contract';
+import { eventually } from '../kubelet/testing/oracle';
+import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import { scriptedPrompter } from '../ssh/testing/ssh-test-kit';
+import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
+import type { NodeLink } from './node-link';
+
+/** What the inspector would see: states, the pod set it rebuilds from reset() and change(). */
+function recorder() {
+  const rec = { states: [] as NodeState[], resets: 0, pods: new Map<string, DecodedPod>() };
+  const uid = (p: DecodedPod) => (p.pod.metadata as PodObject).uid as string;
+  return {
+    rec,
+    events: {
+      state: (s: NodeState) => rec.states.push(s),
+      reset: (pods: DecodedPod[]) => {
+        rec.resets++;
+        rec.pods = new Map(pods.map((p) => [uid(p), p]));
+      },
+      change: (type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod) => {
+        if (type === 'DELETED') rec.pods.delete(uid(pod));
+        else rec.pods.set(uid(pod), pod);
+      },
+    },
+  };
+}
+
+const phaseOf = (rec: { states: NodeState[] }) => rec.states.at(-1)?.phase;
+const sameUids = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
+  rec.pods.size === k.store.size && k.store.uids().every((u) => rec.pods.has(u));
+
+function open(spec: NodeSpec, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
+  const { rec, events } = recorder();
+  const link = openKubeletNodeLink({ nodeId: 'n1', spec, prompter: scriptedPrompter(answers), events }, options);
+  return { rec, link };
+}
+
+describe('kubelet NodeLink on a local socket (the demo node)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nodescope-link-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('goes connecting -> live with a reset of every pod, follows changes, and resets again after a kubelet restart', async () => {
+    const socketPath = join(dir, 'demo.sock');
+    let k = await startSimulatedKubelet({ socketPath, pods: 40, seed: 3 });
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live');
+      expect(rec.states[0]).toEqual({ phase: 'connecting', attempt: 1 });
+      expect(rec.resets).toBe(1);
+      expect(sameUids(rec, k)).toBe(true);
+      k.churn.step(30);
+      await eventually(() => sameUids(rec, k), 'the changes');
+      await k.stop();
+      await eventually(() => phaseOf(rec) === 'reconnecting', 'reconnecting');
+      const reconnecting = rec.states.at(-1) as Extract<NodeState, { phase: 'reconnecting' }>;
+      expect(reconnecting.retryAt).toBeGreaterThan(Date.now() - 1000);
+      k = await startSimulatedKubelet({ socketPath, pods: 12, seed: 9 });
+      await eventually(() => rec.resets === 2 && sameUids(rec, k), 'a reset to the restarted kubelet', 15_000);
+      expect(phaseOf(rec)).toBe('live');
+    } finally {
+      await link.close();
+      await k.stop();
+    }
+  }, 30_000);
+});
+
+describe('kubelet NodeLink over SSH', () => {
+  let h: SshHarness;
+  let sim: SimulatedKubelet;
+  const links: NodeLink[] = [];
+  beforeAll(async () => {
+    h = await startSshHarness({
+      startKubelet: async (socketPath) => (sim = await startSimulatedKubelet({ socketPath, pods: 110, seed: 5 })),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(links.map((l) => l.close()));
+    await h?.stop();
+  });
+
+  it('connects with the spec the add-node dialog collects, asking about the unknown host key', async () => {
+    const { rec, link } = open(
+      { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: h.socketPath },
+      {},
+      { hostKey: ['once'] },
+    );
+    links.push(link);
+    await eventually(() => phaseOf(rec) === 'live', 'live', 20_000);
+    expect(sameUids(rec, sim)).toBe(true);
+  }, 30_000);
+
+  it('shows an error with the sudoers line for a user who may not open the socket', async () => {
+    const { rec, link } = open(
+      { host: h.host, port: h.port, user: h.noSudo.name, identityFile: h.noSudo.key, socketPath: h.socketPath },
+      {},
+      { hostKey: ['once'] },
+    );
+    links.push(link);
+    await eventually(() => phaseOf(rec) === 'error', 'the error state', 20_000);
+    const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+    expect(error.nextStep).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD:`);
+  }, 30_000);
+});
