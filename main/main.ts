@@ -30,7 +30,6 @@ async function start(): Promise<void> {
 
   const inspector = await createInspector({
     mode: 'electron',
-    version: app.getVersion(),
     stateDir: app.getPath('userData'),
     defaultExportDir: app.getPath('downloads'),
     async pickSavePath(suggestedPath) {

@@ -15,7 +15,10 @@ token: only a page opened with that exact URL can talk to the app. Stop with Ctr
 
   --port N     listen on port N (default: a free port)
   --no-open    do not open a browser, only print the URL
-  --no-demo    do not start the simulated demo node`;
+  --no-demo    do not start the simulated demo node (by default it starts while
+               no node has been added yet; the UI can start it any time)
+  --ssh-config FILE
+               read this ssh_config instead of ~/.ssh/config (like ssh -F)`;
 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -39,7 +42,7 @@ function openBrowser(url: string): void {
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let options: { port?: number; open: boolean; demo: boolean };
+  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string };
   try {
     const { values } = parseArgs({
       args: argv,
@@ -47,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
         port: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
         'no-demo': { type: 'boolean', default: false },
+        'ssh-config': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -55,14 +59,19 @@ export async function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return EXIT.ok;
     }
-    options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'] };
+    options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'], sshConfig: values['ssh-config'] };
   } catch (err) {
     console.error(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
     return EXIT.usage;
   }
 
   const rendererDir = await ensureRendererBuilt((line) => console.error(line));
-  const inspector = await createInspector({ mode: 'browser', stateDir: defaultStateDir(), demo: options.demo });
+  const inspector = await createInspector({
+    mode: 'browser',
+    stateDir: defaultStateDir(),
+    ...(options.demo ? {} : { demo: false }),
+    ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
+  });
   let server;
   try {
     server = await startUiServer({ core: inspector, rendererDir, port: options.port });

@@ -116,3 +116,32 @@ describe('inspector with the demo node', () => {
     await until('demo live again', async () => ((await demoInfo())?.state.phase === 'live' ? true : undefined));
   });
 });
+
+describe('inspector with remembered nodes', () => {
+  it('restores added nodes instead of the demo, and shows an unreachable one as an error with the next step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-saved-'));
+    const first = await createInspector({ mode: 'electron', stateDir: dir, demo: false, pickSavePath: async () => null });
+    const added = (await handleRequest(first.handlers, 'nodes.add', { host: '127.0.0.1', port: 1, user: 'nobody', label: 'closed port' })) as {
+      ok: true;
+      value: NodeInfo;
+    };
+    expect(added.value).toMatchObject({ label: 'closed port', simulated: false });
+    const info = (await handleRequest(first.handlers, 'app.info', {})) as { ok: true; value: { mode: string; canPickFiles: boolean; version: string } };
+    expect(info.value).toMatchObject({ mode: 'electron', canPickFiles: true });
+    expect(info.value.version).toMatch(/^\d+\.\d+\.\d+/);
+    await first.close();
+
+    const second = await createInspector({ mode: 'browser', stateDir: dir });
+    try {
+      const list = async () => ((await handleRequest(second.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value;
+      expect((await list()).map((n) => [n.label, n.simulated])).toEqual([['closed port', false]]);
+      const state = await until('an error or reconnecting state', async () => {
+        const s = (await list())[0]!.state;
+        return s.phase === 'error' || s.phase === 'reconnecting' ? s : undefined;
+      });
+      expect(JSON.stringify(state)).toMatch(/refused|127\.0\.0\.1:1/i);
+    } finally {
+      await second.close();
+    }
+  });
+});

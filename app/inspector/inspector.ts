@@ -11,6 +11,7 @@ import {
 } from '../contract';
 import { summarizePod } from '../contract/summarize-pod';
 import { podToKubectlJson } from '../pod/kubectl-json';
+import packageJson from '../../package.json';
 import type { AppCore, AppEvent } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import { checkMask, maskView } from './node-mask';
@@ -26,15 +27,17 @@ export interface InspectorOptions {
   mode: 'electron' | 'browser';
   /** Where the added nodes are remembered. */
   stateDir: string;
-  version?: string;
   /** Where exports go by default; the user's Downloads (or home). */
   defaultExportDir?: string;
   /** A native save dialog (Electron); null when cancelled. Without it exports need a path. */
   pickSavePath?: (suggestedPath: string) => Promise<string | null>;
   /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
   sshConfigFile?: string;
-  /** Start the simulated demo node right away (default true). */
-  demo?: boolean;
+  /**
+   * Start the simulated demo node right away: 'firstStart' (default) when no node is remembered
+   * yet, so a new user sees something live; true always; false never (nodes.startDemo still can).
+   */
+  demo?: boolean | 'firstStart';
 }
 
 export interface Inspector extends AppCore {
@@ -95,11 +98,15 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return record;
   };
 
-  const persist = () =>
-    saveNodes(
-      options.stateDir,
-      [...nodes.values()].filter((r) => !r.info.simulated).map((r) => r.info.spec),
-    ).catch((err: unknown) => console.error(`nodescope: could not remember the node list: ${(err as Error).message}`));
+  // Saves run one after another, so the file always ends with the latest list.
+  let saving = Promise.resolve();
+  const persist = () => {
+    const specs = [...nodes.values()].filter((r) => !r.info.simulated).map((r) => r.info.spec);
+    saving = saving
+      .then(() => saveNodes(options.stateDir, specs))
+      .catch((err: unknown) => console.error(`nodescope: could not remember the node list: ${(err as Error).message}`));
+    return saving;
+  };
 
   const connect = (record: NodeRecord) => {
     if (record.session) return;
@@ -173,15 +180,15 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   const handlers: RequestHandlers = {
     'app.info': () => ({
-      version: options.version ?? '0.0.0',
+      version: packageJson.version,
       mode: options.mode,
       canPickFiles: options.pickSavePath !== undefined,
       defaultExportDir: exportDir,
     }),
     'nodes.list': () => [...nodes.values()].map((r) => structuredClone(r.info)),
-    'nodes.add': (spec) => {
+    'nodes.add': async (spec) => {
       const record = addNode(spec);
-      void persist();
+      await persist();
       return structuredClone(record.info);
     },
     'nodes.remove': async ({ nodeId }) => {
@@ -240,8 +247,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     'mask.validate': ({ mask }) => checkMask(mask),
   };
 
-  for (const spec of await loadSavedNodes(options.stateDir)) addNode(spec);
-  if (options.demo ?? true) await startDemo();
+  const saved = await loadSavedNodes(options.stateDir);
+  for (const spec of saved) addNode(spec);
+  const demoWanted = options.demo ?? 'firstStart';
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0)) await startDemo();
 
   return {
     handlers,
@@ -255,6 +264,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         record.pods.close();
       }
       nodes.clear();
+      await saving;
       await demo?.close();
       listeners.clear();
     },
