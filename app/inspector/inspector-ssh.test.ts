@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { handleRequest, type NodeInfo, type Prompt, type RequestName } from '../contract';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
+import type { AppEvent } from './app-core';
+import { createInspector, type Inspector } from './inspector';
+
+// A real node: OpenSSH on loopback in front of a simulated kubelet on a root-only socket.
+let h: SshHarness;
+let inspector: Inspector;
+let knownHosts: string;
+const events: AppEvent[] = [];
+
+async function call<T>(name: RequestName, input: unknown = {}): Promise<T> {
+  const result = await handleRequest(inspector.handlers, name, input);
+  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+  return result.value as T;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const node = async (id: string) => (await call<NodeInfo[]>('nodes.list')).find((n) => n.id === id);
+const phaseOf = async (id: string, phase: string) => {
+  const info = await node(id);
+  return info?.state.phase === phase ? info : undefined;
+};
+
+beforeAll(async () => {
+  h = await startSshHarness({
+    startKubelet: async (socketPath) => {
+      const sim = await startSimulatedKubelet({ socketPath, pods: 40, churnPerSecond: 5, seed: 11 });
+      return { stop: () => sim.stop() };
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-ssh-'));
+  knownHosts = join(dir, 'known_hosts');
+  const sshConfig = join(dir, 'ssh_config');
+  // Nothing of the machine's own ssh setup: no agent, a known_hosts of our own that starts empty.
+  writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
+  inspector = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
+  inspector.subscribe((e) => events.push(e));
+}, 120_000);
+afterAll(async () => {
+  await inspector?.close();
+  await h?.stop();
+});
+
+describe('inspector with a node over SSH', () => {
+  it('asks about the unknown host key, remembers it when told to, and goes live with the pods', async () => {
+    const added = await call<NodeInfo>('nodes.add', {
+      host: h.host,
+      port: h.port,
+      user: h.root.name,
+      identityFile: h.root.key,
+      socketPath: h.socketPath,
+      label: 'node-a',
+    });
+    const waiting = await until('the host key question', () => phaseOf(added.id, 'waitingForUser'));
+    expect(waiting.state).toMatchObject({ waitingFor: 'hostKey' });
+    const prompt = (await call<Prompt[]>('prompts.pending'))[0]!;
+    expect(prompt).toMatchObject({ kind: 'hostKey', nodeId: added.id, port: h.port, changed: false });
+    expect(prompt.kind === 'hostKey' && prompt.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    expect(events.some((e) => e.name === 'prompt' && e.payload.id === prompt.id)).toBe(true);
+
+    await call('prompts.answer', { promptId: prompt.id, answer: { kind: 'hostKey', decision: 'acceptAndRemember' } });
+    const live = await until('live with pods', async () => {
+      const info = await phaseOf(added.id, 'live');
+      return info && info.podCount >= 40 ? info : undefined;
+    });
+    expect(live.podCount).toBeGreaterThanOrEqual(40);
+    expect(events.some((e) => e.name === 'promptClosed' && e.payload.id === prompt.id)).toBe(true);
+    expect(readFileSync(knownHosts, 'utf8')).toContain(h.hostKeyLine.split(' ')[1]!);
+  });
+
+  it('shows reconnecting when SSH drops, then comes back live by itself', async () => {
+    const id = (await call<NodeInfo[]>('nodes.list'))[0]!.id;
+    const seen = events.length;
+    await h.killConnections();
+    await until('a reconnecting state', async () =>
+      events.slice(seen).find((e) => e.name === 'nodeState' && e.payload.id === id && e.payload.state.phase === 'reconnecting'),
+    );
+    const back = await until('live again', () => phaseOf(id, 'live'));
+    expect(back.podCount).toBeGreaterThanOrEqual(40);
+  });
+
+  it('ends in an error naming the cause when the user refuses the host key', async () => {
+    // The remembered key is for h.host:h.port; the jump sshd on another port is unknown.
+    const added = await call<NodeInfo>('nodes.add', { host: h.host, port: h.jumpPort, user: h.jump.name, identityFile: h.jump.key });
+    await until('the host key question', () => phaseOf(added.id, 'waitingForUser'));
+    const prompt = (await call<Prompt[]>('prompts.pending')).find((p) => p.nodeId === added.id)!;
+    await call('prompts.answer', { promptId: prompt.id, answer: { kind: 'hostKey', decision: 'refuse' } });
+    const failed = await until('an error', () => phaseOf(added.id, 'error'));
+    expect(failed.state.phase === 'error' && failed.state.cause).toMatch(/host key/i);
+    expect(failed.state.phase === 'error' && failed.state.nextStep).not.toBe('');
+    await call('nodes.remove', { nodeId: added.id });
+  });
+});
