@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const rendererOutDir = join(projectRoot, 'dist', 'renderer');
 
-/** The renderer's sources: its own folder and the contract it imports. */
-const SOURCE_DIRS = [join(projectRoot, 'renderer'), join(projectRoot, 'app', 'contract')];
+/** The renderer's sources: its own folder and app/, whose contract and pod types it imports. */
+const SOURCE_DIRS = [join(projectRoot, 'renderer'), join(projectRoot, 'app')];
 const CONFIG_CANDIDATES = [join(projectRoot, 'renderer', 'vite.config.ts'), join(projectRoot, 'vite.config.ts')];
 
 function newestMtime(path: string): number {
@@ -46,9 +47,19 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
   const configFile = viteConfig();
   log('nodescope: building the UI (vite)…');
   const { build } = await import('vite');
-  await build({ configFile, logLevel: 'warn' });
-  if (!existsSync(join(rendererOutDir, 'index.html'))) {
-    throw new Error(`The Vite build finished but ${rendererOutDir}/index.html is missing; check ${configFile}'s build.outDir.`);
+  // Built beside the old copy and swapped in, so a server (or a second build running at the same
+  // time, e.g. parallel tests) never serves a half-written directory.
+  const staging = `${rendererOutDir}.${process.pid}-${Date.now()}`;
+  try {
+    await build({ configFile, logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+    if (!existsSync(join(staging, 'index.html'))) throw new Error(`The Vite build finished but wrote no index.html; check ${configFile}.`);
+    await rm(rendererOutDir, { recursive: true, force: true });
+    await rename(staging, rendererOutDir).catch((err: NodeJS.ErrnoException) => {
+      // Another build swapped its copy in first; it is built from the same sources.
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
   return rendererOutDir;
 }

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const cli = resolve(import.meta.dirname, '..', '..', 'bin', 'nodescope.js');
+const children: ChildProcess[] = [];
+let browser: Browser | undefined;
+
+function startUi(args: string[]) {
+  const child = spawn(process.execPath, [cli, 'ui', ...args], {
+    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'ns-ui-cmd-')), DISPLAY: '', WAYLAND_DISPLAY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const url = new Promise<string>((resolveUrl, reject) => {
+    child.stdout!.on('data', () => {
+      const match = /running at (http:\/\/\S+)/.exec(stdout);
+      if (match) resolveUrl(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`nodescope ui exited with ${code}: ${stderr}`)));
+  });
+  // Not every test waits for the URL; its failure is reported to those that do.
+  url.catch(() => {});
+  return { child, url, exited, output: () => ({ stdout, stderr }) };
+}
+
+afterAll(async () => {
+  await browser?.close();
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('nodescope ui', () => {
+  it('rejects a bad port with a usage error naming the option', async () => {
+    const ui = startUi(['--port', '70000']);
+    expect(await ui.exited).toBe(2);
+    expect(ui.output().stderr).toContain('--port must be a number from 1 to 65535');
+  });
+
+  it('serves the UI with the demo node at the printed URL and stops cleanly on Ctrl-C', async () => {
+    const ui = startUi(['--no-open']);
+    const url = await ui.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(url);
+    await page.getByText('Demo node (simulated)').first().waitFor({ timeout: 20_000 });
+    await page.getByText(/\d{3} pods/).first().waitFor({ timeout: 20_000 });
+    expect(problems).toEqual([]);
+
+    // Without the token the page loads but the app core refuses it.
+    const stranger = await browser.newPage();
+    const refused = stranger.waitForEvent('websocket').then((ws) => new Promise<boolean>((r) => ws.on('socketerror', () => r(true)).on('close', () => r(true))));
+    await stranger.goto(url.replace(/\?token=.*/, '?token=wrong'));
+    expect(await refused).toBe(true);
+
+    ui.child.kill('SIGINT');
+    expect(await ui.exited).toBe(0);
+  }, 120_000);
+});
