@@ -1,0 +1,231 @@
+// The node commands as a user runs them: `bin/nodescope.js` spawned against real sshd and the
+// simulated kubelet on its root-only socket. A pty (script(1)) stands in for the user's terminal.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { encodePod } from '../pod/encode';
+import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
+import type { PodObject } from '../pod/pod-tree';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import { EXIT } from './exit-codes';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/nodescope.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
+ * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
+ */
+function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; until?: (out: string) => boolean } = {}): Promise<Run> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = opts.tty
+    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env } })
+    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env } });
+  const answers = [...(opts.tty?.answers ?? [])];
+  const run: Run = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => {
+    run.stdout += d.toString();
+    const next = answers[0];
+    if (next && next[0].test(run.stdout)) {
+      answers.shift();
+      child.stdin.write(`${next[1]}\r`);
+    }
+    if (opts.until?.(run.stdout)) child.kill('SIGINT');
+  });
+  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      run.code = code;
+      resolve(run);
+    }),
+  );
+}
+
+let h: SshHarness;
+let sim: SimulatedKubelet;
+let dir: string;
+const cfg = () => ['-F', h.sshConfig];
+const oracleBytes = () => sim.store.list().map((p) => encodePod(p));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-cli-'));
+  h = await startSshHarness({ startKubelet: async (socketPath) => (sim = await startSimulatedKubelet({ socketPath, pods: 110, seed: 11 })) });
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('nodescope pods/get/export/watch over SSH', () => {
+  it('prints the pods as an aligned kubectl-like table', async () => {
+    const r = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+PHASE\s+READY\s+RESTARTS\s+AGE\s+IP$/);
+    expect(lines).toHaveLength(111);
+    const nameColumn = lines[0]!.search(/\bNAME\b/);
+    for (const [i, pod] of sim.store.list().entries()) {
+      const meta = pod.metadata as PodObject;
+      expect(lines[i + 1]!.slice(nameColumn)).toMatch(new RegExp(`^${meta.name as string}\\s{3}`));
+    }
+  }, 30_000);
+
+  it('gets one pod exactly as kubectl would print it', async () => {
+    const uid = sim.store.uids()[7]!;
+    const r = await nodescope(['get', A.target, uid, ...cfg(), '--socket', h.socketPath]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stdout).toBe(podBytesToKubectlJson(encodePod(sim.store.get(uid)!)).json);
+  }, 30_000);
+
+  it('exports a kubectl List to a file, and NDJSON to stdout', async () => {
+    const file = join(dir, 'pods.json');
+    const r = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '--file', file]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(await readFile(file)).toEqual(Buffer.from(podBytesListToKubectl(oracleBytes()).bytes));
+    expect(r.stderr).toContain('wrote 110 pods');
+    const nd = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson']);
+    expect(nd.stdout).toBe(Buffer.from(podBytesListToKubectl(oracleBytes(), { ndjson: true }).bytes).toString());
+  }, 30_000);
+
+  it('applies a mask even though the shipped kubelet ignores it, and says so', async () => {
+    const r = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson', '--mask', 'metadata.name']);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const first = JSON.parse(r.stdout.split('\n')[0]!) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+    expect(first.metadata).toEqual({ name: (sim.store.list()[0]!.metadata as PodObject).name });
+    expect(first.status).toEqual({});
+    expect(r.stderr).toContain('ignores field masks; the mask was applied locally');
+  }, 30_000);
+
+  it('watches: one line per pod at the start, then a line per change, until Ctrl-C', async () => {
+    let changed = false;
+    const r = await nodescope(['watch', A.target, ...cfg(), '--socket', h.socketPath], {
+      until: (out) => {
+        const lines = out.split('\n').filter(Boolean);
+        if (lines.length >= 110 && !changed) {
+          changed = true;
+          sim.churn.step(3);
+        }
+        return lines.length >= 113;
+      },
+    });
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.slice(0, 110).every((l) => /^\d\d:\d\d:\d\d\.\d{3}\s+ADDED\s+\S+\/\S+/.test(l))).toBe(true);
+    expect(lines.slice(110).every((l) => /^\d\d:\d\d:\d\d\.\d{3}\s+(ADDED|MODIFIED|DELETED)\s+\S+\/\S+/.test(l))).toBe(true);
+    expect(r.stderr).toContain('in sync: 110 pods');
+  }, 30_000);
+
+  it('goes through a jump host, and through the sudo bridge for a non-root user', async () => {
+    const viaJump = await nodescope(['pods', A.viaJump, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson']);
+    expect(viaJump.code, viaJump.stderr).toBe(EXIT.ok);
+    expect(viaJump.stdout.trim().split('\n')).toHaveLength(sim.store.size);
+    const operator = await nodescope(['pods', A.targetOperator, ...cfg(), '--socket', h.socketPath, '--sudo', '-o', 'ndjson']);
+    expect(operator.code, operator.stderr).toBe(EXIT.ok);
+    expect(operator.stdout.trim().split('\n')).toHaveLength(sim.store.size);
+  }, 30_000);
+
+  it('exits 3 with the sudoers line for a user without sudo rights', async () => {
+    const r = await nodescope(['pods', A.targetNoSudo, ...cfg(), '--socket', h.socketPath]);
+    expect(r.code).toBe(EXIT.connection);
+    expect(r.stderr).toContain(`next step:`);
+    expect(r.stderr).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD:`);
+  }, 30_000);
+});
+
+describe('nodescope host keys and keys on the terminal', () => {
+  const direct = (knownHosts: string, user = 'root', key = h.root.key) => [
+    'pods', h.host, '-p', String(h.port), '-l', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
+  ];
+
+  it('refuses an unknown host without a terminal, naming ssh-keyscan and --known-hosts', async () => {
+    const knownHosts = join(dir, 'empty_known_hosts');
+    await writeFile(knownHosts, '');
+    const r = await nodescope(direct(knownHosts));
+    expect(r.code).toBe(EXIT.connection);
+    expect(r.stderr).toContain('ssh-keyscan');
+    expect(r.stderr).toContain('--known-hosts');
+  }, 30_000);
+
+  it('asks about an unknown host on the terminal, remembers it, and does not ask again', async () => {
+    const knownHosts = join(dir, 'remembered_known_hosts');
+    await writeFile(knownHosts, '');
+    const first = await nodescope(direct(knownHosts), { tty: { answers: [[/Continue connecting/, 'yes']] } });
+    expect(first.code, first.stdout).toBe(EXIT.ok);
+    expect(first.stdout).toContain('key fingerprint is SHA256:');
+    // ssh_config may say HashKnownHosts, so look the host up as ssh would.
+    const found = spawn('ssh-keygen', ['-F', `[${h.host}]:${h.port}`, '-f', knownHosts], { stdio: 'ignore' });
+    expect(await new Promise((r) => found.on('close', r))).toBe(0);
+    const second = await nodescope(direct(knownHosts));
+    expect(second.code, second.stderr).toBe(EXIT.ok);
+    expect(second.stdout.trim().split('\n')).toHaveLength(sim.store.size);
+  }, 30_000);
+
+  it('refuses a host whose key changed', async () => {
+    const knownHosts = join(dir, 'changed_known_hosts');
+    await writeFile(knownHosts, `[${h.host}]:${h.port} ${h.jumpHostKeyLine}\n`);
+    const r = await nodescope(direct(knownHosts), { tty: { answers: [[/Continue connecting/, 'yes']] } });
+    expect(r.code).toBe(EXIT.connection);
+    expect(r.stdout + r.stderr).toMatch(/CHANGED/);
+  }, 30_000);
+
+  it('asks for the passphrase of an encrypted key on the terminal', async () => {
+    const r = await nodescope(direct(h.knownHosts, h.operator.name, h.operator.encryptedKey).concat('--sudo'), {
+      tty: { answers: [[/Enter passphrase/, h.operator.passphrase]] },
+    });
+    expect(r.code, r.stdout).toBe(EXIT.ok);
+    expect(r.stdout).toContain('Enter passphrase');
+    expect(r.stdout).not.toContain(h.operator.passphrase);
+  }, 30_000);
+
+  it('logs in with a key from ssh-agent', async () => {
+    const agentSocket = join(dir, 'agent.sock');
+    const agent = spawn('ssh-agent', ['-D', '-a', agentSocket], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const added = spawn('ssh-add', [h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: agentSocket }, stdio: 'ignore' });
+      expect(await new Promise((r) => added.on('close', r))).toBe(0);
+      const args = ['pods', h.host, '-p', String(h.port), '-l', 'root', '--known-hosts', h.knownHosts, '--socket', h.socketPath, '-o', 'ndjson'];
+      const r = await nodescope(args, { env: { SSH_AUTH_SOCK: agentSocket, HOME: dir } });
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      expect(r.stdout.trim().split('\n')).toHaveLength(sim.store.size);
+    } finally {
+      agent.kill();
+    }
+  }, 30_000);
+});
+
+describe('nodescope node commands: local sockets and bad input', () => {
+  it('retries while the kubelet initializes, saying so, then lists (--local)', async () => {
+    const socketPath = join(dir, 'init.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 5, initializingMs: 800 });
+    try {
+      const r = await nodescope(['pods', 'local', '--local', socketPath]);
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      expect(r.stderr).toMatch(/initializing.*retrying in \d+\.\d s/);
+      expect(r.stdout.trim().split('\n')).toHaveLength(6);
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('exits 3 for a missing socket and 2 for bad options, with the next step', async () => {
+    const missing = await nodescope(['pods', 'local', '--local', join(dir, 'none.sock')]);
+    expect(missing.code).toBe(EXIT.connection);
+    expect(missing.stderr).toContain('PodsAPI feature gate');
+    const badApi = await nodescope(['pods', 'n', '--api', 'v2']);
+    expect(badApi.code).toBe(EXIT.usage);
+    expect(badApi.stderr).toContain('use shipped, documented or auto');
+    const badMask = await nodescope(['pods', 'n', '--mask', 'status.phsae']);
+    expect(badMask.code).toBe(EXIT.usage);
+    expect(badMask.stderr).toContain('phsae');
+  }, 30_000);
+});
