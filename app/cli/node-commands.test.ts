@@ -90,7 +90,7 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     const file = join(dir, 'pods.json');
     const r = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '--file', file]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
-    expect(await readFile(file)).toEqual(Buffer.from(podBytesListToKubectl(oracleBytes()).bytes));
+    expect(await readFile(file, 'utf8')).toBe(Buffer.from(podBytesListToKubectl(oracleBytes()).bytes).toString());
     expect(r.stderr).toContain('wrote 110 pods');
     const nd = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson']);
     expect(nd.stdout).toBe(Buffer.from(podBytesListToKubectl(oracleBytes(), { ndjson: true }).bytes).toString());
