@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,6 +237,8 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     const info = await stat(socket);
     expect(info.isSocket()).toBe(true);
     expect(info.mode & 0o777).toBe(0o600);
+    // It was bound in a private staging directory and moved into place; nothing else is left behind.
+    expect(await readdir(dir)).toEqual(['pods.sock']);
     await kubelet.stop();
     await expect(stat(socket)).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -394,6 +396,11 @@ describe('simulated kubelet, serving', () => {
 
     await writeFile(path, 'not a socket');
     await expect(start()).rejects.toThrow(`${path} exists and is not a socket`);
+  });
+
+  it('refuses a socket path too long for a UNIX socket, saying so', async () => {
+    const long = join(dir, `${'x'.repeat(120 - dir.length)}.sock`);
+    await expect(start({ socketPath: long })).rejects.toThrow(/is too long \(\d+ bytes\): UNIX socket paths are limited to 107 bytes/);
   });
 
   it('rejects bad options with a message naming the option', async () => {

@@ -1,7 +1,7 @@
 // One Pods API server on one UNIX socket, in one wire shape, behaving like the kubelet's: the
 // initializing window, the shared List/Get rate limit, sorted lists, watch replay and slow-watcher drops,
 // and (documented shape only) field masks from request metadata.
-import { chmod, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import {
   Server,
   ServerCredentials,
@@ -19,7 +19,7 @@ import type { EncodedPods } from './encoded-pods';
 import { podTime } from './pod-time';
 import type { PodEvent, PodStore } from './pod-store';
 import { type GetPodRequest, type PodsApiShape, podsServiceDefinition, writeSinglePodMessage } from './pods-api-services';
-import { prepareSocketPath } from './socket-file';
+import { listenPrivately, prepareSocketPath } from './socket-file';
 import { TokenBucket } from './token-bucket';
 import { WatchPump } from './watch-pump';
 
@@ -76,10 +76,16 @@ export class PodsEndpoint {
   static async start(options: EndpointOptions): Promise<PodsEndpoint> {
     await prepareSocketPath(options.socketPath);
     const endpoint = new PodsEndpoint(options);
-    await new Promise<void>((resolve, reject) => {
-      endpoint.server.bindAsync(`unix:${options.socketPath}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
-    });
-    await chmod(options.socketPath, 0o600);
+    try {
+      await listenPrivately(options.socketPath, (stagedPath) =>
+        new Promise<void>((resolve, reject) => {
+          endpoint.server.bindAsync(`unix:${stagedPath}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
+        }),
+      );
+    } catch (err) {
+      endpoint.server.forceShutdown();
+      throw err;
+    }
     return endpoint;
   }
 

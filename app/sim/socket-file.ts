@@ -1,8 +1,14 @@
 // Getting a UNIX socket path ready to listen on, the way the kubelet does: the directory must exist,
-// a stale socket left by a crashed server is removed, a live one is never stolen.
-import { lstat, rm, stat } from 'node:fs/promises';
+// a stale socket left by a crashed server is removed, a live one is never stolen; and listening on it
+// without a moment in which other users could connect.
+import { chmod, lstat, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+
+/** Linux limits a UNIX socket path to 107 bytes (sun_path). */
+const MAX_SOCKET_PATH_BYTES = 107;
+/** What the private staging directory adds to the path: `/.sXXXXXX/p` minus the file name. */
+const STAGING_EXTRA_BYTES = 10;
 
 export class SocketPathError extends Error {
   override name = 'SocketPathError';
@@ -29,6 +35,12 @@ function isListening(path: string): Promise<boolean> {
 }
 
 export async function prepareSocketPath(path: string): Promise<void> {
+  const bytes = Buffer.byteLength(path);
+  if (bytes + STAGING_EXTRA_BYTES > MAX_SOCKET_PATH_BYTES) {
+    throw new SocketPathError(
+      `the socket path ${path} is too long (${bytes} bytes): UNIX socket paths are limited to ${MAX_SOCKET_PATH_BYTES} bytes and the simulator needs ${STAGING_EXTRA_BYTES} more while it starts; choose a shorter path`,
+    );
+  }
   const dir = dirname(path);
   try {
     if (!(await stat(dir)).isDirectory()) {
@@ -56,4 +68,22 @@ export async function prepareSocketPath(path: string): Promise<void> {
   }
   // A socket file nobody listens on is left over from a server that did not clean up.
   await rm(path, { force: true });
+}
+
+/**
+ * Listens at `path` with mode 0600 from the first moment: `listen` binds inside a fresh 0700
+ * directory next to it, the socket is made 0600 there, then renamed into place (a listening socket
+ * keeps working when renamed). Binding in place and then chmod-ing would leave a window with the
+ * umask's permissions.
+ */
+export async function listenPrivately(path: string, listen: (stagedPath: string) => Promise<void>): Promise<void> {
+  const staging = await mkdtemp(join(dirname(path), '.s'));
+  try {
+    const staged = join(staging, 'p');
+    await listen(staged);
+    await chmod(staged, 0o600);
+    await rename(staged, path);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
