@@ -103,6 +103,11 @@ describe('inspector with a node over SSH', () => {
     const failed = await until('an error', () => phaseOf(added.id, 'error'));
     expect(failed.state.phase === 'error' && failed.state.cause).toMatch(/host key/i);
     expect(failed.state.phase === 'error' && failed.state.nextStep).not.toBe('');
+
+    // Connecting again after an error starts afresh: the question comes back.
+    await call('nodes.connect', { nodeId: added.id });
+    await until('the question again', () => phaseOf(added.id, 'waitingForUser'));
     await call('nodes.remove', { nodeId: added.id });
+    expect(await call<Prompt[]>('prompts.pending')).toEqual([]);
   });
 });

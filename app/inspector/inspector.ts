@@ -50,6 +50,10 @@ interface NodeRecord {
   /** The current connection; reports from an older one (closed, replaced) are ignored. */
   link: NodeLink | null;
   session: object | null;
+  /** What the connection itself last reported; shown again once a question is answered. */
+  linkState: NodeState;
+  /** The question the node waits on; while set, the sidebar shows it instead of linkState. */
+  prompt: Prompt | null;
 }
 
 const DEMO_ID = 'demo';
@@ -74,11 +78,20 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     publish(record);
   };
 
+  const showState = (record: NodeRecord) => {
+    const { prompt } = record;
+    setState(record, prompt ? { phase: 'waitingForUser', waitingFor: prompt.kind, promptId: prompt.id } : record.linkState);
+  };
+  const linkReported = (record: NodeRecord, state: NodeState) => {
+    record.linkState = state;
+    showState(record);
+  };
+
   const prompts = new PromptBroker(emit, (nodeId: string, prompt: Prompt | null) => {
     const record = nodes.get(nodeId);
     if (!record) return;
-    if (prompt) setState(record, { phase: 'waitingForUser', waitingFor: prompt.kind, promptId: prompt.id });
-    else if (record.info.state.phase === 'waitingForUser') setState(record, { phase: 'connecting', attempt: 1 });
+    record.prompt = prompt;
+    showState(record);
   });
 
   // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
@@ -108,19 +121,21 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return saving;
   };
 
-  const connect = (record: NodeRecord) => {
-    if (record.session) return;
+  const connect = async (record: NodeRecord) => {
+    // A node in error has stopped trying until the user acts: connecting again starts afresh.
+    if (record.session && record.info.state.phase !== 'error') return;
+    if (record.session) await closeLink(record);
     const session = {};
     record.session = session;
     const current = () => record.session === session;
     const { id, spec, simulated } = record.info;
-    setState(record, { phase: 'connecting', attempt: 1 });
+    linkReported(record, { phase: 'connecting', attempt: 1 });
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
       prompter: prompts.prompterFor(id, { user: spec.user ?? '', host: spec.host }),
       events: {
-        state: (state) => current() && setState(record, state),
+        state: (state) => current() && linkReported(record, state),
         reset: (pods) => current() && record.pods.replaceAll(pods),
         change: (type, pod) => current() && (type === 'DELETED' ? record.pods.remove(pod) : record.pods.upsert(type, pod)),
       },
@@ -128,15 +143,19 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     record.link = simulated && demo ? demo.openLink(request) : openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {});
   };
 
-  const disconnect = async (record: NodeRecord) => {
+  const closeLink = async (record: NodeRecord) => {
     const link = record.link;
     record.link = null;
     record.session = null;
     prompts.cancelNode(record.info.id);
     await link?.close();
+  };
+
+  const disconnect = async (record: NodeRecord) => {
+    await closeLink(record);
     // A disconnected node shows no pods rather than a stale set that looks live.
     record.pods.clear();
-    setState(record, { phase: 'disconnected' });
+    linkReported(record, { phase: 'disconnected' });
   };
 
   const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`): NodeRecord => {
@@ -145,17 +164,19 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       pods: new NodePods(id, emitFromPods),
       link: null,
       session: null,
+      linkState: { phase: 'disconnected' },
+      prompt: null,
     };
     nodes.set(id, record);
     publish(record);
-    connect(record);
+    void connect(record);
     return record;
   };
 
   const startDemo = async (): Promise<NodeRecord> => {
     const existing = nodes.get(DEMO_ID);
     if (existing) {
-      connect(existing);
+      await connect(existing);
       return existing;
     }
     demo ??= await startDemoKubelet();
@@ -200,8 +221,8 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       if (!record.info.simulated) await persist();
       return {};
     },
-    'nodes.connect': ({ nodeId }) => {
-      connect(recordOf(nodeId));
+    'nodes.connect': async ({ nodeId }) => {
+      await connect(recordOf(nodeId));
       return {};
     },
     'nodes.disconnect': async ({ nodeId }) => {
