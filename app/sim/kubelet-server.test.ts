@@ -313,6 +313,23 @@ describe('simulated kubelet, serving', () => {
     expect(kubelet.stats().shipped!.requests.WatchPods).toEqual({ UNAVAILABLE: 1 });
   });
 
+  it('answers INTERNAL for a pod it cannot marshal, and ends only the watches that meet it', async () => {
+    const kubelet = await start();
+    const c = client(kubelet, 'shipped');
+    const watch = c.watch();
+    await readUntil(watch, (seen) => seen.length === kubelet.store.size + 1);
+    const broken = { metadata: { name: 'broken', namespace: 'default', uid: 'ffffffff-0000-4000-8000-000000000000', creationTimestamp: 'yesterday' } };
+    kubelet.store.apply({ op: 'add', pod: broken });
+    const { error } = await readToEnd(watch);
+    expect(error?.code).toBe(grpc.status.INTERNAL);
+    expect(error?.details).toMatch(/^failed to marshal pod: .*"yesterday"/);
+    const get = await grpcError(c.get(uidOf(broken)));
+    expect(get.code).toBe(grpc.status.INTERNAL);
+    // The other pods are still served one by one.
+    const other = kubelet.store.list()[0]!;
+    expect(json(await c.get(uidOf(other)))).toBe(json(other));
+  });
+
   it('matches the shipped .proto when read with @grpc/proto-loader', async () => {
     const kubelet = await start();
     const protoFile = fileURLToPath(new URL('../../proto/kubelet/pods/v1alpha1/api.proto', import.meta.url));

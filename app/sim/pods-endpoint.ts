@@ -55,6 +55,11 @@ class CallError extends Error {
   }
 }
 
+/** Anything but a deliberate CallError is a pod the encoder refused: the kubelet's INTERNAL. */
+function toCallError(err: unknown): CallError {
+  return err instanceof CallError ? err : new CallError(Status.INTERNAL, `failed to marshal pod: ${(err as Error).message}`);
+}
+
 export class PodsEndpoint {
   private readonly server = new Server({ 'grpc.max_send_message_length': -1 });
   private readonly limiter: TokenBucket;
@@ -143,7 +148,7 @@ export class PodsEndpoint {
       this.count(method, Status.OK);
       done(null, reply);
     } catch (err) {
-      const { code, message } = err instanceof CallError ? err : new CallError(Status.INTERNAL, `failed to marshal pod: ${(err as Error).message}`);
+      const { code, message } = toCallError(err);
       this.count(method, code);
       done({ code, details: message });
     }
@@ -165,7 +170,7 @@ export class PodsEndpoint {
     try {
       mask = this.admit('WatchPods', call.metadata);
     } catch (err) {
-      const { code, message } = err as CallError;
+      const { code, message } = toCallError(err);
       this.count('WatchPods', code);
       call.emit('error', { code, details: message });
       return;
@@ -183,7 +188,16 @@ export class PodsEndpoint {
     this.pumps.add(pump);
 
     // Subscribing and taking the snapshot in one synchronous step: no change falls in between.
-    const unsubscribe = store.subscribe((event) => pump.push(this.liveMessage(event, mask)));
+    const unsubscribe = store.subscribe((event) => {
+      let message: Uint8Array;
+      try {
+        message = this.liveMessage(event, mask);
+      } catch (err) {
+        pump.end(Status.INTERNAL, toCallError(err).message);
+        return;
+      }
+      pump.push(message);
+    });
     const snapshot = store.uids().map((uid) => [uid, store.entry(uid)!] as const);
     const shipped = this.options.api === 'shipped';
     pump.startReplay(

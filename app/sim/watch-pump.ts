@@ -63,7 +63,14 @@ export class WatchPump {
 
   private flush(): void {
     while (!this.waitingForDrain && !this.ended) {
-      const message = this.nextMessage();
+      let message: Uint8Array | undefined;
+      try {
+        message = this.nextMessage();
+      } catch (err) {
+        // A replay message that cannot be made (a pod the encoder refuses) ends this watch only.
+        this.end(Status.INTERNAL, `failed to marshal pod: ${(err as Error).message}`);
+        return;
+      }
       if (message === undefined) return;
       // write() returning false means the client is not keeping up: wait for 'drain'.
       if (!this.call.write(message)) this.waitingForDrain = true;
