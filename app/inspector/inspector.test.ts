@@ -98,6 +98,12 @@ describe('inspector with the demo node', () => {
     const lines = readFileSync(join(dir, 'pods.ndjson'), 'utf8').trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l).metadata.uid)).toEqual(picked);
     expect(readdirSync(dir).sort()).toEqual(['pods.json', 'pods.ndjson']);
+
+    const wrongKind = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, '.bashrc') });
+    expect(wrongKind).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const noFolder = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, 'missing', 'p.json') });
+    expect(noFolder).toMatchObject({ ok: false, error: { code: 'export-failed', message: expect.stringContaining('folder does not exist') } });
+    expect(readdirSync(dir).sort()).toEqual(['pods.json', 'pods.ndjson']);
   });
 
   it('asks for a path in browser mode instead of failing silently', async () => {

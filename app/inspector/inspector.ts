@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -68,7 +69,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     for (const listener of listeners) listener(event);
   };
   const nodes = new Map<string, NodeRecord>();
-  const exportDir = options.defaultExportDir ?? join(homedir(), 'Downloads');
+  const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demo: DemoKubelet | null = null;
   let nextId = 1;
 
