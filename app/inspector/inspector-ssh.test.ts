@@ -94,6 +94,34 @@ describe('inspector with a node over SSH', () => {
     expect(back.podCount).toBeGreaterThanOrEqual(40);
   });
 
+  it('asks for the key passphrase again after a wrong one, then reaches the socket through sudo', async () => {
+    const added = await call<NodeInfo>('nodes.add', {
+      host: h.host,
+      port: h.port,
+      user: h.operator.name,
+      identityFile: h.operator.encryptedKey,
+      socketPath: h.socketPath,
+      sudo: true,
+    });
+    const passphrase = async () => {
+      await until('a passphrase question', () => phaseOf(added.id, 'waitingForUser'));
+      return (await call<Prompt[]>('prompts.pending')).find((p) => p.nodeId === added.id)!;
+    };
+    const first = await passphrase();
+    expect(first).toMatchObject({ kind: 'passphrase', keyPath: h.operator.encryptedKey });
+    await call('prompts.answer', { promptId: first.id, answer: { kind: 'secret', value: 'not-the-passphrase' } });
+    const second = await passphrase();
+    expect(second.id).not.toBe(first.id);
+    expect(second.kind === 'passphrase' && second.retryReason).toBeTruthy();
+    await call('prompts.answer', { promptId: second.id, answer: { kind: 'secret', value: h.operator.passphrase } });
+    const live = await until('live through sudo', async () => {
+      const info = await phaseOf(added.id, 'live');
+      return info && info.podCount > 0 ? info : undefined;
+    });
+    expect(live.podCount).toBeGreaterThanOrEqual(40);
+    await call('nodes.remove', { nodeId: added.id });
+  });
+
   it('ends in an error naming the cause when the user refuses the host key', async () => {
     // The remembered key is for h.host:h.port; the jump sshd on another port is unknown.
     const added = await call<NodeInfo>('nodes.add', { host: h.host, port: h.jumpPort, user: h.jump.name, identityFile: h.jump.key });
