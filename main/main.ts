@@ -57,9 +57,14 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => {
+  // SSH sessions, forwarders and the demo kubelet are closed before the process goes away.
+  let closing = false;
+  app.on('before-quit', (event) => {
+    if (closing) return;
+    closing = true;
+    event.preventDefault();
     unbind();
-    void inspector.close();
+    void inspector.close().finally(() => app.quit());
   });
 }
 
