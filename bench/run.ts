@@ -3,9 +3,11 @@
  * same run. `npm run bench -- decode` runs only the suites whose name contains "decode".
  */
 import { podDecodeBench } from './pod-decode.bench';
+import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
+  'ssh-path': sshPathBench,
 };
 
 const filter = process.argv[2];
