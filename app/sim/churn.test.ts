@@ -131,6 +131,20 @@ describe('Churn', () => {
     expect(events).toBeLessThanOrEqual(rate * 1.05);
   });
 
+  it('once started, follows rate changes: idle at 0, running after setRate', async () => {
+    const generator = new PodGenerator({ seed: 5, nodeName: 'worker-1' });
+    const store = new PodStore(Array.from({ length: 50 }, () => generator.existing(Date.now())));
+    const churn = new Churn(store, { seed: 5, perSecond: 0, generator });
+    churn.start();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(churn.applied).toBe(0);
+    churn.setRate(200);
+    await new Promise((r) => setTimeout(r, 300));
+    churn.stop();
+    expect(churn.applied).toBeGreaterThan(30);
+    expect(churn.running).toBe(false);
+  });
+
   it('rejects a nonsensical rate with a clear error', () => {
     const generator = new PodGenerator({ seed: 5, nodeName: 'worker-1' });
     expect(() => new Churn(new PodStore(), { seed: 1, perSecond: -1, generator })).toThrow(/events per second >= 0, got -1/);

@@ -37,6 +37,7 @@ export class Churn {
   private deleting: { uid: string; at: number }[] = [];
   private rate: number;
   private timer: NodeJS.Timeout | undefined;
+  private started = false;
   private paceStart = 0;
   private pacedSoFar = 0;
   private total = 0;
@@ -69,8 +70,9 @@ export class Churn {
     return this.rate;
   }
 
+  /** Whether the churn was started (it applies changes only while its rate is above 0). */
   get running(): boolean {
-    return this.timer !== undefined;
+    return this.started;
   }
 
   /** Applies `count` changes now, in the seed's order, and returns their events. */
@@ -80,14 +82,14 @@ export class Churn {
     return events;
   }
 
+  /** Applies changes at the rate from now on, also after a later setRate(). */
   start(): void {
-    if (this.timer || this.rate === 0) return;
-    this.resetPace();
-    this.timer = setInterval(() => this.tick(), this.tickMs);
-    this.timer.unref();
+    this.started = true;
+    this.schedule();
   }
 
   stop(): void {
+    this.started = false;
     clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -96,10 +98,17 @@ export class Churn {
     if (!(perSecond >= 0) || !Number.isFinite(perSecond)) {
       throw new RangeError(`churn rate must be a finite number of events per second >= 0, got ${perSecond}`);
     }
-    const wasRunning = this.running;
-    this.stop();
     this.rate = perSecond;
-    if (wasRunning) this.start();
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.started || this.timer || this.rate === 0) return;
+    this.resetPace();
+    this.timer = setInterval(() => this.tick(), this.tickMs);
+    this.timer.unref();
   }
 
   private resetPace(): void {
