@@ -49,13 +49,16 @@ async function watchRate(client: KubeletClient, pods: number): Promise<number> {
   return (n * 1000) / ms;
 }
 
-/** Runs `measure` on every side in turn, `rounds` times; medians by side name. */
-async function interleaved(sides: Side[], rounds: number, measure: (s: Side) => Promise<number>): Promise<Record<string, number>> {
+/** Runs `measure` on every side in turn, `rounds` times; the samples by side name, in round order. */
+async function interleaved(sides: Side[], rounds: number, measure: (s: Side) => Promise<number>): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
   for (const s of sides) await measure(s); // warm-up
   for (let r = 0; r < rounds; r++) for (const s of sides) samples[s.name]!.push(await measure(s));
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  return samples;
 }
+
+/** Median of the per-round ratios a/b: a round's load hits both sides, so it cancels out. */
+const ratio = (a: number[], b: number[]): number => median(a.map((x, i) => x / b[i]!));
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -131,20 +134,22 @@ export async function sshPathBench(): Promise<boolean> {
      * about sshd's 40 ms Nagle/delayed-ACK stall (spike report §4), which shows in round trips; a bulk
      * response fills whole segments and hides it, so for those the ssh -L ratio is printed without a target.
      */
-    const line = (what: string, unit: string, m: Record<string, number>, faster: 'lower' | 'higher', target: 'direct' | 'ssh') => {
-      const vsDirect = faster === 'lower' ? m.ours! / m.direct! : m.direct! / m.ours!;
-      const vsSsh = faster === 'lower' ? m['ssh -L']! / m.ours! : m.ours! / m['ssh -L']!;
+    const line = (what: string, unit: string, samples: Record<string, number[]>, faster: 'lower' | 'higher', target: 'direct' | 'ssh') => {
+      const [ours, direct, ssh] = [samples.ours!, samples.direct!, samples['ssh -L']!];
+      const m = { ours: median(ours), direct: median(direct), 'ssh -L': median(ssh) };
+      const vsDirect = faster === 'lower' ? ratio(ours, direct) : ratio(direct, ours);
+      const vsSsh = faster === 'lower' ? ratio(ssh, ours) : ratio(ours, ssh);
       const met = target === 'direct' ? vsDirect <= 1.15 : vsSsh >= 20;
       ok &&= met;
       report(what, `ours ${fmt(m.ours!)} ${unit}, direct ${fmt(m.direct!)}, ssh -L ${fmt(m['ssh -L']!)}`);
-      const direct = `ours vs direct ${vsDirect.toFixed(2)}x slower${target === 'direct' ? ' (target <= 1.15x)' : ''}`;
-      const ssh = `vs ssh -L ${vsSsh.toFixed(1)}x faster${target === 'ssh' ? ' (target >= 20x)' : ''}`;
-      report('', `${direct}, ${ssh}`, met);
+      const directText = `ours vs direct ${vsDirect.toFixed(2)}x slower${target === 'direct' ? ' (target <= 1.15x)' : ''}`;
+      const sshText = `vs ssh -L ${vsSsh.toFixed(1)}x faster${target === 'ssh' ? ' (target >= 20x)' : ''}`;
+      report('', `${directText}, ${sshText}`, met);
     };
     const uid = (await sides[1]!.small.listPods()).pods[0]!.uid;
     line('GetPod round trip (one pod)', 'ms', await interleaved(sides, 25, (s) => timed(() => s.small.getPod(uid))), 'lower', 'ssh');
-    line('ListPods 110 pods', 'ms', await interleaved(sides, 15, (s) => timed(() => s.small.listPods())), 'lower', 'direct');
-    line('ListPods 1,000 pods', 'ms', await interleaved(sides, 7, (s) => timed(() => s.large.listPods())), 'lower', 'direct');
+    line('ListPods 110 pods', 'ms', await interleaved(sides, 25, (s) => timed(() => s.small.listPods())), 'lower', 'direct');
+    line('ListPods 1,000 pods', 'ms', await interleaved(sides, 11, (s) => timed(() => s.large.listPods())), 'lower', 'direct');
     line('WatchPods replay, 1,000 pods', 'events/s', await interleaved(sides, 7, (s) => watchRate(s.large, 1000)), 'higher', 'direct');
 
     const connects: number[] = [];
