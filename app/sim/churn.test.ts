@@ -62,6 +62,7 @@ describe('Churn', () => {
     for (const { event, before } of restarts) {
       const changed = containerStatuses(event.pod).find((c, i) => c.restartCount !== containerStatuses(before!)[i]!.restartCount)!;
       expect((changed.lastState as PodObject).terminated).toBeDefined();
+      expect((before!.spec as PodObject).restartPolicy).not.toBe('Never');
     }
 
     const started = log.filter(({ event, before }) => event.type === 'MODIFIED' && before && (before.status as PodObject).phase === 'Pending' && (event.pod.status as PodObject).phase === 'Running');

@@ -75,6 +75,8 @@ export function flapReadiness(pod: PodTree, rng: Prng, nowMs: number): PodTree |
 /** A container exits and the kubelet starts it again (or backs off, for a crash-looping one). */
 export function restartContainer(pod: PodTree, rng: Prng, nowMs: number): PodTree | undefined {
   if (phase(pod) !== 'Running' || meta(pod).deletionTimestamp !== undefined) return undefined;
+  // With restartPolicy Never (Job pods) a container that exits stays exited.
+  if ((pod.spec as PodObject).restartPolicy === 'Never') return undefined;
   const statuses = containerStatuses(pod);
   if (statuses.length === 0) return undefined;
   const index = rng.int(0, statuses.length - 1);
