@@ -183,6 +183,8 @@ export class PodGenerator {
     if (w.kind === 'Job' || w.kind === 'CronJob') {
       return this.jobShowcase.shift() ?? rng.weighted({ succeeded: 50, failed: 20, running: 20, creating: 5, terminating: 5 });
     }
+    // A real kubelet never holds an unschedulable pod (nothing bound it to the node); a few are made
+    // anyway so every view meets a Pending pod without nodeName, as seen in exports from the API server.
     return this.showcase.shift() ?? rng.weighted({
       running: 68,
       notReady: 6,
