@@ -4,13 +4,13 @@
  */
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
-import { podToNdjsonLine } from '../pod/kubectl-json';
+import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
 import { formatTable } from './pod-table';
 
-export const summary = "follow a node's pod events live (table lines or ndjson)";
+export const summary = "follow a node's pod events live (table lines, ndjson events or json objects)";
 
 /** time, type, ns/name, phase ready restarts: one aligned line per event. */
 export function watchLine(change: PodChange, at: Date): string {
@@ -36,13 +36,18 @@ function stateLine(s: WatchState): string | undefined {
 const spec: NodeCommandSpec = {
   name: 'watch',
   usage: "usage: nodescope watch NODE [options]\n\nPrints NODE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.",
-  outputs: ['table', 'ndjson'],
+  outputs: ['table', 'ndjson', 'json'],
   async run({ client }, opts) {
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
       const options = { showManagedFields: opts.showManagedFields };
+      // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
       process.stdout.write(
-        opts.output === 'ndjson' ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n` : `${watchLine(change, new Date())}\n`,
+        opts.output === 'ndjson'
+          ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
+          : opts.output === 'json'
+            ? podToKubectlJson(change.pod.pod, options)
+            : `${watchLine(change, new Date())}\n`,
       );
     };
     return new Promise<number>((resolve) => {

@@ -166,9 +166,9 @@ describe('kubelet client errors and retries', () => {
     expect(retries[0]).toMatch(/^INITIALIZING \d+$/);
   });
 
-  it('shows a watch as initializing, then live', async () => {
+  it.each(['shipped', 'auto'] as const)('shows a watch as initializing, then live (api %s)', async (api) => {
     const k = await kubelet({ initializingMs: 500 });
-    const { w, log } = watch(client(k.sockets.shipped!, { api: 'shipped' }));
+    const { w, log } = watch(client(k.sockets.shipped!, { api }));
     await eventually(() => w.state().state === 'live', 'live');
     expect(log.states.some((s) => s.state === 'initializing')).toBe(true);
   });

@@ -63,8 +63,10 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
   detectApiShape(): Promise<ApiShape>;
+  /** Waits out an initializing kubelet and rate limits (options.retry). */
   listPods(): Promise<PodList>;
   getPod(uid: string): Promise<SinglePod>;
+  /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
   watchPods(): Promise<PodStream>;
   close(): void;
 }
@@ -95,25 +97,29 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     });
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, options.retry);
 
-  const list = async (api: ApiShape): Promise<PodList> => {
-    const bytes = await busyRetry(() => unary(api, 'ListPods', undefined));
+  const list = async (api: ApiShape, waitIfBusy: boolean): Promise<PodList> => {
+    const call = () => unary(api, 'ListPods', undefined);
+    const bytes = await (waitIfBusy ? busyRetry(call) : call());
     const reader = podReader(options.mask);
     const pods = readListPodsResponse(bytes).map((p, i) => reader.read(p, `ListPods pods[${i}]`));
     return { pods, api, maskHonoured: reader.maskHonoured() };
   };
 
-  /** ListPods on the shipped path, then the documented one if that is UNIMPLEMENTED. */
-  const detectingList = async (): Promise<PodList> => {
-    if (shape) return list(shape);
+  /**
+   * ListPods on the shipped path, then the documented one if that is UNIMPLEMENTED. `waitIfBusy`: wait
+   * out "initializing" and rate limits here; the watch does not, it shows them as its state instead.
+   */
+  const detectingList = async (waitIfBusy: boolean): Promise<PodList> => {
+    if (shape) return list(shape, waitIfBusy);
     try {
-      const result = await list('shipped');
+      const result = await list('shipped', waitIfBusy);
       shape = 'shipped';
       return result;
     } catch (err) {
       if (!(err instanceof KubeletError && err.code === 'UNIMPLEMENTED')) throw err;
     }
     try {
-      const result = await list('documented');
+      const result = await list('documented', waitIfBusy);
       shape = 'documented';
       return result;
     } catch (err) {
@@ -127,10 +133,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
 
   return {
     async detectApiShape() {
-      if (!shape) await detectingList();
+      if (!shape) await detectingList(true);
       return shape!;
     },
-    listPods: detectingList,
+    listPods: () => detectingList(true),
     async getPod(uid) {
       const api = await this.detectApiShape();
       const bytes = await busyRetry(() => unary(api, 'GetPod', uid));
@@ -138,7 +144,8 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
     async watchPods() {
-      const api = await this.detectApiShape();
+      if (!shape) await detectingList(false);
+      const api = shape!;
       const m = podsApiMethods(api).WatchPods;
       const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
       const queue = new EventQueue<WatchMessage>();
