@@ -27,7 +27,8 @@ export type KubeletErrorCode =
 const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_LIMITED', 'WATCH_DROPPED', 'CANCELLED']);
 
 export const FEATURE_GATE_HINT =
-  'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, or give the socket path with --socket.';
+  'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, ' +
+  'or give the socket path with --socket (shipped: /var/lib/kubelet/pods-api/pods-api.sock, documented: /var/lib/kubelet/pods/kubelet.sock, under the kubelet --root-dir).';
 
 export class KubeletError extends Error {
   override readonly name = 'KubeletError';
