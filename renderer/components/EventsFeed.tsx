@@ -5,6 +5,8 @@ import { formatClock } from '../format/age';
 
 const TYPE_TONE: Record<FeedLine['type'], string> = { ADDED: 'ok', MODIFIED: 'busy', DELETED: 'off', RELIST: 'wait', ERROR: 'bad' };
 const LINE_HEIGHT = 18;
+// A field mask may leave the namespace out.
+const podName = (l: FeedLine) => (l.namespace ? `${l.namespace}/${l.name}` : l.name);
 
 /**
  * The live watch feed: newest first, pausable (the view freezes, the count of new lines grows),
@@ -61,10 +63,10 @@ export function EventsFeed(props: {
                   {/* Only pods still on the node open; relist lines name no pod. */}
                   {props.canOpen(l) ? (
                     <button type="button" className="feed-pod link mono" onClick={() => props.onOpen(l)}>
-                      {l.namespace}/{l.name}
+                      {podName(l)}
                     </button>
                   ) : (
-                    <span className="feed-pod mono muted">{l.uid ? `${l.namespace}/${l.name}` : '—'}</span>
+                    <span className="feed-pod mono muted">{l.uid ? podName(l) : '—'}</span>
                   )}
                   <span className="feed-change">{l.change}</span>
                 </li>
