@@ -170,8 +170,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         try {
           queue.push(toWatchMessage(api, message, n++));
         } catch (err) {
-          stream.cancel();
+          // A message that does not decode ends the stream with that error (queued messages first).
           queue.end(err);
+          stream.cancel();
         }
       });
       call.on('error', (err) => {
