@@ -1,0 +1,151 @@
+// The whole browser mode against real components: OpenSSH on loopback in front of a simulated
+// kubelet on a root-only socket, the app core, the browser-mode server, and the built renderer in
+// Chromium. Screenshots of the main views go to e2e/artifacts/ (git-ignored).
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInspector, type Inspector } from '../app/inspector/inspector';
+import type { PodObject } from '../app/pod/pod-tree';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
+import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
+import { startSshHarness, type SshHarness } from './harness/ssh-harness';
+
+const artifacts = resolve(import.meta.dirname, 'artifacts');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let h: SshHarness;
+let sim: SimulatedKubelet | undefined;
+let inspector: Inspector;
+let server: UiServer;
+let browser: BrowserContext;
+let page: Page;
+let work: string;
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  work = mkdtempSync(join(tmpdir(), 'ns-e2e-browser-'));
+  h = await startSshHarness({
+    startKubelet: async (socketPath) => {
+      sim = await startSimulatedKubelet({ socketPath, pods: 120, churnPerSecond: 4, seed: 5, nodeName: 'worker-1' });
+      return { stop: () => sim!.stop() };
+    },
+  });
+  // The machine's own ssh setup stays out: no agent, a known_hosts of our own that starts empty.
+  const sshConfig = join(work, 'ssh_config');
+  writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${join(work, 'known_hosts')}\n  GlobalKnownHostsFile /dev/null\n`);
+  const rendererDir = await ensureRendererBuilt();
+  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
+  server = await startUiServer({ core: inspector, rendererDir });
+  // A fresh profile per run (Playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(join(work, 'chromium'), {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.setDefaultTimeout(15_000);
+  await page.goto(server.url);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await inspector?.close();
+  await h?.stop();
+});
+
+describe('browser mode', () => {
+  it('adds a node over SSH, asks about its host key and shows its pods live', async () => {
+    await page.getByRole('button', { name: 'Add node' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add node' });
+    await dialog.getByPlaceholder('alias, name or address').fill(h.host);
+    await dialog.getByPlaceholder('22', { exact: true }).fill(String(h.port));
+    await dialog.getByPlaceholder('from SSH config').fill(h.root.name);
+    await dialog.getByPlaceholder('~/.ssh/id_ed25519').fill(h.root.key);
+    await dialog.getByPlaceholder('/var/lib/kubelet/pods-api.sock').fill(h.socketPath);
+    await dialog.getByPlaceholder('defaults to the host').fill('worker-1');
+    await shot('add-node');
+    await dialog.getByRole('button', { name: 'Add and connect' }).click();
+
+    const question = page.getByRole('dialog', { name: 'Unknown host key' });
+    await question.waitFor();
+    await expect.poll(() => question.getByLabel('Host key fingerprint').textContent()).toMatch(/^SHA256:/);
+    await shot('host-key');
+    await question.getByRole('button', { name: 'Accept and remember' }).click();
+
+    await page.getByText('120 pods').first().waitFor({ timeout: 20_000 });
+    await page.getByRole('grid', { name: 'Pods' }).waitFor();
+    await shot('pods');
+  });
+
+  it('filters and sorts the table', async () => {
+    // From here on the node changes only when the test changes it, so the table can be checked exactly.
+    sim!.churn.stop();
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    const anyName = (await grid.getByRole('row').nth(1).getByRole('gridcell').nth(1).textContent())!.trim();
+    await page.getByLabel('Filter pods').fill(anyName);
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Filter pods').fill('');
+
+    const restarts = sim!.store.list().map((p) =>
+      (((p.status as PodObject).containerStatuses ?? []) as PodObject[]).reduce((n, c) => n + Number(c.restartCount ?? 0), 0),
+    );
+    const firstRestarts = async () => Number(await grid.getByRole('row').nth(1).getByRole('gridcell').nth(4).textContent());
+    await page.getByRole('button', { name: 'Sort by Restarts' }).click();
+    const one = await firstRestarts();
+    await page.getByRole('button', { name: 'Sort by Restarts' }).click();
+    const other = await firstRestarts();
+    expect([one, other].sort((a, b) => a - b)).toEqual([Math.min(...restarts), Math.max(...restarts)]);
+  });
+
+  it('opens a pod and sees a live change made on the node', async () => {
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await grid.getByRole('row').nth(1).click();
+    await page.keyboard.press('Enter');
+    const detail = page.locator('section.pod-detail');
+    await detail.waitFor();
+    await shot('pod-detail');
+    const title = (await detail.getAttribute('aria-label'))!; // "Pod ns/name"
+    const [namespace, name] = title.replace(/^Pod /, '').split('/') as [string, string];
+    const pod = sim!.store.list().find((p) => (p.metadata as PodObject).name === name && (p.metadata as PodObject).namespace === namespace);
+    expect(pod, `${namespace}/${name} in the simulator`).toBeDefined();
+    const meta = pod!.metadata as PodObject;
+    sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
+    await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
+    await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+  });
+
+  it('shows reconnecting when SSH is killed, and live again after', async () => {
+    const pill = page.getByLabel(/^Node worker-1:/);
+    await h.killConnections();
+    await expect.poll(() => pill.getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/reconnect|connecting/i);
+    await shot('reconnecting');
+    await expect.poll(() => pill.getAttribute('aria-label'), { timeout: 30_000 }).toMatch(/live/i);
+  });
+
+  it('exports the pods and the file reads back as a kubectl List', async () => {
+    await page.getByRole('button', { name: /Export/ }).first().click();
+    const path = join(work, 'worker-1-pods.json');
+    await page.getByLabel('Export file path').fill(path);
+    await shot('export');
+    await page.getByRole('dialog').getByRole('button', { name: /^(Export|Save)/ }).click();
+    await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
+    const list = JSON.parse(readFileSync(path, 'utf8')) as { items: { metadata: { uid: string } }[] };
+    const uids = (pods: { metadata?: unknown }[]) => pods.map((p) => (p.metadata as PodObject).uid as string).sort();
+    expect(uids(list.items)).toEqual(uids(sim!.store.list()));
+  });
+});
