@@ -1,8 +1,6 @@
 /** `nodescope export NODE`: every pod as a kubectl List (or NDJSON), to stdout or a file written atomically. */
-import { writeFileAtomic } from '../inspector/atomic-file';
-import { podBytesListToKubectl, podsToKubectlListJson, podToNdjsonLine } from '../pod/kubectl-json';
-import { EXIT } from './exit-codes';
-import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { runNodeCommand, type NodeCommandSpec } from './node-command';
+import { printPodList } from './print-pod-list';
 
 export const summary = "export a node's pods as a kubectl List JSON or NDJSON (stdout or --file)";
 
@@ -13,25 +11,16 @@ const spec: NodeCommandSpec = {
   extra: { file: { type: 'string' } },
   extraHelp: 'export:\n  --file PATH                write here (atomically: readers never see half a file) instead of stdout',
   async run({ client }, opts) {
-    const list = await client.listPods();
-    noteMask(list.maskHonoured);
-    warnUnknownFields(list.pods);
-    const ndjson = opts.output === 'ndjson';
-    const options = { showManagedFields: opts.showManagedFields };
-    let text: string | Uint8Array;
-    if (opts.mask) {
-      const trees = list.pods.map((p) => p.pod);
-      text = ndjson ? trees.map((t) => `${podToNdjsonLine(t, options)}\n`).join('') : podsToKubectlListJson(trees, options);
-    } else {
-      text = podBytesListToKubectl(list.pods.map((p) => p.bytes), { ndjson, ...options }).bytes;
-    }
     const file = opts.extraValues.file as string | undefined;
-    if (file === undefined) await writeStdout(text);
-    else {
-      const size = await writeFileAtomic(file, typeof text === 'string' ? text : Buffer.from(text).toString('utf8'));
-      process.stderr.write(`nodescope: wrote ${list.pods.length} pods (${size} bytes) to ${file}\n`);
-    }
-    return EXIT.ok;
+    const { mask, showManagedFields } = opts;
+    const result = await printPodList(client, {
+      ndjson: opts.output === 'ndjson',
+      showManagedFields,
+      ...(mask ? { mask } : {}),
+      ...(file !== undefined ? { file } : {}),
+    });
+    if (file !== undefined) process.stderr.write(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}\n`);
+    return result.code;
   },
 };
 

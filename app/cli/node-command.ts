@@ -31,6 +31,11 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
     console.log(helpText(spec));
     return EXIT.ok;
   }
+  // `nodescope pods NODE | head`: a reader that stops early is normal, not a crash.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   let conn: KubeletConnection | undefined;
   try {
     conn = await connectToKubelet(opts);
