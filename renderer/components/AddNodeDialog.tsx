@@ -66,18 +66,30 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
 
   const field = (key: Exclude<keyof Fields, 'sudo'>, label: string, placeholder: string, hint?: string) => {
     const error = touched || fields[key] ? fieldErrors[key] : undefined;
+    const noteId = `add-node-${key}-note`;
     return (
       <label className="field">
         <span className="field-label">{label}</span>
         <input
           value={fields[key]}
           placeholder={placeholder}
+          // Named by the label alone; the hint or error is its description.
+          aria-label={label}
+          aria-describedby={error || hint ? noteId : undefined}
           aria-invalid={error ? true : undefined}
           spellCheck={false}
           autoComplete="off"
           onChange={(e) => setFields({ ...fields, [key]: e.target.value })}
         />
-        {error ? <span className="field-error">{error}</span> : hint ? <span className="field-hint">{hint}</span> : null}
+        {error ? (
+          <span id={noteId} className="field-error">
+            {error}
+          </span>
+        ) : hint ? (
+          <span id={noteId} className="field-hint">
+            {hint}
+          </span>
+        ) : null}
       </label>
     );
   };

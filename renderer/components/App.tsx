@@ -174,6 +174,11 @@ export function App({ model }: { model: AppModel }) {
               </div>
             ) : (
               <div className={openUid ? 'content split' : 'content'}>
+                {node.state.phase !== 'live' && (
+                  <div className="stale-note" role="status">
+                    {state.title}: these pods are as last seen and may have changed.
+                  </div>
+                )}
                 <PodsTable
                   rows={rows}
                   totalCount={allRows.length}
