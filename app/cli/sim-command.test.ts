@@ -70,7 +70,7 @@ describe('nodescope sim', () => {
   it('stops on SIGINT too, ending open watches, and answers as initializing at first when asked', async () => {
     const socket = join(dir, 'init.sock');
     const sim = await startSim(['--socket', socket, '--pods', '5', '--churn', '50', '--initializing', '1.5']);
-    expect(sim.output().stdout).toContain('churn: 50 changes/s');
+    expect(sim.output().stdout).toContain('churn: 50 changes/s; watchers dropped beyond 100 pending events');
     expect(sim.output().stdout).toContain('initializing for 1.5 s after start');
     const c = podsClient(socket, 'shipped');
     try {
@@ -109,6 +109,7 @@ describe('nodescope sim', () => {
     expect(nodescope(['--socket', join(dir, 'x.sock'), '--api', 'both']).stderr).toContain('--api both needs --documented-socket PATH');
     expect(nodescope(['--socket', join(dir, 'x.sock'), '--api', 'v2']).stderr).toContain("--api must be shipped, documented or both, got 'v2'");
     expect(nodescope(['--socket', join(dir, 'x.sock'), '--churn', '-5']).code).toBe(2);
+    expect(nodescope(['--socket', join(dir, 'x.sock'), '--watch-buffer', '0']).stderr).toContain("--watch-buffer must be a whole number >= 1, got '0'");
     const help = nodescope(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: nodescope sim --socket PATH');

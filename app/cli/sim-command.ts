@@ -27,6 +27,10 @@ options:
   --initializing SECONDS         answer FAILED_PRECONDITION "Kubelet is initializing" for this long
                                  after start (default 0)
   --node NAME                    the node's name (default sim-node)
+  --watch-buffer N               live events a watcher may fall behind before it is dropped
+                                 (default 100, as the kubelet); events that arrive during a watch's
+                                 initial replay count too, so thousands of pods under heavy churn
+                                 may need more
   -h, --help`;
 
 class UsageError extends Error {}
@@ -58,6 +62,7 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
       churn: { type: 'string' },
       initializing: { type: 'string' },
       node: { type: 'string' },
+      'watch-buffer': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -78,6 +83,7 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
     churnPerSecond: positive(values.churn, '--churn'),
     initializingMs: initializingSeconds === undefined ? undefined : Math.round(initializingSeconds * 1000),
     nodeName: values.node,
+    watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
   return result;
@@ -124,7 +130,7 @@ export async function run(argv: string[]): Promise<number> {
     const note = api === 'documented' ? ', field masks honoured' : '';
     lines.push(`  ${api} Pods API (${servicePrefix[api as keyof typeof servicePrefix]}/*${note}) on unix:${socket}`);
   }
-  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s`);
+  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
   lines.push('Stop with Ctrl-C.');
   console.log(lines.join('\n'));

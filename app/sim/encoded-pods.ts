@@ -3,7 +3,7 @@
 import { applyFieldMask } from '../mask/field-mask';
 import type { FieldMask } from '../mask/field-mask';
 import { encodePod } from '../pod/encode';
-import type { StoredPod } from './pod-store';
+import type { PodStore, StoredPod } from './pod-store';
 
 /** How many distinct masks keep their encodings; clients use one or two at a time. */
 const MASKS_KEPT = 8;
@@ -16,6 +16,28 @@ interface Cached {
 export class EncodedPods {
   private readonly full = new Map<string, Cached>();
   private readonly masked = new Map<string, Map<string, Cached>>();
+
+  /**
+   * Encodings of the store's pods, made up front and again at every change, so a list or a watch
+   * replay of thousands of pods never waits for the encoder (a replay slower than the churn would
+   * overflow the watcher's buffer before it is done).
+   */
+  static following(store: PodStore): EncodedPods {
+    const encoded = new EncodedPods();
+    const refresh = (uid: string, entry: StoredPod) => {
+      try {
+        encoded.bytes(uid, entry);
+      } catch {
+        // A pod the encoder refuses is reported (INTERNAL) by whichever call asks for it.
+      }
+    };
+    for (const uid of store.uids()) refresh(uid, store.entry(uid)!);
+    store.subscribe((event) => {
+      if (event.type === 'DELETED') encoded.forget(event.uid);
+      else refresh(event.uid, event);
+    });
+    return encoded;
+  }
 
   /** The pod's bytes, whole or with only the mask's fields. */
   bytes(uid: string, entry: StoredPod, mask?: FieldMask): Uint8Array {

@@ -98,10 +98,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const store = new PodStore(Array.from({ length: options.pods ?? 110 }, () => generator.existing(now)));
   // The churn draws from its own stream, so changing the rate never changes the initial pods.
   const churn = new Churn(store, { seed: seed + 1, perSecond: options.churnPerSecond ?? 0, generator });
-  const encoded = new EncodedPods();
-  store.subscribe((event) => {
-    if (event.type === 'DELETED') encoded.forget(event.uid);
-  });
+  const encoded = EncodedPods.following(store);
   let readyAt = performance.now() + (options.initializingMs ?? 0);
   const common = {
     store,

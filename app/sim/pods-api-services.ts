@@ -16,25 +16,12 @@ export interface GetPodRequest {
   podUID: string;
 }
 
-let messages: { getPodRequest: protobuf.Type; getPodResponse: protobuf.Type } | undefined;
-function types() {
-  if (!messages) {
-    // GetPodRequest/PodGetRequest and GetPodResponse/PodGetResponse/PodWatchResponse share field 1.
-    const root = loadProtoRoot(['kubelet/pods/v1alpha1/api.proto']);
-    messages = { getPodRequest: root.lookupType('v1alpha1.GetPodRequest'), getPodResponse: root.lookupType('v1alpha1.GetPodResponse') };
-  }
-  return messages;
-}
+let getPodRequest: protobuf.Type | undefined;
 
-/** A message holding one pod in field 1: GetPodResponse, PodGetResponse and PodWatchResponse. */
-export function writeSinglePodMessage(pod: Uint8Array): Uint8Array {
-  const type = types().getPodResponse;
-  return type.encode(type.create({ pod })).finish();
-}
-
+/** GetPodRequest (shipped) and PodGetRequest (documented) are the same: `string podUID = 1`. */
 function readGetPodRequest(bytes: Buffer): GetPodRequest {
-  const type = types().getPodRequest;
-  return { podUID: (type.decode(bytes) as unknown as GetPodRequest).podUID };
+  getPodRequest ??= loadProtoRoot(['kubelet/pods/v1alpha1/api.proto']).lookupType('v1alpha1.GetPodRequest');
+  return { podUID: (getPodRequest.decode(bytes) as unknown as GetPodRequest).podUID };
 }
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -10,7 +10,6 @@ import {
   type ServerUnaryCall,
   type ServerWritableStream,
 } from '@grpc/grpc-js';
-import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY, fieldMaskFromMetadata } from '../mask/mask-metadata';
 import { encodePod } from '../pod/encode';
@@ -18,7 +17,8 @@ import type { PodObject, PodTree } from '../pod/pod-tree';
 import type { EncodedPods } from './encoded-pods';
 import { podTime } from './pod-time';
 import type { PodEvent, PodStore } from './pod-store';
-import { type GetPodRequest, type PodsApiShape, podsServiceDefinition, writeSinglePodMessage } from './pods-api-services';
+import { podListMessage, singlePodMessage, watchEventMessage } from './pods-api-framing';
+import { type GetPodRequest, type PodsApiShape, podsServiceDefinition } from './pods-api-services';
 import { listenPrivately, prepareSocketPath } from './socket-file';
 import { TokenBucket } from './token-bucket';
 import { WatchPump } from './watch-pump';
@@ -156,13 +156,13 @@ export class PodsEndpoint {
 
   private list(mask: FieldMask | undefined): Uint8Array {
     const { store, encoded } = this.options;
-    return writeListPodsResponse(store.uids().map((uid) => encoded.bytes(uid, store.entry(uid)!, mask)));
+    return podListMessage(store.uids().map((uid) => encoded.bytes(uid, store.entry(uid)!, mask)));
   }
 
   private get(uid: string, mask: FieldMask | undefined): Uint8Array {
     const entry = this.options.store.entry(uid);
     if (!entry) throw new CallError(Status.NOT_FOUND, `pod ${uid} not found`);
-    return writeSinglePodMessage(this.options.encoded.bytes(uid, entry, mask));
+    return singlePodMessage(this.options.encoded.bytes(uid, entry, mask));
   }
 
   private watch(call: ServerWritableStream<unknown, Uint8Array>): void {
@@ -204,9 +204,9 @@ export class PodsEndpoint {
       (function* () {
         for (const [uid, entry] of snapshot) {
           const pod = encoded.bytes(uid, entry, mask);
-          yield shipped ? writeWatchPodsEvent('ADDED', pod) : writeSinglePodMessage(pod);
+          yield shipped ? watchEventMessage('ADDED', pod) : singlePodMessage(pod);
         }
-        if (shipped) yield writeWatchPodsEvent('INITIAL_SYNC_COMPLETE');
+        if (shipped) yield watchEventMessage('INITIAL_SYNC_COMPLETE');
       })(),
     );
   }
@@ -218,10 +218,10 @@ export class PodsEndpoint {
     let bytes: Uint8Array;
     if (this.options.api === 'shipped') {
       const pod = event.type === 'DELETED' ? encodePod(event.pod) : this.options.encoded.bytes(event.uid, event, mask);
-      bytes = writeWatchPodsEvent(event.type, pod);
+      bytes = watchEventMessage(event.type, pod);
     } else {
       const pod = event.type === 'DELETED' ? encodePod(documentedTombstone(event)) : this.options.encoded.bytes(event.uid, event, mask);
-      bytes = writeSinglePodMessage(pod);
+      bytes = singlePodMessage(pod);
     }
     this.lastEvent = { event, maskKey, bytes };
     return bytes;
