@@ -45,7 +45,8 @@ export class EncodedPods {
     const hit = cache.get(uid);
     if (hit && hit.version === entry.version) return hit.bytes;
     const bytes = encodePod(mask ? applyFieldMask(entry.pod, mask) : entry.pod);
-    cache.set(uid, { version: entry.version, bytes });
+    // A replay still sending an older snapshot must not evict the current version.
+    if (!hit || hit.version < entry.version) cache.set(uid, { version: entry.version, bytes });
     return bytes;
   }
 
