@@ -46,7 +46,8 @@ describe('inspector with the demo node', () => {
     expect(live.label).toMatch(/simulated/i);
     expect(live.podCount).toBeGreaterThanOrEqual(200);
     const snap = (await call('pods.rows', { nodeId: live.id })) as { seq: number; rows: { uid: string }[] };
-    expect(snap.rows.length).toBe(live.podCount);
+    // Churn may add or delete a pod between the two answers.
+    expect(Math.abs(snap.rows.length - live.podCount)).toBeLessThanOrEqual(3);
   });
 
   it('streams churn as per-frame pod batches and feed lines', async () => {
