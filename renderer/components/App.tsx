@@ -17,6 +17,15 @@ import { errorText } from '../format/error-text';
 
 type DialogKind = 'addNode' | 'export' | null;
 
+const FILTER_HELP = [
+  'Terms must all match:',
+  'text — name, namespace, IP or status contains it',
+  'ns:NAME  phase:NAME  node:NAME  owner:KIND or NAME',
+  'label:key=value  label:key!=value  label:key',
+  'is:static  is:deleting  is:ready  is:notready  is:restarted',
+  '* wildcards, commas for alternatives (phase:Pending,Failed), - to negate (-ns:kube-system)',
+].join('\n');
+
 export function App({ model }: { model: AppModel }) {
   const version = useModelVersion(model);
   const now = useNow(1000);
@@ -142,6 +151,7 @@ export function App({ model }: { model: AppModel }) {
                 className="search filter-input mono"
                 placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static   -negate      ( / )"
                 aria-label="Filter pods"
+                title={FILTER_HELP}
                 aria-invalid={filter.errors.length > 0 ? true : undefined}
                 spellCheck={false}
                 value={filterText}
