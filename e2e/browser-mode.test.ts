@@ -141,6 +141,21 @@ describe('browser mode', () => {
     await expect.poll(() => pill.getAttribute('aria-label'), { timeout: 30_000 }).toMatch(/live/i);
   });
 
+  it('checks a field mask as it is typed and applies it to the rows', async () => {
+    const mask = page.getByLabel('Field mask');
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    const firstStatus = () => grid.getByRole('row').nth(1).getByRole('gridcell').nth(2).textContent();
+    await mask.fill('metadata.name, status.phaze');
+    await expect.poll(() => page.locator('#mask-message').textContent()).toMatch(/phaze/);
+    await shot('mask-error');
+    await mask.fill('metadata.name,metadata.namespace');
+    await mask.press('Enter');
+    await expect.poll(firstStatus).toBe('—');
+    await mask.fill('');
+    await mask.press('Enter');
+    await expect.poll(firstStatus).not.toBe('—');
+  });
+
   it('exports the pods and the file reads back as a kubectl List', async () => {
     await page.getByRole('button', { name: /Export/ }).first().click();
     const path = join(work, 'worker-1-pods.json');
