@@ -223,7 +223,7 @@ export function App({ model }: { model: AppModel }) {
             </div>
           </div>
         )}
-        <EventsFeed lines={model.feed.lines()} nodeLabel={nodeLabel} onOpen={openFromFeed} canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined} collapsed={feedCollapsed} onToggle={() => setFeedCollapsed(!feedCollapsed)} />
+        {model.nodes.length > 0 && <EventsFeed lines={model.feed.lines()} nodeLabel={nodeLabel} onOpen={openFromFeed} canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined} collapsed={feedCollapsed} onToggle={() => setFeedCollapsed(!feedCollapsed)} />}
       </main>
       {dialog === 'addNode' && (
         <AddNodeDialog

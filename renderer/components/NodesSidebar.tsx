@@ -84,7 +84,6 @@ export function NodesSidebar(props: Props) {
           );
         })}
       </ul>
-      {props.nodes.length === 0 && <p className="sidebar-empty">No nodes yet. Add one from your SSH config, or start the demo.</p>}
       <div className="sidebar-foot">
         <button type="button" className="button primary" onClick={props.onAdd}>
           Add node…
