@@ -100,6 +100,17 @@ describe('kubelet NodeLink over SSH', () => {
     expect(sameUids(rec, sim)).toBe(true);
   }, 30_000);
 
+  it('closes promptly while the connection waits for a host key answer that never comes', async () => {
+    const { rec, events } = recorder();
+    const silent = { ...scriptedPrompter(), hostKey: () => new Promise<never>(() => {}) };
+    const link = openKubeletNodeLink({ nodeId: 'n2', spec: { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: h.socketPath }, prompter: silent, events });
+    await new Promise((r) => setTimeout(r, 500));
+    const t = performance.now();
+    await link.close();
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(rec.states.map((s) => s.phase)).not.toContain('live');
+  }, 30_000);
+
   it('shows an error with the sudoers line for a user who may not open the socket', async () => {
     const { rec, link } = open(
       { host: h.host, port: h.port, user: h.noSudo.name, identityFile: h.noSudo.key, socketPath: h.socketPath },

@@ -62,6 +62,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let synced = false;
   let resyncs = 0;
   let wake: (() => void) | undefined;
+  /** A watch call is being set up (no stream yet). */
+  let opening = false;
 
   const setState = (s: WatchState) => {
     current = s;
@@ -147,7 +149,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       let cause: KubeletError;
       const syncsBefore = resyncs + (synced ? 1 : 0);
       try {
-        stream = await client.watchPods();
+        opening = true;
+        stream = await client.watchPods().finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
         await (stream.api === 'shipped' ? consumeShipped(stream) : consumeDocumented(stream));
@@ -186,11 +189,14 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     api: () => api,
     resyncs: () => resyncs,
     async close() {
-      if (closed) return done;
+      if (closed) return;
       closed = true;
+      const streaming = stream !== undefined;
       stream?.cancel();
       wake?.();
-      await done;
+      // A call still being set up (an SSH dial waiting for a host key answer) fails once the caller
+      // closes the client and transport; the loop then sees `closed` and stops without reporting.
+      if (streaming || !opening) await done;
       setState({ state: 'closed' });
     },
   };
