@@ -223,7 +223,16 @@ export function App({ model }: { model: AppModel }) {
             </div>
           </div>
         )}
-        {model.nodes.length > 0 && <EventsFeed lines={model.feed.lines()} nodeLabel={nodeLabel} onOpen={openFromFeed} canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined} collapsed={feedCollapsed} onToggle={() => setFeedCollapsed(!feedCollapsed)} />}
+        {model.nodes.length > 0 && (
+          <EventsFeed
+            lines={model.feed.lines()}
+            nodeLabel={nodeLabel}
+            onOpen={openFromFeed}
+            canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined}
+            collapsed={feedCollapsed}
+            onToggle={() => setFeedCollapsed(!feedCollapsed)}
+          />
+        )}
       </main>
       {dialog === 'addNode' && (
         <AddNodeDialog
