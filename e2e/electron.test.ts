@@ -27,9 +27,12 @@ describe('Electron desktop app', () => {
   beforeAll(async () => {
     await ensureRendererBuilt();
     await bundleMain();
+    // Chromium refuses to start its OS sandbox as root (CI containers); the app's own
+    // webPreferences (contextIsolation, sandboxed renderer, no Node) are what this test checks.
+    const asRoot = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
     app = await _electron.launch({
       executablePath: electron.path,
-      args: [projectRoot, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ns-electron-'))}`],
+      args: [projectRoot, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ns-electron-'))}`, ...asRoot],
     });
     page = await app.firstWindow();
     await page.waitForLoadState('domcontentloaded');
