@@ -1,0 +1,51 @@
+import { status as Status } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { SshError } from '../ssh/ssh-errors';
+import { toKubeletError } from './kubelet-error';
+
+const ctx = (transportError: Error | null = null, method = 'ListPods') => ({
+  api: 'shipped',
+  method,
+  socketPath: '/var/lib/kubelet/pods-api/pods-api.sock',
+  transportError: () => transportError,
+});
+const grpcError = (code: Status, details: string) => Object.assign(new Error(details), { code, details, metadata: undefined });
+
+describe('kubelet errors: what the user is told to do', () => {
+  it('shows the SSH cause behind UNAVAILABLE instead of ECONNRESET', () => {
+    const cause = new SshError('SUDO_REFUSED', 'sudo refused socat for ops on node-1', 'Add this sudoers line: ops ALL=(root) NOPASSWD: ...');
+    const err = toKubeletError(grpcError(Status.UNAVAILABLE, 'No connection established. Last error: read ECONNRESET'), ctx(cause));
+    expect(err).toMatchObject({ code: 'PERMISSION', sshCode: 'SUDO_REFUSED', message: cause.message, hint: cause.hint, retryable: false });
+  });
+
+  it('adds the PodsAPI feature gate to a missing socket on the node', () => {
+    const cause = new SshError('SOCKET_MISSING', 'No kubelet socket at node-1:/x.sock', 'Check the socket path.');
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'x'), ctx(cause)).hint).toMatch(/Check the socket path\. The Pods API needs the PodsAPI feature gate \(Kubernetes 1\.36\+, on by default from 1\.37\)/);
+  });
+
+  it.each([
+    [Status.FAILED_PRECONDITION, 'Kubelet is initializing', 'ListPods', 'INITIALIZING', true],
+    [Status.RESOURCE_EXHAUSTED, 'rejected by rate limit', 'GetPod', 'RATE_LIMITED', true],
+    [Status.RESOURCE_EXHAUSTED, 'watcher fell behind', 'WatchPods', 'WATCH_DROPPED', true],
+    // The kubelet restarting ends streams with CANCELLED (grpc-go forceShutdown): not the user's cancel.
+    [Status.CANCELLED, 'Call cancelled', 'WatchPods', 'CANCELLED', true],
+    [Status.UNIMPLEMENTED, 'unknown service v1alpha1.Pods', 'ListPods', 'UNIMPLEMENTED', false],
+    [Status.NOT_FOUND, 'pod x not found', 'GetPod', 'NOT_FOUND', false],
+    [Status.INTERNAL, 'failed to marshal pod', 'ListPods', 'INTERNAL', false],
+  ] as const)('maps %s (%s) from %s to %s, retryable %s', (code, details, method, expected, retryable) => {
+    const err = toKubeletError(grpcError(code, details), ctx(null, method));
+    expect(err).toMatchObject({ code: expected, retryable });
+    expect(err.message).toContain(details);
+    expect(err.hint.length).toBeGreaterThan(10);
+  });
+
+  it('tells which --api to try when the shape is not served', () => {
+    expect(toKubeletError(grpcError(Status.UNIMPLEMENTED, 'x'), ctx()).hint).toContain('--api documented');
+  });
+
+  it('explains local socket failures without SSH: missing, permission, nothing listening', () => {
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ENOENT /x.sock'), ctx()).code).toBe('SOCKET_MISSING');
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect EACCES /x.sock'), ctx()).hint).toContain('root');
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ECONNREFUSED /x.sock'), ctx())).toMatchObject({ code: 'UNREACHABLE', retryable: true });
+  });
+});
