@@ -219,7 +219,13 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       await disconnect(record);
       record.pods.close();
       emit({ name: 'nodeRemoved', payload: { nodeId } });
-      if (!record.info.simulated) await persist();
+      if (record.info.simulated) {
+        // No one watches the simulated kubelet any more; it stops churning until asked for again.
+        await demo?.close();
+        demo = null;
+      } else {
+        await persist();
+      }
       return {};
     },
     'nodes.connect': async ({ nodeId }) => {
