@@ -5,12 +5,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { writeListPodsResponse } from '../kubelet/pods-api-messages';
 import { encodePod } from '../pod/encode';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/nodescope.js');
@@ -214,6 +217,30 @@ describe('nodescope node commands: local sockets and bad input', () => {
       expect(r.stdout.trim().split('\n')).toHaveLength(6);
     } finally {
       await k.stop();
+    }
+  }, 30_000);
+
+  it("prints a newer kubelet's pods in full and warns on stderr about the fields it does not know", async () => {
+    const socketPath = join(dir, 'newer.sock');
+    const known = sim.store.list().slice(0, 2).map((p) => encodePod(p));
+    // Field 99 (a string) on the pod itself: something a future Kubernetes might add.
+    const newer = Buffer.concat([known[0]!, Buffer.from([0x9a, 0x06, 0x03, 0x61, 0x62, 0x63])]);
+    const server = new Server();
+    server.addService(podsServiceDefinition('shipped'), {
+      ListPods: (_call: unknown, done: (err: null, res: Uint8Array) => void) => done(null, writeListPodsResponse([newer, known[1]!])),
+      GetPod: () => undefined,
+      WatchPods: () => undefined,
+    });
+    await new Promise<void>((ok, fail) => server.bindAsync(`unix:${socketPath}`, ServerCredentials.createInsecure(), (err) => (err ? fail(err) : ok())));
+    try {
+      const r = await nodescope(['export', 'local', '--local', socketPath]);
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      expect(r.stdout).toBe(Buffer.from(podBytesListToKubectl(known).bytes).toString());
+      const meta = sim.store.list()[0]!.metadata as PodObject;
+      expect(r.stderr).toContain(`warning: pod ${meta.namespace as string}/${meta.name as string}: 1 field unknown to this Nodescope`);
+      expect(r.stderr).toContain('#99');
+    } finally {
+      server.forceShutdown();
     }
   }, 30_000);
 
