@@ -3,7 +3,7 @@ import type { ReceivedPod } from '../kubelet/received-pod';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
-import { NODE_OPTIONS_HELP, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { unknownFieldsWarning } from './unknown-fields-warning';
 
 export interface NodeCommandSpec {
@@ -17,7 +17,7 @@ export interface NodeCommandSpec {
 }
 
 export function helpText(spec: NodeCommandSpec): string {
-  return [spec.usage, '', ...(spec.extraHelp ? [spec.extraHelp] : []), NODE_OPTIONS_HELP].join('\n');
+  return [spec.usage, '', ...(spec.extraHelp ? [spec.extraHelp] : []), nodeOptionsHelp(spec.outputs)].join('\n');
 }
 
 export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Promise<number> {

@@ -11,7 +11,8 @@ export class CliUsageError extends Error {
   override name = 'CliUsageError';
 }
 
-export const NODE_OPTIONS_HELP = `connection:
+/** The shared options' help; `outputs` are the command's -o values, the first the default. */
+export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   -l USER                    log in as USER (default: ssh_config, then your user name)
   -p PORT                    SSH port
   -i FILE                    identity file (may repeat)
@@ -27,7 +28,7 @@ kubelet:
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
   --mask PATHS               field mask, e.g. metadata.name,status.phase (applied locally too)
 output:
-  -o, --output FORMAT        table, json or ndjson
+  -o, --output FORMAT        ${outputs.join(', ')} (default ${outputs[0]})
   --show-managed-fields      keep metadata.managedFields in JSON
   -h, --help`;
 
