@@ -50,7 +50,6 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('error'), cause: z.string(), nextStep: z.string() }),
 ]);
 export type NodeState = z.infer<typeof NodeStateSchema>;
-export type NodePhase = NodeState['phase'];
 
 export const NodeInfoSchema = z.object({
   id: z.string().min(1),

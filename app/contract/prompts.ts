@@ -45,7 +45,6 @@ export const PromptSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type Prompt = z.infer<typeof PromptSchema>;
-export type PromptKind = Prompt['kind'];
 
 export const HostKeyDecisionSchema = z.enum(['acceptOnce', 'acceptAndRemember', 'refuse']);
 export type HostKeyDecision = z.infer<typeof HostKeyDecisionSchema>;

@@ -25,7 +25,6 @@ export class AppModel {
   connectionProblem: string | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly batcher: FrameBatcher<Incoming>;
-  private readonly offs: (() => void)[] = [];
 
   constructor(
     readonly bridge: Bridge,
@@ -50,26 +49,21 @@ export class AppModel {
   /** Subscribes to the app core's events, then loads the current state. */
   async start(): Promise<void> {
     const b = this.bridge;
-    this.offs.push(
-      b.on('nodeState', (node) => this.upsertNode(node)),
-      b.on('nodeRemoved', ({ nodeId }) => {
-        this.nodes = this.nodes.filter((n) => n.id !== nodeId);
-        this.pods.removeNode(nodeId);
-        this.changed();
-      }),
-      b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch })),
-      b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines })),
-      b.on('prompt', (prompt) => {
-        this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
-        this.changed();
-      }),
-      b.on('promptClosed', ({ id }) => this.dropPrompt(id)),
-    );
+    // The model lives as long as the window, so these subscriptions are never undone.
+    b.on('nodeState', (node) => this.upsertNode(node));
+    b.on('nodeRemoved', ({ nodeId }) => {
+      this.nodes = this.nodes.filter((n) => n.id !== nodeId);
+      this.pods.removeNode(nodeId);
+      this.changed();
+    });
+    b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
+    b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
+    b.on('prompt', (prompt) => {
+      this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
+      this.changed();
+    });
+    b.on('promptClosed', ({ id }) => this.dropPrompt(id));
     await this.resync();
-  }
-
-  stop(): void {
-    for (const off of this.offs.splice(0)) off();
   }
 
   /** Reloads nodes, their rows and pending prompts (at start and after the connection came back). */

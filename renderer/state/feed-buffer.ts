@@ -15,8 +15,4 @@ export class FeedBuffer {
   lines(): readonly FeedLine[] {
     return this.items;
   }
-
-  clear(): void {
-    this.items = [];
-  }
 }
