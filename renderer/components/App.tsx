@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FeedLine } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { errorText } from '../format/error-text';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { AddNodeDialog } from './AddNodeDialog';
@@ -13,7 +14,6 @@ import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { PromptDialog } from './PromptDialog';
 import { useModelVersion, useNow } from './use-model';
-import { errorText } from '../format/error-text';
 
 type DialogKind = 'addNode' | 'export' | null;
 
@@ -27,7 +27,8 @@ const FILTER_HELP = [
 ].join('\n');
 
 export function App({ model }: { model: AppModel }) {
-  const version = useModelVersion(model);
+  // Re-render whenever the model changes (at most once per frame for pod events).
+  useModelVersion(model);
   const now = useNow(1000);
   const [selectedNodeId, setSelectedNodeId] = useState<string | null>(null);
   const [filterText, setFilterText] = useState('');
@@ -102,7 +103,7 @@ export function App({ model }: { model: AppModel }) {
   const state = node ? describeNodeState(node.state, now) : null;
 
   return (
-    <div className="app" data-version={version}>
+    <div className="app">
       <NodesSidebar
         nodes={model.nodes}
         selectedId={nodeId}
