@@ -162,7 +162,7 @@ export function App({ model }: { model: AppModel }) {
                     e.preventDefault();
                     const first = rows[0];
                     if (first) setSelectedUid(selectedUid ?? first.uid);
-                    document.querySelector<HTMLElement>('.pods-scroll')?.focus();
+                    document.querySelector<HTMLElement>('.pods-grid')?.focus();
                   }
                 }}
               />

@@ -62,6 +62,8 @@ export function PodsTable(props: Props) {
   }, [props.selectedUid, virtualizer]);
 
   function onKeyDown(e: KeyboardEvent) {
+    // Keys on the sort buttons are theirs.
+    if (e.target !== e.currentTarget) return;
     const last = props.rows.length - 1;
     if (last < 0) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
@@ -85,75 +87,80 @@ export function PodsTable(props: Props) {
   }
 
   return (
-    <div className="pods-table" role="grid" aria-label="Pods" aria-rowcount={props.rows.length + 1} aria-colcount={COLUMNS.length}>
-      <div className="pods-head" role="row" aria-rowindex={1}>
-        {COLUMNS.map((c) => {
-          const active = props.order.key === c.key;
-          return (
-            <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
-              <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
-                {c.label}
-                <span className="sort-mark" aria-hidden="true">
-                  {active ? (props.order.descending ? '▾' : '▴') : ''}
-                </span>
-              </button>
-            </div>
-          );
-        })}
-      </div>
+    <div className="pods-table">
+      {/* The grid itself takes focus and names the selected row, as ARIA grids do; cells stay out of the tab order. */}
       <div
-        ref={scrollRef}
-        className="pods-scroll"
+        className="pods-grid"
+        role="grid"
+        aria-label="Pods"
+        aria-rowcount={props.rows.length + 1}
+        aria-colcount={COLUMNS.length}
         tabIndex={0}
-        aria-label="Pod rows: arrow keys move, Enter opens"
         aria-activedescendant={props.selectedUid ? `pod-row-${props.selectedUid}` : undefined}
         onKeyDown={onKeyDown}
       >
-        {props.rows.length === 0 ? (
-          <div className="empty">{props.emptyText}</div>
-        ) : (
-          <div className="pods-canvas" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = props.rows[item.index]!;
-              const changed = props.changedAt(row.uid);
-              const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
-              const selected = row.uid === props.selectedUid;
-              return (
-                <div
-                  // A new key per change restarts the flash animation even if the row was flashing already.
-                  key={flash ? `${row.uid}@${changed}` : row.uid}
-                  id={`pod-row-${row.uid}`}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  aria-selected={selected}
-                  data-uid={row.uid}
-                  className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                  onClick={() => props.onSelect(row.uid)}
-                  onDoubleClick={() => {
-                    window.getSelection()?.removeAllRanges();
-                    props.onOpen(row.uid);
-                  }}
-                >
-                  <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
-                  <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
-                  <div role="gridcell" className="c-status">
-                    <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
+        <div className="pods-head" role="row" aria-rowindex={1}>
+          {COLUMNS.map((c) => {
+            const active = props.order.key === c.key;
+            return (
+              <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
+                <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
+                  {c.label}
+                  <span className="sort-mark" aria-hidden="true">
+                    {active ? (props.order.descending ? '▾' : '▴') : ''}
+                  </span>
+                </button>
+              </div>
+            );
+          })}
+        </div>
+        <div ref={scrollRef} className="pods-scroll">
+          {props.rows.length === 0 ? (
+            <div className="empty">{props.emptyText}</div>
+          ) : (
+            <div className="pods-canvas" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = props.rows[item.index]!;
+                const changed = props.changedAt(row.uid);
+                const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
+                const selected = row.uid === props.selectedUid;
+                return (
+                  <div
+                    // A new key per change restarts the flash animation even if the row was flashing already.
+                    key={flash ? `${row.uid}@${changed}` : row.uid}
+                    id={`pod-row-${row.uid}`}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-selected={selected}
+                    data-uid={row.uid}
+                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                    onClick={() => props.onSelect(row.uid)}
+                    onDoubleClick={() => {
+                      window.getSelection()?.removeAllRanges();
+                      props.onOpen(row.uid);
+                    }}
+                  >
+                    <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
+                    <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
+                    <div role="gridcell" className="c-status">
+                      <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
+                    </div>
+                    <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
+                      {row.ready}/{row.total}
+                    </div>
+                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
+                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
+                    <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
+                    <div role="gridcell" className="c-node" title={row.node}>{row.node}</div>
+                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
+                    <div role="gridcell" className="c-static">{row.isStatic ? <span className="tag">static</span> : ''}</div>
                   </div>
-                  <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-                    {row.ready}/{row.total}
-                  </div>
-                  <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
-                  <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
-                  <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
-                  <div role="gridcell" className="c-node" title={row.node}>{row.node}</div>
-                  <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
-                  <div role="gridcell" className="c-static">{row.isStatic ? <span className="tag">static</span> : ''}</div>
-                </div>
-              );
-            })}
-          </div>
-        )}
+                );
+              })}
+            </div>
+          )}
+        </div>
       </div>
       <div className="pods-foot" aria-live="polite">
         {props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`}
