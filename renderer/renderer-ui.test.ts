@@ -98,6 +98,10 @@ describe('renderer in Chromium (fake app core)', () => {
     await expect(detail.getByRole('region', { name: 'Conditions' }).textContent()).resolves.toContain('PodScheduled');
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });
+    // Enter on a column header sorts by it (the grid's own keys do not swallow it).
+    await page.getByRole('button', { name: 'Sort by Age' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('columnheader', { name: 'Sort by Age' }).getAttribute('aria-sort')).toBe('ascending');
     await page.close();
   });
 
