@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -9,9 +9,9 @@ const cli = resolve(import.meta.dirname, '..', '..', 'bin', 'nodescope.js');
 const children: ChildProcess[] = [];
 let browser: Browser | undefined;
 
-function startUi(args: string[]) {
+function startUi(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, [cli, 'ui', ...args], {
-    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'ns-ui-cmd-')), DISPLAY: '', WAYLAND_DISPLAY: '' },
+    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'ns-ui-cmd-')), DISPLAY: '', WAYLAND_DISPLAY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -43,6 +43,18 @@ describe('nodescope ui', () => {
     expect(await ui.exited).toBe(2);
     expect(ui.output().stderr).toContain('--port must be a number from 1 to 65535');
   });
+
+  it('opens the URL with the desktop opener when there is a display', async () => {
+    // The opener is the one program we stand in for: it records what it was asked to open.
+    const bin = mkdtempSync(join(tmpdir(), 'ns-ui-open-'));
+    const record = join(bin, 'opened.txt');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${record}\n`, { mode: 0o755 });
+    const ui = startUi(['--no-demo'], { DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
+    const url = await ui.url;
+    await expect.poll(() => (existsSync(record) ? readFileSync(record, 'utf8').trim() : ''), { timeout: 10_000 }).toBe(url);
+    ui.child.kill('SIGTERM');
+    expect(await ui.exited).toBe(0);
+  }, 60_000);
 
   it('serves the UI with the demo node at the printed URL and stops cleanly on Ctrl-C', async () => {
     const ui = startUi(['--no-open']);
