@@ -1,18 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleMain, mainEntry, preloadEntry } from './bundle';
+import { bundleMain } from './bundle';
 
 describe('bundleMain', () => {
   it('builds an ESM main and a self-contained CommonJS preload that needs nothing but electron', async () => {
-    await bundleMain();
-    const preload = readFileSync(preloadEntry, 'utf8');
+    // Its own output dir, so a parallel npm start building dist/main cannot interfere.
+    const out = await bundleMain(mkdtempSync(join(tmpdir(), 'ns-bundle-')));
+    const preload = readFileSync(out.preload, 'utf8');
     // A sandboxed preload may require only a few built-ins; everything else must be inlined.
     const required = [...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
     expect(new Set(required)).toEqual(new Set(['electron']));
     expect(preload).toContain('exposeInMainWorld');
     expect(preload).not.toMatch(/\bipcRenderer\.send\(/);
 
-    const main = readFileSync(mainEntry, 'utf8');
+    const main = readFileSync(out.main, 'utf8');
     expect(main).toMatch(/^import .* from "electron";$/m);
     // ssh2's native module and grpc stay in node_modules, where electron-builder rebuilds/unpacks them.
     expect(main).toMatch(/from "ssh2"/);
