@@ -140,7 +140,8 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
     case Rule.Pointer:
       return `if (${p} >= 0) { ${at} ${KEY} ${element(f, 'd + 1')} }`;
     case Rule.Struct:
-      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else w.text('{}');`;
+      // Absent (a masked or hand-made pod; Go always writes these): print the struct's zero value.
+      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else ${fn(f.message!)}(r, r.pos, d + 1, ${hide}, c);`;
     case Rule.Time:
       return omit
         ? `if (${p} >= 0) { ${at} const t = c.time(); if (t !== null) { ${KEY} w.time(t); } }`

@@ -1,7 +1,8 @@
+import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
 import { streamPodBytesAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
-import { managedFieldsJson, mapEntry, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
+import { managedFieldsJson, mapEntry, msg, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
 
 const print = (bytes: Uint8Array, showManagedFields = false) => podToKubectlJson(decodePod(bytes).pod, { showManagedFields });
 
@@ -83,5 +84,15 @@ describe('kubectl JSON straight from pod bytes', () => {
     const text = Buffer.concat(chunks).toString('utf8');
     expect(text).toBe(new TextDecoder().decode(podBytesListToKubectl(Array(100).fill(pod)).bytes));
     expect(JSON.parse(text).items).toHaveLength(100);
+  });
+
+  it('prints an absent non-pointer struct as its zero value, as Go does for a masked pod', () => {
+    const zeroSpec = '    "spec": {\n        "containers": null\n    },\n';
+    const metaOnly = protobuf.Writer.create();
+    msg(metaOnly, 1, (m) => str(m, 1, 'p'));
+    const bytes = metaOnly.finish();
+    expect(podBytesToKubectlJson(bytes).json).toContain(zeroSpec);
+    expect(podToKubectlJson(decodePod(bytes).pod)).toContain(zeroSpec);
+    expect(podToKubectlJson({ metadata: { name: 'p' } })).toBe(podBytesToKubectlJson(bytes).json);
   });
 });

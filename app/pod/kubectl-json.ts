@@ -113,6 +113,8 @@ function treeFill(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolea
         return `{ const x = ${x}; if (x) for (let i = 0; i < x.length; i++) ${s} = (${s} === undefined ? '' : ${s} + ',') + L.IND[d + 2] + ${treeElement(f, 'x[i]', 'd + 2')}; }`;
       }
       if (isPod && key === 'metadata') return `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, h); }`;
+      // An absent non-pointer struct prints as its zero value (Go writes every field that has no omitempty).
+      if (ruleOf(f).rule === Rule.Struct) return `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, false); }`;
       return `{ const x = ${x}; if (x !== undefined) ${s} = ${treeElement(f, 'x', 'd + 1')}; }`;
     })
     .join('\n  ');
