@@ -22,6 +22,8 @@ const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']
 
 /** Go's marshaller writes empty spec and status messages too, so only the fields that are set count. */
 function isTombstone(pod: PodObject): boolean {
+  // Cheap first: most pods are not being deleted.
+  if (!(pod.metadata as PodObject | undefined)?.deletionTimestamp) return false;
   const set = (setFields(pod) ?? {}) as PodObject;
   const meta = set.metadata as PodObject | undefined;
   if (!meta || Object.keys(set).length !== 1 || meta.deletionTimestamp === undefined) return false;
@@ -72,7 +74,7 @@ export function podReader(mask: FieldMask | undefined): PodReader {
       if (!mask || !sent) return { ...decoded, ...identity, bytes };
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
-      honoured = (honoured ?? true) && isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
+      if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
       return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, bytes };
     },
     maskHonoured: () => honoured,
