@@ -209,7 +209,8 @@ describe('nodescope host keys and keys on the terminal', () => {
 describe('nodescope node commands: local sockets and bad input', () => {
   it('retries while the kubelet initializes, saying so, then lists (--local)', async () => {
     const socketPath = join(dir, 'init.sock');
-    const k = await startSimulatedKubelet({ socketPath, pods: 5, initializingMs: 800 });
+    // Long enough that the CLI's own start-up on a loaded machine cannot outlast it.
+    const k = await startSimulatedKubelet({ socketPath, pods: 5, initializingMs: 4000 });
     try {
       const r = await nodescope(['pods', 'local', '--local', socketPath]);
       expect(r.code, r.stderr).toBe(EXIT.ok);
