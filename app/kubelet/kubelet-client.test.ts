@@ -158,7 +158,7 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
 
 describe('kubelet client errors and retries', () => {
   it('waits out an initializing kubelet with backoff, saying so, then lists', async () => {
-    const k = await kubelet({ initializingMs: 700 });
+    const k = await kubelet({ initializingMs: 1500 });
     const retries: string[] = [];
     const list = await client(k.sockets.shipped!, { retry: { onRetry: (e, ms) => retries.push(`${e.code} ${ms}`) } }).listPods();
     expect(list.pods).toHaveLength(30);
@@ -167,7 +167,7 @@ describe('kubelet client errors and retries', () => {
   });
 
   it.each(['shipped', 'auto'] as const)('shows a watch as initializing, then live (api %s)', async (api) => {
-    const k = await kubelet({ initializingMs: 500 });
+    const k = await kubelet({ initializingMs: 1500 });
     const { w, log } = watch(client(k.sockets.shipped!, { api }));
     await eventually(() => w.state().state === 'live', 'live');
     expect(log.states.some((s) => s.state === 'initializing')).toBe(true);
