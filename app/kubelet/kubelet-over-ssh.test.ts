@@ -1,10 +1,12 @@
 // The kubelet client and its watch through the real SSH path: OpenSSH sshd on loopback, the
 // simulated kubelet on its root-only socket, streamlocal for root and the sudo bridge otherwise.
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { parseFieldMask } from '../mask/field-mask';
+import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
 import { encodePod } from '../pod/encode';
+import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
 import type { SshTarget } from '../ssh/ssh-connection';
@@ -83,6 +85,24 @@ describe('kubelet client over SSH', () => {
     expect(shipped.maskHonoured).toBe(false);
     expect(documented.maskHonoured).toBe(true);
     expect(documented.pods.map((p) => p.pod)).toEqual(shipped.pods.map((p) => p.pod));
+  });
+
+  it('watches with a mask through either shape and holds the same masked pods', async () => {
+    const mask = parseFieldMask('metadata.labels,status.phase');
+    const watchMasked = async (socketPath: string) => {
+      const { client } = await connect(harnessTarget(h, h.root), { mask, socketPath });
+      const w = startPodWatch(client, {}, { masked: true });
+      watches.push(w);
+      return w;
+    };
+    const shipped = await watchMasked(h.socketPath);
+    const documented = await watchMasked(documentedSocket());
+    await eventually(() => shipped.state().state === 'live' && documented.state().state === 'live', 'both live');
+    sim.churn.step(30);
+    // Label maps come back in wire (sorted) order, so compare as values, not as JSON text.
+    const matches = (w: PodWatch) =>
+      w.held().size === sim.store.size && sim.store.list().every((p) => isDeepStrictEqual(w.held().get((p.metadata as PodObject).uid as string)?.pod, applyFieldMask(p, mask)));
+    await eventually(() => matches(shipped) && matches(documented), 'both masked sets to match the kubelet');
   });
 
   it('reaches the root-only socket as a non-root operator through the sudo bridge', async () => {
