@@ -156,7 +156,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
       const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
-      const queue = new EventQueue<WatchMessage>();
+      // The kubelet drops a watcher more than 100 events behind: raw messages are only queued on
+      // 'data' (which keeps grpc-js reading), and decoded when the consumer takes them.
+      const queue = new EventQueue<Buffer>();
       const reader = podReader(options.mask);
       const seen = new Set<string>();
       let n = 0;
@@ -170,19 +172,21 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
           call.cancel();
           queue.end();
         },
-        [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+        async *[Symbol.asyncIterator]() {
+          for await (const message of queue) {
+            let event: WatchMessage;
+            try {
+              event = toWatchMessage(api, message, n++);
+            } catch (err) {
+              // A message that does not decode ends the watch with that error.
+              stream.cancel();
+              throw err;
+            }
+            yield event;
+          }
+        },
       };
-      // 'data' keeps the stream flowing: messages are only queued here, never processed, so the
-      // kubelet never sees us fall behind while the consumer decodes.
-      call.on('data', (message: Buffer) => {
-        try {
-          queue.push(toWatchMessage(api, message, n++));
-        } catch (err) {
-          // A message that does not decode ends the stream with that error (queued messages first).
-          queue.end(err);
-          stream.cancel();
-        }
-      });
+      call.on('data', (message: Buffer) => queue.push(message));
       call.on('error', (err) => {
         streams.delete(stream);
         queue.end(cancelled ? undefined : fail(err, api, 'WatchPods'));
