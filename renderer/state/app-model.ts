@@ -24,6 +24,8 @@ export class AppModel {
   /** Last problem talking to the app core, shown in a banner. */
   connectionProblem: string | null = null;
   private readonly listeners = new Set<() => void>();
+  /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
+  private readonly loading = new Set<string>();
   private readonly batcher: FrameBatcher<Incoming>;
 
   constructor(
@@ -82,8 +84,14 @@ export class AppModel {
   }
 
   private async loadRows(nodeId: string): Promise<void> {
+    if (this.loading.has(nodeId)) return;
+    this.loading.add(nodeId);
+    let outcome: 'applied' | 'gap' = 'applied';
     try {
-      this.pods.applySnapshot(nodeId, await this.bridge.request('pods.rows', { nodeId }));
+      const snapshot = await this.bridge.request('pods.rows', { nodeId });
+      // A node removed meanwhile must not come back as an orphan entry in the store.
+      if (!this.nodes.some((n) => n.id === nodeId)) return;
+      outcome = this.pods.applySnapshot(nodeId, snapshot);
       this.changed();
     } catch (err) {
       // The node may be gone already; its removal event cleans up.
@@ -91,7 +99,10 @@ export class AppModel {
         this.connectionProblem = errorText(err);
         this.changed();
       }
+    } finally {
+      this.loading.delete(nodeId);
     }
+    if (outcome === 'gap') await this.loadRows(nodeId);
   }
 
   private applyIncoming(items: Incoming[], now: number): void {

@@ -28,6 +28,27 @@ describe('PodStore', () => {
     expect(store.rows('n').map((r) => r.uid).sort()).toEqual(['new', 'snap']);
   });
 
+  it('after a gap, holds later batches and replays them on the next snapshot', () => {
+    const store = new PodStore();
+    store.applySnapshot('n', { seq: 1, rows: [testRow({ uid: 'a' })] });
+    const batch = (seq: number, uid: string) => ({ nodeId: 'n', seq, reset: false, upserts: [testRow({ uid })], removals: [] });
+    expect(store.applyDeltas(batch(3, 'lost'), 1)).toBe('gap');
+    expect(store.applyDeltas(batch(4, 'b'), 1)).toBe('early');
+    expect(store.applyDeltas(batch(5, 'c'), 1)).toBe('early');
+    expect(store.rows('n').map((r) => r.uid)).toEqual(['a']);
+    expect(store.applySnapshot('n', { seq: 4, rows: [testRow({ uid: 'a' }), testRow({ uid: 'b' })] })).toBe('applied');
+    expect(store.rows('n').map((r) => r.uid)).toEqual(['a', 'b', 'c']);
+    expect(store.applyDeltas(batch(6, 'd'), 1)).toBe('applied');
+  });
+
+  it('says when a snapshot is older than the batches held for it', () => {
+    const store = new PodStore();
+    store.applyDeltas({ nodeId: 'n', seq: 9, reset: false, upserts: [testRow({ uid: 'x' })], removals: [] }, 1);
+    expect(store.applySnapshot('n', { seq: 2, rows: [] })).toBe('gap');
+    expect(store.applySnapshot('n', { seq: 8, rows: [] })).toBe('applied');
+    expect(store.rows('n').map((r) => r.uid)).toEqual(['x']);
+  });
+
   it('replaces the whole set on reset without flashing every row', () => {
     const store = new PodStore();
     store.applySnapshot('n', { seq: 1, rows: [testRow({ uid: 'a' })] });
@@ -93,6 +114,32 @@ describe('frame batching', () => {
     expect(model.pods.count('n1')).toBe(300);
     expect(model.pods.get('n1', 'p0')?.restarts).toBe(900);
     expect(model.feed.lines()).toHaveLength(1);
+  });
+
+  it('AppModel asks for one snapshot per gap however many batches arrive while it is on its way', async () => {
+    let answer: (() => void) | undefined;
+    let serverSeq = 0;
+    const bridge = createFakeBridge({
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'prompts.pending': () => [],
+      'pods.rows': () => ({ seq: serverSeq, rows: [] }),
+    });
+    const frames: (() => void)[] = [];
+    const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+    await model.start();
+    bridge.handle({
+      'pods.rows': () => new Promise((resolve) => (answer = () => resolve({ seq: 3, rows: [testRow({ uid: 'p3' })] }))),
+    });
+    for (let seq = 2; seq <= 6; seq++) {
+      serverSeq = seq;
+      bridge.emit('podDeltas', { nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq}` })], removals: [] });
+      frames.shift()!();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(bridge.calls.filter((c) => c.name === 'pods.rows')).toHaveLength(2);
+    answer!();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['p3', 'p4', 'p5', 'p6']);
   });
 
   it('AppModel refetches a node whose batches skipped a seq', async () => {

@@ -1,12 +1,12 @@
 import type { PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
 
 interface NodePods {
-  /** Seq of the last batch applied; -1 while waiting for the first snapshot. */
+  /** Seq of the last batch applied; -1 while waiting for a snapshot (the first, or after a gap). */
   seq: number;
   rows: Map<string, PodRow>;
   /** When each pod last changed (ms), for the row flash; initial loads do not flash. */
   changedAt: Map<string, number>;
-  /** Batches that arrived before the snapshot. */
+  /** Batches that arrived while waiting for a snapshot, replayed on top of it. */
   early: PodDeltas[];
   list: PodRow[] | null;
 }
@@ -15,7 +15,9 @@ export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
 
 /**
  * The renderer's pods, indexed by node and UID. Batches are ordered by seq: one already covered by
- * the snapshot is dropped, one that skips a seq reports a gap (the caller fetches a new snapshot).
+ * the snapshot is dropped, one that skips a seq reports a gap once (the caller fetches a new
+ * snapshot); from then on batches are held and replayed on the snapshot, so a busy node costs one
+ * refetch per gap, not one per batch, and nothing that arrives meanwhile is lost.
  */
 export class PodStore {
   private readonly nodes = new Map<string, NodePods>();
@@ -26,7 +28,8 @@ export class PodStore {
     return node;
   }
 
-  applySnapshot(nodeId: string, snapshot: PodRowsSnapshot): void {
+  /** Returns 'gap' when the held batches do not follow on from the snapshot: fetch another. */
+  applySnapshot(nodeId: string, snapshot: PodRowsSnapshot): 'applied' | 'gap' {
     const node = this.node(nodeId);
     node.rows = new Map(snapshot.rows.map((r) => [r.uid, r]));
     node.changedAt.clear();
@@ -34,7 +37,11 @@ export class PodStore {
     node.list = null;
     const early = node.early;
     node.early = [];
-    for (const batch of early) if (batch.seq > node.seq) this.applyDeltas(batch, 0);
+    let outcome: 'applied' | 'gap' = 'applied';
+    for (const batch of early) {
+      if ((node.seq < 0 || batch.seq > node.seq) && this.applyDeltas(batch, 0) === 'gap') outcome = 'gap';
+    }
+    return outcome;
   }
 
   applyDeltas(batch: PodDeltas, now: number): DeltaOutcome {
@@ -45,7 +52,12 @@ export class PodStore {
     }
     if (!batch.reset) {
       if (batch.seq <= node.seq) return 'duplicate';
-      if (batch.seq !== node.seq + 1) return 'gap';
+      if (batch.seq !== node.seq + 1) {
+        // The rows stay on screen as last known while the snapshot is fetched.
+        node.seq = -1;
+        node.early.push(batch);
+        return 'gap';
+      }
     }
     if (batch.reset) {
       node.rows = new Map();
