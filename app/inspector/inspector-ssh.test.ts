@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { handleRequest, type NodeInfo, type Prompt, type RequestName } from '../contract';
+import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { handleRequest, type NodeInfo, type Prompt, type RequestName, type SshHost } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
@@ -120,6 +120,29 @@ describe('inspector with a node over SSH', () => {
     });
     expect(live.podCount).toBe(40);
     await call('nodes.remove', { nodeId: added.id });
+  });
+
+  it('lists the hosts of an ssh_config for the picker and connects through a ProxyJump alias', async () => {
+    const viaConfig = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-state-')), demo: false, sshConfigFile: h.sshConfig });
+    try {
+      const ask = async <T>(name: RequestName, input: unknown = {}) => {
+        const result = await handleRequest(viaConfig.handlers, name, input);
+        if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+        return result.value as T;
+      };
+      const hosts = await ask<SshHost[]>('sshHosts.list');
+      expect(hosts).toContainEqual(expect.objectContaining({ alias: HARNESS_HOST_ALIASES.target, hostName: h.host, port: h.port, user: h.root.name }));
+      expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.viaJump)?.proxyJump).toBe(HARNESS_HOST_ALIASES.jump);
+
+      const added = await ask<NodeInfo>('nodes.add', { host: HARNESS_HOST_ALIASES.viaJump, socketPath: h.socketPath });
+      const live = await until('live through the jump host', async () => {
+        const info = (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id);
+        return info?.state.phase === 'live' && info.podCount === 40 ? info : undefined;
+      });
+      expect(live.label).toBe(HARNESS_HOST_ALIASES.viaJump);
+    } finally {
+      await viaConfig.close();
+    }
   });
 
   it('ends in an error naming the cause when the user refuses the host key', async () => {
