@@ -8,10 +8,10 @@ import { EXIT } from './exit-codes';
 
 export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
 
-const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo]
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE]
 
-Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a one-time access
-token: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
+Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
+token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
 
   --port N     listen on port N (default: a free port)
   --no-open    do not open a browser, only print the URL
