@@ -46,7 +46,9 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
   if (!rendererIsStale()) return rendererOutDir;
   const configFile = viteConfig();
   log('nodescope: building the UI (vite)…');
-  const { build } = await import('vite');
+  const { build } = await import('vite').catch(() => {
+    throw new Error(`The UI in ${rendererOutDir} is missing or out of date and Vite is not installed to build it; run npm install (with dev dependencies) and try again.`);
+  });
   // Built beside the old copy and swapped in, so a server (or a second build running at the same
   // time, e.g. parallel tests) never serves a half-written directory.
   const staging = `${rendererOutDir}.${process.pid}-${Date.now()}`;
