@@ -93,6 +93,7 @@ export class DecodeContext {
       else if (tag === 16) r.int64();
       else this.unknown(tag >>> 3, tag & 7);
     }
+    r.expectEnd(end);
     return timeToJson(seconds);
   }
 
@@ -106,6 +107,7 @@ export class DecodeContext {
       if (tag === 10) value = r.string(r.lengthDelimited());
       else this.unknown(tag >>> 3, tag & 7);
     }
+    r.expectEnd(end);
     return value;
   }
 
@@ -122,6 +124,7 @@ export class DecodeContext {
       else if (tag === 26) strVal = r.string(r.lengthDelimited());
       else this.unknown(tag >>> 3, tag & 7);
     }
+    r.expectEnd(end);
     return Number(type) === 1 ? strVal : intVal;
   }
 
@@ -142,6 +145,7 @@ export class DecodeContext {
         }
       } else this.unknown(tag >>> 3, tag & 7);
     }
+    r.expectEnd(end);
     return value;
   }
 
@@ -157,6 +161,7 @@ export class DecodeContext {
       else if (tag === 18) v = quantity ? this.quantity() : r.string(r.lengthDelimited());
       else this.unknown(tag >>> 3, tag & 7);
     }
+    r.expectEnd(end);
     return [k, v];
   }
 

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodePod, decodePods, PodDecodeError } from './decode';
-import { podToKubectlJson } from './kubectl-json';
+import { podBytesToKubectlJson, podToKubectlJson } from './kubectl-json';
 import { BIG_GENERATION, msg, str, tag, webPodBytes, webPodJson } from './testdata/handmade-pods';
 
 describe('decodePod', () => {
@@ -56,6 +56,31 @@ describe('decodePod', () => {
     const nested = protobuf.Writer.create();
     msg(nested, 2, (spec) => msg(spec, 2, (c) => tag(c, 1, 0).uint32(1)));
     expect(() => decodePod(nested.finish(), 'y.pb')).toThrowError(/field name \(1\).* \(in spec\.containers\[0\]\)/);
+  });
+
+  it('rejects a field that runs past the end of its time, map entry or packed list instead of reading on', () => {
+    // Each inner message claims 2 bytes, but its varint takes 3: the third byte belongs to the parent.
+    const overrun = (inner: (w: protobuf.Writer) => void) => {
+      const w = protobuf.Writer.create();
+      msg(w, 1, (m) => {
+        str(m, 1, 'web-0');
+        inner(m);
+      });
+      return w.finish();
+    };
+    const cases = {
+      time: overrun((m) => tag(m, 8, 2).uint32(2).uint32(8).uint32(0x4000)),
+      labelEntry: overrun((m) => tag(m, 11, 2).uint32(2).uint32(3 << 3).uint32(0x4000)),
+      packed: (() => {
+        const w = protobuf.Writer.create();
+        msg(w, 2, (spec) => msg(spec, 14, (psc) => tag(psc, 4, 2).uint32(1).uint32(0x4000)));
+        return w.finish();
+      })(),
+    };
+    for (const [name, bytes] of Object.entries(cases)) {
+      expect(() => decodePod(bytes, name), name).toThrowError(/runs past the end of its message/);
+      expect(() => podBytesToKubectlJson(bytes, {}, name), name).toThrowError(/runs past the end of its message/);
+    }
   });
 
   it('decodes a list so that one bad pod never hides the others', () => {

@@ -68,7 +68,7 @@ function generateDecoder(m: MessageSchema, index: number): string {
       // Go writes these lists unpacked; proto2 readers must accept the packed form as well.
       const packedTag = (f.number << 3) | WIRE_LEN;
       return `case ${tag}: { const l = t[${key}]; const v = ${readExpression(f)}; if (l === undefined) t[${key}] = [v]; else l.push(v); break; }
-      case ${packedTag}: { const e = r.lengthDelimited(); let l = t[${key}]; if (l === undefined) t[${key}] = l = []; while (r.pos < e) l.push(${readExpression(f)}); break; }`;
+      case ${packedTag}: { const e = r.lengthDelimited(); let l = t[${key}]; if (l === undefined) t[${key}] = l = []; while (r.pos < e) l.push(${readExpression(f)}); r.expectEnd(e); break; }`;
     }
     if (f.repeated) {
       return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f)}); c.path.pop(); c.path.pop(); break; }`;
@@ -85,7 +85,7 @@ function generateDecoder(m: MessageSchema, index: number): string {
       default: c.other(schemas[${index}], tag, start);
     }
   }
-  if (r.pos !== end) throw new WireFormatError('a field runs past the end of its message', r.pos);
+  r.expectEnd(end);
 }`;
 }
 
@@ -99,7 +99,7 @@ function compileDecoders(): MessageDecoder {
     `function sub(fn, r, c) { const e = r.lengthDelimited(); const o = {}; fn(r, e, o, c); return o; }`,
     `return ${fnName(schema.pod)};`,
   ].join('\n\n');
-  return compileFunctions<MessageDecoder>(source, { schemas: messages, WireFormatError });
+  return compileFunctions<MessageDecoder>(source, { schemas: messages });
 }
 
 function podLabel(pod: PodObject, fallback: string): string {

@@ -9,7 +9,7 @@ import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema 
 import { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { compareBytes, JsonBytesWriter, type MemberKey } from './json-bytes-writer';
-import { WireFormatError, WireReader } from './wire-reader';
+import type { WireReader } from './wire-reader';
 
 /** Renders FieldsV1 content (managedFields, shown on request only) as JSON text at a depth. */
 export type AnyText = (value: unknown, depth: number, pretty: boolean) => string;
@@ -54,10 +54,12 @@ function mapEntries(r: WireReader, from: number, end: number, tag: number, quant
               r.pos = entry.v1;
             } else c.unknown(qt >>> 3, qt & 7);
           }
+          r.expectEnd(ve);
         }
         r.pos = ve;
       } else c.unknown(et >>> 3, et & 7);
     }
+    r.expectEnd(e);
     entries.push(entry);
   }
   const buf = r.buf;
@@ -109,7 +111,7 @@ function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, num
     if (f.inline) {
       // `region` names the embed's end; it must not collide with the members' `e<i>` slots it assigns.
       const region = `region${endVar === 'end' ? 1 : Number(endVar.slice(6)) + 1}`;
-      return `case ${tag}: { const ${region} = r.lengthDelimited(); while (r.pos < ${region}) { const start = r.pos; const tag = r.uint32(); switch (tag) { ${scanCases(f.message!, slots, index, region)} } } if (r.pos !== ${region}) throw new WireFormatError('a field runs past the end of its message', r.pos); break; }`;
+      return `case ${tag}: { const ${region} = r.lengthDelimited(); while (r.pos < ${region}) { const start = r.pos; const tag = r.uint32(); switch (tag) { ${scanCases(f.message!, slots, index, region)} } } r.expectEnd(${region}); break; }`;
     }
     const p = slots.pos.get(f)!;
     if (f.repeated || f.map) {
@@ -150,7 +152,7 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
       return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1')} } else ${zero}`;
     case Rule.List: {
       const tag = (f.number << 3) | f.wireType;
-      const packed = f.wireType === WIRE_VARINT ? ` else if (t === ${(f.number << 3) | WIRE_LEN}) { const e2 = r.lengthDelimited(); while (r.pos < e2) { w.bytes(w.lead(d + 2, n++ > 0)); ${element(f, 'd + 2')} } }` : '';
+      const packed = f.wireType === WIRE_VARINT ? ` else if (t === ${(f.number << 3) | WIRE_LEN}) { const e2 = r.lengthDelimited(); while (r.pos < e2) { w.bytes(w.lead(d + 2, n++ > 0)); ${element(f, 'd + 2')} } r.expectEnd(e2); }` : '';
       const none = omit ? '' : ` else { ${KEY} w.text('null'); }`;
       return `if (${p} >= 0) { ${KEY} w.byte(91); let n = 0; r.pos = ${p}; while (r.pos < ${e}) { const t = r.uint32(); if (t === ${tag}) { w.bytes(w.lead(d + 2, n++ > 0)); ${element(f, 'd + 2')} }${packed} else r.skip(t & 7); } w.indent(d + 1); w.byte(93); }${none}`;
     }
@@ -187,7 +189,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: str
       ${scanCases(m, slots, index, 'end')}
     }
   }
-  if (r.pos !== end) throw new WireFormatError('a field runs past the end of its message', r.pos);
+  r.expectEnd(end);
   let first = true;
   w.byte(123); ${podKeys}
   ${body.join('\n  ')}
@@ -207,5 +209,5 @@ export function compileBytesPrinter(w: JsonBytesWriter, anyText: AnyText): PodBy
   const encoder = new TextEncoder();
   const KS = encoder.encode(w.pretty ? ': ' : ':');
   const K: MemberKey[] = keys.map((k) => ({ bytes: encoder.encode(`${JSON.stringify(k)}${w.pretty ? ': ' : ':'}`), withLead: [] }));
-  return compileFunctions<PodBytesPrinter>(source, { w, K, KS, anyText, mapEntries, schemas: messages, WireFormatError });
+  return compileFunctions<PodBytesPrinter>(source, { w, K, KS, anyText, mapEntries, schemas: messages });
 }

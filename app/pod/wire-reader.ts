@@ -135,6 +135,11 @@ export class WireReader {
     return end;
   }
 
+  /** Ends a message or packed list at `end`: its last field must not have run past it into the next. */
+  expectEnd(end: number): void {
+    if (this.pos !== end) throw new WireFormatError('a field runs past the end of its message', this.pos);
+  }
+
   string(end: number): string {
     const start = this.pos;
     this.pos = end;
