@@ -113,6 +113,18 @@ describe('inspector with the demo node', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
+  it('disconnects a node (no stale pods left showing) and connects it again', async () => {
+    const info = (await demoInfo())!;
+    await call('nodes.disconnect', { nodeId: info.id });
+    expect((await demoInfo())!.state).toEqual({ phase: 'disconnected' });
+    expect(((await call('pods.rows', { nodeId: info.id })) as { rows: unknown[] }).rows).toEqual([]);
+    await call('nodes.connect', { nodeId: info.id });
+    await until('live again', async () => {
+      const again = await demoInfo();
+      return again?.state.phase === 'live' && again.podCount > 0 ? again : undefined;
+    });
+  });
+
   it('removes the demo node and can start it again', async () => {
     const info = (await demoInfo())!;
     await call('nodes.remove', { nodeId: info.id });
