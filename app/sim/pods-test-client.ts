@@ -24,15 +24,7 @@ type Stream = (req: unknown, md: grpc.Metadata) => grpc.ClientReadableStream<Wat
 
 const pod = (bytes: Uint8Array): PodTree | undefined => (bytes.length === 0 ? undefined : decodePod(bytes).pod);
 
-export interface TestClientOptions {
-  /**
-   * HTTP/2 receive window in bytes (grpc-node.flow_control_window). Real clients should raise it
-   * (see the SSH spike's report); grpc-js's default of 64 KiB lets a stalled reader back up at once.
-   */
-  flowControlWindow?: number;
-}
-
-export function podsClient(socketPath: string, shape: PodsApiShape, options: TestClientOptions = {}): TestPodsClient {
+export function podsClient(socketPath: string, shape: PodsApiShape): TestPodsClient {
   const method = (name: string, responseStream: boolean, serialize: (req: unknown) => Buffer, deserialize: (bytes: Buffer) => unknown) => ({
     path: `${servicePrefix[shape]}/${name}`,
     requestStream: false,
@@ -63,7 +55,6 @@ export function podsClient(socketPath: string, shape: PodsApiShape, options: Tes
     // Each client its own connection, as separate processes have: a stalled stream then cannot
     // hold up another client's through shared HTTP/2 flow control.
     'grpc.use_local_subchannel_pool': 1,
-    ...(options.flowControlWindow ? { 'grpc-node.flow_control_window': options.flowControlWindow } : {}),
   }) as unknown as grpc.Client & Record<'ListPods' | 'GetPod', Unary> & { WatchPods: Stream };
   const call = <T>(fn: Unary, req: unknown, md: grpc.Metadata) =>
     new Promise<T>((resolve, reject) => fn.call(client, req, md, (err, res) => (err ? reject(err) : resolve(res as T))));
