@@ -14,7 +14,10 @@ export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string
   const [applyError, setApplyError] = useState<string | null>(null);
   const settled = useDebounced(text, 150);
 
-  useEffect(() => setText(props.applied), [props.applied, props.nodeId]);
+  useEffect(() => {
+    setText(props.applied);
+    setApplyError(null);
+  }, [props.applied, props.nodeId]);
   useEffect(() => {
     let current = true;
     if (!settled.trim()) {
@@ -54,7 +57,11 @@ export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string
         aria-label="Field mask"
         aria-invalid={message ? true : undefined}
         aria-describedby="mask-message"
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          // A refusal is about the text that was applied; it would otherwise hide the live check of the new text.
+          setText(e.target.value);
+          setApplyError(null);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') void apply();
           if (e.key === 'Escape') setText(props.applied);

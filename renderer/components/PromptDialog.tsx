@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
+import { ContractError } from '../../app/contract/errors';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { Prompt, PromptAnswer } from '../../app/contract/prompts';
 import { Modal } from './Modal';
@@ -17,7 +18,9 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
       await props.bridge.request('prompts.answer', { promptId: prompt.id, answer: a });
       props.onDone(prompt.id);
     } catch (err) {
-      setError(errorText(err));
+      // The question is gone (answered in another window, or the node was removed): nothing to answer any more.
+      if (err instanceof ContractError && err.code === 'not-found') props.onDone(prompt.id);
+      else setError(errorText(err));
     }
   }
   const cancel = () => void answer(prompt.kind === 'hostKey' ? { kind: 'hostKey', decision: 'refuse' } : prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: null } : { kind: 'secret', value: null });

@@ -1,3 +1,4 @@
+import { ContractError } from '../../app/contract/errors';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/fake-bridge';
 import type { NodeInfo, NodeState } from '../../app/contract/nodes';
 import { podRowFromTree } from '../../app/contract/pod-row-from-tree';
@@ -237,7 +238,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
     'prompts.pending': () => [...prompts.values()],
     'prompts.answer': ({ promptId, answer }) => {
       const prompt = prompts.get(promptId);
-      if (!prompt) throw new Error('That question was already answered.');
+      if (!prompt) throw new ContractError('not-found', 'That question was already answered.');
       prompts.delete(promptId);
       const node = get(prompt.nodeId);
       if (answer.kind === 'hostKey' && answer.decision === 'refuse') {
