@@ -177,22 +177,22 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
   });
 
   it('fails every call with FAILED_PRECONDITION while initializing, then serves', async () => {
-    const kubelet = await start({ ...opts, initializingMs: 400 });
+    const kubelet = await start({ ...opts, initializingMs: 2000 });
     const c = client(kubelet, shape);
     for (const err of [await grpcError(c.list()), await grpcError(c.get(sortedUids(kubelet)[0]!)), (await readToEnd(c.watch())).error!]) {
       expect(err.code).toBe(grpc.status.FAILED_PRECONDITION);
       expect(err.details).toBe('Kubelet is initializing');
     }
-    await sleep(450);
-    expect(await c.list()).toHaveLength(kubelet.store.size);
+    await expect.poll(() => c.list().then((pods) => pods.length, (e: grpc.ServiceError) => e.details), { timeout: 5000, interval: 100 }).toBe(kubelet.store.size);
     const stats = kubelet.stats()[shape]!;
-    expect(stats.requests.ListPods).toEqual({ FAILED_PRECONDITION: 1, OK: 1 });
+    expect(stats.requests.ListPods.OK).toBe(1);
+    expect(stats.requests.ListPods.FAILED_PRECONDITION).toBeGreaterThanOrEqual(1);
     expect(stats.requests.WatchPods).toEqual({ FAILED_PRECONDITION: 1 });
   });
 
   it('rate-limits ListPods and GetPod together: a burst, then rejection, then recovery', async () => {
     // A slow refill keeps the count exact on a busy machine; the default 100 QPS / burst 10 is below.
-    const kubelet = await start({ ...opts, rateLimit: { qps: 4, burst: 10 } });
+    const kubelet = await start({ ...opts, rateLimit: { qps: 1, burst: 10 } });
     const c = client(kubelet, shape);
     const uid = sortedUids(kubelet)[0]!;
     const results = await Promise.allSettled([...Array.from({ length: 5 }, () => c.list()), ...Array.from({ length: 10 }, () => c.get(uid))]);
@@ -206,7 +206,7 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     const watch = c.watch();
     expect((await readUntil(watch, () => true)).length).toBe(1);
     watch.on('error', () => {}).cancel();
-    await sleep(300); // 4 QPS refills a token every 250 ms
+    await sleep(1100); // 1 QPS refills a token every second
     expect(json(await c.get(uid))).toBe(json(kubelet.store.get(uid)!));
     const stats = kubelet.stats()[shape]!;
     expect((stats.requests.ListPods.RESOURCE_EXHAUSTED ?? 0) + (stats.requests.GetPod.RESOURCE_EXHAUSTED ?? 0)).toBe(5);
