@@ -38,8 +38,11 @@ export interface SocketBridge {
 
 const STDERR_LIMIT = 4096;
 
+/** sudoers reads `,` `:` `=` `\` and blanks in command arguments as syntax unless escaped. */
+const sudoersArg = (arg: string) => arg.replace(/[\\,:=\s]/g, '\\$&');
+
 export function sudoersLine(user: string, socatPath: string, socketPath: string): string {
-  return `${user} ALL=(root) NOPASSWD: ${socatPath} STDIO UNIX-CONNECT\\:${socketPath}`;
+  return `${user} ALL=(root) NOPASSWD: ${socatPath} STDIO ${sudoersArg(`UNIX-CONNECT:${socketPath}`)}`;
 }
 
 /** Maps what the bridge command printed before it failed to a typed error. */
@@ -48,7 +51,7 @@ export function classifyBridgeFailure(stderr: string, code: number | null, ctx: 
   const where = `${ctx.socketPath} on ${ctx.host}`;
   if (/a password is required|not allowed to execute|may not run sudo|not in the sudoers/i.test(stderr)) {
     return new SshError('SUDO_REFUSED', `sudo refused the bridge command for ${ctx.user}@${ctx.host}: ${text}`,
-      `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(ctx.user, '/usr/bin/socat', ctx.socketPath)}`);
+      `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope), with socat's path as \`command -v socat\` prints it there: ${sudoersLine(ctx.user, '/usr/bin/socat', ctx.socketPath)}`);
   }
   if (/socat: (command )?not found|socat: No such file|unable to execute .*socat/i.test(stderr)) {
     return new SshError('SOCAT_MISSING', `socat is not installed on ${ctx.host}: ${text}`,

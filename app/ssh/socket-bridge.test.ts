@@ -1,0 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sudoersLine } from './socket-bridge';
+
+describe('the sudoers line offered for the sudo bridge', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nodescope-sudoers-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is accepted by visudo even when the socket path holds characters sudoers treats as syntax', () => {
+    const line = sudoersLine('ops', '/usr/bin/socat', '/run/pods api/a=b,c.sock');
+    expect(line).toBe('ops ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:/run/pods\\ api/a\\=b\\,c.sock');
+    const file = join(dir, 'rule');
+    writeFileSync(file, `${line}\n`, { mode: 0o440 });
+    // visudo exits non-zero (and execFileSync throws with its complaint) on a syntax error.
+    expect(() => execFileSync('visudo', ['-cf', file], { stdio: 'pipe' })).not.toThrow();
+  });
+});
