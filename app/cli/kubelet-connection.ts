@@ -30,7 +30,8 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     return { client, socketPath: opts.local, close: async () => client.close() };
   }
 
-  const socketPath = opts.socketPath ?? (opts.api === 'documented' ? KUBELET_SOCKET_CANDIDATES[1] : KUBELET_SOCKET_CANDIDATES[0]);
+  // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
+  const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
   const { knownHosts, ...overrides } = opts.ssh;
   let target;
   try {
@@ -46,7 +47,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
   let transport: KubeletTransport;
   try {
     transport = await openKubeletTransport(target, {
-      socketPath,
+      ...(opts.socketPath ? { socketPath: opts.socketPath } : { socketCandidates }),
       prompter,
       bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
       ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
@@ -58,6 +59,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     prompter.close();
     throw err;
   }
+  const { socketPath } = transport;
   const client = createKubeletClient({ target: transport.target, socketPath, transportError: () => transport.lastError(), ...common });
   return {
     client,

@@ -45,7 +45,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let closed = false;
 
   const start = async () => {
-    const socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
+    let socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
     let target = socketPath;
     if (!options.localSocket) {
       const sshTarget = await resolveSshTarget(spec.host, {
@@ -55,9 +55,15 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
         ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
       });
-      transport = await openKubeletTransport(sshTarget, { socketPath, prompter: request.prompter, bridgeMode: spec.sudo ? 'sudo' : 'auto' });
+      // Without a socket path the transport finds the shipped or the documented socket on the node.
+      transport = await openKubeletTransport(sshTarget, {
+        ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
+        prompter: request.prompter,
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+      });
       if (closed) return;
       target = transport.target;
+      socketPath = transport.socketPath;
     }
     const t = transport;
     client = createKubeletClient({ target, socketPath, ...(t ? { transportError: () => t.lastError() } : {}) });

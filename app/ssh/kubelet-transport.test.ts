@@ -41,6 +41,16 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     expect(t.session.state()).toEqual({ state: 'closed' });
   });
 
+  it('finds the socket among candidates when none is given, over the same SSH connection', async () => {
+    const t = await openKubeletTransport(harnessTarget(h, h.root), {
+      prompter: scriptedPrompter(),
+      socketCandidates: ['/var/lib/kubelet/pods-api/nodescope-test-missing.sock', h.socketPath],
+    });
+    open.push(t);
+    expect(t.socketPath).toBe(h.socketPath);
+    expect(await roundTrip(t.target, 'found it')).toBe('found it');
+  });
+
   it('switches a non-root operator to the sudo socat bridge automatically and says so', async () => {
     const events: BridgeEvent[] = [];
     const t = await transport(harnessTarget(h, h.operator), { onBridgeEvent: (e) => events.push(e) });
