@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,16 @@ describe('loadIdentityKey', () => {
     expect(await loadIdentityKey(path, wrong)).toEqual({ skipped: `${path}: wrong passphrase 3 times` });
     expect(wrong.asked.passphrase).toHaveLength(3);
     expect(await loadIdentityKey(path, scriptedPrompter({ passphrases: [null] }))).toEqual({ skipped: `${path}: passphrase not given` });
+  });
+
+  it('skips an encrypted key whose file is cut short, without asking for its passphrase', async () => {
+    const path = keygen('cut', 'secret');
+    const body = readFileSync(path, 'utf8').split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    const cut = Buffer.from(body, 'base64').subarray(0, -60).toString('base64');
+    writeFileSync(path, `-----BEGIN OPENSSH PRIVATE KEY-----\n${cut}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    const prompter = scriptedPrompter({ passphrases: ['secret'] });
+    expect(await loadIdentityKey(path, prompter)).toEqual({ skipped: `${path}: the OpenSSH key file is truncated or corrupt` });
+    expect(prompter.asked.passphrase).toEqual([]);
   });
 
   it('skips missing files and public keys with a reason', async () => {

@@ -29,7 +29,13 @@ export async function loadIdentityKey(keyPath: string, prompter: SshPrompter): P
   }
   if (!needsPassphrase(plain)) return { skipped: `${keyPath}: ${plain.message}` };
 
-  const openssh = readEncryptedOpenSshKey(data.toString('utf8'));
+  let openssh: ReturnType<typeof readEncryptedOpenSshKey>;
+  try {
+    openssh = readEncryptedOpenSshKey(data.toString('utf8'));
+  } catch (err) {
+    // A corrupt file must cost this key only, not the auth methods after it.
+    return { skipped: `${keyPath}: ${(err as Error).message}` };
+  }
   let retryReason: string | undefined;
   for (let attempt = 1; attempt <= MAX_PASSPHRASE_ATTEMPTS; attempt++) {
     const passphrase = await prompter.passphrase({ keyPath, attempt, ...(retryReason ? { retryReason } : {}) });
