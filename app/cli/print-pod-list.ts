@@ -3,11 +3,11 @@
  * ones straight from their bytes (no trees built), streamed to stdout in chunks or written atomically
  * to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
  */
-import { writeFileAtomic } from '../inspector/atomic-file';
+import { writeFileAtomic, writeFileAtomicFromChunks } from '../fs/atomic-file';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
 import { decodePod, type PodDecodeError } from '../pod/decode';
-import { podBytesListToKubectl, podsToKubectlListJson, podToNdjsonLine, streamPodBytesAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { podsToKubectlListJson, podToNdjsonLine, streamPodBytesAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
@@ -46,9 +46,8 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
   }
   const pods = await client.listPodBytes();
   if (opts.file) {
-    const printed = podBytesListToKubectl(pods, { ndjson: opts.ndjson, ...options });
-    const bytes = await writeFileAtomic(opts.file, Buffer.from(printed.bytes).toString('utf8'));
-    return { code: reportProblems(pods, printed), count: pods.length - printed.errors.length, bytes };
+    const { result, bytes } = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }));
+    return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
   }
   let bytes = 0;
   const pending: Promise<void>[] = [];

@@ -1,7 +1,7 @@
 import { ContractError, type ExportFormat } from '../contract';
 import { podsToKubectlListJson, podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodTree } from '../pod/pod-tree';
-import { writeFileAtomic } from './atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
 
 /** The file text of an export: a kubectl `List`, or one kubectl pod object per line. */
 export function exportText(pods: PodTree[], format: ExportFormat): string {

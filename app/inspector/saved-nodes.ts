@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
-import { writeFileAtomic } from './atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
 
 /** The nodes the user added, so they come back next time. Connection settings only — no secrets. */
 const SavedNodesSchema = z.object({ version: z.literal(1), nodes: z.array(NodeSpecSchema) });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../inspector/atomic-file';
+import { writeFileAtomic } from '../fs/atomic-file';
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
 
 /** One usable line of a known_hosts file, with where it came from so messages can point at it. */
