@@ -15,6 +15,18 @@ export function describePodChange(before: PodRow | undefined, after: PodRow): st
   }
   if (after.restarts > before.restarts) parts.push(`restarted (${after.restarts} restarts)`);
   if (before.podIP !== after.podIP) parts.push(after.podIP ? `IP ${after.podIP}` : 'IP released');
+  parts.push(...labelChanges(before.labels, after.labels));
   if (parts.length === 0 && before.node !== after.node) parts.push(`node ${after.node}`);
   return parts.length > 0 ? parts.join(', ') : 'updated';
+}
+
+/** Label edits are what operators (and controllers) most often do to a running pod; name them. */
+function labelChanges(before: Record<string, string>, after: Record<string, string>): string[] {
+  const changes: string[] = [];
+  for (const [k, v] of Object.entries(after)) {
+    if (!(k in before)) changes.push(`label ${k}=${v} added`);
+    else if (before[k] !== v) changes.push(`label ${k} ${before[k]} → ${v}`);
+  }
+  for (const k of Object.keys(before)) if (!(k in after)) changes.push(`label ${k} removed`);
+  return changes.length > 2 ? [...changes.slice(0, 2), `${changes.length - 2} more label changes`] : changes;
 }
