@@ -63,8 +63,9 @@ describe('podRowFromTree', () => {
     expect(row).toMatchObject({
       status: 'CrashLoopBackOff',
       phase: 'Running',
-      ready: 0,
-      total: 1,
+      // kubectl counts the started sidecar in READY (1/2) and its restarts in RESTARTS (1 + 4).
+      ready: 1,
+      total: 2,
       restarts: 5,
       ownerKind: 'ReplicaSet',
       ownerName: 'api-7d9',
@@ -94,6 +95,43 @@ describe('podRowFromTree', () => {
       },
     };
     expect(podRowFromTree(pod).status).toBe('Init:ExitCode:3');
+  });
+
+  it('follows kubectl where the plain reading differs: gates, finished pods, lost nodes, init restarts', () => {
+    const gated = podRowFromTree({
+      metadata: { uid: 'g' },
+      spec: { containers: [{ name: 'c' }] },
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] },
+    });
+    expect(gated.status).toBe('SchedulingGated');
+
+    const finishedDeleting = podRowFromTree({
+      metadata: { uid: 'f', deletionTimestamp: '2026-03-01T10:00:00Z' },
+      status: { phase: 'Succeeded' },
+    });
+    expect(finishedDeleting).toMatchObject({ status: 'Succeeded', deleting: true });
+    const lost = podRowFromTree({ metadata: { uid: 'l', deletionTimestamp: '2026-03-01T10:00:00Z' }, status: { phase: 'Running', reason: 'NodeLost' } });
+    expect(lost.status).toBe('Unknown');
+
+    // Restarts of a regular init container that finished are no longer counted once the pod runs;
+    // a container that runs but is not ready does not count as ready.
+    const running = podRowFromTree({
+      metadata: { uid: 'r' },
+      spec: { initContainers: [{ name: 'init' }], containers: [{ name: 'a' }, { name: 'b' }] },
+      status: {
+        phase: 'Running',
+        initContainerStatuses: [{ name: 'init', restartCount: 3, state: { terminated: { exitCode: 0 } } }],
+        containerStatuses: [
+          { name: 'a', ready: true, restartCount: 1, state: { running: {} } },
+          { name: 'b', ready: true, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
+        ],
+      },
+    });
+    expect(running).toMatchObject({ status: 'ContainerCreating', ready: 1, total: 2, restarts: 1 });
+
+    // Under a field mask such as status.containerStatuses.ready the state is gone: ready is taken as it is.
+    const masked = podRowFromTree({ status: { containerStatuses: [{ ready: true }, { ready: false }] } });
+    expect(masked).toMatchObject({ ready: 1, total: 2 });
   });
 });
 

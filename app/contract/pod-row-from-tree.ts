@@ -26,23 +26,54 @@ function terminatedReason(state: PodObject, prefix: string): string {
   return signal !== 0 ? `${prefix}Signal:${signal}` : `${prefix}ExitCode:${numAt(state.exitCode)}`;
 }
 
-/** kubectl's STATUS column (the rules of `kubectl get pods`, printPod). */
-export function kubectlStatus(pod: PodTree): string {
+const isDeleting = (meta: PodObject): boolean => meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;
+
+const conditionTrue = (status: PodObject, type: string): boolean =>
+  listAt(status.conditions).some((c) => c.type === type && c.status === 'True');
+
+/** What `kubectl get pods` prints in its STATUS, READY and RESTARTS columns. */
+export interface KubectlColumns {
+  status: string;
+  ready: number;
+  /** Containers plus sidecars (restartable init containers). */
+  total: number;
+  restarts: number;
+}
+
+/**
+ * kubectl's printPod, rule for rule: sidecars count in READY and RESTARTS, finished regular init
+ * containers only while the pod initializes, a scheduling gate and a lost node have their own words,
+ * and a pod that already finished is not shown as Terminating.
+ */
+export function kubectlColumns(pod: PodTree): KubectlColumns {
   const meta = objAt(pod.metadata);
   const spec = objAt(pod.spec);
   const status = objAt(pod.status);
-  let reason = strAt(status.reason) || strAt(status.phase);
+  const phase = strAt(status.phase);
+  let reason = strAt(status.reason) || phase;
+  if (listAt(status.conditions).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) reason = 'SchedulingGated';
 
   const initSpecs = listAt(spec.initContainers);
-  const initStatuses = listAt(status.initContainerStatuses);
+  const sidecars = new Set(initSpecs.filter((c) => c.restartPolicy === 'Always').map((c) => strAt(c.name)));
+  // The statuses stand in for a spec a field mask left out.
+  const total = Math.max(listAt(spec.containers).length, listAt(status.containerStatuses).length) + sidecars.size;
+  let ready = 0;
+  let restarts = 0;
+  let sidecarRestarts = 0;
+
   let initializing = false;
-  for (const [i, cs] of initStatuses.entries()) {
+  for (const [i, cs] of listAt(status.initContainerStatuses).entries()) {
     const state = objAt(cs.state);
     const terminated = state.terminated === undefined ? undefined : objAt(state.terminated);
     const waiting = state.waiting === undefined ? undefined : objAt(state.waiting);
-    const sidecar = initSpecs.find((c) => c.name === cs.name)?.restartPolicy === 'Always';
+    const sidecar = sidecars.has(strAt(cs.name));
+    restarts += numAt(cs.restartCount);
+    if (sidecar) sidecarRestarts += numAt(cs.restartCount);
     if (terminated && numAt(terminated.exitCode) === 0) continue;
-    if (sidecar && cs.started === true) continue;
+    if (sidecar && cs.started === true) {
+      if (cs.ready === true) ready++;
+      continue;
+    }
     initializing = true;
     if (terminated) reason = terminatedReason(terminated, 'Init:');
     else if (waiting && strAt(waiting.reason) && waiting.reason !== 'PodInitializing') reason = `Init:${strAt(waiting.reason)}`;
@@ -50,24 +81,29 @@ export function kubectlStatus(pod: PodTree): string {
     break;
   }
 
-  if (!initializing) {
+  if (!initializing || conditionTrue(status, 'Initialized')) {
+    restarts = sidecarRestarts;
     let hasRunning = false;
     for (const cs of listAt(status.containerStatuses).reverse()) {
+      restarts += numAt(cs.restartCount);
       const state = objAt(cs.state);
-      if (state.waiting !== undefined && strAt(objAt(state.waiting).reason)) reason = strAt(objAt(state.waiting).reason);
+      const waitingReason = state.waiting === undefined ? '' : strAt(objAt(state.waiting).reason);
+      if (waitingReason) reason = waitingReason;
       else if (state.terminated !== undefined) reason = terminatedReason(objAt(state.terminated), '');
-      else if (state.running !== undefined && cs.ready === true) hasRunning = true;
+      // A field mask may keep `ready` without `state`; kubectl never sees such a pod, so trust `ready` then.
+      else if (cs.ready === true && (state.running !== undefined || cs.state === undefined)) {
+        hasRunning = true;
+        ready++;
+      }
     }
-    if (reason === 'Completed' && hasRunning) {
-      const ready = listAt(status.conditions).find((c) => c.type === 'Ready');
-      reason = ready?.status === 'True' ? 'Running' : 'NotReady';
-    }
+    if (reason === 'Completed' && hasRunning) reason = conditionTrue(status, 'Ready') ? 'Running' : 'NotReady';
   }
 
-  if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) {
-    reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  if (isDeleting(meta)) {
+    if (status.reason === 'NodeLost') reason = 'Unknown';
+    else if (phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
   }
-  return reason;
+  return { status: reason, ready, total, restarts };
 }
 
 /** The compact table row for a decoded pod. */
@@ -75,8 +111,7 @@ export function podRowFromTree(pod: PodTree): PodRow {
   const meta = objAt(pod.metadata);
   const spec = objAt(pod.spec);
   const status = objAt(pod.status);
-  const statuses = listAt(status.containerStatuses);
-  const restarts = [...listAt(status.initContainerStatuses), ...statuses].reduce((n, cs) => n + numAt(cs.restartCount), 0);
+  const columns = kubectlColumns(pod);
   const owner = ownerOf(meta);
   const created = meta.creationTimestamp;
   return {
@@ -84,10 +119,10 @@ export function podRowFromTree(pod: PodTree): PodRow {
     namespace: strAt(meta.namespace),
     name: strAt(meta.name),
     phase: strAt(status.phase),
-    status: kubectlStatus(pod),
-    ready: statuses.filter((cs) => cs.ready === true).length,
-    total: Math.max(listAt(spec.containers).length, statuses.length),
-    restarts,
+    status: columns.status,
+    ready: columns.ready,
+    total: columns.total,
+    restarts: columns.restarts,
     createdAt: typeof created === 'string' ? created : null,
     podIP: strAt(status.podIP),
     node: strAt(spec.nodeName),
@@ -95,6 +130,6 @@ export function podRowFromTree(pod: PodTree): PodRow {
     ownerName: owner.name,
     isStatic: isStaticPod(meta),
     labels: stringMapAt(meta.labels),
-    deleting: meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null,
+    deleting: isDeleting(meta),
   };
 }

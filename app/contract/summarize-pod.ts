@@ -1,6 +1,6 @@
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import type { ContainerStateView, ContainerView, PodSummary } from './pods';
-import { isStaticPod, kubectlStatus, ownerOf } from './pod-row-from-tree';
+import { isStaticPod, kubectlColumns, ownerOf } from './pod-row-from-tree';
 import { listAt, numAt, objAt, optStrAt, strAt, stringMapAt } from './pod-tree-access';
 
 function stateView(state: PodObject): ContainerStateView {
@@ -107,7 +107,7 @@ export function summarizePod(pod: PodTree): PodSummary {
     name: strAt(meta.name),
     uid: strAt(meta.uid),
     phase: strAt(status.phase),
-    status: kubectlStatus(pod),
+    status: kubectlColumns(pod).status,
     node: strAt(spec.nodeName),
     podIP: strAt(status.podIP),
     hostIP: strAt(status.hostIP),
