@@ -38,6 +38,7 @@ describe('filter language', () => {
   it('matches labels by equality, inequality and presence', () => {
     expect(pick('label:app=web')).toEqual(['web']);
     expect(pick('label:k8s-app')).toEqual(['dns']);
+    expect(pick('label:constructor')).toEqual([]);
     expect(pick('label:app!=web')).toEqual(['dns', 'sched', 'job', 'crash']);
   });
 

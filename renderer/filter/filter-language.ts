@@ -111,7 +111,8 @@ function termMatches(term: FilterTerm, row: PodRow): boolean {
         (v) => matchesValue(v, row.ownerKind) || matchesValue(v, row.ownerName) || matchesValue(v, `${row.ownerKind}/${row.ownerName}`),
       );
     case 'label': {
-      const actual = row.labels[term.key];
+      // Own keys only: label:constructor must not find Object.prototype's.
+      const actual = Object.hasOwn(row.labels, term.key) ? row.labels[term.key] : undefined;
       if (term.op === 'exists') return actual !== undefined;
       const equal = actual !== undefined && matchesValue(term.value.toLowerCase(), actual);
       return term.op === '=' ? equal : !equal;
