@@ -51,6 +51,8 @@ describe('validateRequest', () => {
     expect(err.code).toBe('invalid-input');
     expect(err.message).toMatch(/port: The port must be a whole number from 1 to 65535/);
     expect(err.message).toMatch(/socketPath: The socket path must be absolute/);
+    expect(() => validateRequest('nodes.add', { host: '-oProxyCommand=evil' })).toThrow(/host: .*does not start with "-"/);
+    expect(() => validateRequest('nodes.add', { host: 'node 1' })).toThrow(/host: .*no spaces/);
   });
 
   it('refuses extra keys where a request takes no input', () => {

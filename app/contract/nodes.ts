@@ -7,7 +7,12 @@ export const NodeSpecSchema = z.object({
   /** Shown in the sidebar; defaults to the host. */
   label: z.string().trim().max(200).optional(),
   /** A Host alias from ~/.ssh/config or a host name / address. */
-  host: z.string().trim().min(1, 'Enter a host name, an address or an SSH config alias'),
+  host: z
+    .string()
+    .trim()
+    .min(1, 'Enter a host name, an address or an SSH config alias')
+    // ssh would read a leading '-' as an option; blanks cannot be part of a host name.
+    .regex(/^[^-\s][^\s]*$/, 'A host name or SSH config alias has no spaces and does not start with "-"'),
   port: z
     .number({ error: PORT_RANGE })
     .int(PORT_RANGE)
@@ -22,7 +27,7 @@ export const NodeSpecSchema = z.object({
   socketPath: z
     .string()
     .trim()
-    .startsWith('/', 'The socket path must be absolute, e.g. /var/lib/kubelet/pods-api.sock')
+    .startsWith('/', 'The socket path must be absolute, e.g. /var/lib/kubelet/pods-api/pods-api.sock')
     .optional(),
   /** Reach the socket through `sudo -n socat` when the SSH user cannot open it directly. */
   sudo: z.boolean().optional(),
