@@ -9,6 +9,7 @@ export const summary = 'print one pod by UID (json, ndjson, table)';
 
 const spec: NodeCommandSpec = {
   name: 'get',
+  args: 1,
   usage: "usage: nodescope get NODE UID [options]\n\nPrints the pod with that UID from NODE's kubelet (find UIDs with nodescope pods NODE -o json).",
   outputs: ['json', 'ndjson', 'table'],
   async run({ client }, opts) {

@@ -13,6 +13,8 @@ export interface NodeCommandSpec {
   outputs: readonly string[];
   extra?: ExtraOptions;
   extraHelp?: string;
+  /** Arguments after NODE (get takes a UID); with --local, NODE may be left out. */
+  args?: number;
   run(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number>;
 }
 
@@ -23,7 +25,7 @@ export function helpText(spec: NodeCommandSpec): string {
 export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Promise<number> {
   let opts;
   try {
-    opts = parseNodeArgs(argv, spec.outputs, spec.extra);
+    opts = parseNodeArgs(argv, spec.outputs, spec.extra, spec.args ?? 0);
   } catch (err) {
     return reportFailure(spec.name, err, helpText(spec));
   }

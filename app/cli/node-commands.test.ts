@@ -76,8 +76,13 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+PHASE\s+READY\s+RESTARTS\s+AGE\s+IP$/);
     expect(lines).toHaveLength(111);
     const nameColumn = lines[0]!.search(/\bNAME\b/);
-    for (const [i, pod] of sim.store.list().entries()) {
-      const meta = pod.metadata as PodObject;
+    // Sorted by namespace, then name, as kubectl get pods -A lists them.
+    const expected = sim.store
+      .list()
+      .map((pod) => pod.metadata as PodObject)
+      .sort((a, b) => String(a.namespace).localeCompare(String(b.namespace)) || String(a.name).localeCompare(String(b.name)));
+    for (const [i, meta] of expected.entries()) {
+      expect(lines[i + 1]!.startsWith(String(meta.namespace))).toBe(true);
       expect(lines[i + 1]!.slice(nameColumn)).toMatch(new RegExp(`^${meta.name as string}\\s{3}`));
     }
   }, 30_000);

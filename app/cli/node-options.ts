@@ -77,6 +77,7 @@ export function parseNodeArgs(
   argv: string[],
   outputs: readonly string[],
   extra: ExtraOptions = {},
+  argCount = 0,
 ): NodeCommandOptions & { extraValues: Record<string, unknown> } {
   let parsed;
   try {
@@ -86,10 +87,10 @@ export function parseNodeArgs(
   }
   const v = parsed.values as Record<string, unknown>;
   const help = v.help === true;
-  const [node, ...args] = parsed.positionals;
-  if (!node && !help) {
-    throw new CliUsageError(v.local ? 'give a name for the node after the options, e.g. `local`' : 'which node? give an ssh destination (host, user@host or an ssh_config alias)');
-  }
+  // With --local there is no SSH destination: a name for the node is optional (it only labels output).
+  const named = !v.local || parsed.positionals.length > argCount;
+  const [node, ...args] = named ? parsed.positionals : ['local', ...parsed.positionals];
+  if (!node && !help) throw new CliUsageError('which node? give an ssh destination (host, user@host or an ssh_config alias)');
   const output = (v.output as string | undefined) ?? outputs[0]!;
   if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;

@@ -17,6 +17,8 @@ export function formatTable(rows: string[][]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]! + 3))).join('').trimEnd()).join('\n');
 }
 
+/** Rows sorted by namespace, then name, as `kubectl get pods -A` lists them (the API's own order is by UID). */
 export function podTable(pods: PodTree[], now = Date.now()): string {
-  return formatTable([HEADER, ...pods.map((p) => podTableRow(p, now))]);
+  const rows = pods.map((p) => podTableRow(p, now)).sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!));
+  return formatTable([HEADER, ...rows]);
 }
