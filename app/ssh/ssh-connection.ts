@@ -48,6 +48,8 @@ export interface OpenSshOptions {
   /** Time allowed to reach the host and exchange keys, default ConnectTimeout or 20 s. */
   connectTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Abandons the dial (e.g. the node was closed while a host key question waits): every hop is torn down. */
+  signal?: AbortSignal;
 }
 
 export interface SshConnection {
@@ -82,6 +84,8 @@ function nudgeServerNoDelay(client: Client): void {
     // The connection died already; its close handler reports why.
   }
 }
+
+const cancelled = (hop: SshHop) => new SshError('CLOSED', `Connecting to ${hop.host}:${hop.port} was cancelled`, 'Open the node again.');
 
 /** ssh2 only says "verification failed"; the checker's own error says why. */
 function hostKeyRejection(hop: SshHop, err: Error): SshError {
@@ -143,15 +147,20 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
 
     const fail = (err: unknown) => {
       clearTimeout(connectTimer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (settled) return;
       settled = true;
       client.destroy();
+      if (options.signal?.aborted) return reject(cancelled(hop));
       if (hostKeyError) reject(hostKeyRejection(hop, hostKeyError));
       else if (auth.declined()) {
         reject(new SshError('AUTH_FAILED', `Login to ${hop.user}@${hop.host}:${hop.port} cancelled at the password prompt`,
           'Connect again and answer the prompt, or set up key authentication.'));
       } else reject(classifyConnectError(err, hop, auth));
     };
+    const onAbort = () => fail(cancelled(hop));
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
 
     client.on('error', (err: Error & { level?: string }) => {
       // ssh2 reports an unusable agent or key and then moves on to the next method itself.
@@ -167,6 +176,7 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
     });
     client.once('ready', () => {
       clearTimeout(connectTimer);
+      options.signal?.removeEventListener('abort', onAbort);
       settled = true;
       nudgeServerNoDelay(client);
       resolve({ client, cause: () => afterReady });
@@ -224,6 +234,7 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
   };
   try {
     for (const [i, hop] of hops.entries()) {
+      if (options.signal?.aborted) throw cancelled(hop);
       const prev = opened[i - 1];
       const sock = prev ? await forwardThrough(prev.client, hops[i - 1]!, hop) : undefined;
       opened.push(await connectHop(hop, sock, options));

@@ -1,24 +1,15 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SshError } from './ssh-errors';
 import type { SshPrompter } from './ssh-prompter';
 import { createSshSession, type SessionState } from './ssh-session';
+import { closedPort } from './testing/ssh-test-kit';
 
 const prompter: SshPrompter = {
   hostKey: async () => 'refuse',
   passphrase: async () => null,
   keyboardInteractive: async () => null,
 };
-
-/** A loopback port nothing listens on: bound once, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('createSshSession', () => {
   it('backs off between failed dials and publishes when it will retry', async () => {
@@ -62,6 +53,31 @@ describe('createSshSession', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(session.state()).toEqual({ state: 'closed' });
     expect(((await session.connection().catch((e: unknown) => e)) as SshError).code).toBe('CLOSED');
+  });
+
+  it('drops a dial still in progress when closed, instead of keeping the connection until it times out', async () => {
+    // A server that accepts and never speaks: the dial waits for its SSH banner, as it would for a prompt.
+    const serverSide: Socket[] = [];
+    const silent = createServer((sock) => {
+      serverSide.push(sock);
+      // Read (and drop) the client's banner, or the hang-up stays queued behind it.
+      sock.resume();
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as { port: number };
+    const session = createSshSession(
+      { host: '127.0.0.1', port, user: 'root', identityFiles: [], identityAgent: 'none', knownHostsFiles: [], strictHostKeyChecking: 'yes', proxyJump: [] },
+      { prompter, connectTimeoutMs: 30_000 },
+    );
+    const dialing = session.connection().catch((e: unknown) => e);
+    while (serverSide.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const hungUp = new Promise<void>((r) => serverSide[0]!.once('close', () => r()));
+    const started = Date.now();
+    session.close();
+    expect(((await dialing) as SshError).code).toBe('CLOSED');
+    await hungUp;
+    expect(Date.now() - started).toBeLessThan(1000);
+    silent.close();
   });
 
   it('reports an unresolvable host name as a DNS problem that is worth retrying', async () => {

@@ -48,6 +48,8 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
   let fatal: SshError | null = null;
   let closed = false;
   let wakeUp: (() => void) | undefined;
+  /** Aborts the dial in progress, which may be waiting on a prompt nobody will answer now. */
+  let abortDial: AbortController | undefined;
 
   const setState = (s: SessionState) => {
     current = s;
@@ -89,8 +91,9 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     if (closed) throw closedError();
     setState({ state: 'connecting' });
     let next: SshConnection;
+    abortDial = new AbortController();
     try {
-      next = await openSshConnection(target, { ...options, prompter });
+      next = await openSshConnection(target, { ...options, prompter, signal: abortDial.signal });
     } catch (err) {
       const e = classifyConnectError(err, target);
       lastError = e;
@@ -153,6 +156,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
       if (closed) return;
       closed = true;
       wakeUp?.();
+      abortDial?.abort();
       conn?.close();
       conn = undefined;
       setState({ state: 'closed' });
