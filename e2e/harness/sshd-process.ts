@@ -74,9 +74,14 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log.push(chunk));
     const outcome = await waitUntilListening(child, log, spec.address, port);
     if (outcome === 'listening') {
+      const sshd = instance(child, port, configPath, log);
       // sshd writes its pid file just after logging; the cleanup watchdog relies on that file.
-      await waitForFile(pidPath, child);
-      return instance(child, port, configPath, log);
+      await waitForFile(pidPath, child).catch(async (err: unknown) => {
+        // Nobody else knows this listener yet: stop it here or it outlives the test run.
+        await sshd.stop();
+        throw err;
+      });
+      return sshd;
     }
     lastLog = log.join('');
     if (!/Address already in use/.test(lastLog)) break;
