@@ -94,7 +94,7 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.keyboard.press('Enter');
     const detail = page.getByRole('region', { name: `Pod kube-system/${name}` });
     await detail.waitFor();
-    await expect(detail.getByRole('region', { name: 'Containers' }).textContent()).resolves.toContain('registry.k8s.io/coredns/coredns');
+    await expect(detail.getByRole('region', { name: 'Containers' }).textContent()).resolves.toContain('registry.example.internal/coredns/coredns');
     await expect(detail.getByRole('region', { name: 'Conditions' }).textContent()).resolves.toContain('PodScheduled');
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });

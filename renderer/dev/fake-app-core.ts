@@ -20,37 +20,37 @@ function rng(seed: number) {
 }
 
 const WORKLOADS: [ns: string, name: string, kind: string, image: string, replicas: number][] = [
-  ['kube-system', 'coredns', 'ReplicaSet', 'registry.k8s.io/coredns/coredns:v1.12.1', 2],
-  ['kube-system', 'kube-proxy', 'DaemonSet', 'registry.k8s.io/kube-proxy:v1.35.0', 1],
-  ['kube-system', 'kindnet', 'DaemonSet', 'docker.io/kindest/kindnetd:v20250512', 1],
-  ['kube-system', 'metrics-server', 'ReplicaSet', 'registry.k8s.io/metrics-server/metrics-server:v0.8.0', 1],
-  ['ingress-nginx', 'ingress-nginx-controller', 'ReplicaSet', 'registry.k8s.io/ingress-nginx/controller:v1.13.0', 2],
-  ['cert-manager', 'cert-manager', 'ReplicaSet', 'quay.io/jetstack/cert-manager-controller:v1.18.2', 1],
-  ['cert-manager', 'cert-manager-webhook', 'ReplicaSet', 'quay.io/jetstack/cert-manager-webhook:v1.18.2', 1],
-  ['monitoring', 'prometheus-k8s', 'StatefulSet', 'quay.io/prometheus/prometheus:v3.5.0', 2],
-  ['monitoring', 'alertmanager-main', 'StatefulSet', 'quay.io/prometheus/alertmanager:v0.28.1', 3],
-  ['monitoring', 'node-exporter', 'DaemonSet', 'quay.io/prometheus/node-exporter:v1.9.1', 1],
-  ['monitoring', 'grafana', 'ReplicaSet', 'docker.io/grafana/grafana:12.1.0', 1],
+  ['kube-system', 'coredns', 'ReplicaSet', 'registry.example.internal/coredns/coredns:v1.12.1', 2],
+  ['kube-system', 'kube-proxy', 'DaemonSet', 'registry.example.internal/kube-proxy:v1.35.0', 1],
+  ['kube-system', 'kindnet', 'DaemonSet', 'registry.example.internal/kindest/kindnetd:v20250512', 1],
+  ['kube-system', 'metrics-server', 'ReplicaSet', 'registry.example.internal/metrics-server/metrics-server:v0.8.0', 1],
+  ['ingress-nginx', 'ingress-nginx-controller', 'ReplicaSet', 'registry.example.internal/ingress-nginx/controller:v1.13.0', 2],
+  ['cert-manager', 'cert-manager', 'ReplicaSet', 'registry.example.internal/jetstack/cert-manager-controller:v1.18.2', 1],
+  ['cert-manager', 'cert-manager-webhook', 'ReplicaSet', 'registry.example.internal/jetstack/cert-manager-webhook:v1.18.2', 1],
+  ['monitoring', 'prometheus-k8s', 'StatefulSet', 'registry.example.internal/prometheus/prometheus:v3.5.0', 2],
+  ['monitoring', 'alertmanager-main', 'StatefulSet', 'registry.example.internal/prometheus/alertmanager:v0.28.1', 3],
+  ['monitoring', 'node-exporter', 'DaemonSet', 'registry.example.internal/prometheus/node-exporter:v1.9.1', 1],
+  ['monitoring', 'grafana', 'ReplicaSet', 'registry.example.internal/grafana/grafana:12.1.0', 1],
   ['logging', 'fluent-bit', 'DaemonSet', 'cr.fluentbit.io/fluent/fluent-bit:4.0.3', 1],
-  ['logging', 'loki', 'StatefulSet', 'docker.io/grafana/loki:3.5.1', 3],
-  ['shop', 'storefront', 'ReplicaSet', 'ghcr.io/acme/storefront:2.14.3', 12],
-  ['shop', 'cart', 'ReplicaSet', 'ghcr.io/acme/cart:1.9.0', 8],
-  ['shop', 'checkout', 'ReplicaSet', 'ghcr.io/acme/checkout:3.2.1', 8],
-  ['shop', 'catalog', 'ReplicaSet', 'ghcr.io/acme/catalog:5.0.0', 10],
-  ['shop', 'redis-cart', 'StatefulSet', 'docker.io/library/redis:8.0', 3],
-  ['payments', 'payments-api', 'ReplicaSet', 'ghcr.io/acme/payments-api:7.3.0', 10],
-  ['payments', 'fraud-scorer', 'ReplicaSet', 'ghcr.io/acme/fraud-scorer:0.31.2', 6],
-  ['payments', 'ledger', 'StatefulSet', 'docker.io/library/postgres:17.5', 3],
-  ['search', 'opensearch', 'StatefulSet', 'docker.io/opensearchproject/opensearch:3.1.0', 5],
-  ['search', 'indexer', 'ReplicaSet', 'ghcr.io/acme/indexer:2.0.4', 14],
-  ['batch', 'nightly-report', 'Job', 'ghcr.io/acme/reports:2026.1', 24],
-  ['batch', 'thumbnailer', 'Job', 'ghcr.io/acme/thumbnailer:1.4.0', 40],
-  ['ml', 'feature-store', 'ReplicaSet', 'ghcr.io/acme/feature-store:0.9.8', 16],
-  ['ml', 'inference', 'ReplicaSet', 'ghcr.io/acme/inference:4.2.0-cuda', 20],
-  ['ci', 'runner', 'ReplicaSet', 'ghcr.io/actions/actions-runner:2.327.1', 30],
-  ['tenant-a', 'web', 'ReplicaSet', 'docker.io/library/nginx:1.29', 25],
-  ['tenant-b', 'web', 'ReplicaSet', 'docker.io/library/nginx:1.29', 25],
-  ['tenant-c', 'api', 'ReplicaSet', 'ghcr.io/acme/tenant-api:1.1.0', 30],
+  ['logging', 'loki', 'StatefulSet', 'registry.example.internal/grafana/loki:3.5.1', 3],
+  ['shop', 'storefront', 'ReplicaSet', 'registry.example.internal/acme/storefront:2.14.3', 12],
+  ['shop', 'cart', 'ReplicaSet', 'registry.example.internal/acme/cart:1.9.0', 8],
+  ['shop', 'checkout', 'ReplicaSet', 'registry.example.internal/acme/checkout:3.2.1', 8],
+  ['shop', 'catalog', 'ReplicaSet', 'registry.example.internal/acme/catalog:5.0.0', 10],
+  ['shop', 'redis-cart', 'StatefulSet', 'registry.example.internal/library/redis:8.0', 3],
+  ['payments', 'payments-api', 'ReplicaSet', 'registry.example.internal/acme/payments-api:7.3.0', 10],
+  ['payments', 'fraud-scorer', 'ReplicaSet', 'registry.example.internal/acme/fraud-scorer:0.31.2', 6],
+  ['payments', 'ledger', 'StatefulSet', 'registry.example.internal/library/postgres:17.5', 3],
+  ['search', 'opensearch', 'StatefulSet', 'registry.example.internal/opensearchproject/opensearch:3.1.0', 5],
+  ['search', 'indexer', 'ReplicaSet', 'registry.example.internal/acme/indexer:2.0.4', 14],
+  ['batch', 'nightly-report', 'Job', 'registry.example.internal/acme/reports:2026.1', 24],
+  ['batch', 'thumbnailer', 'Job', 'registry.example.internal/acme/thumbnailer:1.4.0', 40],
+  ['ml', 'feature-store', 'ReplicaSet', 'registry.example.internal/acme/feature-store:0.9.8', 16],
+  ['ml', 'inference', 'ReplicaSet', 'registry.example.internal/acme/inference:4.2.0-cuda', 20],
+  ['ci', 'runner', 'ReplicaSet', 'registry.example.internal/actions/actions-runner:2.327.1', 30],
+  ['tenant-a', 'web', 'ReplicaSet', 'registry.example.internal/library/nginx:1.29', 25],
+  ['tenant-b', 'web', 'ReplicaSet', 'registry.example.internal/library/nginx:1.29', 25],
+  ['tenant-c', 'api', 'ReplicaSet', 'registry.example.internal/acme/tenant-api:1.1.0', 30],
 ];
 
 const STATIC = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
@@ -164,7 +164,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
     const pods = new Map<string, PodTree>();
     let i = 0;
     for (const s of STATIC) {
-      const p = podTree(r, 'kube-system', `${s}-${nodeName}`, 'Node', s, `registry.k8s.io/${s}:v1.35.0`, nodeName, i++, now);
+      const p = podTree(r, 'kube-system', `${s}-${nodeName}`, 'Node', s, `registry.example.internal/${s}:v1.35.0`, nodeName, i++, now);
       pods.set(String((p.metadata as PodObject).uid), p);
     }
     for (const [ns, name, kind, image, replicas] of WORKLOADS) {
@@ -321,7 +321,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
         demo.pods.delete(String(meta.uid));
         removals.push(String(meta.uid));
         lines.push({ time: Date.now(), nodeId: demo.info.id, type: 'DELETED', namespace: 'batch', name: String(meta.name), uid: String(meta.uid), change: 'deleted' });
-        const fresh = podTree(r, 'batch', `thumbnailer-${word(5)}`, 'Job', 'thumbnailer', 'ghcr.io/acme/thumbnailer:1.4.0', demo.info.label, 900, Date.now());
+        const fresh = podTree(r, 'batch', `thumbnailer-${word(5)}`, 'Job', 'thumbnailer', 'registry.example.internal/acme/thumbnailer:1.4.0', demo.info.label, 900, Date.now());
         const freshMeta = fresh.metadata as PodObject;
         demo.pods.set(String(freshMeta.uid), fresh);
         upserts.push(rowOf(fresh));
