@@ -92,6 +92,12 @@ describe('handleRequest', () => {
     expect(failed).toEqual({ ok: false, error: { code: 'not-found', message: 'No node n9.', hint: 'Pick a node from the sidebar.' } });
   });
 
+  it('keeps the next step of an error from the layers below', async () => {
+    const sshFailure = Object.assign(new Error('Authentication failed for ops@node-1:22'), { hint: 'Load the right key into ssh-agent.' });
+    const failed = await handleRequest({ 'nodes.connect': () => Promise.reject(sshFailure) }, 'nodes.connect', { nodeId: 'n1' });
+    expect(failed).toEqual({ ok: false, error: { code: 'internal', message: sshFailure.message, hint: 'Load the right key into ssh-agent.' } });
+  });
+
   it('does not call the handler with invalid input', async () => {
     let called = false;
     const result = await handleRequest({ 'pods.get': () => ((called = true), undefined as never) }, 'pods.get', { nodeId: 'n' });

@@ -39,11 +39,15 @@ export class ContractError extends Error {
   }
 }
 
-/** Host side: turns whatever a handler threw into a result the other side can show. */
+/**
+ * Host side: turns whatever a handler threw into a result the other side can show. Errors from the
+ * SSH and kubelet layers carry their next step as `hint`; it crosses the bridge with the message.
+ */
 export function errorResult(err: unknown): RequestResult<never> {
   if (err instanceof ContractError) return { ok: false, error: err.toInfo() };
   const message = err instanceof Error ? err.message : String(err);
-  return { ok: false, error: { code: 'internal', message } };
+  const hint = err instanceof Error ? (err as Error & { hint?: unknown }).hint : undefined;
+  return { ok: false, error: { code: 'internal', message, ...(typeof hint === 'string' && hint ? { hint } : {}) } };
 }
 
 /** UI side: the value of a successful result, or a ContractError rebuilt from a failed one. */
