@@ -23,8 +23,9 @@ function openTerminal(): Terminal | null {
 
 /** Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-C / Ctrl-D. */
 function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string | null> {
-  t.output.write(prompt);
+  // Echo goes off before the prompt shows: a passphrase typed the moment the prompt appears must not be echoed.
   t.input.setRawMode(true);
+  t.output.write(prompt);
   t.input.resume();
   return new Promise((resolve) => {
     let text = '';
