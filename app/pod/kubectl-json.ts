@@ -230,9 +230,12 @@ function printBytes(bytes: Uint8Array, depth: number, layout: 'pretty' | 'compac
     printer(reader, bytes.length, depth, options.showManagedFields !== true, context);
   } catch (err) {
     w.op = mark;
-    // The fast path keeps no field path; the tree decoder names the pod, the path and the offset.
-    if (err instanceof WireFormatError) decodePod(bytes, label);
-    throw err;
+    if (!(err instanceof WireFormatError)) throw err;
+    // The fast path keeps no field path: the tree decoder names the pod, the path and the offset. Should it
+    // accept what the fast path refused, the pod is printed from its tree rather than lost.
+    const decoded = decodePod(bytes, label);
+    w.text(get(layout)(decoded.pod, depth, options.showManagedFields !== true));
+    return decoded.unknownFields;
   }
   // Unknown fields are rare (a newer kubelet); the tree decoder reports them with their paths.
   return context.unknownFields.length ? decodePod(bytes, label).unknownFields : [];

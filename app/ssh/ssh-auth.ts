@@ -115,7 +115,14 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       while (next < steps.length && !userDeclined) {
         const step = steps[next++]!;
         if (!offered(step.method)) continue;
-        const method = await step.build();
+        let method: AnyAuthMethod | null;
+        try {
+          method = await step.build();
+        } catch (err) {
+          // One method failing to prepare (a prompt that broke, an unreadable key) must not end the login.
+          skipped.push(`${step.label}: ${(err as Error).message}`);
+          continue;
+        }
         if (method) {
           tried.push(step.label);
           return method;

@@ -97,6 +97,16 @@ describe('openSshConnection (real sshd)', () => {
     expect(err.message).toContain(`skipped: ${garbage}:`);
   });
 
+  it('moves on to the next key when asking for a passphrase fails outright', async () => {
+    const broken = { ...scriptedPrompter(), passphrase: async () => Promise.reject(new Error('the dialog window was closed')) };
+    const conn = await openSshConnection(
+      harnessTarget(h, { name: h.operator.name, key: h.operator.key }, { identityFiles: [h.operator.encryptedKey, h.operator.key] }),
+      { prompter: broken },
+    );
+    expect(conn.isOpen()).toBe(true);
+    conn.close();
+  });
+
   it('gives up on a declined passphrase without asking again on the next dial', async () => {
     const prompter = scriptedPrompter({ passphrases: [null] });
     const session = createSshSession(harnessTarget(h, { name: h.operator.name, key: h.operator.encryptedKey }), { prompter });
