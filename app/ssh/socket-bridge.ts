@@ -41,17 +41,29 @@ const STDERR_LIMIT = 4096;
 /** sudoers reads `,` `:` `=` `\` and blanks in command arguments as syntax unless escaped. */
 const sudoersArg = (arg: string) => arg.replace(/[\\,:=\s]/g, '\\$&');
 
-export function sudoersLine(user: string, socatPath: string, socketPath: string): string {
-  return `${user} ALL=(root) NOPASSWD: ${socatPath} STDIO ${sudoersArg(`UNIX-CONNECT:${socketPath}`)}`;
+/**
+ * The sudoers line that allows exactly the bridge command `template` (with `{socket}`) runs: sudo's own
+ * words dropped, arguments escaped as sudoers needs. `program` is the command's absolute path on the node
+ * (sudoers matches full paths); without it the template's program name is used as written.
+ */
+export function sudoersLine(user: string, socketPath: string, template = DEFAULT_SUDO_TEMPLATE, program?: string): string {
+  const words = template.trim().split(/\s+/);
+  if (words[0] === 'sudo') {
+    words.shift();
+    while (words[0]?.startsWith('-')) words.shift();
+  }
+  const [name, ...args] = words;
+  const argv = args.map((a) => sudoersArg(a.replaceAll('{socket}', socketPath)));
+  return [`${user} ALL=(root) NOPASSWD: ${program ?? name}`, ...argv].join(' ');
 }
 
 /** Maps what the bridge command printed before it failed to a typed error. */
-export function classifyBridgeFailure(stderr: string, code: number | null, ctx: { user: string; host: string; socketPath: string; command: string }): SshError {
+export function classifyBridgeFailure(stderr: string, code: number | null, ctx: { user: string; host: string; socketPath: string; command: string; template?: string }): SshError {
   const text = stderr.trim() || `exit code ${code}`;
   const where = `${ctx.socketPath} on ${ctx.host}`;
   if (/a password is required|not allowed to execute|may not run sudo|not in the sudoers/i.test(stderr)) {
     return new SshError('SUDO_REFUSED', `sudo refused the bridge command for ${ctx.user}@${ctx.host}: ${text}`,
-      `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope), with socat's path as \`command -v socat\` prints it there: ${sudoersLine(ctx.user, '/usr/bin/socat', ctx.socketPath)}`);
+      `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope), with the command's full path as \`command -v\` prints it there: ${sudoersLine(ctx.user, ctx.socketPath, ctx.template, ctx.template ? undefined : '/usr/bin/socat')}`);
   }
   if (/socat: (command )?not found|socat: No such file|unable to execute .*socat/i.test(stderr)) {
     return new SshError('SOCAT_MISSING', `socat is not installed on ${ctx.host}: ${text}`,
@@ -111,7 +123,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.once('exit', (code: number | null) => {
       // A signal (code null) means the session was torn down, which the SSH layer reports itself.
       if (typeof code !== 'number' || code === 0) return;
-      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand }));
+      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
     });
     return ch;
   };
@@ -150,7 +162,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
         }
         if (probe.sudoAllowed === false) {
           throw new SshError('SUDO_REFUSED', `${user} may not open ${where}, and sudo does not allow \`${sudoCommand}\``,
-            `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(user, probe.socat, socketPath)}`, cause);
+            `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(user, socketPath, options.sudoTemplate, options.sudoTemplate ? undefined : probe.socat)}`, cause);
         }
         return `${user} may not open ${socketPath} directly; using \`${sudoCommand}\``;
     }

@@ -1,16 +1,13 @@
 import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_SUDO_TEMPLATE, sudoersLine } from '../../app/ssh/socket-bridge';
 import { runCommand } from './run-command';
 
 const SUDOERS_DIR = '/etc/sudoers.d';
 
-/**
- * sudoers arguments treat ':' as special, so the socat address must escape it; the argv then has
- * to match what the client runs verbatim: `sudo -n socat STDIO UNIX-CONNECT:<socketPath>`.
- */
+/** The rule the client's default bridge needs: the same line Nodescope suggests to operators. */
 export function socatSudoRule(user: string, socketPath: string): string {
-  if (/[\s,:\\=]/.test(socketPath)) throw new Error(`socket path ${JSON.stringify(socketPath)} cannot be expressed in a sudoers rule`);
-  return `${user} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${socketPath}\n`;
+  return `${sudoersLine(user, socketPath, DEFAULT_SUDO_TEMPLATE, '/usr/bin/socat')}\n`;
 }
 
 /** A fresh rule path; chosen before installing so cleanup can be armed first. */
