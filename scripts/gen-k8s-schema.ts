@@ -173,7 +173,8 @@ const header = [
 ];
 let messageCount = 0;
 for (const [pkg, messages] of messagesByPkg) {
-  messages.sort((a, b) => a.localeCompare(b));
+  // Byte order, not localeCompare: the output must not depend on the machine's locale.
+  messages.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   messageCount += messages.length;
   const importLines = [...(imports.get(pkg) ?? [])].sort().map((f) => `import "${f}";`);
   const text = [...header, `package ${pkg};`, '', ...(importLines.length ? [...importLines, ''] : []), messages.join('\n\n'), ''].join('\n');

@@ -82,6 +82,13 @@ describe('podRowFromTree', () => {
     expect(mirror).toMatchObject({ isStatic: true, deleting: true, status: 'Terminating', createdAt: null });
   });
 
+  it('keeps every label, even one whose key is __proto__ (maps come from the wire as they are)', () => {
+    const labels = JSON.parse('{"app":"web","__proto__":"x"}') as Record<string, string>;
+    const row = podRowFromTree({ metadata: { uid: 'u', labels } });
+    expect(Object.keys(row.labels).sort()).toEqual(['__proto__', 'app']);
+    expect(row.labels.app).toBe('web');
+  });
+
   it('shows the init step a pod is stuck on', () => {
     const pod: PodTree = {
       metadata: { uid: 'u' },

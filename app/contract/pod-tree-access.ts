@@ -8,8 +8,6 @@ export const strAt = (v: PodValue | undefined): string => (typeof v === 'string'
 export const optStrAt = (v: PodValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 export const numAt = (v: PodValue | undefined): number =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0;
-export const stringMapAt = (v: PodValue | undefined): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(objAt(v))) if (typeof val === 'string') out[k] = val;
-  return out;
-};
+// Object.fromEntries defines own keys, so a `__proto__` label is kept rather than taken as a prototype.
+export const stringMapAt = (v: PodValue | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(objAt(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
