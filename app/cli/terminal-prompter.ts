@@ -81,11 +81,7 @@ export function terminalPrompter(): SshPrompter & { close(): void } {
           return 'refuse';
         }
         const where = info.port === 22 ? info.host : `[${info.host}]:${info.port}`;
-        t.output.write(
-          info.previousFingerprint
-            ? `WARNING: the host key of ${where} has CHANGED (was ${info.previousFingerprint}).\n`
-            : `The authenticity of host '${where}' can't be established.\n`,
-        );
+        t.output.write(`The authenticity of host '${where}' can't be established.\n`);
         t.output.write(`${info.keyType} key fingerprint is ${info.fingerprint}.\n`);
         const answer = await readLine(t, 'Continue connecting? (yes = remember / once / no): ', false);
         const a = answer?.trim().toLowerCase();

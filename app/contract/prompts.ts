@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * Questions the app core must ask the user mid-connection. Each carries an id; the UI answers with
  * prompts.answer. A prompt that goes away without an answer (node removed, timeout) is announced
- * with the promptClosed event.
+ * with the promptClosed event. A host key is only asked about when it is unknown: a changed key is
+ * refused without asking and reported as the node's error.
  */
 export const PromptSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -15,8 +16,6 @@ export const PromptSchema = z.discriminatedUnion('kind', [
     keyType: z.string(),
     /** OpenSSH style: SHA256:base64-without-padding. */
     fingerprint: z.string(),
-    /** The key on file differs from the one offered: a possible attack, shown as a warning. */
-    changed: z.boolean(),
   }),
   z.object({
     kind: z.literal('passphrase'),

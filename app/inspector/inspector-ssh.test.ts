@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ describe('inspector with a node over SSH', () => {
     const waiting = await until('the host key question', () => phaseOf(added.id, 'waitingForUser'));
     expect(waiting.state).toMatchObject({ waitingFor: 'hostKey' });
     const prompt = (await call<Prompt[]>('prompts.pending'))[0]!;
-    expect(prompt).toMatchObject({ kind: 'hostKey', nodeId: added.id, port: h.port, changed: false });
+    expect(prompt).toMatchObject({ kind: 'hostKey', nodeId: added.id, port: h.port });
     expect(prompt.kind === 'hostKey' && prompt.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
     expect(events.some((e) => e.name === 'prompt' && e.payload.id === prompt.id)).toBe(true);
 
@@ -160,5 +161,36 @@ describe('inspector with a node over SSH', () => {
     await until('the question again', () => phaseOf(added.id, 'waitingForUser'));
     await call('nodes.remove', { nodeId: added.id });
     expect(await call<Prompt[]>('prompts.pending')).toEqual([]);
+  });
+
+  it('refuses a changed host key without asking and says which known_hosts line to remove and how', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-changed-key-'));
+    // known_hosts remembers another ed25519 key for the node, as after a reinstall or an attack.
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'other')]);
+    const stale = join(dir, 'known_hosts');
+    writeFileSync(stale, `[${h.host}]:${h.port} ${readFileSync(join(dir, 'other.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
+    const sshConfig = join(dir, 'ssh_config');
+    writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${stale}\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking ask\n`);
+    const other = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
+    try {
+      const ask = async <T>(name: RequestName, input: unknown = {}) => {
+        const result = await handleRequest(other.handlers, name, input);
+        if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+        return result.value as T;
+      };
+      const added = await ask<NodeInfo>('nodes.add', { host: h.host, port: h.port, user: h.root.name, identityFile: h.root.key, socketPath: h.socketPath });
+      const failed = await until('the changed-key error', async () => {
+        const info = (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id);
+        expect(info?.state.phase).not.toBe('waitingForUser');
+        return info?.state.phase === 'error' ? info.state : undefined;
+      });
+      expect(await ask<Prompt[]>('prompts.pending')).toEqual([]);
+      const shown = failed.phase === 'error' ? `${failed.cause} ${failed.nextStep}` : '';
+      expect(shown).toMatch(/CHANGED/);
+      expect(shown).toContain(`${stale}:1`);
+      expect(shown).toContain(`ssh-keygen -R "[${h.host}]:${h.port}" -f ${stale}`);
+    } finally {
+      await other.close();
+    }
   });
 });

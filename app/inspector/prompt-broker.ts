@@ -64,7 +64,6 @@ export class PromptBroker {
           port: q.port,
           keyType: q.keyType,
           fingerprint: q.fingerprint,
-          changed: q.previousFingerprint !== undefined,
         });
         const decision = answer?.kind === 'hostKey' ? answer.decision : 'refuse';
         return decision === 'acceptOnce' ? 'once' : decision === 'acceptAndRemember' ? 'remember' : 'refuse';

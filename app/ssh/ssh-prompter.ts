@@ -4,6 +4,7 @@
  * Every method may resolve to "no answer" (`'refuse'` / `null`), which cancels that step.
  */
 
+/** Only unknown keys are asked about: a changed or revoked key is refused without asking. */
 export interface HostKeyQuestion {
   /** Host name as the user wrote it (or the HostKeyAlias), and the port. */
   host: string;
@@ -12,8 +13,6 @@ export interface HostKeyQuestion {
   keyType: string;
   /** `SHA256:...` exactly as `ssh-keygen -lf` prints it. */
   fingerprint: string;
-  /** Set when the key differs from a remembered one (only asked when policy allows asking). */
-  previousFingerprint?: string;
 }
 
 export type HostKeyAnswer = 'once' | 'remember' | 'refuse';

@@ -33,7 +33,7 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
   if (prompt.kind === 'hostKey') {
     return (
       <Modal
-        title={prompt.changed ? 'Host key changed' : 'Unknown host key'}
+        title="Unknown host key"
         onClose={cancel}
         footer={
           <>
@@ -50,11 +50,6 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
           </>
         }
       >
-        {prompt.changed && (
-          <p className="warning" role="alert">
-            The key offered by this host differs from the one you saved. Someone may be intercepting the connection. Accept only if you know the host was reinstalled.
-          </p>
-        )}
         <p>
           <strong>{nodeName}</strong> ({prompt.host}:{prompt.port}) presented a key Nodescope has not seen before. Compare its fingerprint with the one the node’s administrator gave you.
         </p>

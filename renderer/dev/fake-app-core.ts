@@ -228,7 +228,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
       const node = addNode(spec.label ?? spec.host, false, { phase: 'connecting', attempt: 1 }, 0.3, spec.host);
       node.info = { ...node.info, spec };
       setTimeout(() => {
-        const prompt: Prompt = { kind: 'hostKey', id: `prompt-${nextId++}`, nodeId: node.info.id, host: spec.host, port: spec.port ?? 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:Jq1x7rQ0hVv3b2Hn0s8pQ0j8oJ0u6W3cXnQY0v9kLqg', changed: false };
+        const prompt: Prompt = { kind: 'hostKey', id: `prompt-${nextId++}`, nodeId: node.info.id, host: spec.host, port: spec.port ?? 22, keyType: 'ssh-ed25519', fingerprint: 'SHA256:Jq1x7rQ0hVv3b2Hn0s8pQ0j8oJ0u6W3cXnQY0v9kLqg' };
         prompts.set(prompt.id, prompt);
         setState(node, { phase: 'waitingForUser', waitingFor: 'hostKey', promptId: prompt.id });
         bridge.emit('prompt', prompt);
