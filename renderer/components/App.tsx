@@ -227,6 +227,7 @@ export function App({ model }: { model: AppModel }) {
         {model.nodes.length > 0 && (
           <EventsFeed
             lines={model.feed.lines()}
+            limit={model.feed.limit}
             nodeLabel={nodeLabel}
             onOpen={openFromFeed}
             canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined}

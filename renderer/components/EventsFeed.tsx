@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { FeedLine } from '../../app/contract/pods';
 import { formatClock } from '../format/age';
+import { newSincePause } from '../state/feed-buffer';
 
 const TYPE_TONE: Record<FeedLine['type'], string> = { ADDED: 'ok', MODIFIED: 'busy', DELETED: 'off', RELIST: 'wait', ERROR: 'bad' };
 const LINE_HEIGHT = 18;
@@ -14,6 +15,8 @@ const podName = (l: FeedLine) => (l.namespace ? `${l.namespace}/${l.name}` : l.n
  */
 export function EventsFeed(props: {
   lines: readonly FeedLine[];
+  /** How many lines the buffer keeps: past it, the count of new lines is only known to exceed it. */
+  limit: number;
   nodeLabel: (nodeId: string) => string;
   onOpen: (line: FeedLine) => void;
   canOpen: (line: FeedLine) => boolean;
@@ -31,7 +34,7 @@ export function EventsFeed(props: {
   );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_HEIGHT, overscan: 8 });
-  const newWhilePaused = frozen ? props.lines.indexOf(frozen[0]!) : 0;
+  const newWhilePaused = frozen ? newSincePause(props.lines, frozen[0], props.limit) : null;
 
   return (
     <section className={props.collapsed ? 'feed collapsed' : 'feed'} aria-label="Live events">
@@ -44,7 +47,7 @@ export function EventsFeed(props: {
           <>
             <input type="search" className="search small" placeholder="Filter events" aria-label="Filter events" value={query} onChange={(e) => setQuery(e.target.value)} />
             <button type="button" className={frozen ? 'button small primary' : 'button small'} aria-pressed={frozen !== null} onClick={() => setFrozen(frozen ? null : props.lines)}>
-              {frozen ? `Resume${newWhilePaused > 0 ? ` (${newWhilePaused} new)` : ''}` : 'Pause'}
+              {frozen ? `Resume${newWhilePaused ? ` (${newWhilePaused} new)` : ''}` : 'Pause'}
             </button>
           </>
         )}

@@ -16,3 +16,14 @@ export class FeedBuffer {
     return this.items;
   }
 }
+
+/**
+ * What "Resume (N new)" counts: the lines above `top`, the newest line when the feed was paused
+ * (undefined if it was empty). Once `top` has dropped out of a buffer of `limit` lines the exact
+ * count is lost, so it reads "2000+". Null when nothing came in.
+ */
+export function newSincePause(lines: readonly FeedLine[], top: FeedLine | undefined, limit: number): string | null {
+  const count = top ? lines.indexOf(top) : lines.length;
+  if (count < 0 || (!top && count >= limit)) return `${limit}+`;
+  return count > 0 ? String(count) : null;
+}
