@@ -7,6 +7,10 @@ import { FrameBatcher } from './frame-batcher';
 import { PodStore } from './pod-store';
 import { errorText } from '../format/error-text';
 
+/** Waits before fetching a node's rows again after pods.rows failed: doubling from the first, capped. */
+const ROWS_RETRY_FIRST_MS = 1000;
+const ROWS_RETRY_MAX_MS = 30_000;
+
 type Incoming = { kind: 'deltas'; batch: PodDeltas } | { kind: 'feed'; lines: FeedLine[] };
 
 /**
@@ -26,6 +30,8 @@ export class AppModel {
   private readonly listeners = new Set<() => void>();
   /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
   private readonly loading = new Set<string>();
+  /** Nodes whose pods.rows failed: how many times in a row, and the timer of the next try. */
+  private readonly rowRetries = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly batcher: FrameBatcher<Incoming>;
 
   constructor(
@@ -56,6 +62,7 @@ export class AppModel {
     b.on('nodeRemoved', ({ nodeId }) => {
       this.nodes = this.nodes.filter((n) => n.id !== nodeId);
       this.pods.removeNode(nodeId);
+      this.cancelRowRetry(nodeId);
       this.changed();
     });
     b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
@@ -76,6 +83,8 @@ export class AppModel {
       this.prompts = prompts;
       this.connectionProblem = null;
       this.changed();
+      // The link is back: fetch now rather than when a backed-off retry comes due.
+      for (const nodeId of [...this.rowRetries.keys()]) this.cancelRowRetry(nodeId);
       await Promise.all(nodes.map((n) => this.loadRows(n.id)));
     } catch (err) {
       this.connectionProblem = errorText(err);
@@ -84,7 +93,8 @@ export class AppModel {
   }
 
   private async loadRows(nodeId: string): Promise<void> {
-    if (this.loading.has(nodeId)) return;
+    // A retry already scheduled fetches for this request too, keeping the backoff.
+    if (this.loading.has(nodeId) || this.rowRetries.get(nodeId)?.timer) return;
     this.loading.add(nodeId);
     let outcome: 'applied' | 'gap' = 'applied';
     try {
@@ -92,17 +102,38 @@ export class AppModel {
       // A node removed meanwhile must not come back as an orphan entry in the store.
       if (!this.nodes.some((n) => n.id === nodeId)) return;
       outcome = this.pods.applySnapshot(nodeId, snapshot);
+      // The banner was about this failure; the retry got through.
+      if (this.rowRetries.delete(nodeId)) this.connectionProblem = null;
       this.changed();
     } catch (err) {
       // The node may be gone already; its removal event cleans up.
       if (this.nodes.some((n) => n.id === nodeId)) {
         this.connectionProblem = errorText(err);
+        this.retryRows(nodeId);
         this.changed();
       }
     } finally {
       this.loading.delete(nodeId);
     }
     if (outcome === 'gap') await this.loadRows(nodeId);
+  }
+
+  /** Held batches wait for a snapshot, so a failed fetch is tried again (1 s, 2 s, 4 s… at most 30 s). */
+  private retryRows(nodeId: string): void {
+    const failures = (this.rowRetries.get(nodeId)?.failures ?? 0) + 1;
+    const delay = Math.min(ROWS_RETRY_MAX_MS, ROWS_RETRY_FIRST_MS * 2 ** (failures - 1));
+    const retry: { failures: number; timer: ReturnType<typeof setTimeout> | null } = { failures, timer: null };
+    retry.timer = setTimeout(() => {
+      retry.timer = null;
+      void this.loadRows(nodeId);
+    }, delay);
+    this.rowRetries.set(nodeId, retry);
+  }
+
+  private cancelRowRetry(nodeId: string): void {
+    const timer = this.rowRetries.get(nodeId)?.timer;
+    if (timer) clearTimeout(timer);
+    this.rowRetries.delete(nodeId);
   }
 
   private applyIncoming(items: Incoming[], now: number): void {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeBridge } from '../../app/contract/fake-bridge';
 import { testRow } from '../filter/test-rows';
 import { AppModel } from './app-model';
@@ -55,6 +55,18 @@ describe('PodStore', () => {
     store.applyDeltas({ nodeId: 'n', seq: 9, reset: true, upserts: [testRow({ uid: 'b' })], removals: [] }, 50);
     expect(store.rows('n').map((r) => r.uid)).toEqual(['b']);
     expect(store.changedAt('n', 'b')).toBeUndefined();
+  });
+
+  it('drops held batches past its limit and reports a gap again, then catches up from the next snapshot', () => {
+    const store = new PodStore(3);
+    store.applySnapshot('n', { seq: 1, rows: [testRow({ uid: 'a' })] });
+    const batch = (seq: number) => ({ nodeId: 'n', seq, reset: false, upserts: [testRow({ uid: `p${seq}` })], removals: [] });
+    expect([3, 4, 5, 6].map((seq) => store.applyDeltas(batch(seq), 1))).toEqual(['gap', 'early', 'early', 'gap']);
+    expect(store.applyDeltas(batch(7), 1)).toBe('early');
+    // Held: only 7. A snapshot at 6 covers what was dropped; 7 replays on it.
+    expect(store.applySnapshot('n', { seq: 6, rows: [testRow({ uid: 'from-snapshot' })] })).toBe('applied');
+    expect(store.rows('n').map((r) => r.uid)).toEqual(['from-snapshot', 'p7']);
+    expect(store.applyDeltas(batch(8), 1)).toBe('applied');
   });
 
   it('returns the same array until something changes', () => {
@@ -140,6 +152,67 @@ describe('frame batching', () => {
     answer!();
     await new Promise((r) => setTimeout(r, 0));
     expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['p3', 'p4', 'p5', 'p6']);
+  });
+
+  describe('when pods.rows fails', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('AppModel retries with doubling delays capped at 30 s, then shows the rows and clears the banner', async () => {
+      vi.useFakeTimers();
+      const asked: number[] = [];
+      let failures = 8;
+      const bridge = createFakeBridge({
+        'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+        'prompts.pending': () => [],
+        'pods.rows': () => {
+          asked.push(Date.now());
+          if (failures-- > 0) throw new Error('The app core is busy.');
+          return { seq: 4, rows: [testRow({ uid: 'p4' })] };
+        },
+      });
+      const frames: (() => void)[] = [];
+      const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+      await model.start();
+      expect(model.connectionProblem).toContain('busy');
+      // Batches keep coming meanwhile; they are held for the snapshot.
+      bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'p5' })], removals: [] });
+      frames.shift()!();
+      await vi.advanceTimersByTimeAsync(200_000);
+      expect(asked.slice(1).map((t, i) => t - asked[i]!)).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+      expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['p4', 'p5']);
+      expect(model.connectionProblem).toBeNull();
+    });
+
+    it('AppModel stops retrying for a removed node, and a resync fetches at once', async () => {
+      vi.useFakeTimers();
+      let asked = 0;
+      const node = (id: string) => ({ id, label: id, simulated: false, spec: { host: id }, state: { phase: 'live' as const, since: 1 }, mask: '', podCount: 0 });
+      let listed = [node('n1'), node('n2')];
+      const bridge = createFakeBridge({
+        'nodes.list': () => listed,
+        'prompts.pending': () => [],
+        'pods.rows': ({ nodeId }) => {
+          asked++;
+          if (nodeId === 'n1' || asked < 4) throw new Error('The app core is busy.');
+          return { seq: 0, rows: [testRow({ uid: 'b' })] };
+        },
+      });
+      const model = new AppModel(bridge, { requestFrame: (cb) => cb() });
+      await model.start();
+      expect(asked).toBe(2);
+      listed = [node('n2')];
+      bridge.emit('nodeRemoved', { nodeId: 'n1' });
+      await vi.advanceTimersByTimeAsync(1000);
+      // Only n2 was tried again.
+      expect(asked).toBe(3);
+      await model.resync();
+      expect(asked).toBe(4);
+      expect(model.pods.rows('n2').map((r) => r.uid)).toEqual(['b']);
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(asked).toBe(4);
+    });
   });
 
   it('AppModel refetches a node whose batches skipped a seq', async () => {

@@ -17,10 +17,15 @@ export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
  * The renderer's pods, indexed by node and UID. Batches are ordered by seq: one already covered by
  * the snapshot is dropped, one that skips a seq reports a gap once (the caller fetches a new
  * snapshot); from then on batches are held and replayed on the snapshot, so a busy node costs one
- * refetch per gap, not one per batch, and nothing that arrives meanwhile is lost.
+ * refetch per gap, not one per batch, and nothing that arrives meanwhile is lost. While the
+ * snapshot is slow to come (the request failed and waits to be retried) at most `maxHeldBatches`
+ * are held: past that they are dropped and a gap reported again, since the next snapshot covers
+ * them anyway.
  */
 export class PodStore {
   private readonly nodes = new Map<string, NodePods>();
+
+  constructor(private readonly maxHeldBatches = 256) {}
 
   private node(nodeId: string): NodePods {
     let node = this.nodes.get(nodeId);
@@ -48,7 +53,9 @@ export class PodStore {
     const node = this.node(batch.nodeId);
     if (node.seq < 0 && !batch.reset) {
       node.early.push(batch);
-      return 'early';
+      if (node.early.length <= this.maxHeldBatches) return 'early';
+      node.early = [];
+      return 'gap';
     }
     if (!batch.reset) {
       if (batch.seq <= node.seq) return 'duplicate';
