@@ -63,8 +63,11 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
   detectApiShape(): Promise<ApiShape>;
-  /** Waits out an initializing kubelet and rate limits (options.retry). */
-  listPods(): Promise<PodList>;
+  /**
+   * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
+   * then they fail at once, for a caller that shows them itself (the documented watch does).
+   */
+  listPods(call?: { waitIfBusy?: boolean }): Promise<PodList>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
   getPod(uid: string): Promise<SinglePod>;
@@ -140,7 +143,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detectingList(true);
       return shape!;
     },
-    listPods: () => detectingList(true),
+    listPods: (call) => detectingList(call?.waitIfBusy ?? true),
     async listPodBytes() {
       if (options.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
       return listBytes(await this.detectApiShape(), true);

@@ -122,10 +122,12 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
 
   /**
    * Documented: the watch has no end-of-replay marker, so the state to reconcile to comes from a
-   * ListPods made once the watch is open; replay messages that repeat it are then no-ops.
+   * ListPods made once the watch is open; replay messages that repeat it are then no-ops. The list
+   * does not wait out an initializing kubelet: that shows as the watch's state, like the shipped
+   * watch's, and close() is not held up by a list retrying for a minute.
    */
   const consumeDocumented = async (s: PodStream) => {
-    const { pods } = await client.listPods();
+    const { pods } = await client.listPods({ waitIfBusy: false });
     if (closed) return;
     reconcile(pods);
     for await (const message of s) {
