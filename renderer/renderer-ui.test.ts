@@ -138,6 +138,43 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.close();
   });
 
+  it('removes a node with one click and brings it back, same spec, with Undo from the keyboard', async () => {
+    const { page, errors } = await open();
+    await page.getByRole('button', { name: 'Remove gpu-node-2' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'Removed gpu-node-2' }).isVisible()).resolves.toBe(true);
+    expect(await page.getByRole('button', { name: /^Node gpu-node-2:/ }).count()).toBe(0);
+    // The ✕ went away with its node: Undo has the focus, so Enter takes the removal back.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+    await page.keyboard.press('Enter');
+    // It comes back as a new connection to the same host (the fake core asks about its key again).
+    await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click();
+    await page.getByRole('button', { name: /^Node gpu-node-2: Live$/ }).waitFor();
+    expect(await page.getByRole('button', { name: /^Node gpu-node-2:/ }).getAttribute('title')).toBe('gpu-node-2');
+    expect(await page.locator('.undo-toast').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('stops offering Undo after a few seconds, unless the pointer rests on it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.clock.install();
+    await page.goto(`${base}?events=0`);
+    await page.getByRole('button', { name: 'Remove edge-7.prod' }).click();
+    const toast = page.locator('.undo-toast');
+    await toast.waitFor();
+    await toast.hover();
+    await page.clock.runFor(10_000);
+    expect(await toast.isVisible()).toBe(true);
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(5000);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(1500);
+    await toast.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: /^Node edge-7\.prod:/ }).count()).toBe(0);
+    await page.close();
+  });
+
   it('validates the field mask as you type and applies it', async () => {
     const { page } = await open();
     const mask = page.getByRole('textbox', { name: 'Field mask' });

@@ -1,10 +1,12 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { NodeInfo } from '../../app/contract/nodes';
 import type { FeedLine } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
+import { restoreNode } from '../state/restore-node';
 import { AddNodeDialog } from './AddNodeDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
@@ -13,9 +15,13 @@ import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { PromptDialog } from './PromptDialog';
+import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
 type DialogKind = 'addNode' | 'export' | null;
+
+/** How long "Removed worker-1 · Undo" stays offered. */
+const UNDO_REMOVE_MS = 6000;
 
 const FILTER_HELP = [
   'Terms must all match:',
@@ -38,6 +44,8 @@ export function App({ model }: { model: AppModel }) {
   const [dialog, setDialog] = useState<DialogKind>(null);
   const [feedCollapsed, setFeedCollapsed] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  /** The node just removed, while its removal can be undone. */
+  const [removed, setRemoved] = useState<NodeInfo | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const bridge = model.bridge;
 
@@ -98,6 +106,18 @@ export function App({ model }: { model: AppModel }) {
     model.upsertNode(demo);
     selectNode(demo.id);
   };
+  const removeNode = async (id: string) => {
+    const gone = model.node(id);
+    await bridge.request('nodes.remove', { nodeId: id });
+    setRemoved(gone ?? null);
+  };
+  const undoRemove = async (node: NodeInfo) => {
+    setRemoved(null);
+    const back = await restoreNode(bridge, node);
+    model.upsertNode(back);
+    selectNode(back.id);
+  };
+  const dismissRemoved = useCallback(() => setRemoved(null), []);
   const nodeLabel = (id: string) => model.node(id)?.label ?? id;
   const prompt = model.prompts[0];
   const state = node ? describeNodeState(node.state, now) : null;
@@ -113,7 +133,7 @@ export function App({ model }: { model: AppModel }) {
         onStartDemo={() => void act(startDemo)}
         onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
         onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
-        onRemove={(id) => void act(() => bridge.request('nodes.remove', { nodeId: id }))}
+        onRemove={(id) => void act(() => removeNode(id))}
       />
       <main className="workspace">
         {model.connectionProblem && (
@@ -256,6 +276,9 @@ export function App({ model }: { model: AppModel }) {
           totalCount={allRows.length}
           onClose={() => setDialog(null)}
         />
+      )}
+      {removed && (
+        <UndoToast key={removed.id} message={`Removed ${removed.label}`} timeoutMs={UNDO_REMOVE_MS} onUndo={() => void act(() => undoRemove(removed))} onDismiss={dismissRemoved} />
       )}
       {prompt && <PromptDialog key={prompt.id} bridge={bridge} prompt={prompt} node={model.node(prompt.nodeId)} onDone={(id) => model.dropPrompt(id)} />}
     </div>
