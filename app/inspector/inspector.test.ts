@@ -136,6 +136,29 @@ describe('inspector with the demo node', () => {
   });
 });
 
+describe('inspector demo starts', () => {
+  it('starts one demo node when asked twice at once, and nothing of it runs on once removed', async () => {
+    const solo = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-inspector-demo-')), demo: false });
+    const seen: AppEvent[] = [];
+    solo.subscribe((e) => seen.push(e));
+    try {
+      const started = await Promise.all([handleRequest(solo.handlers, 'nodes.startDemo', {}), handleRequest(solo.handlers, 'nodes.startDemo', {})]);
+      const ids = started.map((r) => (r as { ok: true; value: NodeInfo }).value.id);
+      expect(ids[0]).toBe(ids[1]);
+      const nodeId = ids[0]!;
+      await until('demo churn reaching the UI', () => seen.find((e) => e.name === 'podDeltas' && !e.payload.reset));
+      expect(await handleRequest(solo.handlers, 'nodes.remove', { nodeId })).toMatchObject({ ok: true });
+      const removedAt = seen.length;
+      // The demo churns 2 pods a second: a kubelet left running would be heard from within this.
+      await new Promise((r) => setTimeout(r, 2000));
+      const after = seen.slice(removedAt).filter((e) => e.name === 'podDeltas' || e.name === 'watchEvents' || e.name === 'nodeState');
+      expect(after).toEqual([]);
+    } finally {
+      await solo.close();
+    }
+  });
+});
+
 describe('inspector with remembered nodes', () => {
   it('restores added nodes instead of the demo, and shows an unreachable one as an error with the next step', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-saved-'));

@@ -174,14 +174,20 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return record;
   };
 
-  const startDemo = async (): Promise<NodeRecord> => {
-    const existing = nodes.get(DEMO_ID);
-    if (existing) {
-      await connect(existing);
-      return existing;
-    }
-    demo ??= await startDemoKubelet();
-    return addNode(demo.spec, true, DEMO_ID);
+  // Starts asked for at once (a double click) share one: each would start its own simulated kubelet,
+  // and the second record would hide the first, whose link and kubelet then ran on unclosed.
+  let demoStarting: Promise<NodeRecord> | null = null;
+  const startDemo = (): Promise<NodeRecord> => {
+    demoStarting ??= (async () => {
+      const existing = nodes.get(DEMO_ID);
+      if (existing) {
+        await connect(existing);
+        return existing;
+      }
+      demo ??= await startDemoKubelet();
+      return addNode(demo.spec, true, DEMO_ID);
+    })().finally(() => (demoStarting = null));
+    return demoStarting;
   };
 
   const podDetail = (record: NodeRecord, uid: string): PodDetail => {
