@@ -100,10 +100,15 @@ describe('kubelet NodeLink over SSH', () => {
     expect(sameUids(rec, sim)).toBe(true);
   }, 30_000);
 
-  it('closes promptly while the connection waits for a host key answer that never comes', async () => {
+  // Without a socket path the link first dials to find the socket on the node.
+  it.each([
+    ['a socket path', true],
+    ['the socket to be found on the node', false],
+  ])('closes promptly while the connection waits for a host key answer that never comes (with %s)', async (_, withSocket) => {
     const { rec, events } = recorder();
     const silent = { ...scriptedPrompter(), hostKey: () => new Promise<never>(() => {}) };
-    const link = openKubeletNodeLink({ nodeId: 'n2', spec: { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: h.socketPath }, prompter: silent, events });
+    const spec: NodeSpec = { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
+    const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events });
     await new Promise((r) => setTimeout(r, 500));
     const t = performance.now();
     await link.close();

@@ -55,13 +55,16 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
         ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
       });
+      if (closed) return;
       // Without a socket path the transport finds the shipped or the documented socket on the node.
-      transport = await openKubeletTransport(sshTarget, {
+      const opened = await openKubeletTransport(sshTarget, {
         ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
         prompter: request.prompter,
         bridgeMode: spec.sudo ? 'sudo' : 'auto',
       });
-      if (closed) return;
+      // close() did not wait for this dial: what it opened is closed here.
+      if (closed) return opened.close();
+      transport = opened;
       target = transport.target;
       socketPath = transport.socketPath;
     }
@@ -77,7 +80,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     });
   };
 
-  const started = start().catch((err: unknown) => {
+  void start().catch((err: unknown) => {
     if (closed) return;
     const e = err instanceof KubeletError || isSshError(err) ? err : null;
     events.state({
@@ -90,7 +93,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   return {
     async close() {
       closed = true;
-      await started;
+      // A dial still finding the socket (a host key question nobody answers, a silent host) is not
+      // waited for: start() closes the transport itself once it has one.
       await watch?.close();
       client?.close();
       await transport?.close();
