@@ -175,6 +175,34 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.close();
   });
 
+  it('announces node state changes once, not the reconnect countdown, and the pod count at most every 5 s', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.clock.install();
+    await page.goto(`${base}?events=0`);
+    await page.getByRole('row').nth(1).waitFor();
+    const liveRegions = () => page.locator('[role=status], [role=alert], [aria-live]:not([aria-live=off])').allTextContents();
+    const spokenCount = page.getByRole('status').filter({ hasText: / pods$/ });
+    const total = Number((await page.locator('.pods-foot').textContent())!.match(/(\d+) pods/)![1]);
+
+    // edge-7.prod counts down to its next attempt every second: on screen, in no live region.
+    await page.getByRole('button', { name: /^Node edge-7\.prod:/ }).click();
+    await page.getByRole('heading', { level: 2, name: /Reconnecting in \d+s/ }).waitFor();
+    await page.clock.runFor(2000);
+    expect((await liveRegions()).filter((t) => /Reconnecting in/.test(t))).toEqual([]);
+    await page.getByRole('button', { name: 'Connect gpu-node-2' }).click();
+    await expect.poll(() => liveRegions()).toContain('gpu-node-2: Connecting');
+
+    await page.getByRole('button', { name: /^Node kind-worker:/ }).click();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:kube-system');
+    await expect.poll(() => spokenCount.textContent()).toBe(`9 of ${total} pods`);
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:kube-system is:static');
+    await expect.poll(() => page.locator('.pods-foot').textContent()).toBe(`4 of ${total} pods`);
+    expect(await spokenCount.textContent()).toBe(`9 of ${total} pods`);
+    await page.clock.runFor(5000);
+    await expect.poll(() => spokenCount.textContent()).toBe(`4 of ${total} pods`);
+    await page.close();
+  });
+
   it('validates the field mask as you type and applies it', async () => {
     const { page } = await open();
     const mask = page.getByRole('textbox', { name: 'Field mask' });

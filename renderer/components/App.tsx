@@ -193,7 +193,7 @@ export function App({ model }: { model: AppModel }) {
               )}
             </div>
             {node.state.phase !== 'live' && allRows.length === 0 ? (
-              <div className="node-state-panel" role="status">
+              <div className="node-state-panel">
                 <span className={`dot big tone-${state.tone}`} aria-hidden="true" />
                 <h2>{state.title}</h2>
                 {state.detail && <p className="muted">{state.detail}</p>}
@@ -206,7 +206,7 @@ export function App({ model }: { model: AppModel }) {
             ) : (
               <div className={openUid ? 'content split' : 'content'}>
                 {node.state.phase !== 'live' && (
-                  <div className="stale-note" role="status">
+                  <div className="stale-note">
                     {state.title}: these pods are as last seen and may have changed.
                   </div>
                 )}

@@ -1,6 +1,7 @@
 import type { NodeInfo } from '../../app/contract/nodes';
 import { describeNodeState } from '../format/node-state';
 import { useNow } from './use-model';
+import { useNodeAnnouncement } from './use-node-announcement';
 
 interface Props {
   nodes: readonly NodeInfo[];
@@ -25,6 +26,7 @@ function describeSpec(node: NodeInfo): string {
 export function NodesSidebar(props: Props) {
   const now = useNow(1000);
   const hasDemo = props.nodes.some((n) => n.simulated);
+  const announcement = useNodeAnnouncement(props.nodes);
   return (
     <nav className="sidebar" aria-label="Nodes">
       <div className="brand">
@@ -58,7 +60,7 @@ export function NodesSidebar(props: Props) {
                   <span className="node-label">
                     <span className="node-label-text">{node.label}</span>
                   </span>
-                  <span className={`node-state tone-text-${state.tone}`} role="status">
+                  <span className={`node-state tone-text-${state.tone}`}>
                     {state.title}
                     {node.state.phase === 'live' && ` · ${props.podCount(node.id)} pods`}
                     {node.simulated && <span className="tag tag-sim">simulated</span>}
@@ -84,6 +86,9 @@ export function NodesSidebar(props: Props) {
           );
         })}
       </ul>
+      <div className="sr-only" role="status">
+        <span key={announcement.serial}>{announcement.text}</span>
+      </div>
       <div className="sidebar-foot">
         <button type="button" className="button primary" onClick={props.onAdd}>
           Add node…

@@ -3,7 +3,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
-import { useNow } from './use-model';
+import { useNow, useThrottled } from './use-model';
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
   { key: 'namespace', label: 'Namespace', className: 'c-ns' },
@@ -19,6 +19,8 @@ const COLUMNS: { key: SortKey; label: string; className: string }[] = [
 ];
 const ROW_HEIGHT = 26;
 const FLASH_MS = 1200;
+/** The pod count is announced at most this often: pods come and go faster than anyone can listen. */
+const COUNT_ANNOUNCE_MS = 5000;
 
 /** The tone of kubectl's STATUS, for the status pill. */
 export function statusTone(row: PodRow): string {
@@ -45,6 +47,8 @@ interface Props {
 export function PodsTable(props: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const now = useNow(5000);
+  const countText = props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`;
+  const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
   const virtualizer = useVirtualizer({
     count: props.rows.length,
     getScrollElement: () => scrollRef.current,
@@ -162,8 +166,12 @@ export function PodsTable(props: Props) {
           )}
         </div>
       </div>
-      <div className="pods-foot" aria-live="polite">
-        {props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`}
+      {/* The count on screen follows every change; screen readers hear it at most every few seconds. */}
+      <div className="pods-foot" aria-hidden="true">
+        {countText}
+      </div>
+      <div className="sr-only" role="status">
+        {spokenCount}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { AppModel } from '../state/app-model';
 
 /** Re-renders the caller whenever the model changes (at most once per frame for pod events). */
@@ -24,4 +24,26 @@ export function useDebounced<T>(value: T, delayMs: number): T {
     return () => clearTimeout(timer);
   }, [value, delayMs]);
   return settled;
+}
+
+/**
+ * A value that follows `value` at most once per `intervalMs`, the latest change always landing in
+ * the end: for live regions fed by something that changes faster than anyone can listen. (A debounce
+ * would never settle under constant churn.)
+ */
+export function useThrottled<T>(value: T, intervalMs: number): T {
+  const [shown, setShown] = useState(value);
+  const lastShown = useRef(0);
+  useEffect(() => {
+    if (Object.is(value, shown)) return;
+    const timer = setTimeout(
+      () => {
+        lastShown.current = Date.now();
+        setShown(value);
+      },
+      Math.max(0, lastShown.current + intervalMs - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [value, shown, intervalMs]);
+  return shown;
 }

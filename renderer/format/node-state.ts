@@ -35,3 +35,26 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
       return { tone: 'bad', title: state.cause, detail: state.nextStep };
   }
 }
+
+/**
+ * What a screen reader hears when a node's state changes: the phase, and the cause of an error, but
+ * no countdown or attempt number, so a node retrying every few seconds is announced once.
+ */
+export function announcedState(state: NodeState): string {
+  switch (state.phase) {
+    case 'disconnected':
+      return 'Disconnected';
+    case 'connecting':
+      return 'Connecting';
+    case 'waitingForUser':
+      return WAITING_TEXT[state.waitingFor];
+    case 'kubeletInitializing':
+      return 'Kubelet initializing';
+    case 'live':
+      return 'Live';
+    case 'reconnecting':
+      return 'Connection lost, reconnecting';
+    case 'error':
+      return `Error: ${state.cause}. ${state.nextStep}`;
+  }
+}
