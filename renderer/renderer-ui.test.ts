@@ -203,6 +203,17 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.close();
   });
 
+  it("shows a failed node's cause and next step in its panel, with a way to connect again", async () => {
+    const { page } = await open();
+    await page.getByRole('button', { name: /^Node gpu-node-2:/ }).click();
+    await page.getByRole('heading', { level: 2, name: 'Connection failed' }).waitFor();
+    await expect(page.locator('.state-cause').textContent()).resolves.toBe('Permission denied opening /var/lib/kubelet/pods-api.sock');
+    await expect(page.getByText('Turn on “Use sudo” in the node settings').last().isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('button', { name: /^Node gpu-node-2: Connecting/ }).waitFor();
+    await page.close();
+  });
+
   it('validates the field mask as you type and applies it', async () => {
     const { page } = await open();
     const mask = page.getByRole('textbox', { name: 'Field mask' });

@@ -195,7 +195,9 @@ export function App({ model }: { model: AppModel }) {
             {node.state.phase !== 'live' && allRows.length === 0 ? (
               <div className="node-state-panel">
                 <span className={`dot big tone-${state.tone}`} aria-hidden="true" />
-                <h2>{state.title}</h2>
+                {/* An error's cause can run to a paragraph (a changed host key names both keys, the file and the fix): body text, not a heading. */}
+                <h2>{node.state.phase === 'error' ? 'Connection failed' : state.title}</h2>
+                {node.state.phase === 'error' && <p className="state-cause">{node.state.cause}</p>}
                 {state.detail && <p className="muted">{state.detail}</p>}
                 {(node.state.phase === 'error' || node.state.phase === 'disconnected' || node.state.phase === 'reconnecting') && (
                   <button type="button" className="button primary" onClick={() => void act(() => bridge.request('nodes.connect', { nodeId: node.id }))}>
