@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -74,5 +75,7 @@ export async function serveStatic(root: string, csp: string, req: IncomingMessag
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  // pipeline, not pipe: a file gone since stat (a rebuild emptying the folder) rejects here, where
+  // the server answers it, instead of an unhandled stream error ending the process.
+  await pipeline(createReadStream(file), res);
 }

@@ -114,6 +114,21 @@ describe('browser-mode server', () => {
     expect(removed).toEqual([]);
   });
 
+  it('refuses an upgrade whose request target is not a URL, and keeps serving', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const s = connect(server.port, '127.0.0.1', () => {
+        s.write(`GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+      });
+      let text = '';
+      s.on('data', (d) => (text += d));
+      s.on('end', () => resolve(text));
+      s.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect((await get('/', { host: `127.0.0.1:${server.port}` })).status).toBe(200);
+  });
+
   it('answers valid requests and names the bad field of invalid ones', async () => {
     const ws = await authed();
     ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'n1' } }));
@@ -140,12 +155,11 @@ describe('browser-mode server', () => {
 
   it('forwards app events and drops malformed ones instead of passing them on', async () => {
     const ws = await authed();
-    const received: ServerMessage[] = [];
-    ws.on('message', (d) => received.push(JSON.parse(d.toString())));
+    const first = nextMessage(ws);
     emit({ name: 'nodeRemoved', payload: { nodeId: 7 } as never });
     emit({ name: 'promptClosed', payload: { id: 'p1' } });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(received).toEqual([{ type: 'event', name: 'promptClosed', payload: { id: 'p1' } }]);
+    // Events arrive in order: the first one to come is the good one when the bad one was dropped.
+    expect(await first).toEqual({ type: 'event', name: 'promptClosed', payload: { id: 'p1' } });
     ws.close();
   });
 });

@@ -29,6 +29,14 @@ export interface UiServer {
 /** Client-to-server messages are small requests; anything bigger is not ours. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
+function parseUrl(target: string, base: string): URL | null {
+  try {
+    return new URL(target, base);
+  } catch {
+    return null;
+  }
+}
+
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = newAccessToken();
   let origin = '';
@@ -54,8 +62,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
     };
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname !== WS_BRIDGE_PATH) return refuse(404, 'Not Found');
+    // Any local process can send a request target that is no URL ('//['): refused, not thrown.
+    const url = parseUrl(req.url ?? '/', origin);
+    if (url?.pathname !== WS_BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!hostIsOurs(req) || req.headers.origin !== origin) return refuse(403, 'Forbidden: wrong origin');
     if (!accessTokenMatches(token, url.searchParams.get(TOKEN_PARAM))) return refuse(401, 'Unauthorized: bad or missing token');
     wss.handleUpgrade(req, socket, head, (ws) => serveBridgeSocket(ws, options.core));
