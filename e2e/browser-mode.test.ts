@@ -72,12 +72,14 @@ describe('browser mode', () => {
   it('adds a node over SSH, asks about its host key and shows its pods live', async () => {
     await page.getByRole('button', { name: 'Add node' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add node' });
-    await dialog.getByPlaceholder('alias, name or address').fill(h.host);
-    await dialog.getByPlaceholder('22', { exact: true }).fill(String(h.port));
-    await dialog.getByPlaceholder('from SSH config').fill(h.root.name);
-    await dialog.getByPlaceholder('~/.ssh/id_ed25519').fill(h.root.key);
-    await dialog.getByPlaceholder('/var/lib/kubelet/pods-api.sock').fill(h.socketPath);
-    await dialog.getByPlaceholder('defaults to the host').fill('worker-1');
+    // Fields by their labels, as a user finds them (placeholders are examples that change).
+    const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
+    await fill('Host', h.host);
+    await fill('Port', String(h.port));
+    await fill('User', h.root.name);
+    await fill('Identity file', h.root.key);
+    await fill('Pods API socket', h.socketPath);
+    await fill('Display name', 'worker-1');
     await shot('add-node');
     await dialog.getByRole('button', { name: 'Add and connect' }).click();
 
