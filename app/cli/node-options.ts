@@ -21,8 +21,9 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   --known-hosts FILE         known_hosts file to check and remember host keys in
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node)
 kubelet:
-  --socket PATH              the Pods API socket (default /var/lib/kubelet/pods-api/pods-api.sock;
-                             the documented API uses /var/lib/kubelet/pods/kubelet.sock)
+  --socket PATH              the Pods API socket on the node (default: the first that exists of
+                             /var/lib/kubelet/pods-api/pods-api.sock (shipped) and
+                             /var/lib/kubelet/pods/kubelet.sock (documented; tried first with --api documented))
   --api shipped|documented|auto   wire shape (default auto: shipped, else documented)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
