@@ -90,7 +90,8 @@ describe('verifyHostKey against a real sshd', () => {
     expect(err.message).toContain(fingerprintSha256(blobOf(h.hostKeyLine)));
     expect(err.message).toContain(fingerprintSha256(blobOf(h.jumpHostKeyLine)));
     expect(err.message).toContain(`${kh}:2`);
-    const fix = err.message.match(/ssh-keygen -R "([^"]+)" -f (\S+)$/);
+    // The command that fixes it is the next step, not buried in the cause.
+    const fix = err.remedy.match(/ssh-keygen -R "([^"]+)" -f (\S+)$/);
     expect(fix?.slice(1)).toEqual([targetName(), kh]);
     execFileSync('ssh-keygen', ['-R', fix![1]!, '-f', fix![2]!], { stdio: 'ignore' });
     await expectHostKeyError(dial(h, { files: [kh], strict: 'yes' }), 'HOST_KEY_UNKNOWN');
@@ -102,7 +103,7 @@ describe('verifyHostKey against a real sshd', () => {
     const err = await expectHostKeyError(dial(h, { files: [kh], strict: true, prompt }), 'HOST_KEY_UNKNOWN');
     expect(prompt).not.toHaveBeenCalled();
     expect(err.message).toContain(fingerprintSha256(blobOf(h.hostKeyLine)));
-    expect(err.message).toContain(kh);
+    expect(err.remedy).toContain(`add the key to ${kh}`);
   });
 
   it('refuses an unknown key when there is nobody to ask', async () => {

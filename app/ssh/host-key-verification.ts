@@ -12,6 +12,8 @@ export class HostKeyError extends Error {
     readonly code: HostKeyErrorCode,
     message: string,
     readonly details: { host: string; port: number; keyType: string; fingerprint: string; stored?: StoredKey },
+    /** What to do about it, shown as the next step. */
+    readonly remedy: string,
   ) {
     super(message);
   }
@@ -63,18 +65,18 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
     case 'revoked':
       throw new HostKeyError(
         'HOST_KEY_REVOKED',
-        `The ${keyType} host key ${fingerprint} offered by ${name} is marked @revoked in ${result.entry.file}:${result.entry.line}; refusing to connect. ` +
-          `Ask the node's administrator for its current host key.`,
+        `The ${keyType} host key ${fingerprint} offered by ${name} is marked @revoked in ${result.entry.file}:${result.entry.line}; refusing to connect.`,
         { ...details, stored: result.entry },
+        `Ask the node's administrator for its current host key.`,
       );
     case 'changed': {
       const s = result.stored;
       throw new HostKeyError(
         'HOST_KEY_CHANGED',
         `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. ` +
-          `Someone may be intercepting the connection, or the node was reinstalled. ` +
-          `If you have confirmed the new key with the node's administrator, remove the old one with: ssh-keygen -R "${name}" -f ${s.file}`,
+          `Someone may be intercepting the connection, or the node was reinstalled.`,
         { ...details, stored: s },
+        `If you have confirmed the new key with the node's administrator, remove the old one with: ssh-keygen -R "${name}" -f ${s.file}`,
       );
     }
     case 'unknown': {
@@ -89,9 +91,9 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
         const why = opts.prompt ? 'StrictHostKeyChecking is yes (or BatchMode is on)' : 'there is no way to ask whether to trust it';
         throw new HostKeyError(
           'HOST_KEY_UNKNOWN',
-          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes} ` +
-            `Confirm the fingerprint with the node's administrator, then add the key${rememberIn ? ` to ${rememberIn}` : ''} (for example by connecting once with ssh) and retry.`,
+          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes}`,
           details,
+          `Confirm the fingerprint with the node's administrator, then add the key${rememberIn ? ` to ${rememberIn}` : ''} (for example by connecting once with ssh) and retry.`,
         );
       }
       const answer = await opts.prompt({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint });
@@ -101,7 +103,8 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
         await rememberHostKey(rememberIn, opts.hostKeyAlias ?? opts.host, opts.hostKeyAlias ? 22 : opts.port, opts.blob, { hash: opts.hash ?? false });
         return;
       }
-      throw new HostKeyError('HOST_KEY_REFUSED', `The ${keyType} host key ${fingerprint} for ${name} was refused; not connecting.`, details);
+      throw new HostKeyError('HOST_KEY_REFUSED', `The ${keyType} host key ${fingerprint} for ${name} was refused; not connecting.`, details,
+        'Connect again and accept the key once you have confirmed its fingerprint.');
     }
   }
 }

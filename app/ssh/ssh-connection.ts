@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { preferredHostKeyAlgorithms } from './host-key-algorithms';
-import { verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
+import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
@@ -91,7 +91,7 @@ const cancelled = (hop: SshHop) => new SshError('CLOSED', `Connecting to ${hop.h
 function hostKeyRejection(hop: SshHop, err: Error): SshError {
   if (err instanceof SshError) return err;
   return new SshError('HOST_KEY_REJECTED', `Host key of ${hop.host}:${hop.port} not accepted: ${err.message}`,
-    'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', err);
+    err instanceof HostKeyError ? err.remedy : 'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', err);
 }
 
 interface HopResult {
