@@ -81,6 +81,13 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
     expect(list.maskHonoured).toBeUndefined();
   });
 
+  it('gets every pod as received with one ListPods, even before the shape is known', async () => {
+    const k = await kubelet();
+    const bytes = await client(socketOf(k)).listPodBytes();
+    expect(bytes.map((b) => Buffer.from(b))).toEqual(k.store.uids().map((uid) => Buffer.from(encodePod(k.store.get(uid)!))));
+    expect(k.stats()[shape]!.requests.ListPods).toEqual({ OK: 1 });
+  });
+
   it('applies a field mask locally whether or not the kubelet does, and says which', async () => {
     const k = await kubelet();
     const masked = await client(socketOf(k), { mask }).listPods();

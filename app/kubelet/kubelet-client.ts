@@ -113,20 +113,20 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   };
 
   /**
-   * ListPods on the shipped path, then the documented one if that is UNIMPLEMENTED. `waitIfBusy`: wait
-   * out "initializing" and rate limits here; the watch does not, it shows them as its state instead.
+   * A ListPods call on the shipped path, then on the documented one if that is UNIMPLEMENTED; the
+   * shape that answers is kept for every later call.
    */
-  const detectingList = async (waitIfBusy: boolean): Promise<PodList> => {
-    if (shape) return list(shape, waitIfBusy);
+  const detecting = async <T>(call: (api: ApiShape) => Promise<T>): Promise<T> => {
+    if (shape) return call(shape);
     try {
-      const result = await list('shipped', waitIfBusy);
+      const result = await call('shipped');
       shape = 'shipped';
       return result;
     } catch (err) {
       if (!(err instanceof KubeletError && err.code === 'UNIMPLEMENTED')) throw err;
     }
     try {
-      const result = await list('documented', waitIfBusy);
+      const result = await call('documented');
       shape = 'documented';
       return result;
     } catch (err) {
@@ -137,16 +137,23 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       throw err;
     }
   };
+  /**
+   * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
+   * its state instead.
+   */
+  const detectingList = (waitIfBusy: boolean): Promise<PodList> => detecting((api) => list(api, waitIfBusy));
 
   return {
     async detectApiShape() {
-      if (!shape) await detectingList(true);
+      // The list's pods are not decoded: only which shape answers matters here.
+      if (!shape) await detecting((api) => listBytes(api, true));
       return shape!;
     },
     listPods: (call) => detectingList(call?.waitIfBusy ?? true),
-    async listPodBytes() {
-      if (options.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
-      return listBytes(await this.detectApiShape(), true);
+    // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
+    listPodBytes() {
+      if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
+      return detecting((api) => listBytes(api, true));
     },
     async getPod(uid) {
       const api = await this.detectApiShape();
