@@ -114,6 +114,14 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
     expect((err as KubeletError).hint).toContain('nodescope pods');
   });
 
+  it('gets one pod with one GetPod, even before the shape is known', async () => {
+    const k = await kubelet();
+    const uid = k.store.uids()[5]!;
+    const one = await client(socketOf(k)).getPod(uid);
+    expect([one.pod.uid, one.api]).toEqual([uid, shape]);
+    expect(k.stats()[shape]!.requests).toMatchObject({ ListPods: {}, GetPod: { OK: 1 } });
+  });
+
   it('watches: the replay becomes the held set, then live ADDED/MODIFIED/DELETED keep it equal to the kubelet', async () => {
     const k = await kubelet();
     const { w, log } = watch(client(socketOf(k)));

@@ -156,13 +156,14 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       return detecting((api) => listBytes(api, true));
     },
     async getPod(uid) {
-      const api = await this.detectApiShape();
-      const bytes = await busyRetry(() => unary(api, 'GetPod', uid));
+      // GetPod itself finds the shape: no ListPods of every pod to fetch one.
+      let api: ApiShape = 'shipped';
+      const bytes = await detecting((a) => busyRetry(() => unary((api = a), 'GetPod', uid)));
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
     async watchPods() {
-      if (!shape) await detectingList(false);
+      if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
       const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
