@@ -125,7 +125,12 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const connect = async (record: NodeRecord) => {
     // A node in error has stopped trying until the user acts: connecting again starts afresh.
     if (record.session && record.info.state.phase !== 'error') return;
-    if (record.session) await closeLink(record);
+    if (record.session) {
+      await closeLink(record);
+      // Meanwhile another connect (a double click) may have started one, or the node was removed:
+      // a second link here would replace that one's and leave it running unclosed.
+      if (record.session || nodes.get(record.info.id) !== record) return;
+    }
     const session = {};
     record.session = session;
     const current = () => record.session === session;
