@@ -55,6 +55,9 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
   try {
     await build({ configFile, logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
     if (!existsSync(join(staging, 'index.html'))) throw new Error(`The Vite build finished but wrote no index.html; check ${configFile}.`);
+    // Another build from the same sources was swapped in meanwhile: it stays, as replacing it would
+    // leave a moment with no UI for whoever is serving it now.
+    if (!rendererIsStale()) return rendererOutDir;
     await rm(rendererOutDir, { recursive: true, force: true });
     await rename(staging, rendererOutDir).catch((err: NodeJS.ErrnoException) => {
       // Another build swapped its copy in first; it is built from the same sources.
