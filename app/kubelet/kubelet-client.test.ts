@@ -202,6 +202,18 @@ describe('kubelet client errors and retries', () => {
     expect(retried).toContain('RATE_LIMITED');
   });
 
+  it('keeps watching through a pod the kubelet cannot marshal, and converges once it is gone', async () => {
+    const k = await kubelet();
+    const { w, log } = watch(client(k.sockets.shipped!));
+    await eventually(() => log.syncs === 1, 'the first sync');
+    const uid = 'ffffffff-0000-4000-8000-000000000000';
+    k.store.apply({ op: 'add', pod: { metadata: { name: 'broken', namespace: 'default', uid, creationTimestamp: 'yesterday' } } });
+    await eventually(() => log.states.some((s) => s.state === 'reconnecting' && s.cause.code === 'INTERNAL'), 'reconnecting after INTERNAL');
+    k.store.apply({ op: 'delete', uid });
+    await eventually(() => w.state().state === 'live' && w.resyncs() >= 1 && divergence(w, k).length === 0, 'a re-sync that matches the kubelet');
+    expect(log.states.some((s) => s.state === 'error')).toBe(false);
+  });
+
   it('says which API shape to try when the kubelet does not serve the one asked for', async () => {
     const k = await kubelet();
     const err = await client(k.sockets.documented!, { api: 'shipped' }).listPods().catch((e: unknown) => e);

@@ -32,6 +32,7 @@ describe('kubelet errors: what the user is told to do', () => {
     [Status.UNIMPLEMENTED, 'unknown service v1alpha1.Pods', 'ListPods', 'UNIMPLEMENTED', false],
     [Status.NOT_FOUND, 'pod x not found', 'GetPod', 'NOT_FOUND', false],
     [Status.INTERNAL, 'failed to marshal pod', 'ListPods', 'INTERNAL', false],
+    [Status.INTERNAL, 'failed to marshal pod', 'WatchPods', 'INTERNAL', true],
   ] as const)('maps %s (%s) from %s to %s, retryable %s', (code, details, method, expected, retryable) => {
     const err = toKubeletError(grpcError(code, details), ctx(null, method));
     expect(err).toMatchObject({ code: expected, retryable });

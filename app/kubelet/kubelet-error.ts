@@ -123,6 +123,10 @@ export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
       return new KubeletError('UNREACHABLE', `Cannot reach the kubelet (${what}): ${text}`, 'Check the connection to the node; Nodescope retries.', { cause: err, retryable: true });
     }
     default:
-      return new KubeletError('INTERNAL', `${what} failed: ${details}`, 'This is a kubelet-side failure; try again, and check the kubelet log if it persists.', { cause: err, retryable: false });
+      // A watch is watched again (a pod that failed to marshal may change or go); a single call is not.
+      return new KubeletError('INTERNAL', `${what} failed: ${details}`, 'This is a kubelet-side failure; try again, and check the kubelet log if it persists.', {
+        cause: err,
+        retryable: ctx.method === 'WatchPods',
+      });
   }
 }
