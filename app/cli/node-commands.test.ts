@@ -250,6 +250,24 @@ describe('nodescope node commands: local sockets and bad input', () => {
     }
   }, 30_000);
 
+  it('exits 2 with the reason in words when export --file cannot be written', async () => {
+    const socketPath = join(dir, 'export.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3 });
+    try {
+      for (const [file, mask, why] of [
+        [join(dir, 'no-such-folder', 'pods.json'), [], 'its folder does not exist'],
+        [dir, [], 'it is a folder'],
+        [join(dir, 'no-such-folder', 'pods.json'), ['--mask', 'metadata.name'], 'its folder does not exist'],
+      ] as const) {
+        const r = await nodescope(['export', '--local', socketPath, '--file', file, ...mask]);
+        expect(r.code, r.stderr).toBe(EXIT.usage);
+        expect(r.stderr).toContain(`cannot write ${file}: ${why}`);
+      }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
   it('exits 3 for a missing socket and 2 for bad options, with the next step', async () => {
     const missing = await nodescope(['pods', 'local', '--local', join(dir, 'none.sock')]);
     expect(missing.code).toBe(EXIT.connection);

@@ -10,6 +10,7 @@ import { decodePod, type PodDecodeError } from '../pod/decode';
 import { podsToKubectlListJson, podToNdjsonLine, streamPodBytesAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
+import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
 import { unknownFieldsWarning } from './unknown-fields-warning';
 
@@ -19,6 +20,18 @@ export interface PrintListOptions {
   mask?: FieldMask;
   /** Write here atomically instead of stdout. */
   file?: string;
+}
+
+/** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
+function cannotWrite(path: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT' ? 'its folder does not exist'
+    : code === 'EISDIR' ? 'it is a folder'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'ENOTDIR' ? 'a part of the path is not a folder'
+    : undefined;
+  return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
 
 function podName(bytes: Uint8Array): string {
@@ -41,12 +54,21 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     warnUnknownFields(list.pods);
     const trees = list.pods.map((p) => p.pod);
     const text = opts.ndjson ? trees.map((t) => `${podToNdjsonLine(t, options)}\n`).join('') : podsToKubectlListJson(trees, options);
-    const bytes = opts.file ? await writeFileAtomic(opts.file, text) : (await writeStdout(text), Buffer.byteLength(text));
+    const file = opts.file;
+    const bytes = file
+      ? await writeFileAtomic(file, text).catch((err: unknown) => Promise.reject(cannotWrite(file, err)))
+      : (await writeStdout(text), Buffer.byteLength(text));
     return { code: EXIT.ok, count: trees.length, bytes };
   }
   const pods = await client.listPodBytes();
   if (opts.file) {
-    const { result, bytes } = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }));
+    let written;
+    try {
+      written = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }));
+    } catch (err) {
+      throw cannotWrite(opts.file, err);
+    }
+    const { result, bytes } = written;
     return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
   }
   let bytes = 0;
