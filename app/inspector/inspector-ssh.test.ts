@@ -156,9 +156,12 @@ describe('inspector with a node over SSH', () => {
     expect(failed.state.phase === 'error' && failed.state.cause).toMatch(/host key/i);
     expect(failed.state.phase === 'error' && failed.state.nextStep).not.toBe('');
 
-    // Connecting again after an error starts afresh: the question comes back.
-    await call('nodes.connect', { nodeId: added.id });
+    // Connecting again after an error starts afresh: the question comes back, once however many
+    // connects came at the same time (a double click makes one connection, not two).
+    await Promise.all([call('nodes.connect', { nodeId: added.id }), call('nodes.connect', { nodeId: added.id })]);
     await until('the question again', () => phaseOf(added.id, 'waitingForUser'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await call<Prompt[]>('prompts.pending')).filter((p) => p.nodeId === added.id)).toHaveLength(1);
     await call('nodes.remove', { nodeId: added.id });
     expect(await call<Prompt[]>('prompts.pending')).toEqual([]);
   });

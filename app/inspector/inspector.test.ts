@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,34 +155,6 @@ describe('inspector demo starts', () => {
       expect(after).toEqual([]);
     } finally {
       await solo.close();
-    }
-  });
-});
-
-describe('inspector reconnects', () => {
-  it('makes one new connection when a node in error is connected twice at once (a double click)', async () => {
-    let dials = 0;
-    // Accepts and hangs up at once: every connection attempt ends the node in error.
-    const sshd = createServer((socket) => {
-      dials++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => sshd.listen(0, '127.0.0.1', resolve));
-    const solo = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-inspector-dial-')), demo: false });
-    try {
-      const port = (sshd.address() as AddressInfo).port;
-      const added = (await handleRequest(solo.handlers, 'nodes.add', { host: '127.0.0.1', port, user: 'nobody' })) as { ok: true; value: NodeInfo };
-      const nodeId = added.value.id;
-      const phase = async () => ((await handleRequest(solo.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value[0]!.state.phase;
-      await until('the first error', async () => ((await phase()) === 'error' ? true : undefined));
-      expect(dials).toBe(1);
-      await Promise.all([handleRequest(solo.handlers, 'nodes.connect', { nodeId }), handleRequest(solo.handlers, 'nodes.connect', { nodeId })]);
-      await until('the second error', async () => ((await phase()) === 'error' ? true : undefined));
-      await new Promise((r) => setTimeout(r, 500));
-      expect(dials).toBe(2);
-    } finally {
-      await solo.close();
-      sshd.close();
     }
   });
 });

@@ -7,7 +7,7 @@ import type { NodeSpec, NodeState } from '../contract';
 import { eventually } from '../kubelet/testing/oracle';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
-import { scriptedPrompter } from '../ssh/testing/ssh-test-kit';
+import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
 import type { NodeLink } from './node-link';
 
@@ -72,6 +72,25 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await link.close();
       await k.stop();
     }
+  }, 30_000);
+});
+
+describe('kubelet NodeLink to a node that is down', () => {
+  it('keeps trying while it finds no SSH server, as a dropped watch does, and stops when closed', async () => {
+    const port = await closedPort();
+    // No socket path: the link dials at once to find the socket, and that dial is refused.
+    const { rec, link } = open({ host: '127.0.0.1', port, user: 'nobody' });
+    try {
+      await eventually(() => rec.states.filter((s) => s.phase === 'reconnecting').length >= 2, 'two retries', 15_000);
+      const retry = rec.states.find((s) => s.phase === 'reconnecting') as Extract<NodeState, { phase: 'reconnecting' }>;
+      expect(retry.cause).toMatch(/refused/i);
+      expect(rec.states.map((s) => s.phase)).not.toContain('error');
+    } finally {
+      await link.close();
+    }
+    const seen = rec.states.length;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(rec.states.length).toBe(seen);
   }, 30_000);
 });
 

@@ -9,6 +9,7 @@ import { KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
 import { resolveSshTarget } from '../ssh/ssh-target';
 import type { NodeLink, NodeLinkRequest } from './node-link';
@@ -80,19 +81,47 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     });
   };
 
-  void start().catch((err: unknown) => {
-    if (closed) return;
-    const e = err instanceof KubeletError || isSshError(err) ? err : null;
-    events.state({
-      phase: 'error',
-      cause: err instanceof Error ? err.message : String(err),
-      nextStep: e?.hint ?? 'Check the node settings (host, user, jump host) and your ~/.ssh/config, then connect again.',
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
-  });
+
+  // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
+  // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
+  const open = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await start();
+        return;
+      } catch (err) {
+        if (closed) return;
+        const known = err instanceof KubeletError || isSshError(err) ? err : null;
+        if (!known?.retryable) {
+          events.state({
+            phase: 'error',
+            cause: err instanceof Error ? err.message : String(err),
+            nextStep: known?.hint ?? 'Check the node settings (host, user, jump host) and your ~/.ssh/config, then connect again.',
+          });
+          return;
+        }
+        const inMs = backoffDelayMs(attempt, DEFAULT_BACKOFF);
+        events.state({ phase: 'reconnecting', attempt, retryAt: Date.now() + inMs, cause: known.message });
+        await pause(inMs);
+        if (closed) return;
+      }
+    }
+  };
+  void open();
 
   return {
     async close() {
       closed = true;
+      wake?.();
       // A dial still finding the socket (a host key question nobody answers, a silent host) is not
       // waited for: start() closes the transport itself once it has one.
       await watch?.close();
