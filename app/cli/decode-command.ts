@@ -5,11 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { decodePod, PodDecodeError } from '../pod/decode';
+import { PodDecodeError } from '../pod/decode';
 import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
-import { unknownFieldsWarning } from './unknown-fields-warning';
+import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 
 export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json would';
 
@@ -23,12 +23,6 @@ options:
   -o, --output json|ndjson    json (default; several pods as a kubectl List) or one pod per line
   --show-managed-fields       keep metadata.managedFields (kubectl hides them by default)
   -h, --help`;
-
-/** namespace/name for warnings; only called for pods that decoded. */
-function podName(bytes: Uint8Array): string {
-  const meta = decodePod(bytes).pod.metadata as { name?: string; namespace?: string } | undefined;
-  return meta?.namespace ? `${meta.namespace}/${meta.name}` : String(meta?.name ?? '?');
-}
 
 async function readInput(file: string | undefined): Promise<Buffer> {
   if (file && file !== '-') return readFile(file);
@@ -120,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     // One pod prints as the pod itself, not a List (kubectl get pod NAME -o json).
     try {
       const printed = podBytesToKubectlJson(pods[0]!, options, labelOf(0));
-      if (printed.unknownFields.length) console.error(unknownFieldsWarning(podName(pods[0]!), printed.unknownFields));
+      if (printed.unknownFields.length) console.error(unknownFieldsWarningForBytes(pods[0]!, printed.unknownFields));
       process.stdout.write(printed.json);
       return EXIT.ok;
     } catch (err) {
@@ -132,6 +126,6 @@ export async function run(argv: string[]): Promise<number> {
   // The sink's chunk is reused after the call, and stdout writes asynchronously: hand it a copy.
   const printed = streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf });
   for (const e of printed.errors) console.error(`nodescope decode: ${e.message}`);
-  for (const u of printed.unknownFields) console.error(unknownFieldsWarning(podName(pods[u.index]!), u.fields));
+  for (const u of printed.unknownFields) console.error(unknownFieldsWarningForBytes(pods[u.index]!, u.fields));
   return printed.errors.length === 0 ? EXIT.ok : EXIT.data;
 }

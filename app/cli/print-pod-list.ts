@@ -6,13 +6,12 @@
 import { writeFileAtomic, writeFileAtomicFromChunks } from '../fs/atomic-file';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
-import { decodePod, type PodDecodeError } from '../pod/decode';
+import type { PodDecodeError } from '../pod/decode';
 import { podsToKubectlListJson, podToNdjsonLine, streamPodBytesAsKubectl, type PrintedList } from '../pod/kubectl-json';
-import type { PodObject } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
-import { unknownFieldsWarning } from './unknown-fields-warning';
+import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 
 export interface PrintListOptions {
   ndjson: boolean;
@@ -34,13 +33,8 @@ function cannotWrite(path: string, err: unknown): unknown {
   return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
 
-function podName(bytes: Uint8Array): string {
-  const meta = decodePod(bytes).pod.metadata as PodObject | undefined;
-  return `${String(meta?.namespace ?? '')}/${String(meta?.name ?? '?')}`;
-}
-
 function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
-  for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarning(podName(pods[index]!), fields)}\n`);
+  for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarningForBytes(pods[index]!, fields)}\n`);
   for (const err of result.errors as PodDecodeError[]) process.stderr.write(`nodescope: left out a pod that does not decode: ${err.message}\n`);
   return result.errors.length ? EXIT.data : EXIT.ok;
 }
