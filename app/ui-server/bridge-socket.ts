@@ -45,6 +45,9 @@ export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
     }
   });
   ws.on('close', unsubscribe);
+  // A bad frame (too big, not UTF-8) is an 'error' before ws closes the socket itself; unheard, it
+  // would end the whole server.
+  ws.on('error', (err) => console.error(`nodescope ui: closed a page's socket: ${err.message}`));
 
   ws.on('message', (data, isBinary) => {
     let parsed: unknown;

@@ -153,6 +153,17 @@ describe('browser-mode server', () => {
     expect(await closed).toBe(1008);
   });
 
+  it('closes a socket that sends an oversized frame, and keeps serving others', async () => {
+    const ws = await authed();
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send('x'.repeat(2 * 1024 * 1024));
+    expect(await closed).toBe(1009);
+    const other = await authed();
+    other.send(JSON.stringify({ type: 'request', id: 9, name: 'nodes.remove', input: { nodeId: 'n9' } }));
+    expect(await nextMessage(other)).toMatchObject({ id: 9, result: { ok: true } });
+    other.close();
+  });
+
   it('forwards app events and drops malformed ones instead of passing them on', async () => {
     const ws = await authed();
     const first = nextMessage(ws);
