@@ -59,6 +59,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
   server.on('upgrade', (req, socket, head) => {
+    // The HTTP server stops handling an upgraded socket's errors: a client resetting it while it
+    // is refused would otherwise end the process.
+    socket.on('error', () => socket.destroy());
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
     };
