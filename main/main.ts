@@ -46,14 +46,17 @@ async function start(): Promise<void> {
   const unbind = bindContractToIpc(inspector, APP_ORIGIN);
 
   let window = await createMainWindow(join(here, 'preload.cjs'));
-  // A second launch focuses the running window; macOS re-opens one from the dock.
-  app.on('second-instance', () => {
+  // On macOS the app outlives its window: a second launch or a dock click opens a new one.
+  const showWindow = async () => {
+    if (window.isDestroyed()) window = await createMainWindow(join(here, 'preload.cjs'));
     if (window.isMinimized()) window.restore();
     window.focus();
-  });
-  app.on('activate', async () => {
-    if (window.isDestroyed()) window = await createMainWindow(join(here, 'preload.cjs'));
-  });
+  };
+  const show = () =>
+    showWindow().catch((err: unknown) => dialog.showErrorBox('Nodescope could not open its window', err instanceof Error ? err.message : String(err)));
+  // A second launch focuses the running window.
+  app.on('second-instance', show);
+  app.on('activate', show);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
