@@ -33,12 +33,12 @@ async function start(): Promise<void> {
     stateDir: app.getPath('userData'),
     defaultExportDir: app.getPath('downloads'),
     async pickSavePath(suggestedPath) {
+      const json = { name: 'JSON', extensions: ['json'] };
+      const ndjson = { name: 'NDJSON', extensions: ['ndjson', 'jsonl'] };
+      // The filter shown first matches the suggested name, or the dialog hides the kind being saved.
       const result = await dialog.showSaveDialog({
         defaultPath: suggestedPath,
-        filters: [
-          { name: 'JSON', extensions: ['json'] },
-          { name: 'NDJSON', extensions: ['ndjson'] },
-        ],
+        filters: suggestedPath.endsWith('.ndjson') ? [ndjson, json] : [json, ndjson],
       });
       return result.canceled || !result.filePath ? null : result.filePath;
     },
