@@ -1,6 +1,7 @@
 // The node commands as a user runs them: `bin/nodescope.js` spawned against real sshd and the
 // simulated kubelet on its root-only socket. A pty (script(1)) stands in for the user's terminal.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -198,7 +199,8 @@ describe('nodescope host keys and keys on the terminal', () => {
     const agentSocket = join(dir, 'agent.sock');
     const agent = spawn('ssh-agent', ['-D', '-a', agentSocket], { stdio: 'ignore' });
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // ssh-agent -D makes its socket a moment after it starts; a fixed wait loses on a busy machine.
+      for (const deadline = Date.now() + 10_000; !existsSync(agentSocket) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
       const added = spawn('ssh-add', [h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: agentSocket }, stdio: 'ignore' });
       expect(await new Promise((r) => added.on('close', r))).toBe(0);
       const args = ['pods', h.host, '-p', String(h.port), '-l', 'root', '--known-hosts', h.knownHosts, '--socket', h.socketPath, '-o', 'ndjson'];
