@@ -6,7 +6,7 @@
  *   const client = createKubeletClient({ target: transport.target, socketPath, transportError: transport.lastError });
  *   const { pods } = await client.listPods();
  */
-import { Client, credentials, Metadata, type ClientReadableStream } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ChannelOptions, type ClientReadableStream } from '@grpc/grpc-js';
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
@@ -31,6 +31,8 @@ export interface KubeletClientOptions {
   transportError?: () => Error | null;
   /** How unary calls wait out "initializing" and rate limits. */
   retry?: RetryOptions;
+  /** grpc-js options over KUBELET_CHANNEL_OPTIONS (the benchmark's stock-client baseline resets the window). */
+  channelOptions?: ChannelOptions;
 }
 
 export interface PodList {
@@ -81,7 +83,7 @@ function grpcTarget(target: string): string {
 }
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
-  const client = new Client(grpcTarget(options.target), credentials.createInsecure(), KUBELET_CHANNEL_OPTIONS);
+  const client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
   const streams = new Set<PodStream>();
   let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
 
