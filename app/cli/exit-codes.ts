@@ -9,5 +9,7 @@ export const EXIT = {
   api: 4,
   /** Data could not be decoded. */
   data: 5,
+  /** The output could not be delivered (a reader that fell too far behind). */
+  output: 6,
   internal: 70,
 } as const;

@@ -6,6 +6,7 @@ import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import { reportFailure } from './cli-failure';
+import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
 import { formatTable } from './pod-table';
@@ -38,17 +39,26 @@ const spec: NodeCommandSpec = {
   usage: "usage: nodescope watch NODE [options]\n\nPrints NODE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.",
   outputs: ['table', 'ndjson', 'json'],
   async run({ client }, opts) {
+    let stopWatch: ((code: number) => void) | undefined;
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
       const options = { showManagedFields: opts.showManagedFields };
       // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
-      process.stdout.write(
+      const written = writeUnlessBacklogged(
+        process.stdout,
         opts.output === 'ndjson'
           ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
           : opts.output === 'json'
             ? podToKubectlJson(change.pod.pod, options)
             : `${watchLine(change, new Date())}\n`,
       );
+      if (!written && stopWatch) {
+        process.stderr.write(
+          `nodescope watch: stopping: the reader of the output fell ${MAX_UNREAD_OUTPUT / 1024 / 1024} MiB behind; read it faster, or shrink events with --mask or -o table\n`,
+        );
+        stopWatch(EXIT.output);
+        stopWatch = undefined;
+      }
     };
     return new Promise<number>((resolve) => {
       const stop = (code: number) => {
@@ -56,6 +66,7 @@ const spec: NodeCommandSpec = {
         process.off('SIGTERM', interrupted);
         void watch.close().then(() => resolve(code));
       };
+      stopWatch = stop;
       const interrupted = () => stop(EXIT.ok);
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);

@@ -155,7 +155,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
           </div>
           {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
           {field('jumpHost', 'Jump host', 'user@bastion:22')}
-          {field('socketPath', 'Pods API socket', '/var/lib/kubelet/pods-api.sock')}
+          {field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
           <label className="check">
             <input type="checkbox" checked={fields.sudo} onChange={(e) => setFields({ ...fields, sudo: e.target.checked })} />
             <span>

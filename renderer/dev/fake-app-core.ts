@@ -188,7 +188,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
 
   const demo = addNode('kind-worker', true, { phase: 'live', since: now - 3600_000 }, options.scale ?? 1);
   addNode('edge-7.prod', false, { phase: 'reconnecting', attempt: 3, retryAt: now + 9000, cause: 'SSH connection reset by peer' }, 1, 'edge-7.prod.example.internal');
-  addNode('gpu-node-2', false, { phase: 'error', cause: 'Permission denied opening /var/lib/kubelet/pods-api.sock', nextStep: 'Turn on “Use sudo” in the node settings, or add the SSH user to the kubelet group.' }, 1);
+  addNode('gpu-node-2', false, { phase: 'error', cause: 'Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock', nextStep: 'Turn on “Use sudo” in the node settings, or add the SSH user to the kubelet group.' }, 1);
 
   const bridge: FakeBridge = createFakeBridge();
   const rowOf = (p: PodTree) => podRowFromTree(p);
