@@ -3,11 +3,12 @@
  * ones straight from their bytes (no trees built), streamed to stdout in chunks or written atomically
  * to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
  */
-import { writeFileAtomic, writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
-import { podsToKubectlListJson, podToNdjsonLine, streamPodBytesAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
@@ -23,13 +24,7 @@ export interface PrintListOptions {
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
 function cannotWrite(path: string, err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? 'its folder does not exist'
-    : code === 'EISDIR' ? 'it is a folder'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'ENOTDIR' ? 'a part of the path is not a folder'
-    : undefined;
+  const why = whyCannotWrite(err);
   return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
 
@@ -47,11 +42,22 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     const trees = list.pods.map((p) => p.pod);
-    const text = opts.ndjson ? trees.map((t) => `${podToNdjsonLine(t, options)}\n`).join('') : podsToKubectlListJson(trees, options);
-    const file = opts.file;
-    const bytes = file
-      ? await writeFileAtomic(file, text).catch((err: unknown) => Promise.reject(cannotWrite(file, err)))
-      : (await writeStdout(text), Buffer.byteLength(text));
+    const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
+    if (opts.file) {
+      try {
+        const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));
+        return { code: EXIT.ok, count: trees.length, bytes };
+      } catch (err) {
+        throw cannotWrite(opts.file, err);
+      }
+    }
+    let bytes = 0;
+    const pending: Promise<void>[] = [];
+    stream((text) => {
+      bytes += Buffer.byteLength(text);
+      pending.push(writeStdout(text));
+    });
+    await Promise.all(pending);
     return { code: EXIT.ok, count: trees.length, bytes };
   }
   const pods = await client.listPodBytes();

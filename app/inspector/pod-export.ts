@@ -1,12 +1,8 @@
 import { ContractError, type ExportFormat } from '../contract';
-import { podsToKubectlListJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { whyCannotWrite } from '../fs/write-error';
+import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import type { PodTree } from '../pod/pod-tree';
-import { writeFileAtomic } from '../fs/atomic-file';
-
-/** The file text of an export: a kubectl `List`, or one kubectl pod object per line. */
-export function exportText(pods: PodTree[], format: ExportFormat): string {
-  return format === 'list' ? podsToKubectlListJson(pods) : pods.map((p) => `${podToNdjsonLine(p)}\n`).join('');
-}
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl'];
 
@@ -22,10 +18,11 @@ export async function writeExport(path: string, pods: PodTree[], format: ExportF
     );
   }
   try {
-    return await writeFileAtomic(path, exportText(pods, format));
+    // A kubectl List or one pod per line, written as it is printed: 10,000 pods never sit in memory as one text.
+    const stream = (write: (chunk: Uint8Array) => void) => streamPodsAsKubectl(pods, (text) => write(Buffer.from(text)), { ndjson: format === 'ndjson' });
+    return writeFileAtomicFromChunks(path, stream).bytes;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message;
+    const why = whyCannotWrite(err) ?? (err as Error).message;
     throw new ContractError('export-failed', `Could not write ${path}: ${why}.`, 'Choose a folder you can write to and export again.');
   }
 }

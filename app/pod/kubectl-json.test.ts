@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
-import { streamPodBytesAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
+import { streamPodBytesAsKubectl, streamPodsAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
 import { managedFieldsJson, mapEntry, msg, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
 
 const print = (bytes: Uint8Array, showManagedFields = false) => podToKubectlJson(decodePod(bytes).pod, { showManagedFields });
@@ -36,6 +36,17 @@ describe('kubectl JSON of a pod', () => {
     const item = webPodJson.trimEnd().replace(/\n/g, '\n        ');
     expect(list).toBe(`{\n    "apiVersion": "v1",\n    "items": [\n        ${item},\n        ${item}\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n`);
     expect(JSON.parse(podsToKubectlListJson([]))).toEqual({ apiVersion: 'v1', items: [], kind: 'List', metadata: { resourceVersion: '' } });
+  });
+
+  it('streams trees as the same List or NDJSON text, one piece per pod', () => {
+    const pod = decodePod(webPodBytes()).pod;
+    const pieces: string[] = [];
+    streamPodsAsKubectl([pod, pod, pod], (t) => pieces.push(t), { ndjson: true });
+    expect(pieces).toEqual(Array(3).fill(`${podToNdjsonLine(pod)}\n`));
+    const list: string[] = [];
+    streamPodsAsKubectl([pod, pod], (t) => list.push(t));
+    expect(list).toHaveLength(4);
+    expect(list.join('')).toBe(podsToKubectlListJson([pod, pod]));
   });
 
   it('prints NDJSON lines as Go compact JSON of the same object', () => {

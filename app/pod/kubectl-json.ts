@@ -195,18 +195,29 @@ export function podToNdjsonLine(pod: PodTree, options: KubectlJsonOptions = {}):
   return get('compact')(pod, 0, options.showManagedFields !== true);
 }
 
-function listText(items: string[]): string {
-  const body = items.length === 0 ? '[]' : `[\n        ${items.join(',\n        ')}\n    ]`;
-  return `{\n    "apiVersion": "v1",\n    "items": ${body},\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n`;
-}
-
 /** Several pods as kubectl prints them: a `List`. */
 export function podsToKubectlListJson(pods: Iterable<PodTree>, options: KubectlJsonOptions = {}): string {
-  const p = get('pretty');
+  let text = '';
+  streamPodsAsKubectl(pods, (part) => (text += part), options);
+  return text;
+}
+
+/**
+ * Streams pod trees (masked, for instance) as a kubectl `List` or NDJSON lines, one piece of text per pod,
+ * so an export of thousands of pods is written as it is printed.
+ */
+export function streamPodsAsKubectl(pods: Iterable<PodTree>, sink: (text: string) => void, options: StreamOptions = {}): void {
   const hide = options.showManagedFields !== true;
-  const items: string[] = [];
-  for (const pod of pods) items.push(p(pod, 2, hide));
-  return listText(items);
+  if (options.ndjson) {
+    const p = get('compact');
+    for (const pod of pods) sink(`${p(pod, 0, hide)}\n`);
+    return;
+  }
+  const p = get('pretty');
+  let written = 0;
+  sink(LIST_HEAD);
+  for (const pod of pods) sink(`${written++ === 0 ? '\n        ' : ',\n        '}${p(pod, 2, hide)}`);
+  sink(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
 }
 
 export interface PrintedPod {
