@@ -10,25 +10,9 @@ import {
 } from './index';
 import { createFakeBridge } from './fake-bridge';
 import type { PodRow } from './pods';
+import { testRow } from './testing/test-row';
 
-const row: PodRow = {
-  uid: 'u1',
-  namespace: 'kube-system',
-  name: 'coredns-1',
-  phase: 'Running',
-  status: 'Running',
-  ready: 1,
-  total: 1,
-  restarts: 0,
-  createdAt: '2026-01-01T00:00:00Z',
-  podIP: '10.0.0.2',
-  node: 'n1',
-  ownerKind: 'ReplicaSet',
-  ownerName: 'coredns',
-  isStatic: false,
-  labels: { app: 'dns' },
-  deleting: false,
-};
+const row: PodRow = testRow({ uid: 'u1', namespace: 'kube-system', name: 'coredns-1', podIP: '10.0.0.2', node: 'n1', ownerName: 'coredns', labels: { app: 'dns' } });
 
 describe('validateRequest', () => {
   it('accepts a valid request and trims what the user typed', () => {

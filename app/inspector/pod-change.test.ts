@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PodRow } from '../contract';
+import { testRow } from '../contract/testing/test-row';
 import { describePodChange } from './pod-change';
 
-const row = (over: Partial<PodRow> = {}): PodRow => ({
-  uid: 'u1',
-  namespace: 'default',
-  name: 'web-0',
-  phase: 'Running',
-  status: 'Running',
-  ready: 1,
-  total: 1,
-  restarts: 0,
-  createdAt: '2026-06-26T10:12:19Z',
-  podIP: '10.0.0.5',
-  node: 'worker-1',
-  ownerKind: 'StatefulSet',
-  ownerName: 'web',
-  isStatic: false,
-  labels: { app: 'web', tier: 'front' },
-  deleting: false,
-  ...over,
-});
+const row = (over: Partial<PodRow> = {}): PodRow =>
+  testRow({ uid: 'u1', name: 'web-0', podIP: '10.0.0.5', node: 'worker-1', createdAt: '2026-06-26T10:12:19Z', ownerKind: 'StatefulSet', ownerName: 'web', labels: { app: 'web', tier: 'front' }, ...over });
 
 describe('describePodChange', () => {
   it('says what an operator watches for in one line', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeBridge } from '../../app/contract/fake-bridge';
-import { testRow } from '../filter/test-rows';
+import { testRow } from '../../app/contract/testing/test-row';
 import { AppModel } from './app-model';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';

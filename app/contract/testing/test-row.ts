@@ -1,6 +1,6 @@
-import type { PodRow } from '../../app/contract/pods';
+import type { PodRow } from '../pods';
 
-/** A table row with sensible defaults, for the renderer's unit tests. */
+/** A table row with sensible defaults, for unit tests of anything that shows rows. */
 export function testRow(overrides: Partial<PodRow> & { uid: string }): PodRow {
   return {
     namespace: 'default',
