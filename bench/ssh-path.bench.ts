@@ -1,12 +1,15 @@
 /**
  * The kubelet client through our SSH path (ssh2 streamlocal + private local socket) against the same
  * client straight on the socket and through OpenSSH's own `ssh -N -L` forwarding, on loopback with the
- * test harness's sshd and the simulated kubelet. Each round measures every side once, in turn, so
- * load from elsewhere hits all sides alike; medians are reported.
- * Targets: our path within 1.15x of direct, >= 20x faster than `ssh -N -L`, connect-to-first-list
- * (110 pods) under 150 ms. `ssh -N -L` is measured as operators use it, with a stock gRPC client (grpc-js
- * defaults: 64 KiB HTTP/2 window, as grpcurl and most clients have), which is where sshd's Nagle stall
- * bites (spike report §4); the same forward with our tuned client is printed too, for transparency.
+ * test harness's sshd and the simulated kubelet. Targets: our path within 1.15x of direct, >= 20x faster
+ * than `ssh -N -L`, connect-to-first-list (110 pods) under 150 ms. `ssh -N -L` is measured as operators
+ * use it, with a stock gRPC client (grpc-js defaults: 64 KiB HTTP/2 window, as grpcurl and most clients
+ * have), which is where sshd's Nagle stall bites (spike report §4); the same forward with our tuned client
+ * is printed too, for transparency.
+ *
+ * On 2 shared vCPUs a single call varies by +-30% (mostly the garbage collection of the previous call's
+ * pods), so every side is sampled many times, in an order that rotates each round: no side always runs
+ * after the same other one, and the comparison is of medians.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -51,16 +54,21 @@ async function watchRate(client: KubeletClient, pods: number): Promise<number> {
   return (n * 1000) / ms;
 }
 
-/** Runs `measure` on every side in turn, `rounds` times; the samples by side name, in round order. */
-async function interleaved(sides: Side[], rounds: number, measure: (s: Side) => Promise<number>): Promise<Record<string, number[]>> {
+/**
+ * Runs `measure` on every side `rounds` times; each round starts one side further on, so each side follows
+ * every other equally often. The samples by side name.
+ */
+async function rotated(sides: Side[], rounds: number, measure: (s: Side) => Promise<number>): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
   for (const s of sides) await measure(s); // warm-up
-  for (let r = 0; r < rounds; r++) for (const s of sides) samples[s.name]!.push(await measure(s));
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < sides.length; i++) {
+      const s = sides[(r + i) % sides.length]!;
+      samples[s.name]!.push(await measure(s));
+    }
+  }
   return samples;
 }
-
-/** Median of the per-round ratios a/b: a round's load hits both sides, so it cancels out. */
-const ratio = (a: number[], b: number[]): number => median(a.map((x, i) => x / b[i]!));
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -137,33 +145,37 @@ export async function sshPathBench(): Promise<boolean> {
       { name: 'ssh -L tuned', small: await viaSsh(smallSocket(), 'small-tuned', false), large: await viaSsh(h.socketPath, 'large-tuned', false) },
     ];
 
-    console.log('\nSSH path: kubelet client over loopback sshd (simulated kubelet), medians of interleaved rounds');
+    console.log('\nSSH path: kubelet client over loopback sshd (simulated kubelet), medians of rotated rounds');
     let ok = true;
     /**
-     * The issue's targets hold for ListPods and watch throughput: within 1.15x of direct, and >= 20x faster
-     * than ssh -N -L. A single GetPod is printed for information (its ~1 ms round trip is all hops). The stock
-     * ssh -N -L side takes up to seconds a call, so it runs in its own pass rather than between the fast sides.
+     * The issue's targets hold for the client's calls as the product makes them (pods decoded, as `pods`,
+     * `watch` and the UI use them): within 1.15x of direct, and >= 20x faster than ssh -N -L. Printed for
+     * information: a single GetPod (its ~1 ms round trip is all hops), and the 1,000-pod list as bytes only
+     * (the unmasked export path), where the SSH pipe itself shows: sshd encrypting and the client decrypting
+     * ~3 MiB, which OpenSSH's own client pays as well. The stock ssh -N -L side takes up to seconds a call, so
+     * it runs in its own pass rather than between the fast sides.
      */
     const fast = sides.filter((s) => s.name !== 'ssh -L');
     const stock = sides.filter((s) => s.name === 'ssh -L');
     const line = async (what: string, unit: string, rounds: number, measure: (s: Side) => Promise<number>, faster: 'lower' | 'higher', targets = true) => {
-      const samples = { ...(await interleaved(fast, rounds, measure)), ...(await interleaved(stock, Math.min(rounds, 5), measure)) };
+      const samples = { ...(await rotated(fast, rounds, measure)), ...(await rotated(stock, 5, measure)) };
       const [ours, direct, ssh, tuned] = [samples.ours!, samples.direct!, samples['ssh -L']!, samples['ssh -L tuned']!];
-      const vs = (a: number[], b: number[]) => (faster === 'lower' ? ratio(a, b) : ratio(b, a));
+      /** How many times slower `a` is than `b`. */
+      const vs = (a: number[], b: number[]) => (faster === 'lower' ? median(a) / median(b) : median(b) / median(a));
       const vsDirect = vs(ours, direct);
-      // The stock side has fewer samples, from its own pass: compare medians.
-      const vsSsh = faster === 'lower' ? median(ssh) / median(ours) : median(ours) / median(ssh);
+      const vsSsh = vs(ssh, ours);
       const met = !targets || (vsDirect <= 1.15 && vsSsh >= 20);
       ok &&= met;
       report(what, `ours ${fmt(median(ours))} ${unit}, direct ${fmt(median(direct))}, ssh -N -L ${fmt(median(ssh))} (tuned client: ${fmt(median(tuned))})`);
       const t = (text: string) => (targets ? ` (${text})` : '');
-      report('', `ours vs direct ${vsDirect.toFixed(2)}x slower${t('target <= 1.15x')}, vs ssh -N -L ${vsSsh.toFixed(1)}x faster${t('target >= 20x')}; tuned client ${vs(tuned, ours).toFixed(1)}x`, targets ? met : undefined);
+      report('', `ours vs direct ${vsDirect.toFixed(2)}x slower${t('target <= 1.15x')}, vs ssh -N -L ${vsSsh.toFixed(1)}x faster${t('target >= 20x')}; OpenSSH forward with our client vs direct ${vs(tuned, direct).toFixed(2)}x`, targets ? met : undefined);
     };
     const uid = (await sides[1]!.small.listPods()).pods[0]!.uid;
-    await line('GetPod round trip (one pod)', 'ms', 25, (s) => timed(() => s.small.getPod(uid)), 'lower', false);
-    await line('ListPods 110 pods', 'ms', 25, (s) => timed(() => s.small.listPods()), 'lower');
-    await line('ListPods 1,000 pods', 'ms', 11, (s) => timed(() => s.large.listPods()), 'lower');
-    await line('WatchPods replay, 1,000 pods', 'events/s', 7, (s) => watchRate(s.large, 1000), 'higher');
+    await line('GetPod round trip (one pod)', 'ms', 60, (s) => timed(() => s.small.getPod(uid)), 'lower', false);
+    await line('ListPods 110 pods', 'ms', 60, (s) => timed(() => s.small.listPods()), 'lower');
+    await line('ListPods 1,000 pods', 'ms', 41, (s) => timed(() => s.large.listPods()), 'lower');
+    await line('WatchPods replay, 1,000 pods', 'events/s', 41, (s) => watchRate(s.large, 1000), 'higher');
+    await line('ListPods 1,000 pods, bytes only', 'ms', 41, (s) => timed(() => s.large.listPodBytes()), 'lower', false);
 
     const connects: number[] = [];
     for (let i = 0; i < 9; i++) {
