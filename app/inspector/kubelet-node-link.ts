@@ -12,6 +12,7 @@ import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-tran
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
 import { resolveSshTarget } from '../ssh/ssh-target';
+import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 
 export interface KubeletNodeLinkOptions {
@@ -81,15 +82,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     });
   };
 
-  let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const pause = wakeableSleep();
 
   // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
   // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
@@ -111,7 +104,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         }
         const inMs = backoffDelayMs(attempt, DEFAULT_BACKOFF);
         events.state({ phase: 'reconnecting', attempt, retryAt: Date.now() + inMs, cause: known.message });
-        await pause(inMs);
+        await pause.sleep(inMs);
         if (closed) return;
       }
     }
@@ -121,7 +114,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   return {
     async close() {
       closed = true;
-      wake?.();
+      pause.wake();
       // A dial still finding the socket (a host key question nobody answers, a silent host) is not
       // waited for: start() closes the transport itself once it has one.
       await watch?.close();

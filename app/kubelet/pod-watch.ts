@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
+import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodStream } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
 import type { ApiShape } from './pods-api-methods';
@@ -61,7 +62,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let closed = false;
   let synced = false;
   let resyncs = 0;
-  let wake: (() => void) | undefined;
+  const backoff = wakeableSleep();
   /** A watch call is being set up (no stream yet). */
   let opening = false;
 
@@ -136,15 +137,6 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     }
   };
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const run = async () => {
     let failures = 0;
     for (let attempt = 1; !closed; attempt++) {
@@ -179,7 +171,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
           ? { state: 'initializing', detail: cause.message, attempt, inMs }
           : { state: 'reconnecting', attempt, inMs, cause },
       );
-      await sleep(inMs);
+      await backoff.sleep(inMs);
     }
   };
   setState(current);
@@ -195,7 +187,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       closed = true;
       const streaming = stream !== undefined;
       stream?.cancel();
-      wake?.();
+      backoff.wake();
       // A call still being set up (an SSH dial waiting for a host key answer) fails once the caller
       // closes the client and transport; the loop then sees `closed` and stops without reporting.
       if (streaming || !opening) await done;

@@ -1,6 +1,7 @@
 import { openSshConnection, type OpenSshOptions, type SshConnection, type SshTarget } from './ssh-connection';
 import { classifyConnectError, SshError } from './ssh-errors';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './reconnect-backoff';
+import { wakeableSleep } from '../util/wakeable-sleep';
 
 /**
  * One logical SSH link to a node. It dials lazily (on the first channel), re-dials on the
@@ -47,7 +48,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
   let lastError: SshError | null = null;
   let fatal: SshError | null = null;
   let closed = false;
-  let wakeUp: (() => void) | undefined;
+  const backoff = wakeableSleep();
   /** Aborts the dial in progress, which may be waiting on a prompt nobody will answer now. */
   let abortDial: AbortController | undefined;
 
@@ -73,20 +74,11 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
 
   const closedError = () => new SshError('CLOSED', `The session to ${target.host} was closed`, 'Open the node again.');
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const dial = async (): Promise<SshConnection> => {
     const wait = failedAt + nextDelayMs - Date.now();
     if (wait > 0 && lastError) {
       setState({ state: 'reconnecting', inMs: wait, cause: lastError });
-      await sleep(wait);
+      await backoff.sleep(wait);
     }
     if (closed) throw closedError();
     setState({ state: 'connecting' });
@@ -150,12 +142,12 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
       fatal = null;
       failures = 0;
       nextDelayMs = 0;
-      wakeUp?.();
+      backoff.wake();
     },
     close: () => {
       if (closed) return;
       closed = true;
-      wakeUp?.();
+      backoff.wake();
       abortDial?.abort();
       conn?.close();
       conn = undefined;
