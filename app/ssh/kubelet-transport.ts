@@ -2,7 +2,7 @@ import { startLocalForwarder } from './local-forwarder';
 import { discoverKubeletSockets, KUBELET_SOCKET_CANDIDATES } from './remote-socket-probe';
 import { createSocketBridge, type BridgeEvent, type BridgeMode, type SocketBridge } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
-import { latestError, type SshError } from './ssh-errors';
+import { latestError, SshError } from './ssh-errors';
 import { createSshSession, type SshSession, type SshSessionOptions } from './ssh-session';
 
 /**
@@ -25,6 +25,12 @@ export interface KubeletTransportOptions extends SshSessionOptions {
   bridgeMode?: BridgeMode;
   sudoTemplate?: string;
   onBridgeEvent?: (event: BridgeEvent) => void;
+  /**
+   * Gives up opening (the node was closed, the user pressed Ctrl-C): the SSH dial, prompt or socket
+   * probe in progress is dropped at once and the promise rejects with a CLOSED SshError. Once the
+   * transport is returned the signal does nothing more; close() ends it then.
+   */
+  signal?: AbortSignal;
 }
 
 export interface KubeletTransport {
@@ -47,31 +53,53 @@ async function discoverSocketPath(session: SshSession, candidates: readonly stri
 }
 
 export async function openKubeletTransport(target: SshTarget, options: KubeletTransportOptions): Promise<KubeletTransport> {
-  const session = createSshSession(target, options);
-  let socketPath: string;
+  // The session gets no signal of its own: its close() is what drops its dial.
+  const { signal, ...sessionOptions } = options;
+  const cancelled = () =>
+    new SshError('CLOSED', `Connecting to ${target.host}:${target.port} was cancelled`, 'Connect again when you need this node.');
+  if (signal?.aborted) throw cancelled();
+  const session = createSshSession(target, sessionOptions);
+  // Settles the caller's promise at once, whatever the dropped dial or probe still does on its way out.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      reject(cancelled());
+      session.close();
+    };
+  });
+  aborted.catch(() => {}); // Raced only while probing: an abort at another moment is not an unhandled rejection.
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    socketPath = options.socketPath ?? (await discoverSocketPath(session, options.socketCandidates ?? KUBELET_SOCKET_CANDIDATES));
+    const socketPath =
+      options.socketPath ?? (await Promise.race([discoverSocketPath(session, options.socketCandidates ?? KUBELET_SOCKET_CANDIDATES), aborted]));
+    const bridge = createSocketBridge(() => session.connection(), {
+      socketPath,
+      ...(options.bridgeMode ? { mode: options.bridgeMode } : {}),
+      ...(options.sudoTemplate ? { sudoTemplate: options.sudoTemplate } : {}),
+      ...(options.onBridgeEvent ? { onEvent: options.onBridgeEvent } : {}),
+    });
+    const forwarder = await startLocalForwarder(bridge);
+    // Aborted while the local socket came up: its private directory must not outlive the rejection.
+    if (signal?.aborted) {
+      await forwarder.close();
+      throw cancelled();
+    }
+    return {
+      target: forwarder.target,
+      socketPath,
+      session,
+      bridge,
+      // A stream failure, or the SSH drop behind it: whichever came last explains grpc-js's ECONNRESET.
+      lastError: () => latestError(bridge.lastError(), session.lastError()),
+      close: async () => {
+        await forwarder.close();
+        session.close();
+      },
+    };
   } catch (err) {
     session.close();
     throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
-  const bridge = createSocketBridge(() => session.connection(), {
-    socketPath,
-    ...(options.bridgeMode ? { mode: options.bridgeMode } : {}),
-    ...(options.sudoTemplate ? { sudoTemplate: options.sudoTemplate } : {}),
-    ...(options.onBridgeEvent ? { onEvent: options.onBridgeEvent } : {}),
-  });
-  const forwarder = await startLocalForwarder(bridge);
-  return {
-    target: forwarder.target,
-    socketPath,
-    session,
-    bridge,
-    // A stream failure, or the SSH drop behind it: whichever came last explains grpc-js's ECONNRESET.
-    lastError: () => latestError(bridge.lastError(), session.lastError()),
-    close: async () => {
-      await forwarder.close();
-      session.close();
-    },
-  };
 }
