@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
@@ -92,6 +93,38 @@ describe('kubelet NodeLink to a node that is down', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(rec.states.length).toBe(seen);
   }, 30_000);
+});
+
+describe('kubelet NodeLink to a host that accepts and never speaks SSH', () => {
+  it('drops the hanging dial when closed, instead of holding the connection until the connect timeout', async () => {
+    const accepted: Socket[] = [];
+    const hungUp: Socket[] = [];
+    const silent = createServer((sock) => {
+      accepted.push(sock);
+      sock.on('error', () => {});
+      sock.once('close', () => hungUp.push(sock));
+      // Read (and drop) the client's banner, or the hang-up stays queued behind it.
+      sock.resume();
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as { port: number };
+    try {
+      // No socket path: the link dials at once to find the socket, and that dial waits for a banner.
+      const { rec, link } = open({ host: '127.0.0.1', port, user: 'nobody' });
+      await eventually(() => accepted.length === 1, 'the dial to reach the host');
+      await new Promise((r) => setTimeout(r, 100));
+      const t = performance.now();
+      await link.close();
+      expect(performance.now() - t).toBeLessThan(1000);
+      await eventually(() => hungUp.length === 1, 'the host to see the connection closed', 1000);
+      // A closed node shows nothing more: the cancelled dial is not reported as an error or a retry.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(rec.states).toEqual([]);
+    } finally {
+      for (const sock of accepted) sock.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
 });
 
 describe('kubelet NodeLink over SSH', () => {

@@ -45,6 +45,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let client: KubeletClient | undefined;
   let watch: PodWatch | undefined;
   let closed = false;
+  // Ends a dial, host key question or socket probe still in progress when the link is closed.
+  const abortOpen = new AbortController();
 
   const start = async () => {
     let socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
@@ -63,8 +65,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
         prompter: request.prompter,
         bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
       });
-      // close() did not wait for this dial: what it opened is closed here.
+      // Closed in the moment between the transport being returned and this line: the signal no longer applies.
       if (closed) return opened.close();
       transport = opened;
       target = transport.target;
@@ -109,14 +112,16 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       }
     }
   };
-  void open();
+  const opening = open();
 
   return {
     async close() {
       closed = true;
       pause.wake();
-      // A dial still finding the socket (a host key question nobody answers, a silent host) is not
-      // waited for: start() closes the transport itself once it has one.
+      // A dial still finding the socket (a host key question nobody answers, a silent host) is
+      // dropped now, so waiting for open() to stop is short and nothing outlives close().
+      abortOpen.abort();
+      await opening;
       await watch?.close();
       client?.close();
       await transport?.close();
