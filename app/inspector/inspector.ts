@@ -115,9 +115,9 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   // Saves run one after another, so the file always ends with the latest list.
   let saving = Promise.resolve();
   const persist = () => {
-    const specs = [...nodes.values()].filter((r) => !r.info.simulated).map((r) => r.info.spec);
+    const saved = [...nodes.values()].filter((r) => !r.info.simulated).map((r) => ({ spec: r.info.spec, mask: r.info.mask }));
     saving = saving
-      .then(() => saveNodes(options.stateDir, specs))
+      .then(() => saveNodes(options.stateDir, saved))
       .catch((err: unknown) => console.error(`nodescope: could not remember the node list: ${(err as Error).message}`));
     return saving;
   };
@@ -287,7 +287,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const saved = await loadSavedNodes(options.stateDir);
-  for (const spec of saved) addNode(spec);
+  for (const { spec } of saved) addNode(spec);
   const demoWanted = options.demo ?? 'firstStart';
   if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0)) await startDemo();
 

@@ -1,18 +1,64 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { NodeSpecSchema } from '../contract';
 import { loadSavedNodes, saveNodes, savedNodesPath } from './saved-nodes';
 
 describe('saved nodes', () => {
   it('round-trips the node list in a folder and file only the user can read', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'ns-saved-')), 'state');
     expect(await loadSavedNodes(dir)).toEqual([]);
-    const nodes = [{ host: 'node-1', user: 'ops', port: 2222, sudo: true }, { host: 'bastioned', jumpHost: 'ops@bastion' }];
+    const nodes = [
+      { spec: { host: 'node-1', user: 'ops', port: 2222, sudo: true }, mask: 'metadata.name,status.phase' },
+      { spec: { host: 'bastioned', jumpHost: 'ops@bastion' }, mask: '' },
+    ];
     await saveNodes(dir, nodes);
     expect(await loadSavedNodes(dir)).toEqual(nodes);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(savedNodesPath(dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes a node without a mask as version 1 wrote it, and a masked one with an extra field older readers drop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
+    await saveNodes(dir, [
+      { spec: { host: 'plain' }, mask: '' },
+      { spec: { host: 'masked' }, mask: 'metadata.name' },
+    ]);
+    expect(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8'))).toEqual({
+      version: 1,
+      nodes: [{ host: 'plain' }, { host: 'masked', mask: 'metadata.name' }],
+    });
+    // The schema a Nodescope from before saved masks reads the file with: it still takes the list.
+    const before = z.object({ version: z.literal(1), nodes: z.array(NodeSpecSchema) });
+    expect(before.parse(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8'))).nodes).toEqual([{ host: 'plain' }, { host: 'masked' }]);
+  });
+
+  it('loads a node list saved before masks were', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
+    writeFileSync(savedNodesPath(dir), '{\n  "version": 1,\n  "nodes": [\n    {\n      "host": "node-1",\n      "port": 2222\n    }\n  ]\n}\n');
+    expect(await loadSavedNodes(dir)).toEqual([{ spec: { host: 'node-1', port: 2222 }, mask: '' }]);
+  });
+
+  it('leaves off a saved mask that no longer parses or is not text, saying why, and keeps the nodes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
+    writeFileSync(
+      savedNodesPath(dir),
+      JSON.stringify({
+        version: 1,
+        nodes: [
+          { host: 'typo', mask: 'metadata.name,status.phaze' },
+          { host: 'number', mask: 42 },
+          { host: 'fine', mask: ' status.phase ' },
+        ],
+      }),
+    );
+    const [typo, number, fine] = await loadSavedNodes(dir);
+    expect(typo).toEqual({ spec: { host: 'typo' }, mask: '', maskProblem: expect.stringContaining('"metadata.name,status.phaze" no longer parses') });
+    expect(typo!.maskProblem).toMatch(/phaze/);
+    expect(number).toEqual({ spec: { host: 'number' }, mask: '', maskProblem: 'The saved field mask 42 is not text' });
+    expect(fine).toEqual({ spec: { host: 'fine' }, mask: 'status.phase' });
   });
 
   it('names the file and the way out when it is not a node list', async () => {

@@ -3,15 +3,37 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { checkMask } from './node-mask';
 
-/** The nodes the user added, so they come back next time. Connection settings only — no secrets. */
-const SavedNodesSchema = z.object({ version: z.literal(1), nodes: z.array(NodeSpecSchema) });
+/**
+ * The nodes the user added, so they come back next time: connection settings and field mask, no secrets.
+ * The mask is an optional field of version 1 rather than a version 2: readers without it parse each node
+ * with NodeSpecSchema, which drops fields it does not know, so an older Nodescope still opens the file
+ * (where a new version number would make it refuse the whole list). The mask is checked on its own
+ * (unknown here), so a hand-edited one costs only that node's mask, never the list.
+ */
+const SavedNodesSchema = z.object({
+  version: z.literal(1),
+  nodes: z.array(NodeSpecSchema.extend({ mask: z.unknown().optional() })),
+});
+
+/** One remembered node. */
+export interface SavedNode {
+  spec: NodeSpec;
+  /** The field mask its list and watch use; '' for none. */
+  mask: string;
+}
+
+/** A remembered node as read back: maskProblem says why its saved mask was left off (mask is then ''). */
+export interface LoadedNode extends SavedNode {
+  maskProblem?: string;
+}
 
 export function savedNodesPath(stateDir: string): string {
   return join(stateDir, 'nodes.json');
 }
 
-export async function loadSavedNodes(stateDir: string): Promise<NodeSpec[]> {
+export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
   const path = savedNodesPath(stateDir);
   let text: string;
   try {
@@ -29,10 +51,25 @@ export async function loadSavedNodes(stateDir: string): Promise<NodeSpec[]> {
   if (!parsed?.success) {
     throw new Error(`${path} is not a valid Nodescope node list; fix it or move it away (the nodes can be added again).`);
   }
-  return parsed.data.nodes;
+  return parsed.data.nodes.map(({ mask, ...spec }) => ({ spec, ...readSavedMask(mask) }));
 }
 
-export async function saveNodes(stateDir: string, nodes: NodeSpec[]): Promise<void> {
+function readSavedMask(saved: unknown): { mask: string; maskProblem?: string } {
+  if (saved === undefined) return { mask: '' };
+  if (typeof saved !== 'string') return { mask: '', maskProblem: `The saved field mask ${shorten(JSON.stringify(saved))} is not text` };
+  const check = checkMask(saved);
+  if (check.ok) return { mask: saved.trim() };
+  return { mask: '', maskProblem: `The saved field mask "${shorten(saved)}" no longer parses: ${check.error}` };
+}
+
+/** Keeps a hand-edited wall of text from drowning the message about it. */
+function shorten(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<void> {
+  // A node without a mask is written as before masks were saved.
+  const entries = nodes.map(({ spec, mask }) => (mask ? { ...spec, mask } : spec));
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes }, null, 2)}\n`, 0o600);
+  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes: entries }, null, 2)}\n`, 0o600);
 }
