@@ -44,7 +44,7 @@ export const requests = {
   'nodes.disconnect': { input: NodeIdSchema, output: Done },
   /** Starts the simulated demo node (or returns it when it runs already). */
   'nodes.startDemo': { input: NoInput, output: NodeInfoSchema },
-  /** Sets the field mask applied to the node's list and watch; '' clears it. */
+  /** Sets the field mask applied to the node's list and watch; '' clears it. Remembered with the node (not the demo's). */
   'nodes.setMask': {
     input: NodeIdSchema.extend({ mask: z.string().max(10_000) }),
     output: MaskCheckSchema,

@@ -21,7 +21,7 @@ import { NodePods } from './node-pods';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { writeExport } from './pod-export';
 import { PromptBroker } from './prompt-broker';
-import { loadSavedNodes, saveNodes } from './saved-nodes';
+import { loadSavedNodes, saveNodes, type LoadedNode } from './saved-nodes';
 import { listSshHosts } from './ssh-hosts';
 
 export interface InspectorOptions {
@@ -39,6 +39,11 @@ export interface InspectorOptions {
    * yet, so a new user sees something live; true always; false never (nodes.startDemo still can).
    */
   demo?: boolean | 'firstStart';
+  /**
+   * How a node that is not the demo is reached; default: over SSH. Tests put a simulated kubelet on
+   * this machine behind added nodes, to check what the UI relies on without an SSH server.
+   */
+  openLink?: (request: NodeLinkRequest) => NodeLink;
 }
 
 export interface Inspector extends AppCore {
@@ -55,6 +60,8 @@ interface NodeRecord {
   linkState: NodeState;
   /** The question the node waits on; while set, the sidebar shows it instead of linkState. */
   prompt: Prompt | null;
+  /** Its saved mask did not parse and it waits, unconnected, for the user to set one or connect. */
+  maskLeftOff: boolean;
 }
 
 const DEMO_ID = 'demo';
@@ -71,6 +78,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const nodes = new Map<string, NodeRecord>();
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demo: DemoKubelet | null = null;
+  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}));
   let nextId = 1;
 
   const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: structuredClone(record.info) });
@@ -133,6 +141,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }
     const session = {};
     record.session = session;
+    record.maskLeftOff = false;
     const current = () => record.session === session;
     const { id, spec, simulated } = record.info;
     linkReported(record, { phase: 'connecting', attempt: 1 });
@@ -146,7 +155,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         change: (type, pod) => current() && (type === 'DELETED' ? record.pods.remove(pod) : record.pods.upsert(type, pod)),
       },
     };
-    record.link = simulated && demo ? demo.openLink(request) : openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {});
+    record.link = simulated && demo ? demo.openLink(request) : openLink(request);
   };
 
   const closeLink = async (record: NodeRecord) => {
@@ -158,24 +167,49 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const disconnect = async (record: NodeRecord) => {
+    record.maskLeftOff = false;
     await closeLink(record);
     // A disconnected node shows no pods rather than a stale set that looks live.
     record.pods.clear();
     linkReported(record, { phase: 'disconnected' });
   };
 
-  const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`): NodeRecord => {
+  const createRecord = (spec: NodeSpec, simulated: boolean, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask: '', podCount: 0 },
+      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
       pods: new NodePods(id, emitFromPods),
       link: null,
       session: null,
       linkState: { phase: 'disconnected' },
       prompt: null,
+      maskLeftOff: false,
     };
+    // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
+    if (mask) record.pods.setView(maskView(mask));
     nodes.set(id, record);
+    return record;
+  };
+
+  const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`, mask = ''): NodeRecord => {
+    const record = createRecord(spec, simulated, id, mask);
     publish(record);
     void connect(record);
+    return record;
+  };
+
+  /**
+   * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
+   * unmasked behind the user's back: it waits in error, saying so, until they set a mask or connect.
+   */
+  const restoreNode = ({ spec, mask, maskProblem }: LoadedNode): NodeRecord => {
+    if (!maskProblem) return addNode(spec, false, undefined, mask);
+    const record = createRecord(spec, false, `node-${nextId++}`, '');
+    record.maskLeftOff = true;
+    linkReported(record, {
+      phase: 'error',
+      cause: maskProblem,
+      nextStep: 'Not connected yet: set the mask again (empty for whole pods) to connect with it, or connect to watch without a mask.',
+    });
     return record;
   };
 
@@ -248,13 +282,17 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return {};
     },
     'nodes.startDemo': async () => structuredClone((await startDemo()).info),
-    'nodes.setMask': ({ nodeId, mask }) => {
+    'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
       const check = checkMask(mask);
       if (!check.ok) return check;
       record.info.mask = mask.trim();
       record.pods.setView(maskView(mask));
       publish(record);
+      // A node held back for its unreadable saved mask starts as it would have, now with this one.
+      if (record.maskLeftOff) void connect(record);
+      // The demo node is not remembered, nor its mask.
+      if (!record.info.simulated) await persist();
       return check;
     },
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
@@ -287,7 +325,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const saved = await loadSavedNodes(options.stateDir);
-  for (const { spec } of saved) addNode(spec);
+  for (const node of saved) restoreNode(node);
   const demoWanted = options.demo ?? 'firstStart';
   if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0)) await startDemo();
 

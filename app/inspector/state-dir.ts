@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Where browser mode keeps its state (the nodes you added), following each platform's convention;
+ * Where browser mode keeps its state (the nodes you added, with their field masks), following each platform's convention;
  * the Electron app uses its userData folder instead.
  */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
