@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NodeInfoSchema } from './nodes';
+import { NoticeSchema } from './notices';
 import { PodDeltasSchema, WatchEventsSchema } from './pods';
 import { PromptSchema } from './prompts';
 
@@ -17,6 +18,10 @@ export const events = {
   prompt: PromptSchema,
   /** The prompt was answered elsewhere or is no longer needed. */
   promptClosed: z.object({ id: z.string() }),
+  /** A new problem of the app itself (notices.list has all that are not dismissed). */
+  notice: NoticeSchema,
+  /** The notice's problem is over (a later save worked) or it was dismissed. */
+  noticeClosed: z.object({ id: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

@@ -6,6 +6,7 @@ import {
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
+import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
 
 const NoInput = z.object({}).strict();
@@ -65,6 +66,9 @@ export const requests = {
   },
   /** Checks a field mask as the user types, without applying it. */
   'mask.validate': { input: z.object({ mask: z.string().max(10_000) }), output: MaskCheckSchema },
+  /** The app's own problems not yet dismissed, oldest first (a window opened later shows them too). */
+  'notices.list': { input: NoInput, output: z.array(NoticeSchema) },
+  'notices.dismiss': { input: z.object({ id: z.string().min(1).max(100) }).strict(), output: Done },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Requests = typeof requests;

@@ -21,7 +21,9 @@ import { NodePods } from './node-pods';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { writeExport } from './pod-export';
 import { PromptBroker } from './prompt-broker';
-import { loadSavedNodes, saveNodes, type LoadedNode } from './saved-nodes';
+import { AppNotices } from './app-notices';
+import { whyCannotWrite } from '../fs/write-error';
+import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { listSshHosts } from './ssh-hosts';
 
 export interface InspectorOptions {
@@ -120,14 +122,58 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return record;
   };
 
+  const notices = new AppNotices(emit);
+  /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
+  let keepSavedListAsItIs = false;
+
   // Saves run one after another, so the file always ends with the latest list.
   let saving = Promise.resolve();
   const persist = () => {
+    if (keepSavedListAsItIs) return saving;
     const saved = [...nodes.values()].filter((r) => !r.info.simulated).map((r) => ({ spec: r.info.spec, mask: r.info.mask }));
     saving = saving
       .then(() => saveNodes(options.stateDir, saved))
-      .catch((err: unknown) => console.error(`nodescope: could not remember the node list: ${(err as Error).message}`));
+      .then(
+        () => notices.clear('save-failed'),
+        (err: unknown) => {
+          const why = whyCannotWrite(err) ?? (err as Error).message;
+          console.error(`nodescope: could not remember the node list: ${(err as Error).message}`);
+          notices.raise(
+            'save-failed',
+            `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; the file still holds the list from before.`,
+            'Free up space or fix the folder\'s permissions; the next change to a node saves the whole list again.',
+          );
+        },
+      );
     return saving;
+  };
+
+  /**
+   * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
+   * without it and says where the file went.
+   */
+  const loadRemembered = async (): Promise<LoadedNode[]> => {
+    try {
+      return await loadSavedNodes(options.stateDir);
+    } catch (err) {
+      const problem = (err as Error).message;
+      try {
+        const kept = await setAsideSavedNodes(options.stateDir);
+        notices.raise(
+          'saved-nodes-unreadable',
+          `Your saved nodes could not be read (${problem}), so Nodescope started without them. The file is kept as ${kept}.`,
+          'Add the nodes again, or repair that file and move it back to nodes.json while Nodescope is closed.',
+        );
+      } catch (moveErr) {
+        keepSavedListAsItIs = true;
+        notices.raise(
+          'saved-nodes-unreadable',
+          `Your saved nodes could not be read (${problem}) nor moved aside (${(moveErr as Error).message}). Nodescope started without them and will not save nodes this time, so the file stays as it is.`,
+          `Repair or remove ${savedNodesPath(options.stateDir)} while Nodescope is closed, then start it again.`,
+        );
+      }
+      return [];
+    }
   };
 
   const connect = async (record: NodeRecord) => {
@@ -322,9 +368,14 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return {};
     },
     'mask.validate': ({ mask }) => checkMask(mask),
+    'notices.list': () => notices.list(),
+    'notices.dismiss': ({ id }) => {
+      notices.dismiss(id);
+      return {};
+    },
   };
 
-  const saved = await loadSavedNodes(options.stateDir);
+  const saved = await loadRemembered();
   for (const node of saved) restoreNode(node);
   const demoWanted = options.demo ?? 'firstStart';
   if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0)) await startDemo();

@@ -3,12 +3,12 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleRequest, type NodeInfo, type PodRow, type RequestName } from '../contract';
+import type { NodeInfo, PodRow } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
-import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { savedNodesPath } from './saved-nodes';
+import { driveInspector } from './testing/drive-inspector';
 
 // Saves fail on demand, to see what a full disk or a read-only folder leaves behind.
 const failSaves = vi.hoisted(() => ({ on: false }));
@@ -51,13 +51,7 @@ async function start(stateDir: string) {
     openLink: (request) => openKubeletNodeLink(request, { localSocket: join(kubeletDir, 'pods.sock') }),
   });
   open.push(inspector);
-  const events: AppEvent[] = [];
-  inspector.subscribe((e) => events.push(e));
-  const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
-    const result = await handleRequest(inspector.handlers, name, input);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.value as T;
-  };
+  const { events, call } = driveInspector(inspector);
   const nodes = () => call<NodeInfo[]>('nodes.list');
   const node = async (label: string) => (await nodes()).find((n) => n.label === label);
   const live = (label: string) =>

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { NodeSpecSchema } from '../contract';
-import { loadSavedNodes, saveNodes, savedNodesPath } from './saved-nodes';
+import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes } from './saved-nodes';
 
 describe('saved nodes', () => {
   it('round-trips the node list in a folder and file only the user can read', async () => {
@@ -61,11 +61,21 @@ describe('saved nodes', () => {
     expect(fine).toEqual({ spec: { host: 'fine' }, mask: 'status.phase' });
   });
 
-  it('names the file and the way out when it is not a node list', async () => {
+  it('names the file and what is wrong with it when it is not a node list', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
     writeFileSync(savedNodesPath(dir), '{"version":1,"nodes":[{"port":"x"}]}');
-    await expect(loadSavedNodes(dir)).rejects.toThrow(`${savedNodesPath(dir)} is not a valid Nodescope node list`);
+    await expect(loadSavedNodes(dir)).rejects.toThrow(`${savedNodesPath(dir)} is not a valid Nodescope node list: nodes.0.host`);
     writeFileSync(savedNodesPath(dir), 'not json');
-    await expect(loadSavedNodes(dir)).rejects.toThrow(/move it away/);
+    await expect(loadSavedNodes(dir)).rejects.toThrow(/is not a valid Nodescope node list: it is not JSON/);
+  });
+
+  it('sets an unreadable list aside whole, under a name that says when', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
+    writeFileSync(savedNodesPath(dir), 'not json');
+    const kept = await setAsideSavedNodes(dir, new Date('2026-11-21T08:30:05.123Z'));
+    expect(kept).toBe(`${savedNodesPath(dir)}.unreadable-20261121T083005Z`);
+    expect(readFileSync(kept, 'utf8')).toBe('not json');
+    expect(existsSync(savedNodesPath(dir))).toBe(false);
+    expect(await loadSavedNodes(dir)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
@@ -42,14 +42,16 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  let parsed;
+  let json: unknown;
   try {
-    parsed = SavedNodesSchema.safeParse(JSON.parse(text));
-  } catch {
-    parsed = undefined;
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path} is not a valid Nodescope node list: it is not JSON (${(err as Error).message})`);
   }
-  if (!parsed?.success) {
-    throw new Error(`${path} is not a valid Nodescope node list; fix it or move it away (the nodes can be added again).`);
+  const parsed = SavedNodesSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${path} is not a valid Nodescope node list: ${issue.path.join('.') || 'the top level'}: ${issue.message}`);
   }
   return parsed.data.nodes.map(({ mask, ...spec }) => ({ spec, ...readSavedMask(mask) }));
 }
@@ -65,6 +67,17 @@ function readSavedMask(saved: unknown): { mask: string; maskProblem?: string } {
 /** Keeps a hand-edited wall of text from drowning the message about it. */
 function shorten(text: string): string {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+/**
+ * Moves an unreadable node list out of the way, keeping it whole for the user to repair, so the app
+ * can start without it and save new nodes without writing over it. Returns where it went.
+ */
+export async function setAsideSavedNodes(stateDir: string, now = new Date()): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const kept = `${savedNodesPath(stateDir)}.unreadable-${stamp}`;
+  await rename(savedNodesPath(stateDir), kept);
+  return kept;
 }
 
 export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<void> {

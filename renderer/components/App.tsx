@@ -141,6 +141,16 @@ export function App({ model }: { model: AppModel }) {
             {model.connectionProblem}
           </div>
         )}
+        {model.notices.map((notice) => (
+          <div key={notice.id} className="banner bad notice" role="alert">
+            <span>
+              {notice.message} <strong>{notice.nextStep}</strong>
+            </span>
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => void act(() => model.dismissNotice(notice.id))}>
+              ✕
+            </button>
+          </div>
+        ))}
         {actionError && (
           <div className="banner bad" role="alert">
             {actionError}

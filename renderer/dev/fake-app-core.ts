@@ -273,6 +273,8 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
       return check;
     },
     'mask.validate': ({ mask }) => checkMask(mask),
+    'notices.list': () => [],
+    'notices.dismiss': () => ({}),
     'pods.rows': ({ nodeId }) => {
       const node = get(nodeId);
       return { seq: node.seq, rows: [...node.pods.values()].map(rowOf) };

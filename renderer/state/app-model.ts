@@ -1,5 +1,6 @@
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
+import type { Notice } from '../../app/contract/notices';
 import type { FeedLine, PodDeltas } from '../../app/contract/pods';
 import type { Prompt } from '../../app/contract/prompts';
 import { FeedBuffer } from './feed-buffer';
@@ -23,6 +24,8 @@ export class AppModel {
   readonly feed = new FeedBuffer();
   nodes: NodeInfo[] = [];
   prompts: Prompt[] = [];
+  /** The app core's own problems (saved nodes unreadable, a save that failed), until dismissed. */
+  notices: Notice[] = [];
   /** Bumped on every change; views re-read when it moves. */
   version = 0;
   /** Last problem talking to the app core, shown in a banner. */
@@ -72,6 +75,11 @@ export class AppModel {
       this.changed();
     });
     b.on('promptClosed', ({ id }) => this.dropPrompt(id));
+    b.on('notice', (notice) => {
+      this.notices = [...this.notices.filter((n) => n.id !== notice.id), notice];
+      this.changed();
+    });
+    b.on('noticeClosed', ({ id }) => this.dropNotice(id));
     await this.resync();
   }
 
@@ -85,11 +93,32 @@ export class AppModel {
       this.changed();
       // The link is back: fetch now rather than when a backed-off retry comes due.
       for (const nodeId of [...this.rowRetries.keys()]) this.cancelRowRetry(nodeId);
-      await Promise.all(nodes.map((n) => this.loadRows(n.id)));
+      await Promise.all([...nodes.map((n) => this.loadRows(n.id)), this.loadNotices()]);
     } catch (err) {
       this.connectionProblem = errorText(err);
       this.changed();
     }
+  }
+
+  private async loadNotices(): Promise<void> {
+    try {
+      this.notices = await this.bridge.request('notices.list', {});
+      this.changed();
+    } catch {
+      // Notices are extra: when the app core cannot be reached, the connection banner says so already.
+    }
+  }
+
+  /** Dismisses a notice here at once, and in the app core so other windows and later ones drop it too. */
+  async dismissNotice(id: string): Promise<void> {
+    this.dropNotice(id);
+    await this.bridge.request('notices.dismiss', { id });
+  }
+
+  private dropNotice(id: string): void {
+    if (!this.notices.some((n) => n.id === id)) return;
+    this.notices = this.notices.filter((n) => n.id !== id);
+    this.changed();
   }
 
   private async loadRows(nodeId: string): Promise<void> {

@@ -1,0 +1,18 @@
+import { handleRequest, type RequestName } from '../../contract';
+import type { AppEvent } from '../app-core';
+import type { Inspector } from '../inspector';
+
+/**
+ * Talks to an inspector as a host does: requests through the contract's validation, and every event
+ * it sends from now on, kept for the test to look through.
+ */
+export function driveInspector(inspector: Inspector) {
+  const events: AppEvent[] = [];
+  inspector.subscribe((e) => events.push(e));
+  const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
+    const result = await handleRequest(inspector.handlers, name, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.value as T;
+  };
+  return { events, call };
+}

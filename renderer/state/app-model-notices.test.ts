@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeBridge } from '../../app/contract/fake-bridge';
+import type { Notice } from '../../app/contract/notices';
+import { AppModel } from './app-model';
+
+const unreadable: Notice = { id: 'saved-nodes-unreadable-1', message: 'Your saved nodes could not be read.', nextStep: 'Add the nodes again.' };
+
+function modelWith(notices: Notice[]) {
+  const dismissed: string[] = [];
+  const bridge = createFakeBridge({
+    'nodes.list': () => [],
+    'prompts.pending': () => [],
+    'notices.list': () => notices,
+    'notices.dismiss': ({ id }) => (dismissed.push(id), {}),
+  });
+  return { bridge, dismissed, model: new AppModel(bridge, { requestFrame: (cb) => cb() }) };
+}
+
+describe('AppModel notices', () => {
+  it('shows the notices raised before the window opened', async () => {
+    const { model } = modelWith([unreadable]);
+    await model.start();
+    expect(model.notices).toEqual([unreadable]);
+  });
+
+  it('adds one as it is raised and drops it when the app core closes it', async () => {
+    const { bridge, model } = modelWith([]);
+    await model.start();
+    const saveFailed = { id: 'save-failed-2', message: 'Could not save.', nextStep: 'Free up space.' };
+    bridge.emit('notice', saveFailed);
+    bridge.emit('notice', saveFailed);
+    expect(model.notices).toEqual([saveFailed]);
+    bridge.emit('noticeClosed', { id: saveFailed.id });
+    expect(model.notices).toEqual([]);
+  });
+
+  it('dismisses in the app core too, so other windows drop it', async () => {
+    const { model, dismissed } = modelWith([unreadable]);
+    await model.start();
+    await model.dismissNotice(unreadable.id);
+    expect(model.notices).toEqual([]);
+    expect(dismissed).toEqual([unreadable.id]);
+  });
+
+  it('still starts against an app core that has no notices to give', async () => {
+    const bridge = createFakeBridge({ 'nodes.list': () => [], 'prompts.pending': () => [] });
+    const model = new AppModel(bridge, { requestFrame: (cb) => cb() });
+    await model.start();
+    expect(model.notices).toEqual([]);
+    expect(model.connectionProblem).toBeNull();
+  });
+});
