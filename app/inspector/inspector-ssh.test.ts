@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { handleRequest, type NodeInfo, type Prompt, type RequestName, type SshHost } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
+import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
 
@@ -21,21 +22,13 @@ async function call<T>(name: RequestName, input: unknown = {}): Promise<T> {
   return result.value as T;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const node = async (id: string) => (await call<NodeInfo[]>('nodes.list')).find((n) => n.id === id);
-const phaseOf = async (id: string, phase: string) => {
-  const info = await node(id);
-  return info?.state.phase === phase ? info : undefined;
-};
+const inPhase =
+  (phase: NodeInfo['state']['phase']) =>
+  (info: NodeInfo | undefined): info is NodeInfo =>
+    info?.state.phase === phase;
+/** Live with all 40 pods of the simulated kubelet behind sshd. */
+const liveWithPods = (info: NodeInfo | undefined): info is NodeInfo => info?.state.phase === 'live' && info.podCount === 40;
 
 beforeAll(async () => {
   h = await startSshHarness({
@@ -67,7 +60,7 @@ describe('inspector with a node over SSH', () => {
       socketPath: h.socketPath,
       label: 'node-a',
     });
-    const waiting = await until('the host key question', () => phaseOf(added.id, 'waitingForUser'));
+    const waiting = await pollUntil('the host key question', () => node(added.id), inPhase('waitingForUser'));
     expect(waiting.state).toMatchObject({ waitingFor: 'hostKey' });
     const prompt = (await call<Prompt[]>('prompts.pending'))[0]!;
     expect(prompt).toMatchObject({ kind: 'hostKey', nodeId: added.id, port: h.port });
@@ -75,11 +68,7 @@ describe('inspector with a node over SSH', () => {
     expect(events.some((e) => e.name === 'prompt' && e.payload.id === prompt.id)).toBe(true);
 
     await call('prompts.answer', { promptId: prompt.id, answer: { kind: 'hostKey', decision: 'acceptAndRemember' } });
-    const live = await until('live with pods', async () => {
-      const info = await phaseOf(added.id, 'live');
-      return info && info.podCount === 40 ? info : undefined;
-    });
-    expect(live.podCount).toBe(40);
+    await pollUntil('node-a live with its pods', () => node(added.id), liveWithPods);
     expect(events.some((e) => e.name === 'promptClosed' && e.payload.id === prompt.id)).toBe(true);
     expect(readFileSync(knownHosts, 'utf8')).toContain(h.hostKeyLine.split(' ')[1]!);
   });
@@ -88,10 +77,10 @@ describe('inspector with a node over SSH', () => {
     const id = (await call<NodeInfo[]>('nodes.list'))[0]!.id;
     const seen = events.length;
     await h.killConnections();
-    await until('a reconnecting state', async () =>
+    await pollUntil('a reconnecting state', () =>
       events.slice(seen).find((e) => e.name === 'nodeState' && e.payload.id === id && e.payload.state.phase === 'reconnecting'),
     );
-    const back = await until('live again', () => phaseOf(id, 'live'));
+    const back = await pollUntil('live again', () => node(id), inPhase('live'));
     expect(back.podCount).toBe(40);
   });
 
@@ -105,7 +94,7 @@ describe('inspector with a node over SSH', () => {
       sudo: true,
     });
     const passphrase = async () => {
-      await until('a passphrase question', () => phaseOf(added.id, 'waitingForUser'));
+      await pollUntil('a passphrase question', () => node(added.id), inPhase('waitingForUser'));
       return (await call<Prompt[]>('prompts.pending')).find((p) => p.nodeId === added.id)!;
     };
     const first = await passphrase();
@@ -115,11 +104,7 @@ describe('inspector with a node over SSH', () => {
     expect(second.id).not.toBe(first.id);
     expect(second.kind === 'passphrase' && second.retryReason).toBeTruthy();
     await call('prompts.answer', { promptId: second.id, answer: { kind: 'secret', value: h.operator.passphrase } });
-    const live = await until('live through sudo', async () => {
-      const info = await phaseOf(added.id, 'live');
-      return info && info.podCount === 40 ? info : undefined;
-    });
-    expect(live.podCount).toBe(40);
+    await pollUntil('live with the pods through sudo', () => node(added.id), liveWithPods);
     await call('nodes.remove', { nodeId: added.id });
   });
 
@@ -136,10 +121,11 @@ describe('inspector with a node over SSH', () => {
       expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.viaJump)?.proxyJump).toBe(HARNESS_HOST_ALIASES.jump);
 
       const added = await ask<NodeInfo>('nodes.add', { host: HARNESS_HOST_ALIASES.viaJump, socketPath: h.socketPath });
-      const live = await until('live through the jump host', async () => {
-        const info = (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id);
-        return info?.state.phase === 'live' && info.podCount === 40 ? info : undefined;
-      });
+      const live = await pollUntil(
+        'live with the pods through the jump host',
+        async () => (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id),
+        liveWithPods,
+      );
       expect(live.label).toBe(HARNESS_HOST_ALIASES.viaJump);
     } finally {
       await viaConfig.close();
@@ -149,17 +135,17 @@ describe('inspector with a node over SSH', () => {
   it('ends in an error naming the cause when the user refuses the host key', async () => {
     // The remembered key is for h.host:h.port; the jump sshd on another port is unknown.
     const added = await call<NodeInfo>('nodes.add', { host: h.host, port: h.jumpPort, user: h.jump.name, identityFile: h.jump.key });
-    await until('the host key question', () => phaseOf(added.id, 'waitingForUser'));
+    await pollUntil('the host key question', () => node(added.id), inPhase('waitingForUser'));
     const prompt = (await call<Prompt[]>('prompts.pending')).find((p) => p.nodeId === added.id)!;
     await call('prompts.answer', { promptId: prompt.id, answer: { kind: 'hostKey', decision: 'refuse' } });
-    const failed = await until('an error', () => phaseOf(added.id, 'error'));
+    const failed = await pollUntil('an error', () => node(added.id), inPhase('error'));
     expect(failed.state.phase === 'error' && failed.state.cause).toMatch(/host key/i);
     expect(failed.state.phase === 'error' && failed.state.nextStep).not.toBe('');
 
     // Connecting again after an error starts afresh: the question comes back, once however many
     // connects came at the same time (a double click makes one connection, not two).
     await Promise.all([call('nodes.connect', { nodeId: added.id }), call('nodes.connect', { nodeId: added.id })]);
-    await until('the question again', () => phaseOf(added.id, 'waitingForUser'));
+    await pollUntil('the question again', () => node(added.id), inPhase('waitingForUser'));
     await new Promise((r) => setTimeout(r, 500));
     expect((await call<Prompt[]>('prompts.pending')).filter((p) => p.nodeId === added.id)).toHaveLength(1);
     await call('nodes.remove', { nodeId: added.id });
@@ -182,11 +168,16 @@ describe('inspector with a node over SSH', () => {
         return result.value as T;
       };
       const added = await ask<NodeInfo>('nodes.add', { host: h.host, port: h.port, user: h.root.name, identityFile: h.root.key, socketPath: h.socketPath });
-      const failed = await until('the changed-key error', async () => {
-        const info = (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id);
-        expect(info?.state.phase).not.toBe('waitingForUser');
-        return info?.state.phase === 'error' ? info.state : undefined;
-      });
+      const { state: failed } = await pollUntil(
+        'the changed-key error',
+        async () => {
+          const info = (await ask<NodeInfo[]>('nodes.list')).find((n) => n.id === added.id);
+          // A changed key is refused outright: the user is never asked about it.
+          expect(info?.state.phase).not.toBe('waitingForUser');
+          return info;
+        },
+        inPhase('error'),
+      );
       expect(await ask<Prompt[]>('prompts.pending')).toEqual([]);
       const shown = failed.phase === 'error' ? `${failed.cause} ${failed.nextStep}` : '';
       expect(shown).toMatch(/CHANGED/);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDeltas, type RequestName } from '../contract';
+import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
 
@@ -18,17 +19,8 @@ async function call(name: RequestName, input: unknown = {}): Promise<unknown> {
   return result.value;
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const demoInfo = async () => ((await call('nodes.list')) as NodeInfo[]).find((n) => n.simulated);
+const liveWithPods = (info: NodeInfo | undefined): info is NodeInfo => info?.state.phase === 'live' && info.podCount > 0;
 
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'ns-inspector-'));
@@ -39,10 +31,7 @@ afterAll(() => inspector.close());
 
 describe('inspector with the demo node', () => {
   it('starts the simulated demo node, labelled as such, and reaches live with a few hundred pods', async () => {
-    const live = await until('demo node live', async () => {
-      const info = await demoInfo();
-      return info?.state.phase === 'live' && info.podCount > 0 ? info : undefined;
-    });
+    const live = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
     expect(live.label).toMatch(/simulated/i);
     expect(live.podCount).toBeGreaterThanOrEqual(200);
     const snap = (await call('pods.rows', { nodeId: live.id })) as { seq: number; rows: { uid: string }[] };
@@ -53,11 +42,12 @@ describe('inspector with the demo node', () => {
   it('streams churn as per-frame pod batches and feed lines', async () => {
     const info = (await demoInfo())!;
     const before = events.length;
-    await until('a change batch', () => events.slice(before).find((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset));
-    const lines = await until('feed lines', () => {
-      const found = events.slice(before).flatMap((e) => (e.name === 'watchEvents' ? e.payload.lines : []));
-      return found.length > 0 ? found : undefined;
-    });
+    await pollUntil('a change batch', () => events.slice(before).find((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset));
+    const lines = await pollUntil(
+      'feed lines',
+      () => events.slice(before).flatMap((e) => (e.name === 'watchEvents' ? e.payload.lines : [])),
+      (found) => found.length > 0,
+    );
     expect(lines[0]).toMatchObject({ nodeId: info.id });
     expect(lines[0]!.change).not.toBe('');
   });
@@ -119,10 +109,7 @@ describe('inspector with the demo node', () => {
     expect((await demoInfo())!.state).toEqual({ phase: 'disconnected' });
     expect(((await call('pods.rows', { nodeId: info.id })) as { rows: unknown[] }).rows).toEqual([]);
     await call('nodes.connect', { nodeId: info.id });
-    await until('live again', async () => {
-      const again = await demoInfo();
-      return again?.state.phase === 'live' && again.podCount > 0 ? again : undefined;
-    });
+    await pollUntil('the demo node live again with pods', demoInfo, liveWithPods);
   });
 
   it('removes the demo node and can start it again', async () => {
@@ -132,7 +119,7 @@ describe('inspector with the demo node', () => {
     expect(events.some((e) => e.name === 'nodeRemoved' && e.payload.nodeId === info.id)).toBe(true);
     const again = (await call('nodes.startDemo')) as NodeInfo;
     expect(again.simulated).toBe(true);
-    await until('demo live again', async () => ((await demoInfo())?.state.phase === 'live' ? true : undefined));
+    await pollUntil('the restarted demo node live', demoInfo, (info) => info?.state.phase === 'live');
   });
 });
 
@@ -146,7 +133,7 @@ describe('inspector demo starts', () => {
       const ids = started.map((r) => (r as { ok: true; value: NodeInfo }).value.id);
       expect(ids[0]).toBe(ids[1]);
       const nodeId = ids[0]!;
-      await until('demo churn reaching the UI', () => seen.find((e) => e.name === 'podDeltas' && !e.payload.reset));
+      await pollUntil('demo churn reaching the UI', () => seen.find((e) => e.name === 'podDeltas' && !e.payload.reset));
       expect(await handleRequest(solo.handlers, 'nodes.remove', { nodeId })).toMatchObject({ ok: true });
       const removedAt = seen.length;
       // The demo churns 2 pods a second: a kubelet left running would be heard from within this.
@@ -177,10 +164,11 @@ describe('inspector with remembered nodes', () => {
     try {
       const list = async () => ((await handleRequest(second.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value;
       expect((await list()).map((n) => [n.label, n.simulated])).toEqual([['closed port', false]]);
-      const state = await until('an error or reconnecting state', async () => {
-        const s = (await list())[0]!.state;
-        return s.phase === 'error' || s.phase === 'reconnecting' ? s : undefined;
-      });
+      const state = await pollUntil(
+        'an error or reconnecting state',
+        async () => (await list())[0]!.state,
+        (s) => s.phase === 'error' || s.phase === 'reconnecting',
+      );
       expect(JSON.stringify(state)).toMatch(/refused|127\.0\.0\.1:1/i);
     } finally {
       await second.close();

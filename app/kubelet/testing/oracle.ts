@@ -2,6 +2,7 @@
 import type { PodWatch } from '../pod-watch';
 import { encodePod } from '../../pod/encode';
 import type { SimulatedKubelet } from '../../sim/kubelet-server';
+import { pollUntil } from '../../testing/poll-until';
 
 /** UIDs whose held pod differs from the oracle's (missing, extra or different bytes); [] when converged. */
 export function divergence(watch: PodWatch, kubelet: SimulatedKubelet): string[] {
@@ -15,11 +16,7 @@ export function divergence(watch: PodWatch, kubelet: SimulatedKubelet): string[]
   return out;
 }
 
-/** Waits until `check` holds, polling; fails with `what` after `timeoutMs`. */
+/** pollUntil for a yes/no check, in the argument order the kubelet tests were written with. */
 export async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await pollUntil(what, check, (ok) => ok, { timeoutMs });
 }
