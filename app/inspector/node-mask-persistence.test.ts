@@ -8,6 +8,7 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import { createInspector, type Inspector } from './inspector';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { savedNodesPath } from './saved-nodes';
+import { pollUntil } from '../testing/poll-until';
 import { driveInspector } from './testing/drive-inspector';
 
 // Saves fail on demand, to see what a full disk or a read-only folder leaves behind.
@@ -55,26 +56,13 @@ async function start(stateDir: string) {
   const nodes = () => call<NodeInfo[]>('nodes.list');
   const node = async (label: string) => (await nodes()).find((n) => n.label === label);
   const live = (label: string) =>
-    until(`${label} live with its pods`, async () => {
-      const info = await node(label);
-      return info?.state.phase === 'live' && info.podCount === PODS ? info : undefined;
-    });
+    pollUntil(`${label} live with its ${PODS} pods`, () => node(label), (info): info is NodeInfo => info?.state.phase === 'live' && info.podCount === PODS);
   const rows = async (label: string) => (await call<{ rows: PodRow[] }>('pods.rows', { nodeId: (await node(label))!.id })).rows;
   const stop = async () => {
     open.splice(open.indexOf(inspector), 1);
     await inspector.close();
   };
   return { inspector, events, call, nodes, node, live, rows, stop };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const MASK = 'metadata.name,metadata.namespace';
