@@ -1,5 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
+import { batchedPipe } from './batched-pipe';
 import { createPrivateSocketDir } from './private-socket-dir';
 
 /**
@@ -55,7 +56,7 @@ export async function startLocalForwarder(bridge: ByteStreamSource): Promise<Loc
           }
         };
         pipeline(local, remote, onError);
-        pipeline(remote, local, onError);
+        batchedPipe(remote, local, onError);
         local.resume();
       },
       (err: Error) => {
