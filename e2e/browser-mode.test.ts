@@ -1,7 +1,7 @@
 // The whole browser mode against real components: OpenSSH on loopback in front of a simulated
 // kubelet on a root-only socket, the app core, the browser-mode server, and the built renderer in
 // Chromium. Screenshots of the main views go to e2e/artifacts/ (git-ignored).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -47,6 +47,9 @@ beforeAll(async () => {
   // The machine's own ssh setup stays out: no agent, a known_hosts of our own that starts empty.
   const sshConfig = join(work, 'ssh_config');
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${join(work, 'known_hosts')}\n  GlobalKnownHostsFile /dev/null\n`);
+  // A node list from an older, broken run: the app must start anyway and say what it did with it.
+  mkdirSync(join(work, 'state'), { recursive: true });
+  writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
   const rendererDir = await ensureRendererBuilt();
   inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
   server = await startUiServer({ core: inspector, rendererDir });
@@ -69,6 +72,17 @@ afterAll(async () => {
 });
 
 describe('browser mode', () => {
+  it('says the saved node list could not be read and where it was kept, until dismissed', async () => {
+    const notice = page.getByRole('alert').filter({ hasText: 'Your saved nodes could not be read' });
+    await notice.waitFor();
+    const kept = readdirSync(join(work, 'state')).find((f) => f.startsWith('nodes.json.unreadable-'));
+    expect(kept).toBeDefined();
+    expect(await notice.textContent()).toContain(join(work, 'state', kept!));
+    await shot('notice');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+  });
+
   it('adds a node over SSH, asks about its host key and shows its pods live', async () => {
     await page.getByRole('button', { name: 'Add node' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add node' });
