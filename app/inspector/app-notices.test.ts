@@ -81,7 +81,7 @@ describe('the app tells the user about its own files', () => {
     expect(readFileSync(savedNodesPath(dir), 'utf8')).toBe('not json');
   });
 
-  it('reports a failed save once, and takes the notice back when a later save works', async () => {
+  it('shows one notice at a time for failing saves, and takes it back when a later save works', async () => {
     const dir = stateDir();
     const app = await start(dir);
     vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -64,6 +64,8 @@ interface NodeRecord {
   prompt: Prompt | null;
   /** Its saved mask did not parse and it waits, unconnected, for the user to set one or connect. */
   maskLeftOff: boolean;
+  /** That saved mask as it was read, saved back unchanged until the user sets a mask or connects. */
+  keptMask?: unknown;
 }
 
 const DEMO_ID = 'demo';
@@ -130,7 +132,9 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   let saving = Promise.resolve();
   const persist = () => {
     if (keepSavedListAsItIs) return saving;
-    const saved = [...nodes.values()].filter((r) => !r.info.simulated).map((r) => ({ spec: r.info.spec, mask: r.info.mask }));
+    const saved = [...nodes.values()]
+      .filter((r) => !r.info.simulated)
+      .map((r) => ({ spec: r.info.spec, mask: r.info.mask, ...(r.keptMask !== undefined ? { keptMask: r.keptMask } : {}) }));
     saving = saving
       .then(() => saveNodes(options.stateDir, saved))
       .then(
@@ -140,7 +144,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
           console.error(`nodescope: could not remember the node list: ${(err as Error).message}`);
           notices.raise(
             'save-failed',
-            `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; the file still holds the list from before.`,
+            `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; any list saved earlier is unchanged.`,
             'Free up space or fix the folder\'s permissions; the next change to a node saves the whole list again.',
           );
         },
@@ -187,7 +191,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }
     const session = {};
     record.session = session;
+    // Connecting is the user's decision about a mask that was held back: without it, from now on.
+    const decided = record.keptMask !== undefined;
     record.maskLeftOff = false;
+    delete record.keptMask;
+    if (decided && !record.info.simulated) void persist();
     const current = () => record.session === session;
     const { id, spec, simulated } = record.info;
     linkReported(record, { phase: 'connecting', attempt: 1 });
@@ -247,10 +255,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
    * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
    * unmasked behind the user's back: it waits in error, saying so, until they set a mask or connect.
    */
-  const restoreNode = ({ spec, mask, maskProblem }: LoadedNode): NodeRecord => {
+  const restoreNode = ({ spec, mask, maskProblem, keptMask }: LoadedNode): NodeRecord => {
     if (!maskProblem) return addNode(spec, false, undefined, mask);
     const record = createRecord(spec, false, `node-${nextId++}`, '');
     record.maskLeftOff = true;
+    record.keptMask = keptMask;
     linkReported(record, {
       phase: 'error',
       cause: maskProblem,
@@ -333,6 +342,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       const check = checkMask(mask);
       if (!check.ok) return check;
       record.info.mask = mask.trim();
+      delete record.keptMask;
       record.pods.setView(maskView(mask));
       publish(record);
       // A node held back for its unreadable saved mask starts as it would have, now with this one.

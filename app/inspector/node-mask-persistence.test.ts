@@ -154,6 +154,25 @@ describe('a node keeps its field mask across restarts', () => {
     await again.live('edited');
   });
 
+  it('keeps a saved mask it cannot use, as written, when another node is saved, until the user decides', async () => {
+    const dir = stateDir();
+    const unusable = 'metadata.name,status.phaze';
+    writeFileSync(savedNodesPath(dir), JSON.stringify({ version: 1, nodes: [{ host: 'worker-1', label: 'edited', mask: unusable }] }));
+    const first = await start(dir);
+    await first.call('nodes.add', { host: 'worker-2', label: 'other' });
+    const saved = () => JSON.parse(readFileSync(savedNodesPath(dir), 'utf8')).nodes as { label: string; mask?: unknown }[];
+    expect(saved().find((n) => n.label === 'edited')!.mask).toBe(unusable);
+    await first.stop();
+
+    // Still held back after a restart, not connected unmasked.
+    const second = await start(dir);
+    expect((await second.node('edited'))!.state).toMatchObject({ phase: 'error', cause: expect.stringContaining('phaze') });
+    // Connecting is the user's answer: from then on the node is saved without that mask.
+    await second.call('nodes.connect', { nodeId: (await second.node('edited'))!.id });
+    await second.live('edited');
+    await pollUntil('the list saved without the unusable mask', () => saved().find((n) => n.label === 'edited'), (n) => n !== undefined && n.mask === undefined);
+  });
+
   it('connects a node whose saved mask no longer parses unmasked when the user says connect', async () => {
     const dir = stateDir();
     writeFileSync(savedNodesPath(dir), JSON.stringify({ version: 1, nodes: [{ host: 'worker-1', label: 'edited', mask: { paths: 'metadata.name' } }] }));

@@ -55,9 +55,17 @@ describe('saved nodes', () => {
       }),
     );
     const [typo, number, fine] = await loadSavedNodes(dir);
-    expect(typo).toEqual({ spec: { host: 'typo' }, mask: '', maskProblem: expect.stringContaining('"metadata.name,status.phaze" no longer parses') });
+    expect(typo).toEqual({
+      spec: { host: 'typo' },
+      mask: '',
+      keptMask: 'metadata.name,status.phaze',
+      maskProblem: expect.stringContaining('"metadata.name,status.phaze" no longer parses'),
+    });
     expect(typo!.maskProblem).toMatch(/phaze/);
-    expect(number).toEqual({ spec: { host: 'number' }, mask: '', maskProblem: 'The saved field mask 42 is not text' });
+    expect(number).toEqual({ spec: { host: 'number' }, mask: '', keptMask: 42, maskProblem: 'The saved field mask 42 is not text' });
+    // Written back as read, so saving other nodes does not lose it.
+    await saveNodes(dir, [typo!, number!, fine!]);
+    expect(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8')).nodes.map((n: { mask?: unknown }) => n.mask)).toEqual(['metadata.name,status.phaze', 42, 'status.phase']);
     expect(fine).toEqual({ spec: { host: 'fine' }, mask: 'status.phase' });
   });
 
@@ -72,10 +80,17 @@ describe('saved nodes', () => {
   it('sets an unreadable list aside whole, under a name that says when', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
     writeFileSync(savedNodesPath(dir), 'not json');
-    const kept = await setAsideSavedNodes(dir, new Date('2026-11-21T08:30:05.123Z'));
-    expect(kept).toBe(`${savedNodesPath(dir)}.unreadable-20261121T083005Z`);
+    const at = new Date('2026-11-21T08:30:05.123Z');
+    const kept = await setAsideSavedNodes(dir, at);
+    expect(kept).toBe(`${savedNodesPath(dir)}.unreadable-20261121T083005.123Z`);
     expect(readFileSync(kept, 'utf8')).toBe('not json');
     expect(existsSync(savedNodesPath(dir))).toBe(false);
     expect(await loadSavedNodes(dir)).toEqual([]);
+    // Another broken list set aside in the same millisecond gets a name of its own.
+    writeFileSync(savedNodesPath(dir), 'also not json');
+    const second = await setAsideSavedNodes(dir, at);
+    expect(second).toBe(`${kept}-1`);
+    expect(readFileSync(kept, 'utf8')).toBe('not json');
+    expect(readFileSync(second, 'utf8')).toBe('also not json');
   });
 });

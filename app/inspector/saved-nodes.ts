@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { access, link, mkdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
@@ -22,9 +22,15 @@ export interface SavedNode {
   spec: NodeSpec;
   /** The field mask its list and watch use; '' for none. */
   mask: string;
+  /**
+   * A saved mask this version could not use, written back as it was read until the user decides
+   * (sets a mask or connects): saving another node must not drop it, nor must an older Nodescope
+   * drop a newer one's.
+   */
+  keptMask?: unknown;
 }
 
-/** A remembered node as read back: maskProblem says why its saved mask was left off (mask is then ''). */
+/** A remembered node as read back: maskProblem says why its saved mask (keptMask) was left off; mask is then ''. */
 export interface LoadedNode extends SavedNode {
   maskProblem?: string;
 }
@@ -56,12 +62,12 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
   return parsed.data.nodes.map(({ mask, ...spec }) => ({ spec, ...readSavedMask(mask) }));
 }
 
-function readSavedMask(saved: unknown): { mask: string; maskProblem?: string } {
+function readSavedMask(saved: unknown): { mask: string; maskProblem?: string; keptMask?: unknown } {
   if (saved === undefined) return { mask: '' };
-  if (typeof saved !== 'string') return { mask: '', maskProblem: `The saved field mask ${shorten(JSON.stringify(saved))} is not text` };
+  if (typeof saved !== 'string') return { mask: '', keptMask: saved, maskProblem: `The saved field mask ${shorten(JSON.stringify(saved))} is not text` };
   const check = checkMask(saved);
   if (check.ok) return { mask: saved.trim() };
-  return { mask: '', maskProblem: `The saved field mask "${shorten(saved)}" no longer parses: ${check.error}` };
+  return { mask: '', keptMask: saved, maskProblem: `The saved field mask "${shorten(saved)}" no longer parses: ${check.error}` };
 }
 
 /** Keeps a hand-edited wall of text from drowning the message about it. */
@@ -71,18 +77,35 @@ function shorten(text: string): string {
 
 /**
  * Moves an unreadable node list out of the way, keeping it whole for the user to repair, so the app
- * can start without it and save new nodes without writing over it. Returns where it went.
+ * can start without it and save new nodes without writing over it. Returns where it went. A hard link
+ * then unlink never replaces an earlier copy (rename would, if two starts fell in one millisecond).
  */
 export async function setAsideSavedNodes(stateDir: string, now = new Date()): Promise<string> {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const kept = `${savedNodesPath(stateDir)}.unreadable-${stamp}`;
-  await rename(savedNodesPath(stateDir), kept);
-  return kept;
+  const from = savedNodesPath(stateDir);
+  const base = `${from}.unreadable-${now.toISOString().replace(/[-:]/g, '')}`;
+  for (let n = 0; ; n++) {
+    const kept = n === 0 ? base : `${base}-${n}`;
+    try {
+      await link(from, kept);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      // File systems without hard links: rename, having checked the name is free.
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
+      if (await exists(kept)) continue;
+      await rename(from, kept);
+      return kept;
+    }
+    await unlink(from);
+    return kept;
+  }
 }
+
+const exists = (path: string) => access(path).then(() => true, () => false);
 
 export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<void> {
   // A node without a mask is written as before masks were saved.
-  const entries = nodes.map(({ spec, mask }) => (mask ? { ...spec, mask } : spec));
+  const entries = nodes.map(({ spec, mask, keptMask }) => (keptMask !== undefined ? { ...spec, mask: keptMask } : mask ? { ...spec, mask } : spec));
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes: entries }, null, 2)}\n`, 0o600);
 }

@@ -42,6 +42,24 @@ describe('AppModel notices', () => {
     expect(dismissed).toEqual([unreadable.id]);
   });
 
+  it('does not bring back a notice closed while the list was on its way', async () => {
+    let answer!: (notices: Notice[]) => void;
+    const bridge = createFakeBridge({
+      'nodes.list': () => [],
+      'prompts.pending': () => [],
+      'notices.list': () => new Promise<Notice[]>((resolve) => (answer = resolve)),
+    });
+    const model = new AppModel(bridge, { requestFrame: (cb) => cb() });
+    const started = model.start();
+    await new Promise((r) => setTimeout(r, 0));
+    const raisedMeanwhile = { id: 'save-failed-3', message: 'Could not save.', nextStep: 'Free up space.' };
+    bridge.emit('notice', raisedMeanwhile);
+    bridge.emit('noticeClosed', { id: unreadable.id });
+    answer([unreadable]);
+    await started;
+    expect(model.notices).toEqual([raisedMeanwhile]);
+  });
+
   it('still starts against an app core that has no notices to give', async () => {
     const bridge = createFakeBridge({ 'nodes.list': () => [], 'prompts.pending': () => [] });
     const model = new AppModel(bridge, { requestFrame: (cb) => cb() });

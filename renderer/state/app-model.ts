@@ -26,6 +26,8 @@ export class AppModel {
   prompts: Prompt[] = [];
   /** The app core's own problems (saved nodes unreadable, a save that failed), until dismissed. */
   notices: Notice[] = [];
+  /** Notices closed so far: a list answer or event that crossed the close on the way must not bring one back. */
+  private readonly closedNotices = new Set<string>();
   /** Bumped on every change; views re-read when it moves. */
   version = 0;
   /** Last problem talking to the app core, shown in a banner. */
@@ -75,10 +77,7 @@ export class AppModel {
       this.changed();
     });
     b.on('promptClosed', ({ id }) => this.dropPrompt(id));
-    b.on('notice', (notice) => {
-      this.notices = [...this.notices.filter((n) => n.id !== notice.id), notice];
-      this.changed();
-    });
+    b.on('notice', (notice) => this.addNotices([notice]));
     b.on('noticeClosed', ({ id }) => this.dropNotice(id));
     await this.resync();
   }
@@ -102,8 +101,8 @@ export class AppModel {
 
   private async loadNotices(): Promise<void> {
     try {
-      this.notices = await this.bridge.request('notices.list', {});
-      this.changed();
+      // Merged, not replaced: a notice raised while the answer was on its way arrived as an event.
+      this.addNotices(await this.bridge.request('notices.list', {}));
     } catch {
       // Notices are extra: when the app core cannot be reached, the connection banner says so already.
     }
@@ -115,7 +114,15 @@ export class AppModel {
     await this.bridge.request('notices.dismiss', { id });
   }
 
+  private addNotices(notices: Notice[]): void {
+    const fresh = notices.filter((n) => !this.closedNotices.has(n.id) && !this.notices.some((known) => known.id === n.id));
+    if (fresh.length === 0) return;
+    this.notices = [...this.notices, ...fresh];
+    this.changed();
+  }
+
   private dropNotice(id: string): void {
+    this.closedNotices.add(id);
     if (!this.notices.some((n) => n.id === id)) return;
     this.notices = this.notices.filter((n) => n.id !== id);
     this.changed();
