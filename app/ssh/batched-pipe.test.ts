@@ -23,10 +23,12 @@ function recorder({ highWaterMark = 1 << 20, delayMs = 0 } = {}) {
   return { sink, calls, bytes };
 }
 
+/** The first outcome reported, and how many times `done` was called (it must be once). */
 const settled = () => {
   let resolve!: (err: NodeJS.ErrnoException | null) => void;
   const promise = new Promise<NodeJS.ErrnoException | null>((r) => (resolve = r));
-  return { promise, done: resolve };
+  const outcome = { promise, calls: 0, done: (err: NodeJS.ErrnoException | null) => (outcome.calls++, resolve(err)) };
+  return outcome;
 };
 
 describe('batchedPipe', () => {
@@ -74,6 +76,8 @@ describe('batchedPipe', () => {
     batchedPipe(failing, recorder().sink, a.done);
     failing.destroy(Object.assign(new Error('channel closed by the server'), { code: 'ECONNRESET' }));
     expect((await a.promise)?.message).toBe('channel closed by the server');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(a.calls).toBe(1);
 
     const from = new PassThrough();
     const { sink } = recorder();
@@ -82,5 +86,14 @@ describe('batchedPipe', () => {
     from.write('partial');
     sink.destroy();
     expect((await b.promise)?.code).toBe('ERR_STREAM_PREMATURE_CLOSE');
+
+    // Ended by someone else while the source still sends: reported, not silently dropped.
+    const source = new PassThrough();
+    const ended = recorder();
+    const c = settled();
+    batchedPipe(source, ended.sink, c.done);
+    ended.sink.end();
+    source.write('more');
+    expect((await c.promise)?.code).toBe('ERR_STREAM_PREMATURE_CLOSE');
   });
 });
