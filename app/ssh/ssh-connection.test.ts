@@ -1,10 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendantsOf, signal } from '../../e2e/harness/process-tree';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { pollUntil } from '../testing/poll-until';
 import { runRemote } from './remote-exec';
 import { openSshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
@@ -194,6 +196,35 @@ describe('openSshConnection (real sshd)', () => {
     );
     expect(err.code).toBe('HOST_UNREACHABLE');
     expect(err.message).toContain(`Jump host ${h.host} could not reach ${h.host}:${port}`);
+  });
+
+  it('lets go of the jump host at once when cancelled while the jump host is still reaching the target', async () => {
+    // A target whose accept queue is full: the jump host's connect to it hangs, as to a dead address.
+    const stuck = spawn('python3', ['-c', 'import socket,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const filler = new Socket();
+    try {
+      const port = Number(await new Promise<string>((resolve) => stuck.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      await new Promise<void>((resolve) => filler.connect(port, '127.0.0.1', resolve));
+      const jumpListener = Number(readFileSync(join(h.dir, 'jump', 'sshd.pid'), 'utf8'));
+      const abort = new AbortController();
+      const opening = openSshConnection(harnessTarget(h, h.root, { port, proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }), {
+        prompter: scriptedPrompter(),
+        signal: abort.signal,
+      });
+      // Logged in on the jump host, its forward to the target pending.
+      await pollUntil('a session on the jump host', () => descendantsOf(jumpListener).length > 0);
+      await new Promise((r) => setTimeout(r, 300));
+      const cancelledAt = Date.now();
+      abort.abort();
+      const err = await failure(opening);
+      expect(err.code).toBe('CLOSED');
+      expect(err.message).toContain(`Connecting to ${h.host}:${port} was cancelled`);
+      expect(Date.now() - cancelledAt).toBeLessThan(1000);
+      await pollUntil('the jump host session gone', () => descendantsOf(jumpListener), (pids) => pids.length === 0, { timeoutMs: 3000 });
+    } finally {
+      filler.destroy();
+      stuck.kill();
+    }
   });
 
   // As the operator: root's login shell on this machine runs `pyenv rehash`, and freezing it midway can strand its lock.

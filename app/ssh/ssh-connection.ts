@@ -213,14 +213,24 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
   });
 }
 
-function forwardThrough(jump: Client, jumpHop: SshHop, next: SshHop): Promise<ClientChannel> {
+/** A channel through `jump` to the next hop; an abort gives up at once (the caller then closes `jump`). */
+function forwardThrough(jump: Client, jumpHop: SshHop, next: SshHop, signal: AbortSignal | undefined): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
+    // A jump host whose own connect to the next hop hangs (a dead address) would hold us until its TCP gives up.
+    const onAbort = () => reject(cancelled(next));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     const failed = (err: Error) =>
       reject(new SshError('HOST_UNREACHABLE', `Jump host ${jumpHop.host} could not reach ${next.host}:${next.port}: ${err.message}`,
         `Check that ${next.host}:${next.port} is reachable from ${jumpHop.host} and that it allows TCP forwarding.`, err));
     try {
-      jump.forwardOut('127.0.0.1', 0, next.host, next.port, (err, ch) => (err ? failed(err) : resolve(ch)));
+      jump.forwardOut('127.0.0.1', 0, next.host, next.port, (err, ch) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (err) failed(err);
+        else resolve(ch);
+      });
     } catch (err) {
+      signal?.removeEventListener('abort', onAbort);
       failed(err as Error);
     }
   });
@@ -236,7 +246,7 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
     for (const [i, hop] of hops.entries()) {
       if (options.signal?.aborted) throw cancelled(hop);
       const prev = opened[i - 1];
-      const sock = prev ? await forwardThrough(prev.client, hops[i - 1]!, hop) : undefined;
+      const sock = prev ? await forwardThrough(prev.client, hops[i - 1]!, hop, options.signal) : undefined;
       opened.push(await connectHop(hop, sock, options));
     }
   } catch (err) {
