@@ -9,7 +9,7 @@ import { savedNodesPath } from './saved-nodes';
 import { driveInspector } from './testing/drive-inspector';
 
 // Saves and the setting aside of an unreadable list fail on demand: a full disk, a read-only folder.
-const failing = vi.hoisted(() => ({ saves: false, setAside: false }));
+const failing = vi.hoisted(() => ({ saves: false, setAside: false as boolean | 'gone' }));
 vi.mock('../fs/atomic-file', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../fs/atomic-file')>();
   return {
@@ -23,7 +23,11 @@ vi.mock('./saved-nodes', async (importOriginal) => {
   return {
     ...actual,
     setAsideSavedNodes: (...args: Parameters<typeof actual.setAsideSavedNodes>) =>
-      failing.setAside ? Promise.reject(new Error('EROFS: read-only file system, rename')) : actual.setAsideSavedNodes(...args),
+      failing.setAside === 'gone'
+        ? Promise.reject(Object.assign(new Error('ENOENT: no such file or directory, link'), { code: 'ENOENT' }))
+        : failing.setAside
+          ? Promise.reject(new Error('EROFS: read-only file system, rename'))
+          : actual.setAsideSavedNodes(...args),
   };
 });
 
@@ -77,6 +81,17 @@ describe('the app tells the user about its own files', () => {
     const app = await start(dir);
     const [notice] = await app.notices();
     expect(notice!.message).toMatch(/nor moved aside \(EROFS.*\).*will not save nodes this time/);
+    await app.call('nodes.add', { host: 'worker-1' });
+    expect(readFileSync(savedNodesPath(dir), 'utf8')).toBe('not json');
+  });
+
+  it('says so when another Nodescope on the same folder set the broken list aside first, and saves nothing', async () => {
+    const dir = stateDir();
+    writeFileSync(savedNodesPath(dir), 'not json');
+    failing.setAside = 'gone';
+    const app = await start(dir);
+    const [notice] = await app.notices();
+    expect(notice!.message).toMatch(/another Nodescope started at the same time has already set the file aside/);
     await app.call('nodes.add', { host: 'worker-1' });
     expect(readFileSync(savedNodesPath(dir), 'utf8')).toBe('not json');
   });

@@ -170,6 +170,15 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         );
       } catch (moveErr) {
         keepSavedListAsItIs = true;
+        if ((moveErr as NodeJS.ErrnoException).code === 'ENOENT') {
+          // Another Nodescope on the same state folder read the same broken list and moved it first.
+          notices.raise(
+            'saved-nodes-unreadable',
+            `Your saved nodes could not be read (${problem}); another Nodescope started at the same time has already set the file aside as nodes.json.unreadable-<time> in ${options.stateDir}. This one started without them and will not save nodes, so it cannot write over that one's list.`,
+            'Close this window and use the other Nodescope, or close both and start one.',
+          );
+          return [];
+        }
         notices.raise(
           'saved-nodes-unreadable',
           `Your saved nodes could not be read (${problem}) nor moved aside (${(moveErr as Error).message}). Nodescope started without them and will not save nodes this time, so the file stays as it is.`,
