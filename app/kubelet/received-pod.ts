@@ -22,8 +22,10 @@ const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']
 
 /** Go's marshaller writes empty spec and status messages too, so only the fields that are set count. */
 function isTombstone(pod: PodObject): boolean {
-  // Cheap first: most pods are not being deleted.
-  if (!(pod.metadata as PodObject | undefined)?.deletionTimestamp) return false;
+  // Cheap first: most pods are not being deleted, and a real pod being deleted has more metadata set.
+  const metadata = pod.metadata as PodObject | undefined;
+  if (!metadata?.deletionTimestamp) return false;
+  for (const [k, v] of Object.entries(metadata)) if (!TOMBSTONE_KEYS.has(k) && v !== undefined && setFields(v) !== undefined) return false;
   const set = (setFields(pod) ?? {}) as PodObject;
   const meta = set.metadata as PodObject | undefined;
   if (!meta || Object.keys(set).length !== 1 || meta.deletionTimestamp === undefined) return false;

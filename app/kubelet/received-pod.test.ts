@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { encodePod } from '../pod/encode';
+import type { PodTree } from '../pod/pod-tree';
+import { podReader } from './received-pod';
+
+const identity = { name: 'web-1', namespace: 'shop', uid: '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11' };
+const read = (pod: PodTree) => podReader(undefined).read(encodePod(pod), 'test pod');
+
+describe('podReader tombstones (how the documented watch reports a removal)', () => {
+  it('takes a pod that carries only its identity and a deletionTimestamp for a tombstone', () => {
+    const pod = read({ metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z' } } as PodTree);
+    expect(pod).toMatchObject({ ...identity, tombstone: true });
+  });
+
+  it('still does when Go wrote empty spec and status messages beside it', () => {
+    const pod = read({ metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z', labels: {} }, spec: {}, status: {} } as PodTree);
+    expect(pod.tombstone).toBe(true);
+  });
+
+  it('does not for a real pod being deleted, nor for one not being deleted', () => {
+    const terminating = read({
+      metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'registry.example.internal/web:1' }] },
+    } as PodTree);
+    expect(terminating.tombstone).toBe(false);
+    const bare = read({ metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z' }, status: { phase: 'Running' } } as PodTree);
+    expect(bare.tombstone).toBe(false);
+    expect(read({ metadata: identity } as PodTree).tombstone).toBe(false);
+  });
+});
