@@ -4,23 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { handleRequest, type NodeInfo, type Prompt, type RequestName, type SshHost } from '../contract';
+import type { NodeInfo, Prompt, SshHost } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
+import { callerOf, driveInspector } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
 // A real node: OpenSSH on loopback in front of a simulated kubelet on a root-only socket.
 let h: SshHarness;
 let inspector: Inspector;
 let knownHosts: string;
-const events: AppEvent[] = [];
-
-async function call<T>(name: RequestName, input: unknown = {}): Promise<T> {
-  const result = await handleRequest(inspector.handlers, name, input);
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-  return result.value as T;
-}
+let events: AppEvent[];
+let call: ReturnType<typeof callerOf>;
 
 const node = async (id: string) => (await call<NodeInfo[]>('nodes.list')).find((n) => n.id === id);
 const inPhase =
@@ -43,7 +39,7 @@ beforeAll(async () => {
   // Nothing of the machine's own ssh setup: no agent, a known_hosts of our own that starts empty.
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
   inspector = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
-  inspector.subscribe((e) => events.push(e));
+  ({ events, call } = driveInspector(inspector));
 }, 120_000);
 afterAll(async () => {
   await inspector?.close();
@@ -111,11 +107,7 @@ describe('inspector with a node over SSH', () => {
   it('lists the hosts of an ssh_config for the picker and connects through a ProxyJump alias', async () => {
     const viaConfig = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-state-')), demo: false, sshConfigFile: h.sshConfig });
     try {
-      const ask = async <T>(name: RequestName, input: unknown = {}) => {
-        const result = await handleRequest(viaConfig.handlers, name, input);
-        if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-        return result.value as T;
-      };
+      const ask = callerOf(viaConfig);
       const hosts = await ask<SshHost[]>('sshHosts.list');
       expect(hosts).toContainEqual(expect.objectContaining({ alias: HARNESS_HOST_ALIASES.target, hostName: h.host, port: h.port, user: h.root.name }));
       expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.viaJump)?.proxyJump).toBe(HARNESS_HOST_ALIASES.jump);
@@ -162,11 +154,7 @@ describe('inspector with a node over SSH', () => {
     writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${stale}\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking ask\n`);
     const other = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
     try {
-      const ask = async <T>(name: RequestName, input: unknown = {}) => {
-        const result = await handleRequest(other.handlers, name, input);
-        if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-        return result.value as T;
-      };
+      const ask = callerOf(other);
       const added = await ask<NodeInfo>('nodes.add', { host: h.host, port: h.port, user: h.root.name, identityFile: h.root.key, socketPath: h.socketPath });
       const { state: failed } = await pollUntil(
         'the changed-key error',

@@ -2,22 +2,18 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleRequest, type NodeInfo, type PodDeltas, type RequestName } from '../contract';
+import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
+import { driveInspector, type callerOf } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
 // The inspector with its real demo node: a simulated kubelet on a private socket, reached by the
 // same kubelet client a real node uses.
 let inspector: Inspector;
 let stateDir: string;
-const events: AppEvent[] = [];
-
-async function call(name: RequestName, input: unknown = {}): Promise<unknown> {
-  const result = await handleRequest(inspector.handlers, name, input);
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-  return result.value;
-}
+let events: AppEvent[];
+let call: ReturnType<typeof callerOf>;
 
 const demoInfo = async () => ((await call('nodes.list')) as NodeInfo[]).find((n) => n.simulated);
 const liveWithPods = (info: NodeInfo | undefined): info is NodeInfo => info?.state.phase === 'live' && info.podCount > 0;
@@ -25,7 +21,7 @@ const liveWithPods = (info: NodeInfo | undefined): info is NodeInfo => info?.sta
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'ns-inspector-'));
   inspector = await createInspector({ mode: 'browser', stateDir });
-  inspector.subscribe((e) => events.push(e));
+  ({ events, call } = driveInspector(inspector));
 });
 afterAll(() => inspector.close());
 

@@ -9,10 +9,14 @@ import type { Inspector } from '../inspector';
 export function driveInspector(inspector: Inspector) {
   const events: AppEvent[] = [];
   inspector.subscribe((e) => events.push(e));
-  const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
+  return { events, call: callerOf(inspector) };
+}
+
+/** A request through the contract's validation; a failure throws with the request's name. */
+export function callerOf(inspector: Inspector) {
+  return async <T = unknown,>(name: RequestName, input: unknown = {}): Promise<T> => {
     const result = await handleRequest(inspector.handlers, name, input);
     if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
     return result.value as T;
   };
-  return { events, call };
 }
