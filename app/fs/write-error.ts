@@ -14,6 +14,12 @@ export function whyCannotWrite(err: unknown): string | undefined {
       return 'the disk is full';
     case 'EROFS':
       return 'the file system is read-only';
+    case 'EEXIST':
+      return 'it exists already';
+    case 'not-a-file':
+      return 'it is not a regular file (a device, pipe or socket)';
+    case 'dangling-link':
+      return 'it is a symbolic link to a file that does not exist';
     default:
       return undefined;
   }
