@@ -8,8 +8,13 @@ const spec: NodeCommandSpec = {
   name: 'export',
   usage: "usage: nodescope export NODE [--file PATH] [options]\n\nWrites all of NODE's pods as kubectl get pods -o json would (or one per line with -o ndjson).",
   outputs: ['json', 'ndjson'],
-  extra: { file: { type: 'string' } },
-  extraHelp: 'export:\n  --file PATH                write here (atomically: readers never see half a file) instead of stdout',
+  extra: { file: { type: 'string' }, force: { type: 'boolean', default: false } },
+  extraHelp: [
+    'export:',
+    '  --file PATH                write here (atomically: readers never see half a file) instead of stdout;',
+    '                             a new file is private (0600), an existing one keeps its permissions',
+    '  --force                    replace PATH if it exists (without it, an existing file is left alone)',
+  ].join('\n'),
   async run({ client }, opts) {
     const file = opts.extraValues.file as string | undefined;
     const { mask, showManagedFields } = opts;
@@ -17,7 +22,7 @@ const spec: NodeCommandSpec = {
       ndjson: opts.output === 'ndjson',
       showManagedFields,
       ...(mask ? { mask } : {}),
-      ...(file !== undefined ? { file } : {}),
+      ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),
     });
     if (file !== undefined) process.stderr.write(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}\n`);
     return result.code;

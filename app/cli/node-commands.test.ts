@@ -2,7 +2,7 @@
 // simulated kubelet on its root-only socket. A pty (script(1)) stands in for the user's terminal.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -265,6 +265,29 @@ describe('nodescope node commands: local sockets and bad input', () => {
         expect(r.code, r.stderr).toBe(EXIT.usage);
         expect(r.stderr).toContain(`cannot write ${file}: ${why}`);
       }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('leaves an existing export alone unless --force, and then keeps its permissions', async () => {
+    const socketPath = join(dir, 'force.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3 });
+    try {
+      const file = join(dir, 'existing.json');
+      await writeFile(file, 'an earlier export');
+      await chmod(file, 0o640);
+      const refused = await nodescope(['export', '--local', socketPath, '--file', file]);
+      expect(refused.code, refused.stderr).toBe(EXIT.usage);
+      expect(refused.stderr).toContain(`${file} exists already; add --force to replace it`);
+      expect(await readFile(file, 'utf8')).toBe('an earlier export');
+      const forced = await nodescope(['export', '--local', socketPath, '--file', file, '--force']);
+      expect(forced.code, forced.stderr).toBe(EXIT.ok);
+      expect(JSON.parse(await readFile(file, 'utf8')).items).toHaveLength(3);
+      expect((await stat(file)).mode & 0o777).toBe(0o640);
+      const fresh = join(dir, 'fresh.json');
+      expect((await nodescope(['export', '--local', socketPath, '--file', fresh])).code).toBe(EXIT.ok);
+      expect((await stat(fresh)).mode & 0o777).toBe(0o600);
     } finally {
       await k.stop();
     }

@@ -20,13 +20,18 @@ export interface PrintListOptions {
   mask?: FieldMask;
   /** Write here atomically instead of stdout. */
   file?: string;
+  /** Replace the file if it exists (--force); otherwise an existing file is refused and left as it was. */
+  replace?: boolean;
 }
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
 function cannotWrite(path: string, err: unknown): unknown {
+  if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new CliUsageError(`${path} exists already; add --force to replace it, or give --file another name`);
   const why = whyCannotWrite(err);
   return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
+
+const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('replace' as const) : ('refuse' as const) });
 
 function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
   for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarningForBytes(pods[index]!, fields)}\n`);
@@ -45,7 +50,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
     if (opts.file) {
       try {
-        const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));
+        const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))), fileOptions(opts));
         return { code: EXIT.ok, count: trees.length, bytes };
       } catch (err) {
         throw cannotWrite(opts.file, err);
@@ -64,7 +69,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
   if (opts.file) {
     let written;
     try {
-      written = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }));
+      written = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }), fileOptions(opts));
     } catch (err) {
       throw cannotWrite(opts.file, err);
     }
