@@ -155,13 +155,16 @@ describe('nodescope host keys and keys on the terminal', () => {
     'pods', h.host, '-p', String(h.port), '-l', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
   ];
 
-  it('refuses an unknown host without a terminal, naming ssh-keyscan and --known-hosts', async () => {
+  it('refuses an unknown host without a terminal in one message, naming ssh-keyscan and the --known-hosts file', async () => {
     const knownHosts = join(dir, 'empty_known_hosts');
     await writeFile(knownHosts, '');
     const r = await nodescope(direct(knownHosts));
     expect(r.code).toBe(EXIT.connection);
-    expect(r.stderr).toContain('ssh-keyscan');
-    expect(r.stderr).toContain('--known-hosts');
+    expect(r.stderr.match(/SHA256:/g), r.stderr).toHaveLength(2); // the message and the check in its next step
+    expect(r.stderr).toContain('there is no one to ask whether to trust it');
+    expect(r.stderr).toContain(`ssh-keyscan -p ${h.port} ${h.host} >> ${knownHosts}`);
+    // Nobody refused it, and the file to add it to is the one given, not ~/.ssh/known_hosts.
+    expect(r.stderr).not.toMatch(/was refused|~\/\.ssh\/known_hosts/);
   }, 30_000);
 
   it('asks about an unknown host on the terminal, remembers it, and does not ask again', async () => {

@@ -1,7 +1,7 @@
 /**
  * SSH questions asked on the controlling terminal (/dev/tty, as ssh does), so they work while stdout
- * is piped into a file. Without a terminal nothing can be asked: unknown host keys are refused with
- * the way to trust them up front, and passphrases are declined.
+ * is piped into a file. Without a terminal nothing can be asked: unknown host keys are refused (the
+ * connection's error says how to trust them up front), and passphrases are declined.
  */
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
@@ -53,14 +53,6 @@ function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string 
   });
 }
 
-export function noTerminalHostKeyMessage(host: string, port: number, fingerprint: string): string {
-  const where = port === 22 ? host : `[${host}]:${port}`;
-  return (
-    `nodescope: the host key of ${where} (${fingerprint}) is not known and there is no terminal to ask. ` +
-    `Check it and add it first, e.g. \`ssh-keyscan -p ${port} ${host} >> ~/.ssh/known_hosts\`, or point --known-hosts FILE at a known_hosts file that has it.`
-  );
-}
-
 export function terminalPrompter(): SshPrompter & { close(): void } {
   let terminal: Terminal | null | undefined;
   const tty = () => (terminal === undefined ? (terminal = openTerminal()) : terminal);
@@ -76,10 +68,8 @@ export function terminalPrompter(): SshPrompter & { close(): void } {
     hostKey: (info) =>
       serial(async (): Promise<HostKeyAnswer> => {
         const t = tty();
-        if (!t) {
-          process.stderr.write(`${noTerminalHostKeyMessage(info.host, info.port, info.fingerprint)}\n`);
-          return 'refuse';
-        }
+        // The connection's error says what to do, once; nothing is printed here.
+        if (!t) return 'cannot-ask';
         const where = info.port === 22 ? info.host : `[${info.host}]:${info.port}`;
         t.output.write(`The authenticity of host '${where}' can't be established.\n`);
         t.output.write(`${info.keyType} key fingerprint is ${info.fingerprint}.\n`);
