@@ -4,6 +4,7 @@ import { PodDecodeError } from '../pod/decode';
 import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
+import { printError } from './terminal-text';
 
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
 
@@ -19,8 +20,8 @@ export function exitCodeFor(err: unknown): number {
 export function reportFailure(command: string, err: unknown, help?: string): number {
   const message = err instanceof Error ? err.message : String(err);
   const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
-  process.stderr.write(`nodescope ${command}: ${message}\n`);
-  if (hint) process.stderr.write(`  next step: ${hint}\n`);
+  printError(`nodescope ${command}: ${message}`);
+  if (hint) printError(`  next step: ${hint}`);
   if (err instanceof CliUsageError && help) process.stderr.write(`\n${help}\n`);
   return exitCodeFor(err);
 }

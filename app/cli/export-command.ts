@@ -1,6 +1,7 @@
 /** `nodescope export NODE`: every pod as a kubectl List (or NDJSON), to stdout or a file written atomically. */
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
 import { printPodList } from './print-pod-list';
+import { printError } from './terminal-text';
 
 export const summary = "export a node's pods as a kubectl List JSON or NDJSON (stdout or --file)";
 
@@ -24,7 +25,7 @@ const spec: NodeCommandSpec = {
       ...(mask ? { mask } : {}),
       ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),
     });
-    if (file !== undefined) process.stderr.write(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}\n`);
+    if (file !== undefined) printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
     return result.code;
   },
 };

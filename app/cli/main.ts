@@ -1,6 +1,7 @@
 // The `nodescope` CLI: each subcommand lives in its own module and is loaded only when used,
 // so `nodescope decode` does not pay for ssh2 or grpc start-up.
 import { EXIT } from './exit-codes';
+import { printError } from './terminal-text';
 
 type Command = { run(argv: string[]): Promise<number>; summary: string };
 
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = commands[name];
   if (!load) {
-    console.error(`nodescope: unknown command '${name}'\n\n${await usage()}`);
+    printError(`nodescope: unknown command '${name}'\n\n${await usage()}`);
     return EXIT.usage;
   }
   return (await load()).run(rest);
@@ -43,7 +44,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    console.error(`nodescope: ${err instanceof Error ? err.message : String(err)}`);
+    printError(`nodescope: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = EXIT.internal;
   },
 );

@@ -5,6 +5,7 @@ import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
 import { nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { unknownFieldsWarning } from './unknown-fields-warning';
+import { printError } from './terminal-text';
 
 export interface NodeCommandSpec {
   name: string;
@@ -52,7 +53,7 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
 /** Warns on stderr about fields this version does not know, one line per pod. */
 export function warnUnknownFields(pods: Iterable<ReceivedPod>): void {
   for (const p of pods) {
-    if (p.unknownFields.length) process.stderr.write(`${unknownFieldsWarning(`${p.namespace}/${p.name}`, p.unknownFields)}\n`);
+    if (p.unknownFields.length) printError(unknownFieldsWarning(`${p.namespace}/${p.name}`, p.unknownFields));
   }
 }
 

@@ -273,6 +273,26 @@ describe('nodescope node commands: local sockets and bad input', () => {
     }
   }, 30_000);
 
+  it('shows the control characters of a hostile pod name in pods and watch tables instead of sending them', async () => {
+    const socketPath = join(dir, 'hostile.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3 });
+    try {
+      const pod = k.store.list()[0]!;
+      const meta = pod.metadata as PodObject;
+      k.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, name: 'evil\u001b]0;PWNED\u0007\u001b[2J', namespace: 'ns\u009b2J\u202e' } } });
+      const table = await nodescope(['pods', '--local', socketPath]);
+      const watched = await nodescope(['watch', '--local', socketPath], { until: (out) => out.split('\n').filter(Boolean).length >= 3 });
+      for (const r of [table, watched]) {
+        expect(r.code, r.stderr).toBe(EXIT.ok);
+        expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+        expect(r.stdout).toContain('ns\\x9b2J\\u202e');
+        expect(r.stdout).toContain('evil\\x1b]0;PWNED\\x07\\x1b[2J');
+      }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
   it('leaves an existing export alone unless --force, and then keeps its permissions', async () => {
     const socketPath = join(dir, 'force.sock');
     const k = await startSimulatedKubelet({ socketPath, pods: 3 });

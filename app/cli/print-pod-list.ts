@@ -13,6 +13,7 @@ import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
+import { printError } from './terminal-text';
 
 export interface PrintListOptions {
   ndjson: boolean;
@@ -34,8 +35,8 @@ function cannotWrite(path: string, err: unknown): unknown {
 const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('replace' as const) : ('refuse' as const) });
 
 function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
-  for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarningForBytes(pods[index]!, fields)}\n`);
-  for (const err of result.errors as PodDecodeError[]) process.stderr.write(`nodescope: left out a pod that does not decode: ${err.message}\n`);
+  for (const { index, fields } of result.unknownFields) printError(unknownFieldsWarningForBytes(pods[index]!, fields));
+  for (const err of result.errors as PodDecodeError[]) printError(`nodescope: left out a pod that does not decode: ${err.message}`);
   return result.errors.length ? EXIT.data : EXIT.ok;
 }
 

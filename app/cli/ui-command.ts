@@ -6,6 +6,7 @@ import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
 import { EXIT } from './exit-codes';
+import { printError } from './terminal-text';
 
 export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
 
@@ -46,7 +47,7 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
         ? ['cmd', ['/c', 'start', '""', page.fileUrl]]
         : ['xdg-open', [page.fileUrl]];
   const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
-  child.on('error', () => console.error(`nodescope: could not start ${command}; open the URL above yourself.`));
+  child.on('error', () => printError(`nodescope: could not start ${command}; open the URL above yourself.`));
   child.unref();
   return page;
 }
@@ -72,11 +73,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'], sshConfig: values['ssh-config'] };
   } catch (err) {
-    console.error(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
     return EXIT.usage;
   }
 
-  const rendererDir = await ensureRendererBuilt((line) => console.error(line));
+  const rendererDir = await ensureRendererBuilt((line) => printError(line));
   const stateDir = defaultStateDir();
   const inspector = await createInspector({
     mode: 'browser',
@@ -90,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     await inspector.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`nodescope ui: port ${options.port} is in use; pick another with --port, or leave it out for a free one.`);
+      printError(`nodescope ui: port ${options.port} is in use; pick another with --port, or leave it out for a free one.`);
       return EXIT.usage;
     }
     throw err;

@@ -10,6 +10,7 @@ import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
 import { formatTable } from './pod-table';
+import { printError } from './terminal-text';
 
 export const summary = "follow a node's pod events live (table lines, ndjson events or json objects)";
 
@@ -75,12 +76,12 @@ const spec: NodeCommandSpec = {
         {
           synced: (pods, changes, resync) => {
             changes.forEach(print);
-            process.stderr.write(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods\n`);
+            printError(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods`);
           },
           change: print,
           state: (s) => {
             const line = stateLine(s);
-            if (line) process.stderr.write(`nodescope: ${line}\n`);
+            if (line) printError(`nodescope: ${line}`);
             if (s.state === 'error') stop(reportFailure('watch', s.cause));
           },
         },
