@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,15 @@ describe('atomic file writes', () => {
       writeChunks(path, 'new');
       expect([readFileSync(path, 'utf8'), modeOf(path)]).toEqual(['new', mode]);
     }
+  });
+
+  it("keeps the owner and group of the file it replaces (root writing a user's file)", () => {
+    const path = join(dir, 'users-export.json');
+    writeFileSync(path, 'old');
+    chownSync(path, 65534, 65534); // the tests run as root, as sshd needs
+    writeChunks(path, 'new');
+    const { uid, gid } = statSync(path);
+    expect([readFileSync(path, 'utf8'), uid, gid]).toEqual(['new', 65534, 65534]);
   });
 
   it('writes through a symlink: the link stays, the file it names gets the data and keeps its mode', () => {

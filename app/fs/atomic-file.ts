@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
-  /** Permissions of a file that does not exist yet; default private to the user (0600). */
-  mode?: number;
   /** When the file exists already: 'replace' it (default) or 'refuse' (the error's code is EEXIST). */
   existing?: 'replace' | 'refuse';
 }
@@ -36,7 +34,8 @@ function resolveTarget(path: string, options: AtomicWriteOptions): Target {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     // A link to a file that is not there: following it would create a file somewhere the user may not expect.
     if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new WriteRefusedError('dangling-link', path);
-    return { path, mode: options.mode ?? 0o600, previous: null };
+    // A new file is private to the user: exports can carry secrets from pods' env values.
+    return { path, mode: 0o600, previous: null };
   }
   const previous = statSync(real);
   if (!previous.isFile()) throw new WriteRefusedError(previous.isDirectory() ? 'EISDIR' : 'not-a-file', path);
@@ -48,11 +47,13 @@ function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Sets the new file's exact permissions (the umask does not apply) and, when replacing, its owner. */
+/** Sets the new file's exact permissions (the umask does not apply) and, when replacing, its owner and group. */
 function matchPermissions(fd: number, target: Target): void {
   fchmodSync(fd, target.mode);
   const prev = target.previous;
-  if (prev && process.getuid && process.getgid && (prev.uid !== process.getuid() || prev.gid !== process.getgid())) fchownSync(fd, prev.uid, prev.gid);
+  if (!prev) return;
+  const made = fstatSync(fd);
+  if (made.uid !== prev.uid || made.gid !== prev.gid) fchownSync(fd, prev.uid, prev.gid);
 }
 
 /** Puts the finished temp file in place: rename over the target, or a hard link that fails if a file appeared meanwhile. */
