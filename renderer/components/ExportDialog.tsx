@@ -41,12 +41,13 @@ export function ExportDialog(props: {
     setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
     // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
   }, [info, props.nodeLabel]);
-  // Switching format switches the extension and keeps whatever else the user typed.
+  // An edited path is a new question: not known to exist, no longer the one an error was about.
   const editPath = (next: (p: string) => string) => {
     setPath(next);
     setExists(false);
     if (badField === 'path') setBadField(null);
   };
+  // Switching format switches the extension and keeps whatever else the user typed.
   const chooseFormat = (next: ExportFormat) => {
     setFormat(next);
     editPath((p) => p.replace(/\.(nd)?json$/, next === 'list' ? '.json' : '.ndjson'));
