@@ -7,21 +7,25 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { PodDecodeError } from '../pod/decode';
 import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
+import { podBytesToKubectlYaml, streamPodBytesAsKubectlYaml } from '../pod/kubectl-yaml';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
+import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
 
-export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json would';
+export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would';
 
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
-Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json would.
+Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json (or -o yaml) would.
 
 options:
   --type pod|list|get|watch   what the bytes are: a raw pod (default), a ListPodsResponse,
                               a GetPodResponse or one WatchPodsEvent
-  -o, --output json|ndjson    json (default; several pods as a kubectl List) or one pod per line
+  -o, --output json|yaml|ndjson
+                              json (default; several pods as a kubectl List), yaml (likewise),
+                              or one pod per line
   --show-managed-fields       keep metadata.managedFields (kubectl hides them by default)
   -h, --help`;
 
@@ -79,8 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     printError(`nodescope decode: one input at a time (got ${positionals.length})\n\n${HELP}`);
     return EXIT.usage;
   }
-  if (values.output !== 'json' && values.output !== 'ndjson') {
-    printError(`nodescope decode: unknown output '${values.output}': use json or ndjson`);
+  if (values.output !== 'json' && values.output !== 'yaml' && values.output !== 'ndjson') {
+    printError(`nodescope decode: unknown output '${values.output}': use json, yaml or ndjson`);
     return EXIT.usage;
   }
   const file = positionals[0];
@@ -114,9 +118,10 @@ export async function run(argv: string[]): Promise<number> {
   if (pods.length === 1 && !options.ndjson) {
     // One pod prints as the pod itself, not a List (kubectl get pod NAME -o json).
     try {
-      const printed = podBytesToKubectlJson(pods[0]!, options, labelOf(0));
+      const printed = values.output === 'yaml' ? podBytesToKubectlYaml(pods[0]!, options, labelOf(0)) : podBytesToKubectlJson(pods[0]!, options, labelOf(0));
       if (printed.unknownFields.length) printError(unknownFieldsWarningForBytes(pods[0]!, printed.unknownFields));
-      process.stdout.write(printed.json);
+      if ('yaml' in printed) warnYamlProblems(labelOf(0), printed.problems);
+      process.stdout.write('yaml' in printed ? printed.yaml : printed.json);
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
@@ -125,7 +130,11 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   // The sink's chunk is reused after the call, and stdout writes asynchronously: hand it a copy.
-  const printed = streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf });
+  const printed =
+    values.output === 'yaml'
+      ? streamPodBytesAsKubectlYaml(pods, (text) => process.stdout.write(text), { ...options, labelOf })
+      : { ...streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf }), problems: [] };
+  warnYamlProblems('the pods', printed.problems);
   for (const e of printed.errors) printError(`nodescope decode: ${e.message}`);
   for (const u of printed.unknownFields) printError(unknownFieldsWarningForBytes(pods[u.index]!, u.fields));
   return printed.errors.length === 0 ? EXIT.ok : EXIT.data;

@@ -1,14 +1,15 @@
-/** `nodescope export NODE`: every pod as a kubectl List (or NDJSON), to stdout or a file written atomically. */
+/** `nodescope export NODE`: every pod as a kubectl List (JSON or YAML, or NDJSON), to stdout or a file written atomically. */
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
+import type { ListFormat } from './pod-output';
 import { printPodList } from './print-pod-list';
 import { printError } from './terminal-text';
 
-export const summary = "export a node's pods as a kubectl List JSON or NDJSON (stdout or --file)";
+export const summary = "export a node's pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)";
 
 const spec: NodeCommandSpec = {
   name: 'export',
-  usage: "usage: nodescope export NODE [--file PATH] [options]\n\nWrites all of NODE's pods as kubectl get pods -o json would (or one per line with -o ndjson).",
-  outputs: ['json', 'ndjson'],
+  usage: "usage: nodescope export NODE [--file PATH] [options]\n\nWrites all of NODE's pods as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).",
+  outputs: ['json', 'yaml', 'ndjson'],
   extra: { file: { type: 'string' }, force: { type: 'boolean', default: false } },
   extraHelp: [
     'export:',
@@ -20,7 +21,7 @@ const spec: NodeCommandSpec = {
     const file = opts.extraValues.file as string | undefined;
     const { mask, showManagedFields } = opts;
     const result = await printPodList(client, {
-      ndjson: opts.output === 'ndjson',
+      format: opts.output as ListFormat,
       showManagedFields,
       ...(mask ? { mask } : {}),
       ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),

@@ -1,17 +1,17 @@
-/** `nodescope get NODE UID`: one pod, as kubectl get pod -o json prints it. */
-import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+/** `nodescope get NODE UID`: one pod, as kubectl get pod -o json (or -o yaml) prints it. */
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { CliUsageError } from './node-options';
+import { podText, type ListFormat } from './pod-output';
 import { podTable } from './pod-table';
 
-export const summary = 'print one pod by UID (json, ndjson, table)';
+export const summary = 'print one pod by UID (json, yaml, ndjson, table)';
 
 const spec: NodeCommandSpec = {
   name: 'get',
   args: 1,
   usage: "usage: nodescope get NODE UID [options]\n\nPrints the pod with that UID from NODE's kubelet (find UIDs with nodescope pods NODE -o json).",
-  outputs: ['json', 'ndjson', 'table'],
+  outputs: ['json', 'yaml', 'ndjson', 'table'],
   async run({ client }, opts) {
     const [uid, ...more] = opts.args;
     if (!uid || more.length) throw new CliUsageError('give exactly one pod UID after the node');
@@ -19,8 +19,7 @@ const spec: NodeCommandSpec = {
     noteMask(maskHonoured);
     warnUnknownFields([pod]);
     const options = { showManagedFields: opts.showManagedFields };
-    const text =
-      opts.output === 'table' ? `${podTable([pod.pod])}\n` : opts.output === 'ndjson' ? `${podToNdjsonLine(pod.pod, options)}\n` : podToKubectlJson(pod.pod, options);
+    const text = opts.output === 'table' ? `${podTable([pod.pod])}\n` : podText(pod.pod, opts.output as ListFormat, options, `${pod.namespace}/${pod.name}`);
     await writeStdout(text);
     return EXIT.ok;
   },

@@ -1,7 +1,7 @@
 /**
- * Prints all of a node's pods as a kubectl List or NDJSON: masked pods from their trees, unmasked
- * ones straight from their bytes (no trees built), streamed to stdout in chunks or written atomically
- * to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
+ * Prints all of a node's pods as a kubectl List (JSON or YAML) or NDJSON: masked pods from their trees,
+ * unmasked ones straight from their bytes (no trees built), streamed to stdout in chunks or written
+ * atomically to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
  */
 import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
@@ -9,14 +9,16 @@ import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
+import { warnYamlProblems, type ListFormat } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
 
 export interface PrintListOptions {
-  ndjson: boolean;
+  format: ListFormat;
   showManagedFields: boolean;
   mask?: FieldMask;
   /** Write here atomically instead of stdout. */
@@ -48,7 +50,10 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     const trees = list.pods.map((p) => p.pod);
-    const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
+    const stream = (sink: (text: string) => void) =>
+      opts.format === 'yaml'
+        ? warnYamlProblems('the pods', streamPodsAsKubectlYaml(trees, sink, options))
+        : streamPodsAsKubectl(trees, sink, { ndjson: opts.format === 'ndjson', ...options });
     if (opts.file) {
       try {
         const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))), fileOptions(opts));
@@ -67,10 +72,17 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     return { code: EXIT.ok, count: trees.length, bytes };
   }
   const pods = await client.listPodBytes();
+  // YAML goes out as text pieces, JSON as byte chunks that are only valid during the call.
+  const stream = (write: (chunk: Uint8Array) => void): Omit<PrintedList, 'bytes'> => {
+    if (opts.format !== 'yaml') return streamPodBytesAsKubectl(pods, write, { ndjson: opts.format === 'ndjson', ...options });
+    const result = streamPodBytesAsKubectlYaml(pods, (text) => write(Buffer.from(text)), options);
+    warnYamlProblems('the pods', result.problems);
+    return result;
+  };
   if (opts.file) {
     let written;
     try {
-      written = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }), fileOptions(opts));
+      written = writeFileAtomicFromChunks(opts.file, stream, fileOptions(opts));
     } catch (err) {
       throw cannotWrite(opts.file, err);
     }
@@ -79,11 +91,10 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
   }
   let bytes = 0;
   const pending: Promise<void>[] = [];
-  // Chunks are only valid during the call: copy each before handing it to stdout.
-  const result = streamPodBytesAsKubectl(pods, (chunk) => {
+  const result = stream((chunk) => {
     bytes += chunk.length;
     pending.push(writeStdout(Buffer.from(chunk)));
-  }, { ndjson: opts.ndjson, ...options });
+  });
   await Promise.all(pending);
   return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
 }

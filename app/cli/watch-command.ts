@@ -5,14 +5,16 @@
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
 import { reportFailure } from './cli-failure';
 import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
+import { warnYamlProblems } from './pod-output';
 import { formatTable } from './pod-table';
 import { printError } from './terminal-text';
 
-export const summary = "follow a node's pod events live (table lines, ndjson events or json objects)";
+export const summary = "follow a node's pod events live (table lines, ndjson events, json objects or yaml event documents)";
 
 /** time, type, ns/name, phase ready restarts: one aligned line per event. */
 export function watchLine(change: PodChange, at: Date): string {
@@ -38,9 +40,16 @@ function stateLine(s: WatchState): string | undefined {
 const spec: NodeCommandSpec = {
   name: 'watch',
   usage: "usage: nodescope watch NODE [options]\n\nPrints NODE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.",
-  outputs: ['table', 'ndjson', 'json'],
+  outputs: ['table', 'ndjson', 'json', 'yaml'],
   async run({ client }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
+    let documents = 0;
+    /** yaml: one document per event, `---` before all but the first, as kubectl get -w -o yaml --output-watch-events. */
+    const yamlEvent = (change: PodChange, options: { showManagedFields: boolean }) => {
+      const printed = watchEventToKubectlYaml(change.type, podToKubectlJson(change.pod.pod, options), documents++ > 0);
+      warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
+      return printed.yaml;
+    };
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
       const options = { showManagedFields: opts.showManagedFields };
@@ -51,7 +60,9 @@ const spec: NodeCommandSpec = {
           ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
           : opts.output === 'json'
             ? podToKubectlJson(change.pod.pod, options)
-            : `${watchLine(change, new Date())}\n`,
+            : opts.output === 'yaml'
+              ? yamlEvent(change, options)
+              : `${watchLine(change, new Date())}\n`,
       );
       if (!written && stopWatch) {
         process.stderr.write(
