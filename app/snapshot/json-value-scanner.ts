@@ -103,6 +103,8 @@ export class JsonValueScanner {
   private readonly shell = new Gather();
   private readonly item = new Gather();
   private bomChecked = false;
+  /** Every value is one line (a recording): a line break inside a value is an error, not more of it. */
+  lineDelimited = false;
 
   constructor(
     private readonly sink: ScanSink,
@@ -142,11 +144,13 @@ export class JsonValueScanner {
           i++;
           continue;
         }
-        while (c !== QUOTE && c !== BACKSLASH) {
+        while (c !== QUOTE && c !== BACKSLASH && c !== NEWLINE) {
           if (++i === n) break;
           c = chunk[i]!;
         }
         if (i === n) break;
+        // JSON strings hold no raw line breaks: one here is a line cut short (a torn NDJSON line) or not JSON.
+        if (c === NEWLINE) throw new JsonScanError('not-json', this.pos + i, this.line, 'a line break inside a string (is the line cut short?)', 'a closing quote');
         if (c === BACKSLASH) {
           this.escape = true;
           i++;
@@ -229,6 +233,9 @@ export class JsonValueScanner {
           else if (this.depth === 0) this.notJson(chunk, i);
           break;
         case NEWLINE:
+          if (this.lineDelimited && this.depth > 0) {
+            throw new JsonScanError('not-json', this.pos + i, this.line, 'the line ends before its JSON value does (is the line cut short?)', 'one whole JSON value per line');
+          }
           this.line++;
           break;
         case COLON:
