@@ -4,7 +4,7 @@
  * Re-syncs after a reconnect are recorded as the events that brought the set up to date.
  */
 import { existsSync } from 'node:fs';
-import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
+import { startPodWatch, type PodChange } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import type { PodObject } from '../pod/pod-tree';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
@@ -14,19 +14,9 @@ import { EXIT } from './exit-codes';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
 import { CliUsageError } from './node-options';
 import { parseDuration } from './pod-source';
+import { stateLine } from './watch-command';
 
 export const summary = "record a node's pods and every change to a file, to replay later (pods FILE --at TIME)";
-
-function stateLine(s: WatchState): string | undefined {
-  switch (s.state) {
-    case 'initializing':
-      return `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s`;
-    case 'reconnecting':
-      return `watch ended: ${s.cause.message}; watching again in ${(s.inMs / 1000).toFixed(1)} s (the re-sync is recorded as events)`;
-    default:
-      return undefined;
-  }
-}
 
 const spec: NodeCommandSpec = {
   name: 'record',
@@ -114,7 +104,7 @@ const spec: NodeCommandSpec = {
           change: append,
           state: (s) => {
             const line = stateLine(s);
-            if (line) process.stderr.write(`nodescope: ${line}\n`);
+            if (line) process.stderr.write(`nodescope: ${line}${s.state === 'reconnecting' ? ' (the re-sync is recorded as events)' : ''}\n`);
             if (s.state === 'error') stop(reportFailure('record', s.cause));
           },
         },

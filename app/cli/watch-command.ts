@@ -33,7 +33,8 @@ export function watchLine(change: WatchLineEvent, at: Date): string {
   return formatTable([[at.toISOString().slice(11, 23), change.type.padEnd(8), `${pod.namespace}/${pod.name}`.padEnd(50), what]]);
 }
 
-function stateLine(s: WatchState): string | undefined {
+/** A watch state worth a line on stderr; undefined for the others. */
+export function stateLine(s: WatchState): string | undefined {
   switch (s.state) {
     case 'initializing':
       return `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s`;
