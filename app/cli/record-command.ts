@@ -92,6 +92,11 @@ const spec: NodeCommandSpec = {
             const start = Date.now();
             startRecording(file, { provenance: { node, origin: 'nodescope record' }, pods, start }).then(
               (w) => {
+                if (stopping) {
+                  // Stopped while the initial set was being written: the recording holds just that.
+                  void w.close();
+                  return;
+                }
                 writer = w;
                 for (const e of early) if (!stopping) write(w, e);
                 early = [];
