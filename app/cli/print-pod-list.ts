@@ -10,6 +10,7 @@ import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
+import type { PodTree } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
@@ -42,6 +43,31 @@ function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>):
   return result.errors.length ? EXIT.data : EXIT.ok;
 }
 
+/** Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes printed. */
+export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOptions, 'mask'>): Promise<{ code: number; count: number; bytes: number }> {
+  const options = { showManagedFields: opts.showManagedFields };
+  const stream = (sink: (text: string) => void) =>
+    opts.format === 'yaml'
+      ? warnYamlProblems('the pods', streamPodsAsKubectlYaml(trees, sink, options))
+      : streamPodsAsKubectl(trees, sink, { ndjson: opts.format === 'ndjson', ...options });
+  if (opts.file) {
+    try {
+      const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))), fileOptions(opts));
+      return { code: EXIT.ok, count: trees.length, bytes };
+    } catch (err) {
+      throw cannotWrite(opts.file, err);
+    }
+  }
+  let bytes = 0;
+  const pending: Promise<void>[] = [];
+  stream((text) => {
+    bytes += Buffer.byteLength(text);
+    pending.push(writeStdout(text));
+  });
+  await Promise.all(pending);
+  return { code: EXIT.ok, count: trees.length, bytes };
+}
+
 /** Prints the list; returns the exit code and the number of pods printed. */
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
@@ -49,27 +75,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     const list = await client.listPods();
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    const trees = list.pods.map((p) => p.pod);
-    const stream = (sink: (text: string) => void) =>
-      opts.format === 'yaml'
-        ? warnYamlProblems('the pods', streamPodsAsKubectlYaml(trees, sink, options))
-        : streamPodsAsKubectl(trees, sink, { ndjson: opts.format === 'ndjson', ...options });
-    if (opts.file) {
-      try {
-        const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))), fileOptions(opts));
-        return { code: EXIT.ok, count: trees.length, bytes };
-      } catch (err) {
-        throw cannotWrite(opts.file, err);
-      }
-    }
-    let bytes = 0;
-    const pending: Promise<void>[] = [];
-    stream((text) => {
-      bytes += Buffer.byteLength(text);
-      pending.push(writeStdout(text));
-    });
-    await Promise.all(pending);
-    return { code: EXIT.ok, count: trees.length, bytes };
+    return printPodTrees(list.pods.map((p) => p.pod), opts);
   }
   const pods = await client.listPodBytes();
   // YAML goes out as text pieces, JSON as byte chunks that are only valid during the call.
