@@ -73,7 +73,8 @@ function generateDecoder(m: MessageSchema, index: number): string {
     if (f.repeated) {
       return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f)}); c.path.pop(); c.path.pop(); break; }`;
     }
-    if (f.message && !f.message.special) return `case ${tag}: c.path.push(${key}); t[${key}] = ${readExpression(f)}; c.path.pop(); break;`;
+    // The object joins the pod before it is filled, so an error further in still finds the pod's name and uid.
+    if (f.message && !f.message.special) return `case ${tag}: { c.path.push(${key}); const e = r.lengthDelimited(); const o = {}; t[${key}] = o; ${fnName(f.message)}(r, e, o, c); c.path.pop(); break; }`;
     return `case ${tag}: t[${key}] = ${readExpression(f)}; break;`;
   });
   return `function ${fnName(m)}(r, end, t, c) {
