@@ -53,7 +53,7 @@ describe('nodescope decode', () => {
   it('says what is wrong with bad input and exits with distinct codes', () => {
     const truncated = nodescope(['decode', file('cut.pb', webPodBytes().subarray(0, 60))]);
     expect(truncated.code).toBe(5);
-    expect(truncated.stderr).toMatch(/^nodescope decode: cannot decode pod .*cut\.pb: .* at byte offset \d+/);
+    expect(truncated.stderr).toMatch(/^nodescope decode: cannot decode pod .*cut\.pb.*: .* at byte offset \d+/);
     expect(nodescope(['decode', join(dir, 'missing.pb')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*missing\.pb: no such file/) });
     expect(nodescope(['decode', '--output', 'yaml', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown output 'yaml'/) });
   });

@@ -1,5 +1,6 @@
 /** The frame of every node command: parse, connect, run, close, and turn failures into exit codes. */
 import type { ReceivedPod } from '../kubelet/received-pod';
+import type { PodDecodeError } from '../pod/decode';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
@@ -54,6 +55,12 @@ export function warnUnknownFields(pods: Iterable<ReceivedPod>): void {
   for (const p of pods) {
     if (p.unknownFields.length) process.stderr.write(`${unknownFieldsWarning(`${p.namespace}/${p.name}`, p.unknownFields)}\n`);
   }
+}
+
+/** Names on stderr each pod of a list that does not decode (the others are printed); returns the exit code. */
+export function reportUndecodable(undecodable: readonly PodDecodeError[]): number {
+  for (const err of undecodable) process.stderr.write(`nodescope: left out a pod that does not decode: ${err.message}\n`);
+  return undecodable.length ? EXIT.data : EXIT.ok;
 }
 
 /** Says on stderr when the kubelet ignored the mask (it was applied here instead). */

@@ -1,6 +1,5 @@
 /** `nodescope pods NODE`: the node's pods as a kubectl-like table, or as kubectl List JSON / NDJSON. */
-import { EXIT } from './exit-codes';
-import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { noteMask, reportUndecodable, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { podTable } from './pod-table';
 import { printPodList } from './print-pod-list';
 
@@ -19,7 +18,7 @@ const spec: NodeCommandSpec = {
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
-    return EXIT.ok;
+    return reportUndecodable(list.undecodable);
   },
 };
 

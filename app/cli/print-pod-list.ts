@@ -7,11 +7,9 @@ import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
-import type { PodDecodeError } from '../pod/decode';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
-import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
-import { noteMask, warnUnknownFields, writeStdout } from './node-command';
+import { noteMask, reportUndecodable, warnUnknownFields, writeStdout } from './node-command';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 
 export interface PrintListOptions {
@@ -30,8 +28,7 @@ function cannotWrite(path: string, err: unknown): unknown {
 
 function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
   for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarningForBytes(pods[index]!, fields)}\n`);
-  for (const err of result.errors as PodDecodeError[]) process.stderr.write(`nodescope: left out a pod that does not decode: ${err.message}\n`);
-  return result.errors.length ? EXIT.data : EXIT.ok;
+  return reportUndecodable(result.errors);
 }
 
 /** Prints the list; returns the exit code and the number of pods printed. */
@@ -46,7 +43,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     if (opts.file) {
       try {
         const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));
-        return { code: EXIT.ok, count: trees.length, bytes };
+        return { code: reportUndecodable(list.undecodable), count: trees.length, bytes };
       } catch (err) {
         throw cannotWrite(opts.file, err);
       }
@@ -58,7 +55,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
       pending.push(writeStdout(text));
     });
     await Promise.all(pending);
-    return { code: EXIT.ok, count: trees.length, bytes };
+    return { code: reportUndecodable(list.undecodable), count: trees.length, bytes };
   }
   const pods = await client.listPodBytes();
   if (opts.file) {

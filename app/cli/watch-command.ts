@@ -40,6 +40,8 @@ const spec: NodeCommandSpec = {
   outputs: ['table', 'ndjson', 'json'],
   async run({ client }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
+    // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
+    const said = new Set<string>();
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
       const options = { showManagedFields: opts.showManagedFields };
@@ -67,7 +69,7 @@ const spec: NodeCommandSpec = {
         void watch.close().then(() => resolve(code));
       };
       stopWatch = stop;
-      const interrupted = () => stop(EXIT.ok);
+      const interrupted = () => stop(said.size > 0 ? EXIT.data : EXIT.ok);
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);
       const watch = startPodWatch(
@@ -81,6 +83,12 @@ const spec: NodeCommandSpec = {
           state: (s) => {
             const line = stateLine(s);
             if (line) process.stderr.write(`nodescope: ${line}\n`);
+            if (s.state === 'live') {
+              for (const why of s.leftOut.filter((w) => !said.has(w))) {
+                said.add(why);
+                process.stderr.write(`nodescope: ${why}\n`);
+              }
+            }
             if (s.state === 'error') stop(reportFailure('watch', s.cause));
           },
         },

@@ -17,8 +17,13 @@ export class PodDecodeError extends Error {
     readonly offset: number,
     readonly path: string,
     readonly reason: string,
+    /** Where the caller found it (`pods[3]`, a file name), named too when the pod's own name is known. */
+    readonly label: string = pod,
+    /** metadata.uid, when it decoded before the error. */
+    readonly uid?: string,
   ) {
-    super(`cannot decode pod ${pod}: ${reason} at byte offset ${offset}${path ? ` (in ${path})` : ''}`);
+    const where = [label !== pod ? label : '', uid ? `uid ${uid}` : ''].filter(Boolean).join(', ');
+    super(`cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason} at byte offset ${offset}${path ? ` (in ${path})` : ''}`);
     this.name = 'PodDecodeError';
   }
 }
@@ -123,7 +128,8 @@ export function decodePod(bytes: Uint8Array, label = 'pod'): DecodedPod {
     podDecoder(reader, bytes.length, pod, context);
   } catch (err) {
     if (err instanceof WireFormatError) {
-      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message);
+      const uid = (pod.metadata as PodObject | undefined)?.uid;
+      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message, label, typeof uid === 'string' && uid ? uid : undefined);
     }
     throw err;
   }

@@ -82,7 +82,7 @@ describe('kubectl JSON straight from pod bytes', () => {
 
   it('names the pod and the offset of malformed bytes, and keeps the good pods of a list', () => {
     const good = webPodBytes();
-    expect(() => podBytesToKubectlJson(good.subarray(0, good.length - 3), {}, 'cut.pb')).toThrowError(/cannot decode pod default\/web-0: .* at byte offset \d+/);
+    expect(() => podBytesToKubectlJson(good.subarray(0, good.length - 3), {}, 'cut.pb')).toThrowError(/cannot decode pod default\/web-0 \(cut\.pb, uid 0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11\): .* at byte offset \d+/);
     const list = podBytesListToKubectl([good, good.subarray(0, 20), good]);
     expect(JSON.parse(new TextDecoder().decode(list.bytes)).items).toHaveLength(2);
     expect(list.errors.map((e) => e.pod)).toEqual(['pods[1]']);
@@ -142,7 +142,7 @@ describe('managedFields nested deep', () => {
     for (const depth of [FIELDS_V1_MAX_DEPTH + 1, 100_000]) {
       const deep = webPodBytes({ metaExtra: withDeepManagedFields(depth) });
       expect(() => podBytesToKubectlJson(deep, { showManagedFields: true }, 'deep.pb')).toThrowError(
-        new RegExp(`cannot decode pod default/web-0: fieldsV1 is nested ${depth} levels deep; kubectl cannot read or print more than ${FIELDS_V1_MAX_DEPTH}.* at byte offset \\d+ \\(in metadata.managedFields\\[0\\]`),
+        new RegExp(`cannot decode pod default/web-0 \\(deep.pb, uid 0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11\\): fieldsV1 is nested ${depth} levels deep; kubectl cannot read or print more than ${FIELDS_V1_MAX_DEPTH}.* at byte offset \\d+ \\(in metadata.managedFields\\[0\\]`),
       );
       expect(() => decodePod(deep)).toThrowError(/fieldsV1 is nested/);
       const list = podBytesListToKubectl([good, deep, good], { showManagedFields: true });

@@ -1,0 +1,61 @@
+/**
+ * Pods the simulated kubelet serves broken or odd, as a buggy or newer kubelet might: bytes that do not
+ * decode, a uid another pod has, no uid at all. Lets an operator (and the tests) see how Nodescope copes
+ * with a node like that. Chosen at start among the initial pods, every other one from the second, so
+ * each sits between good pods; a chosen pod stays faulty through its changes (list, get and watch alike).
+ */
+import { encodePod } from '../pod/encode';
+import type { PodObject, PodTree } from '../pod/pod-tree';
+
+export interface PodFaultCounts {
+  /** Pods whose bytes do not decode: a status field cut short, after the metadata (name and uid still read). */
+  undecodable?: number;
+  /** Pods served with the uid of the first pod. */
+  duplicateUids?: number;
+  /** Pods served with an empty metadata.uid. */
+  emptyUids?: number;
+}
+
+type Fault = 'undecodable' | 'duplicateUid' | 'emptyUid';
+
+/** Field 3 (status), length 5, and nothing after: the decoder stops there. */
+const CUT_SHORT = Uint8Array.of(0x1a, 0x05);
+
+export class PodFaults {
+  private constructor(
+    private readonly byUid: ReadonlyMap<string, Fault>,
+    private readonly firstUid: string,
+  ) {}
+
+  /** Picks the faulty pods among `uids` (sorted, as served); throws when there are too few pods. */
+  static choose(uids: readonly string[], counts: PodFaultCounts): PodFaults {
+    const wanted: Fault[] = [
+      ...Array<Fault>(counts.undecodable ?? 0).fill('undecodable'),
+      ...Array<Fault>(counts.duplicateUids ?? 0).fill('duplicateUid'),
+      ...Array<Fault>(counts.emptyUids ?? 0).fill('emptyUid'),
+    ];
+    if (wanted.length > 0 && 2 * wanted.length > uids.length) {
+      throw new RangeError(`${wanted.length} faulty pods need at least ${2 * wanted.length} pods, so that good pods sit between them`);
+    }
+    return new PodFaults(new Map(wanted.map((fault, i) => [uids[2 * i + 1]!, fault])), uids[0] ?? '');
+  }
+
+  get size(): number {
+    return this.byUid.size;
+  }
+
+  /** The pod's bytes as served: encoded, then broken when the pod was chosen. */
+  encode(uid: string, pod: PodTree): Uint8Array {
+    const fault = this.byUid.get(uid);
+    if (fault === undefined) return encodePod(pod);
+    if (fault === 'undecodable') {
+      const bytes = encodePod(pod);
+      const out = new Uint8Array(bytes.length + CUT_SHORT.length);
+      out.set(bytes);
+      out.set(CUT_SHORT, bytes.length);
+      return out;
+    }
+    const metadata = { ...(pod.metadata as PodObject), uid: fault === 'emptyUid' ? '' : this.firstUid };
+    return encodePod({ ...pod, metadata });
+  }
+}
