@@ -3,6 +3,7 @@
 import { applyFieldMask } from '../mask/field-mask';
 import type { FieldMask } from '../mask/field-mask';
 import { encodePod } from '../pod/encode';
+import type { PodTree } from '../pod/pod-tree';
 import type { PodFaults } from './pod-faults';
 import type { PodStore, StoredPod } from './pod-store';
 
@@ -53,6 +54,11 @@ export class EncodedPods {
     // A replay still sending an older snapshot must not evict the current version.
     if (!hit || hit.version < entry.version) cache.set(uid, { version: entry.version, bytes });
     return bytes;
+  }
+
+  /** The bytes of a deletion (the pod's identity only), with the pod's uid fault if it has one. */
+  deletion(uid: string, identity: PodTree): Uint8Array {
+    return this.faults ? this.faults.encode(uid, identity, true) : encodePod(identity);
   }
 
   /** Drops the encodings of a pod that left the store. */

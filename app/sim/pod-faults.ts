@@ -44,10 +44,13 @@ export class PodFaults {
     return this.byUid.size;
   }
 
-  /** The pod's bytes as served: encoded, then broken when the pod was chosen. */
-  encode(uid: string, pod: PodTree): Uint8Array {
+  /**
+   * The pod's bytes as served: encoded, then broken when the pod was chosen. A deletion carries only the
+   * pod's identity, so a pod that does not decode is deleted with bytes that do.
+   */
+  encode(uid: string, pod: PodTree, deletion = false): Uint8Array {
     const fault = this.byUid.get(uid);
-    if (fault === undefined) return encodePod(pod);
+    if (fault === undefined || (fault === 'undecodable' && deletion)) return encodePod(pod);
     if (fault === 'undecodable') {
       const bytes = encodePod(pod);
       const out = new Uint8Array(bytes.length + CUT_SHORT.length);
