@@ -6,7 +6,7 @@ import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import { reportFailure } from './cli-failure';
-import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
+import { MAX_UNREAD_OUTPUT, PacedOutput } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
 import { formatTable } from './pod-table';
@@ -42,19 +42,24 @@ const spec: NodeCommandSpec = {
     let stopWatch: ((code: number) => void) | undefined;
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();
+    const output = new PacedOutput(process.stdout);
+    const options = { showManagedFields: opts.showManagedFields };
+    // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
+    const text = (change: PodChange, at: Date) =>
+      opts.output === 'ndjson'
+        ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
+        : opts.output === 'json'
+          ? podToKubectlJson(change.pod.pod, options)
+          : `${watchLine(change, at)}\n`;
+    /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
+    const printSync = (change: PodChange) => {
+      warnUnknownFields([change.pod]);
+      const at = new Date();
+      output.later(() => text(change, at));
+    };
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
-      const options = { showManagedFields: opts.showManagedFields };
-      // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
-      const written = writeUnlessBacklogged(
-        process.stdout,
-        opts.output === 'ndjson'
-          ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
-          : opts.output === 'json'
-            ? podToKubectlJson(change.pod.pod, options)
-            : `${watchLine(change, new Date())}\n`,
-      );
-      if (!written && stopWatch) {
+      if (!output.write(text(change, new Date())) && stopWatch) {
         process.stderr.write(
           `nodescope watch: stopping: the reader of the output fell ${MAX_UNREAD_OUTPUT / 1024 / 1024} MiB behind; read it faster, or shrink events with --mask or -o table\n`,
         );
@@ -76,7 +81,7 @@ const spec: NodeCommandSpec = {
         client,
         {
           synced: (pods, changes, resync) => {
-            changes.forEach(print);
+            changes.forEach(printSync);
             process.stderr.write(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods\n`);
           },
           change: print,
