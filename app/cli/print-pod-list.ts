@@ -18,6 +18,19 @@ export interface PrintListOptions {
   mask?: FieldMask;
   /** Write here atomically instead of stdout. */
   file?: string;
+  /** Stops waiting for the kubelet; once its answer is in, the output is written whole. */
+  signal?: AbortSignal;
+}
+
+/** `promise`, or the signal's reason as soon as it is aborted (the call itself ends when the client closes). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
@@ -35,7 +48,7 @@ function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>):
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
   if (opts.mask) {
-    const list = await client.listPods();
+    const list = await unlessAborted(client.listPods(), opts.signal);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     const trees = list.pods.map((p) => p.pod);
@@ -57,7 +70,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     await Promise.all(pending);
     return { code: reportUndecodable(list.undecodable), count: trees.length, bytes };
   }
-  const pods = await client.listPodBytes();
+  const pods = await unlessAborted(client.listPodBytes(), opts.signal);
   if (opts.file) {
     let written;
     try {
