@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/pods-api-messages';
-import { str, webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
+import { str, webPodBytes, webPodJson, withDeepManagedFields } from '../pod/testdata/handmade-pods';
 
 const bin = resolve(__dirname, '..', '..', 'bin', 'nodescope.js');
 const dir = mkdtempSync(join(tmpdir(), 'nodescope-decode-'));
@@ -89,5 +89,18 @@ describe('nodescope decode on input that is not captured pod bytes', () => {
     expect(text.stderr).toMatch(/^nodescope decode: cannot decode pod .*text\.pb: .* at byte offset \d+; expected the protobuf bytes of one pod .*--type list, get or watch\n$/);
     const cut = nodescope(['decode', '--type', 'list', file('cut-list.pb', writeListPodsResponse([webPodBytes()]).subarray(0, 50))]);
     expect(cut.stderr).toMatch(/cut-list\.pb: not a ListPodsResponse: length \d+ runs past the end of its message \(\d+ bytes left\) at byte offset 3; expected a ListPodsResponse/);
+  });
+});
+
+describe('nodescope decode --show-managed-fields on deeply nested managedFields', () => {
+  it('prints any depth kubectl prints, and refuses deeper ones with the limit instead of crashing', () => {
+    const deep = nodescope(['decode', '--show-managed-fields', file('deep.pb', webPodBytes({ metaExtra: withDeepManagedFields(500) }))]);
+    expect(deep.code, deep.stderr).toBe(0);
+    expect(deep.stdout).not.toContain('undefined');
+    expect(deep.stdout.split('"f:a"')).toHaveLength(500);
+    expect(JSON.parse(deep.stdout).metadata.managedFields[0].manager).toBe('m');
+    const tooDeep = nodescope(['decode', '--show-managed-fields', file('too-deep.pb', webPodBytes({ metaExtra: withDeepManagedFields(100_000) }))]);
+    expect(tooDeep.code).toBe(5);
+    expect(tooDeep.stderr).toMatch(/fieldsV1 is nested 100000 levels deep; kubectl cannot read or print more than 9996/);
   });
 });

@@ -99,3 +99,39 @@ describe('a node with a pod that does not decode', () => {
     }, 30_000);
   }
 });
+
+describe('a node with a pod whose managedFields nest deep (nodescope sim --managed-fields-depth)', () => {
+  it('prints them in full at a depth kubectl prints, from pods -o json and export', async () => {
+    const k = await startSimulatedKubelet({ socketPath: join(dir, 'deep.sock'), pods: 4, seed: 6, faults: { managedFieldsDepth: 2000 } });
+    try {
+      const json = await nodescope(['pods', '--local', join(dir, 'deep.sock'), '-o', 'json', '--show-managed-fields']);
+      expect(json.code, json.stderr).toBe(EXIT.ok);
+      expect(json.stdout).not.toContain('undefined');
+      expect(json.stdout.split('"f:spec": {').length - 1).toBeGreaterThanOrEqual(1999);
+      expect(JSON.parse(json.stdout).items).toHaveLength(4);
+      const ndjson = await nodescope(['export', '--local', join(dir, 'deep.sock'), '-o', 'ndjson', '--show-managed-fields']);
+      expect(ndjson.code, ndjson.stderr).toBe(EXIT.ok);
+      expect(ndjson.stdout).toContain(`${'{"f:spec":'.repeat(1999)}{}`);
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('names the pod nested deeper than Go allows and prints the others; hidden, its managed fields are not read', async () => {
+    const k = await startSimulatedKubelet({ socketPath: join(dir, 'deeper.sock'), pods: 4, seed: 6, faults: { managedFieldsDepth: 100_000 } });
+    try {
+      for (const args of [['-o', 'json', '--show-managed-fields'], []]) {
+        const r = await nodescope(['pods', '--local', join(dir, 'deeper.sock'), ...args]);
+        expect(r.code, r.stderr).toBe(EXIT.data);
+        expect(r.stderr).toMatch(/left out a pod that does not decode: .*fieldsV1 is nested 100000 levels deep; kubectl cannot read or print more than 9996/);
+        if (args.length) expect(JSON.parse(r.stdout).items).toHaveLength(3);
+      }
+      // kubectl's default hides managedFields: the JSON printer skips them unread, so the pod prints whole.
+      const hidden = await nodescope(['pods', '--local', join(dir, 'deeper.sock'), '-o', 'json']);
+      expect(hidden.code, hidden.stderr).toBe(EXIT.ok);
+      expect(JSON.parse(hidden.stdout).items).toHaveLength(4);
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+});

@@ -88,6 +88,11 @@ function anyText(value: PodValue | undefined, d: number, L: Layout): string {
   }
 }
 
+/** A plain JSON value as Go's json.Marshal writes it (keys sorted, HTML-safe), at any depth. */
+export function goJsonCompact(value: PodValue): string {
+  return anyText(value, 0, compact);
+}
+
 /** A map's text from [key, value text] entries, keys in Go's order. */
 function mapText(entries: [string, string][], d: number, L: Layout): string {
   entries.sort((a, b) => compareGoKeys(a[0], b[0]));
