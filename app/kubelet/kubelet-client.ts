@@ -15,7 +15,7 @@ import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
-import { podReader, wireMask, type ReceivedPod } from './received-pod';
+import { podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
@@ -83,6 +83,16 @@ export interface KubeletClient {
   close(): void;
 }
 
+/** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
+function readOrError(reader: PodReader, bytes: Uint8Array, label: string): ReceivedPod | PodDecodeError {
+  try {
+    return reader.read(bytes, label);
+  } catch (err) {
+    if (err instanceof PodDecodeError) return err;
+    throw err;
+  }
+}
+
 function grpcTarget(target: string): string {
   return target.startsWith('/') ? `unix:${target}` : target;
 }
@@ -119,14 +129,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     const response = await listResponse(api, waitIfBusy);
     const pods: ReceivedPod[] = [];
     const undecodable: PodDecodeError[] = [];
-    // One pod that does not decode must not hide the others: it is named and left out.
     readListPodsResponse(response).forEach((p, i) => {
-      try {
-        pods.push(reader.read(p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`));
-      } catch (err) {
-        if (!(err instanceof PodDecodeError)) throw err;
-        undecodable.push(err);
-      }
+      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`);
+      if (pod instanceof PodDecodeError) undecodable.push(pod);
+      else pods.push(pod);
     });
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
@@ -228,26 +234,16 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       streams.add(stream);
       return stream;
 
-      /** A pod that does not decode is reported as such; the watch goes on. */
-      function readOrError(bytes: Uint8Array, label: string): ReceivedPod | PodDecodeError {
-        try {
-          return reader.read(bytes, label);
-        } catch (err) {
-          if (err instanceof PodDecodeError) return err;
-          throw err;
-        }
-      }
-
       function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage {
         const label = `WatchPods message ${index}`;
         if (shapeNow === 'shipped') {
           const ev = readWatchPodsEvent(message);
           if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
           if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
-          const pod = readOrError(ev.pod, `${label} (${ev.type})`);
+          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`);
           return pod instanceof PodDecodeError ? { type: 'UNDECODABLE', error: pod } : { type: ev.type, pod };
         }
-        const pod = readOrError(readGetPodResponse(message), label);
+        const pod = readOrError(reader, readGetPodResponse(message), label);
         if (pod instanceof PodDecodeError) return { type: 'UNDECODABLE', error: pod };
         // The documented watch has no event types: a removed pod comes with only its identity and a
         // deletionTimestamp (proto/kubelet/documented/pods.proto).
