@@ -30,7 +30,8 @@ options:
  * The input, refused before it is read when it is larger than any Pods API message (a sparse or wrong file),
  * and read no further than that from a pipe or device: memory stays bounded whatever FILE is.
  */
-async function readInput(file: string | undefined, limit: number): Promise<Buffer> {
+async function readInput(file: string | undefined): Promise<Buffer> {
+  const limit = MAX_MESSAGE_BYTES;
   const name = file && file !== '-' ? file : 'stdin';
   let input: AsyncIterable<Buffer>;
   let handle: FileHandle | undefined;
@@ -130,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
   let labelOf: (i: number) => string;
   try {
     if (!EXPECTED[values.type!]) throw new UsageError(`unknown --type '${values.type}': use pod, list, get or watch`);
-    const bytes = await readInput(file, MAX_MESSAGE_BYTES);
+    const bytes = await readInput(file);
     const label = file && file !== '-' ? file : 'stdin';
     try {
       pods = podsOf(values.type!, bytes);
