@@ -66,7 +66,7 @@ describe('nodescope decode on input that is not captured pod bytes', () => {
     truncateSync(path, 1024 ** 3);
     const r = nodescope(['decode', path]);
     expect(r).toMatchObject({ code: 5, stdout: '' });
-    expect(r.stderr).toBe(`nodescope decode: ${path} is 1024 MiB, larger than any Pods API message (512 MiB at most): is it the right file?\n`);
+    expect(r.stderr).toContain(`nodescope decode: ${path} is 1024 MiB, larger than any Pods API message (512 MiB at most): is it the right file?\n`);
   });
 
   it('says an empty file is empty instead of printing an empty pod', () => {
