@@ -214,6 +214,15 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.close();
   });
 
+  it('shows the pods of a node that sent pods it cannot show, with a notice naming each one', async () => {
+    const why = 'left out a pod that does not decode: cannot decode pod shop/cart-0 (ListPods pods[3] at byte 9120, uid 4f1c): truncated varint at byte offset 812';
+    const { page } = await open(`events=0&leftOut=${encodeURIComponent(why)}`);
+    const notice = page.getByRole('alert').filter({ hasText: '1 pod is not shown' });
+    await expect(notice.getByRole('listitem').allTextContents()).resolves.toEqual([why]);
+    expect(await page.locator('[role=row][data-uid]').count()).toBeGreaterThan(10);
+    await page.close();
+  });
+
   it('validates the field mask as you type and applies it', async () => {
     const { page } = await open();
     const mask = page.getByRole('textbox', { name: 'Field mask' });

@@ -1,6 +1,6 @@
-/** `nodescope pods NODE`: the node's pods as a kubectl-like table, or as a kubectl List (JSON or YAML) / NDJSON. */
+/** `nodescope pods SOURCE`: the pods as a kubectl-like table, or as a kubectl List (JSON or YAML) / NDJSON. */
 import { EXIT } from './exit-codes';
-import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { noteMask, reportUndecodable, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { podTable } from './pod-table';
 import type { ListFormat } from './pod-output';
 import { asOf } from './offline-source';
@@ -22,7 +22,7 @@ const spec: NodeCommandSpec = {
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
-    return EXIT.ok;
+    return reportUndecodable(list.undecodable);
   },
   async offline(source, opts) {
     const trees = source.pods.map((p) => p.pod);

@@ -7,13 +7,12 @@ import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
-import type { PodDecodeError } from '../pod/decode';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
-import { noteMask, warnUnknownFields, writeStdout } from './node-command';
+import { noteMask, reportUndecodable, warnUnknownFields, writeStdout } from './node-command';
 import { warnYamlProblems, type ListFormat } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
@@ -26,6 +25,19 @@ export interface PrintListOptions {
   file?: string;
   /** Replace the file if it exists (--force); otherwise an existing file is refused and left as it was. */
   replace?: boolean;
+  /** Stops waiting for the kubelet; once its answer is in, the output is written whole. */
+  signal?: AbortSignal;
+}
+
+/** `promise`, or the signal's reason as soon as it is aborted (the call itself ends when the client closes). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
@@ -39,8 +51,7 @@ const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('re
 
 function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
   for (const { index, fields } of result.unknownFields) printError(unknownFieldsWarningForBytes(pods[index]!, fields));
-  for (const err of result.errors as PodDecodeError[]) printError(`nodescope: left out a pod that does not decode: ${err.message}`);
-  return result.errors.length ? EXIT.data : EXIT.ok;
+  return reportUndecodable(result.errors);
 }
 
 /** Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes printed. */
@@ -72,12 +83,13 @@ export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOption
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
   if (opts.mask) {
-    const list = await client.listPods();
+    const list = await unlessAborted(client.listPods(), opts.signal);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    return printPodTrees(list.pods.map((p) => p.pod), opts);
+    const printed = await printPodTrees(list.pods.map((p) => p.pod), opts);
+    return { ...printed, code: reportUndecodable(list.undecodable) };
   }
-  const pods = await client.listPodBytes();
+  const pods = await unlessAborted(client.listPodBytes(), opts.signal);
   // YAML goes out as text pieces, JSON as byte chunks that are only valid during the call.
   const stream = (write: (chunk: Uint8Array) => void): Omit<PrintedList, 'bytes'> => {
     if (opts.format !== 'yaml') return streamPodBytesAsKubectl(pods, write, { ndjson: opts.format === 'ndjson', ...options });

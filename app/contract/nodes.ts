@@ -44,7 +44,12 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('waitingForUser'), waitingFor: WaitingForSchema, promptId: z.string() }),
   /** SSH is up but the kubelet's socket is not answering yet (kubelet starting). */
   z.object({ phase: z.literal('kubeletInitializing'), detail: z.string().optional() }),
-  z.object({ phase: z.literal('live'), since: z.number() }),
+  z.object({
+    phase: z.literal('live'),
+    since: z.number(),
+    /** Pods the kubelet sent that are not shown (do not decode, no uid, a uid another pod has), one line each. */
+    leftOut: z.array(z.string()).optional(),
+  }),
   z.object({
     phase: z.literal('reconnecting'),
     attempt: z.number().int().min(1),

@@ -76,6 +76,33 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
   }, 30_000);
 });
 
+describe('kubelet NodeLink to a node with odd pods', () => {
+  it('goes live with the good pods and names in its state each pod it leaves out, as they come and go', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-link-'));
+    const socketPath = join(dir, 'faulty.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 10, seed: 4, faults: { undecodable: 1, emptyUids: 1 } });
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    const meta = (i: number) => k.store.list()[i]!.metadata as PodObject;
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live');
+      // Index 1 does not decode, index 3 has no uid (pod-faults.ts): the other 8 are there.
+      expect([...rec.pods.keys()].sort()).toEqual(k.store.uids().filter((_, i) => i !== 1 && i !== 3));
+      const live = () => rec.states.at(-1) as Extract<NodeState, { phase: 'live' }>;
+      expect(live().leftOut).toHaveLength(2);
+      expect(live().leftOut![0]).toMatch(new RegExp(`cannot decode pod ${meta(1).namespace as string}/${meta(1).name as string} \\(WatchPods message 1 \\(ADDED\\), uid ${meta(1).uid as string}\\)`));
+      expect(live().leftOut![1]).toBe(`pod ${meta(3).namespace as string}/${meta(3).name as string} has no metadata.uid; Nodescope follows pods by uid, so it is not shown`);
+      // The pod with no uid goes away: the notice follows, and the link stays live.
+      k.store.apply({ op: 'delete', uid: meta(3).uid as string });
+      await eventually(() => live().leftOut?.length === 1, 'one pod left out');
+      expect(phaseOf(rec)).toBe('live');
+    } finally {
+      await link.close();
+      await k.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describe('kubelet NodeLink to a node that is down', () => {
   it('keeps trying while it finds no SSH server, as a dropped watch does, and stops when closed', async () => {
     const port = await closedPort();

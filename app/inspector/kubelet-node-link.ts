@@ -29,7 +29,7 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
     case 'initializing':
       return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
     case 'live':
-      return { phase: 'live', since: s.since };
+      return { phase: 'live', since: s.since, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':

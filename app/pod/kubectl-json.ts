@@ -13,7 +13,7 @@ import { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { JsonBytesWriter } from './json-bytes-writer';
 import { compileBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
-import type { PodTree, PodValue, UnknownField } from './pod-tree';
+import type { PodObject, PodTree, PodValue, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
 export interface KubectlJsonOptions {
@@ -40,29 +40,57 @@ export function quote(s: string): string {
 interface Layout {
   IND: string[];
   KS: string;
+  pretty: boolean;
 }
-const pretty: Layout = { IND: Array.from({ length: 128 }, (_, d) => `\n${'    '.repeat(d)}`), KS: ': ' };
-const compact: Layout = { IND: Array.from({ length: 128 }, () => ''), KS: ':' };
+const pretty: Layout = { IND: Array.from({ length: 128 }, (_, d) => `\n${'    '.repeat(d)}`), KS: ': ', pretty: true };
+const compact: Layout = { IND: Array.from({ length: 128 }, () => ''), KS: ':', pretty: false };
 
-/** Plain JSON values: scalars and FieldsV1 content (managedFields). */
+/** Indentation before a line at depth `d` (beyond the cached depths only managedFields content goes). */
+const indentOf = (d: number, L: Layout): string => L.IND[d] ?? (L.pretty ? `\n${'    '.repeat(d)}` : '');
+
+/** An open array or object of anyText: its entries and how many are written. */
+interface OpenValue {
+  values: (PodValue | undefined)[];
+  keys: string[] | null;
+  next: number;
+  d: number;
+}
+
+/**
+ * Plain JSON values: scalars and FieldsV1 content (managedFields). Iterative, because FieldsV1 may nest as deep
+ * as Go's JSON allows (decode-context.ts), far deeper than the call stack.
+ */
 function anyText(value: PodValue | undefined, d: number, L: Layout): string {
-  switch (typeof value) {
-    case 'string':
-      return quote(value);
-    case 'number':
-    case 'bigint':
-      return String(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-  }
-  if (value === null || value === undefined) return 'null';
+  const open: OpenValue[] = [];
   let o = '';
-  if (Array.isArray(value)) {
-    for (const v of value) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${anyText(v, d + 1, L)}`;
-    return o === '' ? '[]' : `[${o}${L.IND[d]}]`;
+  for (;;) {
+    if (value !== null && typeof value === 'object') {
+      const keys = Array.isArray(value) ? null : Object.keys(value).sort(compareGoKeys);
+      const values = keys === null ? (value as PodValue[]) : keys.map((k) => (value as PodObject)[k]);
+      if (values.length === 0) o += keys === null ? '[]' : '{}';
+      else {
+        o += keys === null ? '[' : '{';
+        open.push({ values, keys, next: 0, d });
+      }
+    } else o += typeof value === 'string' ? quote(value) : value === null || value === undefined ? 'null' : typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
+    // Move to the next entry, closing every value that has none left.
+    let top = open[open.length - 1];
+    while (top !== undefined && top.next === top.values.length) {
+      o += `${indentOf(top.d, L)}${top.keys === null ? ']' : '}'}`;
+      open.pop();
+      top = open[open.length - 1];
+    }
+    if (top === undefined) return o;
+    const i = top.next++;
+    o += `${i === 0 ? '' : ','}${indentOf(top.d + 1, L)}${top.keys === null ? '' : `${quote(top.keys[i]!)}${L.KS}`}`;
+    value = top.values[i];
+    d = top.d + 1;
   }
-  for (const k of Object.keys(value).sort(compareGoKeys)) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${quote(k)}${L.KS}${anyText(value[k], d + 1, L)}`;
-  return o === '' ? '{}' : `{${o}${L.IND[d]}}`;
+}
+
+/** A plain JSON value as Go's json.Marshal writes it (keys sorted, HTML-safe), at any depth. */
+export function goJsonCompact(value: PodValue): string {
+  return anyText(value, 0, compact);
 }
 
 /** Any JSON value (a pod read back from YAML, a List) as kubectl's `-o json` prints it. */
@@ -142,7 +170,8 @@ function emission(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolea
         break;
       }
       case Rule.Pointer:
-        line = `if (${s} !== undefined) { ${emit(s)} }`;
+        // Without omitempty Go writes a nil pointer as null.
+        line = omit ? `if (${s} !== undefined) { ${emit(s)} }` : emit(`(${s} ?? 'null')`);
         break;
       case Rule.Time:
         line = omit ? `if (${s} !== undefined && ${s} !== 'null') { ${emit(s)} }` : emit(`(${s} ?? 'null')`);

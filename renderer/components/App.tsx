@@ -217,6 +217,16 @@ export function App({ model }: { model: AppModel }) {
               </div>
             ) : (
               <div className={openUid ? 'content split' : 'content'}>
+                {node.state.phase === 'live' && node.state.leftOut && (
+                  <div className="left-out-note" role="alert">
+                    <strong>{node.state.leftOut.length === 1 ? '1 pod is not shown' : `${node.state.leftOut.length} pods are not shown`}</strong>
+                    <ul>
+                      {node.state.leftOut.map((why) => (
+                        <li key={why}>{why}</li>
+                      ))}
+                    </ul>
+                  </div>
+                )}
                 {node.state.phase !== 'live' && (
                   <div className="stale-note">
                     {state.title}: these pods are as last seen and may have changed.

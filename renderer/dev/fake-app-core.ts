@@ -152,7 +152,7 @@ interface FakeNode {
 }
 
 /** scale multiplies the demo node's pods (1 ≈ 310); eventsPerSecond sets the churn. */
-export function createFakeAppCore(options: { seed?: number; scale?: number; eventsPerSecond?: number } = {}): FakeBridge {
+export function createFakeAppCore(options: { seed?: number; scale?: number; eventsPerSecond?: number; leftOut?: string[] } = {}): FakeBridge {
   const r = rng(options.seed ?? 7);
   const word = (n: number) => Array.from({ length: n }, () => 'bcdfghjklmnpqrstvwxz2456789'[Math.floor(r() * 27)]).join('');
   const now = Date.now();
@@ -186,7 +186,8 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
     return node;
   }
 
-  const demo = addNode('kind-worker', true, { phase: 'live', since: now - 3600_000 }, options.scale ?? 1);
+  // leftOut: pods the kubelet sent that the app does not show (a pod that does not decode, a shared uid).
+  const demo = addNode('kind-worker', true, { phase: 'live', since: now - 3600_000, ...(options.leftOut ? { leftOut: options.leftOut } : {}) }, options.scale ?? 1);
   addNode('edge-7.prod', false, { phase: 'reconnecting', attempt: 3, retryAt: now + 9000, cause: 'SSH connection reset by peer' }, 1, 'edge-7.prod.example.internal');
   addNode('gpu-node-2', false, { phase: 'error', cause: 'Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock', nextStep: 'Turn on “Use sudo” in the node settings, or add the SSH user to the kubelet group.' }, 1);
 
