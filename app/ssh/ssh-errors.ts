@@ -20,6 +20,8 @@ export type SshErrorCode =
   | 'SUDO_REFUSED'
   | 'SOCAT_MISSING'
   | 'BRIDGE_FAILED'
+  /** A file on this machine that the connection needs (known_hosts) cannot be read. */
+  | 'LOCAL_FILE'
   | 'CLOSED';
 
 /** Codes worth retrying on their own; the others need the user to change something first. */
