@@ -33,6 +33,11 @@ describe('readSmallFile', () => {
     expect(() => readSmallFileSync(path, limit)).toThrow(/is a FIFO \(named pipe\), not a regular file/);
   });
 
+  it('reads /dev/null as empty, as ssh users use it (UserKnownHostsFile /dev/null)', async () => {
+    expect((await readSmallFile('/dev/null', limit)).length).toBe(0);
+    expect(readSmallFileSync('/dev/null', limit).length).toBe(0);
+  });
+
   it('refuses a device that never ends, such as /dev/zero, and a folder', async () => {
     await expect(readSmallFile('/dev/zero', limit)).rejects.toMatchObject({ code: 'NOT_REGULAR', message: expect.stringContaining('/dev/zero is a character device') });
     expect(() => readSmallFileSync('/dev/zero', limit)).toThrow(/character device/);

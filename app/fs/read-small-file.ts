@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
  * nodes.json) without trusting it to be one: only a regular file is read, and only up to a limit.
  * A FIFO would block the open (and the app's start, for nodes.json) until some writer came, and a
  * device like /dev/zero never ends; both are refused with a message that says what the path is.
+ * /dev/null reads as empty, as ssh users expect (`UserKnownHostsFile /dev/null`).
  * Errors from opening (ENOENT, EACCES...) come through unchanged, so callers keep their own wording.
  */
 
@@ -43,7 +44,21 @@ function sizeText(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
-function check(path: string, stats: Stats, limit: SmallFileLimit): void {
+let devNull: Stats | null | undefined;
+function isDevNull(stats: Stats): boolean {
+  if (devNull === undefined) {
+    try {
+      devNull = statSync('/dev/null');
+    } catch {
+      devNull = null;
+    }
+  }
+  return stats.isCharacterDevice() && devNull !== null && stats.rdev === devNull.rdev;
+}
+
+/** Whether the file may be read; throws for one that may not. */
+function check(path: string, stats: Stats, limit: SmallFileLimit): boolean {
+  if (isDevNull(stats)) return false;
   if (!stats.isFile()) {
     throw new UnsuitableFileError(
       'NOT_REGULAR',
@@ -51,6 +66,7 @@ function check(path: string, stats: Stats, limit: SmallFileLimit): void {
     );
   }
   if (stats.size > limit.maxBytes) throw tooLarge(path, limit, sizeText(stats.size));
+  return true;
 }
 
 function tooLarge(path: string, limit: SmallFileLimit, size: string): UnsuitableFileError {
@@ -99,7 +115,7 @@ export async function readSmallFile(path: string, limit: SmallFileLimit): Promis
   const handle = await open(path, OPEN_FLAGS);
   try {
     const stats = await handle.stat();
-    check(path, stats, limit);
+    if (!check(path, stats, limit)) return Buffer.alloc(0);
     const c = new Collected(path, limit, stats.size);
     while (c.add((await handle.read(c.buffer, c.length, c.free, c.length)).bytesRead));
     return c.bytes();
@@ -113,7 +129,7 @@ export function readSmallFileSync(path: string, limit: SmallFileLimit): Buffer {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stats = fstatSync(fd);
-    check(path, stats, limit);
+    if (!check(path, stats, limit)) return Buffer.alloc(0);
     const c = new Collected(path, limit, stats.size);
     while (c.add(readSync(fd, c.buffer, c.length, c.free, c.length)));
     return c.bytes();
