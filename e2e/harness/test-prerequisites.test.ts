@@ -42,9 +42,12 @@ describe("npm test's prerequisites step", () => {
     expect(asUser).toEqual({
       action: 'stop',
       message:
-        'npm test: the tests start OpenSSH sshd and create test users, so npm test runs as root and needs /usr/bin/socat, python3, ssh, ssh-add: ' +
-        'install them with `apt-get install --no-install-recommends socat python3 openssh-client`, or run it as root (for example sudo npm test), which installs what is missing itself.',
+        'npm test: the tests need /usr/bin/socat, python3, ssh, ssh-add and must run as root (they start OpenSSH sshd and create test users). ' +
+        'Run it as root (sudo npm test), which installs them with apt-get, or install the packages socat python3 openssh-client first.',
     });
-    expect(planPrerequisites({ missing: [], isRoot: false, hasAptGet: true })).toMatchObject({ action: 'stop', message: expect.stringMatching(/runs as root: run it as root/) });
+    expect(planPrerequisites({ missing: [], isRoot: false, hasAptGet: true })).toEqual({
+      action: 'stop',
+      message: 'npm test: the tests must run as root (they start OpenSSH sshd and create test users). Run it as root, e.g. sudo npm test.',
+    });
   });
 });

@@ -10,15 +10,19 @@ import { findsCommand, missingTools, packagesOf, type RequiredTool } from './req
 
 export type PrerequisitePlan = { action: 'ready' } | { action: 'install'; packages: string[] } | { action: 'stop'; message: string };
 
-const ROOT_WHY = 'the tests start OpenSSH sshd and create test users, so npm test runs as root';
 
 export function planPrerequisites(state: { missing: readonly RequiredTool[]; isRoot: boolean; hasAptGet: boolean }): PrerequisitePlan {
   const { missing, isRoot, hasAptGet } = state;
   const packages = packagesOf(missing);
   const names = missing.map((t) => t.command).join(', ');
   if (!isRoot) {
-    const install = missing.length ? ` and needs ${names}: install them with \`apt-get install --no-install-recommends ${packages.join(' ')}\`, or` : ':';
-    return { action: 'stop', message: `npm test: ${ROOT_WHY}${install} run it as root (for example sudo npm test), which installs what is missing itself.` };
+    const why = 'must run as root (they start OpenSSH sshd and create test users)';
+    return {
+      action: 'stop',
+      message: missing.length
+        ? `npm test: the tests need ${names} and ${why}. Run it as root (sudo npm test), which installs them with apt-get, or install the packages ${packages.join(' ')} first.`
+        : `npm test: the tests ${why}. Run it as root, e.g. sudo npm test.`,
+    };
   }
   if (missing.length === 0) return { action: 'ready' };
   if (!hasAptGet) {
