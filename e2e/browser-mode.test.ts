@@ -35,6 +35,25 @@ let work: string;
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 
+/** What is wrong with the pods table's visible headers: one running into the next, cut short, or past the table's edge. */
+const headerProblems = () =>
+  page.locator('.pods-head').evaluate((head) => {
+    const edge = head.getBoundingClientRect().right;
+    const shown = [...head.querySelectorAll<HTMLElement>('[role=columnheader]')].filter((c) => c.getBoundingClientRect().width > 0);
+    return shown.flatMap((cell, i) => {
+      const label = cell.querySelector<HTMLElement>('.sort-label');
+      const name = cell.textContent?.trim() ?? '';
+      if (!label) return [`${name} has no label`];
+      const own = cell.querySelector('button')!.getBoundingClientRect();
+      const next = shown[i + 1]?.querySelector('button')?.getBoundingClientRect();
+      return [
+        ...(next && own.right > next.left ? [`${name} runs into ${shown[i + 1]!.textContent?.trim()}`] : []),
+        ...(label.scrollWidth > label.clientWidth ? [`${name} is cut`] : []),
+        ...(cell.getBoundingClientRect().right > edge + 0.5 ? [`${name} is past the table's edge`] : []),
+      ];
+    });
+  });
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-browser-'));
@@ -147,6 +166,26 @@ describe('browser mode', () => {
     sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
     await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
     await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+  });
+
+  it('fits a 1024×768 window: no header runs into another or is cut, the detail keeps its facts readable', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      const detail = page.locator('section.pod-detail');
+      await detail.getByRole('tab', { name: 'Summary' }).click();
+      await detail.locator('.facts.grid dd').first().waitFor();
+      await shot('pod-detail-1024');
+      expect(await headerProblems()).toEqual([]);
+      // Squeezed, a fact wrapped every few characters ("kind-worke / r"): each value keeps room for a name.
+      const narrow = await detail.locator('.facts.grid dd').evaluateAll((dds) => dds.filter((d) => d.getBoundingClientRect().width < 160).map((d) => d.textContent));
+      expect(narrow).toEqual([]);
+      await detail.getByRole('button', { name: 'Close pod detail' }).click();
+      await detail.waitFor({ state: 'detached' });
+      await shot('pods-1024');
+      expect(await headerProblems()).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('shows reconnecting when SSH is killed, and live again after', async () => {

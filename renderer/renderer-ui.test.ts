@@ -105,6 +105,83 @@ describe('renderer in Chromium (fake app core)', () => {
     await page.close();
   });
 
+  it('keeps the open pod on the selected row as ↑/↓ move it, and switches its views with ←/→/Home/End', async () => {
+    const { page, errors } = await open();
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await grid.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const names = await cellTexts(page, 'c-name');
+    const namespaces = await cellTexts(page, 'c-ns');
+    const detailOf = (i: number) => page.getByRole('region', { name: `Pod ${namespaces[i]}/${names[i]}` });
+    await detailOf(0).waitFor();
+    await grid.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await detailOf(2).getByRole('heading', { name: names[2] }).waitFor();
+    await expect(detailOf(2).getByRole('region', { name: 'Containers' }).textContent()).resolves.toBeTruthy();
+    await page.keyboard.press('ArrowUp');
+    await detailOf(1).waitFor();
+
+    // One tab stop for the tab strip; the arrows move the selection and the focus together.
+    const tabs = detailOf(1).getByRole('tab');
+    const selectedTab = async () => {
+      const active = await page.evaluate(() => document.activeElement?.textContent);
+      const selected = await detailOf(1).getByRole('tab', { selected: true }).textContent();
+      const stops = await tabs.evaluateAll((ts) => ts.filter((t) => (t as HTMLElement).tabIndex === 0).map((t) => t.textContent));
+      expect(stops).toEqual([selected]);
+      expect(active).toBe(selected);
+      return selected;
+    };
+    await detailOf(1).getByRole('tab', { name: 'Summary' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await selectedTab()).toBe('JSON');
+    await detailOf(1).getByRole('tabpanel', { name: 'JSON' }).getByRole('region', { name: 'Pod JSON' }).waitFor();
+    await page.keyboard.press('End');
+    expect(await selectedTab()).toMatch(/^Unknown fields/);
+    await page.keyboard.press('ArrowRight');
+    expect(await selectedTab()).toBe('Summary');
+    await page.keyboard.press('ArrowLeft');
+    expect(await selectedTab()).toMatch(/^Unknown fields/);
+    await page.keyboard.press('Home');
+    expect(await selectedTab()).toBe('Summary');
+    // The view chosen stays as the selection moves on.
+    await page.keyboard.press('ArrowRight');
+    await grid.focus();
+    await page.keyboard.press('ArrowDown');
+    await detailOf(2).getByRole('tabpanel', { name: 'JSON' }).getByRole('region', { name: 'Pod JSON' }).waitFor();
+    await expect(detailOf(2).getByRole('region', { name: 'Pod JSON' }).textContent()).resolves.toContain(`"name": "${names[2]}"`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the filter terms and keys on ? or the Help button, and gives the focus back on Esc', async () => {
+    const { page } = await open();
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await grid.focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Filter and keys' });
+    await help.waitFor();
+    await expect(help.textContent()).resolves.toMatch(/label:k=v.*is:static.*Keys.*Filter pods.*This help/s);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Pods');
+
+    // From the filter box, ? is text; the Help button is the next Tab stop.
+    const filter = page.getByRole('searchbox', { name: 'Filter pods' });
+    await filter.focus();
+    await page.keyboard.type('a?');
+    expect(await filter.inputValue()).toBe('a?');
+    expect(await help.count()).toBe(0);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await help.waitFor();
+    await help.getByRole('button', { name: 'Close dialog' }).click();
+    await help.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Help/);
+    await page.close();
+  });
+
   it('shows the pod JSON with folding and search', async () => {
     const { page } = await open();
     await page.getByRole('row').nth(1).dblclick();

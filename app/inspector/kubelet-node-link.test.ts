@@ -74,6 +74,39 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await k.stop();
     }
   }, 30_000);
+
+  it('stops with what to change when the socket was never there, instead of retrying for ever', async () => {
+    const socketPath = join(dir, 'never.sock');
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'error', 'the error state');
+      const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+      expect(error.cause).toBe(`No kubelet socket at ${socketPath}`);
+      expect(error.nextStep).toMatch(/PodsAPI feature gate.*--socket/);
+      expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('keeps retrying a socket that goes away after the node was live (a restarting kubelet), and comes back', async () => {
+    const socketPath = join(dir, 'restart.sock');
+    let k = await startSimulatedKubelet({ socketPath, pods: 5, seed: 4 });
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live');
+      await k.stop();
+      await rm(socketPath, { force: true });
+      await eventually(() => rec.states.filter((s) => s.phase === 'reconnecting').length >= 2, 'two retries', 15_000);
+      expect(rec.states.filter((s) => s.phase === 'reconnecting').map((s) => (s as { cause: string }).cause)).toContain(`No kubelet socket at ${socketPath}`);
+      k = await startSimulatedKubelet({ socketPath, pods: 3, seed: 8 });
+      await eventually(() => phaseOf(rec) === 'live' && sameUids(rec, k), 'live again', 15_000);
+      expect(rec.states.map((s) => s.phase)).not.toContain('error');
+    } finally {
+      await link.close();
+      await k.stop();
+    }
+  }, 30_000);
 });
 
 describe('kubelet NodeLink to a node with odd pods', () => {
@@ -120,6 +153,21 @@ describe('kubelet NodeLink to a node that is down', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(rec.states.length).toBe(seen);
   }, 30_000);
+});
+
+describe('kubelet NodeLink to a host name that does not exist', () => {
+  it('stops with the name and what to check, instead of retrying for ever', async () => {
+    const { rec, link } = open({ host: 'node-1.nodescope.invalid', user: 'nobody' });
+    try {
+      await eventually(() => phaseOf(rec) === 'error', 'the error state', 15_000);
+      const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+      expect(error.cause).toContain('node-1.nodescope.invalid does not exist in DNS');
+      expect(error.nextStep).toMatch(/Check the host name/);
+      expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
+    } finally {
+      await link.close();
+    }
+  });
 });
 
 describe('kubelet NodeLink to a host that accepts and never speaks SSH', () => {
@@ -193,6 +241,21 @@ describe('kubelet NodeLink over SSH', () => {
     await link.close();
     expect(performance.now() - t).toBeLessThan(1000);
     expect(rec.states.map((s) => s.phase)).not.toContain('live');
+  }, 30_000);
+
+  // What waiting cannot fix stops at the first attempt, with what to change (README: when Nodescope stops retrying).
+  it.each([
+    ['no kubelet socket at the given path', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: '/run/nodescope-test/missing.sock' }), /No kubelet socket at \/run\/nodescope-test\/missing\.sock/, /PodsAPI feature gate/],
+    ['no kubelet socket found on the node', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key }), /No kubelet socket at \/var\/lib\/kubelet/, /PodsAPI feature gate/],
+    ['authentication refused', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.noSudo.key, socketPath: h.socketPath }), /Authentication failed for root@/, /IdentityFile/],
+  ])('stops with what to change when there is %s', async (_, spec, cause, nextStep) => {
+    const { rec, link } = open(spec(h), {}, { hostKey: ['once'] });
+    links.push(link);
+    await eventually(() => phaseOf(rec) === 'error', 'the error state', 20_000);
+    const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+    expect(error.cause).toMatch(cause);
+    expect(error.nextStep).toMatch(nextStep);
+    expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
   }, 30_000);
 
   it('shows an error with the sudoers line for a user who may not open the socket', async () => {

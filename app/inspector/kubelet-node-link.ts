@@ -5,7 +5,7 @@
  */
 import type { NodeState } from '../contract';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
-import { KubeletError } from '../kubelet/kubelet-error';
+import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
@@ -89,6 +89,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
 
   // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
   // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
+  // The node has not been live yet here, so a missing socket or host name is a wrong setting.
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -97,7 +98,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       } catch (err) {
         if (closed) return;
         const known = err instanceof KubeletError || isSshError(err) ? err : null;
-        if (!known?.retryable) {
+        if (!known || !canPassByWaiting(known, false)) {
           events.state({
             phase: 'error',
             cause: err instanceof Error ? err.message : String(err),

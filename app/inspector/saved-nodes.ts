@@ -1,8 +1,9 @@
-import { access, link, mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { readSmallFile, type SmallFileLimit } from '../fs/read-small-file';
 import { checkMask } from './node-mask';
 
 /**
@@ -35,6 +36,9 @@ export interface LoadedNode extends SavedNode {
   maskProblem?: string;
 }
 
+/** Thousands of nodes with masks stay far below this; more is not a list Nodescope wrote. */
+const NODE_LIST: SmallFileLimit = { what: 'node list', maxBytes: 16 << 20 };
+
 export function savedNodesPath(stateDir: string): string {
   return join(stateDir, 'nodes.json');
 }
@@ -43,7 +47,7 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
   const path = savedNodesPath(stateDir);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readSmallFile(path, NODE_LIST)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

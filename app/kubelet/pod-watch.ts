@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodStream } from './kubelet-client';
-import { KubeletError } from './kubelet-error';
+import { canPassByWaiting, KubeletError } from './kubelet-error';
 import type { ApiShape } from './pods-api-methods';
 import type { ReceivedPod } from './received-pod';
 import type { PodDecodeError } from '../pod/decode';
@@ -240,7 +240,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         stream?.cancel();
         stream = undefined;
       }
-      if (!cause.retryable) {
+      if (!canPassByWaiting(cause, synced)) {
         setState({ state: 'error', cause, hint: cause.hint });
         return;
       }

@@ -10,6 +10,7 @@ import { restoreNode } from '../state/restore-node';
 import { AddNodeDialog } from './AddNodeDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
+import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
@@ -18,19 +19,10 @@ import { PromptDialog } from './PromptDialog';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'export' | null;
+type DialogKind = 'addNode' | 'export' | 'help' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
-
-const FILTER_HELP = [
-  'Terms must all match:',
-  'text — name, namespace, IP or status contains it',
-  'ns:NAME  phase:NAME  node:NAME  owner:KIND or NAME',
-  'label:key=value  label:key!=value  label:key',
-  'is:static  is:deleting  is:ready  is:notready  is:restarted',
-  '* wildcards, commas for alternatives (phase:Pending,Failed), - to negate (-ns:kube-system)',
-].join('\n');
 
 export function App({ model }: { model: AppModel }) {
   // Re-render whenever the model changes (at most once per frame for pod events).
@@ -71,6 +63,9 @@ export function App({ model }: { model: AppModel }) {
         e.preventDefault();
         filterRef.current?.focus();
         filterRef.current?.select();
+      } else if (e.key === '?' && !typing && !document.querySelector('dialog[open]')) {
+        e.preventDefault();
+        setDialog('help');
       } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
         if (e.target === filterRef.current && filterText) setFilterText('');
         else if (openUid) setOpenUid(null);
@@ -90,6 +85,11 @@ export function App({ model }: { model: AppModel }) {
     }
   }
 
+  /** Selects a pod in the table; an open detail follows the selection. */
+  const selectPod = (uid: string) => {
+    setSelectedUid(uid);
+    setOpenUid((open) => (open ? uid : open));
+  };
   const selectNode = (id: string) => {
     setSelectedNodeId(id);
     setSelectedUid(null);
@@ -182,7 +182,7 @@ export function App({ model }: { model: AppModel }) {
                 className="search filter-input mono"
                 placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static   -negate      ( / )"
                 aria-label="Filter pods"
-                title={FILTER_HELP}
+                aria-keyshortcuts="/"
                 aria-invalid={filter.errors.length > 0 ? true : undefined}
                 spellCheck={false}
                 value={filterText}
@@ -191,11 +191,14 @@ export function App({ model }: { model: AppModel }) {
                   if (e.key === 'ArrowDown' || e.key === 'Enter') {
                     e.preventDefault();
                     const first = rows[0];
-                    if (first) setSelectedUid(selectedUid ?? first.uid);
+                    if (first) selectPod(selectedUid ?? first.uid);
                     document.querySelector<HTMLElement>('.pods-grid')?.focus();
                   }
                 }}
               />
+              <button type="button" className="button help-button" aria-keyshortcuts="?" onClick={() => setDialog('help')}>
+                Help <kbd>?</kbd>
+              </button>
               {filter.errors.length > 0 && (
                 <span className="field-error filter-error" role="alert">
                   {filter.errors[0]}
@@ -238,7 +241,7 @@ export function App({ model }: { model: AppModel }) {
                   order={order}
                   onSort={sortBy}
                   selectedUid={selectedUid}
-                  onSelect={setSelectedUid}
+                  onSelect={selectPod}
                   onOpen={(uid) => {
                     setSelectedUid(uid);
                     setOpenUid(uid);
@@ -299,6 +302,7 @@ export function App({ model }: { model: AppModel }) {
           onClose={() => setDialog(null)}
         />
       )}
+      {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
       {removed && (
         <UndoToast key={removed.id} message={`Removed ${removed.label}`} timeoutMs={UNDO_REMOVE_MS} onUndo={() => void act(() => undoRemove(removed))} onDismiss={dismissRemoved} />
       )}
