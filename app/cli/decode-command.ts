@@ -11,8 +11,6 @@ import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '..
 import { EXIT } from './exit-codes';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 
-export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json would';
-
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
 Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json would.

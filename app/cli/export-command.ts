@@ -2,8 +2,6 @@
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
 import { printPodList } from './print-pod-list';
 
-export const summary = "export a node's pods as a kubectl List JSON or NDJSON (stdout or --file)";
-
 const spec: NodeCommandSpec = {
   name: 'export',
   usage: "usage: nodescope export NODE [--file PATH] [options]\n\nWrites all of NODE's pods as kubectl get pods -o json would (or one per line with -o ndjson).",

@@ -5,8 +5,6 @@ import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeComm
 import { CliUsageError } from './node-options';
 import { podTable } from './pod-table';
 
-export const summary = 'print one pod by UID (json, ndjson, table)';
-
 const spec: NodeCommandSpec = {
   name: 'get',
   args: 1,

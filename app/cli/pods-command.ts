@@ -4,8 +4,6 @@ import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeComm
 import { podTable } from './pod-table';
 import { printPodList } from './print-pod-list';
 
-export const summary = "list a node's pods from its kubelet (table, json, ndjson)";
-
 const spec: NodeCommandSpec = {
   name: 'pods',
   usage: 'usage: nodescope pods NODE [options]\n\nLists every pod the kubelet on NODE knows, read from its Pods API over SSH.',

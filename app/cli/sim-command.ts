@@ -9,8 +9,6 @@ import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
 
-export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
-
 const HELP = `usage: nodescope sim --socket PATH [options]
 
 Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until

@@ -11,8 +11,6 @@ import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
 import { formatTable } from './pod-table';
 
-export const summary = "follow a node's pod events live (table lines, ndjson events or json objects)";
-
 /** time, type, ns/name, phase ready restarts: one aligned line per event. */
 export function watchLine(change: PodChange, at: Date): string {
   const { pod } = change;
