@@ -1,15 +1,18 @@
 /**
  * Prints all of a node's pods as a kubectl List or NDJSON: masked pods from their trees, unmasked
- * ones straight from their bytes (no trees built), streamed to stdout in chunks or written atomically
- * to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
+ * ones straight from their bytes (no trees built) as they arrive from the node, streamed to stdout in
+ * chunks or written atomically to a file. Pods that do not decode are reported and left out; the caller
+ * gets the exit code.
  */
-import { writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { writeFileAtomicFromChunks, writeFileAtomicFromChunksAsync } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
-import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { PodBytesListPrinter, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { ChunkedOutput } from './chunked-output';
 import { EXIT } from './exit-codes';
+import { listProgress } from './list-progress';
 import { CliUsageError } from './node-options';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
@@ -28,8 +31,7 @@ function cannotWrite(path: string, err: unknown): unknown {
   return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
 
-function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
-  for (const { index, fields } of result.unknownFields) process.stderr.write(`${unknownFieldsWarningForBytes(pods[index]!, fields)}\n`);
+function reportProblems(result: Omit<PrintedList, 'bytes'>): number {
   for (const err of result.errors as PodDecodeError[]) process.stderr.write(`nodescope: left out a pod that does not decode: ${err.message}\n`);
   return result.errors.length ? EXIT.data : EXIT.ok;
 }
@@ -60,24 +62,36 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     await Promise.all(pending);
     return { code: EXIT.ok, count: trees.length, bytes };
   }
-  const pods = await client.listPodBytes();
+  // Progress goes to a terminal's stderr, unless the data is drawn on that same terminal.
+  const progress = listProgress(opts.file !== undefined || !process.stdout.isTTY);
+  const print = async (write: (chunk: Uint8Array) => void, wait?: () => Promise<void> | null) => {
+    const printer = new PodBytesListPrinter(write, { ndjson: opts.ndjson, ...options });
+    try {
+      await client.streamPodBytes({
+        pod: (bytes) => {
+          const fields = printer.add(bytes);
+          if (fields.length) progress.line(unknownFieldsWarningForBytes(bytes, fields));
+          progress.pod();
+        },
+        ...(wait ? { wait } : {}),
+      });
+    } finally {
+      progress.done();
+    }
+    return { ...printer.end(), count: printer.count };
+  };
   if (opts.file) {
     let written;
     try {
-      written = writeFileAtomicFromChunks(opts.file, (write) => streamPodBytesAsKubectl(pods, write, { ndjson: opts.ndjson, ...options }));
+      written = await writeFileAtomicFromChunksAsync(opts.file, (write) => print(write));
     } catch (err) {
       throw cannotWrite(opts.file, err);
     }
     const { result, bytes } = written;
-    return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
+    return { code: reportProblems(result), count: result.count, bytes };
   }
-  let bytes = 0;
-  const pending: Promise<void>[] = [];
-  // Chunks are only valid during the call: copy each before handing it to stdout.
-  const result = streamPodBytesAsKubectl(pods, (chunk) => {
-    bytes += chunk.length;
-    pending.push(writeStdout(Buffer.from(chunk)));
-  }, { ndjson: opts.ndjson, ...options });
-  await Promise.all(pending);
-  return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
+  const out = new ChunkedOutput();
+  const result = await print(out.write, out.wait);
+  await out.flushed();
+  return { code: reportProblems(result), count: result.count, bytes: out.bytes };
 }

@@ -26,30 +26,65 @@ export async function writeFileAtomic(path: string, data: string, mode = 0o644):
   return bytes.length;
 }
 
+/** A temporary file beside `path` that becomes `path` whole on commit, or disappears on abort. */
+function openAtomic(path: string, mode: number) {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', mode);
+  let bytes = 0;
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    get bytes() {
+      return bytes;
+    },
+    write(chunk: Uint8Array): void {
+      for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
+      bytes += chunk.length;
+    },
+    commit(): void {
+      try {
+        fsyncSync(fd);
+      } finally {
+        close();
+      }
+      renameSync(temp, path);
+    },
+    abort(): void {
+      close();
+      rmSync(temp, { force: true });
+    },
+  };
+}
+
 /**
  * The same guarantee for output produced in chunks (an export of thousands of pods): each chunk is written
  * as it comes, so memory stays bounded, and the file appears whole or not at all. `produce` gets a write
  * function that copies the chunk out before returning (chunks may be reused by their producer).
  */
 export function writeFileAtomicFromChunks<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => T, mode = 0o644): { result: T; bytes: number } {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  let bytes = 0;
-  const fd = openSync(temp, 'wx', mode);
+  const file = openAtomic(path, mode);
   try {
-    let result: T;
-    try {
-      result = produce((chunk) => {
-        for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
-        bytes += chunk.length;
-      });
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-    return { result, bytes };
+    const result = produce((chunk) => file.write(chunk));
+    file.commit();
+    return { result, bytes: file.bytes };
   } catch (err) {
-    rmSync(temp, { force: true });
+    file.abort();
+    throw err;
+  }
+}
+
+/** writeFileAtomicFromChunks for a producer that takes its time (pods printed as they arrive from the node). */
+export async function writeFileAtomicFromChunksAsync<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => Promise<T>, mode = 0o644): Promise<{ result: T; bytes: number }> {
+  const file = openAtomic(path, mode);
+  try {
+    const result = await produce((chunk) => file.write(chunk));
+    file.commit();
+    return { result, bytes: file.bytes };
+  } catch (err) {
+    file.abort();
     throw err;
   }
 }
