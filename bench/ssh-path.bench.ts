@@ -15,13 +15,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../e2e/harness/ssh-harness';
 import { createKubeletClient, type KubeletClient } from '../app/kubelet/kubelet-client';
 import { openKubeletTransport, type KubeletTransport } from '../app/ssh/kubelet-transport';
 import { harnessTarget, scriptedPrompter } from '../app/ssh/testing/ssh-test-kit';
 import { figure } from './figures';
+import { kubeletProcess } from './kubelet-spawn';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -73,27 +73,6 @@ async function inEveryOrder(sides: Side[], rounds: number, measure: (s: Side) =>
     for (const s of orders[r % orders.length]!) samples[s.name]!.push(await measure(s));
   }
   return samples;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** Starts bench/kubelet-process.ts and waits for it to serve. */
-async function kubeletProcess(socketPath: string, pods: number, seed: number): Promise<{ stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [resolve(here, '../bin/run-ts.js'), resolve(here, 'kubelet-process.ts'), socketPath, String(pods), String(seed)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((ready, fail) => {
-    proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && ready());
-    proc.once('exit', (code) => fail(new Error(`simulated kubelet exited (${code}) before serving`)));
-  });
-  return {
-    stop: () =>
-      new Promise<void>((done) => {
-        if (proc.exitCode !== null) return done();
-        proc.once('exit', () => done());
-        proc.kill('SIGTERM');
-      }),
-  };
 }
 
 /**
