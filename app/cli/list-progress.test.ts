@@ -47,7 +47,13 @@ describe('progress while a node is listed', () => {
     expect((JSON.parse(await readFile(file, 'utf8')) as { items: unknown[] }).items).toHaveLength(200);
   });
 
-  it('shows nothing when the data itself is drawn on the terminal', async () => {
+  it('counts pods for the table on the terminal, erased before the table is drawn', async () => {
+    const screen = await onTerminal(cli('pods node'));
+    expect(screen).toMatch(/nodescope: \d+ pods? received\r\x1b\[KNAMESPACE +NAME/);
+    expect(screen.trim().split('\n')).toHaveLength(201);
+  });
+
+  it('shows nothing when JSON itself is drawn on the terminal', async () => {
     const screen = await onTerminal(cli('pods node -o ndjson'));
     expect(screen).not.toContain('received');
     expect(screen.trim().split('\n')).toHaveLength(200);

@@ -1,6 +1,7 @@
 /** `nodescope pods NODE`: the node's pods as a kubectl-like table, or as kubectl List JSON / NDJSON. */
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { listPodsWithProgress } from './list-pods-with-progress';
 import { podTable } from './pod-table';
 import { printPodList } from './print-pod-list';
 
@@ -13,7 +14,7 @@ const spec: NodeCommandSpec = {
       const { mask, showManagedFields } = opts;
       return (await printPodList(client, { ndjson: opts.output === 'ndjson', showManagedFields, ...(mask ? { mask } : {}) })).code;
     }
-    const list = await client.listPods();
+    const list = await listPodsWithProgress(client, opts.mask);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);

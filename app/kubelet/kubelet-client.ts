@@ -165,8 +165,21 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     },
     streamPodBytes(handlers) {
       if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));
+      // What the consumer throws (a pod it cannot use) comes back as it is, not as a kubelet failure.
+      let consumerError: unknown;
+      const pod = (bytes: Uint8Array) => {
+        try {
+          handlers.pod(bytes);
+        } catch (err) {
+          consumerError = err;
+          throw err;
+        }
+      };
+      const call = (api: ApiShape) =>
+        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod }).catch((err: unknown) =>
+          Promise.reject(err === consumerError ? err : fail(err, api, 'ListPods')),
+        );
       // Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one.
-      const call = (api: ApiShape) => streamListPods(options.target, podsApiMethods(api).ListPods.path, handlers).catch((err: unknown) => Promise.reject(fail(err, api, 'ListPods')));
       return detecting((api) => busyRetry(() => call(api)));
     },
     async getPod(uid) {
