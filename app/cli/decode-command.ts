@@ -16,8 +16,6 @@ import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
 
-export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would';
-
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
 Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json (or -o yaml) would.

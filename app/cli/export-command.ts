@@ -12,8 +12,6 @@ import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';
 import { printError } from './terminal-text';
 
-export const summary = "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)";
-
 async function wrote(file: string, result: { count: number; bytes: number }, provenance: PodFileProvenance): Promise<void> {
   printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
   try {

@@ -10,8 +10,6 @@ import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
 
-export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
-
 const HELP = `usage: nodescope sim --socket PATH [options]
 
 Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until

@@ -8,8 +8,6 @@ import { startUiServer } from '../ui-server/ui-server';
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
 
-export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
-
 const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE]
 
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access

@@ -18,8 +18,6 @@ import { warnYamlProblems } from './pod-output';
 import { formatTable } from './pod-table';
 import { printError } from './terminal-text';
 
-export const summary = "follow a node's pod events live (table lines, ndjson events, json objects or yaml event documents)";
-
 /** What a watch line shows of an event: its type, the pod's identity and its (possibly masked) tree. */
 export interface WatchLineEvent {
   type: PodChange['type'];

@@ -13,6 +13,7 @@ import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
+import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
 import { podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
@@ -77,6 +78,11 @@ export interface KubeletClient {
   listPods(call?: { waitIfBusy?: boolean }): Promise<PodList>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
+  /**
+   * The same list, each pod handed to `handlers.pod` as it arrives rather than all at the end (export
+   * and `-o json` at tens of thousands of pods); resolves with the number of pods. Unmasked only.
+   */
+  streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
   watchPods(): Promise<PodStream>;
@@ -179,6 +185,25 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
       return detecting((api) => listBytes(api, true));
+    },
+    streamPodBytes(handlers) {
+      if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));
+      // What the consumer throws (a pod it cannot use) comes back as it is, not as a kubelet failure.
+      let consumerError: unknown;
+      const pod = (bytes: Uint8Array, offset: number) => {
+        try {
+          handlers.pod(bytes, offset);
+        } catch (err) {
+          consumerError = err;
+          throw err;
+        }
+      };
+      const call = (api: ApiShape) =>
+        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod }).catch((err: unknown) =>
+          Promise.reject(err === consumerError ? err : fail(err, api, 'ListPods')),
+        );
+      // Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one.
+      return detecting((api) => busyRetry(() => call(api)));
     },
     async getPod(uid) {
       // GetPod itself finds the shape: no ListPods of every pod to fetch one.
