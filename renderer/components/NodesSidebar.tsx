@@ -15,10 +15,12 @@ interface Props {
   onRemove: (nodeId: string) => void;
 }
 
-/** user@host:port via jump, socket, sudo: how the node is reached, for the tooltip. */
+/** user@host:port via jump, socket, sudo: how the node is reached (or which file), for the tooltip. */
 function describeSpec(node: NodeInfo): string {
-  if (node.simulated) return 'Simulated kubelet running inside Nodescope';
   const s = node.spec;
+  if (s.kind === 'demo') return 'Simulated kubelet running inside Nodescope';
+  if (s.kind === 'unix') return `Pods API socket on this machine: ${s.socketPath}`;
+  if (s.kind === 'snapshot' || s.kind === 'recording') return `${s.kind === 'snapshot' ? 'Snapshot' : 'Recording'} file ${s.file}, read-only`;
   const target = `${s.user ? `${s.user}@` : ''}${s.host}${s.port ? `:${s.port}` : ''}`;
   return [target, s.jumpHost && `via ${s.jumpHost}`, s.socketPath, s.sudo && 'with sudo'].filter(Boolean).join(' · ');
 }
