@@ -166,11 +166,13 @@ export function createHub(options: HubOptions): Hub {
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let nextId = 1;
 
-  const publish = (record: NodeRecord) => {
-    record.info.historyTrimmed = record.history.trimmedAny || undefined;
-    if (record.info.historyTrimmed === undefined) delete record.info.historyTrimmed;
-    emit({ name: 'nodeState', payload: structuredClone(record.info) });
+  /** The node's record as sent: a copy, with whether its history was trimmed as of now. */
+  const infoOf = (record: NodeRecord): NodeInfo => {
+    if (record.history.trimmedAny) record.info.historyTrimmed = true;
+    else delete record.info.historyTrimmed;
+    return structuredClone(record.info);
   };
+  const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: infoOf(record) });
   const setState = (record: NodeRecord, state: NodeState) => {
     record.info.state = state;
     publish(record);
@@ -342,8 +344,11 @@ export function createHub(options: HubOptions): Hub {
       cause: maskProblem,
       nextStep: 'Not connected yet: set the mask again (empty for whole pods) to connect with it, or connect to watch without a mask.',
     });
-    return structuredClone(record.info);
+    return infoOf(record);
   };
+
+  /** A file's deleted pods are in the file for good: its history does not expire them by the clock. */
+  const limitsFor = (record: NodeRecord): HistoryLimits => (record.offline ? { ...limits, deletedRetentionMs: Number.POSITIVE_INFINITY } : limits);
 
   const timelineAt = (source: Extract<OfflineSource, { kind: 'recording' }>, at: number) => Math.min(source.end, Math.max(source.start, at));
 
@@ -358,6 +363,7 @@ export function createHub(options: HubOptions): Hub {
     const spec: NodeSpec = { kind: source.kind, file: source.file, ...(source.label ? { label: source.label } : {}) };
     const record = createRecord(spec, `${source.kind}-${nextId++}`, '');
     record.offline = source;
+    record.history.setLimits(limitsFor(record));
     if (source.kind === 'snapshot') {
       resetPods(record, source.pods, source.takenAt ?? now());
     } else {
@@ -365,8 +371,10 @@ export function createHub(options: HubOptions): Hub {
       resetPods(record, source.initial, source.start);
       for (const event of source.events) changePod(record, event.type, event.pod, event.time);
     }
+    // A file's pods are all there at once: its count is known before the first batch goes out.
+    record.info.podCount = record.pods.size;
     linkReported(record, offlineState(source));
-    return structuredClone(record.info);
+    return infoOf(record);
   };
 
   // Starts asked for at once (a double click) share one, or the second record would hide the first.
@@ -435,11 +443,11 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const handlers: Hub['handlers'] = {
-    'nodes.list': () => [...nodes.values()].map((r) => structuredClone(r.info)),
+    'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
       const record = addNode(spec);
       await persist();
-      return structuredClone(record.info);
+      return infoOf(record);
     },
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);
@@ -460,7 +468,7 @@ export function createHub(options: HubOptions): Hub {
       await disconnect(recordOf(nodeId));
       return {};
     },
-    'nodes.startDemo': async () => structuredClone((await startDemo()).info),
+    'nodes.startDemo': async () => infoOf(await startDemo()),
     'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
       const check = checkMask(mask);
@@ -490,7 +498,7 @@ export function createHub(options: HubOptions): Hub {
     'history.setLimits': (next) => {
       limits = { ...next };
       for (const record of nodes.values()) {
-        record.history.setLimits(limits);
+        record.history.setLimits(limitsFor(record));
         publish(record);
       }
       return { ...limits };
@@ -504,8 +512,9 @@ export function createHub(options: HubOptions): Hub {
       const instant = timelineAt(source, at);
       // The history stays whole; only the set shown and the versions listed follow the instant.
       record.pods.replaceAll(source.podsAt(instant));
+      record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
-      return structuredClone(record.info);
+      return infoOf(record);
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {
@@ -525,7 +534,7 @@ export function createHub(options: HubOptions): Hub {
     notices,
     restore,
     openOffline,
-    node: (nodeId) => structuredClone(recordOf(nodeId).info),
+    node: (nodeId) => infoOf(recordOf(nodeId)),
     shownPods(nodeId, uids) {
       const record = recordOf(nodeId);
       const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
