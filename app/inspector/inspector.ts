@@ -14,7 +14,8 @@ import type { HistoryLimits } from '../hub/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { listSshHosts } from './ssh-hosts';
 import { openPodFile } from '../snapshot/open-pod-file';
-import type { PodFile } from '../snapshot/pod-file';
+import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
+import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './offline-source';
 import { NodeRecorder } from './node-recorder';
 
@@ -120,6 +121,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     remembered: persist,
     removed: async (info) => {
       recorder.stopQuietly(info.id);
+      fileProvenance.delete(info.id);
       if (info.simulated) {
         // No one watches the simulated kubelet any more; it stops churning until asked for again.
         const stopping = demoStarting;
@@ -170,13 +172,21 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }
   };
 
+  /** Where each opened file's pods came from, so an export of them says so too. */
+  const fileProvenance = new Map<string, PodFileProvenance>();
+  const openFile = (file: PodFile) => {
+    const info = hub.openOffline(offlineSourceOf(file));
+    fileProvenance.set(info.id, file.provenance);
+    return info;
+  };
+
   /** Opens files one by one; a bad one is reported with what is wrong and where, the others still open. */
   const openFiles = async (paths: string[]) => {
     const opened = [];
     const problems: string[] = [];
     for (const path of paths) {
       try {
-        opened.push(hub.openOffline(offlineSourceOf(await openPodFile(path))));
+        opened.push(openFile(await openPodFile(path)));
       } catch (err) {
         problems.push(err instanceof Error ? err.message : String(err));
       }
@@ -214,6 +224,15 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         if (target === null) return { status: 'cancelled' };
       }
       const bytes = await writeExport(target, pods, format);
+      // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
+      // a file's own provenance (an offline source is never passed off as live), else this node now.
+      const fromFile = fileProvenance.get(nodeId);
+      const provenance: PodFileProvenance = fromFile
+        ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
+        : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
+      await writeSnapshotSidecar(target, { provenance, bytes, pods: pods.length }).catch((err: unknown) => {
+        hub.notices.raise('export-provenance', `The export ${target} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
+      });
       return { status: 'saved', path: target, count: pods.length, bytes };
     },
     'sources.open': async ({ paths }) => {
@@ -258,7 +277,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   return {
     handlers,
     subscribe: hub.subscribe,
-    openUploaded: (file) => hub.openOffline(offlineSourceOf(file)).id,
+    openUploaded: (file) => openFile(file).id,
     async close() {
       await recorder.close();
       await hub.close();

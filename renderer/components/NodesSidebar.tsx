@@ -13,6 +13,7 @@ interface Props {
   onConnect: (nodeId: string) => void;
   onDisconnect: (nodeId: string) => void;
   onRemove: (nodeId: string) => void;
+  onOpenFiles: () => void;
 }
 
 /** user@host:port via jump, socket, sudo: how the node is reached (or which file), for the tooltip. */
@@ -64,14 +65,15 @@ export function NodesSidebar(props: Props) {
                   </span>
                   <span className={`node-state tone-text-${state.tone}`}>
                     {state.title}
-                    {node.state.phase === 'live' && ` · ${props.podCount(node.id)} pods`}
+                    {(node.state.phase === 'live' || node.state.phase === 'offline') && ` · ${props.podCount(node.id)} pods`}
+                    {node.state.phase === 'offline' && <span className="tag tag-offline">offline</span>}
                     {node.simulated && <span className="tag tag-sim">simulated</span>}
                   </span>
                   {state.detail && <span className="node-detail">{state.detail}</span>}
                 </span>
               </button>
               <span className="node-actions">
-                {active ? (
+                {node.state.phase === 'offline' ? null : active ? (
                   <button type="button" className="icon-button" aria-label={`Disconnect ${node.label}`} title="Disconnect" onClick={() => props.onDisconnect(node.id)}>
                     ⏏
                   </button>
@@ -94,6 +96,9 @@ export function NodesSidebar(props: Props) {
       <div className="sidebar-foot">
         <button type="button" className="button primary" onClick={props.onAdd}>
           Add node…
+        </button>
+        <button type="button" className="button" onClick={props.onOpenFiles} title="Open a snapshot or recording file (or drop one on the window)">
+          Open snapshot…
         </button>
         {!hasDemo && (
           <button type="button" className="button" onClick={props.onStartDemo}>
