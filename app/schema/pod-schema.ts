@@ -169,6 +169,10 @@ export const POD_PROTO_FILES = [
 
 /** The pod schema, loaded once per process (or page). */
 export function podSchema(): PodSchema {
-  cached ??= compile(protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace).resolveAll());
+  if (!cached) {
+    const root = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace);
+    root.resolveAll();
+    cached = compile(root);
+  }
   return cached;
 }
