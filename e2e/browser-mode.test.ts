@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import { readPodStream } from '../app/snapshot/open-pod-file';
 import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
 import { startSshHarness, type SshHarness } from './harness/ssh-harness';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
   const rendererDir = await ensureRendererBuilt();
   inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
-  server = await startUiServer({ core: inspector, rendererDir });
+  server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
   // A fresh profile per run (Playwright passes it as --user-data-dir).
   browser = await chromium.launchPersistentContext(join(work, 'chromium'), {
     executablePath: '/usr/bin/chromium',
@@ -147,6 +148,20 @@ describe('browser mode', () => {
     sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
     await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
     await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+
+    // The change is a new version in the pod's history, after the one the first list brought.
+    await detail.getByRole('tab', { name: 'History' }).click();
+    const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
+    await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
+    expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
+    await shot('pod-history');
+    // The version before the change opens as the detail shows a pod: without the label.
+    await timeline.getByRole('button').nth(1).click();
+    const earlier = detail.getByRole('region', { name: /^Version of / });
+    await earlier.getByRole('button', { name: 'JSON' }).click();
+    const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
+    expect(earlierJson).toContain(`"name": "${name}"`);
+    expect(earlierJson).not.toContain('"e2e"');
   });
 
   it('shows reconnecting when SSH is killed, and live again after', async () => {
@@ -182,5 +197,41 @@ describe('browser mode', () => {
     const list = JSON.parse(readFileSync(path, 'utf8')) as { items: { metadata: { uid: string } }[] };
     const uids = (pods: { metadata?: unknown }[]) => pods.map((p) => (p.metadata as PodObject).uid as string).sort();
     expect(uids(list.items)).toEqual(uids(sim!.store.list()));
+  });
+
+  it('opens the export as a snapshot: marked offline everywhere, never live, its pods readable', async () => {
+    // The export dialog of the test before is still open, saying where it saved.
+    await page.getByRole('dialog', { name: 'Export pods' }).getByRole('button', { name: 'Done' }).click();
+    const path = join(work, 'worker-1-pods.json');
+    await page.getByTestId('open-files-input').setInputFiles(path);
+    const node = page.getByRole('button', { name: /^Node worker-1-pods\.json:/ });
+    await node.waitFor({ timeout: 15_000 });
+    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot/);
+    expect(await node.getAttribute('aria-label')).not.toMatch(/live/i);
+    expect(await node.textContent()).toContain('offline');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('worker-1-pods.json');
+    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toContain('offline snapshot · worker-1-pods.json');
+    await expect(page.getByText(/Offline, read-only/).textContent()).resolves.toContain('Not the live node');
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(1);
+    await shot('snapshot');
+    await grid.getByRole('row').nth(1).dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('region', { name: 'Containers' }).waitFor();
+    await detail.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).textContent()).toMatch(/LISTED/);
+    // Nothing to connect: a file is not a node.
+    expect(await page.getByRole('button', { name: 'Connect worker-1-pods.json' }).count()).toBe(0);
+  });
+
+  it('says what is wrong with a file that is not pods, and keeps running', async () => {
+    const bad = join(work, 'not-pods.json');
+    writeFileSync(bad, '{"kind":"Pod","metadata":');
+    await page.getByTestId('open-files-input').setInputFiles(bad);
+    const banner = page.locator('.banner.bad', { hasText: 'not-pods.json' });
+    await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toMatch(/not-pods\.json: .*(truncated|end)/i);
+    await shot('bad-file');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('button', { name: /^Node worker-1:/ }).waitFor();
   });
 });
