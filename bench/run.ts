@@ -3,10 +3,12 @@
  * same run. `npm run bench -- decode` runs only the suites whose name contains "decode".
  */
 import { podDecodeBench } from './pod-decode.bench';
+import { podHistoryBench } from './pod-history.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
+  'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
 };
 

@@ -17,6 +17,12 @@ export interface HistoryLimits {
  */
 export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { perPod: 100, totalBytes: 64 * 1024 * 1024, deletedRetentionMs: 60 * 60_000 };
 
+/**
+ * What keeping one earlier version costs besides its pod: the version record, its pod wrapper, its
+ * place in the eviction queue and the kept set (measured by bench/pod-history.bench.ts).
+ */
+const VERSION_OVERHEAD_BYTES = 350;
+
 /** What brought a version: a list (first list, relist after a reconnect, a file) or a watch event. */
 export type VersionEvent = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -91,7 +97,7 @@ export class PodHistory {
       // A relist brings every pod again: one that did not change is no new version.
       if (event === 'LISTED' && previous.event !== 'DELETED' && value === previous.pod.pod) return previous;
       tree = value as PodTree;
-      previous.bytes = Math.max(0, record.newestBytes - shared);
+      previous.bytes = Math.max(0, record.newestBytes - shared) + VERSION_OVERHEAD_BYTES;
       this.total += previous.bytes;
       this.kept.add(previous);
       this.queue.push({ uid, version: previous });
