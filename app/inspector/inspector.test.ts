@@ -112,7 +112,7 @@ describe('inspector with the demo node', () => {
   });
 
   it('records the live node to a file that opens as a recording with a time axis and each pod\'s history', async () => {
-    const info = (await demoInfo())!;
+    const info = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
     const dir = mkdtempSync(join(tmpdir(), 'ns-record-'));
     const path = join(dir, 'demo.recording.ndjson');
     await call('recording.start', { nodeId: info.id, path });
