@@ -355,7 +355,8 @@ export function App({ model }: { model: AppModel }) {
             limit={model.feed.limit}
             nodeLabel={nodeLabel}
             onOpen={openFromFeed}
-            canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined}
+            // A deleted pod opens too: as it was deleted, from its history, while that is kept.
+            canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
             collapsed={feedCollapsed}
             onToggle={() => setFeedCollapsed(!feedCollapsed)}
           />
