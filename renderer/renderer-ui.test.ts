@@ -270,6 +270,14 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await version.getByRole('region', { name: 'Containers' }).waitFor();
     await version.getByRole('button', { name: 'JSON' }).click();
     await expect(version.getByRole('region', { name: 'Pod JSON' }).textContent()).resolves.toContain('"kind": "Pod"');
+
+    // Keeping no earlier versions trims this pod's, and the UI says so, here and on the node.
+    await page.getByRole('button', { name: 'Limits…' }).click();
+    const limits = page.getByRole('form', { name: 'History limits' });
+    await limits.getByLabel('Versions per pod').fill('0');
+    await limits.getByRole('button', { name: 'Apply to all sources' }).click();
+    await expect.poll(() => page.locator('.history-note').textContent()).toMatch(/earlier versions? trimmed \(keeps 0 per pod\)/);
+    await page.locator('.node-heading').getByText('history trimmed').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

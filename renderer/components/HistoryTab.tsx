@@ -3,6 +3,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import type { PodHistoryView } from '../../app/contract/history';
 import type { PodDetail as Detail } from '../../app/contract/pods';
 import { errorText } from '../format/error-text';
+import { HistoryLimitsForm } from './HistoryLimitsForm';
 import { JsonView } from './JsonView';
 import { PodSummaryView } from './PodSummaryView';
 
@@ -21,6 +22,9 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
   const [selected, setSelected] = useState<number[]>([]);
   const [opened, setOpened] = useState<{ id: number; detail: Detail } | null>(null);
   const [view, setView] = useState<'summary' | 'json'>('summary');
+  const [editLimits, setEditLimits] = useState(false);
+  /** Bumped to read the history again (new limits may have trimmed it). */
+  const [reload, setReload] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -35,7 +39,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
     return () => {
       current = false;
     };
-  }, [bridge, nodeId, uid, refreshKey]);
+  }, [bridge, nodeId, uid, refreshKey, reload]);
 
   const open = (id: number) => {
     setSelected([id]);
@@ -64,8 +68,21 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
             · {history.trimmed} earlier version{history.trimmed === 1 ? '' : 's'} trimmed (keeps {history.limits.perPod} per pod)
           </strong>
         )}
-        {history.deleted && ' · the pod is deleted; its history is kept for a while'}
+        {history.deleted && ' · the pod is deleted; its history is kept for a while'}{' '}
+        <button type="button" className="link-button" aria-expanded={editLimits} onClick={() => setEditLimits(!editLimits)}>
+          Limits…
+        </button>
       </p>
+      {editLimits && (
+        <HistoryLimitsForm
+          bridge={bridge}
+          limits={history.limits}
+          onSaved={() => {
+            setEditLimits(false);
+            setReload(reload + 1);
+          }}
+        />
+      )}
       <ol className="timeline" aria-label="Pod versions, newest first">
         {newestFirst.map((v, i) => (
           <li key={v.id}>
