@@ -4,12 +4,14 @@
  */
 import { podDecodeBench } from './pod-decode.bench';
 import { podHistoryBench } from './pod-history.bench';
+import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
   'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
+  'snapshot-open': snapshotOpenBench,
 };
 
 const filter = process.argv[2];

@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<Command>> = {
   get: () => import('./get-command'),
   watch: () => import('./watch-command'),
   export: () => import('./export-command'),
+  record: () => import('./record-command'),
   ui: () => import('./ui-command'),
 };
 

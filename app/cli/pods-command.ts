@@ -2,13 +2,15 @@
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { podTable } from './pod-table';
-import { printPodList } from './print-pod-list';
+import { asOf } from './offline-source';
+import { printPodList, printPodTrees } from './print-pod-list';
 
 export const summary = "list a node's pods from its kubelet (table, json, ndjson)";
 
 const spec: NodeCommandSpec = {
   name: 'pods',
-  usage: 'usage: nodescope pods NODE [options]\n\nLists every pod the kubelet on NODE knows, read from its Pods API over SSH.',
+  usage:
+    'usage: nodescope pods SOURCE [options]\n\nLists every pod the kubelet on SOURCE knows, read from its Pods API over SSH (or unix:SOCKET),\nor the pods of a snapshot or recording file (--at TIME for a recording).',
   outputs: ['table', 'json', 'ndjson'],
   async run({ client }, opts) {
     if (opts.output !== 'table') {
@@ -19,6 +21,12 @@ const spec: NodeCommandSpec = {
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
+    return EXIT.ok;
+  },
+  async offline(source, opts) {
+    const trees = source.pods.map((p) => p.pod);
+    if (opts.output !== 'table') return (await printPodTrees(trees, { ndjson: opts.output === 'ndjson', showManagedFields: opts.showManagedFields })).code;
+    await writeStdout(`${podTable(trees, asOf(source))}\n`);
     return EXIT.ok;
   },
 };

@@ -8,6 +8,7 @@ import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
+import type { PodTree } from '../pod/pod-tree';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
@@ -34,6 +35,28 @@ function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>):
   return result.errors.length ? EXIT.data : EXIT.ok;
 }
 
+/** Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes printed. */
+export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOptions, 'mask'>): Promise<{ code: number; count: number; bytes: number }> {
+  const options = { showManagedFields: opts.showManagedFields };
+  const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
+  if (opts.file) {
+    try {
+      const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));
+      return { code: EXIT.ok, count: trees.length, bytes };
+    } catch (err) {
+      throw cannotWrite(opts.file, err);
+    }
+  }
+  let bytes = 0;
+  const pending: Promise<void>[] = [];
+  stream((text) => {
+    bytes += Buffer.byteLength(text);
+    pending.push(writeStdout(text));
+  });
+  await Promise.all(pending);
+  return { code: EXIT.ok, count: trees.length, bytes };
+}
+
 /** Prints the list; returns the exit code and the number of pods printed. */
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
@@ -41,24 +64,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     const list = await client.listPods();
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    const trees = list.pods.map((p) => p.pod);
-    const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
-    if (opts.file) {
-      try {
-        const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));
-        return { code: EXIT.ok, count: trees.length, bytes };
-      } catch (err) {
-        throw cannotWrite(opts.file, err);
-      }
-    }
-    let bytes = 0;
-    const pending: Promise<void>[] = [];
-    stream((text) => {
-      bytes += Buffer.byteLength(text);
-      pending.push(writeStdout(text));
-    });
-    await Promise.all(pending);
-    return { code: EXIT.ok, count: trees.length, bytes };
+    return printPodTrees(list.pods.map((p) => p.pod), opts);
   }
   const pods = await client.listPodBytes();
   if (opts.file) {

@@ -14,6 +14,10 @@ export function whyCannotWrite(err: unknown): string | undefined {
       return 'the disk is full';
     case 'EROFS':
       return 'the file system is read-only';
+    case 'EFBIG':
+      return 'the file is larger than this system allows';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
     default:
       return undefined;
   }

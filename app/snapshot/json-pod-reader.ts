@@ -65,7 +65,12 @@ class JsonPodCollector {
   private skippedLines = new Map<string, number>();
   readonly notes: string[] = [];
 
-  constructor(private readonly file: string, private readonly maxDepth: number) {}
+  constructor(
+    private readonly file: string,
+    private readonly maxDepth: number,
+    /** Called when the file turns out to be a recording: its lines are whole values from then on. */
+    private readonly onRecording: () => void,
+  ) {}
 
   item(piece: Piece): void {
     if (this.shape === 'recording') throw this.error('not-pods', 'a List inside a recording', piece, 'one recording line per line');
@@ -163,7 +168,8 @@ class JsonPodCollector {
     }
   }
 
-  private toPod(value: PodValue, piece: Piece, fallback: string): DecodedPod {
+  /** `select` finds the pod in the piece's value again after an exact re-parse (a recording line holds it in `object`). */
+  private toPod(value: PodValue, piece: Piece, fallback: string, select: (whole: PodValue) => PodValue = (v) => v): DecodedPod {
     if (!isObject(value) || !isObject(value.metadata)) {
       const found = isObject(value) ? `an object with ${Object.keys(value).slice(0, 5).map((k) => JSON.stringify(k)).join(', ') || 'no keys'}` : Array.isArray(value) ? 'a list' : typeof value;
       throw this.error('not-pods', `${found}, not a pod`, piece, 'a pod: an object with metadata, spec and status');
@@ -176,7 +182,7 @@ class JsonPodCollector {
       } catch (err) {
         if (!(err instanceof InexactNumber)) throw err;
         // An integer beyond 2^53 was rounded by JSON.parse: parse this pod again, exactly.
-        converted = podFromJson(this.parseExact(piece.bytes.toString('utf8'), piece));
+        converted = podFromJson(select(this.parseExact(piece.bytes.toString('utf8'), piece)));
       }
     } catch (err) {
       if (err instanceof PodJsonError) throw this.error('bad-value', `pod ${label}: ${err.message}`, piece);
@@ -229,6 +235,7 @@ class JsonPodCollector {
     if (typeof v.startedAt !== 'string' || Number.isNaN(Date.parse(v.startedAt))) throw this.error('bad-value', 'the recording header has no valid startedAt time', piece, 'an RFC 3339 time');
     this.header = v;
     this.shape = 'recording';
+    this.onRecording();
   }
 
   private recordingLine(v: PodValue, piece: Piece): void {
@@ -239,7 +246,7 @@ class JsonPodCollector {
     switch (v.type) {
       case 'INITIAL':
         if (this.synced) throw this.error('bad-value', 'an INITIAL pod after the SYNCED line', piece, 'ADDED, MODIFIED or DELETED events');
-        this.addPod(this.initial, this.toPod(v.object ?? null, piece, `line ${piece.line}`));
+        this.addPod(this.initial, this.toPod(v.object ?? null, piece, `line ${piece.line}`, objectOf));
         return;
       case 'SYNCED':
         if (typeof v.pods === 'number' && v.pods !== this.initial.length) {
@@ -251,7 +258,7 @@ class JsonPodCollector {
       case 'MODIFIED':
       case 'DELETED': {
         if (!this.synced) throw this.error('bad-value', `a ${v.type} event before the SYNCED line`, piece, 'the initial pod set first');
-        const pod = this.toPod(v.object ?? null, piece, `line ${piece.line}`);
+        const pod = this.toPod(v.object ?? null, piece, `line ${piece.line}`, objectOf);
         // Events are kept in arrival order; a clock stepped back is noted, not reordered.
         if (time < this.lastTime) this.outOfOrder++;
         this.lastTime = Math.max(this.lastTime, time);
@@ -288,6 +295,8 @@ class JsonPodCollector {
   }
 }
 
+const objectOf = (line: PodValue): PodValue => (line as PodObject).object ?? null;
+
 function podLabel(pod: PodObject, fallback: string): string {
   const meta = pod.metadata as PodObject;
   if (typeof meta.name !== 'string' || meta.name === '') return fallback;
@@ -296,7 +305,7 @@ function podLabel(pod: PodObject, fallback: string): string {
 
 /** Reads JSON pod data from `chunks`; `file` names it in errors. */
 export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: string, options: JsonReadOptions): Promise<JsonPodFile> {
-  const collector = new JsonPodCollector(file, options.limits.maxDepth);
+  const collector = new JsonPodCollector(file, options.limits.maxDepth, () => (scanner.lineDelimited = true));
   const scanner = new JsonValueScanner(
     { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n) },
     { maxPieceBytes: options.limits.maxPieceBytes, maxDepth: options.limits.maxDepth },
