@@ -16,7 +16,7 @@ import { listSshHosts } from './ssh-hosts';
 import { openPodFile } from '../snapshot/open-pod-file';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
-import { offlineSourceOf } from './offline-source';
+import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 
 export interface InspectorOptions {
