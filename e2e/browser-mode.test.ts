@@ -234,4 +234,36 @@ describe('browser mode', () => {
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByRole('button', { name: /^Node worker-1:/ }).waitFor();
   });
+
+  it('records the live node from the UI, and the recording opens with a time scrubber', async () => {
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    await page.getByRole('button', { name: '● Record' }).click();
+    await page.locator('.node-heading').getByText('● recording').waitFor();
+    // One change while recording, made on the node.
+    const pod = sim!.store.list()[0]!;
+    const meta = pod.metadata as PodObject;
+    sim!.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), recorded: 'yes' } } } });
+    await page.getByLabel('Live events').getByText(`${String(meta.namespace)}/${String(meta.name)}`).first().waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: '■ Stop recording' }).click();
+    const saved = page.getByRole('status').filter({ hasText: 'Recording saved:' });
+    await saved.waitFor();
+    const path = /Recording saved: (\S+) \((\d+) events\)/.exec((await saved.textContent())!)!;
+    expect(Number(path[2])).toBeGreaterThanOrEqual(1);
+    expect(path[1]!.startsWith(work)).toBe(true);
+
+    await page.getByTestId('open-files-input').setInputFiles(path[1]!);
+    const name = path[1]!.split('/').pop()!;
+    const node = page.getByRole('button', { name: new RegExp(`^Node ${name.replace(/[.]/g, '\\.')}: Recording at`) });
+    await node.waitFor({ timeout: 15_000 });
+    const slider = page.getByRole('slider', { name: 'Time in the recording' });
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => slider.getAttribute('aria-valuetext')).toMatch(/\(\+0s\)$/);
+    await shot('recording');
+    // At its start the pod had not changed yet: its history there holds only the first list.
+    await page.getByRole('grid', { name: 'Pods' }).getByRole('row', { name: new RegExp(String(meta.name)) }).first().dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('listitem').count()).toBe(1);
+  });
 });

@@ -222,8 +222,8 @@ export function createHub(options: HubOptions): Hub {
   const persist = () => options.remembered?.(remembered()) ?? Promise.resolve();
   const isRemembered = (record: NodeRecord) => record.info.spec.kind === 'ssh' || record.info.spec.kind === 'unix';
 
-  /** The pod set is exactly `pods` now: versions for what changed, deletions for what is gone. */
-  const resetPods = (record: NodeRecord, pods: DecodedPod[], time = now()) => {
+  /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
+  const recordList = (record: NodeRecord, pods: DecodedPod[], time: number) => {
     const seen = new Set<string>();
     for (const pod of pods) {
       const uid = uidOf(pod.pod);
@@ -236,6 +236,11 @@ export function createHub(options: HubOptions): Hub {
       const last = seen.has(uid) ? undefined : record.history.versions(uid).at(-1);
       if (last) record.history.record(uid, 'DELETED', last.pod, time);
     }
+  };
+
+  /** The pod set is exactly `pods` now. */
+  const resetPods = (record: NodeRecord, pods: DecodedPod[], time = now()) => {
+    recordList(record, pods, time);
     record.pods.replaceAll(pods);
   };
 
@@ -367,9 +372,14 @@ export function createHub(options: HubOptions): Hub {
     if (source.kind === 'snapshot') {
       resetPods(record, source.pods, source.takenAt ?? now());
     } else {
-      // The whole recording's history, so each pod's timeline is there; the set shown is the one at the end.
-      resetPods(record, source.initial, source.start);
-      for (const event of source.events) changePod(record, event.type, event.pod, event.time);
+      // The whole recording's history, so each pod's timeline is there (written straight to the history:
+      // the events feed is for what happens now); the set shown is the one at the end.
+      recordList(record, source.initial, source.start);
+      for (const { type, pod, time } of source.events) {
+        const uid = uidOf(pod.pod);
+        if (uid) record.history.record(uid, type, pod, time);
+      }
+      record.pods.replaceAll(source.podsAt(source.end));
     }
     // A file's pods are all there at once: its count is known before the first batch goes out.
     record.info.podCount = record.pods.size;
