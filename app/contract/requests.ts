@@ -78,7 +78,10 @@ export const requests = {
   },
   /** Shows a recording as it was at `at` (epoch ms, clamped to its time axis). */
   'sources.setTime': { input: NodeIdSchema.extend({ at: z.number() }), output: NodeInfoSchema },
-  /** Starts writing the node's watch to a recording file; without path the host asks with its save dialog. */
+  /**
+   * Starts writing the node's watch to a new recording file (never over an existing one). Browser mode
+   * takes a path; Electron refuses one and asks with its save dialog, so only the user names files.
+   */
   'recording.start': {
     input: NodeIdSchema.extend({ path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/node.nsrec').optional() }),
     output: z.discriminatedUnion('status', [

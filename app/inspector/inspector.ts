@@ -248,6 +248,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
     'recording.start': async ({ nodeId, path }) => {
       const node = hub.node(nodeId);
+      // As for exports: in Electron only the save dialog names a file to write, never the page.
+      if (path !== undefined && options.mode === 'electron') {
+        throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
+      }
       let target = path ?? null;
       if (target === null) {
         if (!options.pickSavePath) {
