@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
-import { driveInspector, type callerOf } from './testing/drive-inspector';
+import { callerOf, driveInspector } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
 // The inspector with its real demo node: a simulated kubelet on a private socket, reached by the
@@ -216,6 +216,29 @@ describe('inspector with remembered nodes', () => {
       expect(JSON.stringify(state)).toMatch(/refused|127\.0\.0\.1:1/i);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('inspector in Electron', () => {
+  it('takes the recording file only from the save dialog, never a path from the page', async () => {
+    const asked: string[] = [];
+    const electron = await createInspector({
+      mode: 'electron',
+      stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
+      demo: false,
+      pickSavePath: async (suggested) => (asked.push(suggested), null),
+      openLink: () => ({ close: async () => {} }),
+    });
+    try {
+      const call = callerOf(electron);
+      const node = (await call('nodes.add', { host: 'node-1' })) as NodeInfo;
+      const refused = await handleRequest(electron.handlers, 'recording.start', { nodeId: node.id, path: '/tmp/x.recording.ndjson' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('save dialog') } });
+      expect(await call('recording.start', { nodeId: node.id })).toEqual({ status: 'cancelled' });
+      expect(asked[0]).toMatch(/node-1-.*\.recording\.ndjson$/);
+    } finally {
+      await electron.close();
     }
   });
 });
