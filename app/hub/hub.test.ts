@@ -3,6 +3,7 @@ import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type
 import type { NodeLinkEvents } from '../inspector/node-link';
 import type { DecodedPod } from '../pod/pod-tree';
 import { createHub, type Hub, type OfflineSource } from './hub';
+import { simulatedRecording } from './simulated-source';
 
 const pod = (uid: string, phase: string, extra: Record<string, string> = {}): DecodedPod => ({
   pod: { metadata: { uid, name: `pod-${uid}`, namespace: 'default', labels: extra }, status: { phase } },
@@ -153,5 +154,20 @@ describe('hub', () => {
     open.push(hub);
     const node = await call<NodeInfo>('nodes.add', { host: 'n1' });
     await expect(call('sources.setTime', { nodeId: node.id, at: 1 })).rejects.toThrow(/not a recording/);
+  });
+
+  it('replays a recording of the simulator: the set at each instant, and pods that changed have their versions', async () => {
+    const { hub, call } = hubWithSource();
+    open.push(hub);
+    const source = simulatedRecording({ pods: 40, changes: 200, everyMs: 1000, seed: 3, nodeName: 'w1', start: 1_000_000, file: '/tmp/w1.recording.ndjson' });
+    const info = hub.openOffline(source);
+    expect(info.podCount).toBe(source.podsAt(source.end).length);
+    expect((await call<NodeInfo>('sources.setTime', { nodeId: info.id, at: source.start })).podCount).toBe(40);
+    const modified = source.events.find((e) => e.type === 'MODIFIED')!;
+    const uid = (modified.pod.pod.metadata as { uid: string }).uid;
+    await call('sources.setTime', { nodeId: info.id, at: source.end });
+    const history = await call<PodHistoryView>('pods.history', { nodeId: info.id, uid });
+    expect(history.versions.map((v) => v.time)).toContain(modified.time);
+    expect(history.versions.length).toBe(1 + source.events.filter((e) => (e.pod.pod.metadata as { uid: string }).uid === uid).length);
   });
 });

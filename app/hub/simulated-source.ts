@@ -1,7 +1,10 @@
 import type { NodeLink, NodeLinkRequest } from '../inspector/node-link';
+import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import { recordingTimeline } from '../recording/recording-timeline';
 import { Churn } from '../sim/churn';
 import { PodGenerator } from '../sim/pod-generator';
 import { PodStore } from '../sim/pod-store';
+import type { OfflineSource, PodEventType } from './hub';
 
 export interface SimulatedSourceOptions {
   pods: number;
@@ -36,5 +39,38 @@ export function openSimulatedLink(request: NodeLinkRequest, options: SimulatedSo
       unsubscribe();
       return Promise.resolve();
     },
+  };
+}
+
+const decoded = (pod: PodTree): DecodedPod => ({ pod, unknownFields: [] });
+
+/**
+ * A recording of the simulator, made in memory: its pods at `start`, then `changes` churn events one
+ * every `everyMs`. For the design preview, which has no files.
+ */
+export function simulatedRecording(options: { pods: number; changes: number; everyMs: number; seed: number; nodeName: string; start: number; file: string }): OfflineSource {
+  let time = options.start;
+  const generator = new PodGenerator({ seed: options.seed, nodeName: options.nodeName });
+  const store = new PodStore(Array.from({ length: options.pods }, () => generator.existing(time)));
+  const churn = new Churn(store, { seed: options.seed + 1, perSecond: 0, generator, clock: () => time });
+  const initial = store.list().map(decoded);
+  const events: { time: number; type: PodEventType; pod: DecodedPod }[] = [];
+  store.subscribe((e) => events.push({ time, type: e.type, pod: decoded(e.type === 'DELETED' ? (e.previous ?? e.pod) : e.pod) }));
+  for (let i = 1; i <= options.changes; i++) {
+    time = options.start + i * options.everyMs;
+    churn.step(1);
+  }
+  const name = options.file.split('/').pop()!;
+  return {
+    kind: 'recording',
+    file: options.file,
+    label: name,
+    takenAt: options.start,
+    origin: `${options.nodeName} · ${name}`,
+    start: options.start,
+    end: time,
+    initial,
+    events,
+    podsAt: recordingTimeline(initial, events),
   };
 }

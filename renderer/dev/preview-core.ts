@@ -3,7 +3,7 @@ import { createFakeBridge, type FakeBridge } from '../../app/contract/fake-bridg
 import type { AppEvent } from '../../app/inspector/app-core';
 import type { NodeLink, NodeLinkRequest } from '../../app/inspector/node-link';
 import { createHub } from '../../app/hub/hub';
-import { openSimulatedLink } from '../../app/hub/simulated-source';
+import { openSimulatedLink, simulatedRecording } from '../../app/hub/simulated-source';
 import { streamPodsAsKubectl } from '../../app/pod/kubectl-json';
 
 /**
@@ -97,5 +97,9 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
   void hub.handlers['nodes.startDemo']({});
   void hub.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' });
   void hub.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' });
+  // An offline source with a time axis, as an opened recording shows.
+  hub.openOffline(
+    simulatedRecording({ pods: 60, changes: 240, everyMs: 15_000, seed: seed + 100, nodeName: 'kind-worker', start: Date.now() - 3_600_000, file: '/home/operator/kind-worker-incident.recording.ndjson' }),
+  );
   return bridge;
 }
