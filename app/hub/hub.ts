@@ -45,6 +45,9 @@ export type OfflineSource = {
     }
 );
 
+/** A recording's pods: an offline source with a time axis. */
+export type RecordingSource = Extract<OfflineSource, { kind: 'recording' }>;
+
 /** The requests the hub answers itself; the Node side adds the rest (files, exports, host facts). */
 export type HubRequest =
   | 'nodes.list'
@@ -355,7 +358,7 @@ export function createHub(options: HubOptions): Hub {
   /** A file's deleted pods are in the file for good: its history does not expire them by the clock. */
   const limitsFor = (record: NodeRecord): HistoryLimits => (record.offline ? { ...limits, deletedRetentionMs: Number.POSITIVE_INFINITY } : limits);
 
-  const timelineAt = (source: Extract<OfflineSource, { kind: 'recording' }>, at: number) => Math.min(source.end, Math.max(source.start, at));
+  const timelineAt = (source: RecordingSource, at: number) => Math.min(source.end, Math.max(source.start, at));
 
   const offlineState = (source: OfflineSource, at?: number): NodeState => ({
     phase: 'offline',

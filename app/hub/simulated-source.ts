@@ -4,7 +4,7 @@ import { recordingTimeline } from '../recording/recording-timeline';
 import { Churn } from '../sim/churn';
 import { PodGenerator } from '../sim/pod-generator';
 import { PodStore } from '../sim/pod-store';
-import type { OfflineSource, PodEventType } from './hub';
+import type { PodEventType, RecordingSource } from './hub';
 
 export interface SimulatedSourceOptions {
   pods: number;
@@ -48,7 +48,7 @@ const decoded = (pod: PodTree): DecodedPod => ({ pod, unknownFields: [] });
  * A recording of the simulator, made in memory: its pods at `start`, then `changes` churn events one
  * every `everyMs`. For the design preview, which has no files.
  */
-export function simulatedRecording(options: { pods: number; changes: number; everyMs: number; seed: number; nodeName: string; start: number; file: string }): OfflineSource {
+export function simulatedRecording(options: { pods: number; changes: number; everyMs: number; seed: number; nodeName: string; start: number; file: string }): RecordingSource {
   let time = options.start;
   const generator = new PodGenerator({ seed: options.seed, nodeName: options.nodeName });
   const store = new PodStore(Array.from({ length: options.pods }, () => generator.existing(time)));
