@@ -9,6 +9,7 @@ import { cliBench } from './cli.bench';
 import { recordedFigures } from './figures';
 import { podDecodeBench } from './pod-decode.bench';
 import { podGeneratorBench } from './pod-generator.bench';
+import { podHistoryBench } from './pod-history.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
   'pod-generator': podGeneratorBench,
   cli: cliBench,
+  'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
 };

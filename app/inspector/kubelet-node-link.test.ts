@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import type { NodeSpec, NodeState } from '../contract';
+import type { NodeState, SshNodeSpec } from '../contract';
 import { eventually } from '../kubelet/testing/oracle';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
@@ -36,9 +36,9 @@ const phaseOf = (rec: { states: NodeState[] }) => rec.states.at(-1)?.phase;
 const sameUids = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
   rec.pods.size === k.store.size && k.store.uids().every((u) => rec.pods.has(u));
 
-function open(spec: NodeSpec, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
+function open(spec: Omit<SshNodeSpec, 'kind'>, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
   const { rec, events } = recorder();
-  const link = openKubeletNodeLink({ nodeId: 'n1', spec, prompter: scriptedPrompter(answers), events }, options);
+  const link = openKubeletNodeLink({ nodeId: 'n1', spec: { kind: 'ssh', ...spec }, prompter: scriptedPrompter(answers), events }, options);
   return { rec, link };
 }
 
@@ -234,7 +234,7 @@ describe('kubelet NodeLink over SSH', () => {
   ])('closes promptly while the connection waits for a host key answer that never comes (with %s)', async (_, withSocket) => {
     const { rec, events } = recorder();
     const silent = { ...scriptedPrompter(), hostKey: () => new Promise<never>(() => {}) };
-    const spec: NodeSpec = { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
+    const spec: SshNodeSpec = { kind: 'ssh', host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
     const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events });
     await new Promise((r) => setTimeout(r, 500));
     const t = performance.now();
@@ -245,9 +245,9 @@ describe('kubelet NodeLink over SSH', () => {
 
   // What waiting cannot fix stops at the first attempt, with what to change (README: when Nodescope stops retrying).
   it.each([
-    ['no kubelet socket at the given path', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: '/run/nodescope-test/missing.sock' }), /No kubelet socket at \/run\/nodescope-test\/missing\.sock/, /PodsAPI feature gate/],
-    ['no kubelet socket found on the node', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key }), /No kubelet socket at \/var\/lib\/kubelet/, /PodsAPI feature gate/],
-    ['authentication refused', (h: SshHarness): NodeSpec => ({ host: h.host, port: h.port, user: 'root', identityFile: h.noSudo.key, socketPath: h.socketPath }), /Authentication failed for root@/, /IdentityFile/],
+    ['no kubelet socket at the given path', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: '/run/nodescope-test/missing.sock' }), /No kubelet socket at \/run\/nodescope-test\/missing\.sock/, /PodsAPI feature gate/],
+    ['no kubelet socket found on the node', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key }), /No kubelet socket at \/var\/lib\/kubelet/, /PodsAPI feature gate/],
+    ['authentication refused', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.noSudo.key, socketPath: h.socketPath }), /Authentication failed for root@/, /IdentityFile/],
   ])('stops with what to change when there is %s', async (_, spec, cause, nextStep) => {
     const { rec, link } = open(spec(h), {}, { hostKey: ['once'] });
     links.push(link);

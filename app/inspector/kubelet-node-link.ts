@@ -41,6 +41,8 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
   const { spec, events } = request;
+  // A unix: source is a socket on this machine, as the demo node's is.
+  const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
   let transport: KubeletTransport | undefined;
   let client: KubeletClient | undefined;
   let watch: PodWatch | undefined;
@@ -49,9 +51,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const abortOpen = new AbortController();
 
   const start = async () => {
-    let socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
+    let socketPath = localSocket ?? (spec.kind === 'ssh' ? spec.socketPath : undefined) ?? KUBELET_SOCKET_CANDIDATES[0];
     let target = socketPath;
-    if (!options.localSocket) {
+    if (!localSocket) {
+      if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
       const sshTarget = await resolveSshTarget(spec.host, {
         ...(spec.user ? { user: spec.user } : {}),
         ...(spec.port ? { port: spec.port } : {}),

@@ -5,7 +5,8 @@
  */
 import type protobuf from 'protobufjs';
 import { WireFormatError, WireReader } from '../pod/wire-reader';
-import { loadProtoRoot, WIRE_LEN } from '../schema/pod-schema';
+import { WIRE_LEN } from '../schema/pod-schema';
+import { loadProtoRoot } from '../schema/proto-files';
 
 export const EVENT_TYPES = ['UNSPECIFIED', 'ADDED', 'MODIFIED', 'DELETED', 'INITIAL_SYNC_COMPLETE'] as const;
 export type WatchEventType = (typeof EVENT_TYPES)[number];

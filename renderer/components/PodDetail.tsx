@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
+import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
@@ -8,7 +9,7 @@ import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 
-type Tab = 'summary' | 'json' | 'unknown';
+type Tab = 'summary' | 'json' | 'unknown' | 'history';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
@@ -41,6 +42,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     { id: 'summary', label: 'Summary' },
     { id: 'json', label: 'JSON' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
+    { id: 'history', label: 'History' },
   ];
 
   return (
@@ -51,7 +53,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           <h2 className="mono">{name}</h2>
         </div>
         {row && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
-        {!row && detail && <span className="pill tone-off">deleted</span>}
+        {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${new Date(detail.deletedAt).toLocaleTimeString()}` : 'deleted'}</span>}
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
         </button>
@@ -62,10 +64,11 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
             {error}
           </p>
         )}
-        {!detail && !error && <p className="muted">Loading…</p>}
+        {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'json' && <JsonView text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
+        {tab === 'history' && <HistoryTab bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} />}
       </Tabs>
     </section>
   );
