@@ -2,11 +2,13 @@
  * `npm run bench`: every benchmark, each printing its result as a ratio against a baseline measured in the
  * same run. `npm run bench -- decode` runs only the suites whose name contains "decode".
  */
+import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
+  'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
 };
 

@@ -59,6 +59,16 @@ const utf8Length = (s: string): number => {
   return n;
 };
 
+/** Code points in `s` (a surrogate pair is one character to the emitter's column count). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
+  return n;
+}
+
 interface Analysis {
   multiline: boolean;
   blockPlain: boolean;
@@ -66,9 +76,31 @@ interface Analysis {
   block: boolean;
 }
 
-/** Strings made only of these need no analysis: plain is allowed and nothing is escaped. */
-const SIMPLE = /^[A-Za-z0-9_/=+()$^;~][A-Za-z0-9_./=+()$^;~ -]*(?<! )$/;
 const SIMPLE_ANALYSIS: Analysis = { multiline: false, blockPlain: true, single: true, block: true };
+
+/** Characters that may not start a plain scalar (`?`, `:` and `-` only when a space or the end follows). */
+const LEADING_INDICATOR = new Uint8Array(128);
+for (const c of '#,[]{}&*!|>\'"%@`') LEADING_INDICATOR[c.charCodeAt(0)] = 1;
+
+/**
+ * What analyze() would find for most pod strings, in one cheap pass: printable ASCII, no leading or trailing
+ * space, no indicator at the start, no `: ` or ` #` inside. Such a string may be plain and needs no escape.
+ */
+function isSimple(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  const c0 = s.charCodeAt(0);
+  if (c0 >= 128 || LEADING_INDICATOR[c0] === 1 || c0 === 32 || s.charCodeAt(n - 1) === 32) return false;
+  if ((c0 === 63 || c0 === 58 || c0 === 45) && (n === 1 || s.charCodeAt(1) === 32)) return false;
+  if (n >= 3 && (s.startsWith('---') || s.startsWith('...'))) return false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126) return false;
+    if (c === 58 && (i + 1 === n || s.charCodeAt(i + 1) === 32)) return false;
+    if (c === 35 && s.charCodeAt(i - 1) === 32) return false;
+  }
+  return true;
+}
 
 export class GoYamlEmitter {
   out = '';
@@ -168,8 +200,9 @@ export class GoYamlEmitter {
 
   /** encode.go stringv: literal for text with a newline, plain when it reads back as a string, else double-quoted. */
   private string(s: string, simpleKey: boolean): void {
-    const analysis = SIMPLE.test(s) ? SIMPLE_ANALYSIS : this.analyze(s);
-    const style = s.includes('\n') ? Style.Literal : s !== '' && resolvesAsString(s) && !isBase60Float(s) ? Style.Plain : Style.Double;
+    const simple = isSimple(s);
+    const analysis = simple ? SIMPLE_ANALYSIS : this.analyze(s);
+    const style = !simple && s.includes('\n') ? Style.Literal : s !== '' && resolvesAsString(s) && !isBase60Float(s) ? Style.Plain : Style.Double;
     this.scalar(s, style, analysis, simpleKey);
   }
 
@@ -415,28 +448,36 @@ export class GoYamlEmitter {
     this.writeIndicator('|', true, false, false);
     const first = value.codePointAt(0);
     if (first === 32 || (first !== undefined && isBreak(first))) this.writeIndicator(String(BEST_INDENT), false, false, false);
-    const chars = Array.from(value, (ch) => ch.codePointAt(0)!);
-    const last = chars.length - 1;
+    // Line breaks are single code units, so the last two characters decide the chomping indicator.
+    const n = value.length;
     let chomp = '';
-    if (chars.length === 0 || !isBreak(chars[last]!)) chomp = '-';
-    else if (last === 0 || isBreak(chars[last - 1]!)) chomp = '+';
+    if (n === 0 || !isBreak(value.charCodeAt(n - 1))) chomp = '-';
+    else if (n === 1 || isBreak(value.charCodeAt(n - 2))) chomp = '+';
     if (chomp) this.writeIndicator(chomp, false, false, false);
     this.putBreak();
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
-    for (const c of chars) {
+    // Each line goes out whole: only breaks and the indentation after them change the emitter's state.
+    let i = 0;
+    while (i < n) {
+      const c = value.charCodeAt(i);
       if (isBreak(c)) {
         this.writeBreak(c);
         this.indention = true;
         breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        this.out += String.fromCodePoint(c);
-        this.column++;
-        this.indention = false;
-        breaks = false;
+        i++;
+        continue;
       }
+      if (breaks) this.writeIndent();
+      let j = i + 1;
+      while (j < n && !isBreak(value.charCodeAt(j))) j++;
+      const line = value.slice(i, j);
+      this.out += line;
+      this.column += codePoints(line);
+      this.indention = false;
+      breaks = false;
+      i = j;
     }
   }
 }

@@ -205,8 +205,29 @@ function keyLess(a: string, b: string): boolean {
   return ar.length < br.length;
 }
 
+/**
+ * keyLess without building code point arrays, for the common case: keys differ first at two ASCII
+ * characters neither of which is a digit, so no digit run and no Unicode class is involved. Undefined
+ * when the full comparison must decide.
+ */
+function asciiKeyLess(a: string, b: string): boolean | undefined {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 128 || y >= 128 || (x >= 48 && x <= 57) || (y >= 48 && y <= 57)) return undefined;
+    const xl = isAsciiLetter(x);
+    const yl = isAsciiLetter(y);
+    return xl === yl ? x < y : yl;
+  }
+  // One is a prefix of the other, unless the shorter one ends inside a surrogate pair.
+  const last = n > 0 ? a.charCodeAt(n - 1) : 0;
+  return last >= 0xd800 && last <= 0xdbff ? undefined : a.length < b.length;
+}
+
 /** go-yaml v2's key order: letters after other characters, runs of digits by their number. */
 export function compareYamlKeys(a: string, b: string): number {
   if (a === b) return 0;
-  return keyLess(a, b) ? -1 : 1;
+  return (asciiKeyLess(a, b) ?? keyLess(a, b)) ? -1 : 1;
 }
