@@ -153,8 +153,11 @@ export const PodDetailSchema = z.object({
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;
 
-export const ExportFormatSchema = z.enum(['list', 'ndjson']);
+/** 'list': a kubectl List as JSON; 'ndjson': one pod per line; 'yaml': the List as kubectl get pods -o yaml prints it. */
+export const ExportFormatSchema = z.enum(['list', 'ndjson', 'yaml']);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+/** The file extension an export of each format is named with by default. */
+export const EXPORT_EXTENSION: Record<ExportFormat, string> = { list: '.json', ndjson: '.ndjson', yaml: '.yaml' };
 
 export const ExportRequestSchema = z.object({
   nodeId: z.string().min(1),

@@ -1,43 +1,21 @@
 /**
  * Pods -> the exact text `kubectl get pod -o yaml` prints. kubectl's YAML is its JSON run through
  * sigs.k8s.io/yaml (JSON read by go-yaml v2, then go-yaml's Marshal), so this prints kubectl's JSON
- * (kubectl-json.ts) and converts that text the same way (json-value-parser.ts, go-yaml-emitter.ts): any
- * kubectl JSON converts, not only pods.
+ * (kubectl-json.ts) and converts that text the same way (kubectl-json-to-yaml.ts, which the renderer uses
+ * on its own): any kubectl JSON converts, not only pods.
  *
  * Where kubectl itself cannot carry a string through YAML (go-yaml's reader refuses DEL, C1 controls and
  * U+FFFE/U+FFFF; its YAML of U+0085, U+2028 and U+2029 reads back as line breaks), the YAML printed here keeps the value exactly
  * (escaped in double quotes, which reads back to the same JSON) and `problems` says where, so the caller
- * can say that kubectl would have refused or changed it. Browser-safe.
+ * can say that kubectl would have refused or changed it.
  */
 import { PodDecodeError } from './decode';
-import { GoYamlEmitter, type StringProblem } from './go-yaml-emitter';
+import { jsonValueToKubectlYaml, kubectlJsonToYaml, kubectlJsonToYamlItem, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 import { podBytesToKubectlJson, podToKubectlJson, type KubectlJsonOptions } from './kubectl-json';
 import { parseJsonValue, type JsonValue } from './json-value-parser';
 import type { PodTree, UnknownField } from './pod-tree';
 
-export type { StringProblem } from './go-yaml-emitter';
-
-export interface PrintedYaml {
-  yaml: string;
-  /** Strings kubectl would refuse or alter; empty for almost every pod. */
-  problems: StringProblem[];
-}
-
-const emitter = new GoYamlEmitter();
-
-function takeProblems(): StringProblem[] {
-  return emitter.problems.length ? emitter.problems.splice(0) : [];
-}
-
-/** Any JSON text as `kubectl -o yaml` (sigs.k8s.io/yaml JSONToYAML) prints it. */
-export function kubectlJsonToYaml(json: string): PrintedYaml {
-  return jsonValueToKubectlYaml(parseJsonValue(json));
-}
-
-export function jsonValueToKubectlYaml(value: JsonValue): PrintedYaml {
-  const yaml = emitter.document(value);
-  return { yaml, problems: takeProblems() };
-}
+export { jsonValueToKubectlYaml, kubectlJsonToYaml, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 
 /** One pod as `kubectl get pod NAME -o yaml` prints it. */
 export function podToKubectlYaml(pod: PodTree, options: KubectlJsonOptions = {}): PrintedYaml {
@@ -76,17 +54,17 @@ function streamYamlList(jsons: Iterable<() => string>, sink: (text: string) => v
   let written = 0;
   let i = 0;
   for (const json of jsons) {
-    let text: string;
+    let printed: PrintedYaml;
     try {
-      text = emitter.sequenceItem(parseJsonValue(json()), `items[${written}]`);
+      printed = kubectlJsonToYamlItem(json(), `items[${written}]`);
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
       onError(err, i++);
       continue;
     }
     i++;
-    problems.push(...takeProblems());
-    sink(written++ === 0 ? LIST_HEAD + text : text);
+    problems.push(...printed.problems);
+    sink(written++ === 0 ? LIST_HEAD + printed.yaml : printed.yaml);
   }
   sink(written === 0 ? LIST_EMPTY_HEAD + LIST_TAIL : LIST_TAIL);
   return problems;
@@ -149,13 +127,6 @@ export function watchEventToKubectlYaml(type: string, podJson: string, separator
 
 /** The stderr line for strings kubectl could not have printed as YAML. */
 export function yamlProblemsWarning(what: string, problems: StringProblem[]): string | undefined {
-  if (problems.length === 0) return undefined;
-  const u = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  const refused = problems.filter((p) => p.kind === 'refused');
-  const altered = problems.filter((p) => p.kind === 'altered');
-  const where = (ps: StringProblem[]) => `${ps.slice(0, 3).map((p) => `${p.path} (${u(p.codePoint)})`).join(', ')}${ps.length > 3 ? ` and ${ps.length - 3} more` : ''}`;
-  const parts: string[] = [];
-  if (refused.length) parts.push(`kubectl would refuse to print ${what} as YAML ("control characters are not allowed"): ${where(refused)}`);
-  if (altered.length) parts.push(`kubectl would print ${what} with values that do not read back the same (line separators): ${where(altered)}`);
-  return `nodescope: ${parts.join('; ')}; printed here as valid YAML that reads back to the same JSON`;
+  const text = yamlProblemsText(what, problems);
+  return text && `nodescope: ${text}`;
 }

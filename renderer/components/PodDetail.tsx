@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
+import { kubectlJsonToYaml, yamlProblemsText } from '../../app/pod/kubectl-json-to-yaml';
 import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 
-type Tab = 'summary' | 'json' | 'unknown';
+type Tab = 'summary' | 'json' | 'yaml' | 'unknown';
 
 /** The opened pod: refetched whenever its row changes, so the detail follows the watch. */
 export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; onClose: () => void }) {
@@ -32,11 +33,19 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     };
   }, [bridge, nodeId, uid, row]);
 
+  // Printed here from the pod's kubectl JSON by the code the CLI prints -o yaml with, only while it is shown.
+  const yaml = useMemo(() => {
+    if (!detail || tab !== 'yaml') return null;
+    const printed = kubectlJsonToYaml(detail.json);
+    return { text: printed.yaml, note: yamlProblemsText('this pod', printed.problems) };
+  }, [detail, tab]);
+
   const name = row?.name ?? detail?.summary.name ?? uid;
   const namespace = row?.namespace ?? detail?.summary.namespace ?? '';
   const tabs: [Tab, string][] = [
     ['summary', 'Summary'],
     ['json', 'JSON'],
+    ['yaml', 'YAML'],
     ['unknown', `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}`],
   ];
 
@@ -68,7 +77,9 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         )}
         {!detail && !error && <p className="muted">Loading…</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
-        {detail && tab === 'json' && <JsonView text={detail.json} fileName={`${namespace}_${name}.json`} />}
+        {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
+        {yaml?.note && <p className="muted small">{yaml.note}.</p>}
+        {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
       </div>
     </section>

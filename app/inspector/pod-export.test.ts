@@ -1,0 +1,37 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readKubectlYaml } from '../pod/kubectl-yaml-reader';
+import { generatePods } from '../sim/pod-generator';
+import { chooseExportTarget, writeExport } from './pod-export';
+
+const pods = generatePods(12, { seed: 3, nodeName: 'export-node', nowMs: Date.UTC(2026, 0, 2, 3, 4, 5) });
+
+describe('YAML export', () => {
+  it('writes a kubectl List in YAML that reads back to the JSON export of the same pods', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-export-yaml-'));
+    await writeExport({ path: join(dir, 'pods.yaml'), replace: false }, pods, 'yaml');
+    await writeExport({ path: join(dir, 'pods.json'), replace: false }, pods, 'list');
+    const yaml = readFileSync(join(dir, 'pods.yaml'), 'utf8');
+    expect(yaml.startsWith('apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n')).toBe(true);
+    expect(yaml.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);
+    expect(readKubectlYaml(yaml)).toEqual([JSON.parse(readFileSync(join(dir, 'pods.json'), 'utf8'))]);
+  });
+
+  it('suggests a .yaml file in the save dialog and accepts .yml, but not other names', async () => {
+    let suggested = '';
+    await chooseExportTarget({
+      path: undefined,
+      replace: false,
+      format: 'yaml',
+      nodeLabel: 'worker 1',
+      exportDir: '/exports',
+      pickSavePath: async (s) => ((suggested = s), null),
+    });
+    expect(suggested).toBe('/exports/worker_1-pods.yaml');
+    const dir = mkdtempSync(join(tmpdir(), 'ns-export-yaml-'));
+    await expect(writeExport({ path: join(dir, 'pods.yml'), replace: false }, pods, 'yaml')).resolves.toBeGreaterThan(0);
+    await expect(writeExport({ path: join(dir, 'pods.txt'), replace: false }, pods, 'yaml')).rejects.toThrow(/\.yaml, \.yml/);
+  });
+});
