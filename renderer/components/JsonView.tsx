@@ -12,6 +12,8 @@ const FORMATS = {
   yaml: { label: 'YAML', split: yamlLines, foldDepth: 1, closer: 0, type: 'application/yaml' },
 } satisfies Record<string, { label: string; split: (text: string) => JsonLine[]; foldDepth: number; closer: number; type: string }>;
 
+const linesText = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+
 /** kubectl JSON or YAML with highlighting, folding, search, copy and save. */
 export function JsonView(props: { text: string; fileName: string; format?: keyof typeof FORMATS }) {
   const format = FORMATS[props.format ?? 'json'];
@@ -150,8 +152,8 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
                   </span>
                 ))}
                 {isFolded && (
-                  <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${line.foldEnd! - i - format.closer} lines`}>
-                    … {line.foldEnd! - i - format.closer} lines
+                  <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${linesText(line.foldEnd! - i - format.closer)}`}>
+                    … {linesText(line.foldEnd! - i - format.closer)}
                   </button>
                 )}
               </code>
