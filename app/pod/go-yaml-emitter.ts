@@ -69,6 +69,11 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** A key go-yaml writes as it is, unquoted, before its `:` (most keys). */
+export function isPlainKey(k: string): boolean {
+  return k.length <= 128 && isSimple(k) && resolvesAsString(k) && !isBase60Float(k);
+}
+
 interface Analysis {
   multiline: boolean;
   blockPlain: boolean;
@@ -134,6 +139,31 @@ export class GoYamlEmitter {
     return this.out;
   }
 
+  /**
+   * One value written after a key or a dash that ends at `column`, in a block collection whose entries are
+   * at `indent`: its text from the separating space (or line break) on, without the line break a `|`
+   * literal ends with (the next entry's line break stands for it). For printers that lay out collections
+   * themselves (kubectl-yaml-bytes.ts); they check `problems` after each call.
+   */
+  valueText(value: JsonValue, column: number, indent: number): string {
+    this.reset(indent);
+    this.column = column;
+    this.whitespace = false;
+    this.indention = false;
+    this.node(value, false, true, false);
+    const out = this.out;
+    return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
+  }
+
+  /** One entry of a block mapping whose keys are at `indent`, from the key on; as valueText, for any key. */
+  mapEntry(key: string, value: string, indent: number): string {
+    this.reset(indent);
+    this.column = indent;
+    this.entry(key, value);
+    const out = this.out;
+    return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
+  }
+
   private reset(indent: number): void {
     this.out = '';
     this.column = 0;
@@ -175,20 +205,32 @@ export class GoYamlEmitter {
     const keys = [...m.keys()].sort(compareYamlKeys);
     for (const k of keys) {
       this.writeIndent();
-      this.path.push(k);
-      if (this.isSimpleKey(k)) {
-        this.node(k, false, true, true);
-        this.writeIndicator(':', false, false, false);
-      } else {
-        this.writeIndicator('?', true, false, true);
-        this.node(k, false, true, false);
-        this.writeIndent();
-        this.writeIndicator(':', true, false, true);
-      }
-      this.node(m.get(k)!, false, true, false);
-      this.path.pop();
+      this.entry(k, m.get(k)!);
     }
     this.indent = this.indents.pop()!;
+  }
+
+  /** One key and its value, from the key's column on. */
+  private entry(k: string, v: JsonValue): void {
+    this.path.push(k);
+    if (isPlainKey(k)) {
+      // What the general path below writes for a plain key, without its bookkeeping: most keys are plain.
+      this.out += k;
+      this.out += ':';
+      this.column += k.length + 1;
+      this.whitespace = false;
+      this.indention = false;
+    } else if (this.isSimpleKey(k)) {
+      this.node(k, false, true, true);
+      this.writeIndicator(':', false, false, false);
+    } else {
+      this.writeIndicator('?', true, false, true);
+      this.node(k, false, true, false);
+      this.writeIndent();
+      this.writeIndicator(':', true, false, true);
+    }
+    this.node(v, false, true, false);
+    this.path.pop();
   }
 
   /** yaml_emitter_check_simple_key for a string key: one line, at most 128 bytes. */

@@ -14,6 +14,9 @@ const RESOLVED = new Set([
   '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF',
 ]);
 const MAP_HINT = new Set('yYnNtTfFoO~');
+/** The longest RESOLVED word: longer strings need no lookup. */
+const RESOLVED_MAX = 6;
+const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
@@ -52,11 +55,12 @@ function goParseInteger(s: string, signed: boolean): bigint | 'syntax' | 'range'
   return v;
 }
 
+const isDigitAt = (s: string, k: number) => k < s.length && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
+
 /** Digits 1-2 long, as Go's time package reads a non-padded field. */
 function num2(s: string, at: number): [number, number] | undefined {
-  const d = (k: number) => k < s.length && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
-  if (!d(at)) return undefined;
-  if (!d(at + 1)) return [s.charCodeAt(at) - 48, at + 1];
+  if (!isDigitAt(s, at)) return undefined;
+  if (!isDigitAt(s, at + 1)) return [s.charCodeAt(at) - 48, at + 1];
   return [(s.charCodeAt(at) - 48) * 10 + s.charCodeAt(at + 1) - 48, at + 2];
 }
 
@@ -108,11 +112,13 @@ export function isGoYamlTimestamp(s: string): boolean {
 
 /** Whether go-yaml's resolve("", s) says !!str: the string may be written unquoted (encode.go stringv). */
 export function resolvesAsString(s: string): boolean {
-  if (RESOLVED.has(s)) return false;
+  if (s.length <= RESOLVED_MAX && RESOLVED.has(s)) return false;
+  const code = s.charCodeAt(0);
+  // Past the words above, a string that starts with a letter always stays a string.
+  if (isAsciiLetter(code)) return true;
   const c = s[0]!;
   if (c === '.') return !(DOT_FLOAT.test(s) && Number.isFinite(Number(s)));
   if (MAP_HINT.has(c)) return true;
-  const code = c.charCodeAt(0);
   if (!(c === '+' || c === '-' || (code >= 48 && code <= 57))) return true;
   if (isGoYamlTimestamp(s)) return false;
   const plain = s.includes('_') ? s.replace(/_/g, '') : s;
@@ -167,7 +173,6 @@ export function yamlNumberText(literal: string): string {
   return Number.isFinite(f) ? formatGoFloat(f) : literal;
 }
 
-const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 const isLetter = (c: number) => (c < 128 ? isAsciiLetter(c) : LETTER.test(String.fromCodePoint(c)));

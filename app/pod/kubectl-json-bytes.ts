@@ -14,7 +14,7 @@ import type { WireReader } from './wire-reader';
 /** Renders FieldsV1 content (managedFields, shown on request only) as JSON text at a depth. */
 export type AnyText = (value: unknown, depth: number, pretty: boolean) => string;
 
-interface MapEntry {
+export interface MapEntry {
   k0: number;
   k1: number;
   /** Value bytes; -1 when the entry has none (an empty string or a zero Quantity). */
@@ -23,7 +23,7 @@ interface MapEntry {
 }
 
 /** The entries of a map field within `[from, end)`, sorted by key bytes as Go writes them. */
-function mapEntries(r: WireReader, from: number, end: number, tag: number, quantity: boolean, c: DecodeContext): MapEntry[] {
+export function mapEntries(r: WireReader, from: number, end: number, tag: number, quantity: boolean, c: DecodeContext): MapEntry[] {
   const entries: MapEntry[] = [];
   r.pos = from;
   while (r.pos < end) {
@@ -98,13 +98,13 @@ function element(f: FieldSchema, depth: string, hide = 'false'): string {
   }
 }
 
-interface Slots {
+export interface Slots {
   pos: Map<FieldSchema, string>;
   end: Map<FieldSchema, string>;
 }
 
 /** Scan cases: note where each member is (last occurrence; first one and its region for lists and maps). */
-function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
+export function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
   const cases = m.fields.map((f) => {
     const tag = (f.number << 3) | f.wireType;
     const skip = f.wireType === WIRE_LEN ? 'r.pos = r.lengthDelimited();' : 'r.int64();';

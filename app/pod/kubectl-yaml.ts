@@ -9,11 +9,15 @@
  * (escaped in double quotes, which reads back to the same JSON) and `problems` says where, so the caller
  * can say that kubectl would have refused or changed it.
  */
-import { PodDecodeError } from './decode';
+import { decodePod, PodDecodeError } from './decode';
+import { DecodeContext } from './decode-context';
+import { GoYamlEmitter } from './go-yaml-emitter';
 import { jsonValueToKubectlYaml, kubectlJsonToYaml, kubectlJsonToYamlItem, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 import { podBytesToKubectlJson, podToKubectlJson, type KubectlJsonOptions } from './kubectl-json';
 import { parseJsonValue, type JsonValue } from './json-value-parser';
+import { compileYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from './kubectl-yaml-bytes';
 import type { PodTree, UnknownField } from './pod-tree';
+import { WireFormatError, WireReader } from './wire-reader';
 
 export { jsonValueToKubectlYaml, kubectlJsonToYaml, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 
@@ -28,8 +32,33 @@ export interface PrintedYamlPod extends PrintedYaml {
 
 /** Pod bytes straight to kubectl's YAML (through the bytes-to-JSON fast path, no tree built). */
 export function podBytesToKubectlYaml(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedYamlPod {
+  const fast = fastPodYaml(bytes, 0, options, label);
+  if (fast) return { yaml: `${fast.text}\n`, problems: [], unknownFields: fast.unknownFields };
   const { json, unknownFields } = podBytesToKubectlJson(bytes, options, label);
   return { ...kubectlJsonToYaml(json), unknownFields };
+}
+
+const fastEmitter = new GoYamlEmitter();
+let bytesPrinter: PodYamlPrinter | undefined;
+
+/**
+ * The pod's YAML straight from its bytes (kubectl-yaml-bytes.ts), its mapping's keys at `indent`; undefined
+ * when that path cannot print it exactly (bad bytes, a string kubectl could not carry), and the JSON path,
+ * which reports those, must.
+ */
+function fastPodYaml(bytes: Uint8Array, indent: number, options: KubectlJsonOptions, label: string): { text: string; unknownFields: UnknownField[] } | undefined {
+  const printer = (bytesPrinter ??= compileYamlBytesPrinter(fastEmitter));
+  const reader = new WireReader(bytes);
+  const context = new DecodeContext(reader);
+  let text: string;
+  try {
+    text = printer(reader, bytes.length, indent, options.showManagedFields !== true, context);
+  } catch (err) {
+    if (err instanceof YamlFastPathMiss || err instanceof WireFormatError) return undefined;
+    throw err;
+  }
+  // Unknown fields are rare (a newer kubelet); the tree decoder reports them with their paths.
+  return { text, unknownFields: context.unknownFields.length ? decodePod(bytes, label).unknownFields : [] };
 }
 
 /** What kubectl prints around the items of a List (`kubectl get pods -o yaml`). */
@@ -45,18 +74,18 @@ export interface YamlListResult {
 }
 
 /**
- * Streams pods as a kubectl `List` in YAML, one piece of text per pod, from JSON texts made lazily (so an
- * export of thousands of pods never holds its whole text). Each item is the pod's JSON converted as
- * kubectl converts the whole List: a pod under `items:` prints exactly as it does inside the List.
+ * Streams pods as a kubectl `List` in YAML, one piece of text per pod, printed lazily (so an export of
+ * thousands of pods never holds its whole text). Each item prints as the pod does inside the List that
+ * kubectl converts whole; `item(path)` prints one, naming its problems from `path`.
  */
-function streamYamlList(jsons: Iterable<() => string>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): StringProblem[] {
+function streamYamlList(items: Iterable<(path: string) => PrintedYaml>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): StringProblem[] {
   const problems: StringProblem[] = [];
   let written = 0;
   let i = 0;
-  for (const json of jsons) {
+  for (const item of items) {
     let printed: PrintedYaml;
     try {
-      printed = kubectlJsonToYamlItem(json(), `items[${written}]`);
+      printed = item(`items[${written}]`);
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
       onError(err, i++);
@@ -72,10 +101,10 @@ function streamYamlList(jsons: Iterable<() => string>, sink: (text: string) => v
 
 /** Pod trees (masked, for instance) as a kubectl `List` in YAML, streamed one pod at a time. */
 export function streamPodsAsKubectlYaml(pods: Iterable<PodTree>, sink: (text: string) => void, options: KubectlJsonOptions = {}): StringProblem[] {
-  const jsons = (function* () {
-    for (const pod of pods) yield () => podToKubectlJson(pod, options);
+  const items = (function* () {
+    for (const pod of pods) yield (path: string) => kubectlJsonToYamlItem(podToKubectlJson(pod, options), path);
   })();
-  return streamYamlList(jsons, sink, (err) => {
+  return streamYamlList(items, sink, (err) => {
     throw err;
   });
 }
@@ -89,18 +118,24 @@ export function streamPodBytesAsKubectlYaml(
   const labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
   const unknownFields: YamlListResult['unknownFields'] = [];
   const errors: PodDecodeError[] = [];
-  const jsons = (function* () {
+  const items = (function* () {
     let i = 0;
     for (const bytes of list) {
       const index = i++;
-      yield () => {
+      const note = (fields: UnknownField[]) => fields.length && unknownFields.push({ index, fields });
+      yield (path: string): PrintedYaml => {
+        const fast = fastPodYaml(bytes, 2, options, labelOf(index));
+        if (fast) {
+          note(fast.unknownFields);
+          return { yaml: `- ${fast.text}\n`, problems: [] };
+        }
         const printed = podBytesToKubectlJson(bytes, options, labelOf(index));
-        if (printed.unknownFields.length) unknownFields.push({ index, fields: printed.unknownFields });
-        return printed.json;
+        note(printed.unknownFields);
+        return kubectlJsonToYamlItem(printed.json, path);
       };
     }
   })();
-  const problems = streamYamlList(jsons, sink, (err) => errors.push(err));
+  const problems = streamYamlList(items, sink, (err) => errors.push(err));
   return { problems, unknownFields, errors };
 }
 
