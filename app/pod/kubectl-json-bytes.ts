@@ -98,13 +98,13 @@ function element(f: FieldSchema, depth: string, hide = 'false'): string {
   }
 }
 
-export interface Slots {
+interface Slots {
   pos: Map<FieldSchema, string>;
   end: Map<FieldSchema, string>;
 }
 
 /** Scan cases: note where each member is (last occurrence; first one and its region for lists and maps). */
-export function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
+function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
   const cases = m.fields.map((f) => {
     const tag = (f.number << 3) | f.wireType;
     const skip = f.wireType === WIRE_LEN ? 'r.pos = r.lengthDelimited();' : 'r.int64();';
@@ -165,13 +165,31 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
   }
 }
 
-function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: string[], isPod: boolean): string {
+/**
+ * The start of a generated message function (reader `r`, message end `end`): one scan that notes where each
+ * member is (slot `p<i>`, and `e<i>` for a list's or map's region), so members can then be written in any order.
+ */
+export function scanPrologue(m: MessageSchema, index: Map<MessageSchema, number>): { slots: Slots; source: string } {
   const slots: Slots = { pos: new Map(), end: new Map() };
   m.members.forEach(({ field }, i) => {
     slots.pos.set(field, `p${i}`);
     if (field.repeated || field.map) slots.end.set(field, `e${i}`);
   });
   const decl = [...slots.pos.values()].map((v) => `${v} = -1`).concat([...slots.end.values()].map((v) => `${v} = 0`));
+  const source = `let ${decl.join(', ')};
+  while (r.pos < end) {
+    const start = r.pos;
+    const tag = r.uint32();
+    switch (tag) {
+      ${scanCases(m, slots, index, 'end')}
+    }
+  }
+  r.expectEnd(end);`;
+  return { slots, source };
+}
+
+function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: string[], isPod: boolean): string {
+  const { slots, source: scan } = scanPrologue(m, index);
   const body = m.members.map(({ name, field }) => {
     const k = keys.length;
     keys.push(name);
@@ -181,15 +199,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: str
   });
   const podKeys = isPod ? `first = false; w.indent(d + 1); w.text('"apiVersion"'); w.bytes(KS); w.text('"v1"'); w.byte(44); w.indent(d + 1); w.text('"kind"'); w.bytes(KS); w.text('"Pod"');` : '';
   return `function ${fn(m)}(r, end, d, h, c) {
-  let ${decl.join(', ')};
-  while (r.pos < end) {
-    const start = r.pos;
-    const tag = r.uint32();
-    switch (tag) {
-      ${scanCases(m, slots, index, 'end')}
-    }
-  }
-  r.expectEnd(end);
+  ${scan}
   let first = true;
   w.byte(123); ${podKeys}
   ${body.join('\n  ')}

@@ -19,7 +19,7 @@ import { GoYamlEmitter, isPlainKey } from './go-yaml-emitter';
 import { compareYamlKeys } from './go-yaml-rules';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { valueToKubectlJson } from './kubectl-json';
-import { mapEntries, scanCases, type MapEntry, type Slots } from './kubectl-json-bytes';
+import { mapEntries, scanPrologue, type MapEntry } from './kubectl-json-bytes';
 import { parseJsonValue } from './json-value-parser';
 import type { PodValue } from './pod-tree';
 import type { WireReader } from './wire-reader';
@@ -113,12 +113,7 @@ function emitMember(f: FieldSchema, key: string, p: string, e: string, hide: str
 }
 
 function generate(m: MessageSchema, index: Map<MessageSchema, number>, isPod: boolean): string {
-  const slots: Slots = { pos: new Map(), end: new Map() };
-  m.members.forEach(({ field }, i) => {
-    slots.pos.set(field, `p${i}`);
-    if (field.repeated || field.map) slots.end.set(field, `e${i}`);
-  });
-  const decl = [...slots.pos.values()].map((v) => `${v} = -1`).concat([...slots.end.values()].map((v) => `${v} = 0`));
+  const { slots, source: scan } = scanPrologue(m, index);
   const members = m.members.map(({ name, field }) => {
     if (!isPlainKey(name)) throw new Error(`schema: member ${name} of ${m.fullName} is not a plain YAML key`);
     let code = emitMember(field, name, slots.pos.get(field)!, slots.end.get(field) ?? '0', isPod && name === 'metadata' ? 'h' : 'false');
@@ -128,15 +123,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, isPod: bo
   if (isPod) members.push({ name: 'apiVersion', code: `o += (o === '' ? '' : NL(n)) + 'apiVersion: v1';` }, { name: 'kind', code: `o += (o === '' ? '' : NL(n)) + 'kind: Pod';` });
   members.sort((a, b) => compareYamlKeys(a.name, b.name));
   return `function ${fn(m)}(r, end, n, h, c) {
-  let ${decl.join(', ')};
-  while (r.pos < end) {
-    const start = r.pos;
-    const tag = r.uint32();
-    switch (tag) {
-      ${scanCases(m, slots, index, 'end')}
-    }
-  }
-  r.expectEnd(end);
+  ${scan}
   let o = '';
   ${members.map((x) => x.code).join('\n  ')}
   return o;
