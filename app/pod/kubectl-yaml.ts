@@ -2,7 +2,8 @@
  * Pods -> the exact text `kubectl get pod -o yaml` prints. kubectl's YAML is its JSON run through
  * sigs.k8s.io/yaml (JSON read by go-yaml v2, then go-yaml's Marshal), so this prints kubectl's JSON
  * (kubectl-json.ts) and converts that text the same way (kubectl-json-to-yaml.ts, which the renderer uses
- * on its own): any kubectl JSON converts, not only pods.
+ * on its own): any kubectl JSON converts, not only pods. Pod bytes take a faster way, the same rules
+ * generated per message (kubectl-yaml-bytes.ts), and this way only for what that one leaves to it.
  *
  * Where kubectl itself cannot carry a string through YAML (go-yaml's reader refuses DEL, C1 controls and
  * U+FFFE/U+FFFF; its YAML of U+0085, U+2028 and U+2029 reads back as line breaks), the YAML printed here keeps the value exactly
