@@ -1,10 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generatePods } from '../sim/pod-generator';
 import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
 import { DecodeContext } from './decode-context';
 import { encodePod } from './encode';
 import { GoYamlEmitter } from './go-yaml-emitter';
+import { podToKubectlJson } from './kubectl-json';
 import { kubectlJsonToYaml } from './kubectl-json-to-yaml';
 import { compileYamlBytesPrinter, YamlFastPathMiss } from './kubectl-yaml-bytes';
 import { podBytesToKubectlYaml, podsToKubectlListYaml, streamPodBytesAsKubectlYaml } from './kubectl-yaml';
@@ -43,6 +45,11 @@ describe('pod bytes straight to kubectl YAML', () => {
       expect(podBytesToKubectlYaml(c.bytes).yaml, c.name).toBe(c.yaml);
     }
     expect(misses).toEqual([]);
+  });
+
+  it("prints the simulator's pods as their kubectl JSON converts", () => {
+    const pods = generatePods(60, { seed: 9, nodeName: 'yaml-node', nowMs: Date.UTC(2026, 2, 3, 4, 5, 6) });
+    for (const pod of pods) expect(fast(encodePod(pod))).toBe(kubectlJsonToYaml(podToKubectlJson(pod)).yaml);
   });
 
   it('prints pods under a List exactly as the JSON path does', () => {
