@@ -175,7 +175,14 @@ export const ExportRequestSchema = z.object({
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
 
 export const ExportResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('saved'), path: z.string(), count: z.number().int(), bytes: z.number().int() }),
+  z.object({
+    status: z.literal('saved'),
+    path: z.string(),
+    count: z.number().int(),
+    bytes: z.number().int(),
+    /** What the user should know about the file, e.g. YAML kubectl itself would have refused to print. */
+    warning: z.string().optional(),
+  }),
   z.object({ status: z.literal('cancelled') }),
 ]);
 export type ExportResult = z.infer<typeof ExportResultSchema>;

@@ -371,8 +371,8 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: record.info.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
-      return { status: 'saved', path: target.path, count: entries.length, bytes };
+      const written = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
+      return { status: 'saved', path: target.path, count: entries.length, ...written };
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {

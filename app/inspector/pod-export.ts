@@ -3,7 +3,7 @@ import { ContractError, EXPORT_EXTENSION, type ExportFormat } from '../contract'
 import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import { streamPodsAsKubectl } from '../pod/kubectl-json';
-import { streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
+import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
@@ -48,7 +48,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
 }
 
 /** Writes the export atomically; failures say which file and what to do. */
-export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<number> {
+export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
   // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
   if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {
@@ -64,10 +64,12 @@ export async function writeExport(target: ExportTarget, pods: PodTree[], format:
     // memory as one text.
     const stream = (write: (chunk: Uint8Array) => void) => {
       const sink = (text: string) => write(Buffer.from(text));
-      if (format === 'yaml') streamPodsAsKubectlYaml(pods, sink);
-      else streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson' });
+      if (format === 'yaml') return yamlProblemsText('these pods', streamPodsAsKubectlYaml(pods, sink));
+      streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson' });
+      return undefined;
     };
-    return writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' }).bytes;
+    const written = writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' });
+    return { bytes: written.bytes, ...(written.result ? { warning: written.result } : {}) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ContractError('file-exists', `${path} exists already.`, 'Replace it, or choose another name.', 'path');

@@ -115,6 +115,8 @@ export class GoYamlEmitter {
   private whitespace = true;
   private indention = true;
   private readonly path: (string | number)[] = [];
+  /** Where `path` starts in the text of a problem's path, e.g. `items[3]` for a List's item. */
+  private pathRoot = '';
   readonly problems: StringProblem[] = [];
 
   /** One YAML document (go-yaml's Marshal): the value, then a final line break. */
@@ -131,10 +133,9 @@ export class GoYamlEmitter {
    */
   sequenceItem(value: JsonValue, pathPrefix: string): string {
     this.reset(0);
-    this.path.push(pathPrefix);
+    this.pathRoot = pathPrefix;
     this.writeIndicator('-', true, false, true);
     this.node(value, true, false, false);
-    this.path.pop();
     if (this.column > 0) this.putBreak();
     return this.out;
   }
@@ -165,6 +166,7 @@ export class GoYamlEmitter {
   }
 
   private reset(indent: number): void {
+    this.pathRoot = '';
     this.out = '';
     this.column = 0;
     this.indent = indent;
@@ -333,7 +335,7 @@ export class GoYamlEmitter {
   }
 
   private pathText(): string {
-    let p = '';
+    let p = this.pathRoot;
     for (const part of this.path) p += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(part) ? `${p === '' ? '' : '.'}${part}` : `[${JSON.stringify(part)}]`;
     return p;
   }

@@ -20,7 +20,7 @@ import { compileYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from '
 import type { PodTree, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
-export { jsonValueToKubectlYaml, kubectlJsonToYaml, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
+export { jsonValueToKubectlYaml, kubectlJsonToYaml, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 
 /** One pod as `kubectl get pod NAME -o yaml` prints it. */
 export function podToKubectlYaml(pod: PodTree, options: KubectlJsonOptions = {}): PrintedYaml {

@@ -150,6 +150,7 @@ export function ExportDialog(props: {
           Saved {result.count} pods ({formatBytes(result.bytes)}) to <span className="mono">{result.path}</span>
         </p>
       )}
+      {result?.status === 'saved' && result.warning && <p className="muted small">{result.warning}.</p>}
       {result?.status === 'cancelled' && <p className="muted">Export cancelled.</p>}
     </Modal>
   );
