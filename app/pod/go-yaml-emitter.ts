@@ -69,9 +69,12 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** A string go-yaml writes as it is, unquoted (most strings in a pod). */
+const isPlain = (s: string): boolean => isSimple(s) && resolvesAsString(s) && !isBase60Float(s);
+
 /** A key go-yaml writes as it is, unquoted, before its `:` (most keys). */
 export function isPlainKey(k: string): boolean {
-  return k.length <= 128 && isSimple(k) && resolvesAsString(k) && !isBase60Float(k);
+  return k.length <= 128 && isPlain(k);
 }
 
 interface Analysis {
@@ -146,6 +149,11 @@ export class GoYamlEmitter {
    * literal ends with (the next entry's line break stands for it). For printers that lay out collections
    * themselves (kubectl-yaml-bytes.ts); they check `problems` after each call.
    */
+  /** valueText of a string that goes out plain and ends before the fold column, without the emitter's work; else undefined. */
+  shortPlain(value: string, column: number): string | undefined {
+    return column + 1 + value.length <= BEST_WIDTH + 1 && isPlain(value) ? ` ${value}` : undefined;
+  }
+
   valueText(value: JsonValue, column: number, indent: number): string {
     this.reset(indent);
     this.column = column;
@@ -417,14 +425,25 @@ export class GoYamlEmitter {
     this.indention = false;
   }
 
+  // writeSingle and writeDouble keep a run of ordinary characters pending (from `from`) and write it in one
+  // piece before anything else goes out: appending character by character is most of their time.
+
+  /** Writes value[from, to) and returns -1, the mark of no pending run. */
+  private flush(value: string, from: number, to: number): number {
+    this.out += value.slice(from, to);
+    return -1;
+  }
+
   private writeSingle(value: string, allowBreaks: boolean): void {
     this.writeIndicator("'", true, false, false);
     let spaces = false;
     let breaks = false;
+    let from = -1;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
       const next = i + (c > 0xffff ? 2 : 1);
       if (c === 32) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && next < value.length && value.charCodeAt(next) !== 32) {
           this.writeIndent();
         } else {
@@ -433,21 +452,28 @@ export class GoYamlEmitter {
         }
         spaces = true;
       } else if (isBreak(c)) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (!breaks && c === 10) this.putBreak();
         this.writeBreak(c);
         this.indention = true;
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
-        if (c === 39) this.out += "'";
-        this.out += String.fromCodePoint(c);
-        this.column += c === 39 ? 2 : 1;
+        if (c === 39) {
+          if (from >= 0) from = this.flush(value, from, i);
+          this.out += "''";
+          this.column += 2;
+        } else {
+          if (from < 0) from = i;
+          this.column++;
+        }
         this.indention = false;
         spaces = false;
         breaks = false;
       }
       i = next;
     }
+    if (from >= 0) this.flush(value, from, value.length);
     this.writeIndicator("'", false, false, false);
     this.whitespace = false;
     this.indention = false;
@@ -456,15 +482,18 @@ export class GoYamlEmitter {
   private writeDouble(value: string, allowBreaks: boolean): void {
     this.writeIndicator('"', true, false, false);
     let spaces = false;
+    let from = -1;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
       const next = i + (c > 0xffff ? 2 : 1);
       if (!isPrintable(c) || isBreak(c) || c === 34 || c === 92) {
+        if (from >= 0) from = this.flush(value, from, i);
         const e = escape(c);
         this.out += e;
         this.column += e.length;
         spaces = false;
       } else if (c === 32) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && next < value.length) {
           this.writeIndent();
           if (value.charCodeAt(next) === 32) {
@@ -477,12 +506,13 @@ export class GoYamlEmitter {
         }
         spaces = true;
       } else {
-        this.out += String.fromCodePoint(c);
+        if (from < 0) from = i;
         this.column++;
         spaces = false;
       }
       i = next;
     }
+    if (from >= 0) this.flush(value, from, value.length);
     this.writeIndicator('"', false, false, false);
     this.whitespace = false;
     this.indention = false;

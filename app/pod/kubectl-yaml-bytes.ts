@@ -28,6 +28,8 @@ export class YamlFastPathMiss extends Error {}
 
 export type PodYamlPrinter = (r: WireReader, end: number, indent: number, hideManagedFields: boolean, c: DecodeContext) => string;
 
+const RFC3339_SECONDS = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+
 const fn = (m: MessageSchema): string => `y_${m.fullName.replace(/\./g, '_')}`;
 
 /** The JSON zero texts of go-json-rules as the YAML they convert to. */
@@ -60,7 +62,8 @@ function valueOf(f: FieldSchema, col: string, n: string, hide = 'false'): string
     case 'fieldsV1':
       return `F(c.fieldsV1(), ${col}, ${n})`;
     default:
-      return `E(r, ${fn(m)}, ${n} + 2, ${hide}, c)`;
+      // A direct call (the reader left after the message): one call site per message type stays monomorphic.
+      return `(e_ = r.lengthDelimited(), t_ = ${fn(m)}(r, e_, ${n} + 2, ${hide}, c), r.pos = e_, t_)`;
   }
 }
 
@@ -124,7 +127,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, isPod: bo
   members.sort((a, b) => compareYamlKeys(a.name, b.name));
   return `function ${fn(m)}(r, end, n, h, c) {
   ${scan}
-  let o = '';
+  let o = '', e_ = 0, t_ = '';
   ${members.map((x) => x.code).join('\n  ')}
   return o;
 }`;
@@ -139,44 +142,53 @@ export function compileYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter 
 
   const breaks: string[] = [];
   /** A line break and `n` spaces. */
-  const NL = (n: number): string => (breaks[n] ??= `\n${' '.repeat(n)}`);
-  const miss = (): never => {
+  function NL(n: number): string {
+    return (breaks[n] ??= `\n${' '.repeat(n)}`);
+  }
+  function miss(): never {
     throw new YamlFastPathMiss();
-  };
+  }
   /** The emitter's text, unless the value is one the JSON path must print (see the top of this file). */
-  const checked = (text: string, value: string): string => {
+  function checked(text: string, value: string): string {
     if (emitter.problems.length > 0) {
       emitter.problems.length = 0;
       miss();
     }
     return value.includes('\ufffd') ? miss() : text;
-  };
+  }
   /** A string value; see GoYamlEmitter.valueText. */
-  const S = (value: string, column: number, indent: number): string => checked(emitter.valueText(value, column, indent), value);
+  function S(value: string, column: number, indent: number): string {
+    return emitter.shortPlain(value, column) ?? checked(emitter.valueText(value, column, indent), value);
+  }
   /** FieldsV1 content (managedFields of an ObjectMeta other than the pod's own), through its JSON as kubectl converts it. */
-  const F = (value: PodValue, column: number, indent: number): string => {
+  function F(value: PodValue, column: number, indent: number): string {
     const json = valueToKubectlJson(value);
     return checked(emitter.valueText(parseJsonValue(json), column, indent), json);
-  };
-  const T = (t: string | null, column: number, indent: number): string => (t === null ? ' null' : S(t, column, indent));
-  const I = (v: number | string, column: number, indent: number): string => (typeof v === 'number' ? ` ${v}` : S(v, column, indent));
+  }
+  /**
+   * A time: go-yaml double-quotes a timestamp, and one written to the second needs no escape and cannot fold.
+   * c.time() prints a real instant, so its date and time are in range: the form alone says it is a timestamp.
+   */
+  function T(t: string | null, column: number, indent: number): string {
+    return t === null ? ' null' : RFC3339_SECONDS.test(t) ? ` "${t}"` : S(t, column, indent);
+  }
+  function I(v: number | string, column: number, indent: number): string {
+    return typeof v === 'number' ? ` ${v}` : S(v, column, indent);
+  }
   /** A message's members as a mapping value at `n + 2`, or `{}` when it has none. */
-  const B = (members: string, n: number): string => (members === '' ? ' {}' : NL(n + 2) + members);
+  function B(members: string, n: number): string {
+    return members === '' ? ' {}' : NL(n + 2) + members;
+  }
   /** A message's members as a sequence item. */
-  const D = (members: string): string => (members === '' ? '- {}' : `- ${members}`);
-  /** A nested message's members at indentation `n`, leaving the reader after it. */
-  const E = (r: WireReader, message: PodYamlPrinter, n: number, hide: boolean, c: DecodeContext): string => {
-    const end = r.lengthDelimited();
-    const text = message(r, end, n, hide, c);
-    r.pos = end;
-    return text;
-  };
-  const text = (r: WireReader, from: number, to: number): string => {
+  function D(members: string): string {
+    return members === '' ? '- {}' : `- ${members}`;
+  }
+  function text(r: WireReader, from: number, to: number): string {
     r.pos = from;
     return r.string(to);
-  };
+  }
   /** Map entries in go-yaml's key order, at indentation `n`. */
-  const M = (r: WireReader, entries: MapEntry[], n: number, quantity: boolean): string => {
+  function M(r: WireReader, entries: MapEntry[], n: number, quantity: boolean): string {
     const keyed = entries.map((x) => ({ key: text(r, x.k0, x.k1), x }));
     keyed.sort((a, b) => compareYamlKeys(a.key, b.key));
     let o = '';
@@ -185,6 +197,6 @@ export function compileYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter 
       o += NL(n) + (isPlainKey(key) ? `${key}:${S(value, n + key.length + 1, n)}` : checked(emitter.mapEntry(key, value, n), key + value));
     }
     return o;
-  };
-  return compileFunctions<PodYamlPrinter>(source, { NL, miss, S, T, I, B, D, E, F, M, mapEntries });
+  }
+  return compileFunctions<PodYamlPrinter>(source, { NL, miss, S, T, I, B, D, F, M, mapEntries });
 }
