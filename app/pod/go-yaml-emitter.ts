@@ -149,9 +149,18 @@ export class GoYamlEmitter {
    * literal ends with (the next entry's line break stands for it). For printers that lay out collections
    * themselves (kubectl-yaml-bytes.ts); they check `problems` after each call.
    */
-  /** valueText of a string that goes out plain and ends before the fold column, without the emitter's work; else undefined. */
-  shortPlain(value: string, column: number): string | undefined {
-    return column + 1 + value.length <= BEST_WIDTH + 1 && isPlain(value) ? ` ${value}` : undefined;
+  /**
+   * valueText of most strings, without the emitter's work: printable ASCII with nothing to escape that goes
+   * out plain or double-quoted on one line (it ends before the fold column, or has no space to fold at).
+   * Undefined for the others.
+   */
+  quickString(value: string, column: number): string | undefined {
+    if (value === '') return ' ""';
+    if (!isSimple(value)) return undefined;
+    const plain = resolvesAsString(value) && !isBase60Float(value);
+    if (!plain && (value.includes('"') || value.includes('\\'))) return undefined;
+    if (column + value.length + (plain ? 1 : 3) > BEST_WIDTH + 1 && value.includes(' ')) return undefined;
+    return plain ? ` ${value}` : ` "${value}"`;
   }
 
   valueText(value: JsonValue, column: number, indent: number): string {
@@ -291,6 +300,14 @@ export class GoYamlEmitter {
     let previousBreak = false;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
+      if (c > 32 && c < 127 && c !== 58 && c !== 35 && i > 0) {
+        // Most characters: printable ASCII past the first that is no space, `:` or `#` changes nothing below but these.
+        previousSpace = false;
+        previousBreak = false;
+        precededByWhitespace = false;
+        i++;
+        continue;
+      }
       const next = i + (c > 0xffff ? 2 : 1);
       const n = value.charCodeAt(next);
       const followedByWhitespace = next >= value.length || n === 32 || n === 9;
@@ -548,7 +565,8 @@ export class GoYamlEmitter {
       while (j < n && !isBreak(value.charCodeAt(j))) j++;
       const line = value.slice(i, j);
       this.out += line;
-      this.column += codePoints(line);
+      // Only the last line's width matters: a line break sets the column to 0.
+      if (j === n) this.column += codePoints(line);
       this.indention = false;
       breaks = false;
       i = j;

@@ -158,7 +158,7 @@ export function compileYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter 
   }
   /** A string value; see GoYamlEmitter.valueText. */
   function S(value: string, column: number, indent: number): string {
-    return emitter.shortPlain(value, column) ?? checked(emitter.valueText(value, column, indent), value);
+    return emitter.quickString(value, column) ?? checked(emitter.valueText(value, column, indent), value);
   }
   /** FieldsV1 content (managedFields of an ObjectMeta other than the pod's own), through its JSON as kubectl converts it. */
   function F(value: PodValue, column: number, indent: number): string {
