@@ -28,7 +28,9 @@ export class YamlFastPathMiss extends Error {}
 
 export type PodYamlPrinter = (r: WireReader, end: number, indent: number, hideManagedFields: boolean, c: DecodeContext) => string;
 
-const RFC3339_SECONDS = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+/** The form timeToJson writes a time in, 2006-01-02T15:04:05Z (a year beyond 0-9999 makes it longer). */
+const isSecondsUtc = (t: string): boolean =>
+  t.length === 20 && t.charCodeAt(4) === 45 && t.charCodeAt(7) === 45 && t.charCodeAt(10) === 84 && t.charCodeAt(13) === 58 && t.charCodeAt(16) === 58 && t.charCodeAt(19) === 90;
 
 const fn = (m: MessageSchema): string => `y_${m.fullName.replace(/\./g, '_')}`;
 
@@ -170,7 +172,7 @@ export function compileYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter 
    * c.time() prints a real instant, so its date and time are in range: the form alone says it is a timestamp.
    */
   function T(t: string | null, column: number, indent: number): string {
-    return t === null ? ' null' : RFC3339_SECONDS.test(t) ? ` "${t}"` : S(t, column, indent);
+    return t === null ? ' null' : isSecondsUtc(t) ? ` "${t}"` : S(t, column, indent);
   }
   function I(v: number | string, column: number, indent: number): string {
     return typeof v === 'number' ? ` ${v}` : S(v, column, indent);
