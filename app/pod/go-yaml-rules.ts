@@ -24,6 +24,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
+const NUMBER_CHARS = /^[-+0-9a-fA-FxXoO._]*$/;
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 
 /** strconv.ParseInt/ParseUint(s, 0, 64): the value, or why not ('syntax' or 'range'). */
@@ -121,6 +122,8 @@ export function resolvesAsString(s: string): boolean {
   if (MAP_HINT.has(c)) return true;
   if (!(c === '+' || c === '-' || (code >= 48 && code <= 57))) return true;
   if (isGoYamlTimestamp(s)) return false;
+  // Integers (in Go's bases) and floats are made of these only: anything else ("10.0.0.1/8", "100m") stays a string.
+  if (!NUMBER_CHARS.test(s)) return true;
   const plain = s.includes('_') ? s.replace(/_/g, '') : s;
   if (typeof goParseInteger(plain, true) === 'bigint') return false;
   if (typeof goParseInteger(plain, false) === 'bigint') return false;
