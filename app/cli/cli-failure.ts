@@ -1,6 +1,8 @@
 /** How a node command reports a failure: the message, the next step, and the exit code for scripts. */
 import { KubeletError } from '../kubelet/kubelet-error';
 import { PodDecodeError } from '../pod/decode';
+import { RecordingWriteError } from '../recording/recording-writer';
+import { PodFileError } from '../snapshot/pod-file-error';
 import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
@@ -9,7 +11,8 @@ import { printError } from './terminal-text';
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliUsageError) return EXIT.usage;
+  if (err instanceof CliUsageError || err instanceof PodFileError) return EXIT.usage;
+  if (err instanceof RecordingWriteError) return EXIT.output;
   if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
   if (isSshError(err)) return EXIT.connection;
   if (err instanceof PodDecodeError) return EXIT.data;

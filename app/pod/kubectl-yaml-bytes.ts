@@ -90,7 +90,8 @@ function emitMember(f: FieldSchema, key: string, p: string, e: string, hide: str
       return omit ? `if (${p} >= 0) { ${at} const v = ${read}; if (v) { ${add("' ' + v")} } }` : `if (${p} >= 0) { ${at} ${add(`' ' + ${read}`)} } else { ${add(zero)} }`;
     }
     case Rule.Pointer:
-      return `if (${p} >= 0) { ${at} ${add(asValue(f, valueOf(f, col, 'n'), 'n'))} }`;
+      // Absent without omitempty: Go's nil pointer, which kubectl prints as null.
+      return `if (${p} >= 0) { ${at} ${add(asValue(f, valueOf(f, col, 'n'), 'n'))} }${omit ? '' : ` else { ${add("' null'")} }`}`;
     case Rule.Struct:
       // Absent (a masked or hand-made pod; Go always writes these): the struct's zero value.
       return `if (${p} >= 0) { ${at} ${add(asValue(f, valueOf(f, col, 'n', hide), 'n'))} } else { ${add(`B(${fn(f.message!)}(r, r.pos, n + 2, ${hide}, c), n)`)} }`;
