@@ -64,11 +64,21 @@ describe('inspector with the demo node', () => {
     expect(bad.position).toBeGreaterThan(10);
     const ok = (await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name,metadata.namespace' })) as { ok: boolean };
     expect(ok.ok).toBe(true);
+    // Narrowing keeps the pods held (they hold all it selects) while the kubelet is asked again.
     const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string; name: string }[] };
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.phase === '' && r.name !== '')).toBe(true);
+    const masked = await pollUntil('the node live again with its mask', demoInfo, liveWithPods);
+    expect(masked.maskPaths).toEqual(['metadata.name', 'metadata.namespace']);
+    // Widening cannot be shown from pods fetched with less: they come again from the kubelet.
     await call('nodes.setMask', { nodeId: info.id, mask: '' });
-    const again = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string }[] };
-    expect(again.rows.some((r) => r.phase !== '')).toBe(true);
+    const again = await pollUntil(
+      'whole pods again',
+      async () => ((await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string }[] }).rows,
+      (r) => r.some((row) => row.phase !== ''),
+    );
+    expect(again.every((r) => r.phase !== '')).toBe(true);
+    await pollUntil('the node live again', demoInfo, liveWithPods);
   });
 
   it('exports the node as a kubectl List and as NDJSON, written atomically', async () => {

@@ -10,12 +10,17 @@ import {
   type Prompt,
   type RequestHandlers,
 } from '../contract';
+import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { summarizePod } from '../contract/summarize-pod';
+import { fetchedCovers } from '../mask/mask-coverage';
+import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
+import { maskPreview } from './mask-preview';
+import { loadSavedPresets, presetNameProblem, savePresets } from './saved-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import packageJson from '../../package.json';
 import type { AppCore, AppEvent } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
-import { checkMask, maskView } from './node-mask';
+import { checkMask, maskOf } from './node-mask';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { NodePods } from './node-pods';
 import { openKubeletNodeLink } from './kubelet-node-link';
@@ -84,6 +89,8 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   let demo: DemoKubelet | null = null;
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}));
   let nextId = 1;
+  let savedPresets: MaskPreset[] = [];
+  const allPresets = () => [...BUILT_IN_PRESETS, ...savedPresets];
 
   const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: structuredClone(record.info) });
   const setState = (record: NodeRecord, state: NodeState) => {
@@ -208,14 +215,22 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     const current = () => record.session === session;
     const { id, spec, simulated } = record.info;
     linkReported(record, { phase: 'connecting', attempt: 1 });
+    const mask = record.pods.fieldMask;
+    record.info.maskHonoured = null;
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
+      ...(mask ? { mask } : {}),
       prompter: prompts.prompterFor(id, { user: spec.user ?? '', host: spec.host }),
       events: {
         state: (state) => current() && linkReported(record, state),
         reset: (pods) => current() && record.pods.replaceAll(pods),
         change: (type, pod) => current() && (type === 'DELETED' ? record.pods.remove(pod) : record.pods.upsert(type, pod)),
+        maskHonoured: (honoured) => {
+          if (!current() || record.info.maskHonoured === honoured) return;
+          record.info.maskHonoured = honoured;
+          publish(record);
+        },
       },
     };
     record.link = simulated && demo ? demo.openLink(request) : openLink(request);
@@ -239,7 +254,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   const createRecord = (spec: NodeSpec, simulated: boolean, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
+      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods),
       link: null,
       session: null,
@@ -248,9 +263,18 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       maskLeftOff: false,
     };
     // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
-    if (mask) record.pods.setView(maskView(mask));
+    setRecordMask(record, mask);
     nodes.set(id, record);
     return record;
+  };
+
+  /** The mask text (checked already) becomes the node's: its pods, and the paths the UI marks by. */
+  const setRecordMask = (record: NodeRecord, text: string) => {
+    const mask = maskOf(text, allPresets());
+    // A mask naming presets is kept written out, so a preset changed later does not change the node.
+    record.info.mask = mask && text.includes('@') ? mask.paths.join(',') : text.trim();
+    record.info.maskPaths = [...(mask?.paths ?? [])];
+    record.pods.setMask(mask);
   };
 
   const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`, mask = ''): NodeRecord => {
@@ -297,9 +321,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     const entry = record.pods.get(uid);
     if (!entry) throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted; pick another pod.');
     const shown = record.pods.shown(entry);
+    const mask = record.pods.fieldMask;
     return {
-      json: podToKubectlJson(shown),
+      json: podToKubectlJson(shown, mask ? { mask } : {}),
       summary: summarizePod(shown),
+      notSelected: unselectedFields(SUMMARY_FIELD_SOURCES, mask?.paths ?? []),
       unknownFields: entry.unknownFields.map((f) => ({
         path: f.path,
         fieldNumber: f.fieldNumber,
@@ -348,14 +374,22 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     'nodes.startDemo': async () => structuredClone((await startDemo()).info),
     'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
-      const check = checkMask(mask);
+      const check = checkMask(mask, allPresets());
       if (!check.ok) return check;
-      record.info.mask = mask.trim();
+      const wasLive = record.session !== null && record.info.state.phase !== 'error';
+      const fetchedWith = record.info.maskPaths;
+      setRecordMask(record, mask);
       delete record.keptMask;
-      record.pods.setView(maskView(mask));
       publish(record);
       // A node held back for its unreadable saved mask starts as it would have, now with this one.
       if (record.maskLeftOff) void connect(record);
+      else if (wasLive) {
+        // The kubelet is asked again with the new mask. Pods fetched with a narrower one lack what
+        // the new one selects: they are not shown meanwhile, rather than shown with fields missing.
+        await closeLink(record);
+        if (!fetchedCovers(fetchedWith, record.info.maskPaths)) record.pods.clear();
+        void connect(record);
+      }
       // The demo node is not remembered, nor its mask.
       if (!record.info.simulated) await persist();
       return check;
@@ -378,7 +412,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         target = await options.pickSavePath(suggested);
         if (target === null) return { status: 'cancelled' };
       }
-      const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
+      const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format, record.pods.fieldMask);
       return { status: 'saved', path: target, count: entries.length, bytes };
     },
     'prompts.pending': () => prompts.pending(),
@@ -386,7 +420,47 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       prompts.answer(promptId, answer);
       return {};
     },
-    'mask.validate': ({ mask }) => checkMask(mask),
+    'mask.validate': ({ mask }) => checkMask(mask, allPresets()),
+    'mask.preview': ({ nodeId, mask, uid }) => {
+      const record = recordOf(nodeId);
+      const check = checkMask(mask, allPresets());
+      if (!check.ok) return check;
+      const parsed = maskOf(mask, allPresets());
+      if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
+      const entries = [...record.pods.values()];
+      const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
+      return maskPreview(entries.map((e) => e.pod), parsed, sample?.pod, record.info.mask);
+    },
+    'mask.presets': () => allPresets(),
+    'mask.savePreset': async ({ name, mask }) => {
+      const others = savedPresets.filter((p) => p.name !== name);
+      const problem = presetNameProblem(name, others);
+      if (problem) throw new ContractError('invalid-input', `Cannot save the preset: ${problem}.`, 'Choose another name.');
+      const check = checkMask(mask, allPresets());
+      if (!check.ok) throw new ContractError('invalid-input', `Cannot save the preset: ${check.error}`, 'Fix the mask, then save it again.');
+      if (check.paths.length === 0) throw new ContractError('invalid-input', 'Cannot save an empty preset.', 'Tick at least one field.');
+      const next = [...others, { name, paths: check.paths, description: 'saved', builtIn: false }].sort((a, b) => a.name.localeCompare(b.name));
+      try {
+        await savePresets(options.stateDir, next);
+      } catch (err) {
+        const why = whyCannotWrite(err) ?? (err as Error).message;
+        throw new ContractError('save-failed', `Could not save the preset to ${options.stateDir}: ${why}.`, 'Free up space or fix the folder\'s permissions, then save again.');
+      }
+      savedPresets = next;
+      return allPresets();
+    },
+    'mask.deletePreset': async ({ name }) => {
+      if (!savedPresets.some((p) => p.name === name)) throw new ContractError('not-found', `There is no saved preset "${name}".`, 'Built-in presets cannot be deleted.');
+      const next = savedPresets.filter((p) => p.name !== name);
+      try {
+        await savePresets(options.stateDir, next);
+      } catch (err) {
+        const why = whyCannotWrite(err) ?? (err as Error).message;
+        throw new ContractError('save-failed', `Could not save the presets to ${options.stateDir}: ${why}.`, 'Free up space or fix the folder\'s permissions, then try again.');
+      }
+      savedPresets = next;
+      return allPresets();
+    },
     'notices.list': () => notices.list(),
     'notices.dismiss': ({ id }) => {
       notices.dismiss(id);
@@ -394,6 +468,15 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
   };
 
+  try {
+    const loaded = await loadSavedPresets(options.stateDir);
+    savedPresets = loaded.presets;
+    if (loaded.problems.length) {
+      notices.raise('presets-unreadable', `Some saved mask presets were left out: ${loaded.problems.join('; ')}.`, 'Save them again from the mask builder.');
+    }
+  } catch (err) {
+    notices.raise('presets-unreadable', `Your saved mask presets could not be read: ${(err as Error).message}.`, 'Saving a preset writes a new list; repair the file first to keep the old ones.');
+  }
   const saved = await loadRemembered();
   for (const node of saved) restoreNode(node);
   const demoWanted = options.demo ?? 'firstStart';

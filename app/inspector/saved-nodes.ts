@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { NodeSpecSchema, type NodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { BUILT_IN_PRESETS } from '../mask/mask-presets';
 import { checkMask } from './node-mask';
 
 /**
@@ -65,7 +66,7 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
 function readSavedMask(saved: unknown): { mask: string; maskProblem?: string; keptMask?: unknown } {
   if (saved === undefined) return { mask: '' };
   if (typeof saved !== 'string') return { mask: '', keptMask: saved, maskProblem: `The saved field mask ${shorten(JSON.stringify(saved))} is not text` };
-  const check = checkMask(saved);
+  const check = checkMask(saved, BUILT_IN_PRESETS);
   if (check.ok) return { mask: saved.trim() };
   return { mask: '', keptMask: saved, maskProblem: `The saved field mask "${shorten(saved)}" no longer parses: ${check.error}` };
 }

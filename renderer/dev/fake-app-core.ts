@@ -181,7 +181,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
   function addNode(label: string, simulated: boolean, state: NodeState, scale: number, host = label): FakeNode {
     const id = `node-${nextId++}`;
     const pods = state.phase === 'live' ? makePods(label, scale) : new Map<string, PodTree>();
-    const node: FakeNode = { info: { id, label, simulated, spec: { host }, state, mask: '', podCount: pods.size }, pods, seq: 0 };
+    const node: FakeNode = { info: { id, label, simulated, spec: { host }, state, mask: '', maskPaths: [], maskHonoured: null, podCount: pods.size }, pods, seq: 0 };
     nodes.set(id, node);
     return node;
   }
@@ -267,7 +267,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
       const check = checkMask(mask);
       if (check.ok) {
         const node = get(nodeId);
-        node.info = { ...node.info, mask: check.paths.join(',') };
+        node.info = { ...node.info, mask: check.paths.join(','), maskPaths: check.paths };
         publish(node);
       }
       return check;
@@ -282,7 +282,7 @@ export function createFakeAppCore(options: { seed?: number; scale?: number; even
     'pods.get': ({ nodeId, uid }) => {
       const pod = get(nodeId).pods.get(uid);
       if (!pod) throw new Error('That pod is gone from the node.');
-      return { json: JSON.stringify(pod, null, 4) + '\n', summary: summarizePod(pod), unknownFields: uid.startsWith('0') ? [{ path: 'status', fieldNumber: 42, wireType: 2, rawHex: '0a0474657374' }] : [] };
+      return { json: JSON.stringify(pod, null, 4) + '\n', summary: summarizePod(pod), notSelected: [], unknownFields: uid.startsWith('0') ? [{ path: 'status', fieldNumber: 42, wireType: 2, rawHex: '0a0474657374' }] : [] };
     },
     'pods.export': ({ nodeId, uids, path }) => {
       const count = uids === 'all' ? get(nodeId).pods.size : uids.length;
