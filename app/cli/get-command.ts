@@ -18,7 +18,7 @@ const spec: NodeCommandSpec = {
     const { pod, maskHonoured } = await client.getPod(uid);
     noteMask(maskHonoured);
     warnUnknownFields([pod]);
-    const options = { showManagedFields: opts.showManagedFields };
+    const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
     const text =
       opts.output === 'table' ? `${podTable([pod.pod])}\n` : opts.output === 'ndjson' ? `${podToNdjsonLine(pod.pod, options)}\n` : podToKubectlJson(pod.pod, options);
     await writeStdout(text);

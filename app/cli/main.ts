@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   watch: () => import('./watch-command'),
   export: () => import('./export-command'),
   ui: () => import('./ui-command'),
+  mask: () => import('./mask-command'),
 };
 
 async function usage(): Promise<string> {

@@ -4,7 +4,10 @@
  * the field mask and the output format.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { FieldMaskError, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { FieldMaskError, type FieldMask } from '../mask/field-mask';
+import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
+import { loadSavedPresetsSync } from '../inspector/saved-presets';
+import { defaultStateDir } from '../inspector/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
 
 export class CliUsageError extends Error {
@@ -27,7 +30,12 @@ kubelet:
   --api shipped|documented|auto   wire shape (default auto: shipped, else documented)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
-  --mask PATHS               field mask, e.g. metadata.name,status.phase (applied locally too)
+  --mask PATHS               field mask, e.g. metadata.name,status.phase; @NAME is a preset
+                             (@readiness, or @readiness,metadata.labels to extend one; see
+                             nodescope mask presets). Sent to the kubelet and applied here too.
+                             A masked pod is not a full kubectl pod: it holds exactly the selected
+                             fields (plus apiVersion and kind), as kubectl prints them, and no
+                             zero values for fields left out.
 output:
   -o, --output FORMAT        ${outputs.join(', ')} (default ${outputs[0]})
   --show-managed-fields      keep metadata.managedFields in JSON
@@ -66,6 +74,15 @@ export interface NodeCommandOptions {
   output: string;
   showManagedFields: boolean;
   help: boolean;
+}
+
+/** The presets saved in the app, for `--mask @NAME`; a broken file is the user's to fix, so it is a usage error. */
+function savedPresets() {
+  try {
+    return loadSavedPresetsSync(defaultStateDir()).presets;
+  } catch (err) {
+    throw new CliUsageError(`cannot read the saved mask presets: ${(err as Error).message}; repair or remove that file, or use the built-in presets`);
+  }
 }
 
 export type ExtraOptions = ParseArgsConfig['options'];
@@ -110,7 +127,8 @@ export function parseNodeArgs(
   let mask: FieldMask | undefined;
   if (v.mask !== undefined && String(v.mask).trim() !== '') {
     try {
-      mask = parseFieldMask(String(v.mask));
+      const text = String(v.mask);
+      mask = parseMaskWithPresets(text, text.includes('@') ? [...BUILT_IN_PRESETS, ...savedPresets()] : BUILT_IN_PRESETS);
     } catch (err) {
       if (err instanceof FieldMaskError) throw new CliUsageError(`bad --mask: ${err.message}`);
       throw err;

@@ -37,12 +37,13 @@ function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>):
 /** Prints the list; returns the exit code and the number of pods printed. */
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
-  if (opts.mask) {
+  const { mask } = opts;
+  if (mask) {
     const list = await client.listPods();
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     const trees = list.pods.map((p) => p.pod);
-    const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options });
+    const stream = (sink: (text: string) => void) => streamPodsAsKubectl(trees, sink, { ndjson: opts.ndjson, ...options, mask });
     if (opts.file) {
       try {
         const { bytes } = writeFileAtomicFromChunks(opts.file, (write) => stream((text) => write(Buffer.from(text))));

@@ -42,7 +42,7 @@ const spec: NodeCommandSpec = {
     let stopWatch: ((code: number) => void) | undefined;
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
-      const options = { showManagedFields: opts.showManagedFields };
+      const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
       // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
       const written = writeUnlessBacklogged(
         process.stdout,

@@ -3,6 +3,7 @@
  * atomically, private to the user). Each is stored as its canonical paths, so it means the same
  * thing however it was typed; a hand-edited entry that no longer parses is skipped, never the file.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -28,13 +29,28 @@ export interface LoadedPresets {
 /** The saved presets; none when the file does not exist. Throws when the file is not a preset list. */
 export async function loadSavedPresets(stateDir: string): Promise<LoadedPresets> {
   const path = savedPresetsPath(stateDir);
-  let text: string;
+  return parseSavedPresets(await readFile(path, 'utf8').catch(noFile), path);
+}
+
+/** The same, for the command line, which resolves `--mask @NAME` before anything else runs. */
+export function loadSavedPresetsSync(stateDir: string): LoadedPresets {
+  const path = savedPresetsPath(stateDir);
+  let text: string | null;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { presets: [], problems: [] };
-    throw err;
+    text = noFile(err);
   }
+  return parseSavedPresets(text, path);
+}
+
+function noFile(err: unknown): null {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  throw err;
+}
+
+function parseSavedPresets(text: string | null, path: string): LoadedPresets {
+  if (text === null) return { presets: [], problems: [] };
   let parsed;
   try {
     parsed = SavedPresetsSchema.safeParse(JSON.parse(text));
