@@ -4,7 +4,7 @@
  */
 import { decodePod } from '../app/pod/decode';
 import { podToKubectlJson, streamPodBytesAsKubectl } from '../app/pod/kubectl-json';
-import { podSchema } from '../app/schema/pod-schema';
+import { loadProtoRoot, POD_PROTO_FILES } from '../app/schema/proto-files';
 import { hasSharedPods, loadSharedPods } from '../app/testing/shared-fixtures';
 import { benchCorpus } from './corpus';
 import { runIsolated } from './isolated';
@@ -16,7 +16,7 @@ async function corpus(): Promise<Buffer[]> {
 
 async function against(candidate: (pods: Buffer[]) => void): Promise<Comparison> {
   const pods = await corpus();
-  const PodType = podSchema().root.lookupType('k8s.io.api.core.v1.Pod');
+  const PodType = loadProtoRoot(POD_PROTO_FILES).lookupType('k8s.io.api.core.v1.Pod');
   return compareRates(
     () => candidate(pods),
     () => {

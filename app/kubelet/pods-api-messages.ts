@@ -3,7 +3,7 @@
  * Pods stay bytes here: they are decoded by app/pod/decode.ts, which keeps what our schema does not know.
  */
 import type protobuf from 'protobufjs';
-import { loadProtoRoot } from '../schema/pod-schema';
+import { loadProtoRoot } from '../schema/proto-files';
 
 export const EVENT_TYPES = ['UNSPECIFIED', 'ADDED', 'MODIFIED', 'DELETED', 'INITIAL_SYNC_COMPLETE'] as const;
 export type WatchEventType = (typeof EVENT_TYPES)[number];

@@ -1,13 +1,11 @@
 /**
- * The Kubernetes pod schema as one compiled model: the proto files (loaded at run time with protobufjs)
- * joined with the Go JSON facts. The decoder, the kubectl printer, the encoder and field masks all read
- * this model, so they cannot disagree about a field.
+ * The Kubernetes pod schema as one compiled model: the proto messages (generated from proto/ into
+ * pod-proto.generated.ts) joined with the Go JSON facts. The decoder, the kubectl printer, the encoder
+ * and field masks all read this model, so they cannot disagree about a field. Browser-safe: no
+ * node:fs, no protobufjs, so the renderer's mask builder reads the same model.
  */
-import protobuf from 'protobufjs';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { goJsonTags, type GoKind } from './go-json-tags.generated';
+import { podProtoMessages } from './pod-proto.generated';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 /** Messages with their own JSON form (docs/pod-json.md, "Special types"). */
@@ -59,7 +57,6 @@ export interface MessageSchema {
 export interface PodSchema {
   pod: MessageSchema;
   messages: Map<string, MessageSchema>;
-  root: protobuf.Root;
 }
 
 const SPECIALS: Record<string, SpecialType> = {
@@ -71,23 +68,12 @@ const SPECIALS: Record<string, SpecialType> = {
 
 const SCALARS = new Set<string>(['string', 'bool', 'int32', 'int64', 'bytes']);
 
-/** The proto/ folder, found from this file in a checkout or a packaged app. */
-export function protoDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [resolve(here, '..', '..', 'proto'), resolve(here, '..', 'proto'), resolve(here, 'proto')]) {
-    if (existsSync(join(candidate, 'k8s.io'))) return candidate;
-  }
-  throw new Error(`cannot find the proto/ folder near ${here}; reinstall Nodescope`);
-}
+const utf8 = new TextEncoder();
 
-/** Loads proto files relative to proto/, resolving imports there too. */
-export function loadProtoRoot(files: string[]): protobuf.Root {
-  const dir = protoDir();
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => (target.startsWith(dir) ? target : join(dir, target));
-  root.loadSync(files.map((f) => join(dir, f)), { keepCase: true });
-  root.resolveAll();
-  return root;
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /** Go's encoding/json sorts map keys by their UTF-8 bytes; UTF-16 order differs only above U+D7FF. */
@@ -99,22 +85,23 @@ export function compareGoKeys(a: string, b: string): number {
     const y = b.charCodeAt(i);
     if (x !== y) {
       if (x < 0xd800 && y < 0xd800) return x - y;
-      return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
+      return compareBytes(utf8.encode(a.slice(i)), utf8.encode(b.slice(i)));
     }
   }
   return a.length - b.length;
 }
 
-function compile(root: protobuf.Root): PodSchema {
+function compile(): PodSchema {
   const messages = new Map<string, MessageSchema>();
 
-  function messageOf(type: protobuf.Type): MessageSchema {
-    const fullName = type.fullName.replace(/^\./, '');
+  function messageOf(fullName: string): MessageSchema {
     const existing = messages.get(fullName);
     if (existing) return existing;
+    const protoFields = podProtoMessages[fullName];
+    if (!protoFields) throw new Error(`schema: no proto message ${fullName}`);
     const schema: MessageSchema = {
       fullName,
-      name: type.name,
+      name: fullName.slice(fullName.lastIndexOf('.') + 1),
       special: SPECIALS[fullName],
       fields: [],
       byNumber: [],
@@ -124,40 +111,37 @@ function compile(root: protobuf.Root): PodSchema {
     messages.set(fullName, schema);
     const tags = goJsonTags[fullName];
     if (!tags && !schema.special) throw new Error(`schema: no Go JSON facts for ${fullName}`);
-    for (const f of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
-      const tag = tags?.find((t) => t.n === f.id);
-      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${f.name}`);
-      const isMap = f instanceof protobuf.MapField;
-      const elementType = f.type;
+    for (const [number, protoName, type, kind] of protoFields) {
+      const tag = tags?.find((t) => t.n === number);
+      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${protoName}`);
+      const repeated = kind !== 0;
       const field: FieldSchema = {
-        number: f.id,
-        protoName: f.name,
-        json: tag?.json ?? f.name,
-        goKind: tag?.kind ?? (f.repeated ? 'list' : 'value'),
+        number,
+        protoName,
+        json: tag?.json ?? protoName,
+        goKind: tag?.kind ?? (repeated ? 'list' : 'value'),
         omitempty: tag?.omitempty === true,
         omitzero: tag?.omitzero === true,
         inline: tag?.inline === true,
-        repeated: f.repeated,
-        map: isMap,
+        repeated,
+        map: kind === 2,
         wireType: WIRE_LEN,
         owner: schema,
       };
-      if (SCALARS.has(elementType)) {
-        field.scalar = elementType as ScalarType;
-        field.wireType = elementType === 'string' || elementType === 'bytes' ? WIRE_LEN : WIRE_VARINT;
+      if (SCALARS.has(type)) {
+        field.scalar = type as ScalarType;
+        field.wireType = type === 'string' || type === 'bytes' ? WIRE_LEN : WIRE_VARINT;
       } else {
-        const resolved = f.resolvedType;
-        if (!(resolved instanceof protobuf.Type)) throw new Error(`schema: ${fullName}.${f.name} has unsupported type ${elementType}`);
-        field.message = messageOf(resolved);
+        if (!(type in podProtoMessages)) throw new Error(`schema: ${fullName}.${protoName} has unsupported type ${type}`);
+        field.message = messageOf(type);
       }
       schema.fields.push(field);
-      schema.byNumber[f.id] = field;
+      schema.byNumber[number] = field;
     }
     return schema;
   }
 
-  const podType = root.lookupType('k8s.io.api.core.v1.Pod');
-  const pod = messageOf(podType);
+  const pod = messageOf('k8s.io.api.core.v1.Pod');
 
   // Members are computed once every message exists, because inline embeds reach into other messages.
   for (const schema of messages.values()) {
@@ -166,20 +150,13 @@ function compile(root: protobuf.Root): PodSchema {
     schema.members = collect(schema).sort((a, b) => compareGoKeys(a.name, b.name));
     schema.memberByName = new Map(schema.members.map((m) => [m.name, m]));
   }
-  return { pod, messages, root };
+  return { pod, messages };
 }
 
 let cached: PodSchema | undefined;
 
-/** The pod schema, loaded once per process. */
+/** The pod schema, built once per process (or page). */
 export function podSchema(): PodSchema {
-  cached ??= compile(
-    loadProtoRoot([
-      'k8s.io/api/core/v1/generated.proto',
-      'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
-      'k8s.io/apimachinery/pkg/api/resource/generated.proto',
-      'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
-    ]),
-  );
+  cached ??= compile();
   return cached;
 }
