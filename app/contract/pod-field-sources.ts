@@ -16,6 +16,7 @@ export const ROW_FIELD_SOURCES = {
   node: ['spec.nodeName'],
   owner: ['metadata.ownerReferences'],
   labels: ['metadata.labels'],
+  isStatic: ['metadata.annotations'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RowField = keyof typeof ROW_FIELD_SOURCES;

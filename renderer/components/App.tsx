@@ -14,6 +14,7 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/contract/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
@@ -51,6 +52,8 @@ export function App({ model }: { model: AppModel }) {
 
   // Follow the first node until the user picks one; a removed node hands over to the next.
   const node = model.node(selectedNodeId) ?? model.nodes[0];
+  const maskPaths = node?.maskPaths;
+  const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths ?? [])), [maskPaths]);
   const nodeId = node?.id ?? null;
   useEffect(() => {
     if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
@@ -170,7 +173,7 @@ export function App({ model }: { model: AppModel }) {
                 </span>
               </div>
               <span className="spacer" />
-              <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
+              <MaskBox bridge={bridge} node={node} />
               <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
                 Export…
               </button>
@@ -223,6 +226,8 @@ export function App({ model }: { model: AppModel }) {
                   </div>
                 )}
                 <PodsTable
+                  notSelected={notSelected}
+                  mask={node.mask}
                   rows={rows}
                   totalCount={allRows.length}
                   order={order}
@@ -286,6 +291,7 @@ export function App({ model }: { model: AppModel }) {
           nodeLabel={node.label}
           filteredUids={rows.map((r) => r.uid)}
           totalCount={allRows.length}
+          mask={node.mask}
           onClose={() => setDialog(null)}
         />
       )}

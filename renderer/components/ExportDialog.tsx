@@ -13,6 +13,8 @@ export function ExportDialog(props: {
   nodeLabel: string;
   filteredUids: readonly string[];
   totalCount: number;
+  /** The node's field mask ('' for none): a masked export holds only its fields. */
+  mask: string;
   onClose: () => void;
 }) {
   const [info, setInfo] = useState<RequestOutput<'app.info'> | null>(null);
@@ -95,6 +97,11 @@ export function ExportDialog(props: {
           NDJSON <span className="muted">(one pod per line, for jq and log tools)</span>
         </label>
       </fieldset>
+      {props.mask && (
+        <p className="muted" role="note">
+          Masked export: each pod holds exactly the fields of the mask <span className="mono">{props.mask}</span> (plus apiVersion and kind), as kubectl prints them. It is not a full kubectl pod.
+        </p>
+      )}
       <label className="field">
         <span className="field-label">File</span>
         <input className="mono" aria-label="Export file path" value={path} spellCheck={false} onChange={(e) => setPath(e.target.value)} />

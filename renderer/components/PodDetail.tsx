@@ -67,7 +67,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           </p>
         )}
         {!detail && !error && <p className="muted">Loading…</p>}
-        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
+        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'json' && <JsonView text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
       </div>
