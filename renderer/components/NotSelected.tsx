@@ -3,9 +3,9 @@
  * Distinct from "—" (the kubelet sent nothing there).
  */
 export function NotSelected({ mask, short = false }: { mask?: string; short?: boolean }) {
-  const title = mask ? `Not selected by the field mask ${mask}` : 'Not selected by the field mask';
+  const title = mask ? `Not selected: left out by the mask ${mask}` : 'Not selected: left out by the mask';
   return (
-    <span className="not-selected" title={title} aria-label={title}>
+    <span className="not-selected" role="img" title={title} aria-label={title}>
       {short ? '⊘' : 'not selected'}
     </span>
   );
