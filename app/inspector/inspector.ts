@@ -13,9 +13,8 @@ import {
 import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { summarizePod } from '../contract/summarize-pod';
 import { fetchedCovers } from '../mask/mask-coverage';
-import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { maskPreview } from './mask-preview';
-import { loadSavedPresets, presetNameProblem, savePresets } from './saved-presets';
+import { openPresetStore } from './preset-store';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import packageJson from '../../package.json';
 import type { AppCore, AppEvent } from './app-core';
@@ -89,8 +88,6 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   let demo: DemoKubelet | null = null;
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}));
   let nextId = 1;
-  let savedPresets: MaskPreset[] = [];
-  const allPresets = () => [...BUILT_IN_PRESETS, ...savedPresets];
 
   const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: structuredClone(record.info) });
   const setState = (record: NodeRecord, state: NodeState) => {
@@ -132,6 +129,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const notices = new AppNotices(emit);
+  const presets = await openPresetStore(options.stateDir, notices);
   /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
   let keepSavedListAsItIs = false;
 
@@ -270,7 +268,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   /** The mask text (checked already) becomes the node's: its pods, and the paths the UI marks by. */
   const setRecordMask = (record: NodeRecord, text: string) => {
-    const mask = maskOf(text, allPresets());
+    const mask = maskOf(text, presets.all());
     // A mask naming presets is kept written out, so a preset changed later does not change the node.
     record.info.mask = mask && text.includes('@') ? mask.paths.join(',') : text.trim();
     record.info.maskPaths = [...(mask?.paths ?? [])];
@@ -374,7 +372,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     'nodes.startDemo': async () => structuredClone((await startDemo()).info),
     'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
-      const check = checkMask(mask, allPresets());
+      const check = checkMask(mask, presets.all());
       if (!check.ok) return check;
       const wasLive = record.session !== null && record.info.state.phase !== 'error';
       const fetchedWith = record.info.maskPaths;
@@ -420,47 +418,20 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       prompts.answer(promptId, answer);
       return {};
     },
-    'mask.validate': ({ mask }) => checkMask(mask, allPresets()),
+    'mask.validate': ({ mask }) => checkMask(mask, presets.all()),
     'mask.preview': ({ nodeId, mask, uid }) => {
       const record = recordOf(nodeId);
-      const check = checkMask(mask, allPresets());
+      const check = checkMask(mask, presets.all());
       if (!check.ok) return check;
-      const parsed = maskOf(mask, allPresets());
+      const parsed = maskOf(mask, presets.all());
       if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
       const entries = [...record.pods.values()];
       const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
       return maskPreview(entries.map((e) => e.pod), parsed, sample?.pod, record.info.mask);
     },
-    'mask.presets': () => allPresets(),
-    'mask.savePreset': async ({ name, mask }) => {
-      const others = savedPresets.filter((p) => p.name !== name);
-      const problem = presetNameProblem(name, others);
-      if (problem) throw new ContractError('invalid-input', `Cannot save the preset: ${problem}.`, 'Choose another name.');
-      const check = checkMask(mask, allPresets());
-      if (!check.ok) throw new ContractError('invalid-input', `Cannot save the preset: ${check.error}`, 'Fix the mask, then save it again.');
-      if (check.paths.length === 0) throw new ContractError('invalid-input', 'Cannot save an empty preset.', 'Tick at least one field.');
-      const next = [...others, { name, paths: check.paths, description: 'saved', builtIn: false }].sort((a, b) => a.name.localeCompare(b.name));
-      try {
-        await savePresets(options.stateDir, next);
-      } catch (err) {
-        const why = whyCannotWrite(err) ?? (err as Error).message;
-        throw new ContractError('save-failed', `Could not save the preset to ${options.stateDir}: ${why}.`, 'Free up space or fix the folder\'s permissions, then save again.');
-      }
-      savedPresets = next;
-      return allPresets();
-    },
-    'mask.deletePreset': async ({ name }) => {
-      if (!savedPresets.some((p) => p.name === name)) throw new ContractError('not-found', `There is no saved preset "${name}".`, 'Built-in presets cannot be deleted.');
-      const next = savedPresets.filter((p) => p.name !== name);
-      try {
-        await savePresets(options.stateDir, next);
-      } catch (err) {
-        const why = whyCannotWrite(err) ?? (err as Error).message;
-        throw new ContractError('save-failed', `Could not save the presets to ${options.stateDir}: ${why}.`, 'Free up space or fix the folder\'s permissions, then try again.');
-      }
-      savedPresets = next;
-      return allPresets();
-    },
+    'mask.presets': () => presets.all(),
+    'mask.savePreset': ({ name, mask }) => presets.save(name, checkMask(mask, presets.all())),
+    'mask.deletePreset': ({ name }) => presets.remove(name),
     'notices.list': () => notices.list(),
     'notices.dismiss': ({ id }) => {
       notices.dismiss(id);
@@ -468,15 +439,6 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
   };
 
-  try {
-    const loaded = await loadSavedPresets(options.stateDir);
-    savedPresets = loaded.presets;
-    if (loaded.problems.length) {
-      notices.raise('presets-unreadable', `Some saved mask presets were left out: ${loaded.problems.join('; ')}.`, 'Save them again from the mask builder.');
-    }
-  } catch (err) {
-    notices.raise('presets-unreadable', `Your saved mask presets could not be read: ${(err as Error).message}.`, 'Saving a preset writes a new list; repair the file first to keep the old ones.');
-  }
   const saved = await loadRemembered();
   for (const node of saved) restoreNode(node);
   const demoWanted = options.demo ?? 'firstStart';

@@ -110,7 +110,7 @@ function treeElement(f: FieldSchema, x: string, d: string, sel = 'undefined'): s
 
 /**
  * Fills slots from the tree object `src`. `sel` (a mask's Selection, undefined for all) decides which
- * members are printed at all; `S(key)` is the selection inside a member.
+ * members are printed at all, and its entry for a member is the selection passed down into it.
  */
 function treeFill(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolean): string {
   return m.members
