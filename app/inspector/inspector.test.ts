@@ -91,7 +91,7 @@ describe('inspector with the demo node', () => {
 
     expect(await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name, @identity' })).toMatchObject({ ok: true });
     // The shipped kubelet the demo simulates ignores masks: the app says so, and masks the pods itself.
-    const masked = await pollUntil('the mask reported as not honoured', demoInfo, (n) => n?.maskHonoured === false && n.podCount > 0);
+    const masked = (await pollUntil('the mask reported as not honoured', demoInfo, (n) => n?.maskHonoured === false && n.podCount > 0))!;
     expect(masked.mask).toBe('metadata.name,metadata.namespace,metadata.ownerReferences,metadata.uid,spec.nodeName');
     const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string }[] };
     const detail = (await call('pods.get', { nodeId: info.id, uid: rows[0]!.uid })) as { json: string; notSelected: string[] };
