@@ -84,6 +84,10 @@ describe('nodescope mask', () => {
       const unknown = await nodescope(['pods', '--local', shipped, '--mask', '@readyness']);
       expect(unknown.code).toBe(EXIT.usage);
       expect(unknown.stderr).toContain('did you mean "@readiness"?');
+      // A map is selected whole, here as in the app and the builder.
+      const mapKey = await nodescope(['pods', '--local', shipped, '--mask', 'metadata.labels.app']);
+      expect(mapKey.code).toBe(EXIT.usage);
+      expect(mapKey.stderr).toContain('"metadata.labels" is a map, which can only be selected whole');
     } finally {
       await k.stop();
     }

@@ -38,5 +38,7 @@ describe('mask selection', () => {
     expect(maskTreeNode('metadata.labels')).toMatchObject({ map: true, children: [], type: '<map[string]string>' });
     expect(maskTreeNode('status.containerStatuses')).toMatchObject({ list: true, type: '<[]ContainerStatus>' });
     expect(maskTreeNode('metadata.labels.app')).toBeUndefined();
+    // The text form the builder shares with the app core and the CLI refuses a key just the same.
+    expect(() => parseFieldMask('metadata.labels.app')).toThrow('"metadata.labels" is a map, which can only be selected whole');
   });
 });
