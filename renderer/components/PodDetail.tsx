@@ -47,7 +47,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           <span className="muted mono small">{namespace}</span>
           <h2 className="mono">{name}</h2>
         </div>
-        {row && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
+        {row && !detail?.notSelected.includes('status') && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
         {!row && detail && <span className="pill tone-off">deleted</span>}
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
