@@ -36,11 +36,26 @@ async function start(): Promise<void> {
       const json = { name: 'JSON', extensions: ['json'] };
       const ndjson = { name: 'NDJSON', extensions: ['ndjson', 'jsonl'] };
       // The filter shown first matches the suggested name, or the dialog hides the kind being saved.
+      // The path it returns is the only one exports go to: the dialog asks before replacing a file
+      // (Linux needs showOverwriteConfirmation for that; macOS and Windows always ask).
       const result = await dialog.showSaveDialog({
         defaultPath: suggestedPath,
         filters: suggestedPath.endsWith('.ndjson') ? [ndjson, json] : [json, ndjson],
+        properties: ['showOverwriteConfirmation', 'createDirectory'],
       });
       return result.canceled || !result.filePath ? null : result.filePath;
+    },
+    async pickOpenPaths() {
+      const result = await dialog.showOpenDialog({
+        title: 'Open snapshot or recording',
+        defaultPath: app.getPath('downloads'),
+        properties: ['openFile', 'multiSelections'],
+        filters: [
+          { name: 'Snapshots and recordings', extensions: ['json', 'ndjson', 'jsonl', 'pb', 'bin', 'protobuf'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      });
+      return result.canceled ? [] : result.filePaths;
     },
   });
   const unbind = bindContractToIpc(inspector, APP_ORIGIN);

@@ -1,14 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFieldMask } from '../mask/field-mask';
 import { coverage } from '../mask/mask-coverage';
+import { podBytesListToKubectl } from '../pod/kubectl-json';
+import { kubectlJsonToYaml } from '../pod/kubectl-yaml';
+import { webPodBytes } from '../pod/testdata/handmade-pods';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { EXIT } from './exit-codes';
+import { nodescope as run } from './testing/run-nodescope';
 
-const BIN = resolve(__dirname, '..', '..', 'bin', 'nodescope.js');
 const dir = mkdtempSync(join(tmpdir(), 'nodescope-mask-cli-'));
 // The CLI finds saved presets where the app keeps them: $XDG_CONFIG_HOME/nodescope/presets.json.
 const config = join(dir, 'config');
@@ -16,14 +18,7 @@ mkdirSync(join(config, 'nodescope'), { recursive: true });
 writeFileSync(join(config, 'nodescope', 'presets.json'), JSON.stringify({ version: 1, presets: [{ name: 'mine', mask: 'metadata.labels' }] }));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function nodescope(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, XDG_CONFIG_HOME: config } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
-}
+const nodescope = (args: string[]) => run(args, { env: { XDG_CONFIG_HOME: config } });
 
 /** Every leaf path of a JSON value, lists walked through (as mask paths are). */
 function leafPaths(value: unknown, prefix = ''): string[] {
@@ -56,6 +51,8 @@ describe('nodescope mask', () => {
     expect(r.code, r.stderr).toBe(EXIT.ok);
     expect(r.stdout).toMatch(/^@identity\tbuilt-in\tmetadata\.name,metadata\.namespace,metadata\.uid/m);
     expect(r.stdout).toMatch(/^@mine\tsaved\tmetadata\.labels$/m);
+    const help = await nodescope(['--help']);
+    expect(help.stdout).toMatch(/^  mask +list the pod fields a --mask can name \(tree\) and the mask presets \(presets\)$/m);
   }, 30_000);
 
   it('uses and extends a preset with --mask, sending it to the kubelet, and prints exactly its fields', async () => {
@@ -91,5 +88,32 @@ describe('nodescope mask', () => {
     } finally {
       await k.stop();
     }
+  }, 60_000);
+
+  it('uses a preset with --mask on a snapshot file too: pods, get, export and watch print exactly its fields, in JSON and YAML', async () => {
+    const file = join(dir, 'pods.json');
+    writeFileSync(file, podBytesListToKubectl([webPodBytes()]).bytes);
+    const uid = '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11';
+    const mask = ['--mask', '@mine,metadata.name'];
+    const expected = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', labels: { Z: 'z', a: '1', b: '2', é: 'x' } } };
+    const get = await nodescope(['get', file, uid, ...mask]);
+    expect(get.code, get.stderr).toBe(EXIT.ok);
+    expect(JSON.parse(get.stdout)).toEqual(expected);
+    const items = async (args: string[]) => {
+      const r = await nodescope(args);
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      return (JSON.parse(r.stdout) as { items: unknown[] }).items;
+    };
+    expect(await items(['pods', file, '-o', 'json', ...mask])).toEqual([expected]);
+    expect(await items(['export', file, ...mask])).toEqual([expected]);
+    // YAML is kubectl's YAML of exactly that JSON: no spec or status standing in for what was left out.
+    const yaml = await nodescope(['get', file, uid, '-o', 'yaml', ...mask]);
+    expect(yaml.stdout).toBe(kubectlJsonToYaml(get.stdout).yaml);
+    const exportedYaml = await nodescope(['export', file, '-o', 'yaml', ...mask]);
+    expect(exportedYaml.code, exportedYaml.stderr).toBe(EXIT.ok);
+    expect(exportedYaml.stdout).toMatch(/^  metadata:\n    labels:\n(      .*\n){4}    name: web-0\n/m);
+    expect(exportedYaml.stdout).not.toMatch(/spec:|status:/);
+    const watched = await nodescope(['watch', file, '-o', 'ndjson', ...mask]);
+    expect(JSON.parse(watched.stdout)).toEqual({ type: 'ADDED', object: expected });
   }, 60_000);
 });

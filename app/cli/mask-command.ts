@@ -11,8 +11,7 @@ import { defaultStateDir } from '../inspector/state-dir';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
-
-export const summary = 'the pod fields a --mask can name (tree) and the mask presets (presets)';
+import { printError } from './terminal-text';
 
 const usage = `usage: nodescope mask tree [PATH]
        nodescope mask presets
@@ -44,7 +43,7 @@ function treeLines(path: string | undefined): string {
 function presetLines(): string {
   const stateDir = defaultStateDir();
   const saved = loadSavedPresetsSync(stateDir);
-  for (const problem of saved.problems) process.stderr.write(`nodescope: left out a saved preset: ${problem}\n`);
+  for (const problem of saved.problems) printError(`nodescope: left out a saved preset: ${problem}`);
   const lines = [...BUILT_IN_PRESETS, ...saved.presets].map((p) => `@${p.name}\t${p.builtIn ? 'built-in' : 'saved'}\t${p.paths.join(',')}`);
   if (saved.presets.length === 0) lines.push(`(no saved presets in ${savedPresetsPath(stateDir)}; save one in the app's mask builder)`);
   return `${lines.join('\n')}\n`;

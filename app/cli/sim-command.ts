@@ -8,8 +8,7 @@ import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
-
-export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
+import { printError } from './terminal-text';
 
 const HELP = `usage: nodescope sim --socket PATH [options]
 
@@ -31,6 +30,11 @@ options:
                                  (default 100, as the kubelet); events that arrive during a watch's
                                  initial replay count too, so thousands of pods under heavy churn
                                  may need more
+  --undecodable N                serve N pods whose bytes do not decode (name and uid still read)
+  --duplicate-uids N             serve N pods with the uid of another pod
+  --empty-uids N                 serve N pods with no uid
+  --managed-fields-depth N       serve a pod whose managedFields nest N levels deep
+                                 (faulty pods sit between good ones, as a buggy kubelet might send them)
   -h, --help`;
 
 class UsageError extends Error {}
@@ -63,6 +67,10 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
       initializing: { type: 'string' },
       node: { type: 'string' },
       'watch-buffer': { type: 'string' },
+      undecodable: { type: 'string' },
+      'duplicate-uids': { type: 'string' },
+      'empty-uids': { type: 'string' },
+      'managed-fields-depth': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -86,6 +94,13 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
     watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
+  const faults = {
+    undecodable: whole(values.undecodable, '--undecodable'),
+    duplicateUids: whole(values['duplicate-uids'], '--duplicate-uids'),
+    emptyUids: whole(values['empty-uids'], '--empty-uids'),
+    managedFieldsDepth: whole(values['managed-fields-depth'], '--managed-fields-depth'),
+  };
+  if (Object.values(faults).some((n) => n)) result.faults = faults;
   return result;
 }
 
@@ -106,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     opts = options(argv);
   } catch (err) {
-    console.error(`nodescope sim: ${(err as Error).message}\n\n${HELP}`);
+    printError(`nodescope sim: ${(err as Error).message}\n\n${HELP}`);
     return EXIT.usage;
   }
   if (opts === 'help') {
@@ -120,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     kubelet = await startSimulatedKubelet(opts);
   } catch (err) {
     if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
-      console.error(`nodescope sim: ${err.message}`);
+      printError(`nodescope sim: ${err.message}`);
       return EXIT.usage;
     }
     throw err;
@@ -132,6 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
+  if (opts.faults) lines.push(`  faulty pods: ${Object.entries(opts.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   lines.push('Stop with Ctrl-C.');
   console.log(lines.join('\n'));
 

@@ -152,6 +152,10 @@ export const PodDetailSchema = z.object({
   /** Summary values (SUMMARY_FIELD_SOURCES keys) the node's field mask left out: shown as not selected. */
   notSelected: z.array(z.string()),
   unknownFields: z.array(UnknownFieldViewSchema),
+  /** Set when the pod is gone from its source: when it was deleted (epoch ms); shown as it was then. */
+  deletedAt: z.number().optional(),
+  /** Set when this is an earlier version (pods.version): when it arrived (epoch ms). */
+  versionTime: z.number().optional(),
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;
 
@@ -163,8 +167,13 @@ export const ExportRequestSchema = z.object({
   /** 'all' exports the node's whole set; a list exports those pods (the filtered view). */
   uids: z.union([z.literal('all'), z.array(z.string().min(1)).min(1, 'Select at least one pod to export')]),
   format: ExportFormatSchema,
-  /** Absolute file path; omitted = ask with the host's save dialog (Electron only). */
+  /**
+   * Absolute file path, browser mode only; omitted = ask with the host's save dialog (Electron,
+   * where a path from the page is refused: only the dialog names files).
+   */
   path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/pods.json').optional(),
+  /** The user agreed to replace the file at path if it exists; otherwise an existing file is an error ('file-exists'). */
+  replace: z.boolean().default(false),
 });
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
 

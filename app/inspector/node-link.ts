@@ -3,7 +3,7 @@ import type { FieldMask } from '../mask/field-mask';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 
-/** What a live connection to one kubelet reports back to the inspector. */
+/** What a live connection to one kubelet reports back to the hub. */
 export interface NodeLinkEvents {
   state(state: NodeState): void;
   /** The pod set is exactly this now (first list, relist after a reconnect). */
@@ -18,9 +18,12 @@ export interface NodeLink {
   close(): Promise<void>;
 }
 
+/** The sources a link watches: a node over SSH, a socket on this machine, the demo node. */
+export type LiveNodeSpec = Extract<NodeSpec, { kind: 'ssh' | 'unix' | 'demo' }>;
+
 export interface NodeLinkRequest {
   nodeId: string;
-  spec: NodeSpec;
+  spec: LiveNodeSpec;
   /** Sent to the kubelet (x-kubernetes-fieldmask) and applied to the pods as they arrive. */
   mask?: FieldMask;
   prompter: SshPrompter;

@@ -12,7 +12,6 @@ export interface PodEntry extends DecodedPod {
   row: PodRow;
 }
 
-
 /** A queued change; 'reset' means the whole set is sent again. */
 type Change = 'reset' | ({ uid: string } & ({ kind: 'upsert'; row: PodRow } | { kind: 'remove' }));
 
@@ -89,6 +88,11 @@ export class NodePods {
   /** The mask every pod is shown and exported through; null for whole pods. */
   get fieldMask(): FieldMask | null {
     return this.mask;
+  }
+
+  /** The row values the mask leaves out: no change in them is ever reported. */
+  get hiddenFields(): ReadonlySet<RowField> {
+    return this.hidden;
   }
 
   clear(): void {

@@ -1,37 +1,35 @@
 /**
- * The app core's mask presets: built-in ones and the user's, saved in the state folder. A preset file
- * that cannot be read is never written over: saving waits until the user repairs or removes it.
+ * The app core's mask presets on the Node side: built-in ones and the user's, saved in the state folder
+ * (plugged into the hub as its PresetStore, as nodes.json is). A preset file that cannot be read is never
+ * written over: saving waits until the user repairs or removes it.
  */
-import { ContractError, type MaskCheck } from '../contract';
+import { ContractError } from '../contract';
 import { whyCannotWrite } from '../fs/write-error';
+import type { PresetStore } from '../hub/hub';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
-import type { AppNotices } from './app-notices';
 import { loadSavedPresets, presetNameProblem, savedPresetsPath, savePresets } from './saved-presets';
 
-export interface PresetStore {
-  /** Built-in presets, then the saved ones by name. */
-  all(): MaskPreset[];
-  /** Saves (or replaces) a preset of the user's from a checked mask. */
-  save(name: string, check: MaskCheck): Promise<MaskPreset[]>;
-  remove(name: string): Promise<MaskPreset[]>;
+export interface OpenedPresetStore extends PresetStore {
+  /** What went wrong reading the saved presets, for the app's notices; undefined when nothing did. */
+  readonly problem?: { message: string; nextStep: string };
 }
 
-export async function openPresetStore(stateDir: string, notices: AppNotices): Promise<PresetStore> {
+export async function openPresetStore(stateDir: string): Promise<OpenedPresetStore> {
   let saved: MaskPreset[] = [];
   let unreadable: string | null = null;
+  let problem: OpenedPresetStore['problem'];
   try {
     const loaded = await loadSavedPresets(stateDir);
     saved = loaded.presets;
     if (loaded.problems.length) {
-      notices.raise('presets-unreadable', `Some saved mask presets were left out: ${loaded.problems.join('; ')}.`, 'Save them again from the mask builder.');
+      problem = { message: `Some saved mask presets were left out: ${loaded.problems.join('; ')}.`, nextStep: 'Save them again from the mask builder.' };
     }
   } catch (err) {
     unreadable = (err as Error).message;
-    notices.raise(
-      'presets-unreadable',
-      `Your saved mask presets could not be read (${unreadable}); the built-in ones still work, and none will be saved over that file.`,
-      `Repair or remove ${savedPresetsPath(stateDir)}, then restart Nodescope.`,
-    );
+    problem = {
+      message: `Your saved mask presets could not be read (${unreadable}); the built-in ones still work, and none will be saved over that file.`,
+      nextStep: `Repair or remove ${savedPresetsPath(stateDir)}, then restart Nodescope.`,
+    };
   }
   const all = () => [...BUILT_IN_PRESETS, ...saved];
 
@@ -50,6 +48,7 @@ export async function openPresetStore(stateDir: string, notices: AppNotices): Pr
   };
 
   return {
+    ...(problem ? { problem } : {}),
     all,
     async save(name, check) {
       const others = saved.filter((p) => p.name !== name);

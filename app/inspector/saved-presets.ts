@@ -3,11 +3,11 @@
  * atomically, private to the user). Each is stored as its canonical paths, so it means the same
  * thing however it was typed; a hand-edited entry that no longer parses is skipped, never the file.
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { readSmallFile, readSmallFileSync, type SmallFileLimit } from '../fs/read-small-file';
 import { FieldMaskError, parseFieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, PRESET_NAME, type MaskPreset } from '../mask/mask-presets';
 
@@ -15,6 +15,9 @@ const SavedPresetsSchema = z.object({
   version: z.literal(1),
   presets: z.array(z.object({ name: z.string(), mask: z.string() })),
 });
+
+/** Hundreds of presets stay far below this; more is not a list Nodescope wrote. */
+const PRESET_LIST: SmallFileLimit = { what: 'preset list', maxBytes: 16 << 20 };
 
 export function savedPresetsPath(stateDir: string): string {
   return join(stateDir, 'presets.json');
@@ -29,7 +32,7 @@ export interface LoadedPresets {
 /** The saved presets; none when the file does not exist. Throws when the file is not a preset list. */
 export async function loadSavedPresets(stateDir: string): Promise<LoadedPresets> {
   const path = savedPresetsPath(stateDir);
-  return parseSavedPresets(await readFile(path, 'utf8').catch(noFile), path);
+  return parseSavedPresets(await readSmallFile(path, PRESET_LIST).then((b) => b.toString('utf8'), noFile), path);
 }
 
 /** The same, for the command line, which resolves `--mask @NAME` before anything else runs. */
@@ -37,7 +40,7 @@ export function loadSavedPresetsSync(stateDir: string): LoadedPresets {
   const path = savedPresetsPath(stateDir);
   let text: string | null;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSmallFileSync(path, PRESET_LIST).toString('utf8');
   } catch (err) {
     text = noFile(err);
   }
@@ -87,5 +90,5 @@ export function presetNameProblem(name: string, saved: readonly MaskPreset[]): s
 export async function savePresets(stateDir: string, presets: readonly MaskPreset[]): Promise<void> {
   const entries = presets.filter((p) => !p.builtIn).map((p) => ({ name: p.name, mask: p.paths.join(',') }));
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(savedPresetsPath(stateDir), `${JSON.stringify({ version: 1, presets: entries }, null, 2)}\n`, 0o600);
+  await writeFileAtomic(savedPresetsPath(stateDir), `${JSON.stringify({ version: 1, presets: entries }, null, 2)}\n`);
 }

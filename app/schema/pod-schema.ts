@@ -1,11 +1,12 @@
 /**
- * The Kubernetes pod schema as one compiled model: the proto messages (generated from proto/ into
- * pod-proto.generated.ts) joined with the Go JSON facts. The decoder, the kubectl printer, the encoder
- * and field masks all read this model, so they cannot disagree about a field. Browser-safe: no
- * node:fs, no protobufjs, so the renderer's mask builder reads the same model.
+ * The Kubernetes pod schema as one compiled model: the proto files (loaded at run time with protobufjs)
+ * joined with the Go JSON facts. The decoder, the kubectl printer, the encoder and field masks all read
+ * this model, so they cannot disagree about a field. The protos come as a descriptor generated from
+ * proto/ (scripts/gen-pod-proto.ts), so the schema loads without a file system: in the renderer too.
  */
+import protobuf from 'protobufjs';
 import { goJsonTags, type GoKind } from './go-json-tags.generated';
-import { podProtoMessages } from './pod-proto.generated';
+import { podProtoDescriptor } from './pod-proto.generated';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 /** Messages with their own JSON form (docs/pod-json.md, "Special types"). */
@@ -57,6 +58,7 @@ export interface MessageSchema {
 export interface PodSchema {
   pod: MessageSchema;
   messages: Map<string, MessageSchema>;
+  root: protobuf.Root;
 }
 
 const SPECIALS: Record<string, SpecialType> = {
@@ -91,17 +93,16 @@ export function compareGoKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function compile(): PodSchema {
+function compile(root: protobuf.Root): PodSchema {
   const messages = new Map<string, MessageSchema>();
 
-  function messageOf(fullName: string): MessageSchema {
+  function messageOf(type: protobuf.Type): MessageSchema {
+    const fullName = type.fullName.replace(/^\./, '');
     const existing = messages.get(fullName);
     if (existing) return existing;
-    const protoFields = podProtoMessages[fullName];
-    if (!protoFields) throw new Error(`schema: no proto message ${fullName}`);
     const schema: MessageSchema = {
       fullName,
-      name: fullName.slice(fullName.lastIndexOf('.') + 1),
+      name: type.name,
       special: SPECIALS[fullName],
       fields: [],
       byNumber: [],
@@ -111,37 +112,40 @@ function compile(): PodSchema {
     messages.set(fullName, schema);
     const tags = goJsonTags[fullName];
     if (!tags && !schema.special) throw new Error(`schema: no Go JSON facts for ${fullName}`);
-    for (const [number, protoName, type, kind] of protoFields) {
-      const tag = tags?.find((t) => t.n === number);
-      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${protoName}`);
-      const repeated = kind !== 0;
+    for (const f of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+      const tag = tags?.find((t) => t.n === f.id);
+      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${f.name}`);
+      const isMap = f instanceof protobuf.MapField;
+      const elementType = f.type;
       const field: FieldSchema = {
-        number,
-        protoName,
-        json: tag?.json ?? protoName,
-        goKind: tag?.kind ?? (repeated ? 'list' : 'value'),
+        number: f.id,
+        protoName: f.name,
+        json: tag?.json ?? f.name,
+        goKind: tag?.kind ?? (f.repeated ? 'list' : 'value'),
         omitempty: tag?.omitempty === true,
         omitzero: tag?.omitzero === true,
         inline: tag?.inline === true,
-        repeated,
-        map: kind === 2,
+        repeated: f.repeated,
+        map: isMap,
         wireType: WIRE_LEN,
         owner: schema,
       };
-      if (SCALARS.has(type)) {
-        field.scalar = type as ScalarType;
-        field.wireType = type === 'string' || type === 'bytes' ? WIRE_LEN : WIRE_VARINT;
+      if (SCALARS.has(elementType)) {
+        field.scalar = elementType as ScalarType;
+        field.wireType = elementType === 'string' || elementType === 'bytes' ? WIRE_LEN : WIRE_VARINT;
       } else {
-        if (!(type in podProtoMessages)) throw new Error(`schema: ${fullName}.${protoName} has unsupported type ${type}`);
-        field.message = messageOf(type);
+        const resolved = f.resolvedType;
+        if (!(resolved instanceof protobuf.Type)) throw new Error(`schema: ${fullName}.${f.name} has unsupported type ${elementType}`);
+        field.message = messageOf(resolved);
       }
       schema.fields.push(field);
-      schema.byNumber[number] = field;
+      schema.byNumber[f.id] = field;
     }
     return schema;
   }
 
-  const pod = messageOf('k8s.io.api.core.v1.Pod');
+  const podType = root.lookupType('k8s.io.api.core.v1.Pod');
+  const pod = messageOf(podType);
 
   // Members are computed once every message exists, because inline embeds reach into other messages.
   for (const schema of messages.values()) {
@@ -150,13 +154,25 @@ function compile(): PodSchema {
     schema.members = collect(schema).sort((a, b) => compareGoKeys(a.name, b.name));
     schema.memberByName = new Map(schema.members.map((m) => [m.name, m]));
   }
-  return { pod, messages };
+  return { pod, messages, root };
 }
 
 let cached: PodSchema | undefined;
 
-/** The pod schema, built once per process (or page). */
+/** The proto files the pod schema is made of (relative to proto/). */
+export const POD_PROTO_FILES = [
+  'k8s.io/api/core/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
+  'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
+];
+
+/** The pod schema, loaded once per process (or page). */
 export function podSchema(): PodSchema {
-  cached ??= compile();
+  if (!cached) {
+    const root = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace);
+    root.resolveAll();
+    cached = compile(root);
+  }
   return cached;
 }

@@ -6,7 +6,7 @@ const node = (over: Partial<NodeInfo>): NodeInfo => ({
   id: 'n1',
   label: 'n',
   simulated: false,
-  spec: { host: 'worker-1' },
+  spec: { kind: 'ssh', host: 'worker-1' },
   state: { phase: 'live', since: 1 },
   mask: '',
   maskPaths: [],
@@ -17,12 +17,16 @@ const node = (over: Partial<NodeInfo>): NodeInfo => ({
 
 describe('mask commands', () => {
   it('copies the mask as an argument, a metadata line and a whole command for the node', () => {
-    const c = maskCommands('metadata.name,status.phase', node({ spec: { host: 'worker-1', user: 'ops', port: 2222, jumpHost: 'bastion', sudo: true } }));
+    const c = maskCommands('metadata.name,status.phase', node({ spec: { kind: 'ssh', host: 'worker-1', user: 'ops', port: 2222, jumpHost: 'bastion', sudo: true } }));
     expect(c.argument).toBe('--mask metadata.name,status.phase');
     expect(c.metadata).toBe('x-kubernetes-fieldmask: metadata.name,status.phase');
     expect(c.command).toBe('nodescope pods ops@worker-1 -p 2222 -J bastion --sudo --mask metadata.name,status.phase');
-    expect(maskCommands('status.phase', node({ simulated: true, spec: { host: 'simulated', socketPath: '/tmp/x y/k.sock' } })).command).toBe(
-      "nodescope pods --local '/tmp/x y/k.sock' --mask status.phase",
+    expect(maskCommands('status.phase', node({ spec: { kind: 'unix', socketPath: '/tmp/x y/k.sock' } })).command).toBe(
+      "nodescope pods 'unix:/tmp/x y/k.sock' --mask status.phase",
+    );
+    // A file opens offline in the CLI with the same mask.
+    expect(maskCommands('status.phase', node({ spec: { kind: 'recording', file: '/data/night.recording' } })).command).toBe(
+      'nodescope pods /data/night.recording --mask status.phase',
     );
   });
 
