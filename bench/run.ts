@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
 import { recordedFigures } from './figures';
+import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-generator': podGeneratorBench,
   cli: cliBench,
   'pod-history': podHistoryBench,
+  'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
 };
