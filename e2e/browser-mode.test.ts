@@ -388,6 +388,8 @@ describe('browser mode', () => {
   });
 
   it('builds a mask in the tree from a preset plus a searched field, marks the columns it leaves out, and exports exactly its fields', async () => {
+    // The export is compared with the simulator's pods: no change may be in flight meanwhile.
+    sim!.churn.stop();
     await page.getByRole('button', { name: /^Node worker-1:/ }).click();
     // The pod detail of the test before is still open, which hides the table's right-hand columns.
     const detail = page.getByRole('button', { name: 'Close pod detail' });
@@ -418,6 +420,9 @@ describe('browser mode', () => {
     expect(await cells.nth(1).textContent()).not.toBe('⊘');
     expect(await cells.nth(6).textContent()).not.toBe('⊘');
     await shot('masked-table');
+    // Applying the mask asked the kubelet again: once live, the table holds what the simulator holds.
+    await expect.poll(() => page.getByLabel(/^Node worker-1:/).getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/live/i);
+    await expect.poll(() => grid.getAttribute('aria-rowcount'), { timeout: 10_000 }).toBe(String(sim!.store.size + 1));
 
     await page.getByRole('button', { name: /Export/ }).first().click();
     await page.getByRole('dialog').getByText(/^Masked export/).waitFor();
