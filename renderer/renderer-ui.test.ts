@@ -345,6 +345,26 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('shows an earlier version through the node\'s mask: what it left out marked, its JSON only the selected fields', async () => {
+    const { page, errors } = await open();
+    const mask = page.getByRole('textbox', { name: 'Field mask' });
+    await mask.fill('metadata.name,metadata.namespace,metadata.uid');
+    await mask.press('Enter');
+    await page.getByText('masked', { exact: true }).waitFor();
+    await page.locator('[role=row][data-uid]').first().dblclick();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('button').last().click();
+    const version = page.getByRole('region', { name: /^Version of / });
+    await expect.poll(() => version.getByRole('img', { name: /^Not selected/ }).count()).toBeGreaterThan(0);
+    await version.getByRole('button', { name: 'JSON' }).click();
+    const json = (await version.getByRole('region', { name: 'Pod JSON' }).textContent())!;
+    expect(json).toContain('"uid": ');
+    // Exactly the selected fields: no spec or status zero-filled for what the mask left out.
+    expect(json).not.toMatch(/"(spec|status|labels)"/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows a changed pod\'s history as a timeline and opens an earlier version as the detail', async () => {
     const { page, errors } = await open('events=20');
     const changed = page.locator('.pod-row.flash').first();

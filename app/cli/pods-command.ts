@@ -25,7 +25,10 @@ const spec: NodeCommandSpec = {
   },
   async offline(source, opts) {
     const trees = source.pods.map((p) => p.pod);
-    if (opts.output !== 'table') return (await printPodTrees(trees, { format: opts.output as ListFormat, showManagedFields: opts.showManagedFields })).code;
+    if (opts.output !== 'table') {
+      const { mask, showManagedFields } = opts;
+      return (await printPodTrees(trees, { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) })).code;
+    }
     await writeStdout(`${podTable(trees, asOf(source))}\n`);
     return EXIT.ok;
   },

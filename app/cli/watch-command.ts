@@ -51,8 +51,9 @@ export function stateLine(s: WatchState): string | undefined {
  * get -w -o json); yaml, one document per event with `---` before all but the first (kubectl get -w -o yaml
  * --output-watch-events); table, aligned lines.
  */
-function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields'>): (change: WatchLineEvent, at: Date) => string {
-  const options = { showManagedFields: opts.showManagedFields };
+function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>): (change: WatchLineEvent, at: Date) => string {
+  // A masked pod prints only what the mask selected, never Go's zero values for the rest.
+  const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
   let documents = 0;
   return (change, at) => {
     if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;

@@ -1,6 +1,7 @@
 import {
   ContractError,
   type AddNodeSpec,
+  type MaskCheck,
   type NodeInfo,
   type NodeSpec,
   type NodeState,
@@ -9,15 +10,20 @@ import {
   type Prompt,
   type RequestHandlers,
 } from '../contract';
+import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
-import { checkMask, maskView } from '../inspector/node-mask';
+import { maskPreview } from '../inspector/mask-preview';
+import { checkMask, maskOf } from '../inspector/node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
 import { NodePods } from '../inspector/node-pods';
 import { describePodChange } from '../inspector/pod-change';
 import { PromptBroker } from '../inspector/prompt-broker';
+import type { FieldMask } from '../mask/field-mask';
+import { fetchedCovers } from '../mask/mask-coverage';
+import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
@@ -67,14 +73,29 @@ export type HubRequest =
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
+  | 'mask.preview'
+  | 'mask.presets'
+  | 'mask.savePreset'
+  | 'mask.deletePreset'
   | 'notices.list'
   | 'notices.dismiss';
+
+/** The mask presets, built-in and the user's: kept on the Node side (presets.json), like the node list. */
+export interface PresetStore {
+  /** Built-in presets, then the saved ones by name. */
+  all(): MaskPreset[];
+  /** Saves (or replaces) a preset of the user's from a checked mask; the presets as they are now. */
+  save(name: string, check: MaskCheck): Promise<MaskPreset[]>;
+  remove(name: string): Promise<MaskPreset[]>;
+}
 
 export interface HubOptions {
   /** Opens a live source: an SSH node, a socket on this machine, the demo node. */
   openLink(request: NodeLinkRequest): NodeLink;
   /** The list of remembered nodes changed (added, removed, mask set): the Node side saves it. */
   remembered?(nodes: RememberedNode[]): Promise<void>;
+  /** The mask presets; without it only the built-in ones, and none can be saved. */
+  presets?: PresetStore;
   /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
   removed?(info: NodeInfo): Promise<void>;
   /** Every live pod event, after the hub applied it (recordings are written from here). */
@@ -103,6 +124,8 @@ export interface Hub extends Omit<AppCore, 'handlers'> {
   node(nodeId: string): NodeInfo;
   /** The pods as shown (masked like the table), all or these UIDs; for exports. */
   shownPods(nodeId: string, uids: 'all' | string[]): PodTree[];
+  /** The mask those pods went through, for printing exactly its fields; null for whole pods. */
+  fieldMask(nodeId: string): FieldMask | null;
   /** The node's current pods as received (unmasked by the app), for a recording's start. */
   currentPods(nodeId: string): DecodedPod[];
   /** Marks the node as being recorded to path (undefined: no longer). */
@@ -168,6 +191,7 @@ export function createHub(options: HubOptions): Hub {
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let nextId = 1;
+  const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
   /** The node's record as sent: a copy, with whether its history was trimmed as of now. */
   const infoOf = (record: NodeRecord): NodeInfo => {
@@ -275,9 +299,12 @@ export function createHub(options: HubOptions): Hub {
     const { id } = record.info;
     const spec = record.info.spec as LiveNodeSpec;
     linkReported(record, { phase: 'connecting', attempt: 1 });
+    const mask = record.pods.fieldMask;
+    record.info.maskHonoured = null;
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
+      ...(mask ? { mask } : {}),
       prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
       events: {
         state: (state) => current() && linkReported(record, state),
@@ -290,6 +317,11 @@ export function createHub(options: HubOptions): Hub {
           if (!current()) return;
           changePod(record, type, pod);
           options.podEvent?.(id, type, [pod]);
+        },
+        maskHonoured: (honoured) => {
+          if (!current() || record.info.maskHonoured === honoured) return;
+          record.info.maskHonoured = honoured;
+          publish(record);
         },
       },
     };
@@ -316,7 +348,7 @@ export function createHub(options: HubOptions): Hub {
 
   const createRecord = (spec: NodeSpec, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
+      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
       history: new PodHistory(limits, now),
       link: null,
@@ -326,9 +358,18 @@ export function createHub(options: HubOptions): Hub {
       maskLeftOff: false,
     };
     // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
-    if (mask) record.pods.setView(maskView(mask));
+    setRecordMask(record, mask);
     nodes.set(id, record);
     return record;
+  };
+
+  /** The mask text (checked already) becomes the node's: its pods, and the paths the UI marks by. */
+  const setRecordMask = (record: NodeRecord, text: string) => {
+    const mask = maskOf(text, presets());
+    // A mask naming presets is kept written out, so a preset changed later does not change the node.
+    record.info.mask = mask && text.includes('@') ? mask.paths.join(',') : text.trim();
+    record.info.maskPaths = [...(mask?.paths ?? [])];
+    record.pods.setMask(mask);
   };
 
   const addNode = (spec: NodeSpec, id = `node-${nextId++}`, mask = ''): NodeRecord => {
@@ -404,11 +445,14 @@ export function createHub(options: HubOptions): Hub {
     return demoStarting;
   };
 
+  /** A pod (current, deleted or an earlier version) as shown: through the node's mask, never zero-filled. */
   const detailOf = (record: NodeRecord, decoded: DecodedPod): PodDetail => {
     const shown = record.pods.shown(decoded);
+    const mask = record.pods.fieldMask;
     return {
-      json: podToKubectlJson(shown),
+      json: podToKubectlJson(shown, mask ? { mask } : {}),
       summary: summarizePod(shown),
+      notSelected: unselectedFields(SUMMARY_FIELD_SOURCES, mask?.paths ?? []),
       unknownFields: decoded.unknownFields.map((f) => ({
         path: f.path,
         fieldNumber: f.fieldNumber,
@@ -437,8 +481,10 @@ export function createHub(options: HubOptions): Hub {
   const describeVersion = (record: NodeRecord, version: PodVersion, before: PodVersion | undefined, trimmed: boolean): string => {
     if (version.event === 'DELETED') return 'deleted';
     const after = rowOf(record, version);
-    if (!before) return trimmed ? 'earliest version kept' : describePodChange(undefined, after).replace(/^added/, version.event === 'LISTED' ? 'listed' : 'added');
-    return describePodChange(rowOf(record, before), after);
+    // What the mask leaves out is never reported as changed.
+    const hidden = record.pods.hiddenFields;
+    if (!before) return trimmed ? 'earliest version kept' : describePodChange(undefined, after, hidden).replace(/^added/, version.event === 'LISTED' ? 'listed' : 'added');
+    return describePodChange(rowOf(record, before), after, hidden);
   };
 
   const podHistory = (record: NodeRecord, uid: string): PodHistoryView => {
@@ -453,6 +499,11 @@ export function createHub(options: HubOptions): Hub {
       deleted: versions.at(-1)!.event === 'DELETED',
       limits: { ...limits },
     };
+  };
+
+  const savedPresets = (): PresetStore => {
+    if (options.presets) return options.presets;
+    throw new ContractError('not-implemented', 'Mask presets cannot be saved here.', 'Save presets in the Nodescope app.');
   };
 
   const handlers: Hub['handlers'] = {
@@ -484,14 +535,23 @@ export function createHub(options: HubOptions): Hub {
     'nodes.startDemo': async () => infoOf(await startDemo()),
     'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
-      const check = checkMask(mask);
+      const check = checkMask(mask, presets());
       if (!check.ok) return check;
-      record.info.mask = mask.trim();
+      const wasLive = record.session !== null && record.info.state.phase !== 'error';
+      const fetchedWith = record.info.maskPaths;
+      setRecordMask(record, mask);
       delete record.keptMask;
-      record.pods.setView(maskView(mask));
       publish(record);
       // A node held back for its unreadable saved mask starts as it would have, now with this one.
       if (record.maskLeftOff) void connect(record);
+      else if (wasLive) {
+        // The kubelet is asked again with the new mask. Pods fetched with a narrower one lack what
+        // the new one selects: they are not shown meanwhile, rather than shown with fields missing.
+        // (A file's pods are whole: a mask there only changes what is shown.)
+        await closeLink(record);
+        if (!fetchedCovers(fetchedWith, record.info.maskPaths)) record.pods.clear();
+        void connect(record);
+      }
       // The demo node is not remembered, nor its mask, nor files.
       if (isRemembered(record)) await persist();
       return check;
@@ -534,7 +594,21 @@ export function createHub(options: HubOptions): Hub {
       prompts.answer(promptId, answer);
       return {};
     },
-    'mask.validate': ({ mask }) => checkMask(mask),
+    'mask.validate': ({ mask }) => checkMask(mask, presets()),
+    'mask.preview': ({ nodeId, mask, uid }) => {
+      const record = recordOf(nodeId);
+      const check = checkMask(mask, presets());
+      if (!check.ok) return check;
+      const parsed = maskOf(mask, presets());
+      if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
+      const entries = [...record.pods.values()];
+      const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
+      // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
+      return maskPreview(entries.map((e) => e.pod), parsed, sample?.pod, record.offline ? '' : record.info.mask);
+    },
+    'mask.presets': () => presets(),
+    'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
+    'mask.deletePreset': ({ name }) => savedPresets().remove(name),
     'notices.list': () => notices.list(),
     'notices.dismiss': ({ id }) => {
       notices.dismiss(id);
@@ -553,6 +627,7 @@ export function createHub(options: HubOptions): Hub {
       const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
       return entries.map((e) => record.pods.shown(e));
     },
+    fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
     currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map(({ pod, unknownFields }) => ({ pod, unknownFields })),
     setRecording(nodeId, path) {
       const record = nodes.get(nodeId);

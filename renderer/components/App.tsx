@@ -17,6 +17,7 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/contract/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
@@ -54,6 +55,8 @@ export function App({ model }: { model: AppModel }) {
 
   // Follow the first node until the user picks one; a removed node hands over to the next.
   const node = model.node(selectedNodeId) ?? model.nodes[0];
+  const maskPaths = node?.maskPaths;
+  const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths ?? [])), [maskPaths]);
   const nodeId = node?.id ?? null;
   useEffect(() => {
     if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
@@ -245,7 +248,7 @@ export function App({ model }: { model: AppModel }) {
                 )}
               </div>
               <span className="spacer" />
-              <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
+              <MaskBox bridge={bridge} node={node} />
               {appInfo && (
                 <RecordButton
                   key={node.id}
@@ -325,6 +328,8 @@ export function App({ model }: { model: AppModel }) {
                   node.state.phase !== 'live' && <div className="stale-note">{state.title}: these pods are as last seen and may have changed.</div>
                 )}
                 <PodsTable
+                  notSelected={notSelected}
+                  mask={node.mask}
                   rows={rows}
                   totalCount={allRows.length}
                   order={order}
@@ -393,6 +398,7 @@ export function App({ model }: { model: AppModel }) {
           nodeLabel={node.label}
           filteredUids={rows.map((r) => r.uid)}
           totalCount={allRows.length}
+          mask={node.mask}
           onClose={() => setDialog(null)}
         />
       )}

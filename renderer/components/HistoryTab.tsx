@@ -113,7 +113,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
             </button>
           </header>
           {view === 'summary' ? (
-            <PodSummaryView summary={opened.detail.summary} unknownFields={opened.detail.unknownFields} now={props.now} />
+            <PodSummaryView summary={opened.detail.summary} notSelected={opened.detail.notSelected} unknownFields={opened.detail.unknownFields} now={props.now} />
           ) : (
             <JsonView text={opened.detail.json} fileName={`${props.name}-${opened.id}.json`} />
           )}

@@ -61,7 +61,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           <span className="muted mono small">{namespace}</span>
           <h2 className="mono">{name}</h2>
         </div>
-        {row && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
+        {row && !detail?.notSelected.includes('status') && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
         {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${new Date(detail.deletedAt).toLocaleTimeString()}` : 'deleted'}</span>}
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
@@ -74,7 +74,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           </p>
         )}
         {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
-        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
+        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {yaml?.note && <p className="muted small">{yaml.note}.</p>}
         {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
