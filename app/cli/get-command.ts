@@ -40,7 +40,7 @@ function oneUid(args: string[]): string {
  * prints only what the mask selected, never Go's zero values for the rest.
  */
 function podText(pod: PodTree, opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>, label: string, now = Date.now()): string {
-  if (opts.output === 'table') return `${podTable([pod], now)}\n`;
+  if (opts.output === 'table') return `${podTable([pod], now, opts.mask)}\n`;
   return formattedPod(pod, opts.output as ListFormat, { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) }, label);
 }
 

@@ -20,7 +20,7 @@ const spec: NodeCommandSpec = {
     const list = await listPodsWithProgress(client, opts.mask);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
+    await writeStdout(`${podTable(list.pods.map((p) => p.pod), Date.now(), opts.mask)}\n`);
     return reportUndecodable(list.undecodable);
   },
   async offline(source, opts) {
@@ -29,7 +29,7 @@ const spec: NodeCommandSpec = {
       const { mask, showManagedFields } = opts;
       return (await printPodTrees(trees, { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) })).code;
     }
-    await writeStdout(`${podTable(trees, asOf(source))}\n`);
+    await writeStdout(`${podTable(trees, asOf(source), opts.mask)}\n`);
     return EXIT.ok;
   },
 };
