@@ -1,4 +1,4 @@
-import fastJsonPatch from 'fast-json-patch';
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { loadSharedPods } from '../testing/shared-fixtures';
 import { formatPath } from './diff-path';
@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 
 /** Applies a patch with a JSON Patch library Nodescope did not write, to a copy of the left pod. */
 function applyOutside(left: JsonValue, patch: unknown[]): JsonValue {
-  return fastJsonPatch.applyPatch(structuredClone(left), patch as fastJsonPatch.Operation[], true, true).newDocument as JsonValue;
+  return fastJsonPatch.applyPatch(structuredClone(left), patch as Operation[], true, true).newDocument as JsonValue;
 }
 
 function container(name: string, image = `${name}:1`): Json {
