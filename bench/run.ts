@@ -3,11 +3,13 @@
  * same run. `npm run bench -- decode` runs only the suites whose name contains "decode".
  */
 import { podDecodeBench } from './pod-decode.bench';
+import { podDiffBench } from './pod-diff.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
   'ssh-path': sshPathBench,
+  'pod-diff': podDiffBench,
 };
 
 const filter = process.argv[2];
