@@ -2,7 +2,7 @@ import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { loadSharedPods } from '../testing/shared-fixtures';
 import { formatPath } from './diff-path';
-import { diffPod, diffPodSets, shownChanges } from './diff-pods';
+import { diffPod, diffPodSets, diffPodSetsInSlices, shownChanges } from './diff-pods';
 import { changeLine, podSetDiffText } from './diff-text';
 import type { JsonValue } from './diff-values';
 
@@ -227,5 +227,31 @@ describe('the JSON Patch', () => {
       expect(applyOutside(left, diff.patch), `seed ${seed}`).toEqual(right);
       expect(diff.change === 'unchanged', `seed ${seed}`).toBe(JSON.stringify(left) === JSON.stringify(right));
     }
+  });
+});
+
+describe('diffPodSetsInSlices', () => {
+  const many = (n: number, phase: string) =>
+    Array.from({ length: n }, (_, i) => ({ metadata: { namespace: 'ns', name: `p${i}`, uid: `u${i}` }, status: { phase: i % 50 === 0 ? phase : 'Running' } }));
+
+  it('gives the event loop turns while it works, reports progress, and ends with the same result as at once', async () => {
+    const left = many(300, 'Running');
+    const right = many(300, 'Failed');
+    const progress: number[] = [];
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const sliced = await diffPodSetsInSlices(left, right, (p) => p, undefined, { budgetMs: 0, onProgress: (done) => progress.push(done) });
+    clearInterval(ticker);
+    expect(sliced).toEqual(diffPodSets(left, right, (p) => p));
+    expect(sliced.counts.changed).toBe(6);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    const run = diffPodSetsInSlices(many(300, 'x'), many(300, 'y'), (p) => p, undefined, { budgetMs: 0, onProgress: () => controller.abort(new Error('closed')) });
+    await expect(run).rejects.toThrow('closed');
   });
 });

@@ -52,8 +52,12 @@ function pairDiff(left: JsonValue, right: JsonValue, l: PodRef, r: PodRef, by: M
   return { change, ...base, changes, patch };
 }
 
-/** Two pod sets: pairs matched by UID, mirror annotation, then namespace/name; the rest added or removed. */
-export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue, noise: NoiseSettings = DEFAULT_NOISE): PodSetDiff {
+/**
+ * Two pod sets, step by step: pairs matched by UID, mirror annotation, then namespace/name; the rest
+ * added or removed. Yields the number of pods done after each pair, so a caller can pause between
+ * them (diffPodSetsInSlices) and a 30,000-pod comparison never holds its thread for long.
+ */
+function* podSetDiffSteps<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue, noise: NoiseSettings): Generator<number, PodSetDiff> {
   const rules = { samePod: activeRules(noise, false), differentPods: activeRules(noise, true) };
   const same = compileIgnore(rules.samePod);
   const different = compileIgnore(rules.differentPods);
@@ -63,6 +67,7 @@ export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (p
     const l = json(pair.left);
     const r = json(pair.right);
     pods.push(pairDiff(l, r, podRef(l), podRef(r), pair.by, pair.by === 'uid' ? same : different));
+    yield pods.length;
   }
   for (const pod of removed) pods.push({ change: 'removed', left: podRef(json(pod)), changes: [], patch: [] });
   for (const pod of added) pods.push({ change: 'added', right: podRef(json(pod)), changes: [], patch: [] });
@@ -75,4 +80,42 @@ export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (p
   const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
   for (const pod of pods) counts[pod.change]++;
   return { pods, counts, rules };
+}
+
+/** Two pod sets, at once. */
+export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue, noise: NoiseSettings = DEFAULT_NOISE): PodSetDiff {
+  const steps = podSetDiffSteps(left, right, json, noise);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface SliceOptions {
+  /** Longest stretch of work between two pauses, in ms. */
+  budgetMs?: number;
+  /** Pairs compared so far and how many there are at most. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Two pod sets in slices of at most `budgetMs`, giving the event loop (a UI, a server) a turn between them. */
+export async function diffPodSetsInSlices<P>(
+  left: readonly P[],
+  right: readonly P[],
+  json: (pod: P) => JsonValue,
+  noise: NoiseSettings = DEFAULT_NOISE,
+  { budgetMs = 12, onProgress, signal }: SliceOptions = {},
+): Promise<PodSetDiff> {
+  const steps = podSetDiffSteps(left, right, json, noise);
+  const total = Math.min(left.length, right.length);
+  for (;;) {
+    signal?.throwIfAborted();
+    const until = performance.now() + budgetMs;
+    let step = steps.next();
+    while (!step.done && performance.now() < until) step = steps.next();
+    if (step.done) return step.value;
+    onProgress?.(step.value, total);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
