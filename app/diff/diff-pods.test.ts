@@ -251,7 +251,7 @@ describe('diffPodSetsInSlices', () => {
 
   it('stops when aborted', async () => {
     const controller = new AbortController();
-    const run = diffPodSetsInSlices(many(300, 'x'), many(300, 'y'), (p) => p, undefined, { budgetMs: 0, onProgress: () => controller.abort(new Error('closed')) });
+    const run = diffPodSetsInSlices(many(300, 'x'), many(300, 'y'), (p) => p, undefined, { budgetMs: 0, signal: controller.signal, onProgress: () => controller.abort(new Error('closed')) });
     await expect(run).rejects.toThrow('closed');
   });
 });
