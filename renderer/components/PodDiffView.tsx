@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatPath } from '../../app/diff/diff-path';
 import { diffPod, shownChanges } from '../../app/diff/diff-pods';
+import { exactJson } from '../../app/diff/diff-output';
 import { changeLine } from '../../app/diff/diff-text';
 import type { JsonValue } from '../../app/diff/diff-values';
 import { DEFAULT_NOISE_RULES, IgnorePatternError, parsePattern, type NoiseSettings } from '../../app/diff/noise-rules';
@@ -71,7 +72,7 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
     }
   };
   const summaryText = shown.map(changeLine).join('\n');
-  const patchText = JSON.stringify(diff.patch, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2);
+  const patchText = exactJson(diff.patch, 2);
 
   return (
     <div
