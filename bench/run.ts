@@ -4,12 +4,14 @@
  */
 import { podDecodeBench } from './pod-decode.bench';
 import { podDiffBench } from './pod-diff.bench';
+import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
   'ssh-path': sshPathBench,
   'pod-diff': podDiffBench,
+  'snapshot-open': snapshotOpenBench,
 };
 
 const filter = process.argv[2];

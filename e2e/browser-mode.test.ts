@@ -183,4 +183,26 @@ describe('browser mode', () => {
     const uids = (pods: { metadata?: unknown }[]) => pods.map((p) => (p.metadata as PodObject).uid as string).sort();
     expect(uids(list.items)).toEqual(uids(sim!.store.list()));
   });
+
+  it('asks before replacing an existing export, and highlights a relative path', async () => {
+    const path = join(work, 'worker-1-pods.json');
+    writeFileSync(path, 'an earlier export');
+    const dialog = page.getByRole('dialog');
+    const field = page.getByLabel('Export file path');
+    if (!(await dialog.isVisible())) await page.getByRole('button', { name: /Export/ }).first().click();
+    await field.fill('pods.json');
+    await dialog.getByRole('button', { name: /^Export \d+ pods$/ }).click();
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    await expect(dialog.getByRole('alert').textContent()).resolves.toContain('absolute');
+
+    await field.fill(path);
+    expect(await field.getAttribute('aria-invalid')).toBe(null);
+    await dialog.getByRole('button', { name: /^Export \d+ pods$/ }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('exists already');
+    expect(readFileSync(path, 'utf8')).toBe('an earlier export');
+    await shot('export-replace');
+    await dialog.getByRole('button', { name: 'Replace the file' }).click();
+    await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+  });
 });

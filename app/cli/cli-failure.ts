@@ -1,14 +1,18 @@
 /** How a node command reports a failure: the message, the next step, and the exit code for scripts. */
 import { KubeletError } from '../kubelet/kubelet-error';
 import { PodDecodeError } from '../pod/decode';
+import { RecordingWriteError } from '../recording/recording-writer';
+import { PodFileError } from '../snapshot/pod-file-error';
 import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
+import { printError } from './terminal-text';
 
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliUsageError) return EXIT.usage;
+  if (err instanceof CliUsageError || err instanceof PodFileError) return EXIT.usage;
+  if (err instanceof RecordingWriteError) return EXIT.output;
   if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
   if (isSshError(err)) return EXIT.connection;
   if (err instanceof PodDecodeError) return EXIT.data;
@@ -19,8 +23,8 @@ export function exitCodeFor(err: unknown): number {
 export function reportFailure(command: string, err: unknown, help?: string): number {
   const message = err instanceof Error ? err.message : String(err);
   const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
-  process.stderr.write(`nodescope ${command}: ${message}\n`);
-  if (hint) process.stderr.write(`  next step: ${hint}\n`);
+  printError(`nodescope ${command}: ${message}`);
+  if (hint) printError(`  next step: ${hint}`);
   if (err instanceof CliUsageError && help) process.stderr.write(`\n${help}\n`);
   return exitCodeFor(err);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/pods-api-messages';
+import { kubectlJsonToYaml } from '../pod/kubectl-yaml';
 import { str, webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
 
 const bin = resolve(__dirname, '..', '..', 'bin', 'nodescope.js');
@@ -23,6 +24,18 @@ describe('nodescope decode', () => {
     const path = file('web.pb', webPodBytes());
     expect(nodescope(['decode', path])).toEqual({ code: 0, stdout: webPodJson, stderr: '' });
     expect(nodescope(['decode'], webPodBytes()).stdout).toBe(webPodJson);
+  });
+
+  it('prints kubectl YAML on request: one pod as itself, several as a List', () => {
+    const pod = nodescope(['decode', '-o', 'yaml', file('web-y.pb', webPodBytes())]);
+    expect(pod.code).toBe(0);
+    expect(pod.stdout).toBe(kubectlJsonToYaml(webPodJson).yaml);
+    // The pod's note holds U+2028, which kubectl's YAML would not keep.
+    expect(pod.stderr).toMatch(/kubectl would print .*web-y\.pb with values that do not read back the same .*metadata\.annotations\.note \(U\+2028\)/);
+    const good = webPodBytes();
+    const r = nodescope(['decode', '--type', 'list', '-o', 'yaml', file('list-y.pb', writeListPodsResponse([good, good]))]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(kubectlJsonToYaml(`{"apiVersion":"v1","items":[${webPodJson},${webPodJson}],"kind":"List","metadata":{"resourceVersion":""}}`).yaml);
   });
 
   it('prints a captured ListPodsResponse as a List, keeping the good pods when one is malformed', () => {
@@ -55,6 +68,6 @@ describe('nodescope decode', () => {
     expect(truncated.code).toBe(5);
     expect(truncated.stderr).toMatch(/^nodescope decode: cannot decode pod .*cut\.pb: .* at byte offset \d+/);
     expect(nodescope(['decode', join(dir, 'missing.pb')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*missing\.pb: no such file/) });
-    expect(nodescope(['decode', '--output', 'yaml', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown output 'yaml'/) });
+    expect(nodescope(['decode', '--output', 'xml', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown output 'xml': use json, yaml or ndjson/) });
   });
 });

@@ -7,20 +7,25 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { PodDecodeError } from '../pod/decode';
 import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
+import { podBytesToKubectlYaml, streamPodBytesAsKubectlYaml } from '../pod/kubectl-yaml';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
+import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
+import { printError } from './terminal-text';
 
-export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json would';
+export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would';
 
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
-Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json would.
+Reads protobuf bytes from FILE (or stdin) and prints them exactly as kubectl get pod -o json (or -o yaml) would.
 
 options:
   --type pod|list|get|watch   what the bytes are: a raw pod (default), a ListPodsResponse,
                               a GetPodResponse or one WatchPodsEvent
-  -o, --output json|ndjson    json (default; several pods as a kubectl List) or one pod per line
+  -o, --output json|yaml|ndjson
+                              json (default; several pods as a kubectl List), yaml (likewise),
+                              or one pod per line
   --show-managed-fields       keep metadata.managedFields (kubectl hides them by default)
   -h, --help`;
 
@@ -66,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    console.error(`nodescope decode: ${(err as Error).message}\n\n${HELP}`);
+    printError(`nodescope decode: ${(err as Error).message}\n\n${HELP}`);
     return EXIT.usage;
   }
   const { values, positionals } = args;
@@ -75,11 +80,11 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) {
-    console.error(`nodescope decode: one input at a time (got ${positionals.length})\n\n${HELP}`);
+    printError(`nodescope decode: one input at a time (got ${positionals.length})\n\n${HELP}`);
     return EXIT.usage;
   }
-  if (values.output !== 'json' && values.output !== 'ndjson') {
-    console.error(`nodescope decode: unknown output '${values.output}': use json or ndjson`);
+  if (values.output !== 'json' && values.output !== 'yaml' && values.output !== 'ndjson') {
+    printError(`nodescope decode: unknown output '${values.output}': use json, yaml or ndjson`);
     return EXIT.usage;
   }
   const file = positionals[0];
@@ -92,18 +97,18 @@ export async function run(argv: string[]): Promise<number> {
       pods = podsOf(values.type!, bytes);
     } catch (err) {
       if (err instanceof UsageError) throw err;
-      console.error(`nodescope decode: ${label} is not a ${values.type} message: ${(err as Error).message}`);
+      printError(`nodescope decode: ${label} is not a ${values.type} message: ${(err as Error).message}`);
       return EXIT.data;
     }
     labelOf = (i) => (pods.length === 1 ? label : `${label} pods[${i}]`);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`nodescope decode: ${err.message}`);
+      printError(`nodescope decode: ${err.message}`);
       return EXIT.usage;
     }
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES') {
-      console.error(`nodescope decode: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      printError(`nodescope decode: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
       return EXIT.usage;
     }
     throw err;
@@ -113,19 +118,24 @@ export async function run(argv: string[]): Promise<number> {
   if (pods.length === 1 && !options.ndjson) {
     // One pod prints as the pod itself, not a List (kubectl get pod NAME -o json).
     try {
-      const printed = podBytesToKubectlJson(pods[0]!, options, labelOf(0));
-      if (printed.unknownFields.length) console.error(unknownFieldsWarningForBytes(pods[0]!, printed.unknownFields));
-      process.stdout.write(printed.json);
+      const printed = values.output === 'yaml' ? podBytesToKubectlYaml(pods[0]!, options, labelOf(0)) : podBytesToKubectlJson(pods[0]!, options, labelOf(0));
+      if (printed.unknownFields.length) printError(unknownFieldsWarningForBytes(pods[0]!, printed.unknownFields));
+      if ('yaml' in printed) warnYamlProblems(labelOf(0), printed.problems);
+      process.stdout.write('yaml' in printed ? printed.yaml : printed.json);
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
-      console.error(`nodescope decode: ${err.message}`);
+      printError(`nodescope decode: ${err.message}`);
       return EXIT.data;
     }
   }
   // The sink's chunk is reused after the call, and stdout writes asynchronously: hand it a copy.
-  const printed = streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf });
-  for (const e of printed.errors) console.error(`nodescope decode: ${e.message}`);
-  for (const u of printed.unknownFields) console.error(unknownFieldsWarningForBytes(pods[u.index]!, u.fields));
+  const printed =
+    values.output === 'yaml'
+      ? streamPodBytesAsKubectlYaml(pods, (text) => process.stdout.write(text), { ...options, labelOf })
+      : { ...streamPodBytesAsKubectl(pods, (chunk) => process.stdout.write(chunk.slice()), { ...options, labelOf }), problems: [] };
+  warnYamlProblems('the pods', printed.problems);
+  for (const e of printed.errors) printError(`nodescope decode: ${e.message}`);
+  for (const u of printed.unknownFields) printError(unknownFieldsWarningForBytes(pods[u.index]!, u.fields));
   return printed.errors.length === 0 ? EXIT.ok : EXIT.data;
 }

@@ -10,6 +10,7 @@ import type { SshHop } from '../ssh/ssh-connection';
 import { resolveSshTarget } from '../ssh/ssh-target';
 import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { terminalPrompter } from './terminal-prompter';
+import { printError } from './terminal-text';
 
 export interface KubeletConnection {
   client: KubeletClient;
@@ -20,7 +21,7 @@ export interface KubeletConnection {
 
 /** Tells the user why nothing happens yet while the kubelet initializes or rate-limits us. */
 function announceRetry(err: KubeletError, delayMs: number): void {
-  process.stderr.write(`nodescope: ${err.message}; retrying in ${(delayMs / 1000).toFixed(1)} s\n`);
+  printError(`nodescope: ${err.message}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
 }
 
 export async function connectToKubelet(opts: NodeCommandOptions): Promise<KubeletConnection> {
@@ -52,7 +53,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
       bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
       ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
       onBridgeEvent: (e) => {
-        if (e.type === 'switched-to-sudo') process.stderr.write(`nodescope: ${e.reason}; using \`${e.command}\`\n`);
+        if (e.type === 'switched-to-sudo') printError(`nodescope: ${e.reason}; using \`${e.command}\``);
       },
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 // The `nodescope` CLI: each subcommand lives in its own module and is loaded only when used,
 // so `nodescope decode` does not pay for ssh2 or grpc start-up.
 import { EXIT } from './exit-codes';
+import { printError } from './terminal-text';
 
 type Command = { run(argv: string[]): Promise<number>; summary: string };
 
@@ -11,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   get: () => import('./get-command'),
   watch: () => import('./watch-command'),
   export: () => import('./export-command'),
+  record: () => import('./record-command'),
   ui: () => import('./ui-command'),
 };
 
@@ -32,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = commands[name];
   if (!load) {
-    console.error(`nodescope: unknown command '${name}'\n\n${await usage()}`);
+    printError(`nodescope: unknown command '${name}'\n\n${await usage()}`);
     return EXIT.usage;
   }
   return (await load()).run(rest);
@@ -43,7 +45,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    console.error(`nodescope: ${err instanceof Error ? err.message : String(err)}`);
+    printError(`nodescope: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = EXIT.internal;
   },
 );

@@ -2,10 +2,9 @@
 // simulated kubelet on its root-only socket. A pty (script(1)) stands in for the user's terminal.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
@@ -13,46 +12,12 @@ import { writeListPodsResponse } from '../kubelet/pods-api-messages';
 import { encodePod } from '../pod/encode';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
+import { kubectlJsonToYaml, podBytesToKubectlYaml } from '../pod/kubectl-yaml';
+import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
-
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/nodescope.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
- * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
- */
-function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; until?: (out: string) => boolean } = {}): Promise<Run> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = opts.tty
-    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env } })
-    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env } });
-  const answers = [...(opts.tty?.answers ?? [])];
-  const run: Run = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => {
-    run.stdout += d.toString();
-    const next = answers[0];
-    if (next && next[0].test(run.stdout)) {
-      answers.shift();
-      child.stdin.write(`${next[1]}\r`);
-    }
-    if (opts.until?.(run.stdout)) child.kill('SIGINT');
-  });
-  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      run.code = code;
-      resolve(run);
-    }),
-  );
-}
+import { nodescope } from './testing/run-nodescope';
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
@@ -105,6 +70,26 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(nd.stdout).toBe(Buffer.from(podBytesListToKubectl(oracleBytes(), { ndjson: true }).bytes).toString());
   }, 30_000);
 
+  it('prints kubectl YAML with -o yaml: get, export (a List), masked pods, and watch events as documents', async () => {
+    const uid = sim.store.uids()[7]!;
+    const one = await nodescope(['get', A.target, uid, ...cfg(), '--socket', h.socketPath, '-o', 'yaml']);
+    expect(one.code, one.stderr).toBe(EXIT.ok);
+    expect(one.stdout).toBe(podBytesToKubectlYaml(encodePod(sim.store.get(uid)!)).yaml);
+    const list = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml']);
+    expect(list.stdout).toBe(kubectlJsonToYaml(Buffer.from(podBytesListToKubectl(oracleBytes()).bytes).toString()).yaml);
+    const masked = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml', '--mask', 'metadata.name']);
+    expect(masked.stdout).toMatch(/^apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: \S+\n  spec:\n    containers: null\n  status: \{\}\n- /);
+    // Ctrl-C once: the output keeps coming after it, and a second one would end the process by force.
+    let interrupted = false;
+    const watch = await nodescope(['watch', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml'], {
+      until: (out) => !interrupted && (interrupted = out.split('\n---\n').length >= 3),
+    });
+    expect(watch.code, watch.stderr).toBe(EXIT.ok);
+    const docs = watch.stdout.split('---\n');
+    expect(docs[0]).toMatch(/^object:\n  apiVersion: v1\n  kind: Pod\n[\s\S]*\ntype: ADDED\n$/);
+    expect(podTreesFromKubectlYaml(docs.slice(0, 3).join('---\n'))).toHaveLength(3);
+  }, 30_000);
+
   it('applies a mask even though the shipped kubelet ignores it, and says so', async () => {
     const r = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson', '--mask', 'metadata.name']);
     expect(r.code, r.stderr).toBe(EXIT.ok);
@@ -155,13 +140,16 @@ describe('nodescope host keys and keys on the terminal', () => {
     'pods', h.host, '-p', String(h.port), '-l', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
   ];
 
-  it('refuses an unknown host without a terminal, naming ssh-keyscan and --known-hosts', async () => {
+  it('refuses an unknown host without a terminal in one message, naming ssh-keyscan and the --known-hosts file', async () => {
     const knownHosts = join(dir, 'empty_known_hosts');
     await writeFile(knownHosts, '');
     const r = await nodescope(direct(knownHosts));
     expect(r.code).toBe(EXIT.connection);
-    expect(r.stderr).toContain('ssh-keyscan');
-    expect(r.stderr).toContain('--known-hosts');
+    expect(r.stderr.match(/SHA256:/g), r.stderr).toHaveLength(2); // the message and the check in its next step
+    expect(r.stderr).toContain('there is no one to ask whether to trust it');
+    expect(r.stderr).toContain(`ssh-keyscan -p ${h.port} ${h.host} >> ${knownHosts}`);
+    // Nobody refused it, and the file to add it to is the one given, not ~/.ssh/known_hosts.
+    expect(r.stderr).not.toMatch(/was refused|~\/\.ssh\/known_hosts/);
   }, 30_000);
 
   it('asks about an unknown host on the terminal, remembers it, and does not ask again', async () => {
@@ -265,6 +253,49 @@ describe('nodescope node commands: local sockets and bad input', () => {
         expect(r.code, r.stderr).toBe(EXIT.usage);
         expect(r.stderr).toContain(`cannot write ${file}: ${why}`);
       }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('shows the control characters of a hostile pod name in pods and watch tables instead of sending them', async () => {
+    const socketPath = join(dir, 'hostile.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3 });
+    try {
+      const pod = k.store.list()[0]!;
+      const meta = pod.metadata as PodObject;
+      k.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, name: 'evil\u001b]0;PWNED\u0007\u001b[2J', namespace: 'ns\u009b2J\u202e' } } });
+      const table = await nodescope(['pods', '--local', socketPath]);
+      const watched = await nodescope(['watch', '--local', socketPath], { until: (out) => out.split('\n').filter(Boolean).length >= 3 });
+      for (const r of [table, watched]) {
+        expect(r.code, r.stderr).toBe(EXIT.ok);
+        expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+        expect(r.stdout).toContain('ns\\x9b2J\\u202e');
+        expect(r.stdout).toContain('evil\\x1b]0;PWNED\\x07\\x1b[2J');
+      }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('leaves an existing export alone unless --force, and then keeps its permissions', async () => {
+    const socketPath = join(dir, 'force.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3 });
+    try {
+      const file = join(dir, 'existing.json');
+      await writeFile(file, 'an earlier export');
+      await chmod(file, 0o640);
+      const refused = await nodescope(['export', '--local', socketPath, '--file', file]);
+      expect(refused.code, refused.stderr).toBe(EXIT.usage);
+      expect(refused.stderr).toContain(`${file} exists already; add --force to replace it`);
+      expect(await readFile(file, 'utf8')).toBe('an earlier export');
+      const forced = await nodescope(['export', '--local', socketPath, '--file', file, '--force']);
+      expect(forced.code, forced.stderr).toBe(EXIT.ok);
+      expect(JSON.parse(await readFile(file, 'utf8')).items).toHaveLength(3);
+      expect((await stat(file)).mode & 0o777).toBe(0o640);
+      const fresh = join(dir, 'fresh.json');
+      expect((await nodescope(['export', '--local', socketPath, '--file', fresh])).code).toBe(EXIT.ok);
+      expect((await stat(fresh)).mode & 0o777).toBe(0o600);
     } finally {
       await k.stop();
     }

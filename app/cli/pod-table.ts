@@ -2,6 +2,7 @@
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import type { PodTree } from '../pod/pod-tree';
 import { kubectlAge } from './kubectl-age';
+import { terminalLine } from './terminal-text';
 
 const HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
 
@@ -13,6 +14,8 @@ export function podTableRow(pod: PodTree, now: number): string[] {
 
 /** Columns padded to their widest cell with three spaces between, as kubectl prints. */
 export function formatTable(rows: string[][]): string {
+  // Cells carry pod data: escaped before measuring, so control characters show and columns still line up.
+  rows = rows.map((r) => r.map(terminalLine));
   const widths = rows.reduce((w, r) => r.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), [] as number[]);
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]! + 3))).join('').trimEnd()).join('\n');
 }

@@ -8,6 +8,7 @@ import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
+import { printError } from './terminal-text';
 
 export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
 
@@ -106,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     opts = options(argv);
   } catch (err) {
-    console.error(`nodescope sim: ${(err as Error).message}\n\n${HELP}`);
+    printError(`nodescope sim: ${(err as Error).message}\n\n${HELP}`);
     return EXIT.usage;
   }
   if (opts === 'help') {
@@ -120,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
     kubelet = await startSimulatedKubelet(opts);
   } catch (err) {
     if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
-      console.error(`nodescope sim: ${err.message}`);
+      printError(`nodescope sim: ${err.message}`);
       return EXIT.usage;
     }
     throw err;

@@ -1,11 +1,12 @@
 /**
  * SSH questions asked on the controlling terminal (/dev/tty, as ssh does), so they work while stdout
- * is piped into a file. Without a terminal nothing can be asked: unknown host keys are refused with
- * the way to trust them up front, and passphrases are declined.
+ * is piped into a file. Without a terminal nothing can be asked: unknown host keys are refused (the
+ * connection's error says how to trust them up front), and passphrases are declined.
  */
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
 import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
+import { terminalLine, terminalText } from './terminal-text';
 
 interface Terminal {
   input: ReadStream;
@@ -21,11 +22,14 @@ function openTerminal(): Terminal | null {
   }
 }
 
-/** Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-C / Ctrl-D. */
+/**
+ * Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-C / Ctrl-D. The prompt
+ * may come from the server (keyboard-interactive): its control characters are shown, not sent.
+ */
 function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string | null> {
   // Echo goes off before the prompt shows: a passphrase typed the moment the prompt appears must not be echoed.
   t.input.setRawMode(true);
-  t.output.write(prompt);
+  t.output.write(terminalLine(prompt));
   t.input.resume();
   return new Promise((resolve) => {
     let text = '';
@@ -45,20 +49,12 @@ function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string 
           text = text.slice(0, -1);
         } else {
           text += ch;
-          if (!hidden) t.output.write(ch);
+          if (!hidden) t.output.write(terminalLine(ch));
         }
       }
     };
     t.input.on('data', onData);
   });
-}
-
-export function noTerminalHostKeyMessage(host: string, port: number, fingerprint: string): string {
-  const where = port === 22 ? host : `[${host}]:${port}`;
-  return (
-    `nodescope: the host key of ${where} (${fingerprint}) is not known and there is no terminal to ask. ` +
-    `Check it and add it first, e.g. \`ssh-keyscan -p ${port} ${host} >> ~/.ssh/known_hosts\`, or point --known-hosts FILE at a known_hosts file that has it.`
-  );
 }
 
 export function terminalPrompter(): SshPrompter & { close(): void } {
@@ -76,13 +72,10 @@ export function terminalPrompter(): SshPrompter & { close(): void } {
     hostKey: (info) =>
       serial(async (): Promise<HostKeyAnswer> => {
         const t = tty();
-        if (!t) {
-          process.stderr.write(`${noTerminalHostKeyMessage(info.host, info.port, info.fingerprint)}\n`);
-          return 'refuse';
-        }
+        // The connection's error says what to do, once; nothing is printed here.
+        if (!t) return 'cannot-ask';
         const where = info.port === 22 ? info.host : `[${info.host}]:${info.port}`;
-        t.output.write(`The authenticity of host '${where}' can't be established.\n`);
-        t.output.write(`${info.keyType} key fingerprint is ${info.fingerprint}.\n`);
+        t.output.write(terminalText(`The authenticity of host '${where}' can't be established.\n${info.keyType} key fingerprint is ${info.fingerprint}.\n`));
         const answer = await readLine(t, 'Continue connecting? (yes = remember / once / no): ', false);
         const a = answer?.trim().toLowerCase();
         return a === 'yes' ? 'remember' : a === 'once' ? 'once' : 'refuse';
@@ -91,15 +84,16 @@ export function terminalPrompter(): SshPrompter & { close(): void } {
       serial(async () => {
         const t = tty();
         if (!t) return null;
-        if (info.retryReason) t.output.write(`${info.retryReason}\n`);
+        if (info.retryReason) t.output.write(`${terminalText(info.retryReason)}\n`);
         return readLine(t, `Enter passphrase for key '${info.keyPath}': `, true);
       }),
     keyboardInteractive: (info) =>
       serial(async () => {
         const t = tty();
         if (!t) return null;
-        if (info.name) t.output.write(`${info.name}\n`);
-        if (info.instructions) t.output.write(`${info.instructions}\n`);
+        // Name, instructions and prompts are the server's words: shown, never obeyed by the terminal.
+        if (info.name) t.output.write(`${terminalText(info.name)}\n`);
+        if (info.instructions) t.output.write(`${terminalText(info.instructions)}\n`);
         const answers: string[] = [];
         for (const p of info.prompts) {
           const answer = await readLine(t, p.prompt, !p.echo);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -32,6 +33,12 @@ function startUi(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { child, url, exited, output: () => ({ stdout, stderr }) };
 }
 
+const launchBrowser = async () =>
+  (browser ??= await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  }));
+
 afterAll(async () => {
   await browser?.close();
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -41,19 +48,44 @@ describe('nodescope ui', () => {
   it('rejects a bad port with a usage error naming the option', async () => {
     const ui = startUi(['--port', '70000']);
     expect(await ui.exited).toBe(2);
-    expect(ui.output().stderr).toContain('--port must be a number from 1 to 65535');
+    expect(ui.output().stderr).toContain('--port must be a number from 0 (any free port) to 65535');
   });
 
-  it('opens the URL with the desktop opener when there is a display', async () => {
-    // The opener is the one program we stand in for: it records what it was asked to open.
-    const bin = mkdtempSync(join(tmpdir(), 'ns-ui-open-'));
-    const record = join(bin, 'opened.txt');
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${record}\n`, { mode: 0o755 });
-    const ui = startUi(['--no-demo'], { DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
-    const url = await ui.url;
-    await expect.poll(() => (existsSync(record) ? readFileSync(record, 'utf8').trim() : ''), { timeout: 10_000 }).toBe(url);
+  it('takes --port 0 as any free port and prints the one it got; a stop right then is clean', async () => {
+    const ui = startUi(['--no-open', '--no-demo', '--port', '0']);
+    const port = Number(new URL(await ui.url).port);
+    expect(port).toBeGreaterThan(0);
     ui.child.kill('SIGTERM');
     expect(await ui.exited).toBe(0);
+  }, 60_000);
+
+  it('opens the browser through a private page, never with the token on a command line', async () => {
+    // The opener is the one program we stand in for: it records its arguments and environment,
+    // which every local user could read from /proc while it and the browser run.
+    const bin = mkdtempSync(join(tmpdir(), 'ns-ui-open-'));
+    const args = join(bin, 'args.txt');
+    const env = join(bin, 'env.txt');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nenv > ${env}\nprintf '%s\\n' "$@" > ${args}\n`, { mode: 0o755 });
+    const ui = startUi(['--no-demo'], { DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
+    const url = await ui.url;
+    const token = new URL(url).searchParams.get('token')!;
+    await expect.poll(() => (existsSync(args) ? readFileSync(args, 'utf8') : ''), { timeout: 10_000 }).toMatch(/^file:/);
+    const opened = readFileSync(args, 'utf8').trim();
+    expect(opened).not.toContain(token);
+    expect(readFileSync(env, 'utf8')).not.toContain(token);
+
+    const page = fileURLToPath(opened);
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(page)).mode & 0o777).toBe(0o700);
+    // The page takes the browser to the app.
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(opened);
+    await tab.waitForURL(url, { timeout: 10_000 });
+    await tab.close();
+
+    ui.child.kill('SIGTERM');
+    expect(await ui.exited).toBe(0);
+    expect(existsSync(page)).toBe(false);
   }, 60_000);
 
   it('serves the UI with the demo node at the printed URL and stops cleanly on Ctrl-C', async () => {
@@ -61,11 +93,7 @@ describe('nodescope ui', () => {
     const url = await ui.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
 
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const page = await browser.newPage();
+    const page = await (await launchBrowser()).newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -74,11 +102,12 @@ describe('nodescope ui', () => {
     await page.getByText(/\d{3} pods/).first().waitFor({ timeout: 20_000 });
     expect(problems).toEqual([]);
 
-    // Without the token the page loads but the app core refuses it.
-    const stranger = await browser.newPage();
-    const refused = stranger.waitForEvent('websocket').then((ws) => new Promise<boolean>((r) => ws.on('socketerror', () => r(true)).on('close', () => r(true))));
-    await stranger.goto(url.replace(/\?token=.*/, '?token=wrong'));
-    expect(await refused).toBe(true);
+    // With a wrong token the page says the link is not valid and how to get one, instead of an app that cannot connect.
+    const stranger = await browser!.newPage();
+    const answer = await stranger.goto(url.replace(/\?token=.*/, '?token=wrong'));
+    expect(answer?.status()).toBe(401);
+    await stranger.getByRole('heading', { name: 'This Nodescope link is not valid' }).waitFor();
+    expect(await stranger.textContent('body')).toContain('nodescope ui');
 
     ui.child.kill('SIGINT');
     expect(await ui.exited).toBe(0);

@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createInspector } from '../inspector/inspector';
 import { defaultStateDir } from '../inspector/state-dir';
+import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
 import { EXIT } from './exit-codes';
+import { printError } from './terminal-text';
 
 export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
 
@@ -13,7 +15,7 @@ const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-conf
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
 token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
 
-  --port N     listen on port N (default: a free port)
+  --port N     listen on port N (default, or 0: any free port; the URL names it)
   --no-open    do not open a browser, only print the URL
   --no-demo    do not start the simulated demo node (by default it starts while
                no node has been added yet; the UI can start it any time)
@@ -23,21 +25,31 @@ token made for this run: only a page opened with that exact URL can talk to the 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port < 1 || port > 65535) {
-    throw new Error(`--port must be a number from 1 to 65535, not '${text}'.`);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new Error(`--port must be a number from 0 (any free port) to 65535, not '${text}'.`);
   }
   return port;
 }
 
-/** A browser opens only where someone can see it: a desktop session, not a headless server or CI. */
-function openBrowser(url: string): void {
+/**
+ * A browser opens only where someone can see it: a desktop session, not a headless server or CI.
+ * It is given a private page that forwards to the URL, never the URL itself: the opener's and the
+ * browser's command lines are readable by every local user, and the token is the key to the app.
+ */
+function openBrowser(url: string, stateDir: string): LaunchPage | null {
   const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-  if (!hasDisplay) return;
+  if (!hasDisplay) return null;
+  const page = writeLaunchPage(url, stateDir);
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [page.fileUrl]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', page.fileUrl]]
+        : ['xdg-open', [page.fileUrl]];
   const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
-  child.on('error', () => console.error(`nodescope: could not start ${command}; open the URL above yourself.`));
+  child.on('error', () => printError(`nodescope: could not start ${command}; open the URL above yourself.`));
   child.unref();
+  return page;
 }
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
@@ -61,14 +73,15 @@ export async function run(argv: string[]): Promise<number> {
     }
     options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'], sshConfig: values['ssh-config'] };
   } catch (err) {
-    console.error(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
     return EXIT.usage;
   }
 
-  const rendererDir = await ensureRendererBuilt((line) => console.error(line));
+  const rendererDir = await ensureRendererBuilt((line) => printError(line));
+  const stateDir = defaultStateDir();
   const inspector = await createInspector({
     mode: 'browser',
-    stateDir: defaultStateDir(),
+    stateDir,
     ...(options.demo ? {} : { demo: false }),
     ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
   });
@@ -78,20 +91,23 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     await inspector.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`nodescope ui: port ${options.port} is in use; pick another with --port, or leave it out for a free one.`);
+      printError(`nodescope ui: port ${options.port} is in use; pick another with --port, or leave it out for a free one.`);
       return EXIT.usage;
     }
     throw err;
   }
 
-  console.log(`Nodescope is running at ${server.url}`);
-  console.log('Open that exact URL (it carries the access token). Press Ctrl-C to stop.');
-  if (options.open) openBrowser(server.url);
-
-  await new Promise<void>((resolve) => {
+  // Listening before the URL is out: a stop that comes right after it still closes everything.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(`Nodescope is running at ${server.url}`);
+  console.log('Open that exact URL (it carries the access token). Press Ctrl-C to stop.');
+  const launchPage = options.open ? openBrowser(server.url, stateDir) : null;
+
+  await stopped;
+  launchPage?.remove();
   await server.close();
   await inspector.close();
   return EXIT.ok;

@@ -60,10 +60,12 @@ export function validateRequest(name: unknown, input: unknown): unknown {
   }
   const parsed = requests[name].input.safeParse(input ?? {});
   if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join('.');
     throw new ContractError(
       'invalid-input',
       `Invalid input for ${name}: ${describeIssues(parsed.error)}.`,
       'Correct the highlighted value and try again.',
+      field || undefined,
     );
   }
   return parsed.data;

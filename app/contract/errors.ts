@@ -12,6 +12,8 @@ export const ErrorInfoSchema = z.object({
   message: z.string(),
   /** The next step, when there is one ("Check the socket path in the node settings"). */
   hint: z.string().optional(),
+  /** The input field the error is about (e.g. 'path'), so a form can highlight it. */
+  field: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
@@ -25,17 +27,22 @@ export type RequestResult<T = unknown> = { ok: true; value: T } | { ok: false; e
 export class ContractError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
-  constructor(code: string, message: string, hint?: string) {
+  readonly field: string | undefined;
+  constructor(code: string, message: string, hint?: string, field?: string) {
     super(message);
     this.name = 'ContractError';
     this.code = code;
     this.hint = hint;
+    this.field = field;
   }
 
   toInfo(): ErrorInfo {
-    return this.hint === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, hint: this.hint };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.field === undefined ? {} : { field: this.field }),
+    };
   }
 }
 
@@ -53,5 +60,5 @@ export function errorResult(err: unknown): RequestResult<never> {
 /** UI side: the value of a successful result, or a ContractError rebuilt from a failed one. */
 export function unwrapResult<T>(result: RequestResult<T>): T {
   if (result.ok) return result.value;
-  throw new ContractError(result.error.code, result.error.message, result.error.hint);
+  throw new ContractError(result.error.code, result.error.message, result.error.hint, result.error.field);
 }

@@ -161,8 +161,13 @@ export const ExportRequestSchema = z.object({
   /** 'all' exports the node's whole set; a list exports those pods (the filtered view). */
   uids: z.union([z.literal('all'), z.array(z.string().min(1)).min(1, 'Select at least one pod to export')]),
   format: ExportFormatSchema,
-  /** Absolute file path; omitted = ask with the host's save dialog (Electron only). */
+  /**
+   * Absolute file path, browser mode only; omitted = ask with the host's save dialog (Electron,
+   * where a path from the page is refused: only the dialog names files).
+   */
   path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/pods.json').optional(),
+  /** The user agreed to replace the file at path if it exists; otherwise an existing file is an error ('file-exists'). */
+  replace: z.boolean().default(false),
 });
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
 

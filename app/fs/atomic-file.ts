@@ -1,28 +1,90 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** When the file exists already: 'replace' it (default) or 'refuse' (the error's code is EEXIST). */
+  existing?: 'replace' | 'refuse';
+}
+
+/** A target Nodescope will not write over; `code` is read by whyCannotWrite. */
+export class WriteRefusedError extends Error {
+  constructor(
+    readonly code: 'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link',
+    path: string,
+  ) {
+    super(`refused to write ${path} (${code})`);
+    this.name = 'WriteRefusedError';
+  }
+}
+
+interface Target {
+  /** The file actually replaced: a symlink is followed, so the link stays and its file is updated. */
+  path: string;
+  /** What the new file gets: the permissions (and owner) of the file it replaces, or private ones. */
+  mode: number;
+  previous: Stats | null;
+}
+
+function resolveTarget(path: string, options: AtomicWriteOptions): Target {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // A link to a file that is not there: following it would create a file somewhere the user may not expect.
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new WriteRefusedError('dangling-link', path);
+    // A new file is private to the user: exports can carry secrets from pods' env values.
+    return { path, mode: 0o600, previous: null };
+  }
+  const previous = statSync(real);
+  if (!previous.isFile()) throw new WriteRefusedError(previous.isDirectory() ? 'EISDIR' : 'not-a-file', path);
+  if (options.existing === 'refuse') throw new WriteRefusedError('EEXIST', path);
+  return { path: real, mode: previous.mode & 0o7777, previous };
+}
+
+function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Sets the new file's exact permissions (the umask does not apply) and, when replacing, its owner and group. */
+function matchPermissions(fd: number, target: Target): void {
+  fchmodSync(fd, target.mode);
+  const prev = target.previous;
+  if (!prev) return;
+  const made = fstatSync(fd);
+  if (made.uid !== prev.uid || made.gid !== prev.gid) fchownSync(fd, prev.uid, prev.gid);
+}
+
+/** Puts the finished temp file in place: rename over the target, or a hard link that fails if a file appeared meanwhile. */
+function placeFile(temp: string, target: Target, options: AtomicWriteOptions): void {
+  if (options.existing !== 'refuse') {
+    renameSync(temp, target.path);
+    return;
+  }
+  try {
+    linkSync(temp, target.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new WriteRefusedError('EEXIST', target.path);
+    // File systems without hard links: rename, having checked the name is still free.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
+    if (lstatSync(target.path, { throwIfNoEntry: false })) throw new WriteRefusedError('EEXIST', target.path);
+    renameSync(temp, target.path);
+    return;
+  }
+  unlinkSync(temp);
+}
 
 /**
  * Writes `path` so readers see the old file or the whole new one, never a half-written export:
  * a temporary file in the same directory (same filesystem), flushed to disk, then renamed over.
+ * The new file keeps the permissions and owner of the one it replaces (exports may carry secrets),
+ * a symlink is written through, and anything but a regular file is refused.
  */
-export async function writeFileAtomic(path: string, data: string, mode = 0o644): Promise<number> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+export async function writeFileAtomic(path: string, data: string, options: AtomicWriteOptions = {}): Promise<number> {
   const bytes = Buffer.from(data, 'utf8');
-  try {
-    const handle = await open(temp, 'wx', mode);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  writeFileAtomicFromChunks(path, (write) => write(bytes), options);
   return bytes.length;
 }
 
@@ -31,13 +93,15 @@ export async function writeFileAtomic(path: string, data: string, mode = 0o644):
  * as it comes, so memory stays bounded, and the file appears whole or not at all. `produce` gets a write
  * function that copies the chunk out before returning (chunks may be reused by their producer).
  */
-export function writeFileAtomicFromChunks<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => T, mode = 0o644): { result: T; bytes: number } {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+export function writeFileAtomicFromChunks<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => T, options: AtomicWriteOptions = {}): { result: T; bytes: number } {
+  const target = resolveTarget(path, options);
+  const temp = tempPathFor(target.path);
   let bytes = 0;
-  const fd = openSync(temp, 'wx', mode);
+  const fd = openSync(temp, 'wx', 0o600);
   try {
     let result: T;
     try {
+      matchPermissions(fd, target);
       result = produce((chunk) => {
         for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
         bytes += chunk.length;
@@ -46,7 +110,7 @@ export function writeFileAtomicFromChunks<T>(path: string, produce: (write: (chu
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, path);
+    placeFile(temp, target, options);
     return { result, bytes };
   } catch (err) {
     rmSync(temp, { force: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +96,26 @@ describe('inspector with the demo node', () => {
   it('asks for a path in browser mode instead of failing silently', async () => {
     const info = (await demoInfo())!;
     const result = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'path' } });
+  });
+
+  it('names the path field when it is relative, so the dialog can highlight it', async () => {
+    const info = (await demoInfo())!;
+    const result = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: 'pods.json' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'path', message: expect.stringContaining('absolute') } });
+  });
+
+  it('replaces an existing export only when the user agreed, keeping its permissions', async () => {
+    const info = (await demoInfo())!;
+    const path = join(mkdtempSync(join(tmpdir(), 'ns-export-')), 'pods.json');
+    writeFileSync(path, 'keep me');
+    chmodSync(path, 0o640);
+    const asked = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path });
+    expect(asked).toMatchObject({ ok: false, error: { code: 'file-exists', field: 'path' } });
+    expect(readFileSync(path, 'utf8')).toBe('keep me');
+    await call('pods.export', { nodeId: info.id, uids: 'all', format: 'list', path, replace: true });
+    expect(JSON.parse(readFileSync(path, 'utf8')).kind).toBe('List');
+    expect(statSync(path).mode & 0o777).toBe(0o640);
   });
 
   it('disconnects a node (no stale pods left showing) and connects it again', async () => {
@@ -168,6 +187,39 @@ describe('inspector with remembered nodes', () => {
       expect(JSON.stringify(state)).toMatch(/refused|127\.0\.0\.1:1/i);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('inspector with a native save dialog (Electron)', () => {
+  it('exports only to the file the dialog returned, never to a path the page names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-dialog-'));
+    const chosen = join(dir, 'chosen.json');
+    writeFileSync(chosen, 'replaced after the dialog asked');
+    const suggested: string[] = [];
+    const app = await createInspector({
+      mode: 'electron',
+      stateDir: dir,
+      defaultExportDir: dir,
+      demo: true,
+      pickSavePath: async (path) => (suggested.push(path), chosen),
+    });
+    try {
+      const list = async () => ((await handleRequest(app.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value;
+      const demo = await pollUntil('the demo node live with pods', async () => (await list())[0], liveWithPods);
+      const victim = join(dir, 'victim.json');
+      writeFileSync(victim, 'precious');
+      const fromPage = await handleRequest(app.handlers, 'pods.export', { nodeId: demo.id, uids: 'all', format: 'list', path: victim, replace: true });
+      expect(fromPage).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'path' } });
+      expect(readFileSync(victim, 'utf8')).toBe('precious');
+      expect(suggested).toEqual([]);
+
+      const saved = await handleRequest(app.handlers, 'pods.export', { nodeId: demo.id, uids: 'all', format: 'ndjson' });
+      expect(saved).toMatchObject({ ok: true, value: { status: 'saved', path: chosen } });
+      expect(suggested).toEqual([join(dir, `${demo.label.replace(/[^\w.-]+/g, '_')}-pods.ndjson`)]);
+      expect(JSON.parse(readFileSync(chosen, 'utf8').split('\n')[0]!).kind).toBe('Pod');
+    } finally {
+      await app.close();
     }
   });
 });

@@ -19,7 +19,7 @@ import { checkMask, maskView } from './node-mask';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { NodePods } from './node-pods';
 import { openKubeletNodeLink } from './kubelet-node-link';
-import { writeExport } from './pod-export';
+import { chooseExportTarget, writeExport } from './pod-export';
 import { PromptBroker } from './prompt-broker';
 import { AppNotices } from './app-notices';
 import { whyCannotWrite } from '../fs/write-error';
@@ -363,23 +363,16 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
     'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
-    'pods.export': async ({ nodeId, uids, format, path }) => {
+    'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const record = recordOf(nodeId);
       const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
       if (entries.length === 0) {
         throw new ContractError('not-found', `None of the selected pods is on ${record.info.label} any more.`, 'Clear the filter and export again.');
       }
-      let target = path ?? null;
-      if (target === null) {
-        if (!options.pickSavePath) {
-          throw new ContractError('invalid-input', 'Give a file path for the export.', `For example ${join(exportDir, 'pods.json')}.`);
-        }
-        const suggested = join(exportDir, `${record.info.label.replace(/[^\w.-]+/g, '_')}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
-        target = await options.pickSavePath(suggested);
-        if (target === null) return { status: 'cancelled' };
-      }
+      const target = await chooseExportTarget({ path, replace, format, nodeLabel: record.info.label, exportDir, pickSavePath: options.pickSavePath });
+      if (target === null) return { status: 'cancelled' };
       const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
-      return { status: 'saved', path: target, count: entries.length, bytes };
+      return { status: 'saved', path: target.path, count: entries.length, bytes };
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {

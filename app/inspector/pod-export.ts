@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ContractError, type ExportFormat } from '../contract';
 import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
@@ -6,23 +7,66 @@ import type { PodTree } from '../pod/pod-tree';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl'];
 
+export interface ExportTarget {
+  path: string;
+  /** Whether an existing file there may be replaced: the user agreed (a native dialog asks itself). */
+  replace: boolean;
+}
+
+export interface ExportTargetRequest {
+  /** The path the page typed, if any. */
+  path: string | undefined;
+  /** The page says the user agreed to replace an existing file at that path. */
+  replace: boolean;
+  format: ExportFormat;
+  nodeLabel: string;
+  exportDir: string;
+  /** The host's native save dialog (Electron); null when cancelled. */
+  pickSavePath: ((suggestedPath: string) => Promise<string | null>) | undefined;
+}
+
+/**
+ * Where an export goes. With a native save dialog only the dialog names the file: a page that is
+ * compromised could otherwise write pod JSON over any file of the user's. Without one (browser
+ * mode, where the page holds the access token) the typed absolute path is used. Null: cancelled.
+ */
+export async function chooseExportTarget(request: ExportTargetRequest): Promise<ExportTarget | null> {
+  const { pickSavePath } = request;
+  if (pickSavePath) {
+    if (request.path !== undefined) {
+      throw new ContractError('invalid-input', 'Export files are chosen in the save dialog here, not by the page.', 'Use Export… and pick the file in the dialog.', 'path');
+    }
+    const suggested = join(request.exportDir, `${request.nodeLabel.replace(/[^\w.-]+/g, '_')}-pods.${request.format === 'list' ? 'json' : 'ndjson'}`);
+    const picked = await pickSavePath(suggested);
+    return picked === null ? null : { path: picked, replace: true };
+  }
+  if (request.path === undefined) {
+    throw new ContractError('invalid-input', 'Give a file path for the export.', `For example ${join(request.exportDir, 'pods.json')}.`, 'path');
+  }
+  return { path: request.path, replace: request.replace };
+}
+
 /** Writes the export atomically; failures say which file and what to do. */
-export async function writeExport(path: string, pods: PodTree[], format: ExportFormat): Promise<number> {
-  // The UI can name any path; limiting the kind of file keeps a slip (or a hostile page) from
-  // replacing a shell profile or a key with pod JSON.
+export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<number> {
+  const { path } = target;
+  // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
   if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {
     throw new ContractError(
       'invalid-input',
       `Exports are saved as ${EXPORT_EXTENSIONS.join(', ')} files, not ${path}.`,
       `Name the file with one of those extensions, e.g. pods${format === 'list' ? '.json' : '.ndjson'}.`,
+      'path',
     );
   }
   try {
     // A kubectl List or one pod per line, written as it is printed: 10,000 pods never sit in memory as one text.
     const stream = (write: (chunk: Uint8Array) => void) => streamPodsAsKubectl(pods, (text) => write(Buffer.from(text)), { ndjson: format === 'ndjson' });
-    return writeFileAtomicFromChunks(path, stream).bytes;
+    return writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' }).bytes;
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new ContractError('file-exists', `${path} exists already.`, 'Replace it, or choose another name.', 'path');
+    }
     const why = whyCannotWrite(err) ?? (err as Error).message;
-    throw new ContractError('export-failed', `Could not write ${path}: ${why}.`, 'Choose a folder you can write to and export again.');
+    throw new ContractError('export-failed', `Could not write ${path}: ${why}.`, 'Choose a folder you can write to and export again.', 'path');
   }
 }

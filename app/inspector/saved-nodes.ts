@@ -107,5 +107,5 @@ export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<v
   // A node without a mask is written as before masks were saved.
   const entries = nodes.map(({ spec, mask, keptMask }) => (keptMask !== undefined ? { ...spec, mask: keptMask } : mask ? { ...spec, mask } : spec));
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes: entries }, null, 2)}\n`, 0o600);
+  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes: entries }, null, 2)}\n`);
 }

@@ -65,6 +65,11 @@ function anyText(value: PodValue | undefined, d: number, L: Layout): string {
   return o === '' ? '{}' : `{${o}${L.IND[d]}}`;
 }
 
+/** Any JSON value (a pod read back from YAML, a List) as kubectl's `-o json` prints it. */
+export function valueToKubectlJson(value: PodValue): string {
+  return `${anyText(value, 0, pretty)}\n`;
+}
+
 /** A map's text from [key, value text] entries, keys in Go's order. */
 function mapText(entries: [string, string][], d: number, L: Layout): string {
   entries.sort((a, b) => compareGoKeys(a[0], b[0]));

@@ -87,16 +87,22 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
           : '',
       ].join('');
       const rememberIn = opts.rememberIn ?? opts.files[0];
-      if (opts.strict === 'yes' || opts.strict === true || !opts.prompt) {
-        const why = opts.prompt ? 'StrictHostKeyChecking is yes (or BatchMode is on)' : 'there is no way to ask whether to trust it';
+      const mayAsk = opts.strict !== 'yes' && opts.strict !== true && opts.prompt !== undefined;
+      const answer = mayAsk ? await opts.prompt!({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint }) : 'cannot-ask';
+      if (answer === 'cannot-ask') {
+        const why = mayAsk || !opts.prompt ? 'there is no one to ask whether to trust it (no terminal)' : 'StrictHostKeyChecking is yes (or BatchMode is on)';
+        const file = rememberIn ?? 'your known_hosts file';
+        // ssh-keyscan writes the host's real name, which a HostKeyAlias entry would not match.
+        const howToAdd = opts.hostKeyAlias
+          ? 'for example by connecting once with ssh'
+          : `for example: ssh-keyscan ${opts.port === 22 ? '' : `-p ${opts.port} `}${opts.host} >> ${file}, then check that ssh-keygen -lf ${file} shows ${fingerprint}`;
         throw new HostKeyError(
           'HOST_KEY_UNKNOWN',
           `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes}`,
           details,
-          `Confirm the fingerprint with the node's administrator, then add the key${rememberIn ? ` to ${rememberIn}` : ''} (for example by connecting once with ssh) and retry.`,
+          `Confirm the fingerprint with the node's administrator, then add the key to ${file} (${howToAdd}) and retry.`,
         );
       }
-      const answer = await opts.prompt({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint });
       if (answer === 'once') return;
       if (answer === 'remember') {
         if (!rememberIn) throw new Error(`cannot remember the host key for ${name}: no known_hosts file is configured (UserKnownHostsFile)`);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
@@ -168,7 +168,7 @@ async function appendLine(file: string, target: string, line: string): Promise<v
     throw new Error(`cannot update known_hosts file ${file}: ${err.message}`);
   });
   if (existing === undefined) await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  const mode = existing === undefined ? 0o600 : (await stat(target)).mode & 0o777;
   const prefix = existing === undefined || existing === '' || existing.endsWith('\n') ? (existing ?? '') : `${existing}\n`;
-  await writeFileAtomic(target, prefix + line, mode);
+  // A new known_hosts is private; an existing one keeps its permissions (writeFileAtomic's rule).
+  await writeFileAtomic(target, prefix + line);
 }

@@ -15,7 +15,11 @@ export interface HostKeyQuestion {
   fingerprint: string;
 }
 
-export type HostKeyAnswer = 'once' | 'remember' | 'refuse';
+/**
+ * 'refuse': the user said no. 'cannot-ask': nobody is there to answer (no terminal); the connection
+ * fails as when asking is not allowed, saying how to trust the key beforehand.
+ */
+export type HostKeyAnswer = 'once' | 'remember' | 'refuse' | 'cannot-ask';
 
 export interface PassphraseQuestion {
   keyPath: string;

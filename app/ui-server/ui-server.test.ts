@@ -32,6 +32,7 @@ let token: string;
 beforeAll(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), 'ns-ui-'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Nodescope</title>');
+  writeFileSync(join(rendererDir, 'app.js'), 'export {};');
   server = await startUiServer({ core, rendererDir });
   token = new URL(server.url).searchParams.get('token')!;
 });
@@ -89,7 +90,7 @@ describe('browser-mode server', () => {
   });
 
   it('serves the renderer with the strict CSP naming its own socket', async () => {
-    const res = await get('/', { host: `127.0.0.1:${server.port}` });
+    const res = await get(`/?token=${token}`, { host: `127.0.0.1:${server.port}` });
     expect(res.status).toBe(200);
     expect(res.body).toContain('<title>Nodescope</title>');
     const csp = String(res.headers['content-security-policy']);
@@ -126,7 +127,20 @@ describe('browser-mode server', () => {
       s.on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 404 /);
-    expect((await get('/', { host: `127.0.0.1:${server.port}` })).status).toBe(200);
+    expect((await get(`/?token=${token}`, { host: `127.0.0.1:${server.port}` })).status).toBe(200);
+  });
+
+  it('answers a link with a wrong or no token with a page saying it is not valid and how to get one', async () => {
+    const host = { host: `127.0.0.1:${server.port}` };
+    for (const path of [`/?token=${token.slice(0, -2)}AA`, '/', `/index.html?token=stale`]) {
+      const res = await get(path, host);
+      expect(res.status, path).toBe(401);
+      expect(res.body).toContain('This Nodescope link is not valid');
+      expect(res.body).toContain('nodescope ui');
+      expect(res.body).not.toContain(token);
+    }
+    // The app's own files are the public build: they load without the token.
+    expect((await get('/app.js', host)).status).toBe(200);
   });
 
   it('answers valid requests and names the bad field of invalid ones', async () => {

@@ -5,6 +5,7 @@ import { TOKEN_PARAM, WS_BRIDGE_PATH } from '../contract';
 import { accessTokenMatches, newAccessToken } from './access-token';
 import { serveBridgeSocket, type BridgeCore } from './bridge-socket';
 import { contentSecurityPolicy } from './content-security-policy';
+import { invalidLinkPage } from './invalid-link-page';
 import { securityHeaders, serveStatic } from './static-files';
 
 /** Browser mode listens on loopback only: the token guards the port from other local users' pages. */
@@ -14,7 +15,7 @@ export interface UiServerOptions {
   core: BridgeCore;
   /** The built renderer (index.html and assets). */
   rendererDir: string;
-  /** 0 (default) picks a free port. */
+  /** 0 (default) picks a free port; `port` on the result says which. */
   port?: number;
 }
 
@@ -50,6 +51,16 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (!hostIsOurs(req)) {
       res.writeHead(421, { ...securityHeaders(csp), 'Content-Type': 'text/plain' }).end(`Open ${origin}/ instead.\n`);
       return;
+    }
+    // The app page itself needs the token: a stale or mangled link says so instead of loading an app
+    // that can never connect. Its scripts and styles are the public build and need none.
+    const url = parseUrl(req.url ?? '/', origin);
+    if (url && (url.pathname === '/' || url.pathname === '/index.html')) {
+      const presented = url.searchParams.get(TOKEN_PARAM);
+      if (!accessTokenMatches(token, presented)) {
+        res.writeHead(401, { ...securityHeaders(csp), 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(invalidLinkPage(presented !== null));
+        return;
+      }
     }
     serveStatic(options.rendererDir, csp, req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

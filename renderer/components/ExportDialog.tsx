@@ -1,12 +1,17 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
+import { ContractError } from '../../app/contract/errors';
 import type { ExportFormat, ExportResult } from '../../app/contract/pods';
 import type { RequestOutput } from '../../app/contract/requests';
 import { formatBytes } from '../format/age';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 
-/** Exports the node's pods (or the filtered ones) as a kubectl List or NDJSON; the host writes the file atomically. */
+/**
+ * Exports the node's pods (or the filtered ones) as a kubectl List or NDJSON; the host writes the file atomically.
+ * With a native save dialog (Electron) the dialog names the file and asks before replacing one; in a browser
+ * the path is typed here, and an existing file is replaced only after the user says so.
+ */
 export function ExportDialog(props: {
   bridge: Bridge;
   nodeId: string;
@@ -22,6 +27,10 @@ export function ExportDialog(props: {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The input field the last error is about (the host names it), highlighted until edited. */
+  const [badField, setBadField] = useState<string | null>(null);
+  /** The typed path exists; the next export replaces it only if the user confirms. */
+  const [exists, setExists] = useState(false);
 
   useEffect(() => {
     props.bridge.request('app.info', {}).then(setInfo, (err: unknown) => setError(errorText(err)));
@@ -32,21 +41,33 @@ export function ExportDialog(props: {
     setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
     // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
   }, [info, props.nodeLabel]);
+  // An edited path is a new question: not known to exist, no longer the one an error was about.
+  const editPath = (next: (p: string) => string) => {
+    setPath(next);
+    setExists(false);
+    if (badField === 'path') setBadField(null);
+  };
   // Switching format switches the extension and keeps whatever else the user typed.
   const chooseFormat = (next: ExportFormat) => {
     setFormat(next);
-    setPath((p) => p.replace(/\.(nd)?json$/, next === 'list' ? '.json' : '.ndjson'));
+    editPath((p) => p.replace(/\.(nd)?json$/, next === 'list' ? '.json' : '.ndjson'));
   };
 
-  async function run(withPath: boolean) {
+  async function run(target: { path: string; replace: boolean } | 'dialog') {
     setBusy(true);
     setError(null);
+    setBadField(null);
     setResult(null);
     try {
       const uids = scope === 'all' ? ('all' as const) : [...props.filteredUids];
-      setResult(await props.bridge.request('pods.export', { nodeId: props.nodeId, uids, format, ...(withPath ? { path } : {}) }));
+      setResult(await props.bridge.request('pods.export', { nodeId: props.nodeId, uids, format, ...(target === 'dialog' ? {} : target) }));
+      setExists(false);
     } catch (err) {
       setError(errorText(err));
+      if (err instanceof ContractError) {
+        setBadField(err.field ?? null);
+        setExists(err.code === 'file-exists');
+      }
     } finally {
       setBusy(false);
     }
@@ -62,14 +83,19 @@ export function ExportDialog(props: {
           <button type="button" className="button" onClick={props.onClose}>
             {result?.status === 'saved' ? 'Done' : 'Cancel'}
           </button>
-          {info?.canPickFiles && (
-            <button type="button" className="button" disabled={busy || count === 0} onClick={() => void run(false)}>
-              Choose file…
+          {info?.canPickFiles ? (
+            <button type="button" className="button primary" disabled={busy || count === 0} onClick={() => void run('dialog')}>
+              {busy ? 'Exporting…' : `Export ${count} pods…`}
+            </button>
+          ) : exists ? (
+            <button type="button" className="button primary" disabled={busy || count === 0} onClick={() => void run({ path, replace: true })}>
+              {busy ? 'Exporting…' : 'Replace the file'}
+            </button>
+          ) : (
+            <button type="button" className="button primary" disabled={busy || count === 0 || !path || !info} onClick={() => void run({ path, replace: false })}>
+              {busy ? 'Exporting…' : `Export ${count} pods`}
             </button>
           )}
-          <button type="button" className="button primary" disabled={busy || count === 0 || !path} onClick={() => void run(true)}>
-            {busy ? 'Exporting…' : `Export ${count} pods`}
-          </button>
         </>
       }
     >
@@ -95,12 +121,23 @@ export function ExportDialog(props: {
           NDJSON <span className="muted">(one pod per line, for jq and log tools)</span>
         </label>
       </fieldset>
-      <label className="field">
-        <span className="field-label">File</span>
-        <input className="mono" aria-label="Export file path" value={path} spellCheck={false} onChange={(e) => setPath(e.target.value)} />
-      </label>
+      {/* With a native dialog the page never names the file: the dialog does. */}
+      {info && !info.canPickFiles && (
+        <label className="field">
+          <span className="field-label">File</span>
+          <input
+            className="mono"
+            aria-label="Export file path"
+            aria-invalid={badField === 'path' ? true : undefined}
+            aria-describedby={badField === 'path' && error ? 'export-path-error' : undefined}
+            value={path}
+            spellCheck={false}
+            onChange={(e) => editPath(() => e.target.value)}
+          />
+        </label>
+      )}
       {error && (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" id={badField === 'path' ? 'export-path-error' : undefined}>
           {error}
         </p>
       )}
