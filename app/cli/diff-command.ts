@@ -21,7 +21,6 @@ import { openOffline } from './offline-source';
 import { resolveSource } from './pod-source';
 import { terminalText } from './terminal-text';
 
-export const summary = 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each';
 
 const OUTPUTS = ['text', 'json', 'patch'] as const;
 

@@ -3,7 +3,7 @@ import { formatPath } from '../../app/diff/diff-path';
 import { diffPod, shownChanges } from '../../app/diff/diff-pods';
 import { exactJson } from '../../app/diff/diff-output';
 import { changeLine } from '../../app/diff/diff-text';
-import type { JsonValue } from '../../app/diff/diff-values';
+import { exactJsonValue } from '../../app/diff/exact-json-value';
 import { DEFAULT_NOISE_RULES, IgnorePatternError, parsePattern, type NoiseSettings } from '../../app/diff/noise-rules';
 import { sideBySide, unfold } from '../diff/side-by-side';
 
@@ -28,7 +28,8 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
   const [notice, setNotice] = useState<string | null>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
 
-  const parsed = useMemo(() => [JSON.parse(left.json) as JsonValue, JSON.parse(right.json) as JsonValue] as const, [left.json, right.json]);
+  // Exact: int64 beyond 2^53 (JSON.parse would round them) must not show as a change or patch wrongly.
+  const parsed = useMemo(() => [exactJsonValue(left.json), exactJsonValue(right.json)] as const, [left.json, right.json]);
   const extra = extraText.split(/[\s,]+/).filter((s) => s !== '');
   const patternError = useMemo(() => {
     for (const path of extra) {
