@@ -20,6 +20,7 @@ import { describePodChange } from '../inspector/pod-change';
 import { PromptBroker } from '../inspector/prompt-broker';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
+import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -68,7 +69,11 @@ export type HubRequest =
   | 'prompts.answer'
   | 'mask.validate'
   | 'notices.list'
-  | 'notices.dismiss';
+  | 'notices.dismiss'
+  | 'diff.start'
+  | 'diff.result'
+  | 'diff.cancel'
+  | 'diff.pods';
 
 export interface HubOptions {
   /** Opens a live source: an SSH node, a socket on this machine, the demo node. */
@@ -83,6 +88,8 @@ export interface HubOptions {
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
+  /** Source comparisons' time slices and progress pace (tests shorten them). */
+  diffJobs?: SourceDiffJobsOptions;
 }
 
 /** A node the user added, as it is remembered across restarts. */
@@ -215,6 +222,7 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const notices = new AppNotices(emit);
+  const diffJobs = new SourceDiffJobs((payload) => emit({ name: 'diffProgress', payload }), options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
@@ -455,6 +463,37 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
+  /**
+   * One side of a source comparison as it is now (a recording at `at`): its pods through its own mask
+   * and the other side's, so only the fields both sides selected are compared.
+   */
+  const diffSide = (side: { nodeId: string; at?: number | undefined }, other: NodeRecord): DiffSideInput => {
+    const record = recordOf(side.nodeId);
+    const source = record.offline;
+    let at: number | undefined;
+    let pods: DecodedPod[];
+    if (source?.kind === 'recording') {
+      const state = record.info.state;
+      at = timelineAt(source, side.at ?? (state.phase === 'offline' ? state.timeline?.at : undefined) ?? source.end);
+      pods = source.podsAt(at);
+    } else {
+      if (side.at !== undefined) {
+        throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
+      }
+      pods = [...record.pods.values()];
+    }
+    const otherView = maskView(other.info.mask);
+    return {
+      info: { nodeId: side.nodeId, label: record.info.label, mask: record.info.mask, podCount: pods.length, ...(at !== undefined ? { at } : {}) },
+      pods: pods.flatMap((p) => {
+        const uid = uidOf(p.pod);
+        if (!uid) return [];
+        const shown = record.pods.shown(p);
+        return [{ uid, tree: otherView ? otherView(shown) : shown }];
+      }),
+    };
+  };
+
   const handlers: Hub['handlers'] = {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -540,6 +579,17 @@ export function createHub(options: HubOptions): Hub {
       notices.dismiss(id);
       return {};
     },
+    'diff.start': ({ left, right, noise }) => {
+      const l = recordOf(left.nodeId);
+      const r = recordOf(right.nodeId);
+      return { jobId: diffJobs.start(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }) };
+    },
+    'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),
+    'diff.cancel': ({ jobId }) => {
+      diffJobs.cancel(jobId);
+      return {};
+    },
+    'diff.pods': ({ jobId, leftUid, rightUid }) => diffJobs.pods(jobId, leftUid, rightUid),
   };
 
   return {
@@ -566,6 +616,7 @@ export function createHub(options: HubOptions): Hub {
       return () => listeners.delete(listener);
     },
     async close() {
+      diffJobs.close();
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();
