@@ -3,6 +3,8 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
+import { agoText, isRecent } from '../format/recent-change';
+import type { LastChange } from '../state/pod-store';
 import { useNow, useThrottled } from './use-model';
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -40,6 +42,8 @@ interface Props {
   onSelect: (uid: string) => void;
   onOpen: (uid: string) => void;
   changedAt: (uid: string) => number | undefined;
+  /** What last changed in a pod (from the feed), marked on its row while recent. */
+  lastChange: (uid: string) => LastChange | undefined;
   emptyText: string;
 }
 
@@ -128,6 +132,8 @@ export function PodsTable(props: Props) {
                 const changed = props.changedAt(row.uid);
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
                 const selected = row.uid === props.selectedUid;
+                const last = props.lastChange(row.uid);
+                const recent = last && isRecent(last.time, now) ? last : undefined;
                 return (
                   <div
                     // A new key per change restarts the flash animation even if the row was flashing already.
@@ -146,7 +152,14 @@ export function PodsTable(props: Props) {
                     }}
                   >
                     <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
-                    <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
+                    <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
+                      {recent && (
+                        <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
+                          Δ
+                        </span>
+                      )}
+                      {row.name}
+                    </div>
                     <div role="gridcell" className="c-status">
                       <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
                     </div>
