@@ -152,9 +152,8 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
   const groups = useMemo(() => groupDiffEntries(shown), [shown.length, run, filter]);
   const running = run.phase === 'running';
 
-  const title = drill ? `${drill.row.namespace}/${drill.row.name}` : 'Compare sources';
   return (
-    <Modal title={title} onClose={props.onClose} size="full">
+    <Modal title="Compare sources" onClose={props.onClose} size="full">
       {drill && run.phase === 'done' ? (
         <DrillDown bridge={bridge} jobId={run.jobId} entry={drill} onBack={() => setDrill(null)} />
       ) : (
@@ -209,7 +208,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
               )}
               <input
                 type="search"
-                className="search filter-input mono"
+                className="search compare-filter mono"
                 placeholder="Filter changed pods   ns:  phase:  label:k=v  owner:  node:   -negate"
                 aria-label="Filter compared pods"
                 aria-invalid={filter.errors.length > 0 ? true : undefined}
@@ -321,6 +320,9 @@ function DrillDown(props: { bridge: Bridge; jobId: string; entry: DiffEntry; onB
         <button type="button" className="button small" onClick={props.onBack} autoFocus>
           ← All compared pods
         </button>
+        <strong className="mono">
+          {entry.row.namespace}/{entry.row.name}
+        </strong>
         {entry.matchedBy && entry.matchedBy !== 'uid' && <span className="small muted">matched by {entry.matchedBy === 'mirror' ? 'mirror annotation' : 'namespace/name'}</span>}
       </div>
       {error && (

@@ -5,6 +5,7 @@ import type { PodDetail as Detail } from '../../app/contract/pods';
 import { errorText } from '../format/error-text';
 import { HistoryLimitsForm } from './HistoryLimitsForm';
 import { JsonView } from './JsonView';
+import { Modal } from './Modal';
 import { PodDiffView } from './PodDiffView';
 import { PodSummaryView } from './PodSummaryView';
 
@@ -28,6 +29,8 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
   /** The user picked the pair: new versions no longer move it. */
   const [picked, setPicked] = useState(false);
   const [pair, setPair] = useState<{ ids: string; left: Detail; right: Detail } | null>(null);
+  /** The pair's diff in a dialog as large as the window (the detail pane is narrow). */
+  const [wide, setWide] = useState(false);
   const [view, setView] = useState<'summary' | 'json'>('summary');
   const [editLimits, setEditLimits] = useState(false);
   /** Bumped to read the history again (new limits may have trimmed it). */
@@ -101,6 +104,10 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
   }
   if (!history) return <p className="muted">Loading…</p>;
   const newestFirst = [...history.versions].reverse();
+  const sideOf = (which: 0 | 1) => {
+    const detail = which === 0 ? pair!.left : pair!.right;
+    return { label: `${versionLabel(history, selected, which)} · ${timeText(detail.versionTime ?? 0)}`, json: detail.json };
+  };
   return (
     <div className="history">
       <p className="muted small history-note">
@@ -162,11 +169,26 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
       </ol>
       {comparing && pair && pair.ids === [...selected].sort((a, b) => a - b).join() && (
         <section className="version-detail" aria-label="Two versions compared">
+          <div className="diff-toolbar">
+            <span className="spacer" />
+            <button type="button" className="button small" onClick={() => setWide(true)}>
+              Open wide
+            </button>
+          </div>
           <PodDiffView
-            left={{ label: `${versionLabel(history, selected, 0)} · ${timeText(pair.left.versionTime ?? 0)}`, json: pair.left.json }}
-            right={{ label: `${versionLabel(history, selected, 1)} · ${timeText(pair.right.versionTime ?? 0)}`, json: pair.right.json }}
+            left={sideOf(0)}
+            right={sideOf(1)}
             differentPods={false}
           />
+          {wide && (
+            <Modal title={`${props.name.replace('_', '/')}: two versions`} onClose={() => setWide(false)} size="full">
+              <PodDiffView
+                left={sideOf(0)}
+                right={sideOf(1)}
+                differentPods={false}
+              />
+            </Modal>
+          )}
         </section>
       )}
       {!comparing && opened && (

@@ -76,31 +76,33 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         </div>
         {row && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
         {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${new Date(detail.deletedAt).toLocaleTimeString()}` : 'deleted'}</span>}
-        <button type="button" className="button small" onClick={props.onCompareWith} aria-keyshortcuts="c" title="Compare this pod with another pod of any open source (c)">
-          Compare with…
-        </button>
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
         </button>
       </header>
-      {changed && (
-        <p className="changed-note small" role="status">
-          <span className="changed-mark" aria-hidden="true">
-            Δ
-          </span>
-          Changed {agoText(changed.time, now)}: <span className="mono">{changed.change}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              setTab('history');
-              setCompareRequest((was) => ({ uid, n: (was?.n ?? 0) + 1 }));
-            }}
-          >
-            See what changed
-          </button>
-        </p>
-      )}
+      <div className="detail-actions small">
+        <button type="button" className="button small" onClick={props.onCompareWith} aria-keyshortcuts="c" title="Compare this pod with another pod of any open source (c)">
+          Compare with…
+        </button>
+        {changed && (
+          <p className="changed-note" role="status">
+            <span className="changed-mark" aria-hidden="true">
+              Δ
+            </span>
+            Changed {agoText(changed.time, now)}: <span className="mono">{changed.change}</span>{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setTab('history');
+                setCompareRequest((was) => ({ uid, n: (was?.n ?? 0) + 1 }));
+              }}
+            >
+              See what changed
+            </button>
+          </p>
+        )}
+      </div>
       <Tabs label="Pod views" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="detail-body">
         {error && (
           <p className="form-error" role="alert">

@@ -3,6 +3,7 @@ import { formatPath } from '../../app/diff/diff-path';
 import { diffPod, shownChanges } from '../../app/diff/diff-pods';
 import { exactJson } from '../../app/diff/diff-output';
 import { changeLine } from '../../app/diff/diff-text';
+import type { JsonValue } from '../../app/diff/diff-values';
 import { exactJsonValue } from '../../app/diff/exact-json-value';
 import { DEFAULT_NOISE_RULES, IgnorePatternError, parsePattern, type NoiseSettings } from '../../app/diff/noise-rules';
 import { sideBySide, unfold } from '../diff/side-by-side';
@@ -49,7 +50,17 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
   for (const c of diff.changes) if (c.ignoredBy) hidden.set(c.ignoredBy, (hidden.get(c.ignoredBy) ?? 0) + 1);
   const different = props.differentPods ?? diff.left?.uid !== diff.right?.uid;
   const rules = DEFAULT_NOISE_RULES.filter((r) => r.scope === 'always' || different);
-  const layout = useMemo(() => sideBySide(left.json, right.json, 3, unfolded), [left.json, right.json, unfolded]);
+  // Managed fields are pages of server bookkeeping: while their rule hides them, the texts leave them out too.
+  const hideManaged = !disabled.has('managedFields');
+  const texts = useMemo(
+    () =>
+      // Both sides through one printer, or a side printed otherwise (a final newline) would read as a change.
+      hideManaged && (hasManagedFields(parsed[0]) || hasManagedFields(parsed[1]))
+        ? [withoutManagedFields(parsed[0]), withoutManagedFields(parsed[1])]
+        : [left.json, right.json],
+    [parsed, hideManaged],
+  );
+  const layout = useMemo(() => sideBySide(texts[0]!, texts[1]!, 3, unfolded), [texts, unfolded]);
 
   useEffect(() => {
     bodyRef.current?.querySelector(`[data-hunk="${hunk}"]`)?.scrollIntoView({ block: 'center' });
@@ -188,4 +199,16 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
       </div>
     </div>
   );
+}
+
+const metadataOf = (pod: JsonValue) => (pod && typeof pod === 'object' && !Array.isArray(pod) && pod.metadata && typeof pod.metadata === 'object' && !Array.isArray(pod.metadata) ? pod.metadata : null);
+
+const hasManagedFields = (pod: JsonValue) => 'managedFields' in (metadataOf(pod) ?? {});
+
+/** The pod's JSON text without metadata.managedFields, printed as the JSON view does (4 spaces). */
+function withoutManagedFields(pod: JsonValue): string {
+  const meta = metadataOf(pod);
+  if (!meta) return exactJson(pod, 4);
+  const { managedFields: _, ...rest } = meta;
+  return exactJson({ ...(pod as object), metadata: rest }, 4);
 }
