@@ -102,7 +102,9 @@ describe('nodescope diff', () => {
     expect((JSON.parse(r.stdout) as { left: { source: string } }).left.source).toBe(`${rec}@+0s`);
   }, 60_000);
 
-  it('says what is wrong with bad usage, exit 2', async () => {
+  it('says what is wrong with bad usage, exit 2; nodescope --help lists diff', async () => {
+    const help = await nodescope(['--help']);
+    expect(help.stdout).toMatch(/^ {2}diff +compare two sources/m);
     const one = await nodescope(['diff', 'a.json']);
     expect(one.code).toBe(EXIT.usage);
     expect(one.stderr).toContain('give two sources to compare');

@@ -7,6 +7,8 @@ import { errorText } from '../format/error-text';
 import { groupDiffEntries } from '../diff/group-entries';
 import { JsonView } from './JsonView';
 import { Modal } from './Modal';
+import { DEFAULT_NOISE_RULES } from '../../app/diff/noise-rules';
+import { NoiseRulesFields, useNoiseChoice } from './NoiseRulesFields';
 import { PodDiffView, type DiffSide } from './PodDiffView';
 
 interface Side {
@@ -84,6 +86,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
   const [run, setRun] = useState<Run>({ phase: 'setup' });
   const [filterText, setFilterText] = useState('');
   const [drill, setDrill] = useState<DiffEntry | null>(null);
+  const noise = useNoiseChoice();
   const jobRef = useRef<string | null>(null);
 
   // A running or finished comparison is the core's memory: let it go with the dialog.
@@ -129,7 +132,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
     setDrill(null);
     try {
       const clean = (s: Side) => ({ nodeId: s.nodeId, ...(s.at !== undefined ? { at: s.at } : {}) });
-      const { jobId } = await bridge.request('diff.start', { left: clean(left), right: clean(right) });
+      const { jobId } = await bridge.request('diff.start', { left: clean(left), right: clean(right), noise: { ...noise.settings, disabled: [...(noise.settings.disabled ?? [])], extra: [...(noise.settings.extra ?? [])] } });
       jobRef.current = jobId;
       setRun({ phase: 'running', jobId, progress: null });
       const seen = early.current.get(jobId);
@@ -168,7 +171,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
             <SidePicker label="Left (before)" nodes={nodes} side={left} onChange={setLeft} />
             <SidePicker label="Right (after)" nodes={nodes} side={right} onChange={setRight} />
             <div className="compare-actions">
-              <button type="submit" className="button primary" disabled={running}>
+              <button type="submit" className="button primary" disabled={running || noise.patternError !== null}>
                 Compare
               </button>
               {running && (
@@ -178,6 +181,8 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
               )}
             </div>
           </form>
+          <NoiseRulesFields choice={noise} rules={DEFAULT_NOISE_RULES} />
+          <p className="muted small compare-rules-note">UID, name, IP and time rules apply to pods paired by mirror annotation or name, not to the same pod on both sides.</p>
           {run.phase === 'running' && (
             <div className="compare-progress" role="status">
               <progress max={run.progress?.total || 1} value={run.progress?.done ?? 0} aria-label="Comparison progress" />

@@ -5,8 +5,9 @@ import { exactJson } from '../../app/diff/diff-output';
 import { changeLine } from '../../app/diff/diff-text';
 import type { JsonValue } from '../../app/diff/diff-values';
 import { exactJsonValue } from '../../app/diff/exact-json-value';
-import { DEFAULT_NOISE_RULES, IgnorePatternError, parsePattern, type NoiseSettings } from '../../app/diff/noise-rules';
+import { DEFAULT_NOISE_RULES } from '../../app/diff/noise-rules';
 import { sideBySide, unfold } from '../diff/side-by-side';
+import { NoiseRulesFields, useNoiseChoice } from './NoiseRulesFields';
 
 export interface DiffSide {
   /** What this side is, for people: "worker-1 · live", "version 3 · 12:04:10 MODIFIED". */
@@ -22,8 +23,7 @@ export interface DiffSide {
  */
 export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentPods?: boolean }) {
   const { left, right } = props;
-  const [disabled, setDisabled] = useState<ReadonlySet<string>>(new Set());
-  const [extraText, setExtraText] = useState('');
+  const noise = useNoiseChoice();
   const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(new Set());
   const [hunk, setHunk] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
@@ -31,27 +31,14 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
 
   // Exact: int64 beyond 2^53 (JSON.parse would round them) must not show as a change or patch wrongly.
   const parsed = useMemo(() => [exactJsonValue(left.json), exactJsonValue(right.json)] as const, [left.json, right.json]);
-  const extra = extraText.split(/[\s,]+/).filter((s) => s !== '');
-  const patternError = useMemo(() => {
-    for (const path of extra) {
-      try {
-        parsePattern(path);
-      } catch (err) {
-        if (err instanceof IgnorePatternError) return err.message;
-        throw err;
-      }
-    }
-    return null;
-  }, [extraText]);
-  const noise: NoiseSettings = { defaults: true, disabled: [...disabled], extra: patternError ? [] : extra };
-  const diff = useMemo(() => diffPod(parsed[0], parsed[1], noise, props.differentPods), [parsed, [...disabled].join(), patternError ? '' : extra.join(), props.differentPods]);
+  const diff = useMemo(() => diffPod(parsed[0], parsed[1], noise.settings, props.differentPods), [parsed, noise.key, props.differentPods]);
   const shown = shownChanges(diff);
   const hidden = new Map<string, number>();
   for (const c of diff.changes) if (c.ignoredBy) hidden.set(c.ignoredBy, (hidden.get(c.ignoredBy) ?? 0) + 1);
   const different = props.differentPods ?? diff.left?.uid !== diff.right?.uid;
   const rules = DEFAULT_NOISE_RULES.filter((r) => r.scope === 'always' || different);
   // Managed fields are pages of server bookkeeping: while their rule hides them, the texts leave them out too.
-  const hideManaged = !disabled.has('managedFields');
+  const hideManaged = !noise.disabled.has('managedFields');
   const texts = useMemo(
     () =>
       // Both sides through one printer, or a side printed otherwise (a final newline) would read as a change.
@@ -122,41 +109,7 @@ export function PodDiffView(props: { left: DiffSide; right: DiffSide; differentP
           Copy JSON Patch
         </button>
       </div>
-      <fieldset className="diff-rules">
-        <legend className="small muted">Hidden as noise</legend>
-        {rules.map((rule) => (
-          <label key={rule.id} className="small">
-            <input
-              type="checkbox"
-              checked={!disabled.has(rule.id)}
-              onChange={(e) => {
-                const next = new Set(disabled);
-                if (e.target.checked) next.delete(rule.id);
-                else next.add(rule.id);
-                setDisabled(next);
-              }}
-            />{' '}
-            {rule.title}
-            {hidden.get(rule.id) ? <span className="muted"> ({hidden.get(rule.id)})</span> : null}
-          </label>
-        ))}
-        <label className="small diff-ignore">
-          Also ignore{' '}
-          <input
-            type="text"
-            className="mono"
-            placeholder="e.g. spec.containers.image **.startedAt"
-            aria-invalid={patternError !== null}
-            value={extraText}
-            onChange={(e) => setExtraText(e.target.value)}
-          />
-        </label>
-        {patternError && (
-          <p className="form-error small" role="alert">
-            {patternError}
-          </p>
-        )}
-      </fieldset>
+      <NoiseRulesFields choice={noise} rules={rules} hidden={hidden} />
       {notice && (
         <div className="toast" role="status">
           {notice}
