@@ -89,7 +89,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
             <span className="changed-mark" aria-hidden="true">
               Δ
             </span>
-            Changed {agoText(changed.time, now)}: <span className="mono">{changed.change}</span>{' '}
+            Changed {agoText(changed.time, now)}: {changed.change}{' '}
             <button
               type="button"
               className="link-button"
