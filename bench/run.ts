@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
 import { recordedFigures } from './figures';
+import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { podDiffBench } from './pod-diff.bench';
 import { podGeneratorBench } from './pod-generator.bench';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-generator': podGeneratorBench,
   cli: cliBench,
   'pod-history': podHistoryBench,
+  'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
   'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,

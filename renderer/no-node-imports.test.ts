@@ -9,18 +9,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const BROWSER_PACKAGES = ['react', 'react-dom', '@tanstack/react-virtual', 'zod', 'diff'];
-/**
- * App code the renderer may run itself: the contract, the pod value type, and the pure diff engine (the
- * per-pod view diffs two JSON texts it already has; whole sets are diffed in the core). Not the pod printer.
- */
-const RENDERER_SAFE_APP = (rel: string) =>
-  rel.startsWith('app/contract/') ||
-  rel === 'app/pod/pod-tree.ts' ||
-  rel === 'app/snapshot/exact-json.ts' ||
-  (rel.startsWith('app/diff/') && rel !== 'app/diff/kubectl-json-value.ts');
 /** The design preview runs the app core itself in the page (renderer/dev): it also needs the pod schema's proto library. */
 const PREVIEW_PACKAGES = [...BROWSER_PACKAGES, 'protobufjs'];
 const isPreview = (file: string) => relative(here, file).startsWith('dev/');
+/**
+ * App code the window runs itself, pure with no state or I/O: the pod's YAML printer (from its kubectl
+ * JSON) and the diff engine (the per-pod view diffs two JSON texts it has; whole sets are diffed in the
+ * core). Not the pod printer from bytes (kubectl-json-value.ts).
+ */
+const SHARED_APP_FILES = new Set(['app/pod/pod-tree.ts', 'app/pod/kubectl-json-to-yaml.ts', 'app/pod/go-yaml-emitter.ts', 'app/pod/json-value-parser.ts', 'app/pod/go-yaml-rules.ts', 'app/snapshot/exact-json.ts']);
+const isSharedApp = (rel: string) => rel.startsWith('app/contract/') || SHARED_APP_FILES.has(rel) || (rel.startsWith('app/diff/') && rel !== 'app/diff/kubectl-json-value.ts');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -90,7 +88,7 @@ describe('renderer imports', () => {
         if (bare && (nodeBuiltins.has(spec) || !BROWSER_PACKAGES.includes(pkg))) problems.push(`${relative(root, file)} imports ${spec}`);
       }
       const rel = relative(root, file);
-      if (!rel.startsWith('renderer/') && !RENDERER_SAFE_APP(rel)) {
+      if (!rel.startsWith('renderer/') && !isSharedApp(rel)) {
         problems.push(`${rel} is app-core code reached from the renderer`);
       }
     }
