@@ -431,6 +431,8 @@ describe('browser mode', () => {
 
       // Pod against pod: the changed pod against another pod of the snapshot, picked by name.
       const grid = page.getByRole('grid', { name: 'Pods' });
+      // The table draws only the rows in view: the filter brings this one there.
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill(String(meta.name));
       await grid.locator(`[role=row][data-uid="${String(meta.uid)}"]`).dblclick();
       await page.locator('section.pod-detail').getByRole('button', { name: 'Compare with…' }).click();
       const picker = page.getByRole('dialog', { name: /^Compare .* with/ });
@@ -447,6 +449,8 @@ describe('browser mode', () => {
       await expect.poll(() => picker.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toEqual(['metadata.labels.compared: removed (was "yes")']);
       await shot('compare-with-pod');
       await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
     } finally {
       sim!.churn.start();
     }
