@@ -167,23 +167,55 @@ describe('browser mode', () => {
     const pod = sim!.store.list().find((p) => (p.metadata as PodObject).name === name && (p.metadata as PodObject).namespace === namespace);
     expect(pod, `${namespace}/${name} in the simulator`).toBeDefined();
     const meta = pod!.metadata as PodObject;
-    sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
-    await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
-    await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+    // Only this change while the test looks at what changed: the churn would change the pod again at random.
+    sim!.churn.stop();
+    try {
+      sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
+      await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
+      await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
 
-    // The change is a new version in the pod's history, after the one the first list brought.
-    await detail.getByRole('tab', { name: 'History' }).click();
-    const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
-    await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
-    expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
-    await shot('pod-history');
-    // The version before the change opens as the detail shows a pod: without the label.
-    await timeline.getByRole('button').nth(1).click();
-    const earlier = detail.getByRole('region', { name: /^Version of / });
-    await earlier.getByRole('button', { name: 'JSON' }).click();
-    const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
-    expect(earlierJson).toContain(`"name": "${name}"`);
-    expect(earlierJson).not.toContain('"e2e"');
+      // The change is a new version in the pod's history, after the one the first list brought.
+      await detail.getByRole('tab', { name: 'History' }).click();
+      const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
+      await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
+      expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
+      await shot('pod-history');
+      // The version before the change opens as the detail shows a pod: without the label.
+      await timeline.getByRole('button').nth(1).click();
+      const earlier = detail.getByRole('region', { name: /^Version of / });
+      await earlier.getByRole('button', { name: 'JSON' }).click();
+      const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
+      expect(earlierJson).toContain(`"name": "${name}"`);
+      expect(earlierJson).not.toContain('"e2e"');
+
+      // What changed: marked on the pod's row and in its detail, which opens the diff of the last two versions.
+      const row = page.getByRole('grid', { name: 'Pods' }).locator(`[role=row][data-uid="${String(meta.uid)}"]`);
+      expect(await row.locator('.changed-mark').getAttribute('aria-label')).toMatch(/^changed \d+s ago: label e2e=changed added$/);
+      const note = detail.locator('.changed-note');
+      await expect.poll(() => note.textContent()).toMatch(/Changed \d+s ago: label e2e=changed added/);
+      await note.getByRole('button', { name: 'See what changed' }).click();
+      const diff = detail.getByRole('region', { name: 'Two versions compared' });
+      await expect.poll(() => diff.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toEqual(['metadata.labels.e2e: added "changed"']);
+      expect(await diff.locator('.diff-side-label.right').textContent()).toMatch(/current/);
+      await shot('pod-history-diff');
+      // Any two versions: the first list against the current one shows the same change here.
+      const versions = detail.getByRole('list', { name: /pick two to compare/ });
+      await versions.getByRole('button').last().click();
+      await expect.poll(() => diff.locator('.diff-side-label.left').textContent()).toMatch(/version 1 of/);
+      await expect.poll(() => diff.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toContain('metadata.labels.e2e: added "changed"');
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await shot('pod-history-diff-1024');
+      // The detail pane is narrow there: the same diff opens as large as the window.
+      await diff.getByRole('button', { name: 'Open wide' }).click();
+      const wide = page.getByRole('dialog', { name: /two versions$/ });
+      await expect.poll(() => wide.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toContain('metadata.labels.e2e: added "changed"');
+      await shot('pod-history-diff-wide-1024');
+      await page.keyboard.press('Escape');
+      await wide.waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    } finally {
+      sim!.churn.start();
+    }
   });
 
   it('fits a 1024×768 window: no header runs into another or is cut, the detail keeps its facts readable', async () => {
@@ -342,6 +374,87 @@ describe('browser mode', () => {
     await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).textContent()).toMatch(/LISTED/);
     // Nothing to connect: a file is not a node.
     expect(await page.getByRole('button', { name: 'Connect worker-1-pods.json' }).count()).toBe(0);
+  });
+
+  it('compares a snapshot with the live node: exactly the pod changed on the node, then that pod side by side', async () => {
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    sim!.churn.stop();
+    try {
+      // Changes already on their way when the churn stopped land before the snapshot is taken.
+      await new Promise((r) => setTimeout(r, 1500));
+      const path = join(work, 'before-change.json');
+      await page.getByRole('button', { name: /^Export/ }).first().click();
+      const exportDialog = page.getByRole('dialog');
+      await page.getByLabel('Export file path').fill(path);
+      await exportDialog.getByRole('button', { name: /^(Export|Save)/ }).click();
+      await exportDialog.getByRole('button', { name: 'Done' }).click();
+      await page.getByTestId('open-files-input').setInputFiles(path);
+      await page.getByRole('button', { name: /^Node before-change\.json:/ }).waitFor({ timeout: 15_000 });
+
+      const pod = sim!.store.list()[7]!;
+      const meta = pod.metadata as PodObject;
+      sim!.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), compared: 'yes' } } } });
+      await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+      await page.getByLabel('Live events').getByText(`${String(meta.namespace)}/${String(meta.name)}`).first().waitFor({ timeout: 10_000 });
+
+      await page.getByRole('button', { name: 'Compare…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Compare sources' });
+      await dialog.getByLabel('Left (before): source').selectOption({ label: 'before-change.json (snapshot)' });
+      await dialog.getByLabel('Right (after): source').selectOption({ label: 'worker-1 (live)' });
+      await dialog.getByRole('button', { name: 'Compare', exact: true }).click();
+      const result = dialog.getByRole('region', { name: 'Comparison result' });
+      await expect.poll(() => result.locator('.compare-counts').textContent(), { timeout: 20_000 }).toMatch(/^0 removed · 0 added · 1 changed · \d+ unchanged/);
+      const entries = result.locator('.diff-entry');
+      expect(await entries.count()).toBe(1);
+      expect(await entries.first().textContent()).toContain(`${String(meta.name)}metadata.labels.compared: added "yes"`);
+      expect(await result.getByRole('heading', { level: 3 }).first().textContent()).toMatch(new RegExp(`^${String(meta.namespace)}`));
+      await shot('compare-sources');
+      // The pods filter language narrows the result.
+      const filter = dialog.getByLabel('Filter compared pods');
+      await filter.fill('ns:no-such-namespace');
+      await result.getByText('No pod that differs matches the filter.').waitFor();
+      await filter.fill(`ns:${String(meta.namespace)}`);
+      await expect.poll(() => entries.count()).toBe(1);
+
+      // Drill in: that pod as it was compared, side by side, the change listed by path.
+      await filter.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      const changes = dialog.getByRole('list', { name: 'Changes by path' });
+      await expect.poll(() => changes.getByRole('listitem').allTextContents()).toEqual(['metadata.labels.compared: added "yes"']);
+      await shot('compare-sources-pod');
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await shot('compare-sources-pod-1024');
+      await dialog.getByRole('button', { name: '← All compared pods' }).click();
+      await shot('compare-sources-1024');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+
+      // Pod against pod: the changed pod against another pod of the snapshot, picked by name.
+      const grid = page.getByRole('grid', { name: 'Pods' });
+      // The table draws only the rows in view: the filter brings this one there.
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill(String(meta.name));
+      await grid.locator(`[role=row][data-uid="${String(meta.uid)}"]`).dblclick();
+      await page.locator('section.pod-detail').getByRole('button', { name: 'Compare with…' }).click();
+      const picker = page.getByRole('dialog', { name: /^Compare .* with/ });
+      await picker.getByLabel('Filter pods to compare with').fill(String(meta.name));
+      const options = picker.getByRole('option');
+      const wanted = `${String(meta.namespace)}${String(meta.name)}same podbefore-change.json`;
+      // The same pod in each source that has it (the earlier export too), and no other pod.
+      await expect.poll(() => options.allTextContents()).toContain(wanted);
+      const texts = await options.allTextContents();
+      expect(texts.every((t) => t.startsWith(`${String(meta.namespace)}${String(meta.name)}same pod`))).toBe(true);
+      for (let i = 0; i < texts.indexOf(wanted); i++) await page.keyboard.press('ArrowDown');
+      await shot('compare-with-picker');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => picker.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toEqual(['metadata.labels.compared: removed (was "yes")']);
+      await shot('compare-with-pod');
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
+    } finally {
+      sim!.churn.start();
+    }
   });
 
   it('says what is wrong with a file that is not pods, and keeps running', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import {
@@ -121,6 +122,17 @@ export const requests = {
   },
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
   'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
+  /**
+   * Starts comparing two sources' pods in the app core, in slices (never holding its thread for long);
+   * diffProgress events follow, the last with phase done, cancelled or failed.
+   */
+  'diff.start': { input: DiffStartSchema, output: DiffJobIdSchema },
+  /** A finished comparison: counts and a page of the pods that differ (refused while it runs). */
+  'diff.result': { input: DiffResultRequestSchema, output: DiffResultSchema },
+  /** Stops a comparison that runs, or forgets a finished one. */
+  'diff.cancel': { input: DiffJobIdSchema, output: Done },
+  /** One pair of a finished comparison as kubectl JSON, for the per-pod view. */
+  'diff.pods': { input: DiffPodsRequestSchema, output: DiffPodsSchema },
   /** Prompts still waiting for an answer (a reloaded window asks again). */
   'prompts.pending': { input: NoInput, output: z.array(PromptSchema) },
   'prompts.answer': {

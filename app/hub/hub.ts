@@ -21,11 +21,12 @@ import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-
 import { NodePods } from '../inspector/node-pods';
 import { describePodChange } from '../inspector/pod-change';
 import { PromptBroker } from '../inspector/prompt-broker';
-import type { FieldMask } from '../mask/field-mask';
-import { fetchedCovers } from '../mask/mask-coverage';
+import { applyFieldMask, type FieldMask } from '../mask/field-mask';
+import { fetchedCovers, sharedPaths } from '../mask/mask-coverage';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
+import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -78,7 +79,11 @@ export type HubRequest =
   | 'mask.savePreset'
   | 'mask.deletePreset'
   | 'notices.list'
-  | 'notices.dismiss';
+  | 'notices.dismiss'
+  | 'diff.start'
+  | 'diff.result'
+  | 'diff.cancel'
+  | 'diff.pods';
 
 /** The mask presets, built-in and the user's: kept on the Node side (presets.json), like the node list. */
 export interface PresetStore {
@@ -104,6 +109,8 @@ export interface HubOptions {
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
+  /** Source comparisons' time slices and progress pace (tests shorten them). */
+  diffJobs?: SourceDiffJobsOptions;
 }
 
 /** A node the user added, as it is remembered across restarts. */
@@ -239,6 +246,7 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const notices = new AppNotices(emit);
+  const diffJobs = new SourceDiffJobs((payload) => emit({ name: 'diffProgress', payload }), options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
@@ -506,6 +514,41 @@ export function createHub(options: HubOptions): Hub {
     throw new ContractError('not-implemented', 'Mask presets cannot be saved here.', 'Save presets in the Nodescope app.');
   };
 
+  /**
+   * One side of a source comparison as it is now (a recording at `at`): its pods through its own mask
+   * and the other side's, so only the fields both sides selected are compared.
+   */
+  const diffSide = (side: { nodeId: string; at?: number | undefined }, other: NodeRecord): DiffSideInput => {
+    const record = recordOf(side.nodeId);
+    const source = record.offline;
+    let at: number | undefined;
+    let pods: DecodedPod[];
+    if (source?.kind === 'recording') {
+      const state = record.info.state;
+      at = timelineAt(source, side.at ?? (state.phase === 'offline' ? state.timeline?.at : undefined) ?? source.end);
+      pods = source.podsAt(at);
+    } else {
+      if (side.at !== undefined) {
+        throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
+      }
+      pods = [...record.pods.values()];
+    }
+    const own = maskOf(record.info.mask, presets());
+    const others = maskOf(other.info.mask, presets());
+    const shared = sharedPaths(own?.paths ?? [], others?.paths ?? []);
+    // Masks that share nothing leave only who each pod is to compare.
+    const both = own || others ? maskOf(shared.length > 0 ? shared.join(',') : 'metadata.uid,metadata.name,metadata.namespace', []) : null;
+    return {
+      info: { nodeId: side.nodeId, label: record.info.label, mask: record.info.mask, podCount: pods.length, ...(at !== undefined ? { at } : {}) },
+      pods: pods.flatMap((p) => {
+        const uid = uidOf(p.pod);
+        if (!uid) return [];
+        return [{ uid, tree: both ? applyFieldMask(p.pod, both) : p.pod }];
+      }),
+      ...(both ? { mask: both } : {}),
+    };
+  };
+
   const handlers: Hub['handlers'] = {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -614,6 +657,17 @@ export function createHub(options: HubOptions): Hub {
       notices.dismiss(id);
       return {};
     },
+    'diff.start': ({ left, right, noise }) => {
+      const l = recordOf(left.nodeId);
+      const r = recordOf(right.nodeId);
+      return { jobId: diffJobs.start(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }) };
+    },
+    'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),
+    'diff.cancel': ({ jobId }) => {
+      diffJobs.cancel(jobId);
+      return {};
+    },
+    'diff.pods': ({ jobId, leftUid, rightUid }) => diffJobs.pods(jobId, leftUid, rightUid),
   };
 
   return {
@@ -641,6 +695,7 @@ export function createHub(options: HubOptions): Hub {
       return () => listeners.delete(listener);
     },
     async close() {
+      diffJobs.close();
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

@@ -31,3 +31,10 @@ export function fetchedCovers(fetched: readonly string[], wanted: readonly strin
   if (wanted.length === 0) return false;
   return wanted.every((path) => coverage(fetched, path) === 'all');
 }
+
+/** The canonical paths both masks select ([] for two whole pods): each path of one that the other keeps whole. */
+export function sharedPaths(a: readonly string[], b: readonly string[]): string[] {
+  if (a.length === 0) return [...b];
+  if (b.length === 0) return [...a];
+  return [...a.filter((p) => coverage(b, p) === 'all'), ...b.filter((p) => coverage(a, p) === 'all')];
+}

@@ -10,6 +10,8 @@ import type { AppModel } from '../state/app-model';
 import { restoreNode } from '../state/restore-node';
 import { openFiles } from '../bridge/open-files';
 import { AddNodeDialog } from './AddNodeDialog';
+import { ComparePodsDialog } from './ComparePodsDialog';
+import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
 import { HelpPanel } from './HelpPanel';
@@ -23,10 +25,12 @@ import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'export' | 'help' | null;
+type DialogKind = 'addNode' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
+
+const podLabel = (row: { namespace: string; name: string } | undefined, uid: string) => (row ? `${row.namespace}/${row.name}` : uid);
 
 export function App({ model }: { model: AppModel }) {
   // Re-render whenever the model changes (at most once per frame for pod events).
@@ -80,6 +84,9 @@ export function App({ model }: { model: AppModel }) {
       } else if (e.key === '?' && !typing && !document.querySelector('dialog[open]')) {
         e.preventDefault();
         setDialog('help');
+      } else if (e.key === 'c' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && openUid && !document.querySelector('dialog[open]')) {
+        e.preventDefault();
+        setDialog('comparePod');
       } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
         if (e.target === filterRef.current && filterText) setFilterText('');
         else if (openUid) setOpenUid(null);
@@ -260,6 +267,9 @@ export function App({ model }: { model: AppModel }) {
                   onDone={setActionDone}
                 />
               )}
+              <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
+                Compare…
+              </button>
               <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
                 Export…
               </button>
@@ -341,10 +351,18 @@ export function App({ model }: { model: AppModel }) {
                     setOpenUid(uid);
                   }}
                   changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                  lastChange={(uid) => model.pods.lastChange(node.id, uid)}
                   emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
                 />
                 {openUid && (
-                  <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
+                  <PodDetail
+                    bridge={bridge}
+                    nodeId={node.id}
+                    uid={openUid}
+                    row={model.pods.get(node.id, openUid)}
+                    onClose={() => setOpenUid(null)}
+                    onCompareWith={() => setDialog('comparePod')}
+                  />
                 )}
               </div>
             )}
@@ -403,6 +421,16 @@ export function App({ model }: { model: AppModel }) {
         />
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
+      {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={bridge} nodes={model.nodes} initialLeft={node.id} onClose={() => setDialog(null)} />}
+      {dialog === 'comparePod' && node && openUid && (
+        <ComparePodsDialog
+          bridge={bridge}
+          nodes={model.nodes}
+          rows={(id) => model.pods.rows(id)}
+          from={{ nodeId: node.id, uid: openUid, label: podLabel(model.pods.get(node.id, openUid), openUid) }}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {removed && (
         <UndoToast key={removed.id} message={`Removed ${removed.label}`} timeoutMs={UNDO_REMOVE_MS} onUndo={() => void act(() => undoRemove(removed))} onDismiss={dismissRemoved} />
       )}

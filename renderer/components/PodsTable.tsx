@@ -5,6 +5,8 @@ import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
 import { NotSelected } from './NotSelected';
+import { agoText, isRecent } from '../format/recent-change';
+import type { LastChange } from '../state/pod-store';
 import { useNow, useThrottled } from './use-model';
 
 const COLUMNS: { key: SortKey; label: string; className: string; field: RowField }[] = [
@@ -42,6 +44,8 @@ interface Props {
   onSelect: (uid: string) => void;
   onOpen: (uid: string) => void;
   changedAt: (uid: string) => number | undefined;
+  /** What last changed in a pod (from the feed), marked on its row while recent. */
+  lastChange: (uid: string) => LastChange | undefined;
   emptyText: string;
   /** Columns the node's field mask leaves out, and that mask: their cells say so instead of showing zeros. */
   notSelected: ReadonlySet<RowField>;
@@ -136,6 +140,8 @@ export function PodsTable(props: Props) {
                 const changed = props.changedAt(row.uid);
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
                 const selected = row.uid === props.selectedUid;
+                const last = props.lastChange(row.uid);
+                const recent = last && isRecent(last.time, now) ? last : undefined;
                 return (
                   <div
                     // A new key per change restarts the flash animation even if the row was flashing already.
@@ -154,7 +160,14 @@ export function PodsTable(props: Props) {
                     }}
                   >
                     <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>
-                    <div role="gridcell" className="c-name" title={row.name}>{cell('name', row.name)}</div>
+                    <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
+                      {recent && (
+                        <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
+                          Δ
+                        </span>
+                      )}
+                      {cell('name', row.name)}
+                    </div>
                     <div role="gridcell" className="c-status">
                       {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
                     </div>

@@ -20,6 +20,19 @@ describe('PodStore', () => {
     expect(store.count('n1')).toBe(1);
   });
 
+  it('keeps what the feed says last changed in a pod it shows, until the pod is removed', () => {
+    const store = new PodStore();
+    store.applySnapshot('n1', { seq: 1, rows: [testRow({ uid: 'a' }), testRow({ uid: 'b' })] });
+    const line = (uid: string, type: 'MODIFIED' | 'ADDED', change: string, time: number) => ({ time, nodeId: 'n1', type, namespace: 'ns', name: uid, uid, change });
+    store.noteChanges([line('a', 'MODIFIED', 'image app:1 → app:2', 10), line('b', 'ADDED', 'added', 10), line('zz', 'MODIFIED', 'phase', 10)]);
+    store.noteChanges([line('a', 'MODIFIED', 'status Pending → Running', 20)]);
+    expect(store.lastChange('n1', 'a')).toEqual({ time: 20, change: 'status Pending → Running' });
+    expect(store.lastChange('n1', 'b')).toBeUndefined();
+    expect(store.lastChange('n1', 'zz')).toBeUndefined();
+    store.applyDeltas({ nodeId: 'n1', seq: 2, reset: false, upserts: [], removals: ['a'] }, 30);
+    expect(store.lastChange('n1', 'a')).toBeUndefined();
+  });
+
   it('keeps batches that arrive before the snapshot and replays the newer ones', () => {
     const store = new PodStore();
     expect(store.applyDeltas({ nodeId: 'n', seq: 3, reset: false, upserts: [testRow({ uid: 'old' })], removals: [] }, 1)).toBe('early');
