@@ -14,13 +14,17 @@ export interface RetryOptions {
   backoff?: BackoffPolicy;
   /** Called before each wait. */
   onRetry?: (err: KubeletError, delayMs: number, attempt: number) => void;
+  /** Stops the waiting (the client was closed): the wait ends at once with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const WAIT_CODES = new Set(['INITIALIZING', 'RATE_LIMITED']);
 
 export async function retryWhileBusy<T>(call: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const deadline = performance.now() + (options.maxWaitMs ?? 60_000);
+  const { signal } = options;
   for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
     try {
       return await call();
     } catch (err) {
@@ -28,7 +32,10 @@ export async function retryWhileBusy<T>(call: () => Promise<T>, options: RetryOp
       const delay = backoffDelayMs(attempt, options.backoff ?? CALL_RETRY_BACKOFF);
       if (performance.now() + delay > deadline) throw err;
       options.onRetry?.(err, delay, attempt);
-      await new Promise((r) => setTimeout(r, delay));
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, delay);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), r()), { once: true });
+      });
     }
   }
 }

@@ -6,6 +6,8 @@ import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
 import { encodePod } from '../pod/encode';
 import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet, type SimulatedKubeletOptions } from '../sim/kubelet-server';
+import { createPrivateSocketDir } from '../ssh/private-socket-dir';
+import { pollUntil } from '../testing/poll-until';
 import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
 import { startPodWatch, type PodChange, type PodWatch, type WatchState } from './pod-watch';
@@ -291,5 +293,27 @@ describe('streamPodBytes', () => {
   it('refuses a mask: it hands on pods exactly as the kubelet sent them', async () => {
     const k = await kubelet();
     await expect(streamed(client(k.sockets.shipped!, { mask }))).rejects.toThrowError(/with a mask, use listPods/);
+  });
+});
+
+describe('closing a client while the kubelet initializes', () => {
+  it('ends the wait for the kubelet at once instead of retrying on', async () => {
+    const dir = createPrivateSocketDir('closing.sock');
+    const sim = await startSimulatedKubelet({ socketPath: dir.socketPath, pods: 3, initializingMs: 600_000 });
+    try {
+      const retried: number[] = [];
+      const client = createKubeletClient({ target: dir.socketPath, socketPath: dir.socketPath, retry: { maxWaitMs: 600_000, onRetry: (_e, _d, attempt) => retried.push(attempt) } });
+      const listing = client.listPodBytes().then(
+        () => 'listed',
+        (err: Error) => err.message,
+      );
+      await pollUntil('a first retry', () => retried.length, (n) => n >= 1);
+      client.close();
+      // Without the close reaching the retry loop, this waits for the ten-minute kubelet start.
+      await expect(listing).resolves.toBe('the kubelet client was closed');
+    } finally {
+      await sim.stop();
+      dir.remove();
+    }
   });
 });

@@ -123,7 +123,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         err || !res ? reject(fail(err, api, name)) : resolve(res),
       );
     });
-  const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, options.retry);
+  // Closing ends the waits for a busy kubelet too: a closed client must not keep the process alive retrying.
+  const closing = new AbortController();
+  const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, { ...options.retry, signal: closing.signal });
 
   const listResponse = (api: ApiShape, waitIfBusy: boolean): Promise<Buffer> => {
     const call = () => unary(api, 'ListPods', undefined);
@@ -282,6 +284,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       }
     },
     close() {
+      closing.abort(new Error('the kubelet client was closed'));
       // grpc-js keeps a closed client's streams running: cancel them first.
       for (const s of [...streams]) s.cancel();
       client.close();
