@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeListPodsResponse } from '../kubelet/pods-api-messages';
+import { decodePod } from '../pod/decode';
+import { podBytesListToKubectl, podToKubectlJson, streamPodsAsKubectl } from '../pod/kubectl-json';
+import type { PodObject, PodTree } from '../pod/pod-tree';
+import { BIG_GENERATION, webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
+import { hasSharedPods, loadSharedPods, sharedPodsDir } from '../testing/shared-fixtures';
+import { openPodFile, PodFileError, readPodStream, type PodFile, type SnapshotFile } from './open-pod-file';
+import { writeSnapshotSidecar } from './snapshot-provenance';
+
+const dir = mkdtempSync(join(tmpdir(), 'nodescope-podfile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const file = (content: string | Uint8Array, name = `f${n++}.json`) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const testdata = (name: string) => join(import.meta.dirname, 'testdata', name);
+
+const snapshot = (f: PodFile): SnapshotFile => {
+  if (f.kind !== 'snapshot') throw new Error(`expected a snapshot, got a ${f.kind}`);
+  return f;
+};
+const printList = (pods: PodTree[], opts: { ndjson?: boolean; showManagedFields?: boolean } = {}) => {
+  let out = '';
+  streamPodsAsKubectl(pods, (t) => (out += t), opts);
+  return out;
+};
+const failure = async (path: string, options?: Parameters<typeof openPodFile>[1]): Promise<PodFileError> => {
+  const err = await openPodFile(path, options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof PodFileError)) throw new Error(`expected a PodFileError, got ${String(err)}`);
+  return err;
+};
+/** The same bytes, delivered in pieces of the given sizes (cycling), to test every chunk boundary. */
+async function* inPieces(bytes: Uint8Array, sizes: number[]): AsyncIterable<Uint8Array> {
+  for (let i = 0, k = 0; i < bytes.length; k++) {
+    const size = sizes[k % sizes.length]!;
+    yield bytes.subarray(i, i + size);
+    i += size;
+  }
+}
+
+if (!hasSharedPods) console.warn(`open-pod-file: shared fixtures absent at ${sharedPodsDir}; reading the project's own`);
+
+describe.skipIf(!hasSharedPods)('real kubectl output read back (shared fixtures)', () => {
+  const fixtures = loadSharedPods();
+
+  for (const f of fixtures) {
+    it(`${f.name}: kubectl's JSON, with and without managedFields, prints back byte for byte`, async () => {
+      for (const [json, showManagedFields] of [[f.jsonDefault, false], [f.jsonWithManagedFields, true]] as const) {
+        const opened = snapshot(await openPodFile(file(json)));
+        expect(opened.format).toBe('pod-json');
+        expect(opened.pods).toHaveLength(1);
+        expect(podToKubectlJson(opened.pods[0]!.pod, { showManagedFields })).toBe(json);
+      }
+    });
+  }
+
+  it('an export of every fixture (kubectl List and NDJSON) reopens and prints back to the same bytes', async () => {
+    for (const ndjson of [false, true]) {
+      const exported = podBytesListToKubectl(fixtures.map((f) => f.pb), { ndjson, showManagedFields: true }).bytes;
+      const opened = snapshot(await openPodFile(file(exported, `export${n++}.${ndjson ? 'ndjson' : 'json'}`)));
+      expect(opened.format).toBe(ndjson ? 'ndjson' : 'list-json');
+      expect(printList(opened.pods.map((p) => p.pod), { ndjson, showManagedFields: true })).toBe(Buffer.from(exported).toString());
+    }
+  });
+
+  it('the same pods read from a .pb of one pod and from a saved ListPodsResponse', async () => {
+    const one = snapshot(await openPodFile(file(fixtures[0]!.pb, 'one.pb')));
+    expect(one.format).toBe('pod-pb');
+    expect(podToKubectlJson(one.pods[0]!.pod)).toBe(fixtures[0]!.jsonDefault);
+    const list = snapshot(await openPodFile(file(writeListPodsResponse(fixtures.map((f) => f.pb)), 'list.pb')));
+    expect(list.format).toBe('list-pods-response-pb');
+    expect(list.pods.map((p) => podToKubectlJson(p.pod))).toEqual(fixtures.map((f) => f.jsonDefault));
+  });
+
+  it('gives the same pods whatever the chunk boundaries', async () => {
+    const exported = podBytesListToKubectl(fixtures.map((f) => f.pb)).bytes;
+    const whole = snapshot(await readPodStream(inPieces(exported, [exported.length]), 'whole.json'));
+    for (const sizes of [[1], [7, 1, 3], [4096, 13]]) {
+      const pieces = snapshot(await readPodStream(inPieces(exported, sizes), 'pieces.json'));
+      expect(pieces.pods).toEqual(whole.pods);
+    }
+  });
+});
+
+describe("the project's own kubectl output", () => {
+  it('keeps an int64 beyond 2^53 exact and prints the pod back as kubectl did', async () => {
+    const opened = snapshot(await openPodFile(file(webPodJson)));
+    const meta = opened.pods[0]!.pod.metadata as PodObject;
+    expect(meta.generation).toBe(BigInt(BIG_GENERATION));
+    expect(podToKubectlJson(opened.pods[0]!.pod)).toBe(webPodJson);
+    // The same tree as decoding the pod's bytes gives, for the fields the JSON carries.
+    expect(podToKubectlJson(decodePod(webPodBytes()).pod)).toBe(podToKubectlJson(opened.pods[0]!.pod));
+  });
+
+  it("reads kubectl's output of several pods (concatenated objects), keeping each exact", async () => {
+    const text = readFileSync(testdata('kubectl-patch-two-pods.json'), 'utf8');
+    const opened = snapshot(await openPodFile(testdata('kubectl-patch-two-pods.json')));
+    expect(opened.format).toBe('ndjson');
+    expect(opened.pods.map((p) => (p.pod.metadata as PodObject).name)).toEqual(['web-0', 'web-1']);
+    expect(opened.pods.map((p) => podToKubectlJson(p.pod)).join('')).toBe(text);
+  });
+
+  it("reads an API server's PodList (items without apiVersion and kind)", async () => {
+    const opened = snapshot(await openPodFile(testdata('podlist-api-server.json')));
+    expect(opened.format).toBe('list-json');
+    expect(opened.pods).toHaveLength(2);
+    expect(podToKubectlJson(opened.pods[0]!.pod)).toBe(webPodJson);
+  });
+
+  it('reads a top-level array of pods (jq .items) and an empty List', async () => {
+    const arr = snapshot(await openPodFile(file(`[${webPodJson}]`)));
+    expect(arr.format).toBe('list-json');
+    expect(arr.pods).toHaveLength(1);
+    const empty = snapshot(await openPodFile(file(printList([]))));
+    expect(empty.pods).toEqual([]);
+  });
+
+  it('reports progress up to the whole file', async () => {
+    const seen: { pods: number; bytes: number; totalBytes?: number }[] = [];
+    const path = file(printList(Array.from({ length: 3 }, () => decodePod(webPodBytes()).pod)));
+    await openPodFile(path, { onProgress: (p) => seen.push(p) });
+    const last = seen.at(-1)!;
+    expect(last.bytes).toBe(readFileSync(path).length);
+    expect(last.totalBytes).toBe(last.bytes);
+  });
+});
+
+describe('provenance', () => {
+  it("comes from the export's sidecar; a file without one opens with none; a stale one is ignored, and said", async () => {
+    const text = printList([decodePod(webPodBytes()).pod]);
+    const path = file(text, 'with-sidecar.json');
+    expect(snapshot(await openPodFile(path)).provenance).toEqual({});
+    const provenance = { node: 'worker-1', takenAt: '2026-11-23T10:00:00.000Z', origin: 'nodescope export' };
+    await writeSnapshotSidecar(path, { provenance, bytes: Buffer.byteLength(text), pods: 1 });
+    expect(snapshot(await openPodFile(path)).provenance).toEqual(provenance);
+    writeFileSync(path, `${text}\n`);
+    const stale = snapshot(await openPodFile(path));
+    expect(stale.provenance).toEqual({});
+    expect(stale.notes.join('\n')).toMatch(/was replaced since/);
+  });
+});
+
+describe('bad files', () => {
+  const list = printList([decodePod(webPodBytes()).pod, decodePod(webPodBytes()).pod]);
+
+  it('not JSON: names the file, line and byte, and what it opens', async () => {
+    const path = file('hello\n');
+    const err = await failure(path);
+    expect(err.problem).toBe('not-json');
+    expect(err.line).toBe(1);
+    expect(err.offset).toBe(0);
+    expect(err.message).toContain(path);
+    expect(err.message).toMatch(/kubectl List JSON/);
+  });
+
+  it('a syntax error inside the second pod names its exact line', async () => {
+    const lines = list.split('\n');
+    const at = lines.findIndex((l, i) => i > 40 && l.includes('"phase"'));
+    lines[at] = lines[at]!.replace(':', '');
+    const err = await failure(file(lines.join('\n')));
+    expect(err.problem).toBe('not-json');
+    expect(err.line).toBe(at + 1);
+    expect(err.expected).toBe("':'");
+  });
+
+  it('not pods: another kind, a List of other kinds, or an object that is no pod', async () => {
+    expect((await failure(file('{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}'))).problem).toBe('not-pods');
+    expect((await failure(file('{"kind":"List","items":[{"kind":"Service","metadata":{}}]}'))).message).toMatch(/no pods, only 1 Service/);
+    expect((await failure(file('{"foo":1}'))).problem).toBe('not-pods');
+    expect((await failure(file('[1,2]'))).problem).toBe('not-json');
+  });
+
+  it('truncated: says so, where, and how many pods came before', async () => {
+    const err = await failure(file(list.slice(0, Math.floor(list.length * 0.75))));
+    expect(err.problem).toBe('truncated');
+    expect(err.message).toMatch(/1 pods were read before it/);
+  });
+
+  it('a pod without uid is refused with its name and line', async () => {
+    const err = await failure(file(list.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""')));
+    expect(err.problem).toBe('no-uid');
+    expect(err.message).toMatch(/pod default\/web-0 has no metadata.uid/);
+    expect(err.line).toBe(4);
+  });
+
+  it('a value of the wrong type names the pod and the field path', async () => {
+    const err = await failure(file(webPodJson.replace('"phase": "Running"', '"phase": 7')));
+    expect(err.problem).toBe('bad-value');
+    expect(err.message).toMatch(/default\/web-0: status.phase: expected a string, found number 7/);
+  });
+
+  it('deep nesting is refused without exhausting the stack', async () => {
+    const err = await failure(file('{"a":'.repeat(200_000)));
+    expect(err.problem).toBe('too-deep');
+    const inPod = await failure(file(webPodJson.replace('"note":', `"x": ${'['.repeat(100)}${']'.repeat(100)}, "note":`)));
+    expect(inPod.problem).toBe('too-deep');
+  });
+
+  it('an enormous string is refused at the size limit, not read into memory', async () => {
+    const big = webPodJson.replace('"note":', `"huge": "${'x'.repeat(3 * 1024 * 1024)}", "note":`);
+    const err = await failure(file(big), { limits: { maxPieceBytes: 1024 * 1024 } });
+    expect(err.problem).toBe('too-large');
+    expect(err.message).toMatch(/larger than 1 MiB/);
+  });
+
+  it('a file over 2 GiB is refused before reading, with what to do', async () => {
+    const path = join(dir, 'huge.json');
+    writeFileSync(path, '');
+    truncateSync(path, 2 * 1024 ** 3 + 1); // sparse: no disk used
+    const err = await failure(path);
+    expect(err.problem).toBe('too-large');
+    expect(err.message).toMatch(/up to 2.0 GiB/);
+    expect(err.next).toMatch(/split/);
+    rmSync(path);
+  });
+
+  it('empty, YAML, a folder and a missing file each say what they are', async () => {
+    expect((await failure(file(''))).problem).toBe('empty');
+    expect((await failure(file('  \n'))).problem).toBe('empty');
+    expect((await failure(file('apiVersion: v1\nkind: Pod\n'))).problem).toBe('unsupported');
+    const folder = join(dir, 'folder.json');
+    mkdirSync(folder);
+    expect((await failure(folder)).message).toMatch(/a folder/);
+    expect((await failure(join(dir, 'missing.json'))).message).toMatch(/no such file/);
+  });
+
+  it('pod bytes that do not decode give the byte offset', async () => {
+    const bytes = Buffer.from(webPodBytes());
+    const err = await failure(file(bytes.subarray(0, bytes.length - 5), 'cut.pb'));
+    expect(err.problem).toBe('bad-value');
+    expect(err.offset).toBeGreaterThan(0);
+  });
+
+  it('leaves every bad file exactly as it was', async () => {
+    const paths = [file('{"items": [ {"metadata": '), file(list.replace('"uid"', '"uid": 5, "x"'))];
+    for (const path of paths) {
+      const before = createHash('sha256').update(readFileSync(path)).digest('hex');
+      await failure(path);
+      expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(before);
+    }
+  });
+
+  it('stops when the caller aborts', async () => {
+    const err = await failure(file(list), { signal: AbortSignal.abort() });
+    expect(err.problem).toBe('aborted');
+  });
+});

@@ -1,0 +1,52 @@
+/** Why a pod file (snapshot or recording) cannot be opened: which file, where in it, what was expected, what to do. */
+
+export type PodFileProblem =
+  | 'unreadable'
+  | 'empty'
+  | 'not-json'
+  | 'not-pods'
+  | 'truncated'
+  | 'no-uid'
+  | 'bad-value'
+  | 'too-large'
+  | 'too-deep'
+  | 'unsupported'
+  | 'aborted';
+
+export interface PodFileErrorDetails {
+  file: string;
+  problem: PodFileProblem;
+  /** What is wrong, in words. */
+  detail: string;
+  /** Byte offset in the file, when the problem is at one place. */
+  offset?: number;
+  /** 1-based line, for text files. */
+  line?: number;
+  /** What Nodescope expected to find there. */
+  expected?: string;
+  /** The next step for the user. */
+  next: string;
+}
+
+export class PodFileError extends Error {
+  readonly file: string;
+  readonly problem: PodFileProblem;
+  readonly detail: string;
+  readonly offset: number | undefined;
+  readonly line: number | undefined;
+  readonly expected: string | undefined;
+  readonly next: string;
+
+  constructor(d: PodFileErrorDetails, options?: { cause?: unknown }) {
+    const where = d.line !== undefined ? ` at line ${d.line}${d.offset !== undefined ? ` (byte ${d.offset})` : ''}` : d.offset !== undefined ? ` at byte ${d.offset}` : '';
+    super(`${d.file}: ${d.detail}${where}${d.expected ? `; expected ${d.expected}` : ''}. ${d.next}`, options);
+    this.name = 'PodFileError';
+    this.file = d.file;
+    this.problem = d.problem;
+    this.detail = d.detail;
+    this.offset = d.offset;
+    this.line = d.line;
+    this.expected = d.expected;
+    this.next = d.next;
+  }
+}

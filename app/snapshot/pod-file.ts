@@ -1,0 +1,73 @@
+/** What opening a pod file gives: a snapshot (one pod set) or a recording (a pod set over time). */
+import type { DecodedPod } from '../pod/pod-tree';
+import type { PodFileProvenance } from './snapshot-provenance';
+
+export type { PodFileProvenance } from './snapshot-provenance';
+
+/**
+ * The forms Nodescope reads. A YAML form (kubectl -o yaml) is to join this list with its own reader;
+ * open-pod-file.ts sniffs it already and says it is not supported yet.
+ */
+export type PodFileFormat = 'list-json' | 'ndjson' | 'pod-json' | 'pod-pb' | 'list-pods-response-pb' | 'recording';
+
+export interface SnapshotFile {
+  kind: 'snapshot';
+  /** The path opened, or the name of an upload. */
+  path: string;
+  format: PodFileFormat;
+  provenance: PodFileProvenance;
+  pods: DecodedPod[];
+  /** What the user should know but that did not stop the file from opening (a stale sidecar, pods of unknown fields). */
+  notes: string[];
+}
+
+export interface RecordingEvent {
+  /** Arrival time, epoch ms. */
+  time: number;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  pod: DecodedPod;
+}
+
+export interface RecordingFile {
+  kind: 'recording';
+  path: string;
+  format: 'recording';
+  provenance: PodFileProvenance;
+  /** When the initial pod set was taken, epoch ms. */
+  start: number;
+  /** When recording stopped (or, after a crash, the last event's time), epoch ms. */
+  end: number;
+  initial: DecodedPod[];
+  events: RecordingEvent[];
+  /** The pods held at `time` (epoch ms); the initial set for any time before the first event. */
+  podsAt(time: number): DecodedPod[];
+  /** false when the recording was not stopped cleanly (a crash, a full disk); `notes` says what was dropped. */
+  complete: boolean;
+  notes: string[];
+}
+
+export type PodFile = SnapshotFile | RecordingFile;
+
+export interface PodFileLimits {
+  /** Larger files are refused before reading (default 2 GiB). */
+  maxFileBytes: number;
+  /** One pod (or a List without its items), as text (default 16 MiB). */
+  maxPieceBytes: number;
+  /** Nesting of objects and arrays (default 64). */
+  maxDepth: number;
+}
+
+export const DEFAULT_POD_FILE_LIMITS: PodFileLimits = { maxFileBytes: 2 * 1024 ** 3, maxPieceBytes: 16 * 1024 ** 2, maxDepth: 64 };
+
+export interface PodFileProgress {
+  pods: number;
+  bytes: number;
+  totalBytes?: number;
+}
+
+export interface ReadPodFileOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: PodFileProgress) => void;
+  /** Tighter (or looser) limits than the defaults; tests use small ones. */
+  limits?: Partial<PodFileLimits>;
+}
