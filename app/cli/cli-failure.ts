@@ -6,7 +6,7 @@ import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { printError } from './terminal-text';
 
-const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
+const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CliUsageError) return EXIT.usage;

@@ -7,9 +7,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
-import type { KubeletClient, PodStream } from './kubelet-client';
+import type { KubeletClient, PodSourceApi, PodStream } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
-import type { ApiShape } from './pods-api-methods';
 import type { ReceivedPod } from './received-pod';
 
 export type WatchState =
@@ -42,7 +41,7 @@ export interface PodWatch {
   held(): ReadonlyMap<string, ReceivedPod>;
   state(): WatchState;
   /** The shape in use, once known. */
-  api(): ApiShape | undefined;
+  api(): PodSourceApi | undefined;
   /** Number of completed re-syncs (after the first sync). */
   resyncs(): number;
   close(): Promise<void>;
@@ -58,7 +57,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let held = new Map<string, ReceivedPod>();
   let current: WatchState = { state: 'connecting', attempt: 1 };
   let stream: PodStream | undefined;
-  let api: ApiShape | undefined;
+  let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
   let resyncs = 0;
@@ -106,7 +105,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
   };
 
-  /** Shipped: ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
+  /** Shipped (and REST polling): ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
   const consumeShipped = async (s: PodStream) => {
     let replay: Map<string, ReceivedPod> | undefined = new Map();
     for await (const message of s) {
@@ -147,7 +146,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         stream = await client.watchPods().finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        await (stream.api === 'shipped' ? consumeShipped(stream) : consumeDocumented(stream));
+        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
