@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   get: () => import('./get-command'),
   watch: () => import('./watch-command'),
   export: () => import('./export-command'),
+  resources: () => import('./resources-command'),
   ui: () => import('./ui-command'),
 };
 
@@ -19,7 +20,7 @@ async function usage(): Promise<string> {
   const lines = ['usage: nodescope <command> [options]', '', 'commands:'];
   for (const [name, load] of Object.entries(commands)) {
     const summary = await load().then((c) => c.summary, () => '(unavailable)');
-    lines.push(`  ${name.padEnd(8)} ${summary}`);
+    lines.push(`  ${name.padEnd(9)} ${summary}`);
   }
   lines.push('', "Run 'nodescope <command> --help' for a command's options.");
   return lines.join('\n');

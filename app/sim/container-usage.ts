@@ -102,13 +102,13 @@ export interface ProbeCounts {
 
 /**
  * How often a probe ran and failed by `nowMs`: once a period from the container's start (after the
- * initial delay). A container that is not ready fails its readiness probe; each restart cost
+ * initial delay), counted from `sinceMs` (the kubelet's start: its counters begin at zero). A container that is not ready fails its readiness probe; each restart cost
  * failureThreshold liveness failures.
  */
-export function probeCounts(probe: PodObject, kind: 'Liveness' | 'Readiness' | 'Startup', c: { startedMs: number; ready: boolean; restarts: number }, nowMs: number): ProbeCounts {
+export function probeCounts(probe: PodObject, kind: 'Liveness' | 'Readiness' | 'Startup', c: { startedMs: number; ready: boolean; restarts: number }, sinceMs: number, nowMs: number): ProbeCounts {
   const period = Number(probe.periodSeconds ?? 10) * 1000;
-  const delay = Number(probe.initialDelaySeconds ?? 0) * 1000;
-  const total = Math.max(0, Math.floor((nowMs - c.startedMs - delay) / period) + 1);
+  const first = Math.max(c.startedMs + Number(probe.initialDelaySeconds ?? 0) * 1000, sinceMs);
+  const total = Math.max(0, Math.floor((nowMs - first) / period) + 1);
   const threshold = Number(probe.failureThreshold ?? 3);
   let failed = 0;
   if (kind === 'Readiness' && !c.ready) failed = total;
@@ -120,7 +120,7 @@ export function probeCounts(probe: PodObject, kind: 'Liveness' | 'Readiness' | '
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 /** The kubelet's `/metrics/probes`: prober_probe_total per container, probe type and result. */
-export function probeMetrics(pods: readonly PodTree[], nowMs: number): string {
+export function probeMetrics(pods: readonly PodTree[], kubeletStartMs: number, nowMs: number): string {
   const lines = [
     '# HELP prober_probe_total [ALPHA] Cumulative number of a liveness, readiness or startup probe for a container by result.',
     '# TYPE prober_probe_total counter',
@@ -134,7 +134,7 @@ export function probeMetrics(pods: readonly PodTree[], nowMs: number): string {
       for (const [field, kind] of PROBES) {
         const probe = spec[field] as PodObject | undefined;
         if (!probe) continue;
-        const counts = probeCounts(probe, kind, c, nowMs);
+        const counts = probeCounts(probe, kind, c, kubeletStartMs, nowMs);
         const labels = `container="${label(c.name)}",namespace="${label(String(m.namespace))}",pod="${label(String(m.name))}",pod_uid="${label(String(m.uid))}",probe_type="${kind}"`;
         for (const result of ['successful', 'failed'] as const) {
           if (counts[result] > 0) lines.push(`prober_probe_total{${labels},result="${result}"} ${counts[result]}`);

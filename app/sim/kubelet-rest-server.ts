@@ -127,7 +127,7 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
       return send(res, 200, runningPodsJson([...running, ...lingering.values()]), 'application/json'), 200;
     }
     if (path === '/stats/summary') return send(res, 200, JSON.stringify(statsSummary(store.list(), nodeName, startedAt, now)), 'application/json'), 200;
-    if (path === '/metrics/probes') return send(res, 200, probeMetrics(store.list(), now), 'text/plain; version=0.0.4; charset=utf-8'), 200;
+    if (path === '/metrics/probes') return send(res, 200, probeMetrics(store.list(), startedAt, now), 'text/plain; version=0.0.4; charset=utf-8'), 200;
     if (path === '/healthz') return send(res, 200, 'ok'), 200;
     if (path === '/configz') return send(res, 200, configz(nodeName, readOnlyPort), 'application/json'), 200;
     return send(res, 404, '404 page not found\n'), 404;
