@@ -57,7 +57,8 @@ const containerNames = (pod: PodTree) => (((pod.spec as PodObject | undefined)?.
 
 /** Hands out and frees the node's resources. */
 export class ResourceLedger {
-  private readonly byUid = new Map<string, Assignment>();
+  /** null: seen, and given nothing (as admitted then); a pod is only ever assigned when first seen. */
+  private readonly byUid = new Map<string, Assignment | null>();
 
   /** Brings the assignments up to the pods now on the node and returns them by UID. */
   sync(pods: readonly PodTree[]): ReadonlyMap<string, Assignment> {
@@ -68,17 +69,18 @@ export class ResourceLedger {
       if (this.byUid.has(uid)) continue;
       const first = containerNames(pod)[0];
       const phase = (pod.status as PodObject | undefined)?.phase;
-      if (!first || phase === 'Succeeded' || phase === 'Failed') continue;
-      const a = this.assign(draw(uid), first);
-      if (a) this.byUid.set(uid, a);
+      this.byUid.set(uid, first && phase !== 'Succeeded' && phase !== 'Failed' ? (this.assign(draw(uid), first) ?? null) : null);
     }
-    return this.byUid;
+    const held = new Map<string, Assignment>();
+    for (const [uid, a] of this.byUid) if (a) held.set(uid, a);
+    return held;
   }
 
   private taken() {
     const devices = new Set<string>();
     const cpus = new Set<number>();
     for (const a of this.byUid.values()) {
+      if (!a) continue;
       a.devices.forEach((d) => devices.add(d.id));
       a.cpus.forEach((c) => cpus.add(c));
     }
