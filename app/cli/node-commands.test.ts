@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
@@ -16,43 +15,8 @@ import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
+import { nodescope, watchThroughChanges } from './testing/run-nodescope';
 
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/nodescope.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
- * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
- */
-function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; until?: (out: string) => boolean } = {}): Promise<Run> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = opts.tty
-    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env } })
-    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env } });
-  const answers = [...(opts.tty?.answers ?? [])];
-  const run: Run = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => {
-    run.stdout += d.toString();
-    const next = answers[0];
-    if (next && next[0].test(run.stdout)) {
-      answers.shift();
-      child.stdin.write(`${next[1]}\r`);
-    }
-    if (opts.until?.(run.stdout)) child.kill('SIGINT');
-  });
-  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      run.code = code;
-      resolve(run);
-    }),
-  );
-}
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
@@ -115,17 +79,7 @@ describe('nodescope pods/get/export/watch over SSH', () => {
   }, 30_000);
 
   it('watches: one line per pod at the start, then a line per change, until Ctrl-C', async () => {
-    let changed = false;
-    const r = await nodescope(['watch', A.target, ...cfg(), '--socket', h.socketPath], {
-      until: (out) => {
-        const lines = out.split('\n').filter(Boolean);
-        if (lines.length >= 110 && !changed) {
-          changed = true;
-          sim.churn.step(3);
-        }
-        return lines.length >= 113;
-      },
-    });
+    const r = await watchThroughChanges(['watch', A.target, ...cfg(), '--socket', h.socketPath], 110, 3, () => sim.churn.step(3));
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const lines = r.stdout.trim().split('\n');
     expect(lines.slice(0, 110).every((l) => /^\d\d:\d\d:\d\d\.\d{3}\s+ADDED\s+\S+\/\S+/.test(l))).toBe(true);

@@ -1,11 +1,9 @@
 // The node commands on the kubelet's REST API and `nodescope resources`, as a user runs them:
 // bin/nodescope.js spawned against real sshd and the simulated kubelet, whose Pods API socket is not
 // where Nodescope looks (so --api auto falls back to REST) and whose PodResources socket is root-only.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { pinName, rememberPin } from '../kubelet-rest/kubelet-certificate-pins';
@@ -14,33 +12,10 @@ import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-jso
 import type { ListPodResourcesResponse } from '../podresources/pod-resources-api';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { EXIT } from './exit-codes';
+import { nodescope, watchThroughChanges } from './testing/run-nodescope';
 
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/nodescope.js');
 const TOKEN = 'tok-cli-0123456789';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; until?: (out: string) => boolean } = {}): Promise<Run> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = opts.tty ? spawn('script', ['-qefc', quoted, '/dev/null']) : spawn(process.execPath, [BIN, ...args], { detached: true });
-  const answers = [...(opts.tty?.answers ?? [])];
-  const run: Run = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => {
-    run.stdout += d.toString();
-    const next = answers[0];
-    if (next && next[0].test(run.stdout)) {
-      answers.shift();
-      child.stdin.write(`${next[1]}\r`);
-    }
-    if (opts.until?.(run.stdout)) child.kill('SIGINT');
-  });
-  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
-  return new Promise((done) => child.on('close', (code) => done({ ...run, code })));
-}
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
@@ -101,17 +76,7 @@ describe('node commands on the kubelet REST API', () => {
   }, 30_000);
 
   it('watches by polling: a line per pod, then a line per change', async () => {
-    let changed = false;
-    const r = await nodescope(['watch', A.target, ...rest(), '--api', 'rest', '--poll-interval', '0.2'], {
-      until: (out) => {
-        const lines = out.split('\n').filter(Boolean);
-        if (lines.length >= 110 && !changed) {
-          changed = true;
-          sim.churn.step(3);
-        }
-        return lines.length >= 113;
-      },
-    });
+    const r = await watchThroughChanges(['watch', A.target, ...rest(), '--api', 'rest', '--poll-interval', '0.2'], 110, 3, () => sim.churn.step(3));
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const lines = r.stdout.trim().split('\n');
     expect(lines.slice(0, 110).every((l) => /\sADDED\s/.test(l))).toBe(true);

@@ -1,0 +1,59 @@
+// Runs bin/nodescope.js as a user would, for the CLI tests over real sshd.
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/nodescope.js');
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
+ * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
+ */
+export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; until?: (out: string) => boolean } = {}): Promise<Run> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = opts.tty
+    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env } })
+    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env } });
+  const answers = [...(opts.tty?.answers ?? [])];
+  const run: Run = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => {
+    run.stdout += d.toString();
+    const next = answers[0];
+    if (next && next[0].test(run.stdout)) {
+      answers.shift();
+      child.stdin.write(`${next[1]}\r`);
+    }
+    if (opts.until?.(run.stdout)) child.kill('SIGINT');
+  });
+  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      run.code = code;
+      resolve(run);
+    }),
+  );
+}
+
+/**
+ * `nodescope watch ...` until the first `pods` lines are out, then `change()` (e.g. 3 churn steps),
+ * then until `changes` more lines came; interrupted with Ctrl-C as a user would.
+ */
+export function watchThroughChanges(args: string[], pods: number, changes: number, change: () => void): Promise<Run> {
+  let changed = false;
+  return nodescope(args, {
+    until: (out) => {
+      const lines = out.split('\n').filter(Boolean);
+      if (lines.length >= pods && !changed) {
+        changed = true;
+        change();
+      }
+      return lines.length >= pods + changes;
+    },
+  });
+}
