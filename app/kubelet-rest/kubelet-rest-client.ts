@@ -8,6 +8,7 @@
 import type { KubeletClient, PodList, PodStream, WatchMessage } from '../kubelet/kubelet-client';
 import { EventQueue } from '../kubelet/event-queue';
 import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
+import { podSetChanges } from '../kubelet/pod-set-changes';
 import type { ReceivedPod } from '../kubelet/received-pod';
 import type { FieldMask } from '../mask/field-mask';
 import { isSshError } from '../ssh/ssh-errors';
@@ -98,12 +99,7 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       let cancelled = false;
       const apply = (pods: ReceivedPod[]) => {
         const next = new Map(pods.map((p) => [p.uid, p]));
-        for (const [uid, pod] of next) {
-          const before = held.get(uid);
-          if (!before) queue.push({ type: 'ADDED', pod });
-          else if (!same(before, pod)) queue.push({ type: 'MODIFIED', pod });
-        }
-        for (const [uid, pod] of held) if (!next.has(uid)) queue.push({ type: 'DELETED', pod });
+        for (const change of podSetChanges(held, next, same)) queue.push(change);
         held = next;
       };
       apply(first.pods);

@@ -9,6 +9,7 @@ import type { ClientChannel } from 'ssh2';
 import { openExec } from '../ssh/remote-exec';
 import type { SshConnection } from '../ssh/ssh-connection';
 import { SshError } from '../ssh/ssh-errors';
+import { streamFailureLog } from '../ssh/stream-failure-log';
 
 export type TcpBridgeMode = 'auto' | 'direct' | 'command';
 
@@ -58,12 +59,8 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
   const requested = options.mode ?? 'auto';
   const command = (options.commandTemplate ?? DEFAULT_TCP_BRIDGE_TEMPLATE).replaceAll('{port}', String(port));
   let mode: 'direct' | 'command' = requested === 'command' ? 'command' : 'direct';
-  let lastError: SshError | null = null;
-  const record = (err: SshError) => {
-    lastError = err;
-    options.onEvent?.({ type: 'stream-failed', error: err });
-    return err;
-  };
+  const log = streamFailureLog((error) => options.onEvent?.({ type: 'stream-failed', error }));
+  const record = log.record;
 
   const openCommand = async (conn: SshConnection): Promise<Duplex> => {
     const { host } = conn.target;
@@ -108,20 +105,8 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
   };
 
   return {
-    open: () =>
-      open().then(
-        (stream) => {
-          lastError = null;
-          stream.on('error', (err: Error) => {
-            if (!(err instanceof SshError)) record(new SshError('CONNECTION_LOST', `Stream to 127.0.0.1:${port} failed: ${err.message}`, 'It is re-opened on the next request.', err));
-          });
-          return stream;
-        },
-        (err: unknown) => {
-          throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
-        },
-      ),
+    open: () => log.open(open, `127.0.0.1:${port}`),
     activeMode: () => mode,
-    lastError: () => lastError,
+    lastError: log.lastError,
   };
 }

@@ -9,6 +9,7 @@ import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reco
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodSourceApi, PodStream } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
+import { podSetChanges, type PodChange } from './pod-set-changes';
 import type { ReceivedPod } from './received-pod';
 
 export type WatchState =
@@ -19,11 +20,7 @@ export type WatchState =
   | { state: 'error'; cause: KubeletError; hint: string }
   | { state: 'closed' };
 
-export interface PodChange {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  /** For DELETED, the pod as last held (the kubelet sends only its identity). */
-  pod: ReceivedPod;
-}
+export type { PodChange };
 
 export interface PodWatchHandlers {
   /**
@@ -76,13 +73,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   const reconcile = (pods: Iterable<ReceivedPod>) => {
     const next = new Map<string, ReceivedPod>();
     for (const pod of pods) next.set(pod.uid, pod);
-    const changes: PodChange[] = [];
-    for (const [uid, pod] of next) {
-      const before = held.get(uid);
-      if (!before) changes.push({ type: 'ADDED', pod });
-      else if (!same(before, pod)) changes.push({ type: 'MODIFIED', pod });
-    }
-    for (const [uid, pod] of held) if (!next.has(uid)) changes.push({ type: 'DELETED', pod });
+    const changes = podSetChanges(held, next, same);
     held = next;
     const resync = synced;
     if (resync) resyncs++;
