@@ -22,6 +22,7 @@ import { pinName, rememberPin } from './kubelet-certificate-pins';
 import { openKubeletRest, type KubeletRestConnection, type KubeletRestOptions } from './kubelet-rest-connection';
 import { probeKey } from './probe-metrics';
 import { startRestPodSource } from './rest-pod-source';
+import { runtimeDifference } from './runtime-difference';
 
 const TOKEN = 'tok-alice-0123456789';
 const LIMITED = 'tok-bob-0123456789';
@@ -262,6 +263,21 @@ describe('the kubelet REST API over SSH', () => {
       expect(new Set(changes).size).toBeGreaterThan(1);
     } finally {
       await source.close();
+    }
+  });
+
+  it('shows a pod the container runtime still runs that the kubelet no longer lists', async () => {
+    const { conn } = await connect({ pinsFile: await pinned() });
+    const ghost = sim.generator.existing(Date.now());
+    sim.rest!.lingering.set('ghost', ghost);
+    try {
+      const [running, { pods }] = await Promise.all([conn.client.runningPods(), conn.client.listPods()]);
+      const diff = runtimeDifference(running, pods);
+      expect(diff.runtimeOnly.map((p) => p.uid)).toEqual([(ghost.metadata as PodObject).uid]);
+      expect(diff.runtimeOnly[0]!.containers).toEqual(((ghost.spec as PodObject).containers as PodObject[]).map((c) => c.name));
+      expect(diff.notRunning).toEqual([]);
+    } finally {
+      sim.rest!.lingering.delete('ghost');
     }
   });
 
