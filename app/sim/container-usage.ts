@@ -144,3 +144,30 @@ export function probeMetrics(pods: readonly PodTree[], kubeletStartMs: number, n
   }
   return `${lines.join('\n')}\n`;
 }
+
+interface SummaryUsage {
+  cpu: { usageCoreNanoSeconds: number };
+  memory: { workingSetBytes: number };
+}
+
+/** The kubelet's `/metrics/resource` (Prometheus text), from the same numbers as `/stats/summary`. */
+export function resourceMetrics(summary: ReturnType<typeof statsSummary>, nowMs: number): string {
+  const s = summary as { node: SummaryUsage; pods: (SummaryUsage & { podRef: { name: string; namespace: string }; containers: (SummaryUsage & { name: string })[] })[] };
+  const seconds = (u: SummaryUsage) => u.cpu.usageCoreNanoSeconds / 1e9;
+  const lines = [
+    '# TYPE node_cpu_usage_seconds_total counter',
+    `node_cpu_usage_seconds_total ${seconds(s.node)} ${nowMs}`,
+    '# TYPE node_memory_working_set_bytes gauge',
+    `node_memory_working_set_bytes ${s.node.memory.workingSetBytes} ${nowMs}`,
+  ];
+  const pod = (p: (typeof s.pods)[number]) => `namespace="${label(p.podRef.namespace)}",pod="${label(p.podRef.name)}"`;
+  lines.push('# TYPE container_cpu_usage_seconds_total counter');
+  for (const p of s.pods) for (const c of p.containers) lines.push(`container_cpu_usage_seconds_total{container="${label(c.name)}",${pod(p)}} ${seconds(c)} ${nowMs}`);
+  lines.push('# TYPE container_memory_working_set_bytes gauge');
+  for (const p of s.pods) for (const c of p.containers) lines.push(`container_memory_working_set_bytes{container="${label(c.name)}",${pod(p)}} ${c.memory.workingSetBytes} ${nowMs}`);
+  lines.push('# TYPE pod_cpu_usage_seconds_total counter');
+  for (const p of s.pods) lines.push(`pod_cpu_usage_seconds_total{${pod(p)}} ${seconds(p)} ${nowMs}`);
+  lines.push('# TYPE pod_memory_working_set_bytes gauge');
+  for (const p of s.pods) lines.push(`pod_memory_working_set_bytes{${pod(p)}} ${p.memory.workingSetBytes} ${nowMs}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -63,6 +63,10 @@ describe('the simulated kubelet HTTPS API', () => {
     expect(running.items.map((p) => p.metadata.uid)).toContain((gone.metadata as PodObject).uid);
     expect(JSON.parse((await get('/configz', { token: 'good' })).body).kubeletconfig.nodeName).toBe('n1');
     expect((await get('/nope', { token: 'good' })).status).toBe(404);
+    const resource = (await get('/metrics/resource', { cert: client })).body;
+    const summary = JSON.parse((await get('/stats/summary', { cert: client })).body) as { pods: { podRef: { name: string } }[] };
+    for (const p of summary.pods) expect(resource).toContain(`pod="${p.podRef.name}"`);
+    expect(resource.match(/^pod_cpu_usage_seconds_total\{/gm)).toHaveLength(summary.pods.length);
   });
 
   it("answers 403 naming the subresource, and 500 Authorization error while the authorizer cannot reach the API server", async () => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodObject, PodTree } from '../pod/pod-tree';
-import { probeMetrics, statsSummary } from './container-usage';
+import { probeMetrics, resourceMetrics, statsSummary } from './container-usage';
 import { certificateFingerprint, createClientCa, selfSignedServingCertificate, type ClientCa, type PemPair } from './kubelet-pki';
 import type { PodStore } from './pod-store';
 
@@ -128,6 +128,7 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
     }
     if (path === '/stats/summary') return send(res, 200, JSON.stringify(statsSummary(store.list(), nodeName, startedAt, now)), 'application/json'), 200;
     if (path === '/metrics/probes') return send(res, 200, probeMetrics(store.list(), startedAt, now), 'text/plain; version=0.0.4; charset=utf-8'), 200;
+    if (path === '/metrics/resource') return send(res, 200, resourceMetrics(statsSummary(store.list(), nodeName, startedAt, now), now), 'text/plain; version=0.0.4; charset=utf-8'), 200;
     if (path === '/healthz') return send(res, 200, 'ok'), 200;
     if (path === '/configz') return send(res, 200, configz(nodeName, readOnlyPort), 'application/json'), 200;
     return send(res, 404, '404 page not found\n'), 404;
