@@ -68,6 +68,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
     const credentials = await loadRestCredentials(options.credentials ?? {}, async () => (await session.connection()).client);
     const channel = createNodeTcpChannel(() => session.connection(), {
       port,
+      readOnly,
       ...(options.tcpBridge ? { mode: options.tcpBridge } : {}),
       ...(options.tcpBridgeCommand ? { commandTemplate: options.tcpBridgeCommand } : {}),
       ...(options.onChannelEvent ? { onEvent: options.onChannelEvent } : {}),

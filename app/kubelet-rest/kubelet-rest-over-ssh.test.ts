@@ -213,7 +213,10 @@ describe('the kubelet REST API over SSH', () => {
     const { conn } = await connect({ port });
     const refused = await failure(conn.client.listPods());
     expect(refused.message).toContain(`Nothing listens on 127.0.0.1:${port}`);
+    expect(refused.hint).toContain('--read-only');
     expect(refused.retryable).toBe(true);
+    const { conn: roClosed } = await connect({ port, readOnly: true, credentials: {} });
+    expect((await failure(roClosed.client.listPods())).hint).toContain('read-only port (10255) is off on most clusters');
 
     const ro = await connect({ readOnly: true, port: sim.rest!.readOnlyPort!, credentials: {} });
     expect((await ro.conn.client.listPods()).pods).toHaveLength(sim.store.size);

@@ -20,6 +20,8 @@ export type TcpChannelEvent = { type: 'switched-to-command'; reason: string; com
 
 export interface NodeTcpChannelOptions {
   port: number;
+  /** The port is the kubelet's read-only one (for what a refused connection means). */
+  readOnly?: boolean;
   mode?: TcpBridgeMode;
   commandTemplate?: string;
   onEvent?: (event: TcpChannelEvent) => void;
@@ -37,11 +39,12 @@ const CONNECT_FAILED = 2;
 
 const STDERR_LIMIT = 4096;
 
-export function notListening(host: string, port: number, detail: string): SshError {
+/** Connection refused on the node: names the port, and what the read-only port's absence usually means. */
+export function notListening(host: string, port: number, readOnly: boolean, detail: string): SshError {
   return new SshError('SOCKET_NOT_LISTENING', `Nothing listens on 127.0.0.1:${port} on ${host} (${detail})`,
-    port === 10255
-      ? 'The read-only port 10255 is off on most clusters (readOnlyPort: 0 in the kubelet config); use the authenticated port 10250 with a token or client certificate.'
-      : `Check that the kubelet runs and serves on port ${port} (its --port / port: in the kubelet config).`);
+    readOnly
+      ? 'The read-only port (10255) is off on most clusters (readOnlyPort: 0 in the kubelet config, `cat /var/lib/kubelet/config.yaml` on the node); use the authenticated port 10250 with a token or client certificate.'
+      : `Check that the kubelet runs and serves on port ${port} (port: in its config, /var/lib/kubelet/config.yaml). If only its read-only port is enabled (readOnlyPort: 10255), use --read-only.`);
 }
 
 function forwardOut(conn: SshConnection, port: number): Promise<ClientChannel> {
@@ -74,7 +77,7 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
     ch.once('exit', (code: number | null) => {
       if (typeof code !== 'number' || code === 0) return;
       const text = stderr.trim() || `exit code ${code}`;
-      if (/Connection refused/i.test(stderr)) return record(notListening(host, port, text));
+      if (/Connection refused/i.test(stderr)) return record(notListening(host, port, options.readOnly === true, text));
       if (/not found|No such file/i.test(stderr) && /socat/.test(stderr)) {
         return record(new SshError('SOCAT_MISSING', `socat is not installed on ${host}: ${text}`, 'Install socat on the node, or give another bridge command (--tcp-bridge-command).'));
       }
@@ -90,7 +93,7 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
       return await forwardOut(conn, port);
     } catch (err) {
       const e = err as Error & { reason?: number };
-      if (e.reason === CONNECT_FAILED) throw notListening(conn.target.host, port, e.message);
+      if (e.reason === CONNECT_FAILED) throw notListening(conn.target.host, port, options.readOnly === true, e.message);
       if (e.reason !== ADMINISTRATIVELY_PROHIBITED) {
         throw new SshError('CONNECTION_LOST', `Could not open a channel to 127.0.0.1:${port} on ${conn.target.host}: ${e.message}`, 'The SSH connection dropped; it will be re-dialled.', e);
       }
