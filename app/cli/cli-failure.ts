@@ -2,6 +2,8 @@
 import { KubeletError } from '../kubelet/kubelet-error';
 import { CredentialError } from '../kubelet-rest/rest-credentials';
 import { PodDecodeError } from '../pod/decode';
+import { RecordingWriteError } from '../recording/recording-writer';
+import { PodFileError } from '../snapshot/pod-file-error';
 import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
@@ -10,7 +12,8 @@ import { printError } from './terminal-text';
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliUsageError || err instanceof CredentialError) return EXIT.usage;
+  if (err instanceof CliUsageError || err instanceof CredentialError || err instanceof PodFileError) return EXIT.usage;
+  if (err instanceof RecordingWriteError) return EXIT.output;
   if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
   if (isSshError(err)) return EXIT.connection;
   if (err instanceof PodDecodeError) return EXIT.data;

@@ -1,31 +1,85 @@
-/** `nodescope export NODE`: every pod as a kubectl List (or NDJSON), to stdout or a file written atomically. */
+/**
+ * `nodescope export SOURCE`: every pod as a kubectl List (JSON or YAML, or NDJSON), to stdout or a file
+ * written atomically. With --file, a sidecar F.nodescope.json records where and when the pods were taken
+ * (snapshot-provenance.ts).
+ */
+import { constants } from 'node:os';
+import { resolve } from 'node:path';
+import { writeSnapshotSidecar, type PodFileProvenance } from '../snapshot/snapshot-provenance';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
-import { printPodList } from './print-pod-list';
+import { CliUsageError } from './node-options';
+import type { ListFormat } from './pod-output';
+import { printPodList, printPodTrees } from './print-pod-list';
 import { printError } from './terminal-text';
 
-export const summary = "export a node's pods as a kubectl List JSON or NDJSON (stdout or --file)";
+async function wrote(file: string, result: { count: number; bytes: number }, provenance: PodFileProvenance): Promise<void> {
+  printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
+  try {
+    await writeSnapshotSidecar(file, { provenance, bytes: result.bytes, pods: result.count });
+  } catch (err) {
+    // The export itself is whole; only where and when it was taken is missing.
+    printError(`nodescope: warning: could not write ${file}.nodescope.json (${(err as Error).message}); the export opens without its node and time`);
+  }
+}
 
 const spec: NodeCommandSpec = {
   name: 'export',
-  usage: "usage: nodescope export NODE [--file PATH] [options]\n\nWrites all of NODE's pods as kubectl get pods -o json would (or one per line with -o ndjson).",
-  outputs: ['json', 'ndjson'],
+  usage:
+    "usage: nodescope export SOURCE [--file PATH] [options]\n\nWrites all of SOURCE's pods as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).\nSOURCE may be a snapshot or recording file (--at TIME): the file converted, e.g. .pb to a List.",
+  outputs: ['json', 'yaml', 'ndjson'],
   extra: { file: { type: 'string' }, force: { type: 'boolean', default: false } },
   extraHelp: [
     'export:',
-    '  --file PATH                write here (atomically: readers never see half a file) instead of stdout;',
+    '  --file PATH                write here (atomically: readers never see half a file) instead of stdout,',
+    '                             with PATH.nodescope.json beside it saying which node and when;',
     '                             a new file is private (0600), an existing one keeps its permissions',
     '  --force                    replace PATH if it exists (without it, an existing file is left alone)',
   ].join('\n'),
-  async run({ client }, opts) {
+  async run({ client, socketPath }, opts) {
     const file = opts.extraValues.file as string | undefined;
     const { mask, showManagedFields } = opts;
-    const result = await printPodList(client, {
-      ndjson: opts.output === 'ndjson',
-      showManagedFields,
-      ...(mask ? { mask } : {}),
+    const options = { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) };
+    if (file === undefined) return (await printPodList(client, options)).code;
+    const takenAt = new Date().toISOString();
+    // Ctrl-C must not leave a half-made temporary file, nor claim the export failed when the file was already
+    // replaced: the signal stops the wait for the kubelet and is answered with what happened to the file. The
+    // handlers stay until the process exits, so a signal while the connection closes is answered too.
+    const interrupt = new AbortController();
+    let writtenCode: number | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (writtenCode !== undefined) {
+        printError(`nodescope export: ${signal} while closing the connection; ${file} was already written in full`);
+        process.exit(writtenCode);
+      }
+      if (interrupt.signal.aborted) process.exit(128 + constants.signals[signal]);
+      interrupt.abort(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const result = await printPodList(client, { ...options, file, replace: opts.extraValues.force === true, signal: interrupt.signal });
+      writtenCode = result.code;
+      const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
+      await wrote(file, result, { node, takenAt, origin: 'nodescope export' });
+      return result.code;
+    } catch (err) {
+      const signal = interrupt.signal.reason as NodeJS.Signals | undefined;
+      if (!signal) throw err;
+      printError(`nodescope export: ${signal}: stopped before anything was written; ${file} is as it was`);
+      return 128 + constants.signals[signal];
+    }
+  },
+  async offline(source, opts) {
+    const file = opts.extraValues.file as string | undefined;
+    if (file !== undefined && resolve(file) === resolve(source.file.path)) throw new CliUsageError(`--file ${file} is the file being read: Nodescope never writes over it; give another name`);
+    const result = await printPodTrees(source.pods.map((p) => p.pod), {
+      format: opts.output as ListFormat,
+      showManagedFields: opts.showManagedFields,
       ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),
     });
-    if (file !== undefined) printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
+    const { node, takenAt } = source.file.provenance;
+    const when = source.at !== undefined ? new Date(source.at).toISOString() : takenAt;
+    if (file !== undefined) await wrote(file, result, { ...(node ? { node } : {}), ...(when ? { takenAt: when } : {}), origin: `nodescope export of ${source.file.path}` });
     return result.code;
   },
 };

@@ -1,29 +1,44 @@
-/** `nodescope get NODE UID`: one pod, as kubectl get pod -o json prints it. */
-import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+/** `nodescope get SOURCE UID`: one pod, as kubectl get pod -o json (or -o yaml) prints it, from a node or a pod file. */
+import type { PodTree } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { CliUsageError } from './node-options';
+import { asOf } from './offline-source';
+import { podText as formattedPod, type ListFormat } from './pod-output';
 import { podTable } from './pod-table';
-
-export const summary = 'print one pod by UID (json, ndjson, table)';
 
 const spec: NodeCommandSpec = {
   name: 'get',
   args: 1,
-  usage: "usage: nodescope get NODE UID [options]\n\nPrints the pod with that UID from NODE's kubelet (find UIDs with nodescope pods NODE -o json).",
-  outputs: ['json', 'ndjson', 'table'],
+  usage:
+    "usage: nodescope get SOURCE UID [options]\n\nPrints the pod with that UID from SOURCE's kubelet, or from a snapshot or recording file\n(find UIDs with nodescope pods SOURCE -o json).",
+  outputs: ['json', 'yaml', 'ndjson', 'table'],
   async run({ client }, opts) {
-    const [uid, ...more] = opts.args;
-    if (!uid || more.length) throw new CliUsageError('give exactly one pod UID after the node');
-    const { pod, maskHonoured } = await client.getPod(uid);
+    const { pod, maskHonoured } = await client.getPod(oneUid(opts.args));
     noteMask(maskHonoured);
     warnUnknownFields([pod]);
-    const options = { showManagedFields: opts.showManagedFields };
-    const text =
-      opts.output === 'table' ? `${podTable([pod.pod])}\n` : opts.output === 'ndjson' ? `${podToNdjsonLine(pod.pod, options)}\n` : podToKubectlJson(pod.pod, options);
-    await writeStdout(text);
+    await writeStdout(podText(pod.pod, opts, `${pod.namespace}/${pod.name}`));
+    return EXIT.ok;
+  },
+  async offline(source, opts) {
+    const uid = oneUid(opts.args);
+    const found = source.pods[source.uids.indexOf(uid)];
+    if (!found) throw new CliUsageError(`no pod with UID ${uid} in ${source.file.path}${source.at !== undefined ? ' at that time' : ''}; list them with nodescope pods ${source.file.path} -o json`);
+    await writeStdout(podText(found.pod, opts, uid, asOf(source)));
     return EXIT.ok;
   },
 };
+
+function oneUid(args: string[]): string {
+  const [uid, ...more] = args;
+  if (!uid || more.length) throw new CliUsageError('give exactly one pod UID after the source');
+  return uid;
+}
+
+/** `label` names the pod in warnings; `now` is what ages count to (a file's time offline). */
+function podText(pod: PodTree, opts: { output: string; showManagedFields: boolean }, label: string, now = Date.now()): string {
+  if (opts.output === 'table') return `${podTable([pod], now)}\n`;
+  return formattedPod(pod, opts.output as ListFormat, { showManagedFields: opts.showManagedFields }, label);
+}
 
 export const run = (argv: string[]) => runNodeCommand(spec, argv);

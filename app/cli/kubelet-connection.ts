@@ -6,17 +6,11 @@
  */
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
-import { defaultStateDir } from '../inspector/state-dir';
-import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
-import { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest } from '../kubelet-rest/kubelet-rest-connection';
-import { findKubeletSocket, openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
-import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
+import type { KubeletTransport } from '../ssh/kubelet-transport';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
-import { createSshSession, type SshSession } from '../ssh/ssh-session';
+import type { SshSession } from '../ssh/ssh-session';
 import type { SshPrompter } from '../ssh/ssh-prompter';
-import { resolveSshTarget } from '../ssh/ssh-target';
 import { CliUsageError, type NodeCommandOptions } from './node-options';
-import { terminalPrompter } from './terminal-prompter';
 import { printError } from './terminal-text';
 
 export interface KubeletConnection {
@@ -33,6 +27,7 @@ function announceRetry(err: KubeletError, delayMs: number): void {
 
 /** The SSH target of a node command: ssh_config, the command line's -l -p -i -J -F, and --known-hosts. */
 export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTarget> {
+  const { resolveSshTarget } = await import('../ssh/ssh-target');
   const { knownHosts, ...overrides } = opts.ssh;
   let target;
   try {
@@ -48,6 +43,11 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
 }
 
 async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter & { close(): void }, session: SshSession): Promise<KubeletConnection> {
+  const [{ defaultStateDir }, { defaultPinsFile }, { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest }] = await Promise.all([
+    import('../inspector/state-dir'),
+    import('../kubelet-rest/kubelet-certificate-pins'),
+    import('../kubelet-rest/kubelet-rest-connection'),
+  ]);
   const { rest } = opts;
   const port = rest.port ?? (rest.readOnly ? KUBELET_READ_ONLY_PORT : KUBELET_PORT);
   const conn = await openKubeletRest(target, {
@@ -85,6 +85,13 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     return { client, socketPath: opts.local, close: async () => client.close() };
   }
 
+  // The SSH half (ssh2 and its crypto) is loaded only when used: --local starts faster without it.
+  const [{ findKubeletSocket, openKubeletTransport }, { KUBELET_SOCKET_CANDIDATES }, { createSshSession }, { terminalPrompter }] = await Promise.all([
+    import('../ssh/kubelet-transport'),
+    import('../ssh/remote-socket-probe'),
+    import('../ssh/ssh-session'),
+    import('./terminal-prompter'),
+  ]);
   // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
   const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
   const target = await resolveNodeTarget(opts);

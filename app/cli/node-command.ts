@@ -1,9 +1,15 @@
-/** The frame of every node command: parse, connect, run, close, and turn failures into exit codes. */
+/**
+ * The frame of every node command: parse, resolve the source (pod-source.ts), connect or open the file, run,
+ * close, and turn failures into exit codes.
+ */
 import type { ReceivedPod } from '../kubelet/received-pod';
+import type { PodDecodeError } from '../pod/decode';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
-import { nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { CliUsageError, nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { openOffline, type OfflinePods } from './offline-source';
+import { resolveSource } from './pod-source';
 import { unknownFieldsWarning } from './unknown-fields-warning';
 import { printError } from './terminal-text';
 
@@ -17,6 +23,10 @@ export interface NodeCommandSpec {
   /** Arguments after NODE (get takes a UID); with --local, NODE may be left out. */
   args?: number;
   run(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number>;
+  /** A recording without --at is shown from its start (a replay), not as it ended. */
+  replays?: boolean;
+  /** The command on a snapshot or recording file; without it the command needs a live node. */
+  offline?(source: OfflinePods, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number>;
 }
 
 export function helpText(spec: NodeCommandSpec): string {
@@ -41,7 +51,13 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
   });
   let conn: KubeletConnection | undefined;
   try {
-    conn = await connectToKubelet(opts);
+    const source = resolveSource(opts.node, opts.local);
+    if (source.kind === 'file') {
+      if (!spec.offline) throw new CliUsageError(`${spec.name} needs a live node (an ssh destination or unix:SOCKET), not the file ${source.path}`);
+      return await spec.offline(await openOffline(source.path, { from: spec.replays ? 'start' : 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) }), opts);
+    }
+    if (opts.at !== undefined) throw new CliUsageError('--at is for recordings; a live node has only its present');
+    conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : opts);
     return await spec.run(conn, opts);
   } catch (err) {
     return reportFailure(spec.name, err);
@@ -55,6 +71,12 @@ export function warnUnknownFields(pods: Iterable<ReceivedPod>): void {
   for (const p of pods) {
     if (p.unknownFields.length) printError(unknownFieldsWarning(`${p.namespace}/${p.name}`, p.unknownFields));
   }
+}
+
+/** Names on stderr each pod of a list that does not decode (the others are printed); returns the exit code. */
+export function reportUndecodable(undecodable: readonly PodDecodeError[]): number {
+  for (const err of undecodable) printError(`nodescope: left out a pod that does not decode: ${err.message}`);
+  return undecodable.length ? EXIT.data : EXIT.ok;
 }
 
 /** Says on stderr when the kubelet ignored the mask (it was applied here instead). */

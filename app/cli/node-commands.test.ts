@@ -12,6 +12,8 @@ import { writeListPodsResponse } from '../kubelet/pods-api-messages';
 import { encodePod } from '../pod/encode';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
+import { kubectlJsonToYaml, podBytesToKubectlYaml } from '../pod/kubectl-yaml';
+import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
@@ -67,6 +69,26 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(r.stderr).toContain('wrote 110 pods');
     const nd = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson']);
     expect(nd.stdout).toBe(Buffer.from(podBytesListToKubectl(oracleBytes(), { ndjson: true }).bytes).toString());
+  }, 30_000);
+
+  it('prints kubectl YAML with -o yaml: get, export (a List), masked pods, and watch events as documents', async () => {
+    const uid = sim.store.uids()[7]!;
+    const one = await nodescope(['get', A.target, uid, ...cfg(), '--socket', h.socketPath, '-o', 'yaml']);
+    expect(one.code, one.stderr).toBe(EXIT.ok);
+    expect(one.stdout).toBe(podBytesToKubectlYaml(encodePod(sim.store.get(uid)!)).yaml);
+    const list = await nodescope(['export', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml']);
+    expect(list.stdout).toBe(kubectlJsonToYaml(Buffer.from(podBytesListToKubectl(oracleBytes()).bytes).toString()).yaml);
+    const masked = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml', '--mask', 'metadata.name']);
+    expect(masked.stdout).toMatch(/^apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: \S+\n  spec:\n    containers: null\n  status: \{\}\n- /);
+    // Ctrl-C once: the output keeps coming after it, and a second one would end the process by force.
+    let interrupted = false;
+    const watch = await nodescope(['watch', A.target, ...cfg(), '--socket', h.socketPath, '-o', 'yaml'], {
+      until: (out) => !interrupted && (interrupted = out.split('\n---\n').length >= 3),
+    });
+    expect(watch.code, watch.stderr).toBe(EXIT.ok);
+    const docs = watch.stdout.split('---\n');
+    expect(docs[0]).toMatch(/^object:\n  apiVersion: v1\n  kind: Pod\n[\s\S]*\ntype: ADDED\n$/);
+    expect(podTreesFromKubectlYaml(docs.slice(0, 3).join('---\n'))).toHaveLength(3);
   }, 30_000);
 
   it('applies a mask even though the shipped kubelet ignores it, and says so', async () => {

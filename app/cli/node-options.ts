@@ -1,7 +1,7 @@
 /**
- * The options every node command shares (pods, get, watch, export): which node and how to reach it
- * (ssh's own -l -p -i -J -F, or --local for a socket on this machine), which socket and API shape,
- * the field mask and the output format.
+ * The options every node command shares (pods, get, watch, export, record): which source and how to reach
+ * it (ssh's own -l -p -i -J -F, --local for a socket on this machine, --at for a recording), which socket and
+ * API shape, the field mask and the output format.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, parseFieldMask, type FieldMask } from '../mask/field-mask';
@@ -20,7 +20,8 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   -J [USER@]HOST[:PORT]      jump host(s), comma-separated, as ssh -J
   -F FILE                    ssh_config file (default ~/.ssh/config)
   --known-hosts FILE         known_hosts file to check and remember host keys in
-  --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node)
+  --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
+                             the same as giving unix:PATH as the source
 kubelet:
   --socket PATH              the Pods API socket on the node (default: the first that exists of
                              /var/lib/kubelet/pods-api/pods-api.sock (shipped) and
@@ -41,6 +42,8 @@ kubelet REST API (--api rest, or auto on a node without the Pods API):
   --tcp-bridge-command CMD   run on the node where sshd forbids TCP forwarding
                              (default 'socat STDIO TCP:127.0.0.1:{port}')
   --poll-interval SECONDS    how often watch polls /pods (default 2)
+files (a snapshot or recording path as the source):
+  --at TIME                  a recording's pods at TIME: RFC 3339, or +5m from its start (default: its end)
 output:
   -o, --output FORMAT        ${outputs.join(', ')} (default ${outputs[0]})
   --show-managed-fields      keep metadata.managedFields in JSON
@@ -54,6 +57,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'F' },
   'known-hosts': { type: 'string' },
   local: { type: 'string' },
+  at: { type: 'string' },
   socket: { type: 'string' },
   api: { type: 'string', default: 'auto' },
   sudo: { type: 'boolean', default: false },
@@ -80,6 +84,8 @@ export interface NodeCommandOptions {
   args: string[];
   ssh: { user?: string; port?: number; identityFiles?: string[]; proxyJump?: string; configFile?: string; knownHosts?: string };
   local?: string;
+  /** --at: the instant of a recording to show. */
+  at?: string;
   socketPath?: string;
   api: ApiChoice | 'rest';
   rest: RestCliOptions;
@@ -156,7 +162,7 @@ export function parseNodeArgs(
   // With --local there is no SSH destination: a name for the node is optional (it only labels output).
   const named = !v.local || parsed.positionals.length > argCount;
   const [node, ...args] = named ? parsed.positionals : ['local', ...parsed.positionals];
-  if (!node && !help) throw new CliUsageError('which node? give an ssh destination (host, user@host or an ssh_config alias)');
+  if (!node && !help) throw new CliUsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
   const output = (v.output as string | undefined) ?? outputs[0]!;
   if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;
@@ -195,7 +201,7 @@ export function parseNodeArgs(
       configFile: v.config as string | undefined,
       knownHosts: v['known-hosts'] as string | undefined,
     }),
-    ...defined({ local: v.local as string | undefined, socketPath, sudoCommand, mask }),
+    ...defined({ local: v.local as string | undefined, at: v.at as string | undefined, socketPath, sudoCommand, mask }),
     api,
     rest,
     sudo: v.sudo === true,

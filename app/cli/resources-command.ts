@@ -15,8 +15,6 @@ import { writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { terminalPrompter } from './terminal-prompter';
 
-export const summary = "devices, exclusive CPUs and memory per container, and the node's allocatable (PodResources API)";
-
 const OUTPUTS = ['table', 'json'] as const;
 const HELP = `usage: nodescope resources NODE [options]
 

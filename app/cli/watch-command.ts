@@ -4,18 +4,28 @@
  */
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
+import { applyFieldMask } from '../mask/field-mask';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
+import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
-import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
+import { MAX_UNREAD_OUTPUT, PacedOutput } from './output-backlog';
 import { EXIT } from './exit-codes';
-import { runNodeCommand, warnUnknownFields, type NodeCommandSpec } from './node-command';
+import { runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import type { NodeCommandOptions } from './node-options';
+import { asOf } from './offline-source';
+import { warnYamlProblems } from './pod-output';
 import { formatTable } from './pod-table';
 import { printError } from './terminal-text';
 
-export const summary = "follow a node's pod events live (table lines, ndjson events or json objects)";
+/** What a watch line shows of an event: its type, the pod's identity and its (possibly masked) tree. */
+export interface WatchLineEvent {
+  type: PodChange['type'];
+  pod: { namespace: string; name: string; pod: PodTree };
+}
 
 /** time, type, ns/name, phase ready restarts: one aligned line per event. */
-export function watchLine(change: PodChange, at: Date): string {
+export function watchLine(change: WatchLineEvent, at: Date): string {
   const { pod } = change;
   const what = change.type === 'DELETED' ? '' : (() => {
     const row = podRowFromTree(pod.pod);
@@ -24,7 +34,8 @@ export function watchLine(change: PodChange, at: Date): string {
   return formatTable([[at.toISOString().slice(11, 23), change.type.padEnd(8), `${pod.namespace}/${pod.name}`.padEnd(50), what]]);
 }
 
-function stateLine(s: WatchState): string | undefined {
+/** A watch state worth a line on stderr; undefined for the others. */
+export function stateLine(s: WatchState): string | undefined {
   switch (s.state) {
     case 'initializing':
       return `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s`;
@@ -35,25 +46,48 @@ function stateLine(s: WatchState): string | undefined {
   }
 }
 
+/**
+ * Events as text in the chosen output: ndjson, the API server's watch events; json, the objects (kubectl
+ * get -w -o json); yaml, one document per event with `---` before all but the first (kubectl get -w -o yaml
+ * --output-watch-events); table, aligned lines.
+ */
+function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields'>): (change: WatchLineEvent, at: Date) => string {
+  const options = { showManagedFields: opts.showManagedFields };
+  let documents = 0;
+  return (change, at) => {
+    if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
+    if (opts.output === 'json') return podToKubectlJson(change.pod.pod, options);
+    if (opts.output === 'yaml') {
+      const printed = watchEventToKubectlYaml(change.type, podToKubectlJson(change.pod.pod, options), documents++ > 0);
+      warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
+      return printed.yaml;
+    }
+    return `${watchLine(change, at)}\n`;
+  };
+}
+
 const spec: NodeCommandSpec = {
   name: 'watch',
-  usage: "usage: nodescope watch NODE [options]\n\nPrints NODE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.",
-  outputs: ['table', 'ndjson', 'json'],
+  replays: true,
+  usage:
+    "usage: nodescope watch SOURCE [options]\n\nPrints SOURCE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.\n" +
+    'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.',
+  outputs: ['table', 'ndjson', 'json', 'yaml'],
   async run({ client }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
+    // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
+    const said = new Set<string>();
+    const output = new PacedOutput(process.stdout);
+    const eventText = eventPrinter(opts);
+    /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
+    const printSync = (change: PodChange) => {
+      warnUnknownFields([change.pod]);
+      const at = new Date();
+      output.later(() => eventText(change, at));
+    };
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
-      const options = { showManagedFields: opts.showManagedFields };
-      // ndjson: watch events as the API server's watch sends them; json: the objects, as kubectl get -w -o json.
-      const written = writeUnlessBacklogged(
-        process.stdout,
-        opts.output === 'ndjson'
-          ? `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`
-          : opts.output === 'json'
-            ? podToKubectlJson(change.pod.pod, options)
-            : `${watchLine(change, new Date())}\n`,
-      );
-      if (!written && stopWatch) {
+      if (!output.write(eventText(change, new Date())) && stopWatch) {
         process.stderr.write(
           `nodescope watch: stopping: the reader of the output fell ${MAX_UNREAD_OUTPUT / 1024 / 1024} MiB behind; read it faster, or shrink events with --mask or -o table\n`,
         );
@@ -68,26 +102,61 @@ const spec: NodeCommandSpec = {
         void watch.close().then(() => resolve(code));
       };
       stopWatch = stop;
-      const interrupted = () => stop(EXIT.ok);
+      const interrupted = () => stop(said.size > 0 ? EXIT.data : EXIT.ok);
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);
       const watch = startPodWatch(
         client,
         {
           synced: (pods, changes, resync) => {
-            changes.forEach(print);
+            changes.forEach(printSync);
             printError(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods`);
           },
           change: print,
           state: (s) => {
             const line = stateLine(s);
             if (line) printError(`nodescope: ${line}`);
+            if (s.state === 'live') {
+              for (const why of s.leftOut.filter((w) => !said.has(w))) {
+                said.add(why);
+                printError(`nodescope: ${why}`);
+              }
+            }
             if (s.state === 'error') stop(reportFailure('watch', s.cause));
           },
         },
         { masked: opts.mask !== undefined },
       );
     });
+  },
+  async offline(source, opts) {
+    const { file } = source;
+    const mask = opts.mask;
+    const eventText = eventPrinter(opts);
+    const event = (type: WatchLineEvent['type'], p: DecodedPod): WatchLineEvent => {
+      const meta = (p.pod.metadata ?? {}) as PodObject;
+      return { type, pod: { namespace: String(meta.namespace ?? ''), name: String(meta.name ?? ''), pod: mask ? applyFieldMask(p.pod, mask) : p.pod } };
+    };
+    if (file.kind === 'snapshot') {
+      const at = new Date(asOf(source));
+      await writeStdout(file.pods.map((p) => eventText(event('ADDED', p), at)).join(''));
+      printError('nodescope: a snapshot holds one instant: no changes follow');
+      return EXIT.ok;
+    }
+    // A recording replays from --at (default its start): the pods then, as ADDED, and every later event.
+    const from = source.at!;
+    let text = file.podsAt(from).map((p) => eventText(event('ADDED', p), new Date(from))).join('');
+    for (const e of file.events) {
+      if (e.time <= from) continue;
+      text += eventText(event(e.type, e.pod), new Date(e.time));
+      if (text.length > 1 << 20) {
+        await writeStdout(text);
+        text = '';
+      }
+    }
+    await writeStdout(text);
+    printError(`nodescope: end of the recording (${new Date(file.end).toISOString()})`);
+    return EXIT.ok;
   },
 };
 

@@ -20,6 +20,10 @@ export function whyCannotWrite(err: unknown): string | undefined {
       return 'it is not a regular file (a device, pipe or socket)';
     case 'dangling-link':
       return 'it is a symbolic link to a file that does not exist';
+    case 'EFBIG':
+      return 'the file is larger than this system allows';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
     default:
       return undefined;
   }

@@ -72,7 +72,8 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
   const list = async (): Promise<PodList> => {
     const body = Buffer.from(await get('/pods'), 'utf8');
     const { pods, maskHonoured } = readRestPodList(body, `${base}/pods on ${o.host}`, o.mask);
-    return { pods, api: 'rest', maskHonoured };
+    // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
+    return { pods, undecodable: [], api: 'rest', maskHonoured };
   };
 
   const same = (a: ReceivedPod, b: ReceivedPod) => Buffer.compare(a.bytes, b.bytes) === 0;
@@ -83,6 +84,18 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     async listPodBytes() {
       if (o.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
       return (await list()).pods.map((p) => p.bytes);
+    },
+    async streamPodBytes(handlers) {
+      if (o.mask) throw new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods');
+      // /pods is one JSON document: it is read whole, then handed on pod by pod at the consumer's pace.
+      const { pods } = await list();
+      let offset = 0;
+      for (const { bytes } of pods) {
+        handlers.pod(bytes, offset);
+        offset += bytes.length;
+        await handlers.wait?.();
+      }
+      return pods.length;
     },
     async getPod(uid) {
       // The REST API has no single-pod read: the pod is taken from the list.

@@ -6,7 +6,7 @@
  */
 import type { MethodDefinition } from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
-import { loadProtoRoot } from '../schema/pod-schema';
+import { loadProtoRoot } from '../schema/proto-files';
 
 export interface TopologyInfo {
   nodes: { ID: number }[];
@@ -70,8 +70,7 @@ const SERVICE = '/v1.PodResourcesLister';
 
 let root: protobuf.Root | undefined;
 function type(name: string): protobuf.Type {
-  root ??= loadProtoRoot(['kubelet/podresources/v1/api.proto']);
-  return root.lookupType(`v1.${name}`);
+  return (root ??= loadProtoRoot(['kubelet/podresources/v1/api.proto'])).lookupType(`v1.${name}`);
 }
 
 /** Decodes with every repeated field present (empty when absent) and 64-bit numbers as numbers. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,23 @@ describe('recordings', () => {
     expect(r.notes.join('\n')).toMatch(/not stopped cleanly/);
     expect(whole.split('\n').length).toBe(2 + 2 + 3 + 1); // header, 2 pods, SYNCED, 3 events, trailing ''
   });
+
+  it('a disk that refuses a write leaves every whole event before it readable, and says how many', () => {
+    const path = fresh();
+    const helper = join(import.meta.dirname, 'testing', 'record-until-refused.ts');
+    const runTs = join(import.meta.dirname, '..', '..', 'bin', 'run-ts.js');
+    // ulimit -f: writes past 50 KiB fail (EFBIG) as on a full disk, part-way through a line.
+    const r = spawnSync('sh', ['-c', `ulimit -f 100; exec "${process.execPath}" "${runTs}" "${helper}" "${path}"`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const { written, message } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { written: number; message: string };
+    expect(message).toMatch(/file is larger than this system allows.*\(\d+ events\) is kept/);
+    expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+    return openPodFile(path).then((f) => {
+      const rec = recording(f);
+      expect(rec.events).toHaveLength(written);
+      expect(rec.complete).toBe(false);
+    });
+  }, 30_000);
 
   it('never writes over an existing file', async () => {
     const path = fresh();

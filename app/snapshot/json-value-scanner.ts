@@ -128,6 +128,7 @@ export class JsonValueScanner {
     let shellFrom = this.depth > 0 && !this.inItemsArray() ? i : -1;
     let itemFrom = this.inItem ? i : -1;
     if (this.keyStart >= 0) this.keyStart = i;
+    if (this.skippable()) i = this.skip(chunk, i);
     const sinkShell = (end: number) => {
       if (shellFrom >= 0) {
         this.shell.add(chunk.subarray(shellFrom, end));
@@ -197,6 +198,10 @@ export class JsonValueScanner {
             itemFrom = i;
           }
           this.stack[++this.depth] = c;
+          if (this.skippable()) {
+            i = this.skip(chunk, i + 1);
+            continue;
+          }
           break;
         }
         case CLOSE_OBJ:
@@ -271,6 +276,83 @@ export class JsonValueScanner {
       this.inString ? 'a closing quote' : `${this.depth} more closing bracket${this.depth === 1 ? '' : 's'}`,
       { offset: this.shell.offset, line: this.shell.line },
     );
+  }
+
+  /** Inside this container only its end matters (not a List's items array, nor the top-level object's keys). */
+  private skippable(): boolean {
+    return this.depth >= 2 && !(this.itemsDepth > 0 && this.depth === this.itemsDepth);
+  }
+
+  /**
+   * The hot loop: most of a file is the inside of pods, where only strings and brackets count. Runs from `i`
+   * to the bracket that closes the current container (returned, not consumed) or the chunk's end.
+   */
+  private skip(chunk: Buffer, i: number): number {
+    const n = chunk.length;
+    const stack = this.stack;
+    const max = this.limits.maxDepth;
+    const level = this.depth;
+    const lineDelimited = this.lineDelimited;
+    let depth = level;
+    let line = this.line;
+    let inString = this.inString;
+    let escape = this.escape;
+    const fail = (problem: ScanProblem, detail: string, expected: string): never => {
+      throw new JsonScanError(problem, this.pos + i, line, detail, expected);
+    };
+    outer: while (i < n) {
+      if (inString) {
+        if (escape) {
+          escape = false;
+          i++;
+        }
+        for (;;) {
+          if (i >= n) break outer;
+          const c = chunk[i]!;
+          if (c === QUOTE) break;
+          if (c === BACKSLASH) {
+            if (i + 1 >= n) {
+              escape = true;
+              i = n;
+              break outer;
+            }
+            i += 2;
+            continue;
+          }
+          if (c === NEWLINE) fail('not-json', 'a line break inside a string (is the line cut short?)', 'a closing quote');
+          i++;
+        }
+        inString = false;
+        i++;
+        continue;
+      }
+      const c = chunk[i]!;
+      if (c <= QUOTE) {
+        if (c === QUOTE) inString = true;
+        else if (c === NEWLINE) {
+          if (lineDelimited) fail('not-json', 'the line ends before its JSON value does (is the line cut short?)', 'one whole JSON value per line');
+          line++;
+        }
+        i++;
+        continue;
+      }
+      // '[' and '{' differ only in bit 0x20, as do ']' and '}'.
+      const folded = c | 0x20;
+      if (folded === OPEN_OBJ) {
+        if (depth >= max) fail('too-deep', `nested deeper than ${max} levels`, 'a pod, which nests far less');
+        stack[++depth] = c;
+      } else if (folded === CLOSE_OBJ) {
+        if (depth === level) break;
+        if (stack[depth] !== (c === CLOSE_OBJ ? OPEN_OBJ : OPEN_ARR)) fail('not-json', `unexpected ${show(c)}`, stack[depth] === OPEN_OBJ ? "',' or '}'" : "',' or ']'");
+        depth--;
+      }
+      i++;
+    }
+    this.depth = depth;
+    this.line = line;
+    this.inString = inString;
+    this.escape = escape;
+    return i;
   }
 
   private inItemsArray(): boolean {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeListPodsResponse } from '../kubelet/pods-api-messages';
 import { decodePod } from '../pod/decode';
 import { podBytesListToKubectl, podToKubectlJson, streamPodsAsKubectl } from '../pod/kubectl-json';
+import { podToKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import { BIG_GENERATION, webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
 import { hasSharedPods, loadSharedPods, sharedPodsDir } from '../testing/shared-fixtures';
@@ -224,10 +225,12 @@ describe('bad files', () => {
     rmSync(path);
   });
 
-  it('empty, YAML, a folder and a missing file each say what they are', async () => {
+  it('empty, YAML without pods, a folder and a missing file each say what they are', async () => {
     expect((await failure(file(''))).problem).toBe('empty');
     expect((await failure(file('  \n'))).problem).toBe('empty');
-    expect((await failure(file('apiVersion: v1\nkind: Pod\n'))).problem).toBe('unsupported');
+    expect((await failure(file('apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n'))).problem).toBe('no-uid');
+    expect((await failure(file('apiVersion: v1\nkind: Service\n'))).message).toMatch(/a Service, not a Pod/);
+    expect((await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n'))).problem).toBe('not-pods');
     const folder = join(dir, 'folder.json');
     mkdirSync(folder);
     expect((await failure(folder)).message).toMatch(/a folder/);
@@ -253,5 +256,27 @@ describe('bad files', () => {
   it('stops when the caller aborts', async () => {
     const err = await failure(file(list), { signal: AbortSignal.abort() });
     expect(err.problem).toBe('aborted');
+  });
+});
+
+describe('YAML pod files', () => {
+  const yamlCases = join(import.meta.dirname, '..', 'pod', 'testdata', 'yaml');
+
+  // The every-field cases are left out: they carry `time: null` in managedFields, which kubectl's unstructured
+  // patch keeps but no Go server sends (it omits a nil time), and a pod read back prints as the server would.
+  it.each(['big-ints', 'empty-collections', 'long-strings', 'odd-keys', ...[0, 1, 2, 3, 4, 5].map((i) => `odd-strings-0${i}`)])('reads kubectl\'s own YAML of %s back to a pod that prints those bytes again', async (name) => {
+    const kubectlYaml = readFileSync(join(yamlCases, `${name}.yaml`), 'utf8');
+    const opened = snapshot(await openPodFile(file(kubectlYaml, `${name}.yaml`)));
+    expect(opened.format).toBe('yaml');
+    expect(opened.pods).toHaveLength(1);
+    expect(podToKubectlYaml(opened.pods[0]!.pod, { showManagedFields: true }).yaml).toBe(kubectlYaml);
+  });
+
+  it('opens a YAML List export of every shared fixture with each pod as it was', async () => {
+    const pods = hasSharedPods ? loadSharedPods().map((f) => decodePod(f.pb).pod) : [decodePod(webPodBytes()).pod];
+    let yaml = '';
+    streamPodsAsKubectlYaml(pods, (t) => (yaml += t), { showManagedFields: true });
+    const opened = snapshot(await openPodFile(file(yaml, 'list.yaml')));
+    expect(opened.pods.map((p) => podToKubectlJson(p.pod, { showManagedFields: true }))).toEqual(pods.map((p) => podToKubectlJson(p, { showManagedFields: true })));
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Opens a pod file, streaming: a snapshot (kubectl List JSON, NDJSON, one pod's JSON, .pb pod bytes or a saved
- * ListPodsResponse) or a recording. Read-only: nothing is ever written over the file. Every failure is a
+ * Opens a pod file, streaming: a snapshot (kubectl List JSON, NDJSON, one pod's JSON, kubectl YAML, .pb pod bytes
+ * or a saved ListPodsResponse) or a recording. Read-only: nothing is ever written over the file. Every failure is a
  * PodFileError naming the file, where in it, what was expected and what to do.
  *
  *   const file = await openPodFile('pods.json', { onProgress: (p) => … });
@@ -14,6 +14,7 @@ import { podFileError, readJsonPods, tooLargeFile } from './json-pod-reader';
 import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPodFileOptions } from './pod-file';
 import { PodFileError } from './pod-file-error';
 import { readPodProtobuf } from './read-pod-protobuf';
+import { readPodYaml } from './read-pod-yaml';
 import { readSnapshotSidecar, SIDECAR_SUFFIX } from './snapshot-provenance';
 
 export * from './pod-file';
@@ -32,7 +33,7 @@ function sniff(name: string, first: Uint8Array): Sniffed {
   const c = first[i];
   if (c === 0x7b || c === 0x5b) return 'json';
   const head = Buffer.from(first.subarray(i, i + 64)).toString('latin1');
-  // kubectl -o yaml output: read by a YAML reader once Nodescope has one (PodFileFormat names the forms read).
+  // kubectl -o yaml output (a List, a Pod, a stream of documents).
   if (/^(---|apiVersion:|kind:|items:|metadata:)/.test(head)) return 'yaml';
   // A pod's bytes and a ListPodsResponse both start with field 1, length-delimited.
   if (c === 0x0a && i === 0) return 'protobuf';
@@ -76,7 +77,12 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
   if (first.done) throw podFileError(name, 'empty', 'the file is empty');
   const stream = prepend(first.value, it);
   const kind = sniff(name, first.value);
-  if (kind === 'yaml') throw podFileError(name, 'unsupported', 'this looks like YAML; Nodescope does not read YAML pod files yet');
+  if (kind === 'yaml') {
+    const bytes = await readAll(stream, name, limits, options);
+    const read = readPodYaml(bytes, name);
+    options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
+    return { kind: 'snapshot', path: name, format: 'yaml', provenance: {}, pods: read.pods, notes: read.notes };
+  }
   if (kind === 'protobuf') {
     const bytes = await readAll(stream, name, limits, options);
     let read;

@@ -4,11 +4,8 @@ import type { PodFileProvenance } from './snapshot-provenance';
 
 export type { PodFileProvenance } from './snapshot-provenance';
 
-/**
- * The forms Nodescope reads. A YAML form (kubectl -o yaml) is to join this list with its own reader;
- * open-pod-file.ts sniffs it already and says it is not supported yet.
- */
-export type PodFileFormat = 'list-json' | 'ndjson' | 'pod-json' | 'pod-pb' | 'list-pods-response-pb' | 'recording';
+/** The forms Nodescope reads. */
+export type PodFileFormat = 'list-json' | 'ndjson' | 'pod-json' | 'yaml' | 'pod-pb' | 'list-pods-response-pb' | 'recording';
 
 export interface SnapshotFile {
   kind: 'snapshot';

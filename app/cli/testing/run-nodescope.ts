@@ -1,4 +1,4 @@
-// Runs bin/nodescope.js as a user would, for the CLI tests over real sshd.
+/** Runs the `nodescope` CLI as a user does: bin/nodescope.js in a child process. */
 import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

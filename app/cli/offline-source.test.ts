@@ -1,0 +1,46 @@
+// Node commands on snapshot files, as a user runs them: no node, no network.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { podBytesListToKubectl } from '../pod/kubectl-json';
+import { webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
+import { EXIT } from './exit-codes';
+import { nodescope } from './testing/run-nodescope';
+
+const dir = mkdtempSync(join(tmpdir(), 'nodescope-offline-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('node commands on a snapshot file', () => {
+  it('pods prints the table with ages as of the snapshot, and says on stderr that it is offline', async () => {
+    const file = join(dir, 'pods.json');
+    writeFileSync(file, podBytesListToKubectl([webPodBytes()]).bytes);
+    writeFileSync(`${file}.nodescope.json`, JSON.stringify({ nodescopeSnapshot: 1, node: 'worker-1', takenAt: '2026-06-26T10:17:19Z', bytes: readFileSync(file).length, pods: 1 }));
+    const r = await nodescope(['pods', file]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stdout.split('\n')[1]).toMatch(/^default\s+web-0\s+Running\s+0\/1\s+0\s+5m\s+<none>$/);
+    expect(r.stderr).toContain(`offline snapshot ${file} (node worker-1, taken 2026-06-26T10:17:19Z): 1 pods`);
+  }, 30_000);
+
+  it('get and export work on a .pb as on a node: the pod as kubectl prints it', async () => {
+    const pb = join(dir, 'web.pb');
+    writeFileSync(pb, webPodBytes());
+    const get = await nodescope(['get', pb, '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11']);
+    expect(get.code, get.stderr).toBe(EXIT.ok);
+    expect(get.stdout).toBe(webPodJson);
+    const exported = await nodescope(['export', pb]);
+    expect(exported.stdout).toBe(Buffer.from(podBytesListToKubectl([webPodBytes()]).bytes).toString());
+    const over = await nodescope(['export', pb, '--file', pb]);
+    expect(over.code).toBe(EXIT.usage);
+    expect(readFileSync(pb)).toEqual(Buffer.from(webPodBytes()));
+  }, 30_000);
+
+  it('a bad file exits 2 with the file, the line and what to do', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"apiVersion": "v1",\n "items": [ {"metadata": {"uid": 5}} ]}');
+    const r = await nodescope(['pods', bad]);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(new RegExp(`${bad}: pod item 0: metadata.uid: expected a string, found number 5 at line 2`));
+    expect(r.stderr).toMatch(/Nodescope never changes it/);
+  }, 30_000);
+});

@@ -1,0 +1,122 @@
+/**
+ * `nodescope record SOURCE --file F`: a flight recorder. Writes the node's full pod set, then every watch event
+ * with its arrival time, to a new recording file (docs/recording-format.md) until Ctrl-C or --duration.
+ * Re-syncs after a reconnect are recorded as the events that brought the set up to date.
+ */
+import { existsSync } from 'node:fs';
+import { startPodWatch, type PodChange } from '../kubelet/pod-watch';
+import { applyFieldMask } from '../mask/field-mask';
+import type { PodObject } from '../pod/pod-tree';
+import { startRecording, type RecordingWriter } from '../recording/recording-writer';
+import type { RecordingEvent } from '../snapshot/pod-file';
+import { reportFailure } from './cli-failure';
+import { EXIT } from './exit-codes';
+import { runNodeCommand, type NodeCommandSpec } from './node-command';
+import { CliUsageError } from './node-options';
+import { parseDuration } from './pod-source';
+import { printError } from './terminal-text';
+import { stateLine } from './watch-command';
+
+
+const spec: NodeCommandSpec = {
+  name: 'record',
+  usage:
+    'usage: nodescope record SOURCE --file PATH [--duration D] [options]\n\n' +
+    "Records SOURCE's pods, then every change as it arrives, to a new file until Ctrl-C or --duration.\n" +
+    'Open it with nodescope pods PATH --at TIME, get, export or watch.',
+  outputs: ['recording'],
+  extra: { file: { type: 'string' }, duration: { type: 'string' } },
+  extraHelp:
+    'record:\n  --file PATH                the recording to create (never an existing file)\n  --duration D               stop after D, e.g. 30s, 10m, 1h30m (default: until Ctrl-C)',
+  async run({ client, socketPath }, opts) {
+    const file = opts.extraValues.file as string | undefined;
+    if (!file) throw new CliUsageError('give the recording a file: --file PATH');
+    if (existsSync(file)) throw new CliUsageError(`${file} already exists: Nodescope never writes over a file; give --file a new name`);
+    const durationText = opts.extraValues.duration as string | undefined;
+    const duration = durationText === undefined ? undefined : parseDuration(durationText);
+    if (durationText !== undefined && !duration) throw new CliUsageError(`bad --duration '${durationText}': give a duration such as 30s, 10m or 1h30m`);
+    // A recording tells pods apart by uid: a mask must keep it.
+    if (opts.mask && !(applyFieldMask({ metadata: { uid: 'u' } }, opts.mask).metadata as PodObject | undefined)?.uid) {
+      throw new CliUsageError('a recording needs each pod\'s metadata.uid: add it to --mask');
+    }
+    const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
+
+    return new Promise<number>((resolve) => {
+      let writer: RecordingWriter | undefined;
+      let stopping = false;
+      let timer: NodeJS.Timeout | undefined;
+      const stop = (code: number, why?: string) => {
+        if (stopping) return;
+        stopping = true;
+        clearTimeout(timer);
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', interrupted);
+        void (async () => {
+          await watch.close();
+          try {
+            await writer?.close();
+          } catch (err) {
+            code = reportFailure('record', err);
+          }
+          if (writer) printError(`nodescope: ${why ?? 'stopped'}: recorded ${writer.events} events (${writer.bytes} bytes) to ${file}`);
+          resolve(code);
+        })();
+      };
+      const interrupted = () => stop(EXIT.ok);
+      process.on('SIGINT', interrupted);
+      process.on('SIGTERM', interrupted);
+      /** Events that arrive while the initial set is being written wait here, with their arrival times. */
+      let early: RecordingEvent[] = [];
+      const write = (w: RecordingWriter, event: RecordingEvent) => {
+        try {
+          w.append(event);
+        } catch (err) {
+          stop(reportFailure('record', err), 'stopped on a write error');
+        }
+      };
+      const append = (change: PodChange) => {
+        if (stopping) return;
+        const event = { time: Date.now(), type: change.type, pod: change.pod };
+        if (writer) write(writer, event);
+        else early.push(event);
+      };
+      const watch = startPodWatch(
+        client,
+        {
+          synced: (pods, changes, resync) => {
+            if (resync) {
+              changes.forEach(append);
+              printError(`nodescope: re-synced: ${changes.length} changes recorded`);
+              return;
+            }
+            const start = Date.now();
+            startRecording(file, { provenance: { node, origin: 'nodescope record' }, pods, start }).then(
+              (w) => {
+                if (stopping) {
+                  // Stopped while the initial set was being written: the recording holds just that.
+                  void w.close();
+                  return;
+                }
+                writer = w;
+                for (const e of early) if (!stopping) write(w, e);
+                early = [];
+                printError(`nodescope: recording ${pods.length} pods of ${node} and every change to ${file}; ${duration ? `stopping after ${durationText}` : 'Ctrl-C stops'}`);
+                if (duration) timer = setTimeout(() => stop(EXIT.ok, `--duration ${durationText} reached`), duration);
+              },
+              (err: unknown) => stop(reportFailure('record', err)),
+            );
+          },
+          change: append,
+          state: (s) => {
+            const line = stateLine(s);
+            if (line) printError(`nodescope: ${line}${s.state === 'reconnecting' ? ' (the re-sync is recorded as events)' : ''}`);
+            if (s.state === 'error') stop(reportFailure('record', s.cause));
+          },
+        },
+        { masked: opts.mask !== undefined },
+      );
+    });
+  },
+};
+
+export const run = (argv: string[]) => runNodeCommand(spec, argv);

@@ -1,0 +1,100 @@
+/**
+ * kubectl's YAML -> the JSON values it holds (and pod trees): the inverse of kubectl-yaml.ts, for YAML
+ * snapshot files (`kubectl get pods -o yaml`, one pod's YAML, Nodescope's YAML exports, watch streams).
+ *
+ * The `yaml` library parses (YAML 1.1, every scalar kept as its text by the failsafe schema); unquoted
+ * scalars are then typed as go-yaml types them (YAML 1.1 booleans, nulls, integers in Go's bases, floats),
+ * so a value reads back exactly as kubectl wrote it, integers beyond 2^53 included (as bigint).
+ * Browser-safe.
+ */
+import { isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Node } from 'yaml';
+import { isBase60Float, resolvesAsString, yamlNumberText } from './go-yaml-rules';
+import type { PodObject, PodTree, PodValue } from './pod-tree';
+
+export class KubectlYamlError extends Error {}
+
+const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+const NULL = new Set(['', '~', 'null', 'Null', 'NULL']);
+
+/** An unquoted scalar as go-yaml reads it. */
+function plainValue(s: string): PodValue {
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s)) return false;
+  if (NULL.has(s)) return null;
+  if (resolvesAsString(s) || isBase60Float(s)) return s;
+  if (/^[-+]?(0|[1-9][0-9]*)$/.test(s) || /^[-+]?0[xob]?[0-9a-fA-F_]+$/.test(s)) {
+    const text = yamlNumberText(s.replace(/_/g, '').replace(/^\+/, ''));
+    if (/^-?[0-9]+$/.test(text)) {
+      const big = BigInt(text);
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+    }
+  }
+  const f = Number(s.replace(/_/g, ''));
+  // Timestamps and special floats have no JSON form; kubectl never writes them unquoted.
+  if (!Number.isFinite(f)) throw new KubectlYamlError(`the value ${JSON.stringify(s)} has no JSON form (not YAML that kubectl writes)`);
+  return f;
+}
+
+function toValue(node: Node | null | undefined, where: string): PodValue {
+  if (node === null || node === undefined) return null;
+  if (isScalar(node)) {
+    const text = String(node.value);
+    return node.type === Scalar.PLAIN ? plainValue(text) : text;
+  }
+  if (isSeq(node)) return node.items.map((item, i) => toValue(item as Node, `${where}[${i}]`));
+  if (isMap(node)) {
+    const entries: [string, PodValue][] = [];
+    for (const pair of node.items) {
+      const key = pair.key as Node;
+      if (!isScalar(key)) throw new KubectlYamlError(`${where}: a key that is not a string (not YAML that kubectl writes)`);
+      const k = String(key.value);
+      entries.push([k, toValue(pair.value as Node, `${where}.${k}`)]);
+    }
+    // fromEntries makes own properties, even for a key named __proto__.
+    return Object.fromEntries(entries) as PodObject;
+  }
+  throw new KubectlYamlError(`${where}: aliases and tags are not YAML that kubectl writes`);
+}
+
+/**
+ * Every document of kubectl YAML text (a single object, a List, or a `---` separated stream) as the JSON
+ * value it holds. Throws KubectlYamlError naming the line of a syntax error.
+ */
+export function readKubectlYaml(text: string): PodValue[] {
+  const docs = parseAllDocuments(text, { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
+  if (!Array.isArray(docs)) return [];
+  const values: PodValue[] = [];
+  docs.forEach((doc, i) => {
+    const error = doc.errors[0];
+    if (error) throw new KubectlYamlError(`not valid YAML: ${error.message.split('\n')[0]}`);
+    if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`));
+  });
+  return values;
+}
+
+const isObject = (v: PodValue | undefined): v is PodObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The pods in kubectl YAML: a Pod document, a List of pods (`kubectl get pods -o yaml`, Nodescope's YAML
+ * export), a stream of them, or watch events (`type:` + `object:`). Each pod comes as a pod tree (no
+ * apiVersion/kind, see pod-tree.ts). Anything else is an error that says what was found.
+ */
+export function podTreesFromKubectlYaml(text: string): PodTree[] {
+  const pods: PodTree[] = [];
+  const take = (v: PodValue, where: string): void => {
+    if (!isObject(v)) throw new KubectlYamlError(`${where} is not a kubectl object; expected a Pod or a List of pods`);
+    if (v.kind === 'List' || (v.kind === undefined && Array.isArray(v.items))) {
+      const items = v.items;
+      if (!Array.isArray(items)) throw new KubectlYamlError(`${where} is a List without items`);
+      items.forEach((item, i) => take(item, `${where} items[${i}]`));
+      return;
+    }
+    if (v.kind === undefined && typeof v.type === 'string' && isObject(v.object)) return take(v.object, `${where} (${v.type} event)`);
+    if (v.kind !== 'Pod') throw new KubectlYamlError(`${where} is a ${typeof v.kind === 'string' ? v.kind : 'object without a kind'}, not a Pod`);
+    const { apiVersion: _apiVersion, kind: _kind, ...tree } = v;
+    pods.push(tree);
+  };
+  readKubectlYaml(text).forEach((doc, i) => take(doc, `document ${i + 1}`));
+  return pods;
+}

@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hasSharedPods, loadSharedPods, sharedPodsDir } from '../testing/shared-fixtures';
+import { compareYamlKeys, formatGoFloat } from './go-yaml-rules';
+import { decodePod } from './decode';
+import { podToKubectlJson, valueToKubectlJson } from './kubectl-json';
+import {
+  kubectlJsonToYaml,
+  podBytesToKubectlYaml,
+  podsToKubectlListYaml,
+  podToKubectlYaml,
+  streamPodBytesAsKubectlYaml,
+  watchEventToKubectlYaml,
+  yamlProblemsWarning,
+} from './kubectl-yaml';
+import { KubectlYamlError, podTreesFromKubectlYaml, readKubectlYaml } from './kubectl-yaml-reader';
+import { webPodBytes } from './testdata/handmade-pods';
+
+// What kubectl v1.32 printed for generated pods (scripts/gen-yaml-cases.ts): NAME.json in, NAME.yaml out.
+const casesDir = resolve(import.meta.dirname, 'testdata', 'yaml');
+const files = readdirSync(casesDir);
+const yamlCases = files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5));
+const refusedCases = files.filter((f) => f.endsWith('.refused')).map((f) => f.slice(0, -8));
+const read = (name: string) => readFileSync(join(casesDir, name), 'utf8');
+
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
+
+function kubectlYaml(json: string, showManagedFields: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-yaml-'));
+  try {
+    writeFileSync(join(dir, 'pod.json'), json);
+    const r = spawnSync('kubectl', ['patch', '--local', '-f', join(dir, 'pod.json'), '--type=merge', '-p', '{}', '-o', 'yaml', `--show-managed-fields=${showManagedFields}`], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('kubectl YAML of generated pods (kubectl v1.32 as oracle)', () => {
+  it('has the generated cases', () => {
+    expect(yamlCases.length).toBeGreaterThanOrEqual(12);
+    expect(refusedCases.length).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const name of yamlCases) {
+    it(`${name}: prints kubectl's bytes, and reads back to kubectl's JSON bytes`, () => {
+      const json = read(`${name}.json`);
+      const printed = kubectlJsonToYaml(json);
+      expect(printed.problems).toEqual([]);
+      expect(printed.yaml).toBe(read(`${name}.yaml`));
+      const docs = readKubectlYaml(printed.yaml);
+      expect(docs).toHaveLength(1);
+      expect(valueToKubectlJson(docs[0]!)).toBe(json);
+    });
+  }
+
+  for (const name of refusedCases) {
+    it(`${name}: kubectl refuses it; prints valid YAML that reads back to the same JSON, and says so`, () => {
+      expect(read(`${name}.refused`)).toContain('control characters are not allowed');
+      const json = read(`${name}.json`);
+      const printed = kubectlJsonToYaml(json);
+      expect(printed.problems.map((p) => p.kind)).toContain('refused');
+      expect(printed.problems[0]!.path).toMatch(/^metadata\.annotations\.k001$/);
+      expect(valueToKubectlJson(readKubectlYaml(printed.yaml)[0]!)).toBe(json);
+      expect(yamlProblemsWarning('pod default/x', printed.problems)).toMatch(/kubectl would refuse to print pod default\/x as YAML .*metadata\.annotations\.k001 \(U\+/);
+    });
+  }
+});
+
+describe('kubectl YAML, rules kubectl has no say in', () => {
+  it('keeps line separators kubectl would not (U+0085 read as a break, U+2028/U+2029 written raw) and warns', () => {
+    const printed = kubectlJsonToYaml('{"a":"x\u0085y","b":["1\u2028 2","3\\n\u2029"]}');
+    expect(printed.yaml).toBe('a: "x\\Ny"\nb:\n- "1\\L 2"\n- "3\\n\\P"\n');
+    expect(printed.problems.map((p) => [p.path, p.kind, p.codePoint])).toEqual([['a', 'altered', 0x85], ['b[0]', 'altered', 0x2028], ['b[1]', 'altered', 0x2029]]);
+    expect(readKubectlYaml(printed.yaml)).toEqual([{ a: 'x\u0085y', b: ['1\u2028 2', '3\n\u2029'] }]);
+    expect(yamlProblemsWarning('pod p', printed.problems)).toMatch(/do not read back the same .*a \(U\+0085\), b\[0\] \(U\+2028\)/);
+  });
+
+  it('prints JSON numbers as go-yaml does after reading them: int64, uint64, else float64 in Go\'s g format', () => {
+    expect(kubectlJsonToYaml('[1.0, 1e3, 1e6, 1.5e-7, 0.0001, 123456.5, 1234567.5, -0, 18446744073709551615, 18446744073709551616, 1e400]').yaml).toBe(
+      '- 1\n- 1000\n- 1e+06\n- 1.5e-07\n- 0.0001\n- 123456.5\n- 1.2345675e+06\n- 0\n- 18446744073709551615\n- 1.8446744073709552e+19\n- 1e400\n',
+    );
+    expect(formatGoFloat(1e21)).toBe('1e+21');
+    expect(formatGoFloat(-2.5)).toBe('-2.5');
+  });
+
+  it("sorts keys in go-yaml's order: numbers by value, non-letters before letters", () => {
+    expect(['b', 'a10', 'a9', 'A', '_x', 'a-1', 'a'].sort(compareYamlKeys)).toEqual(['_x', 'A', 'a', 'a-1', 'a9', 'a10', 'b']);
+  });
+
+  it('prints a top-level list and empty collections', () => {
+    expect(kubectlJsonToYaml('{"a":[],"b":{},"c":[[1,[]],{}]}').yaml).toBe('a: []\nb: {}\nc:\n- - 1\n  - []\n- {}\n');
+  });
+
+  it('names what is wrong with text that is not JSON or not kubectl YAML', () => {
+    expect(() => kubectlJsonToYaml('{"a":')).toThrow(/not valid JSON/);
+    expect(() => readKubectlYaml('a: [\n')).toThrow(KubectlYamlError);
+    expect(() => podTreesFromKubectlYaml('apiVersion: v1\nkind: Service\n')).toThrow(/document 1 is a Service, not a Pod/);
+  });
+});
+
+describe('kubectl YAML of pods', () => {
+  it('prints a pod tree and pod bytes alike, kubectl List and watch events too', () => {
+    const bytes = webPodBytes();
+    const pod = decodePod(bytes).pod;
+    const one = podToKubectlYaml(pod);
+    expect(one.yaml.startsWith('apiVersion: v1\nkind: Pod\nmetadata:\n')).toBe(true);
+    expect(podBytesToKubectlYaml(bytes).yaml).toBe(one.yaml);
+    expect(one.yaml).toContain('  generation: 1152921504606846977\n');
+
+    const list = podsToKubectlListYaml([pod, pod]).yaml;
+    const listJson = `{"apiVersion":"v1","items":[${podToKubectlJson(pod)},${podToKubectlJson(pod)}],"kind":"List","metadata":{"resourceVersion":""}}`;
+    expect(list).toBe(kubectlJsonToYaml(listJson).yaml);
+    expect(podsToKubectlListYaml([]).yaml).toBe('apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\n');
+    let streamed = '';
+    const result = streamPodBytesAsKubectlYaml([bytes, bytes.subarray(0, 20), bytes], (t) => (streamed += t));
+    expect(streamed).toBe(list);
+    expect(result.errors.map((e) => e.pod)).toEqual(['pods[1]']);
+
+    const event = watchEventToKubectlYaml('ADDED', podToKubectlJson(pod), true).yaml;
+    expect(event).toBe(`---\nobject:\n${one.yaml.replace(/^(?=.)/gm, '  ')}type: ADDED\n`);
+    expect(podTreesFromKubectlYaml(`${list}---\n${event.slice(4)}`)).toHaveLength(3);
+  });
+
+  it('reads a pod back into the tree it was printed from, int64 beyond 2^53 exact', () => {
+    const pod = decodePod(webPodBytes()).pod;
+    const [tree] = podTreesFromKubectlYaml(podToKubectlYaml(pod).yaml);
+    expect(podToKubectlJson(tree!)).toBe(podToKubectlJson(pod));
+    expect((tree!.metadata as { generation: bigint }).generation).toBe(1152921504606846977n);
+  });
+});
+
+if (!hasSharedPods) console.warn(`kubectl YAML: shared fixtures skipped, none at ${sharedPodsDir}`);
+if (hasSharedPods && !hasKubectl) console.warn('kubectl YAML: shared fixtures checked for read-back only; kubectl is not installed to compare bytes');
+
+describe.skipIf(!hasSharedPods)('kubectl YAML of the shared real pods', () => {
+  for (const f of loadSharedPods()) {
+    it(`${f.name}: YAML reads back to kubectl's JSON bytes${hasKubectl ? ", and is kubectl's YAML byte for byte" : ''}`, () => {
+      const { pod } = decodePod(f.pb, f.name);
+      for (const [json, showManagedFields] of [[f.jsonDefault, false], [f.jsonWithManagedFields, true]] as const) {
+        const printed = podToKubectlYaml(pod, { showManagedFields });
+        expect(printed.problems).toEqual([]);
+        expect(valueToKubectlJson(readKubectlYaml(printed.yaml)[0]!)).toBe(json);
+        if (hasKubectl) expect(printed.yaml).toBe(kubectlYaml(json, showManagedFields));
+      }
+    });
+  }
+});
