@@ -6,7 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, parseFieldMask, type FieldMask } from '../mask/field-mask';
 import type { ApiChoice } from '../kubelet/kubelet-client';
-import type { RestCredentialSources, SecretSource } from '../kubelet-rest/rest-credentials';
+import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
 
 export class CliUsageError extends Error {
   override name = 'CliUsageError';
@@ -107,8 +107,6 @@ export interface RestCliOptions {
   pollIntervalMs?: number;
 }
 
-/** `node:PATH` is a path on the node; anything else a file here. */
-const secretSource = (value: string): SecretSource => (value.startsWith('node:') ? { nodePath: value.slice(5) } : { file: value });
 
 function restOptions(v: Record<string, unknown>): RestCliOptions {
   const out: RestCliOptions = { readOnly: v['read-only'] === true, credentials: {} };

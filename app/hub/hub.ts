@@ -2,6 +2,7 @@ import {
   ContractError,
   type AddNodeSpec,
   type NodeInfo,
+  type NodeMetrics,
   type NodeSpec,
   type NodeState,
   type PodDetail,
@@ -57,6 +58,7 @@ export type HubRequest =
   | 'nodes.disconnect'
   | 'nodes.startDemo'
   | 'nodes.setMask'
+  | 'nodes.metrics'
   | 'pods.rows'
   | 'pods.get'
   | 'pods.history'
@@ -127,6 +129,8 @@ interface NodeRecord {
   keptMask?: unknown;
   /** A file's pods: never connected, never live. */
   offline?: OfflineSource;
+  /** The latest CPU, memory, probes and devices the connection read; null when none. */
+  metrics: NodeMetrics | null;
 }
 
 const DEMO_ID = 'demo';
@@ -291,9 +295,21 @@ export function createHub(options: HubOptions): Hub {
           changePod(record, type, pod);
           options.podEvent?.(id, type, [pod]);
         },
+        readFrom: (api) => {
+          if (!current() || record.info.readFrom === api) return;
+          record.info.readFrom = api;
+          publish(record);
+        },
+        metrics: (metrics) => current() && setMetrics(record, metrics),
       },
     };
     record.link = options.openLink(request);
+  };
+
+  const setMetrics = (record: NodeRecord, metrics: NodeMetrics | null) => {
+    if (metrics === null && record.metrics === null) return;
+    record.metrics = metrics;
+    emit({ name: 'nodeMetrics', payload: { nodeId: record.info.id, metrics } });
   };
 
   const closeLink = async (record: NodeRecord) => {
@@ -302,6 +318,8 @@ export function createHub(options: HubOptions): Hub {
     record.session = null;
     prompts.cancelNode(record.info.id);
     await link?.close();
+    // What a closed connection read is not the node now: no stale CPU or devices shown as current.
+    setMetrics(record, null);
   };
 
   const disconnect = async (record: NodeRecord) => {
@@ -324,6 +342,7 @@ export function createHub(options: HubOptions): Hub {
       linkState: { phase: 'disconnected' },
       prompt: null,
       maskLeftOff: false,
+      metrics: null,
     };
     // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
     if (mask) record.pods.setView(maskView(mask));
@@ -496,6 +515,7 @@ export function createHub(options: HubOptions): Hub {
       if (isRemembered(record)) await persist();
       return check;
     },
+    'nodes.metrics': ({ nodeId }) => structuredClone(recordOf(nodeId).metrics),
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
     'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
     'pods.history': ({ nodeId, uid }) => podHistory(recordOf(nodeId), uid),

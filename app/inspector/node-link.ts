@@ -1,4 +1,4 @@
-import type { NodeSpec, NodeState } from '../contract';
+import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 
@@ -8,6 +8,10 @@ export interface NodeLinkEvents {
   /** The pod set is exactly this now (first list, relist after a reconnect). */
   reset(pods: DecodedPod[]): void;
   change(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod): void;
+  /** Which kubelet API the pods come from, once known. */
+  readFrom?(api: ReadFrom): void;
+  /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
+  metrics?(metrics: NodeMetrics | null): void;
 }
 
 /** A running connection to one node's kubelet: watching until closed, reconnecting on its own. */

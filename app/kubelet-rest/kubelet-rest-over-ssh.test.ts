@@ -5,8 +5,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import type { NodeState } from '../contract';
+import { openKubeletNodeLink } from '../inspector/kubelet-node-link';
 import { KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch } from '../kubelet/pod-watch';
 import type { ReceivedPod } from '../kubelet/received-pod';
@@ -21,7 +22,6 @@ import { closedPort, harnessTarget, scriptedPrompter, startEchoSocket } from '..
 import { pinName, rememberPin } from './kubelet-certificate-pins';
 import { openKubeletRest, type KubeletRestConnection, type KubeletRestOptions } from './kubelet-rest-connection';
 import { probeKey } from './probe-metrics';
-import { startRestPodSource } from './rest-pod-source';
 import { runtimeDifference } from './runtime-difference';
 
 const TOKEN = 'tok-alice-0123456789';
@@ -235,7 +235,7 @@ describe('the kubelet REST API over SSH', () => {
     expect(err.message).toContain('refuses TCP forwarding');
   });
 
-  it('polls /pods into ADDED/MODIFIED/DELETED events that converge to the simulator, as a watch and as a pod source', async () => {
+  it('polls /pods into ADDED/MODIFIED/DELETED events that converge to the simulator, as a watch and through the app\'s node link', async () => {
     const { conn } = await connect({ pinsFile: await pinned(), pollIntervalMs: 150 });
     const changes: string[] = [];
     const w = startPodWatch(conn.client, { change: (c) => changes.push(c.type) });
@@ -244,22 +244,34 @@ describe('the kubelet REST API over SSH', () => {
     expect(w.api()).toBe('rest');
     expect(divergence(w.held())).toEqual([]);
 
+    // The app's node link on the same kubelet: a node whose settings say REST, with the token file.
     const shown = new Map<string, ReceivedPod>();
     const states: NodeState[] = [];
-    const source = startRestPodSource(conn.client, {
-      state: (s) => states.push(s),
-      reset: (pods) => {
-        shown.clear();
-        for (const p of pods as ReceivedPod[]) shown.set(p.uid, p);
+    const readFrom: string[] = [];
+    const source = openKubeletNodeLink(
+      {
+        nodeId: 'n',
+        spec: { kind: 'ssh', host: A.target, api: 'rest', rest: { port: sim.rest!.port, tokenFile: files.token, pollIntervalS: 0.2 } },
+        prompter: scriptedPrompter({}),
+        events: {
+          state: (s) => states.push(s),
+          reset: (pods) => {
+            shown.clear();
+            for (const p of pods as ReceivedPod[]) shown.set(p.uid, p);
+          },
+          change: (type, decoded) => {
+            const pod = decoded as unknown as ReceivedPod;
+            if (type === 'DELETED') shown.delete(pod.uid);
+            else shown.set(pod.uid, pod);
+          },
+          readFrom: (api) => readFrom.push(api),
+        },
       },
-      change: (type, decoded) => {
-        const pod = decoded as unknown as ReceivedPod;
-        if (type === 'DELETED') shown.delete(pod.uid);
-        else shown.set(pod.uid, pod);
-      },
-    });
+      { sshConfigFile: h.sshConfig, pinsFile: await pinned() },
+    );
     try {
-      await eventually(() => states.some((s) => s.phase === 'live'), 'the pod source to go live');
+      await eventually(() => states.some((s) => s.phase === 'live'), 'the node link to go live');
+      expect(readFrom).toEqual(['rest']);
       for (let round = 0; round < 3; round++) sim.churn.step(15);
       await eventually(() => divergence(w.held()).length === 0 && divergence(shown).length === 0, 'both to follow 45 changes', 15_000);
       expect(changes.length).toBeGreaterThan(0);

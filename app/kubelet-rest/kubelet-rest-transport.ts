@@ -8,6 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { KubeletError } from '../kubelet/kubelet-error';
+import { CERTIFICATE_KIND } from './certificate-kind';
 import type { HostKeyAnswer, HostKeyQuestion } from '../ssh/ssh-prompter';
 import { checkPin, rememberPin } from './kubelet-certificate-pins';
 import type { NodeTcpChannel } from './node-tcp-channel';
@@ -24,6 +25,8 @@ export interface KubeletTrust {
   /** Asks the user about an unknown certificate; absent or 'cannot-ask': refused with how to pin it. */
   prompt?: (question: HostKeyQuestion) => Promise<HostKeyAnswer>;
 }
+
+export { CERTIFICATE_KIND };
 
 export interface RestTransportOptions {
   channel: NodeTcpChannel;
@@ -49,7 +52,6 @@ export interface RestTransport {
   fingerprint(): string | undefined;
 }
 
-export const CERTIFICATE_KIND = 'kubelet serving certificate (TLS, SHA-256)';
 const onNodeCheck = '`openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt` on the node (or the file its tlsCertFile names)';
 
 const tlsError = (message: string, hint: string, cause?: unknown) => new KubeletError('TLS', message, hint, { cause });

@@ -10,6 +10,9 @@ import { runRemote, shellQuote } from '../ssh/remote-exec';
 
 export type SecretSource = { file: string } | { nodePath: string };
 
+/** `node:PATH` is a path on the node; anything else a file here (the CLI's flags and the app's node settings alike). */
+export const secretSource = (value: string): SecretSource => (value.startsWith('node:') ? { nodePath: value.slice(5) } : { file: value });
+
 export interface RestCredentialSources {
   token?: SecretSource;
   clientCert?: SecretSource;
