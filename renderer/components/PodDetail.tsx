@@ -4,19 +4,21 @@ import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
 import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
+import { PodResourcesView } from './PodResourcesView';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
+import type { PodMetricsView } from '../state/pod-metrics';
 import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 
-type Tab = 'summary' | 'json' | 'unknown' | 'history';
+type Tab = 'summary' | 'resources' | 'json' | 'unknown' | 'history';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
  * table's selection moves to another pod (the tab stays). What was fetched for another pod is never
  * shown under this one's name.
  */
-export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; onClose: () => void }) {
+export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; metrics: PodMetricsView; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>('summary');
   const [fetched, setFetched] = useState<{ uid: string; detail: Detail | null; error: string | null } | null>(null);
   const now = useNow(5000);
@@ -42,6 +44,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     { id: 'summary', label: 'Summary' },
     { id: 'json', label: 'JSON' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
+    { id: 'resources', label: 'Resources' },
     { id: 'history', label: 'History' },
   ];
 
@@ -66,6 +69,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         )}
         {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
+        {detail && tab === 'resources' && <PodResourcesView containers={detail.summary.containers.map((c) => c.name)} metrics={props.metrics} />}
         {detail && tab === 'json' && <JsonView text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
         {tab === 'history' && <HistoryTab bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} />}

@@ -3,6 +3,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
+import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 import { useNow, useThrottled } from './use-model';
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -12,6 +13,9 @@ const COLUMNS: { key: SortKey; label: string; className: string }[] = [
   { key: 'ready', label: 'Ready', className: 'c-ready' },
   { key: 'restarts', label: 'Restarts', className: 'c-num' },
   { key: 'age', label: 'Age', className: 'c-age' },
+  { key: 'cpu', label: 'CPU', className: 'c-cpu' },
+  { key: 'memory', label: 'Memory', className: 'c-mem' },
+  { key: 'probes', label: 'Probes', className: 'c-probes' },
   { key: 'podIP', label: 'Pod IP', className: 'c-ip' },
   { key: 'node', label: 'Node', className: 'c-node' },
   { key: 'ownerKind', label: 'Owner', className: 'c-owner' },
@@ -41,6 +45,30 @@ interface Props {
   onOpen: (uid: string) => void;
   changedAt: (uid: string) => number | undefined;
   emptyText: string;
+  metricsOf: (row: PodRow) => PodMetricsView;
+}
+
+/** A metric's cell: its value, or "n/a" with the reason on hover; never a zero for a value not received. */
+function MetricCells({ m }: { m: PodMetricsView }) {
+  const na = (reason: string, className: string) => (
+    <div role="gridcell" className={`${className} muted`} title={reason}>
+      n/a
+    </div>
+  );
+  const probes = 'value' in m.probes ? summarizeProbes(m.probes.value) : null;
+  return (
+    <>
+      {'value' in m.usage ? <div role="gridcell" className="c-cpu">{formatCpu(m.usage.value.cpuCores)}</div> : na(m.usage.absent, 'c-cpu')}
+      {'value' in m.usage ? <div role="gridcell" className="c-mem">{formatBytes(m.usage.value.memoryBytes)}</div> : na(m.usage.absent, 'c-mem')}
+      {'value' in m.probes && probes ? (
+        <div role="gridcell" className={`c-probes${probes.failed ? ' tone-text-bad' : probes.unknown ? ' tone-text-wait' : ''}`} title={describeProbes(m.probes.value).join('\n')}>
+          {formatProbes(probes)}
+        </div>
+      ) : (
+        na('absent' in m.probes ? m.probes.absent : '', 'c-probes')
+      )}
+    </>
+  );
 }
 
 /** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
@@ -155,6 +183,7 @@ export function PodsTable(props: Props) {
                     </div>
                     <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
                     <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
+                    <MetricCells m={props.metricsOf(row)} />
                     <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
                     <div role="gridcell" className="c-node" title={row.node}>{row.node}</div>
                     <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
