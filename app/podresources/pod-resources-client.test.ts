@@ -32,7 +32,7 @@ describe('PodResources client', () => {
     const summary = summarizeNodeResources(pods, allocatable);
     const takenCpus = pods.flatMap((p) => p.containers.flatMap((c) => c.cpu_ids)).length;
     expect(summary.find((l) => l.resource === 'cpu (exclusive)')).toEqual({ resource: 'cpu (exclusive)', allocatable: 60, taken: takenCpus, unit: 'cpus' });
-    expect(summary.find((l) => l.resource === 'memory (NUMA 0)')?.allocatable).toBe(30 * 1024 ** 3);
+    expect(summary.find((l) => l.resource === 'memory (NUMA 0)')?.allocatable).toBe(96 * 1024 ** 3);
   });
 
   it('gets one pod, and says when it is not there', async () => {

@@ -16,6 +16,11 @@ describe('simulated PodResources', () => {
     const gpus = assigned.flatMap((a) => a.devices).filter((d) => d.resource === GPU_RESOURCE);
     expect(gpus.length).toBe(8); // 200 pods want more GPUs than the node has
     expect(allocatable().cpu_ids).not.toContain(0);
+    // Pinned memory stays within what each NUMA node has, per memory type.
+    const pinned = new Map<string, number>();
+    for (const m of assigned.flatMap((a) => a.memory)) pinned.set(`${m.memory_type}/${m.topology!.nodes[0]!.ID}`, (pinned.get(`${m.memory_type}/${m.topology!.nodes[0]!.ID}`) ?? 0) + m.size);
+    expect(pinned.size).toBeGreaterThan(0);
+    for (const m of allocatable().memory) expect(pinned.get(`${m.memory_type}/${m.topology!.nodes[0]!.ID}`) ?? 0).toBeLessThanOrEqual(m.size);
 
     const gpuPod = pods.find((p) => ledger.sync(pods).get(String((p.metadata as PodObject).uid))?.devices.some((d) => d.resource === GPU_RESOURCE))!;
     const rest = pods.filter((p) => p !== gpuPod);

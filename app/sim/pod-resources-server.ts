@@ -79,15 +79,27 @@ export class ResourceLedger {
   private taken() {
     const devices = new Set<string>();
     const cpus = new Set<number>();
+    /** Bytes pinned by `type/NUMA node`. */
+    const memory = new Map<string, number>();
     for (const a of this.byUid.values()) {
       if (!a) continue;
       a.devices.forEach((d) => devices.add(d.id));
       a.cpus.forEach((c) => cpus.add(c));
+      for (const m of a.memory) memory.set(memoryKey(m), (memory.get(memoryKey(m)) ?? 0) + m.size);
     }
-    return { devices, cpus };
+    return { devices, cpus, memory };
   }
 
+  /** Like the kubelet's memory manager: pinned memory is only handed out while the NUMA node has it left. */
   private assign(d: number, container: string): Assignment | undefined {
+    const a = this.propose(d, container);
+    if (!a) return undefined;
+    const { memory } = this.taken();
+    const fits = a.memory.every((m) => (memory.get(memoryKey(m)) ?? 0) + m.size <= (NUMA_MEMORY.find((n) => memoryKey(n) === memoryKey(m))?.size ?? 0));
+    return fits ? a : undefined;
+  }
+
+  private propose(d: number, container: string): Assignment | undefined {
     const taken = this.taken();
     const free = (resource: string) => DEVICES.filter((x) => x.resource === resource && !taken.devices.has(x.id));
     if (d < 0.08) {
@@ -130,14 +142,18 @@ export function podResourcesOf(pod: PodTree, assignment: Assignment | undefined)
   return { name: String(m.name), namespace: String(m.namespace), containers };
 }
 
+/** Per NUMA node: the memory and 1 GiB huge pages the memory manager may pin (a 64-CPU GPU server). */
+const NUMA_MEMORY: ContainerMemory[] = [0, 1].flatMap((n) => [
+  { memory_type: 'memory', size: 96 * GIB, topology: numa(n) },
+  { memory_type: 'hugepages-1Gi', size: 16 * GIB, topology: numa(n) },
+]);
+const memoryKey = (m: ContainerMemory) => `${m.memory_type}/${(m.topology?.nodes ?? []).map((n) => n.ID).join(',')}`;
+
 export function allocatable(): AllocatableResourcesResponse {
   return {
     devices: DEVICES.map((d) => ({ resource_name: d.resource, device_ids: [d.id], topology: numa(d.numa) })),
     cpu_ids: CPUS,
-    memory: [0, 1].flatMap((n) => [
-      { memory_type: 'memory', size: 30 * GIB, topology: numa(n) },
-      { memory_type: 'hugepages-1Gi', size: 4 * GIB, topology: numa(n) },
-    ]),
+    memory: NUMA_MEMORY,
   };
 }
 

@@ -219,10 +219,8 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
               {!fields.readOnly && (
                 <>
                   {field('tokenFile', 'Token file', '/path/to/token or node:/path', 'A bearer token, read from this file when connecting; node:/path reads it on the node with sudo -n cat')}
-                  <div className="field-row">
-                    {field('clientCert', 'Client certificate', 'node:/var/lib/kubelet/pki/…crt')}
-                    {field('clientKey', 'Client key', 'node:/var/lib/kubelet/pki/…key')}
-                  </div>
+                  {field('clientCert', 'Client certificate', 'or a certificate (PEM): /path or node:/path')}
+                  {field('clientKey', 'Client key', "the certificate's key (PEM): /path or node:/path")}
                   {field('caFile', 'Kubelet CA file', 'without it, the certificate is asked about and pinned', 'The PEM file of the CA that signs the kubelet serving certificate')}
                 </>
               )}

@@ -52,14 +52,14 @@ export function summarizeProbes(containers: Record<string, ContainerProbes>): Pr
   return s;
 }
 
-/** k9s's units: millicores, and MiB (GiB from 10 GiB up). */
+/** k9s's units: millicores, and MiB (GiB, with a decimal, from 1 GiB up). */
 export function formatCpu(cores: number | undefined): string {
   return cores === undefined ? '—' : `${Math.round(cores * 1000)}m`;
 }
 
 export function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined) return '—';
-  if (bytes >= 10 * 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)}Gi`;
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)}Gi`;
   if (bytes >= 2 ** 20) return `${Math.round(bytes / 2 ** 20)}Mi`;
   return `${Math.round(bytes / 2 ** 10)}Ki`;
 }
