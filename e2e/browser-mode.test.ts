@@ -60,6 +60,19 @@ const headerProblems = () =>
     });
   });
 
+/** Opens Add node with the harness's sshd filled in as root. */
+async function addNodeOverSsh() {
+  await page.getByRole('button', { name: 'Add node' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add node' });
+  // Fields by their labels, as a user finds them (placeholders are examples that change).
+  const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
+  await fill('Host', h.host);
+  await fill('Port', String(h.port));
+  await fill('User', h.root.name);
+  await fill('Identity file', h.root.key);
+  return { dialog, fill };
+}
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-browser-'));
@@ -122,14 +135,7 @@ describe('browser mode', () => {
   });
 
   it('adds a node over SSH, asks about its host key and shows its pods live', async () => {
-    await page.getByRole('button', { name: 'Add node' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add node' });
-    // Fields by their labels, as a user finds them (placeholders are examples that change).
-    const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
-    await fill('Host', h.host);
-    await fill('Port', String(h.port));
-    await fill('User', h.root.name);
-    await fill('Identity file', h.root.key);
+    const { dialog, fill } = await addNodeOverSsh();
     await fill('Pods API socket', h.socketPath);
     await fill('Display name', 'worker-1');
     await shot('add-node');
@@ -343,14 +349,9 @@ describe('browser mode', () => {
     await detail.getByRole('tab', { name: 'History' }).click();
     await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('listitem').count()).toBe(1);
   });
+
   it('adds a node read through the REST API: asks about the kubelet certificate, shows CPU, memory and probe columns', async () => {
-    await page.getByRole('button', { name: 'Add node' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add node' });
-    const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
-    await fill('Host', h.host);
-    await fill('Port', String(h.port));
-    await fill('User', h.root.name);
-    await fill('Identity file', h.root.key);
+    const { dialog, fill } = await addNodeOverSsh();
     await dialog.getByRole('radio', { name: /^REST API/ }).check();
     await fill('Kubelet port', String(sim!.rest!.port));
     await fill('Token file', tokenFile);
