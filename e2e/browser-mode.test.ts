@@ -222,6 +222,10 @@ describe('browser mode', () => {
       await detail.waitFor({ state: 'detached' });
       await shot('pods-1024');
       expect(await headerProblems()).toEqual([]);
+      // A node read through the Pods API keeps Ready and Restarts rather than three n/a columns.
+      const shown = await page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent?.replace(/[▴▾]/g, '').trim()));
+      expect(shown).toEqual(expect.arrayContaining(['Ready', 'Restarts']));
+      expect(shown).not.toContain('CPU');
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }

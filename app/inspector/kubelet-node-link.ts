@@ -102,6 +102,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     }
   };
 
+  let wasLive = false;
   const startWatch = (c: KubeletClient) => {
     client = c;
     watch = startPodWatch(c, {
@@ -111,7 +112,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         if (s.state === 'live') {
           const api = watch?.api();
           if (api) events.readFrom?.(api);
+          // Going live: read the metrics now rather than at the end of the current wait.
+          if (!wasLive) metricsPause.wake();
         }
+        wasLive = s.state === 'live';
         events.state(state);
       },
       synced: (pods) => !closed && events.reset(pods),

@@ -348,6 +348,7 @@ export function App({ model }: { model: AppModel }) {
                   changedAt={(uid) => model.pods.changedAt(node.id, uid)}
                   emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
                   metricsOf={metricsOf}
+                  noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
                 />
                 {openUid && (
                   <PodDetail

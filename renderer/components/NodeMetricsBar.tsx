@@ -33,6 +33,14 @@ export function NodeMetricsBar({ node, metrics }: { node: NodeInfo; metrics: Nod
   if (node.state.phase === 'offline' || !metrics) return null;
   const { usage, resources, runtime } = metrics;
   const differences = runtime.available ? runtime.runtimeOnly.length + runtime.notRunning.length : 0;
+  if (!usage.available && !resources.available && !runtime.available) {
+    // Nothing to total (a node read through the Pods API, without PodResources): one line says why.
+    return (
+      <div className="node-metrics muted" role="region" aria-label="Node usage and resources">
+        <span title={resources.reason}>No CPU, memory, probes or devices: {usage.reason}</span>
+      </div>
+    );
+  }
   return (
     <div className="node-metrics" role="region" aria-label="Node usage and resources">
       {usage.available ? (

@@ -46,6 +46,8 @@ interface Props {
   changedAt: (uid: string) => number | undefined;
   emptyText: string;
   metricsOf: (row: PodRow) => PodMetricsView;
+  /** The node gives no CPU, memory or probes: narrow tables drop those columns before Ready and Restarts. */
+  noMetrics: boolean;
 }
 
 /** A metric's cell: its value, or "n/a" with the reason on hover; never a zero for a value not received. */
@@ -119,7 +121,7 @@ export function PodsTable(props: Props) {
   }
 
   return (
-    <div className="pods-table">
+    <div className={props.noMetrics ? 'pods-table no-metrics' : 'pods-table'}>
       {/* The grid itself takes focus and names the selected row, as ARIA grids do; cells stay out of the tab order. */}
       <div
         className="pods-grid"
