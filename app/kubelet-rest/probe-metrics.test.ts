@@ -19,9 +19,13 @@ describe('/metrics/probes', () => {
     expect(t.size).toBe(2);
   });
 
-  it('knows the last result only from what rose since the previous scrape, never guessing from one scrape', () => {
+  it('knows the last result from what rose since the previous scrape, or from a probe that only ever had one result', () => {
     const first = lastResults(undefined, parseProbeMetrics(scrape([10, 2], [7, 0])));
+    // 10 passed and 2 failed: which came last is not known from one scrape.
     expect(first.get('u1/web')?.liveness?.last).toBeUndefined();
+    // Only ever passed: the last run passed too.
+    expect(first.get('u1/web')?.readiness?.last).toBe('successful');
+    expect(first.get('u2/a "quoted" name')?.startup?.last).toBe('successful');
     const second = lastResults(first, parseProbeMetrics(scrape([10, 3], [8, 0])));
     expect(second.get('u1/web')?.liveness?.last).toBe('failed');
     expect(second.get('u1/web')?.readiness?.last).toBe('successful');

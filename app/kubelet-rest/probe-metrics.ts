@@ -45,18 +45,23 @@ export function parseProbeMetrics(text: string): ProbeTable {
   return table;
 }
 
-/** Fills `last` in `now` from what rose since `before`; a count that did not move keeps the previous last. */
+const RESULTS = ['failed', 'unknown', 'successful'] as const;
+
+/**
+ * Fills `last` in `now` from what rose since `before`; a count that did not move keeps the previous last.
+ * A probe that only ever had one result (a startup probe that passed once) had it last too, from one scrape.
+ */
 export function lastResults(before: ProbeTable | undefined, now: ProbeTable): ProbeTable {
-  if (!before) return now;
   for (const [key, types] of now) {
     for (const type of Object.keys(types) as ProbeType[]) {
-      const a = before.get(key)?.[type];
+      const a = before?.get(key)?.[type];
       const b = types[type]!;
-      if (!a) continue;
-      const rose = (['failed', 'unknown', 'successful'] as const).filter((r) => b[r] > a[r]);
+      const rose = a ? RESULTS.filter((r) => b[r] > a[r]) : [];
+      const ever = RESULTS.filter((r) => b[r] > 0);
       // Several rose between scrapes: the order is not known, so only a single kind of change names the last result.
       if (rose.length === 1) b.last = rose[0]!;
-      else if (rose.length === 0 && a.last) b.last = a.last;
+      else if (rose.length === 0 && a?.last) b.last = a.last;
+      else if (ever.length === 1) b.last = ever[0]!;
     }
   }
   return now;
