@@ -3,13 +3,15 @@
 // Chromium. Screenshots of the main views go to e2e/artifacts/ (git-ignored).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
+import type { NodeInfo, NodeMetrics } from '../app/contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import { GPU_RESOURCE } from '../app/sim/pod-resources-server';
 import { readPodStream } from '../app/snapshot/open-pod-file';
 import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
@@ -35,6 +37,9 @@ let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
 let work: string;
+let tokenFile: string;
+let podResourcesSocket: string;
+const TOKEN = 'tok-e2e-0123456789';
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const cli = resolve(import.meta.dirname, '..', 'bin', 'nodescope.js');
@@ -58,18 +63,44 @@ const headerProblems = () =>
     });
   });
 
+/** Opens Add node with the harness's sshd filled in as root. */
+async function addNodeOverSsh() {
+  await page.getByRole('button', { name: 'Add node' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add node' });
+  // Fields by their labels, as a user finds them (placeholders are examples that change).
+  const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
+  await fill('Host', h.host);
+  await fill('Port', String(h.port));
+  await fill('User', h.root.name);
+  await fill('Identity file', h.root.key);
+  return { dialog, fill };
+}
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-browser-'));
   h = await startSshHarness({
     startKubelet: async (socketPath) => {
-      sim = await startSimulatedKubelet({ socketPath, pods: 120, churnPerSecond: 4, seed: 5, nodeName: 'worker-1' });
+      // The same kubelet also serves its HTTPS API and PodResources, as a real one does: worker-1 is added
+      // once through the Pods API and once through REST.
+      podResourcesSocket = join(dirname(socketPath), 'pod-resources.sock');
+      sim = await startSimulatedKubelet({
+        socketPath,
+        pods: 120,
+        churnPerSecond: 4,
+        seed: 5,
+        nodeName: 'worker-1',
+        rest: { tokens: { [TOKEN]: 'e2e' } },
+        podResourcesSocketPath: podResourcesSocket,
+      });
       return { stop: () => sim!.stop() };
     },
   });
   // The machine's own ssh setup stays out: no agent, a known_hosts of our own that starts empty.
   const sshConfig = join(work, 'ssh_config');
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${join(work, 'known_hosts')}\n  GlobalKnownHostsFile /dev/null\n`);
+  tokenFile = join(work, 'kubelet-token');
+  writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
   // A node list from an older, broken run: the app must start anyway and say what it did with it.
   mkdirSync(join(work, 'state'), { recursive: true });
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
@@ -107,14 +138,7 @@ describe('browser mode', () => {
   });
 
   it('adds a node over SSH, asks about its host key and shows its pods live', async () => {
-    await page.getByRole('button', { name: 'Add node' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Add node' });
-    // Fields by their labels, as a user finds them (placeholders are examples that change).
-    const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);
-    await fill('Host', h.host);
-    await fill('Port', String(h.port));
-    await fill('User', h.root.name);
-    await fill('Identity file', h.root.key);
+    const { dialog, fill } = await addNodeOverSsh();
     await fill('Pods API socket', h.socketPath);
     await fill('Display name', 'worker-1');
     await shot('add-node');
@@ -233,6 +257,10 @@ describe('browser mode', () => {
       await detail.waitFor({ state: 'detached' });
       await shot('pods-1024');
       expect(await headerProblems()).toEqual([]);
+      // A node read through the Pods API keeps Ready and Restarts rather than three n/a columns.
+      const shown = await page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent?.replace(/[▴▾]/g, '').trim()));
+      expect(shown).toEqual(expect.arrayContaining(['Ready', 'Restarts']));
+      expect(shown).not.toContain('CPU');
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
@@ -500,6 +528,77 @@ describe('browser mode', () => {
     await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('listitem').count()).toBe(1);
   });
 
+  it('adds a node read through the REST API: asks about the kubelet certificate, shows CPU, memory and probe columns', async () => {
+    const { dialog, fill } = await addNodeOverSsh();
+    await dialog.getByRole('radio', { name: /^REST API/ }).check();
+    await fill('Kubelet port', String(sim!.rest!.port));
+    await fill('Token file', tokenFile);
+    await fill('PodResources socket', podResourcesSocket);
+    await fill('Display name', 'rest-worker');
+    await shot('add-node-rest');
+    await dialog.getByRole('button', { name: 'Add and connect' }).click();
+
+    // The host key was remembered with the first node; the kubelet's certificate is asked about like one.
+    const question = page.getByRole('dialog', { name: 'Unknown kubelet certificate' });
+    await question.waitFor();
+    expect(await question.getByLabel('Certificate fingerprint').textContent()).toBe(sim!.rest!.fingerprint);
+    await shot('kubelet-certificate');
+    await question.getByRole('button', { name: 'Accept and remember' }).click();
+
+    await expect.poll(() => page.getByLabel(/^Node rest-worker:/).getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/live/i);
+    await page.getByRole('button', { name: /^Node rest-worker:/ }).click();
+    await page.locator('.node-heading').getByText('REST API').waitFor();
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    for (const column of ['CPU', 'Memory', 'Probes']) await grid.getByRole('columnheader', { name: `Sort by ${column}` }).waitFor();
+    // Metrics are read every few seconds: wait for the first read, then sort by CPU, biggest first.
+    await expect.poll(() => grid.locator('[role=row][data-uid] .c-cpu').allTextContents(), { timeout: 20_000 }).toContainEqual(expect.stringMatching(/^\d+m$/));
+    await grid.getByRole('button', { name: 'Sort by CPU' }).click();
+    const cpus = (await grid.locator('[role=row][data-uid] .c-cpu').allTextContents()).slice(0, 5).map((t) => Number(t.replace(/m$/, '')));
+    expect(cpus.every((c) => Number.isFinite(c))).toBe(true);
+    expect(cpus).toEqual([...cpus].sort((a, b) => b - a));
+    expect(await grid.locator('[role=row][data-uid] .c-mem').first().textContent()).toMatch(/^\d+(\.\d)?(Ki|Mi|Gi)$/);
+    // The kubelet exports probe counts only: a last result shows once a second read sees a count rise.
+    await expect.poll(() => grid.locator('[role=row][data-uid] .c-probes').allTextContents(), { timeout: 20_000 }).toContainEqual(expect.stringMatching(/^\d+ ok$/));
+    await page.getByRole('region', { name: 'Node usage and resources' }).getByText(GPU_RESOURCE).waitFor();
+    expect(await headerProblems()).toEqual([]);
+    await shot('rest-node');
+
+    // Probe results filter like any other column.
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('probe:ok');
+    const okRows = await grid.locator('[role=row][data-uid] .c-probes').allTextContents();
+    expect(okRows.length).toBeGreaterThan(0);
+    expect(okRows.every((t) => /^\d+ ok$/.test(t))).toBe(true);
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
+
+    // The node read through the Pods API has no such values: not available, never zero.
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    await expect.poll(() => grid.locator('[role=row][data-uid] .c-cpu').first().textContent()).toBe('n/a');
+    expect(await grid.locator('[role=row][data-uid] .c-cpu').first().getAttribute('title')).toContain('Pods API');
+  });
+
+  it("shows a GPU pod's devices, exclusive CPUs and memory in the pod detail", async () => {
+    const rest = (await inspector.handlers['nodes.list']({})).find((n: NodeInfo) => n.label === 'rest-worker')!;
+    const metrics = (await inspector.handlers['nodes.metrics']({ nodeId: rest.id })) as NodeMetrics;
+    if (!metrics.resources.available) throw new Error(metrics.resources.reason);
+    const [key, containers] = Object.entries(metrics.resources.pods).find(([, cs]) => Object.values(cs).some((c) => c.devices.some((d) => d.resource === GPU_RESOURCE)))!;
+    const gpu = Object.values(containers).flatMap((c) => c.devices).find((d) => d.resource === GPU_RESOURCE)!;
+    const [namespace, name] = key.split('/') as [string, string];
+
+    await page.getByRole('button', { name: /^Node rest-worker:/ }).click();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill(`ns:${namespace} ${name}`);
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await grid.getByRole('row', { name: new RegExp(name) }).first().dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'Resources' }).click();
+    const ids = detail.getByRole('list', { name: `${GPU_RESOURCE} device IDs` });
+    await ids.waitFor();
+    expect(await ids.getByRole('listitem').allTextContents()).toEqual(gpu.ids);
+    expect(await detail.textContent()).toContain(`NUMA ${gpu.numaNodes.join(',')}`);
+    await expect.poll(() => detail.textContent()).toMatch(/Exclusive CPUs\s*\d+(, \d+)*/);
+    await ids.scrollIntoViewIfNeeded();
+    await shot('gpu-pod');
+  });
+
   it('builds a mask in the tree from a preset plus a searched field, marks the columns it leaves out, and exports exactly its fields', async () => {
     // The export is compared with the simulator's pods: no change may be in flight meanwhile.
     sim!.churn.stop();
@@ -507,6 +606,8 @@ describe('browser mode', () => {
     // The pod detail of the test before is still open, which hides the table's right-hand columns.
     const detail = page.getByRole('button', { name: 'Close pod detail' });
     if (await detail.count()) await detail.click();
+    // A filter left by a test before would hide rows the checks below count.
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
     await page.getByRole('button', { name: 'Fields…' }).click();
     const builder = page.getByRole('dialog', { name: /^Field mask for worker-1/ });
     await builder.getByRole('button', { name: '@identity' }).click();

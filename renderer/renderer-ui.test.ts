@@ -202,10 +202,10 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.getByRole('button', { name: 'Add node…' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add node' });
     await dialog.getByRole('option', { name: /gpu-node-2/ }).click();
-    await dialog.getByRole('textbox', { name: 'Port' }).fill('99999');
+    await dialog.getByRole('textbox', { name: 'Port', exact: true }).fill('99999');
     await dialog.getByRole('button', { name: 'Add and connect' }).click();
     await expect(dialog.locator('.field-error').first().textContent()).resolves.toMatch(/65535/);
-    await dialog.getByRole('textbox', { name: 'Port' }).fill('2222');
+    await dialog.getByRole('textbox', { name: 'Port', exact: true }).fill('2222');
     await dialog.getByRole('button', { name: 'Add and connect' }).click();
 
     const hostKey = page.getByRole('dialog', { name: 'Unknown host key' });

@@ -1,5 +1,6 @@
 /** How a node command reports a failure: the message, the next step, and the exit code for scripts. */
 import { KubeletError } from '../kubelet/kubelet-error';
+import { CredentialError } from '../kubelet-rest/rest-credentials';
 import { PodDecodeError } from '../pod/decode';
 import { RecordingWriteError } from '../recording/recording-writer';
 import { PodFileError } from '../snapshot/pod-file-error';
@@ -8,10 +9,10 @@ import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { printError } from './terminal-text';
 
-const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED']);
+const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliUsageError || err instanceof PodFileError) return EXIT.usage;
+  if (err instanceof CliUsageError || err instanceof CredentialError || err instanceof PodFileError) return EXIT.usage;
   if (err instanceof RecordingWriteError) return EXIT.output;
   if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
   if (isSshError(err)) return EXIT.connection;
@@ -22,7 +23,7 @@ export function exitCodeFor(err: unknown): number {
 /** Prints the failure on stderr and returns the exit code. */
 export function reportFailure(command: string, err: unknown, help?: string): number {
   const message = err instanceof Error ? err.message : String(err);
-  const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
+  const hint = err instanceof KubeletError || err instanceof CredentialError || isSshError(err) ? err.hint : undefined;
   printError(`nodescope ${command}: ${message}`);
   if (hint) printError(`  next step: ${hint}`);
   if (err instanceof CliUsageError && help) process.stderr.write(`\n${help}\n`);

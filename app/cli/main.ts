@@ -8,7 +8,7 @@ type Command = { run(argv: string[]): Promise<number> };
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   decode: { summary: 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would', load: () => import('./decode-command') },
-  sim: { summary: 'run a simulated kubelet serving the Pods API on a UNIX socket', load: () => import('./sim-command') },
+  sim: { summary: 'run a simulated kubelet: the Pods API on a UNIX socket (--rest-port: its HTTPS API too; --pod-resources-socket: PodResources)', load: () => import('./sim-command') },
   pods: { summary: "list a node's (or a file's) pods (table, json, yaml, ndjson)", load: () => import('./pods-command') },
   get: { summary: 'print one pod by UID (json, yaml, ndjson, table)', load: () => import('./get-command') },
   watch: { summary: "follow a node's pod events live, or replay a recording (table, ndjson, json, yaml)", load: () => import('./watch-command') },
@@ -16,12 +16,13 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   record: { summary: "record a node's pods and every change to a file, until Ctrl-C or --duration", load: () => import('./record-command') },
   mask: { summary: 'list the pod fields a --mask can name (tree) and the mask presets (presets)', load: () => import('./mask-command') },
   diff: { summary: 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each', load: () => import('./diff-command') },
+  resources: { summary: "devices, exclusive CPUs and memory per container, and the node's allocatable (PodResources API)", load: () => import('./resources-command') },
   ui: { summary: 'open the desktop UI in a browser (served on 127.0.0.1 only)', load: () => import('./ui-command') },
 };
 
 function usage(): string {
   const lines = ['usage: nodescope <command> [options]', '', 'commands:'];
-  for (const [name, { summary }] of Object.entries(commands)) lines.push(`  ${name.padEnd(8)} ${summary}`);
+  for (const [name, { summary }] of Object.entries(commands)) lines.push(`  ${name.padEnd(9)} ${summary}`);
   lines.push('', "Run 'nodescope <command> --help' for a command's options.");
   return lines.join('\n');
 }

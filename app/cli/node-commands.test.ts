@@ -17,7 +17,8 @@ import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
-import { nodescope } from './testing/run-nodescope';
+import { nodescope, watchThroughChanges } from './testing/run-nodescope';
+
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
@@ -102,17 +103,7 @@ describe('nodescope pods/get/export/watch over SSH', () => {
   }, 30_000);
 
   it('watches: one line per pod at the start, then a line per change, until Ctrl-C', async () => {
-    let changed = false;
-    const r = await nodescope(['watch', A.target, ...cfg(), '--socket', h.socketPath], {
-      until: (out) => {
-        const lines = out.split('\n').filter(Boolean);
-        if (lines.length >= 110 && !changed) {
-          changed = true;
-          sim.churn.step(3);
-        }
-        return lines.length >= 113;
-      },
-    });
+    const r = await watchThroughChanges(['watch', A.target, ...cfg(), '--socket', h.socketPath], 110, 3, () => sim.churn.step(3));
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const lines = r.stdout.trim().split('\n');
     expect(lines.slice(0, 110).every((l) => /^\d\d:\d\d:\d\d\.\d{3}\s+ADDED\s+\S+\/\S+/.test(l))).toBe(true);
@@ -309,7 +300,7 @@ describe('nodescope node commands: local sockets and bad input', () => {
     expect(missing.stderr).toContain('PodsAPI feature gate');
     const badApi = await nodescope(['pods', 'n', '--api', 'v2']);
     expect(badApi.code).toBe(EXIT.usage);
-    expect(badApi.stderr).toContain('use shipped, documented or auto');
+    expect(badApi.stderr).toContain('use shipped, documented, rest or auto');
     const badMask = await nodescope(['pods', 'n', '--mask', 'status.phsae']);
     expect(badMask.code).toBe(EXIT.usage);
     expect(badMask.stderr).toContain('phsae');

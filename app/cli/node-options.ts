@@ -9,6 +9,7 @@ import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
 import { loadSavedPresetsSync } from '../inspector/saved-presets';
 import { defaultStateDir } from '../inspector/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
+import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
 
 export class CliUsageError extends Error {
   override name = 'CliUsageError';
@@ -28,7 +29,8 @@ kubelet:
   --socket PATH              the Pods API socket on the node (default: the first that exists of
                              /var/lib/kubelet/pods-api/pods-api.sock (shipped) and
                              /var/lib/kubelet/pods/kubelet.sock (documented; tried first with --api documented))
-  --api shipped|documented|auto   wire shape (default auto: shipped, else documented)
+  --api shipped|documented|rest|auto   the Pods API's wire shape, or the kubelet REST API
+                             (default auto: the Pods API socket if the node has one, else REST)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
   --mask PATHS               field mask, e.g. metadata.name,status.phase; @NAME is a preset
@@ -37,6 +39,17 @@ kubelet:
                              applied to a file's pods alike. A masked pod is not a full kubectl pod:
                              it holds exactly the selected fields (plus apiVersion and kind), as
                              kubectl prints them (JSON or YAML), and no zero values for fields left out.
+kubelet REST API (--api rest, or auto on a node without the Pods API):
+  --kubelet-port PORT        the kubelet's port on the node's loopback (default 10250)
+  --read-only                the read-only port: plain HTTP, no credentials (default port 10255)
+  --token-file FILE          bearer token; node:PATH reads it on the node with sudo -n cat
+  --client-cert FILE         client certificate (PEM), with --client-key FILE; node:PATH as above
+  --kubelet-ca FILE          CA that signs the kubelet's serving certificate; without it the
+                             certificate is shown on first use and pinned, like an SSH host key
+  --kubelet-pins FILE        the pinned certificates (default ~/.config/nodescope/kubelet_certificates)
+  --tcp-bridge-command CMD   run on the node where sshd forbids TCP forwarding
+                             (default 'socat STDIO TCP:127.0.0.1:{port}')
+  --poll-interval SECONDS    how often watch polls /pods (default 2)
 files (a snapshot or recording path as the source):
   --at TIME                  a recording's pods at TIME: RFC 3339, or +5m from its start (default: its end)
 output:
@@ -58,6 +71,15 @@ const OPTIONS = {
   sudo: { type: 'boolean', default: false },
   'sudo-command': { type: 'string' },
   mask: { type: 'string' },
+  'kubelet-port': { type: 'string' },
+  'read-only': { type: 'boolean', default: false },
+  'token-file': { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  'kubelet-ca': { type: 'string' },
+  'kubelet-pins': { type: 'string' },
+  'tcp-bridge-command': { type: 'string' },
+  'poll-interval': { type: 'string' },
   output: { type: 'string', short: 'o' },
   'show-managed-fields': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -73,7 +95,8 @@ export interface NodeCommandOptions {
   /** --at: the instant of a recording to show. */
   at?: string;
   socketPath?: string;
-  api: ApiChoice;
+  api: ApiChoice | 'rest';
+  rest: RestCliOptions;
   sudo: boolean;
   sudoCommand?: string;
   mask?: FieldMask;
@@ -89,6 +112,46 @@ function savedPresets() {
   } catch (err) {
     throw new CliUsageError(`cannot read the saved mask presets: ${(err as Error).message}; repair or remove that file, or use the built-in presets`);
   }
+}
+
+export interface RestCliOptions {
+  port?: number;
+  readOnly: boolean;
+  credentials: RestCredentialSources;
+  caFile?: string;
+  pinsFile?: string;
+  tcpBridgeCommand?: string;
+  pollIntervalMs?: number;
+}
+
+
+function restOptions(v: Record<string, unknown>): RestCliOptions {
+  const out: RestCliOptions = { readOnly: v['read-only'] === true, credentials: {} };
+  if (v['kubelet-port'] !== undefined) {
+    const port = Number(v['kubelet-port']);
+    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliUsageError(`bad --kubelet-port '${String(v['kubelet-port'])}': use a number from 1 to 65535`);
+    out.port = port;
+  }
+  if (v['token-file'] !== undefined) out.credentials.token = secretSource(String(v['token-file']));
+  if (v['client-cert'] !== undefined) out.credentials.clientCert = secretSource(String(v['client-cert']));
+  if (v['client-key'] !== undefined) out.credentials.clientKey = secretSource(String(v['client-key']));
+  const c = out.credentials;
+  if (c.token && (c.clientCert || c.clientKey)) throw new CliUsageError('give --token-file or --client-cert/--client-key, not both');
+  if (!c.clientCert !== !c.clientKey) throw new CliUsageError('--client-cert and --client-key go together');
+  if (out.readOnly && (c.token || c.clientCert)) throw new CliUsageError('--read-only takes no credentials: leave out --token-file and --client-cert');
+  if (v['kubelet-ca'] !== undefined) out.caFile = String(v['kubelet-ca']);
+  if (v['kubelet-pins'] !== undefined) out.pinsFile = String(v['kubelet-pins']);
+  if (v['tcp-bridge-command'] !== undefined) {
+    const cmd = String(v['tcp-bridge-command']);
+    if (!cmd.includes('{port}')) throw new CliUsageError(`--tcp-bridge-command must contain {port}, e.g. 'socat STDIO TCP:127.0.0.1:{port}'`);
+    out.tcpBridgeCommand = cmd;
+  }
+  if (v['poll-interval'] !== undefined) {
+    const seconds = Number(v['poll-interval']);
+    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['poll-interval']).trim() === '') throw new CliUsageError(`bad --poll-interval '${String(v['poll-interval'])}': give seconds, at least 0.1`);
+    out.pollIntervalMs = Math.round(seconds * 1000);
+  }
+  return out;
 }
 
 export type ExtraOptions = ParseArgsConfig['options'];
@@ -118,7 +181,9 @@ export function parseNodeArgs(
   const output = (v.output as string | undefined) ?? outputs[0]!;
   if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;
-  if (api !== 'auto' && api !== 'shipped' && api !== 'documented') throw new CliUsageError(`unknown --api '${api}': use shipped, documented or auto`);
+  if (api !== 'auto' && api !== 'shipped' && api !== 'documented' && api !== 'rest') throw new CliUsageError(`unknown --api '${api}': use shipped, documented, rest or auto`);
+  const rest = restOptions(v);
+  if (v.local && api === 'rest') throw new CliUsageError('--local talks to a Pods API socket on this machine; the REST API is reached over SSH');
   let port: number | undefined;
   if (v.port !== undefined) {
     port = Number(v.port);
@@ -154,6 +219,7 @@ export function parseNodeArgs(
     }),
     ...defined({ local: v.local as string | undefined, at: v.at as string | undefined, socketPath, sudoCommand, mask }),
     api,
+    rest,
     sudo: v.sudo === true,
     output,
     showManagedFields: v['show-managed-fields'] === true,

@@ -1,5 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -98,6 +100,38 @@ describe('nodescope sim', () => {
     expect(second.stderr).toContain(`${socket} is in use by a running server`);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+  });
+
+  it('serves the kubelet HTTPS API with the token and client certificate it was given, and PodResources', async () => {
+    const socket = join(dir, 'rest.sock');
+    const resources = join(dir, 'pod-resources.sock');
+    const tokenFile = join(dir, 'sim-token');
+    writeFileSync(tokenFile, 'tok-sim-123\n');
+    const sim = await startSim(['--socket', socket, '--pods', '7', '--rest-port', '0', '--token-file', tokenFile, '--client-cert-dir', dir, '--pod-resources-socket', resources]);
+    const line = /REST API on https:\/\/127\.0\.0\.1:(\d+) \(serving certificate SHA-256 ([0-9A-F:]{95})\)/.exec(sim.output().stdout);
+    expect(line, sim.output().stdout).not.toBeNull();
+    expect(sim.output().stdout).toContain(`PodResources API on unix:${resources}`);
+    for (const f of ['client.crt', 'client.key']) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
+    const get = (headers: Record<string, string>, cert?: { cert: string; key: string }) =>
+      new Promise<{ status: number; body: string; fingerprint: string }>((done, fail) => {
+        const req = httpsRequest({ host: '127.0.0.1', port: Number(line![1]), path: '/pods', rejectUnauthorized: false, headers, ...cert }, (res) => {
+          let body = '';
+          const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => done({ status: res.statusCode!, body, fingerprint }));
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    const byToken = await get({ Authorization: 'Bearer tok-sim-123' });
+    expect(byToken.status).toBe(200);
+    expect(byToken.fingerprint).toBe(line![2]);
+    expect((JSON.parse(byToken.body) as { items: unknown[] }).items).toHaveLength(7);
+    expect((await get({}, { cert: readFileSync(join(dir, 'client.crt'), 'utf8'), key: readFileSync(join(dir, 'client.key'), 'utf8') })).status).toBe(200);
+    expect((await get({ Authorization: 'Bearer wrong' })).status).toBe(401);
+    sim.child.kill('SIGTERM');
+    expect(await sim.exited).toBe(0);
+    expect(nodescope(['--socket', join(dir, 'x.sock'), '--token-file', tokenFile]).stderr).toContain('need --rest-port');
   });
 
   it('explains bad command lines and exits 2', () => {

@@ -2,7 +2,11 @@
  * `nodescope sim`: a simulated kubelet serving the node-local Pods API on a UNIX socket, with generated
  * pods and optional churn, until interrupted. For trying Nodescope without a cluster and for tests.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '../fs/atomic-file';
+import type { KubeletRestOptions } from '../sim/kubelet-rest-server';
 import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubeletOptions } from '../sim/kubelet-server';
 import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
@@ -35,9 +39,21 @@ options:
   --empty-uids N                 serve N pods with no uid
   --managed-fields-depth N       serve a pod whose managedFields nest N levels deep
                                  (faulty pods sit between good ones, as a buggy kubelet might send them)
+kubelet REST API (HTTPS on 127.0.0.1 with a self-signed serving certificate made at start):
+  --rest-port PORT               serve it on this loopback port (0: any free port)
+  --read-only-port PORT          also serve the read-only port, plain HTTP without authentication
+  --token-file FILE              accept the bearer token in FILE (as user sim-admin)
+  --client-cert-dir DIR          write a client certificate and key for user sim-admin there (0600),
+                                 signed by a client CA the simulator trusts
+  --authorizer ok|down           down: authorization fails as when the control plane is unreachable
+PodResources API:
+  --pod-resources-socket PATH    serve it on this UNIX socket (GPUs, SR-IOV VFs, exclusive CPUs)
   -h, --help`;
 
 class UsageError extends Error {}
+
+/** The user the simulator's token and client certificate authenticate as. */
+const SIM_USER = 'sim-admin';
 
 function whole(value: string | undefined, flag: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
@@ -53,7 +69,13 @@ function positive(value: string | undefined, flag: string): number | undefined {
   return n;
 }
 
-function options(argv: string[]): SimulatedKubeletOptions | 'help' {
+interface SimCliOptions extends SimulatedKubeletOptions {
+  tokenFile?: string;
+  clientCertDir?: string;
+  authorizerDown?: boolean;
+}
+
+function options(argv: string[]): SimCliOptions | 'help' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -67,6 +89,12 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
       initializing: { type: 'string' },
       node: { type: 'string' },
       'watch-buffer': { type: 'string' },
+      'rest-port': { type: 'string' },
+      'read-only-port': { type: 'string' },
+      'token-file': { type: 'string' },
+      'client-cert-dir': { type: 'string' },
+      authorizer: { type: 'string', default: 'ok' },
+      'pod-resources-socket': { type: 'string' },
       undecodable: { type: 'string' },
       'duplicate-uids': { type: 'string' },
       'empty-uids': { type: 'string' },
@@ -83,7 +111,12 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
   if (api === 'both' && documentedSocket === undefined) throw new UsageError('--api both needs --documented-socket PATH for the documented shape');
   if (api !== 'both' && documentedSocket !== undefined) throw new UsageError('--documented-socket is only used with --api both');
   const initializingSeconds = positive(values.initializing, '--initializing');
-  const result: SimulatedKubeletOptions = {
+  const restPort = whole(values['rest-port'], '--rest-port');
+  const readOnlyPort = whole(values['read-only-port'], '--read-only-port');
+  const restFlags = [values['token-file'], values['client-cert-dir'], readOnlyPort].some((v) => v !== undefined) || values.authorizer !== 'ok';
+  if (restPort === undefined && restFlags) throw new UsageError('--read-only-port, --token-file, --client-cert-dir and --authorizer need --rest-port');
+  if (values.authorizer !== 'ok' && values.authorizer !== 'down') throw new UsageError(`--authorizer must be ok or down, got '${values.authorizer}'`);
+  const result: SimCliOptions = {
     socketPath: values.socket,
     api: api === 'documented' ? 'documented' : 'shipped',
     pods: whole(values.pods, '--pods'),
@@ -94,6 +127,11 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
     watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
+  if (restPort !== undefined) result.rest = { port: restPort, ...(readOnlyPort !== undefined ? { readOnlyPort } : {}) };
+  if (values['token-file'] !== undefined) result.tokenFile = values['token-file'];
+  if (values['client-cert-dir'] !== undefined) result.clientCertDir = values['client-cert-dir'];
+  if (values.authorizer === 'down') result.authorizerDown = true;
+  if (values['pod-resources-socket'] !== undefined) result.podResourcesSocketPath = values['pod-resources-socket'];
   const faults = {
     undecodable: whole(values.undecodable, '--undecodable'),
     duplicateUids: whole(values['duplicate-uids'], '--duplicate-uids'),
@@ -117,7 +155,7 @@ function waitForSignal(): Promise<NodeJS.Signals> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let opts: SimulatedKubeletOptions | 'help';
+  let opts: SimCliOptions | 'help';
   try {
     opts = options(argv);
   } catch (err) {
@@ -132,6 +170,13 @@ export async function run(argv: string[]): Promise<number> {
   const signal = waitForSignal();
   let kubelet;
   try {
+    if (opts.tokenFile !== undefined && opts.rest) {
+      const token = (await readFile(opts.tokenFile, 'utf8').catch((err: Error) => {
+        throw new SimulatorOptionsError(`cannot read --token-file ${opts.tokenFile}: ${err.message}`);
+      })).trim();
+      if (!token) throw new SimulatorOptionsError(`--token-file ${opts.tokenFile} is empty`);
+      (opts.rest as KubeletRestOptions).tokens = { [token]: SIM_USER };
+    }
     kubelet = await startSimulatedKubelet(opts);
   } catch (err) {
     if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
@@ -145,6 +190,19 @@ export async function run(argv: string[]): Promise<number> {
     const note = api === 'documented' ? ', field masks honoured' : '';
     lines.push(`  ${api} Pods API (${servicePrefix[api as keyof typeof servicePrefix]}/*${note}) on unix:${socket}`);
   }
+  const { rest } = kubelet;
+  if (rest) {
+    if (opts.authorizerDown) rest.setAuthorizer('webhook-down');
+    lines.push(`  REST API on https://127.0.0.1:${rest.port} (serving certificate SHA-256 ${rest.fingerprint})${rest.readOnlyPort !== undefined ? `, read-only port http://127.0.0.1:${rest.readOnlyPort}` : ''}`);
+    if (opts.authorizerDown) lines.push('  authorization fails as with the control plane down (500 Authorization error)');
+    if (opts.clientCertDir !== undefined) {
+      const pair = await rest.clientCa.issue(SIM_USER);
+      await writeFileAtomic(join(opts.clientCertDir, 'client.crt'), pair.certPem);
+      await writeFileAtomic(join(opts.clientCertDir, 'client.key'), pair.keyPem);
+      lines.push(`  client certificate for ${SIM_USER} in ${join(opts.clientCertDir, 'client.crt')} and client.key`);
+    }
+  }
+  if (kubelet.podResources) lines.push(`  PodResources API on unix:${kubelet.podResources.socketPath}`);
   lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
   if (opts.faults) lines.push(`  faulty pods: ${Object.entries(opts.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`);

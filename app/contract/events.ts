@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DiffProgressSchema } from './diff';
+import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
 import { PodDeltasSchema, WatchEventsSchema } from './pods';
@@ -14,6 +15,8 @@ export const events = {
   /** A node was added or its state, label, mask or pod count changed: its full record. */
   nodeState: NodeInfoSchema,
   nodeRemoved: z.object({ nodeId: z.string() }),
+  /** A node's metrics were read again (at an interval), or are gone (null: disconnected). */
+  nodeMetrics: NodeMetricsEventSchema,
   podDeltas: PodDeltasSchema,
   watchEvents: WatchEventsSchema,
   prompt: PromptSchema,

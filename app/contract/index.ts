@@ -5,6 +5,7 @@ export * from './errors';
 export * from './events';
 export * from './handle-request';
 export * from './history';
+export * from './node-metrics';
 export * from './nodes';
 export * from './notices';
 export * from './pods';

@@ -8,6 +8,43 @@ const SocketPathSchema = z
   .trim()
   .startsWith('/', 'The socket path must be absolute, e.g. /var/lib/kubelet/pods-api/pods-api.sock');
 
+/** A credential file: a path on this machine, or `node:PATH` for a file on the node read there with `sudo -n cat`. */
+const CredentialPathSchema = z
+  .string()
+  .trim()
+  .refine((v) => /^(node:)?\//.test(v), 'Give an absolute path on this machine, or node:/path for a file on the node');
+
+/**
+ * How the kubelet's REST API is reached when a node is read through it. Credentials are files, named
+ * here by path: their contents are read when connecting and never stored or sent to the UI.
+ */
+export const RestOptionsSchema = z
+  .object({
+    /** The kubelet's port on the node's loopback; default 10250, or 10255 with readOnly. */
+    port: z.number({ error: PORT_RANGE }).int(PORT_RANGE).min(1, PORT_RANGE).max(65535, PORT_RANGE).optional(),
+    /** The read-only port: plain HTTP, no credentials. */
+    readOnly: z.boolean().optional(),
+    tokenFile: CredentialPathSchema.optional(),
+    clientCert: CredentialPathSchema.optional(),
+    clientKey: CredentialPathSchema.optional(),
+    /** The CA (PEM, on this machine) that signs the serving certificate; without it the certificate is pinned on first use. */
+    caFile: z.string().trim().startsWith('/', 'Give the CA file as an absolute path').optional(),
+    /** How often /pods is polled, in seconds (default 2). */
+    pollIntervalS: z.number().min(0.2, 'Poll at most 5 times a second').max(3600).optional(),
+  })
+  .refine((r) => !(r.tokenFile && (r.clientCert || r.clientKey)), 'Give a token file or a client certificate and key, not both')
+  .refine((r) => !r.clientCert === !r.clientKey, 'A client certificate needs its key file, and a key its certificate')
+  .refine((r) => !(r.readOnly && (r.tokenFile || r.clientCert)), 'The read-only port takes no credentials');
+export type RestOptions = z.infer<typeof RestOptionsSchema>;
+
+/** Which kubelet API a node is read from: the Pods API socket, the REST API, or the socket when there is one, else REST. */
+export const ApiChoiceSchema = z.enum(['auto', 'pods', 'rest']);
+export type ApiChoice = z.infer<typeof ApiChoiceSchema>;
+
+/** The API a live node is actually read from (NodeInfo.readFrom). */
+export const ReadFromSchema = z.enum(['shipped', 'documented', 'rest']);
+export type ReadFrom = z.infer<typeof ReadFromSchema>;
+
 /** How to reach a node over SSH: what the add-node dialog collects. Unset fields fall back to ~/.ssh/config. */
 export const SshNodeSpecSchema = z.object({
   kind: z.literal('ssh'),
@@ -34,6 +71,11 @@ export const SshNodeSpecSchema = z.object({
   socketPath: SocketPathSchema.optional(),
   /** Reach the socket through `sudo -n socat` when the SSH user cannot open it directly. */
   sudo: z.boolean().optional(),
+  /** Absent: the Pods API, as before nodes could be read through REST. */
+  api: ApiChoiceSchema.optional(),
+  rest: RestOptionsSchema.optional(),
+  /** Read devices, exclusive CPUs and memory from the PodResources API on this socket (root-only: sudo as for the Pods API). */
+  podResourcesSocket: SocketPathSchema.optional(),
 });
 export type SshNodeSpec = z.infer<typeof SshNodeSpecSchema>;
 
@@ -79,7 +121,7 @@ export type AddNodeSpecInput = z.input<typeof AddNodeSpecSchema>;
 export const isOfflineKind = (kind: NodeSpec['kind']): kind is 'snapshot' | 'recording' => kind === 'snapshot' || kind === 'recording';
 
 /** What the node is waiting for from the user. */
-export const WaitingForSchema = z.enum(['hostKey', 'passphrase', 'password', 'keyboardInteractive']);
+export const WaitingForSchema = z.enum(['hostKey', 'kubeletCertificate', 'passphrase', 'password', 'keyboardInteractive']);
 
 /** A node's connection lifecycle, one variant per thing the sidebar shows. Times are epoch ms. */
 export const NodeStateSchema = z.discriminatedUnion('phase', [
@@ -136,6 +178,8 @@ export const NodeInfoSchema = z.object({
   historyTrimmed: z.boolean().optional(),
   /** A recording of this node's watch is being written to this file. */
   recordingTo: z.string().optional(),
+  /** The kubelet API the node is read from, once connected. */
+  readFrom: ReadFromSchema.optional(),
 });
 export type NodeInfo = z.infer<typeof NodeInfoSchema>;
 

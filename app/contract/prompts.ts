@@ -17,6 +17,16 @@ export const PromptSchema = z.discriminatedUnion('kind', [
     /** OpenSSH style: SHA256:base64-without-padding. */
     fingerprint: z.string(),
   }),
+  /** The kubelet's serving certificate, asked about like a host key: unknown ones only, a changed one is refused. */
+  z.object({
+    kind: z.literal('kubeletCertificate'),
+    id: z.string().min(1),
+    nodeId: z.string(),
+    host: z.string(),
+    port: z.number().int(),
+    /** SHA-256 of the certificate, colon-separated hex as openssl x509 -fingerprint -sha256 prints it. */
+    fingerprint: z.string(),
+  }),
   z.object({
     kind: z.literal('passphrase'),
     id: z.string().min(1),
@@ -50,6 +60,7 @@ export type HostKeyDecision = z.infer<typeof HostKeyDecisionSchema>;
 
 /** Secrets travel once, in memory, and are never stored in plain text; null = the user cancelled. */
 export const PromptAnswerSchema = z.discriminatedUnion('kind', [
+  /** For hostKey and kubeletCertificate prompts. */
   z.object({ kind: z.literal('hostKey'), decision: HostKeyDecisionSchema }),
   z.object({ kind: z.literal('secret'), value: z.string().nullable() }),
   z.object({ kind: z.literal('keyboardInteractive'), responses: z.array(z.string()).nullable() }),

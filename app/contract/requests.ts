@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
+import { NodeMetricsSchema } from './node-metrics';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -84,6 +85,8 @@ export const requests = {
     input: NodeIdSchema.extend({ mask: z.string().max(10_000) }),
     output: MaskCheckSchema,
   },
+  /** The node's latest metrics (CPU, memory, probes, devices, runtime against kubelet); null when none yet. Later ones come as nodeMetrics events. */
+  'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },

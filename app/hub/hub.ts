@@ -3,6 +3,7 @@ import {
   type AddNodeSpec,
   type MaskCheck,
   type NodeInfo,
+  type NodeMetrics,
   type NodeSpec,
   type NodeState,
   type PodDetail,
@@ -64,6 +65,7 @@ export type HubRequest =
   | 'nodes.disconnect'
   | 'nodes.startDemo'
   | 'nodes.setMask'
+  | 'nodes.metrics'
   | 'pods.rows'
   | 'pods.get'
   | 'pods.history'
@@ -157,6 +159,8 @@ interface NodeRecord {
   keptMask?: unknown;
   /** A file's pods: never connected, never live. */
   offline?: OfflineSource;
+  /** The latest CPU, memory, probes and devices the connection read; null when none. */
+  metrics: NodeMetrics | null;
 }
 
 const DEMO_ID = 'demo';
@@ -331,9 +335,21 @@ export function createHub(options: HubOptions): Hub {
           record.info.maskHonoured = honoured;
           publish(record);
         },
+        readFrom: (api) => {
+          if (!current() || record.info.readFrom === api) return;
+          record.info.readFrom = api;
+          publish(record);
+        },
+        metrics: (metrics) => current() && setMetrics(record, metrics),
       },
     };
     record.link = options.openLink(request);
+  };
+
+  const setMetrics = (record: NodeRecord, metrics: NodeMetrics | null) => {
+    if (metrics === null && record.metrics === null) return;
+    record.metrics = metrics;
+    emit({ name: 'nodeMetrics', payload: { nodeId: record.info.id, metrics } });
   };
 
   const closeLink = async (record: NodeRecord) => {
@@ -342,6 +358,8 @@ export function createHub(options: HubOptions): Hub {
     record.session = null;
     prompts.cancelNode(record.info.id);
     await link?.close();
+    // What a closed connection read is not the node now: no stale CPU or devices shown as current.
+    setMetrics(record, null);
   };
 
   const disconnect = async (record: NodeRecord) => {
@@ -364,6 +382,7 @@ export function createHub(options: HubOptions): Hub {
       linkState: { phase: 'disconnected' },
       prompt: null,
       maskLeftOff: false,
+      metrics: null,
     };
     // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
     setRecordMask(record, mask);
@@ -599,6 +618,7 @@ export function createHub(options: HubOptions): Hub {
       if (isRemembered(record)) await persist();
       return check;
     },
+    'nodes.metrics': ({ nodeId }) => structuredClone(recordOf(nodeId).metrics),
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
     'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
     'pods.history': ({ nodeId, uid }) => podHistory(recordOf(nodeId), uid),

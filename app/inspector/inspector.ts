@@ -7,6 +7,7 @@ import type { AppCore } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
+import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
 import { whyCannotWrite } from '../fs/write-error';
 import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
@@ -62,7 +63,8 @@ export interface Inspector extends AppCore {
 export async function createInspector(options: InspectorOptions): Promise<Inspector> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demoStarting: Promise<DemoKubelet> | null = null;
-  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}));
+  const linkOptions = { pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
+  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
 
   /** The demo node's link, once its simulated kubelet runs (started on first use). */
   const openDemoLink = (request: NodeLinkRequest): NodeLink => {

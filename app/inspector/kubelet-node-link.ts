@@ -1,27 +1,44 @@
 /**
- * H5's NodeLink over the kubelet client: SSH transport (or a socket on this machine, for the demo
- * node), a converging pod watch, and the watch's states mapped to the contract's NodeState.
+ * H5's NodeLink over the kubelet client: over SSH the Pods API socket or the kubelet's REST API (as the
+ * node's settings choose; auto: the socket when the node has one), or a socket on this machine (the demo
+ * node); a converging pod watch, and the watch's states mapped to the contract's NodeState.
  * reset() carries the full set after the first sync and after every re-sync; change() the live events.
+ * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
 import type { NodeState } from '../contract';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { wireMask, type ReceivedPod } from '../kubelet/received-pod';
+import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
+import { openKubeletRest, type KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
+import { secretSource } from '../kubelet-rest/rest-credentials';
+import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
+import { createPodResourcesClient, type PodResourcesClient } from '../podresources/pod-resources-client';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
-import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { findKubeletSocket, openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
 import { resolveSshTarget } from '../ssh/ssh-target';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
+import { readNodeMetrics } from './node-metrics-reader';
+import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
   /** Talk to this socket on this machine instead of going through SSH (the demo node). */
   localSocket?: string;
   /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
   sshConfigFile?: string;
+  /** Where accepted kubelet serving certificates are pinned; default in the state folder. */
+  pinsFile?: string;
+  /** How often CPU, memory, probes and devices are read; default METRICS_INTERVAL_MS. */
+  metricsIntervalMs?: number;
 }
+
+/** CPU and memory move slowly enough to read every few seconds without loading the kubelet (k9s: 2 s to 5 s). */
+export const METRICS_INTERVAL_MS = 5000;
 
 export function nodeStateOf(s: WatchState): NodeState | undefined {
   switch (s.state) {
@@ -44,55 +61,74 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const { spec, events } = request;
   // A unix: source is a socket on this machine, as the demo node's is.
   const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
+  let session: SshSession | undefined;
   let transport: KubeletTransport | undefined;
+  let rest: KubeletRestConnection | undefined;
+  let podResourcesTransport: KubeletTransport | undefined;
+  let podResources: PodResourcesClient | undefined;
   let client: KubeletClient | undefined;
   let watch: PodWatch | undefined;
   let closed = false;
   // Ends a dial, host key question or socket probe still in progress when the link is closed.
   const abortOpen = new AbortController();
+  const metricsPause = wakeableSleep();
 
-  const start = async () => {
-    let socketPath = localSocket ?? (spec.kind === 'ssh' ? spec.socketPath : undefined) ?? KUBELET_SOCKET_CANDIDATES[0];
-    let target = socketPath;
-    if (!localSocket) {
-      if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
-      const sshTarget = await resolveSshTarget(spec.host, {
-        ...(spec.user ? { user: spec.user } : {}),
-        ...(spec.port ? { port: spec.port } : {}),
-        ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
-        ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
-        ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
-      });
-      if (closed) return;
-      // Without a socket path the transport finds the shipped or the documented socket on the node.
-      const opened = await openKubeletTransport(sshTarget, {
-        ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
-        prompter: request.prompter,
-        bridgeMode: spec.sudo ? 'sudo' : 'auto',
-        signal: abortOpen.signal,
-      });
-      // Closed in the moment between the transport being returned and this line: the signal no longer applies.
-      if (closed) return opened.close();
-      transport = opened;
-      target = transport.target;
-      socketPath = transport.socketPath;
+  const noRest =
+    spec.kind === 'demo'
+      ? "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results."
+      : spec.kind === 'ssh' && spec.api === 'auto'
+        ? 'Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: choose the REST API in the node settings to see them.'
+        : 'Read through the Pods API, which has no CPU, memory or probe results: choose the REST API (or auto) in the node settings to see them.';
+  const noPodResources =
+    spec.kind === 'ssh'
+      ? `Devices come from the PodResources API: give its socket in the node settings (usually ${POD_RESOURCES_SOCKET}).`
+      : 'Devices come from the PodResources API, which this source does not read.';
+
+  /** CPU, memory, probes and devices while the node is live, every metricsIntervalMs. */
+  const readMetrics = async () => {
+    while (!closed) {
+      if (watch?.state().state === 'live') {
+        const w = watch;
+        const metrics = await readNodeMetrics({
+          ...(rest ? { rest: rest.client } : {}),
+          noRest,
+          ...(podResources ? { podResources } : {}),
+          noPodResources,
+          listed: () => w.held().values(),
+        });
+        if (closed) return;
+        events.metrics?.(metrics);
+      }
+      await metricsPause.sleep(options.metricsIntervalMs ?? METRICS_INTERVAL_MS);
     }
-    const t = transport;
-    const { mask } = request;
-    // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
-    // (NodePods) then shows only what the user selected.
-    client = createKubeletClient({ target, socketPath, ...(mask ? { mask: wireMask(mask) } : {}), ...(t ? { transportError: () => t.lastError() } : {}) });
+  };
+
+  let wasLive = false;
+  const { mask } = request;
+  // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
+  // (NodePods) then shows only what the user selected.
+  const wireOptions = mask ? { mask: wireMask(mask) } : {};
+  const startWatch = (c: KubeletClient) => {
+    client = c;
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
     const noteHonoured = (pods: readonly ReceivedPod[]) => {
       if (!mask || closed || pods.length === 0) return;
       events.maskHonoured?.(pods.every((p) => p.maskHonoured !== false));
     };
     watch = startPodWatch(
-      client,
+      c,
       {
         state: (s) => {
           const state = nodeStateOf(s);
-          if (state && !closed) events.state(state);
+          if (!state || closed) return;
+          if (s.state === 'live') {
+            const api = watch?.api();
+            if (api) events.readFrom?.(api);
+            // Going live: read the metrics now rather than at the end of the current wait.
+            if (!wasLive) metricsPause.wake();
+          }
+          wasLive = s.state === 'live';
+          events.state(state);
         },
         synced: (pods) => {
           if (closed) return;
@@ -107,6 +143,80 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       },
       { masked: mask !== undefined },
     );
+    void readMetrics();
+  };
+
+
+  const start = async () => {
+    if (localSocket) return startWatch(createKubeletClient({ target: localSocket, socketPath: localSocket, ...wireOptions }));
+    if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
+    const sshTarget = await resolveSshTarget(spec.host, {
+      ...(spec.user ? { user: spec.user } : {}),
+      ...(spec.port ? { port: spec.port } : {}),
+      ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
+      ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
+      ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
+    });
+    if (closed) return;
+    // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
+    const own = createSshSession(sshTarget, { prompter: request.prompter });
+    session = own;
+    const shared: SshSession = { ...own, close: () => {} };
+    const api = spec.api ?? 'pods';
+    let socketPath = spec.socketPath;
+    let useRest = api === 'rest';
+    if (api === 'auto' && !socketPath) {
+      socketPath = await findKubeletSocket(shared, KUBELET_SOCKET_CANDIDATES);
+      useRest = socketPath === undefined;
+    }
+    if (closed) return;
+    if (useRest) {
+      const r = spec.rest ?? {};
+      const credentials = {
+        ...(r.tokenFile ? { token: secretSource(r.tokenFile) } : {}),
+        ...(r.clientCert ? { clientCert: secretSource(r.clientCert) } : {}),
+        ...(r.clientKey ? { clientKey: secretSource(r.clientKey) } : {}),
+      };
+      const opened = await openKubeletRest(sshTarget, {
+        prompter: request.prompter,
+        session: shared,
+        pinsFile: options.pinsFile ?? defaultPinsFile(defaultStateDir()),
+        credentials,
+        ...(r.port ? { port: r.port } : {}),
+        ...(r.readOnly ? { readOnly: true } : {}),
+        ...(r.caFile ? { caFile: r.caFile } : {}),
+        ...(r.pollIntervalS ? { pollIntervalMs: r.pollIntervalS * 1000 } : {}),
+      });
+      if (closed) return opened.close();
+      rest = opened;
+    } else {
+      // Without a socket path the transport finds the shipped or the documented socket on the node.
+      const opened = await openKubeletTransport(sshTarget, {
+        ...(socketPath ? { socketPath } : {}),
+        prompter: request.prompter,
+        session: shared,
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
+      });
+      // Closed in the moment between the transport being returned and this line: the signal no longer applies.
+      if (closed) return opened.close();
+      transport = opened;
+    }
+    if (spec.podResourcesSocket) {
+      // The bridge opens its channel on first use: a socket the user may not reach is reported with the devices, not as the node's error.
+      podResourcesTransport = await openKubeletTransport(sshTarget, {
+        socketPath: spec.podResourcesSocket,
+        prompter: request.prompter,
+        session: shared,
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
+      });
+      const t = podResourcesTransport;
+      podResources = createPodResourcesClient({ target: t.target, socketPath: spec.podResourcesSocket, transportError: () => t.lastError() });
+    }
+    if (rest) return startWatch(rest.client);
+    const t = transport!;
+    startWatch(createKubeletClient({ target: t.target, socketPath: t.socketPath, ...wireOptions, transportError: () => t.lastError() }));
   };
 
   const pause = wakeableSleep();
@@ -146,10 +256,16 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       // A dial still finding the socket (a host key question nobody answers, a silent host) is
       // dropped now, so waiting for open() to stop is short and nothing outlives close().
       abortOpen.abort();
+      metricsPause.wake();
+      session?.close();
       await opening;
       await watch?.close();
       client?.close();
+      podResources?.close();
+      await rest?.close();
       await transport?.close();
+      await podResourcesTransport?.close();
+      events.metrics?.(null);
     },
   };
 }

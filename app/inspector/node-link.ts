@@ -1,5 +1,5 @@
-import type { NodeSpec, NodeState } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
+import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 
@@ -11,6 +11,10 @@ export interface NodeLinkEvents {
   change(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod): void;
   /** With a mask: whether the kubelet applied it itself (the pods are masked here either way). */
   maskHonoured?(honoured: boolean): void;
+  /** Which kubelet API the pods come from, once known. */
+  readFrom?(api: ReadFrom): void;
+  /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
+  metrics?(metrics: NodeMetrics | null): void;
 }
 
 /** A running connection to one node's kubelet: watching until closed, reconnecting on its own. */

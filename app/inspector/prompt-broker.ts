@@ -1,4 +1,5 @@
 import { ContractError, type Prompt, type PromptAnswer } from '../contract';
+import { CERTIFICATE_KIND } from '../kubelet-rest/certificate-kind';
 import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
 import type { AppEvent } from './app-core';
 
@@ -33,7 +34,7 @@ export class PromptBroker {
     if (!waiting) {
       throw new ContractError('not-found', `No question ${promptId} is waiting for an answer.`, 'It was answered elsewhere or timed out; check the node list.');
     }
-    const expected = waiting.prompt.kind === 'hostKey' ? 'hostKey' : waiting.prompt.kind === 'keyboardInteractive' ? 'keyboardInteractive' : 'secret';
+    const expected = waiting.prompt.kind === 'hostKey' || waiting.prompt.kind === 'kubeletCertificate' ? 'hostKey' : waiting.prompt.kind === 'keyboardInteractive' ? 'keyboardInteractive' : 'secret';
     if (answer.kind !== expected) {
       throw new ContractError('invalid-input', `Question ${promptId} needs a ${expected} answer, not ${answer.kind}.`);
     }
@@ -58,13 +59,13 @@ export class PromptBroker {
   prompterFor(nodeId: string, who: { user: string; host: string }): SshPrompter {
     return {
       hostKey: async (q): Promise<HostKeyAnswer> => {
-        const answer = await this.ask(nodeId, {
-          kind: 'hostKey',
-          host: q.host,
-          port: q.port,
-          keyType: q.keyType,
-          fingerprint: q.fingerprint,
-        });
+        // The kubelet's serving certificate is pinned like a host key, but asked about in its own words.
+        const answer = await this.ask(
+          nodeId,
+          q.keyType === CERTIFICATE_KIND
+            ? { kind: 'kubeletCertificate', host: q.host, port: q.port, fingerprint: q.fingerprint }
+            : { kind: 'hostKey', host: q.host, port: q.port, keyType: q.keyType, fingerprint: q.fingerprint },
+        );
         const decision = answer?.kind === 'hostKey' ? answer.decision : 'refuse';
         return decision === 'acceptOnce' ? 'once' : decision === 'acceptAndRemember' ? 'remember' : 'refuse';
       },

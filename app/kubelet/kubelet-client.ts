@@ -20,6 +20,8 @@ import { podReader, wireMask, type PodReader, type ReceivedPod } from './receive
 import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
+/** Which API a client reads pods from: a Pods API shape, or the kubelet's REST API (app/kubelet-rest). */
+export type PodSourceApi = ApiShape | 'rest';
 
 export interface KubeletClientOptions {
   /** `unix:///path` (openKubeletTransport's target) or `unix:/path`; a bare absolute path is taken as a local socket. */
@@ -41,14 +43,14 @@ export interface PodList {
   pods: ReceivedPod[];
   /** Pods of the list that do not decode: left out of `pods`, each named (list index, byte offset, uid if read). */
   undecodable: PodDecodeError[];
-  api: ApiShape;
+  api: PodSourceApi;
   /** Whether the kubelet applied the mask itself; undefined without a mask or pods. */
   maskHonoured: boolean | undefined;
 }
 
 export interface SinglePod {
   pod: ReceivedPod;
-  api: ApiShape;
+  api: PodSourceApi;
   maskHonoured: boolean | undefined;
 }
 
@@ -60,7 +62,8 @@ export type WatchMessage =
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
 export interface PodStream extends AsyncIterable<WatchMessage> {
-  api: ApiShape;
+  /** 'documented' streams have no end-of-replay marker; the others end their replay with INITIAL_SYNC_COMPLETE. */
+  api: PodSourceApi;
   /** Messages received but not yet consumed. */
   backlog(): number;
   maskHonoured(): boolean | undefined;
@@ -70,7 +73,7 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
 
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
-  detectApiShape(): Promise<ApiShape>;
+  detectApiShape(): Promise<PodSourceApi>;
   /**
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).

@@ -22,6 +22,14 @@ export type KubeletErrorCode =
   | 'INVALID_ARGUMENT'
   /** A stream ended without us asking (kubelet restart): retryable. */
   | 'CANCELLED'
+  /** REST API: the kubelet did not accept the credential (401). */
+  | 'UNAUTHENTICATED'
+  /** REST API: the credential's user lacks an RBAC rule on a node subresource (403). */
+  | 'FORBIDDEN'
+  /** REST API: the kubelet could not ask the API server whether to allow the request (control plane down). */
+  | 'AUTHORIZER_DOWN'
+  /** REST API: the serving certificate is untrusted, changed or refused, or the TLS handshake failed. */
+  | 'TLS'
   | 'INTERNAL';
 
 const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_LIMITED', 'WATCH_DROPPED', 'CANCELLED']);

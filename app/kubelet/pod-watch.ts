@@ -7,9 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
-import type { KubeletClient, PodStream } from './kubelet-client';
+import type { KubeletClient, PodSourceApi, PodStream } from './kubelet-client';
 import { canPassByWaiting, KubeletError } from './kubelet-error';
-import type { ApiShape } from './pods-api-methods';
+import { podSetChanges, type PodChange } from './pod-set-changes';
 import type { ReceivedPod } from './received-pod';
 import type { PodDecodeError } from '../pod/decode';
 
@@ -22,11 +22,7 @@ export type WatchState =
   | { state: 'error'; cause: KubeletError; hint: string }
   | { state: 'closed' };
 
-export interface PodChange {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  /** For DELETED, the pod as last held (the kubelet sends only its identity). */
-  pod: ReceivedPod;
-}
+export type { PodChange };
 
 /**
  * Why a pod the kubelet sent is not among the held pods: it does not decode, it has no uid, or another pod
@@ -93,7 +89,7 @@ export interface PodWatch {
   held(): ReadonlyMap<string, ReceivedPod>;
   state(): WatchState;
   /** The shape in use, once known. */
-  api(): ApiShape | undefined;
+  api(): PodSourceApi | undefined;
   /** Number of completed re-syncs (after the first sync). */
   resyncs(): number;
   close(): Promise<void>;
@@ -111,7 +107,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
   let stream: PodStream | undefined;
-  let api: ApiShape | undefined;
+  let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
   let resyncs = 0;
@@ -137,13 +133,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     leftOut.clear();
     for (const error of undecodable) leftOut.undecodable(error);
     for (const pod of pods) if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
-    const changes: PodChange[] = [];
-    for (const [uid, pod] of next) {
-      const before = held.get(uid);
-      if (!before) changes.push({ type: 'ADDED', pod });
-      else if (!same(before, pod)) changes.push({ type: 'MODIFIED', pod });
-    }
-    for (const [uid, pod] of held) if (!next.has(uid)) changes.push({ type: 'DELETED', pod });
+    const changes = podSetChanges(held, next, same);
     held = next;
     const resync = synced;
     if (resync) resyncs++;
@@ -175,7 +165,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
   };
 
-  /** Shipped: ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
+  /** Shipped (and REST polling): ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
   const consumeShipped = async (s: PodStream) => {
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, ReceivedPod> | undefined = new Map();
@@ -228,7 +218,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         stream = await client.watchPods().finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        await (stream.api === 'shipped' ? consumeShipped(stream) : consumeDocumented(stream));
+        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {

@@ -9,6 +9,8 @@ import { PodGenerator } from './pod-generator';
 import { PodStore } from './pod-store';
 import { type EndpointStats, PodsEndpoint } from './pods-endpoint';
 import type { PodsApiShape } from './pods-api-services';
+import { startKubeletRest, type KubeletRestOptions, type SimulatedKubeletRest } from './kubelet-rest-server';
+import { startPodResourcesEndpoint, type PodResourcesEndpoint } from './pod-resources-server';
 
 export interface SimulatedKubeletOptions {
   /** Where to serve `api`; the directory must exist. */
@@ -29,6 +31,10 @@ export interface SimulatedKubeletOptions {
   rateLimit?: { qps: number; burst: number };
   /** Live events a watcher may fall behind before it is dropped; default the kubelet's 100. */
   watchBufferLimit?: number;
+  /** Also serve the kubelet's HTTPS API (and optionally its read-only port) on loopback. */
+  rest?: KubeletRestOptions;
+  /** Also serve the PodResources API on this UNIX socket. */
+  podResourcesSocketPath?: string;
   /** Pods served broken on purpose (pod-faults.ts); none by default. */
   faults?: PodFaultCounts;
 }
@@ -47,6 +53,10 @@ export interface SimulatedKubelet {
   nodeName: string;
   /** The socket each shape is served on. */
   sockets: Partial<Record<PodsApiShape, string>>;
+  /** The HTTPS API, when asked for. */
+  rest?: SimulatedKubeletRest;
+  /** The PodResources API, when asked for. */
+  podResources?: PodResourcesEndpoint;
   stats(): SimulatedKubeletStats;
   /**
    * As after a kubelet restart: open watches end with UNAVAILABLE, then every call answers
@@ -121,10 +131,15 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const wanted: [PodsApiShape, string][] = [[options.api ?? 'shipped', resolve(options.socketPath)]];
   if (options.documentedSocketPath !== undefined) wanted.push(['documented', resolve(options.documentedSocketPath)]);
   const endpoints: PodsEndpoint[] = [];
+  let rest: SimulatedKubeletRest | undefined;
+  let podResources: PodResourcesEndpoint | undefined;
+  const stopServers = () => Promise.all([...endpoints.map((e) => e.stop()), rest?.stop(), podResources?.stop()]);
   try {
     for (const [api, socketPath] of wanted) endpoints.push(await PodsEndpoint.start({ ...common, api, socketPath }));
+    if (options.rest) rest = await startKubeletRest(store, nodeName, options.rest);
+    if (options.podResourcesSocketPath !== undefined) podResources = await startPodResourcesEndpoint(store, resolve(options.podResourcesSocketPath));
   } catch (err) {
-    await Promise.all(endpoints.map((e) => e.stop()));
+    await stopServers();
     throw err;
   }
   churn.start();
@@ -136,6 +151,8 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
     generator,
     nodeName,
     sockets: Object.fromEntries(wanted),
+    ...(rest ? { rest } : {}),
+    ...(podResources ? { podResources } : {}),
     stats: () => Object.fromEntries(endpoints.map((e) => [e.stats().api, e.stats()])),
     restart: (initializingMs = 0) => {
       wholeAtLeast(initializingMs, 0, 'initializingMs');
@@ -145,7 +162,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
     stop: () => {
       stopped ??= (async () => {
         churn.stop();
-        await Promise.all(endpoints.map((e) => e.stop()));
+        await stopServers();
       })();
       return stopped;
     },

@@ -31,6 +31,8 @@ export interface KubeletTransportOptions extends SshSessionOptions {
    * transport is returned the signal does nothing more; close() ends it then.
    */
   signal?: AbortSignal;
+  /** A session already made to the node (e.g. by `--api auto` probing for sockets); closed with the transport. */
+  session?: SshSession;
 }
 
 export interface KubeletTransport {
@@ -45,20 +47,25 @@ export interface KubeletTransport {
   close(): Promise<void>;
 }
 
-/** The first candidate that exists for the SSH user (or may, behind a directory it cannot enter), else the first. */
-async function discoverSocketPath(session: SshSession, candidates: readonly string[]): Promise<string> {
+/** The first candidate that exists for the SSH user (or may, behind a directory it cannot enter); undefined when none does. */
+export async function findKubeletSocket(session: SshSession, candidates: readonly string[]): Promise<string | undefined> {
   const conn = await session.connection();
   const probes = await discoverKubeletSockets(conn.client, candidates);
-  return (probes.find((p) => p.access === 'writable') ?? probes.find((p) => p.access === 'noperm') ?? probes[0]!).path;
+  return (probes.find((p) => p.access === 'writable') ?? probes.find((p) => p.access === 'noperm'))?.path;
+}
+
+/** findKubeletSocket, else the first candidate (whose absence the first call then explains). */
+async function discoverSocketPath(session: SshSession, candidates: readonly string[]): Promise<string> {
+  return (await findKubeletSocket(session, candidates)) ?? candidates[0]!;
 }
 
 export async function openKubeletTransport(target: SshTarget, options: KubeletTransportOptions): Promise<KubeletTransport> {
   // The session gets no signal of its own: its close() is what drops its dial.
-  const { signal, ...sessionOptions } = options;
+  const { signal, session: given, ...sessionOptions } = options;
   const cancelled = () =>
     new SshError('CLOSED', `Connecting to ${target.host}:${target.port} was cancelled`, 'Connect again when you need this node.');
   if (signal?.aborted) throw cancelled();
-  const session = createSshSession(target, sessionOptions);
+  const session = given ?? createSshSession(target, sessionOptions);
   // Settles the caller's promise at once, whatever the dropped dial or probe still does on its way out.
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {

@@ -4,6 +4,7 @@ import { openExec, shellQuote } from './remote-exec';
 import { probeRemoteSocket, type SocketProbe } from './remote-socket-probe';
 import type { SshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
+import { streamFailureLog } from './stream-failure-log';
 
 /**
  * One byte stream to the kubelet's UNIX socket on the node per open(): a direct-streamlocal
@@ -103,13 +104,8 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
   const requested = options.mode ?? 'auto';
   const sudoCommand = (options.sudoTemplate ?? DEFAULT_SUDO_TEMPLATE).replaceAll('{socket}', shellQuote(socketPath));
   let mode: 'streamlocal' | 'sudo' = requested === 'sudo' ? 'sudo' : 'streamlocal';
-  let lastError: SshError | null = null;
-
-  const record = (err: SshError) => {
-    lastError = err;
-    options.onEvent?.({ type: 'stream-failed', error: err });
-    return err;
-  };
+  const log = streamFailureLog((error) => options.onEvent?.({ type: 'stream-failed', error }));
+  const record = log.record;
 
   const openSudo = async (conn: SshConnection): Promise<Duplex> => {
     const ch = await openExec(conn.client, sudoCommand).catch((err: Error) => {
@@ -187,24 +183,8 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
   };
 
   return {
-    open: () =>
-      open().then(
-        (stream) => {
-          // Old failures no longer explain anything; a bridge command that fails later records anew.
-          lastError = null;
-          // ssh2's own error (e.g. the connection reset mid-stream) is what grpc-js will hide.
-          stream.on('error', (err: Error) => {
-            if (!(err instanceof SshError)) {
-              record(new SshError('CONNECTION_LOST', `Stream to ${socketPath} failed: ${err.message}`, 'It will be re-opened on the next request.', err));
-            }
-          });
-          return stream;
-        },
-        (err: unknown) => {
-          throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
-        },
-      ),
+    open: () => log.open(open, socketPath),
     activeMode: () => mode,
-    lastError: () => lastError,
+    lastError: log.lastError,
   };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { AddNodeSpecSchema, type NodeInfo, type SshHost } from '../../app/contract/nodes';
+import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '../../app/contract/nodes';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 
@@ -13,16 +13,51 @@ interface Fields {
   jumpHost: string;
   socketPath: string;
   sudo: boolean;
+  api: ApiChoice;
+  kubeletPort: string;
+  readOnly: boolean;
+  tokenFile: string;
+  clientCert: string;
+  clientKey: string;
+  caFile: string;
+  pollIntervalS: string;
+  podResourcesSocket: string;
 }
-const EMPTY: Fields = { label: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false };
+type TextField = Exclude<keyof Fields, 'sudo' | 'readOnly' | 'api'>;
+const EMPTY: Fields = {
+  label: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false,
+  api: 'auto', kubeletPort: '', readOnly: false, tokenFile: '', clientCert: '', clientKey: '', caFile: '', pollIntervalS: '', podResourcesSocket: '',
+};
+const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
+  { value: 'auto', label: 'Auto', hint: 'the Pods API socket when the node has one, else the REST API' },
+  { value: 'pods', label: 'Pods API', hint: 'Kubernetes 1.36+ (gRPC watch on the kubelet socket)' },
+  { value: 'rest', label: 'REST API', hint: 'any kubelet: /pods polled, with CPU, memory and probes' },
+];
+
+const number = (v: string) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
 
 /** The form as a NodeSpec; blank fields are left out so ~/.ssh/config and defaults apply. */
 function toSpec(f: Fields): unknown {
-  const spec: Record<string, unknown> = { kind: 'ssh', host: f.host };
-  for (const key of ['label', 'user', 'identityFile', 'jumpHost', 'socketPath'] as const) if (f[key].trim()) spec[key] = f[key];
-  if (f.port.trim()) spec.port = /^\d+$/.test(f.port.trim()) ? Number(f.port) : f.port;
+  const spec: Record<string, unknown> = { kind: 'ssh', host: f.host, api: f.api };
+  for (const key of ['label', 'user', 'identityFile', 'jumpHost', 'socketPath', 'podResourcesSocket'] as const) if (f[key].trim()) spec[key] = f[key];
+  if (f.port.trim()) spec.port = number(f.port);
   if (f.sudo) spec.sudo = true;
+  if (f.api !== 'pods') {
+    const rest: Record<string, unknown> = {};
+    for (const key of ['tokenFile', 'clientCert', 'clientKey', 'caFile'] as const) if (f[key].trim()) rest[key] = f[key];
+    if (f.kubeletPort.trim()) rest.port = number(f.kubeletPort);
+    if (f.pollIntervalS.trim()) rest.pollIntervalS = number(f.pollIntervalS);
+    if (f.readOnly) rest.readOnly = true;
+    if (Object.keys(rest).length) spec.rest = rest;
+  }
   return spec;
+}
+
+/** Where a schema problem is shown: the field it names (rest.port is the kubelet port), or the REST section. */
+function fieldOf(path: PropertyKey[]): keyof Fields | 'rest' {
+  if (path[0] !== 'rest') return path[0] as keyof Fields;
+  if (path[1] === undefined) return 'rest';
+  return path[1] === 'port' ? 'kubeletPort' : (path[1] as keyof Fields);
 }
 
 export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAdded: (node: NodeInfo) => void }) {
@@ -40,15 +75,16 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
 
   const parsed = useMemo(() => AddNodeSpecSchema.safeParse(toSpec(fields)), [fields]);
   const fieldErrors = useMemo(() => {
-    const errors: Partial<Record<keyof Fields, string>> = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path[0] as keyof Fields] ??= issue.message;
+    const errors: Partial<Record<keyof Fields | 'rest', string>> = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) errors[fieldOf(issue.path)] ??= issue.message;
     return errors;
   }, [parsed]);
 
   const shownHosts = (hosts ?? []).filter((h) => `${h.alias} ${h.hostName ?? ''} ${h.user ?? ''}`.toLowerCase().includes(query.toLowerCase()));
 
   function pick(host: SshHost) {
-    setFields({ ...EMPTY, host: host.alias, socketPath: fields.socketPath, sudo: fields.sudo });
+    // Only the SSH fields come from the host entry; how the kubelet is read stays as chosen.
+    setFields({ ...fields, host: host.alias, user: '', port: '', identityFile: '', jumpHost: '', label: '' });
   }
 
   async function submit() {
@@ -64,7 +100,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     }
   }
 
-  const field = (key: Exclude<keyof Fields, 'sudo'>, label: string, placeholder: string, hint?: string) => {
+  const field = (key: TextField, label: string, placeholder: string, hint?: string) => {
     const error = touched || fields[key] ? fieldErrors[key] : undefined;
     const noteId = `add-node-${key}-note`;
     return (
@@ -155,11 +191,47 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
           </div>
           {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
           {field('jumpHost', 'Jump host', 'user@bastion:22')}
-          {field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
+          <fieldset className="api-choice">
+            <legend className="field-label">Kubelet API</legend>
+            {API_CHOICES.map((c) => (
+              <label key={c.value} className="check" title={c.hint}>
+                <input type="radio" name="api" value={c.value} checked={fields.api === c.value} onChange={() => setFields({ ...fields, api: c.value })} />
+                <span>
+                  {c.label} <span className="muted small">{c.hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {fields.api !== 'rest' && field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
+          {fields.api !== 'pods' && (
+            <fieldset className="rest-options">
+              <legend className="field-label">REST API</legend>
+              <div className="field-row">
+                {field('kubeletPort', 'Kubelet port', fields.readOnly ? '10255' : '10250', "on the node's 127.0.0.1, reached through SSH")}
+                {field('pollIntervalS', 'Poll every (s)', '2')}
+              </div>
+              <label className="check">
+                <input type="checkbox" checked={fields.readOnly} onChange={(e) => setFields({ ...fields, readOnly: e.target.checked })} />
+                <span>
+                  Read-only port <span className="muted">(plain HTTP, no credentials; off on most clusters)</span>
+                </span>
+              </label>
+              {!fields.readOnly && (
+                <>
+                  {field('tokenFile', 'Token file', '/path/to/token or node:/path', 'A bearer token, read from this file when connecting; node:/path reads it on the node with sudo -n cat')}
+                  {field('clientCert', 'Client certificate', 'or a certificate (PEM): /path or node:/path')}
+                  {field('clientKey', 'Client key', "the certificate's key (PEM): /path or node:/path")}
+                  {field('caFile', 'Kubelet CA file', 'without it, the certificate is asked about and pinned', 'The PEM file of the CA that signs the kubelet serving certificate')}
+                </>
+              )}
+              {(touched || fields.tokenFile || fields.clientCert || fields.clientKey) && fieldErrors.rest && <p className="field-error">{fieldErrors.rest}</p>}
+            </fieldset>
+          )}
+          {field('podResourcesSocket', 'PodResources socket', 'off (e.g. /var/lib/kubelet/pod-resources/kubelet.sock)', 'Devices, exclusive CPUs and memory per container; root-only, so non-root users need sudo')}
           <label className="check">
             <input type="checkbox" checked={fields.sudo} onChange={(e) => setFields({ ...fields, sudo: e.target.checked })} />
             <span>
-              Use sudo to reach the socket <span className="muted">(sudo -n socat on the node)</span>
+              Use sudo to reach the sockets <span className="muted">(sudo -n socat on the node)</span>
             </span>
           </label>
           {field('label', 'Display name', 'defaults to the host')}

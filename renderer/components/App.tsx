@@ -3,7 +3,9 @@ import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import type { FeedLine } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
-import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { DESCENDING_FIRST, sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { podMetricsLookup } from '../state/pod-metrics';
+import { ApiTag, NodeMetricsBar } from './NodeMetricsBar';
 import { errorText } from '../format/error-text';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -72,7 +74,13 @@ export function App({ model }: { model: AppModel }) {
 
   const allRows = nodeId ? model.pods.rows(nodeId) : [];
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
-  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+  const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
+  const offline = node?.state.phase === 'offline';
+  const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
+  const rows = useMemo(
+    () => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r, metricsOf)) : allRows, order, metricsOf),
+    [allRows, filter, order, metricsOf],
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -116,7 +124,7 @@ export function App({ model }: { model: AppModel }) {
     setSelectedUid(null);
     setOpenUid(null);
   };
-  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
+  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: DESCENDING_FIRST.includes(key) });
   const openFromFeed = (line: FeedLine) => {
     selectNode(line.nodeId);
     setSelectedUid(line.uid);
@@ -240,6 +248,7 @@ export function App({ model }: { model: AppModel }) {
                 <h1>{node.label}</h1>
                 {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
                 <OfflineTag node={node} />
+                <ApiTag node={node} />
                 <span className={`pill tone-${state.tone}`} aria-label={`Node state: ${state.title}`}>
                   {node.state.phase === 'error' ? 'Error' : state.title}
                 </span>
@@ -274,13 +283,14 @@ export function App({ model }: { model: AppModel }) {
                 Export…
               </button>
             </header>
+            <NodeMetricsBar key={`metrics-${node.id}`} node={node} metrics={nodeMetrics} />
             <RecordingScrubber key={node.id} bridge={bridge} node={node} onError={(err) => setActionError(errorText(err))} />
             <div className="filter-bar">
               <input
                 ref={filterRef}
                 type="search"
                 className="search filter-input mono"
-                placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static   -negate      ( / )"
+                placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static  probe:failed   -negate      ( / )"
                 aria-label="Filter pods"
                 aria-keyshortcuts="/"
                 aria-invalid={filter.errors.length > 0 ? true : undefined}
@@ -353,6 +363,8 @@ export function App({ model }: { model: AppModel }) {
                   changedAt={(uid) => model.pods.changedAt(node.id, uid)}
                   lastChange={(uid) => model.pods.lastChange(node.id, uid)}
                   emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                  metricsOf={metricsOf}
+                  noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
                 />
                 {openUid && (
                   <PodDetail
@@ -360,6 +372,7 @@ export function App({ model }: { model: AppModel }) {
                     nodeId={node.id}
                     uid={openUid}
                     row={model.pods.get(node.id, openUid)}
+                    metrics={metricsOf(model.pods.get(node.id, openUid) ?? { uid: openUid, namespace: '', name: '' })}
                     onClose={() => setOpenUid(null)}
                     onCompareWith={() => setDialog('comparePod')}
                   />

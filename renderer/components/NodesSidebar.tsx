@@ -68,6 +68,7 @@ export function NodesSidebar(props: Props) {
                     {(node.state.phase === 'live' || node.state.phase === 'offline') && ` · ${props.podCount(node.id)} pods`}
                     {node.state.phase === 'offline' && <span className="tag tag-offline">offline</span>}
                     {node.simulated && <span className="tag tag-sim">simulated</span>}
+                    {node.readFrom === 'rest' && <span className="tag tag-rest" title="Read from the kubelet's REST API">rest</span>}
                   </span>
                   {state.detail && <span className="node-detail">{state.detail}</span>}
                 </span>

@@ -5,21 +5,23 @@ import { kubectlJsonToYaml, yamlProblemsText } from '../../app/pod/kubectl-json-
 import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
+import { PodResourcesView } from './PodResourcesView';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
+import type { PodMetricsView } from '../state/pod-metrics';
 import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 import { agoText, isRecent } from '../format/recent-change';
 import type { PodVersionInfo } from '../../app/contract/history';
 
-type Tab = 'summary' | 'json' | 'yaml' | 'unknown' | 'history';
+type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
  * table's selection moves to another pod (the tab stays). What was fetched for another pod is never
  * shown under this one's name.
  */
-export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; onClose: () => void; onCompareWith: () => void }) {
+export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; metrics: PodMetricsView; onClose: () => void; onCompareWith: () => void }) {
   const [tab, setTab] = useState<Tab>('summary');
   /** The pod's last version when it was a change (not a list or its addition): the "what changed" mark. */
   const [lastChange, setLastChange] = useState<{ uid: string; version: PodVersionInfo } | null>(null);
@@ -73,6 +75,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     { id: 'json', label: 'JSON' },
     { id: 'yaml', label: 'YAML' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
+    { id: 'resources', label: 'Resources' },
     { id: 'history', label: 'History' },
   ];
 
@@ -120,6 +123,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         )}
         {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
+        {detail && tab === 'resources' && <PodResourcesView containers={detail.summary.containers.map((c) => c.name)} metrics={props.metrics} />}
         {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {yaml?.note && <p className="muted small">{yaml.note}.</p>}
         {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}

@@ -7,15 +7,20 @@ import { formatAge } from '../format/age';
 import { NotSelected } from './NotSelected';
 import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
+import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 import { useNow, useThrottled } from './use-model';
 
-const COLUMNS: { key: SortKey; label: string; className: string; field: RowField }[] = [
+/** `field`: the row field a column shows, so a mask that leaves it out is marked; metrics come from beside the pod. */
+const COLUMNS: { key: SortKey; label: string; className: string; field?: RowField }[] = [
   { key: 'namespace', label: 'Namespace', className: 'c-ns', field: 'namespace' },
   { key: 'name', label: 'Name', className: 'c-name', field: 'name' },
   { key: 'status', label: 'Status', className: 'c-status', field: 'status' },
   { key: 'ready', label: 'Ready', className: 'c-ready', field: 'ready' },
   { key: 'restarts', label: 'Restarts', className: 'c-num', field: 'restarts' },
   { key: 'age', label: 'Age', className: 'c-age', field: 'createdAt' },
+  { key: 'cpu', label: 'CPU', className: 'c-cpu' },
+  { key: 'memory', label: 'Memory', className: 'c-mem' },
+  { key: 'probes', label: 'Probes', className: 'c-probes' },
   { key: 'podIP', label: 'Pod IP', className: 'c-ip', field: 'podIP' },
   { key: 'node', label: 'Node', className: 'c-node', field: 'node' },
   { key: 'ownerKind', label: 'Owner', className: 'c-owner', field: 'owner' },
@@ -50,6 +55,32 @@ interface Props {
   /** Columns the node's field mask leaves out, and that mask: their cells say so instead of showing zeros. */
   notSelected: ReadonlySet<RowField>;
   mask: string;
+  metricsOf: (row: PodRow) => PodMetricsView;
+  /** The node gives no CPU, memory or probes: narrow tables drop those columns before Ready and Restarts. */
+  noMetrics: boolean;
+}
+
+/** A metric's cell: its value, or "n/a" with the reason on hover; never a zero for a value not received. */
+function MetricCells({ m }: { m: PodMetricsView }) {
+  const na = (reason: string, className: string) => (
+    <div role="gridcell" className={`${className} muted`} title={reason}>
+      n/a
+    </div>
+  );
+  const probes = 'value' in m.probes ? summarizeProbes(m.probes.value) : null;
+  return (
+    <>
+      {'value' in m.usage ? <div role="gridcell" className="c-cpu">{formatCpu(m.usage.value.cpuCores)}</div> : na(m.usage.absent, 'c-cpu')}
+      {'value' in m.usage ? <div role="gridcell" className="c-mem">{formatBytes(m.usage.value.memoryBytes)}</div> : na(m.usage.absent, 'c-mem')}
+      {'value' in m.probes && probes ? (
+        <div role="gridcell" className={`c-probes${probes.failed ? ' tone-text-bad' : probes.unknown ? ' tone-text-wait' : ''}`} title={describeProbes(m.probes.value).join('\n')}>
+          {formatProbes(probes)}
+        </div>
+      ) : (
+        na('absent' in m.probes ? m.probes.absent : '', 'c-probes')
+      )}
+    </>
+  );
 }
 
 /** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
@@ -102,7 +133,7 @@ export function PodsTable(props: Props) {
   }
 
   return (
-    <div className="pods-table">
+    <div className={props.noMetrics ? 'pods-table no-metrics' : 'pods-table'}>
       {/* The grid itself takes focus and names the selected row, as ARIA grids do; cells stay out of the tab order. */}
       <div
         className="pods-grid"
@@ -121,7 +152,7 @@ export function PodsTable(props: Props) {
               <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
                 <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
                   <span className="sort-label">{c.label}</span>
-                  {props.notSelected.has(c.field) && <NotSelected mask={props.mask} short />}
+                  {c.field && props.notSelected.has(c.field) && <NotSelected mask={props.mask} short />}
                   <span className="sort-mark" aria-hidden="true">
                     {active ? (props.order.descending ? '▾' : '▴') : ''}
                   </span>
@@ -176,6 +207,7 @@ export function PodsTable(props: Props) {
                     </div>
                     <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>
                     <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>
+                    <MetricCells m={props.metricsOf(row)} />
                     <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>
                     <div role="gridcell" className="c-node" title={row.node}>{cell('node', row.node)}</div>
                     <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>

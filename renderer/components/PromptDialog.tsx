@@ -23,17 +23,18 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
       else setError(errorText(err));
     }
   }
-  const cancel = () => void answer(prompt.kind === 'hostKey' ? { kind: 'hostKey', decision: 'refuse' } : prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: null } : { kind: 'secret', value: null });
+  const cancel = () => void answer(prompt.kind === 'hostKey' || prompt.kind === 'kubeletCertificate' ? { kind: 'hostKey', decision: 'refuse' } : prompt.kind === 'keyboardInteractive' ? { kind: 'keyboardInteractive', responses: null } : { kind: 'secret', value: null });
   const errorLine = error && (
     <p className="form-error" role="alert">
       {error}
     </p>
   );
 
-  if (prompt.kind === 'hostKey') {
+  if (prompt.kind === 'hostKey' || prompt.kind === 'kubeletCertificate') {
+    const certificate = prompt.kind === 'kubeletCertificate';
     return (
       <Modal
-        title="Unknown host key"
+        title={certificate ? "Unknown kubelet certificate" : 'Unknown host key'}
         onClose={cancel}
         footer={
           <>
@@ -50,14 +51,21 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
           </>
         }
       >
-        <p>
-          <strong>{nodeName}</strong> ({prompt.host}:{prompt.port}) presented a key Nodescope has not seen before. Compare its fingerprint with the one the node’s administrator gave you.
-        </p>
+        {certificate ? (
+          <p>
+            The kubelet on <strong>{nodeName}</strong> (127.0.0.1:{prompt.port} on {prompt.host}) presented a serving certificate Nodescope has not seen before, and no CA was given to check it against. Compare its fingerprint with{' '}
+            <span className="mono">openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt</span> on the node.
+          </p>
+        ) : (
+          <p>
+            <strong>{nodeName}</strong> ({prompt.host}:{prompt.port}) presented a key Nodescope has not seen before. Compare its fingerprint with the one the node’s administrator gave you.
+          </p>
+        )}
         <dl className="facts">
-          <dt>Key type</dt>
-          <dd className="mono">{prompt.keyType}</dd>
+          <dt>{certificate ? 'Certificate' : 'Key type'}</dt>
+          <dd className="mono">{certificate ? 'TLS serving certificate, SHA-256' : prompt.keyType}</dd>
           <dt>Fingerprint</dt>
-          <dd className="mono fingerprint" aria-label="Host key fingerprint">
+          <dd className="mono fingerprint" aria-label={certificate ? 'Certificate fingerprint' : 'Host key fingerprint'}>
             {prompt.fingerprint}
           </dd>
         </dl>

@@ -56,7 +56,7 @@ describe('filter language', () => {
   it('explains unknown keys and empty values, and still applies the other terms', () => {
     const parsed = parseFilter('ns:shop colour:red phase: is:weird');
     expect(parsed.errors).toEqual([
-      'Unknown filter "colour:". Use ns:, phase:, node:, owner:, label: or is:, or quote the text to search for it.',
+      'Unknown filter "colour:". Use ns:, phase:, node:, owner:, label:, is: or probe:, or quote the text to search for it.',
       '"phase:" needs a value, e.g. phase:kube-system.',
       'Unknown "is:weird". Use one of is:static, is:deleting, is:ready, is:notready, is:restarted.',
     ]);

@@ -1,4 +1,5 @@
 import type { PodRow } from '../../app/contract/pods';
+import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 
 /**
  * The pods filter box: whitespace-separated terms, all of which must match.
@@ -7,6 +8,7 @@ import type { PodRow } from '../../app/contract/pods';
  *   node:NAME       node name          owner:X      owner kind or name (owner:DaemonSet, owner:coredns)
  *   label:k=v       label equals       label:k      label present; label:k!=v label differs
  *   is:static | is:deleting | is:ready | is:notready | is:restarted
+ *   probe:failed | probe:ok | probe:unknown | probe:none   a probe's last result (REST nodes); ok: all pass
  * Values may use * as a wildcard and list alternatives with commas (phase:Pending,Failed).
  * A leading - negates a term (-ns:kube-system). "double quotes" keep spaces in one term.
  */
@@ -14,11 +16,14 @@ export type FilterTerm =
   | { kind: 'text'; text: string; negate: boolean }
   | { kind: 'ns' | 'phase' | 'node' | 'owner'; values: string[]; negate: boolean }
   | { kind: 'label'; key: string; op: '=' | '!=' | 'exists'; value: string; negate: boolean }
-  | { kind: 'is'; flag: IsFlag; negate: boolean };
+  | { kind: 'is'; flag: IsFlag; negate: boolean }
+  | { kind: 'probe'; state: ProbeState; negate: boolean };
 
 const IS_FLAGS = ['static', 'deleting', 'ready', 'notready', 'restarted'] as const;
 type IsFlag = (typeof IS_FLAGS)[number];
-const KEYS = ['ns', 'namespace', 'phase', 'status', 'node', 'owner', 'label', 'is'] as const;
+const PROBE_STATES = ['failed', 'ok', 'unknown', 'none'] as const;
+type ProbeState = (typeof PROBE_STATES)[number];
+const KEYS = ['ns', 'namespace', 'phase', 'status', 'node', 'owner', 'label', 'is', 'probe'] as const;
 
 export interface ParsedFilter {
   terms: FilterTerm[];
@@ -43,7 +48,7 @@ export function parseFilter(text: string): ParsedFilter {
     const key = colon > 0 ? token.slice(0, colon).toLowerCase() : '';
     if (!key || !(KEYS as readonly string[]).includes(key)) {
       if (key && /^[a-z]+$/.test(key) && !token.slice(colon + 1).startsWith('/')) {
-        errors.push(`Unknown filter "${key}:". Use ns:, phase:, node:, owner:, label: or is:, or quote the text to search for it.`);
+        errors.push(`Unknown filter "${key}:". Use ns:, phase:, node:, owner:, label:, is: or probe:, or quote the text to search for it.`);
         continue;
       }
       terms.push({ kind: 'text', text: token.toLowerCase(), negate });
@@ -73,6 +78,15 @@ export function parseFilter(text: string): ParsedFilter {
       terms.push({ kind: 'is', flag: flag as IsFlag, negate });
       continue;
     }
+    if (key === 'probe') {
+      const state = value.toLowerCase();
+      if (!(PROBE_STATES as readonly string[]).includes(state)) {
+        errors.push(`Unknown "probe:${value}". Use one of ${PROBE_STATES.map((p) => `probe:${p}`).join(', ')}.`);
+        continue;
+      }
+      terms.push({ kind: 'probe', state: state as ProbeState, negate });
+      continue;
+    }
     const kind = key === 'namespace' ? 'ns' : key === 'status' ? 'phase' : (key as 'ns' | 'phase' | 'node' | 'owner');
     terms.push({ kind, values: value.toLowerCase().split(',').filter(Boolean), negate });
   }
@@ -91,8 +105,26 @@ function matchesValue(pattern: string, actual: string): boolean {
   return re.test(actual);
 }
 
-function termMatches(term: FilterTerm, row: PodRow): boolean {
+/** Whether the pod's probes are in `state`; a pod whose probes were not read matches none. */
+function probesAre(state: ProbeState, m: PodMetricsView | undefined): boolean {
+  if (!m || !('value' in m.probes)) return false;
+  const s = summarizeProbes(m.probes.value);
+  switch (state) {
+    case 'failed':
+      return s.failed > 0;
+    case 'ok':
+      return s.ok > 0 && s.failed === 0 && s.unknown === 0;
+    case 'unknown':
+      return s.unknown > 0;
+    case 'none':
+      return s.failed + s.ok + s.unknown === 0;
+  }
+}
+
+function termMatches(term: FilterTerm, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView): boolean {
   switch (term.kind) {
+    case 'probe':
+      return probesAre(term.state, metricsOf?.(row));
     case 'text':
       return (
         row.name.toLowerCase().includes(term.text) ||
@@ -133,6 +165,6 @@ function termMatches(term: FilterTerm, row: PodRow): boolean {
   }
 }
 
-export function matchesFilter(filter: ParsedFilter, row: PodRow): boolean {
-  return filter.terms.every((term) => termMatches(term, row) !== term.negate);
+export function matchesFilter(filter: ParsedFilter, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView): boolean {
+  return filter.terms.every((term) => termMatches(term, row, metricsOf) !== term.negate);
 }

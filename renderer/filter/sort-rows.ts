@@ -1,6 +1,11 @@
 import type { PodRow } from '../../app/contract/pods';
+import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 
-export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
+export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
+/** Keys whose value comes from the node's metrics rather than the pod. */
+type MetricKey = 'cpu' | 'memory' | 'probes';
+/** Sorted biggest first on the first click, as k9s does (and restarts here). */
+export const DESCENDING_FIRST: readonly SortKey[] = ['restarts', 'cpu', 'memory', 'probes'];
 export type SortKey = (typeof SORT_KEYS)[number];
 export interface SortOrder {
   key: SortKey;
@@ -13,8 +18,20 @@ function ipKey(ip: string): string {
   return parts.length === 4 && parts.every((p) => /^\d+$/.test(p)) ? parts.map((p) => p.padStart(3, '0')).join('.') : ip;
 }
 
+/** A metric's sort value; null when the pod has none (it then sorts last either way). */
+function metricValue(key: MetricKey, m: PodMetricsView): number | null {
+  if (key === 'probes') {
+    if (!('value' in m.probes)) return null;
+    const s = summarizeProbes(m.probes.value);
+    // Failing first, then those not known yet, then the healthy; pods without probes last.
+    return s.failed + s.ok + s.unknown === 0 ? null : s.failed * 1e6 + s.unknown * 1e3 + s.ok / 1e3;
+  }
+  if (!('value' in m.usage)) return null;
+  return (key === 'cpu' ? m.usage.value.cpuCores : m.usage.value.memoryBytes) ?? null;
+}
+
 /** The value a row sorts by: numbers compare as numbers, text case-insensitively, like kubectl --sort-by. */
-function sortValue(key: SortKey, row: PodRow): string | number {
+function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow): string | number {
   switch (key) {
     case 'ready':
       return row.ready / (row.total || 1) + row.total / 1e6;
@@ -39,9 +56,12 @@ const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 
  * computed once per row (decorate, sort, undecorate): 10,000 rows re-sort in a few milliseconds,
  * which matters because the table re-sorts on every frame that brings changes.
  */
-export function sortRows(rows: readonly PodRow[], order: SortOrder): PodRow[] {
+export function sortRows(rows: readonly PodRow[], order: SortOrder, metricsOf?: (row: PodRow) => PodMetricsView): PodRow[] {
   const sign = order.descending ? -1 : 1;
-  const decorated = rows.map((row) => ({ row, key: sortValue(order.key, row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` }));
-  decorated.sort((a, b) => sign * cmp(a.key, b.key) || cmp(a.tie, b.tie));
+  const { key } = order;
+  const valueOf = (row: PodRow): string | number | null =>
+    key === 'cpu' || key === 'memory' || key === 'probes' ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
+  const decorated = rows.map((row) => ({ row, key: valueOf(row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` }));
+  decorated.sort((a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key)) || cmp(a.tie, b.tie));
   return decorated.map((d) => d.row);
 }

@@ -5,6 +5,7 @@ export type Tone = 'ok' | 'busy' | 'wait' | 'bad' | 'off';
 
 const WAITING_TEXT = {
   hostKey: 'Waiting for your host key decision',
+  kubeletCertificate: "Waiting for your decision on the kubelet's certificate",
   passphrase: 'Waiting for the key passphrase',
   password: 'Waiting for the password',
   keyboardInteractive: 'Waiting for your login answers',

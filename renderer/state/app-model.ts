@@ -1,4 +1,5 @@
 import type { Bridge } from '../../app/contract/bridge';
+import type { NodeMetrics } from '../../app/contract/node-metrics';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { Notice } from '../../app/contract/notices';
 import type { FeedLine, PodDeltas } from '../../app/contract/pods';
@@ -23,6 +24,8 @@ export class AppModel {
   readonly pods = new PodStore();
   readonly feed = new FeedBuffer();
   nodes: NodeInfo[] = [];
+  /** Each node's latest CPU, memory, probes and devices; absent when it has none. */
+  readonly metrics = new Map<string, NodeMetrics>();
   prompts: Prompt[] = [];
   /** The app core's own problems (saved nodes unreadable, a save that failed), until dismissed. */
   notices: Notice[] = [];
@@ -66,10 +69,12 @@ export class AppModel {
     b.on('nodeState', (node) => this.upsertNode(node));
     b.on('nodeRemoved', ({ nodeId }) => {
       this.nodes = this.nodes.filter((n) => n.id !== nodeId);
+      this.metrics.delete(nodeId);
       this.pods.removeNode(nodeId);
       this.cancelRowRetry(nodeId);
       this.changed();
     });
+    b.on('nodeMetrics', ({ nodeId, metrics }) => this.setMetrics(nodeId, metrics));
     b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
     b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
     b.on('prompt', (prompt) => {
@@ -92,10 +97,26 @@ export class AppModel {
       this.changed();
       // The link is back: fetch now rather than when a backed-off retry comes due.
       for (const nodeId of [...this.rowRetries.keys()]) this.cancelRowRetry(nodeId);
-      await Promise.all([...nodes.map((n) => this.loadRows(n.id)), this.loadNotices()]);
+      await Promise.all([...nodes.map((n) => this.loadRows(n.id)), ...nodes.map((n) => this.loadMetrics(n.id)), this.loadNotices()]);
     } catch (err) {
       this.connectionProblem = errorText(err);
       this.changed();
+    }
+  }
+
+  private setMetrics(nodeId: string, metrics: NodeMetrics | null): void {
+    if (metrics) this.metrics.set(nodeId, metrics);
+    else this.metrics.delete(nodeId);
+    this.changed();
+  }
+
+  private async loadMetrics(nodeId: string): Promise<void> {
+    try {
+      const metrics = await this.bridge.request('nodes.metrics', { nodeId });
+      // An event may have brought newer ones while the answer was on its way.
+      if (metrics && (this.metrics.get(nodeId)?.at ?? 0) < metrics.at) this.setMetrics(nodeId, metrics);
+    } catch {
+      // Metrics are extra: the next read comes as an event within seconds.
     }
   }
 

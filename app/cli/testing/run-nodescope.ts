@@ -40,3 +40,20 @@ export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, stri
   );
 }
 
+/**
+ * `nodescope watch ...` until the first `pods` lines are out, then `change()` (e.g. 3 churn steps),
+ * then until `changes` more lines came; interrupted with Ctrl-C as a user would.
+ */
+export function watchThroughChanges(args: string[], pods: number, changes: number, change: () => void): Promise<Run> {
+  let changed = false;
+  return nodescope(args, {
+    until: (out) => {
+      const lines = out.split('\n').filter(Boolean);
+      if (lines.length >= pods && !changed) {
+        changed = true;
+        change();
+      }
+      return lines.length >= pods + changes;
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseNodeArgs } from './node-options';
+
+const parse = (...argv: string[]) => parseNodeArgs(['node-1', ...argv], ['table', 'json']);
+
+describe('REST options of the node commands', () => {
+  it('reads credentials from files here or, with node:, from paths on the node', () => {
+    const o = parse('--api', 'rest', '--client-cert', 'node:/var/lib/kubelet/pki/kubelet-client-current.pem', '--client-key', '/home/me/k.key', '--kubelet-port', '10250', '--poll-interval', '0.5');
+    expect(o.api).toBe('rest');
+    expect(o.rest).toEqual({
+      readOnly: false,
+      port: 10250,
+      pollIntervalMs: 500,
+      credentials: { clientCert: { nodePath: '/var/lib/kubelet/pki/kubelet-client-current.pem' }, clientKey: { file: '/home/me/k.key' } },
+    });
+    expect(parse('--token-file', 't').rest.credentials).toEqual({ token: { file: 't' } });
+  });
+
+  it.each([
+    [['--token-file', 't', '--client-cert', 'c', '--client-key', 'k'], 'not both'],
+    [['--client-cert', 'c'], 'go together'],
+    [['--read-only', '--token-file', 't'], 'takes no credentials'],
+    [['--kubelet-port', '70000'], 'bad --kubelet-port'],
+    [['--poll-interval', '0'], 'bad --poll-interval'],
+    [['--tcp-bridge-command', 'nc localhost 10250'], 'must contain {port}'],
+    [['--api', 'rest', '--local', '/tmp/s.sock'], 'reached over SSH'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parse(...argv)).toThrow(CliUsageError);
+    expect(() => parse(...argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * `nodescope resources NODE`: what the kubelet's PodResources API says each container holds (devices
+ * with their IDs and NUMA nodes, exclusive CPUs, pinned memory), and the node's allocatable against
+ * what is taken. Read over SSH from the root-only socket, through the sudo bridge for non-root users.
+ */
+import { resourcesTables } from './resources-table';
+import { summarizeNodeResources } from '../podresources/node-resources-summary';
+import { createPodResourcesClient } from '../podresources/pod-resources-client';
+import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
+import { openKubeletTransport } from '../ssh/kubelet-transport';
+import { reportFailure } from './cli-failure';
+import { EXIT } from './exit-codes';
+import { resolveNodeTarget } from './kubelet-connection';
+import { writeStdout } from './node-command';
+import { nodeOptionsHelp, parseNodeArgs } from './node-options';
+import { terminalPrompter } from './terminal-prompter';
+
+const OUTPUTS = ['table', 'json'] as const;
+const HELP = `usage: nodescope resources NODE [options]
+
+Reads the kubelet's PodResources API (--socket, default ${POD_RESOURCES_SOCKET}) over SSH: per container
+the devices (resource, device IDs, NUMA nodes), exclusive CPUs and pinned memory, then the node's
+allocatable against what is taken. The socket is root-only: non-root users need --sudo.
+
+${nodeOptionsHelp(OUTPUTS)}`;
+
+export async function run(argv: string[]): Promise<number> {
+  let opts;
+  try {
+    opts = parseNodeArgs(argv, OUTPUTS);
+  } catch (err) {
+    return reportFailure('resources', err, HELP);
+  }
+  if (opts.help) {
+    console.log(HELP);
+    return EXIT.ok;
+  }
+  if (opts.local !== undefined) {
+    const client = createPodResourcesClient({ target: opts.local, socketPath: opts.local });
+    try {
+      return await print(client, opts.output);
+    } catch (err) {
+      return reportFailure('resources', err);
+    } finally {
+      client.close();
+    }
+  }
+  const socketPath = opts.socketPath ?? POD_RESOURCES_SOCKET;
+  const prompter = terminalPrompter();
+  try {
+    const target = await resolveNodeTarget(opts);
+    const transport = await openKubeletTransport(target, {
+      socketPath,
+      prompter,
+      bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
+      ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
+    });
+    const client = createPodResourcesClient({ target: transport.target, socketPath, transportError: () => transport.lastError() });
+    try {
+      return await print(client, opts.output);
+    } finally {
+      client.close();
+      await transport.close();
+    }
+  } catch (err) {
+    return reportFailure('resources', err);
+  } finally {
+    prompter.close();
+  }
+}
+
+async function print(client: ReturnType<typeof createPodResourcesClient>, output: string): Promise<number> {
+  const [pods, allocatable] = await Promise.all([client.list(), client.allocatable()]);
+  const node = summarizeNodeResources(pods, allocatable);
+  if (output === 'json') {
+    await writeStdout(`${JSON.stringify({ podResources: pods, allocatable, node }, null, 2)}\n`);
+  } else {
+    await writeStdout(`${resourcesTables(pods, node)}\n`);
+  }
+  return EXIT.ok;
+}
+

@@ -1,0 +1,175 @@
+/**
+ * A KubeletClient over the kubelet's REST API, so every node command and the pod watch work on any
+ * kubelet: listPods reads `/pods`; watchPods polls it at an interval and turns the differences (by UID
+ * and content) into the ADDED / MODIFIED / DELETED events the Pods API watch sends, the replay ended by
+ * INITIAL_SYNC_COMPLETE as on the shipped shape. Also what only REST has: CPU and memory
+ * (`/stats/summary`), probe results (`/metrics/probes`) and what the runtime runs (`/runningpods/`).
+ */
+import type { KubeletClient, PodList, PodStream, WatchMessage } from '../kubelet/kubelet-client';
+import { EventQueue } from '../kubelet/event-queue';
+import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
+import { podSetChanges } from '../kubelet/pod-set-changes';
+import type { ReceivedPod } from '../kubelet/received-pod';
+import type { FieldMask } from '../mask/field-mask';
+import { isSshError } from '../ssh/ssh-errors';
+import { wakeableSleep } from '../util/wakeable-sleep';
+import { readRestPodList } from './kubelet-rest-pods';
+import { restStatusError } from './kubelet-rest-errors';
+import type { RestTransport } from './kubelet-rest-transport';
+import { lastResults, parseProbeMetrics, type ProbeTable } from './probe-metrics';
+import { parseStatsSummary, StatsFormatError, type StatsSummary } from './stats-summary';
+
+export const DEFAULT_POLL_INTERVAL_MS = 2000;
+
+export interface KubeletRestClientOptions {
+  transport: RestTransport;
+  /** The node as the user named it, and the port, for messages. */
+  host: string;
+  port: number;
+  /** false: the read-only port (plain HTTP). */
+  tls: boolean;
+  /** The credential in words (never its value); undefined for none (read-only port). */
+  credential: string | undefined;
+  tokenAuth: boolean;
+  mask?: FieldMask;
+  /** How often watchPods polls `/pods`; default 2 s. */
+  pollIntervalMs?: number;
+}
+
+export interface RunningPod {
+  uid: string;
+  namespace: string;
+  name: string;
+  containers: string[];
+}
+
+export interface KubeletRestClient extends KubeletClient {
+  stats(): Promise<StatsSummary>;
+  /** Probe counts per container, with the last result where two scrapes by this client tell it. */
+  probes(): Promise<ProbeTable>;
+  runningPods(): Promise<RunningPod[]>;
+}
+
+export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRestClient {
+  const base = `${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}`;
+  const streams = new Set<PodStream>();
+  let previousProbes: ProbeTable | undefined;
+
+  const get = async (path: string): Promise<string> => {
+    const where = `${base}${path} on ${o.host}`;
+    let res;
+    try {
+      res = await o.transport.get(path);
+    } catch (err) {
+      if (err instanceof KubeletError) throw err;
+      if (isSshError(err)) throw toKubeletError(err, { api: 'REST', method: `GET ${path}`, socketPath: `127.0.0.1:${o.port}`, transportError: () => null });
+      throw new KubeletError('UNREACHABLE', `Cannot reach the kubelet (${where}): ${(err as Error).message}`, 'Check the connection to the node; Nodescope retries.', { cause: err, retryable: true });
+    }
+    if (res.status !== 200) throw restStatusError(res.status, res.body.toString('utf8'), { where, credential: o.credential, tokenAuth: o.tokenAuth });
+    return res.body.toString('utf8');
+  };
+
+  const list = async (): Promise<PodList> => {
+    const body = Buffer.from(await get('/pods'), 'utf8');
+    const { pods, maskHonoured } = readRestPodList(body, `${base}/pods on ${o.host}`, o.mask);
+    // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
+    return { pods, undecodable: [], api: 'rest', maskHonoured };
+  };
+
+  const same = (a: ReceivedPod, b: ReceivedPod) => Buffer.compare(a.bytes, b.bytes) === 0;
+
+  return {
+    detectApiShape: async () => 'rest',
+    listPods: () => list(),
+    async listPodBytes() {
+      if (o.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
+      return (await list()).pods.map((p) => p.bytes);
+    },
+    async streamPodBytes(handlers) {
+      if (o.mask) throw new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods');
+      // /pods is one JSON document: it is read whole, then handed on pod by pod at the consumer's pace.
+      const { pods } = await list();
+      let offset = 0;
+      for (const { bytes } of pods) {
+        handlers.pod(bytes, offset);
+        offset += bytes.length;
+        await handlers.wait?.();
+      }
+      return pods.length;
+    },
+    async getPod(uid) {
+      // The REST API has no single-pod read: the pod is taken from the list.
+      const { pods, maskHonoured } = await list();
+      const pod = pods.find((p) => p.uid === uid);
+      if (!pod) throw new KubeletError('NOT_FOUND', `No pod with UID ${uid} on ${o.host}`, "List the node's pods (nodescope pods NODE) to find the UID.");
+      return { pod, api: 'rest', maskHonoured };
+    },
+    async watchPods() {
+      const first = await list();
+      const queue = new EventQueue<WatchMessage>();
+      const pause = wakeableSleep();
+      let held = new Map<string, ReceivedPod>();
+      let cancelled = false;
+      const apply = (pods: ReceivedPod[]) => {
+        const next = new Map(pods.map((p) => [p.uid, p]));
+        for (const change of podSetChanges(held, next, same)) queue.push(change);
+        held = next;
+      };
+      apply(first.pods);
+      queue.push({ type: 'INITIAL_SYNC_COMPLETE' });
+      const stream: PodStream = {
+        api: 'rest',
+        backlog: () => queue.length,
+        maskHonoured: () => first.maskHonoured,
+        cancel() {
+          cancelled = true;
+          pause.wake();
+          queue.end();
+          streams.delete(stream);
+        },
+        [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+      };
+      streams.add(stream);
+      void (async () => {
+        while (!cancelled) {
+          await pause.sleep(o.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+          if (cancelled) return;
+          try {
+            const { pods } = await list();
+            if (!cancelled) apply(pods);
+          } catch (err) {
+            streams.delete(stream);
+            return queue.end(err);
+          }
+        }
+      })();
+      return stream;
+    },
+    async stats() {
+      const text = await get('/stats/summary');
+      try {
+        return parseStatsSummary(text);
+      } catch (err) {
+        if (err instanceof StatsFormatError) throw new KubeletError('INTERNAL', err.message, 'Report this with the kubelet version.', { cause: err });
+        throw err;
+      }
+    },
+    async probes() {
+      const table = lastResults(previousProbes, parseProbeMetrics(await get('/metrics/probes')));
+      previousProbes = table;
+      return table;
+    },
+    async runningPods() {
+      const parsed = JSON.parse(await get('/runningpods/')) as { items?: { metadata?: Record<string, string>; spec?: { containers?: { name?: string }[] } }[] };
+      return (parsed.items ?? []).map((p) => ({
+        uid: p.metadata?.uid ?? '',
+        namespace: p.metadata?.namespace ?? '',
+        name: p.metadata?.name ?? '',
+        containers: (p.spec?.containers ?? []).map((c) => c.name ?? ''),
+      }));
+    },
+    close() {
+      for (const s of [...streams]) s.cancel();
+    },
+  };
+}

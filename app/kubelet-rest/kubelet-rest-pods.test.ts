@@ -1,0 +1,70 @@
+// Fidelity of the REST path: the kubelet's /pods JSON, read by Nodescope and printed, is exactly what
+// kubectl prints for the same pods, and the same bytes the Pods API would have carried.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { encodePod } from '../pod/encode';
+import { podBytesToKubectlJson } from '../pod/kubectl-json';
+import { PodGenerator } from '../sim/pod-generator';
+import { podListJson } from '../sim/kubelet-rest-server';
+import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
+import { parseFieldMask } from '../mask/field-mask';
+import { KubeletError } from '../kubelet/kubelet-error';
+import { readRestPodList } from './kubelet-rest-pods';
+
+const testdata = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', 'snapshot', 'testdata', name);
+const where = 'https://127.0.0.1:10250/pods on node-1';
+
+describe('reading the kubelet /pods answer', () => {
+  it("prints a PodList's pods exactly as kubectl printed them (kubectl patch --local output kept in testdata)", () => {
+    const list = readRestPodList(readFileSync(testdata('podlist-api-server.json')), where, undefined);
+    const printed = list.pods.map((p) => podBytesToKubectlJson(p.bytes).json).join('');
+    expect(printed).toBe(readFileSync(testdata('kubectl-patch-two-pods.json'), 'utf8'));
+    // An int64 beyond 2^53 survived the JSON parse exactly.
+    expect(printed).toContain('"generation": 1152921504606846977');
+  });
+
+  it.runIf(hasSharedPods)('prints every shared real pod, served as kubelet JSON, as kubectl printed it', () => {
+    const fixtures = loadSharedPods();
+    const items = fixtures.map((f) => JSON.stringify(JSON.parse(f.jsonWithManagedFields)));
+    const body = Buffer.from(`{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[${items.join(',')}]}`);
+    const { pods } = readRestPodList(body, where, undefined);
+    expect(pods).toHaveLength(fixtures.length);
+    for (const [i, f] of fixtures.entries()) {
+      expect(podBytesToKubectlJson(pods[i]!.bytes).json, f.name).toBe(f.jsonDefault);
+      expect(podBytesToKubectlJson(pods[i]!.bytes, { showManagedFields: true }).json, f.name).toBe(f.jsonWithManagedFields);
+    }
+  });
+
+  it("prints the simulator's pods read through /pods exactly as read through the Pods API", () => {
+    const generator = new PodGenerator({ seed: 3, nodeName: 'n' });
+    const trees = Array.from({ length: 60 }, () => generator.existing(Date.now()));
+    const { pods } = readRestPodList(Buffer.from(podListJson(trees)), where, undefined);
+    expect(pods.map((p) => p.uid)).toEqual(trees.map((t) => (t.metadata as { uid: string }).uid));
+    for (const [i, tree] of trees.entries()) {
+      expect(podBytesToKubectlJson(pods[i]!.bytes).json).toBe(podBytesToKubectlJson(encodePod(tree)).json);
+    }
+  });
+
+  it('applies a mask locally and says the kubelet did not', () => {
+    const generator = new PodGenerator({ seed: 4, nodeName: 'n' });
+    const tree = generator.existing(Date.now());
+    const list = readRestPodList(Buffer.from(podListJson([tree])), where, parseFieldMask('metadata.name'));
+    expect(list.maskHonoured).toBe(false);
+    expect(list.pods[0]!.pod.metadata).toEqual({ name: (tree.metadata as { name: string }).name });
+  });
+
+  it('names what is wrong with an answer that is not a PodList, or a pod that does not fit the schema', () => {
+    expect(() => readRestPodList(Buffer.from('{"kind":"Status"}'), where, undefined)).toThrow(/did not answer with a PodList/);
+    const bad = Buffer.from('{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":7}}]}');
+    const err = (() => {
+      try {
+        readRestPodList(bad, where, undefined);
+      } catch (e) {
+        return e as KubeletError;
+      }
+    })();
+    expect(err?.message).toMatch(/metadata\.name/);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * GET requests to the kubelet's REST API through a node TCP channel: TLS to the kubelet on :10250
+ * (plain HTTP on the read-only :10255), the serving certificate verified against a CA file or pinned by
+ * its SHA-256 fingerprint like an SSH host key (asked on first use, refused when it changed, never
+ * accepted silently), and the bearer token or client certificate sent. One channel per request.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { KubeletError } from '../kubelet/kubelet-error';
+import { CERTIFICATE_KIND } from './certificate-kind';
+import type { HostKeyAnswer, HostKeyQuestion } from '../ssh/ssh-prompter';
+import { checkPin, rememberPin } from './kubelet-certificate-pins';
+import type { NodeTcpChannel } from './node-tcp-channel';
+import type { RestCredentials } from './rest-credentials';
+
+export interface KubeletTrust {
+  /** PEM of the CA that signs the serving certificate; without it the certificate is pinned. */
+  ca?: string;
+  /** Where the CA came from, for messages. */
+  caFile?: string;
+  pinsFile: string;
+  /** The line name in pinsFile (pinName(host, port)). */
+  pinName: string;
+  /** Asks the user about an unknown certificate; absent or 'cannot-ask': refused with how to pin it. */
+  prompt?: (question: HostKeyQuestion) => Promise<HostKeyAnswer>;
+}
+
+export { CERTIFICATE_KIND };
+
+export interface RestTransportOptions {
+  channel: NodeTcpChannel;
+  /** The node as the user named it, for messages. */
+  host: string;
+  port: number;
+  /** false: the read-only port, plain HTTP without credentials. */
+  tls: boolean;
+  trust: KubeletTrust;
+  credentials: RestCredentials;
+  /** Largest body accepted; default 512 MiB (as the Pods API's messages). */
+  maxBodyBytes?: number;
+}
+
+export interface RestResponse {
+  status: number;
+  body: Buffer;
+}
+
+export interface RestTransport {
+  get(path: string): Promise<RestResponse>;
+  /** The serving certificate's fingerprint once a handshake was made. */
+  fingerprint(): string | undefined;
+}
+
+const onNodeCheck = '`openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt` on the node (or the file its tlsCertFile names)';
+
+const tlsError = (message: string, hint: string, cause?: unknown) => new KubeletError('TLS', message, hint, { cause });
+
+function handshake(stream: Duplex, o: RestTransportOptions): Promise<TLSSocket> {
+  const { credentials } = o;
+  return new Promise((resolve, reject) => {
+    const sock = tlsConnect({
+      socket: stream,
+      // Checked below, so that a failure can name the certificate and what to do.
+      rejectUnauthorized: false,
+      ...(o.trust.ca ? { ca: o.trust.ca } : {}),
+      ...(credentials.cert ? { cert: credentials.cert, key: credentials.key } : {}),
+    });
+    const fail = (err: Error) => {
+      sock.destroy();
+      const cause = o.channel.lastError();
+      if (cause) return reject(cause);
+      reject(tlsError(`TLS handshake with the kubelet on ${o.host} port ${o.port} failed: ${err.message}`,
+        o.port === 10255 ? 'Port 10255 is the read-only port: plain HTTP, use --read-only.' : 'Check that the port is the kubelet HTTPS port (10250) and that the client key matches its certificate.', err));
+    };
+    sock.once('error', fail);
+    sock.once('secureConnect', () => {
+      sock.off('error', fail);
+      resolve(sock);
+    });
+  });
+}
+
+export function createRestTransport(o: RestTransportOptions): RestTransport {
+  const { trust } = o;
+  let accepted: string | undefined;
+  let deciding: Promise<void> | undefined;
+
+  const decide = async (fingerprint: string): Promise<void> => {
+    const pin = await checkPin(trust.pinsFile, trust.pinName, fingerprint);
+    if (pin.status === 'known') return;
+    if (pin.status === 'changed') {
+      const { stored } = pin;
+      throw tlsError(
+        `The kubelet serving certificate for ${trust.pinName} has CHANGED: the kubelet offered ${fingerprint}, but ${stored.file}:${stored.line} has ${stored.fingerprint}. ` +
+          'Someone may be intercepting the connection, or the kubelet made itself a new certificate (a reinstall, or its pki directory was cleared).',
+        `Check the new fingerprint with ${onNodeCheck}; if it matches, delete line ${stored.line} of ${stored.file} (sed -i '${stored.line}d' ${stored.file}) and connect again.`,
+      );
+    }
+    const answer = trust.prompt ? await trust.prompt({ host: trust.pinName.replace(/:\d+$/, ''), port: o.port, keyType: CERTIFICATE_KIND, fingerprint }) : 'cannot-ask';
+    if (answer === 'remember') return rememberPin(trust.pinsFile, trust.pinName, fingerprint);
+    if (answer === 'once') return;
+    if (answer === 'cannot-ask') {
+      throw tlsError(`The kubelet serving certificate ${fingerprint} for ${trust.pinName} is not pinned, and there is no one to ask whether to trust it (no terminal).`,
+        `Compare it with ${onNodeCheck}, then add the line \`${trust.pinName} ${fingerprint}\` to ${trust.pinsFile}, or give the CA that signs it with --kubelet-ca.`);
+    }
+    throw tlsError(`The kubelet serving certificate ${fingerprint} for ${trust.pinName} was refused; not connecting.`, 'Connect again and accept it once you have compared its fingerprint with the one on the node.');
+  };
+
+  const verify = async (sock: TLSSocket): Promise<void> => {
+    const fingerprint = sock.getPeerCertificate().fingerprint256;
+    if (trust.ca) {
+      if (sock.authorized) return void (accepted = fingerprint);
+      throw tlsError(`The kubelet serving certificate ${fingerprint} on ${o.host} is not signed by the CA in ${trust.caFile ?? 'the given CA'}: ${String(sock.authorizationError)}`,
+        'A kubelet without serverTLSBootstrap signs its serving certificate itself, so no cluster CA verifies it: leave out --kubelet-ca to pin the certificate instead, or give the CA that signed it.');
+    }
+    if (accepted === fingerprint) return;
+    if (accepted !== undefined) {
+      throw tlsError(`The kubelet serving certificate for ${trust.pinName} changed while connected: ${accepted} before, ${fingerprint} now.`,
+        `Check the new fingerprint with ${onNodeCheck} and reconnect.`);
+    }
+    // Concurrent first requests (pods and stats at once) ask once.
+    deciding ??= decide(fingerprint).finally(() => (deciding = undefined));
+    await deciding;
+    accepted = fingerprint;
+  };
+
+  const exchange = (stream: Duplex, path: string): Promise<RestResponse> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
+      if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
+      const max = o.maxBodyBytes ?? 512 * 1024 * 1024;
+      const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers }, (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > max) return void res.destroy(new Error(`the answer is larger than ${max} bytes`));
+          chunks.push(c);
+        });
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.once('error', reject);
+      });
+      req.once('error', (err) => reject(o.channel.lastError() ?? err));
+      req.end();
+    });
+
+  return {
+    async get(path) {
+      const stream = await o.channel.open();
+      if (!o.tls) {
+        try {
+          return await exchange(stream, path);
+        } finally {
+          stream.destroy();
+        }
+      }
+      const sock = await handshake(stream, o);
+      try {
+        await verify(sock);
+        return await exchange(sock, path);
+      } finally {
+        sock.destroy();
+      }
+    },
+    fingerprint: () => accepted,
+  };
+}

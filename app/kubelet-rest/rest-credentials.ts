@@ -1,0 +1,83 @@
+/**
+ * The credential Nodescope shows the kubelet: a bearer token, or a client certificate and key. Each
+ * comes from a file on the workstation or a path on the node, read there with `sudo -n cat` (the
+ * kubelet's own files are root-only). Contents stay in memory: never in argv, logs or messages.
+ */
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Client } from 'ssh2';
+import { runRemote, shellQuote } from '../ssh/remote-exec';
+
+export type SecretSource = { file: string } | { nodePath: string };
+
+/** `node:PATH` is a path on the node; anything else a file here (the CLI's flags and the app's node settings alike). */
+export const secretSource = (value: string): SecretSource => (value.startsWith('node:') ? { nodePath: value.slice(5) } : { file: value });
+
+export interface RestCredentialSources {
+  token?: SecretSource;
+  clientCert?: SecretSource;
+  clientKey?: SecretSource;
+}
+
+export interface RestCredentials {
+  token?: string;
+  cert?: string;
+  key?: string;
+  /** The credential in words for messages, e.g. `bearer token from ~/t` or `client certificate CN=alice from ...`. */
+  description?: string;
+}
+
+export class CredentialError extends Error {
+  override name = 'CredentialError';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+  }
+}
+
+const where = (s: SecretSource) => ('file' in s ? s.file : `${s.nodePath} on the node`);
+
+/** `sudo -n cat -- PATH`: the command sudoers must allow to read a node path as a non-root user. */
+export const nodeReadCommand = (path: string) => `sudo -n cat -- ${shellQuote(path)}`;
+
+async function read(source: SecretSource, what: string, client: () => Promise<Client>): Promise<string> {
+  if ('file' in source) {
+    try {
+      return await readFile(source.file, 'utf8');
+    } catch (err) {
+      throw new CredentialError(`cannot read the ${what} file ${source.file}: ${(err as Error).message}`, 'Check the path and that you may read it.');
+    }
+  }
+  const command = nodeReadCommand(source.nodePath);
+  const r = await runRemote(await client(), command);
+  if (r.code !== 0) {
+    throw new CredentialError(`cannot read the ${what} at ${source.nodePath} on the node: ${r.stderr.trim() || `exit code ${r.code}`}`,
+      `Check the path; as a non-root user, sudoers must allow \`${command}\`.`);
+  }
+  return r.stdout;
+}
+
+export function validateSources(s: RestCredentialSources): void {
+  if (s.token && (s.clientCert || s.clientKey)) throw new CredentialError('give a bearer token or a client certificate, not both', 'Pick one credential.');
+  if (!s.clientCert !== !s.clientKey) throw new CredentialError('a client certificate needs its key, and a key its certificate', 'Give both --client-cert and --client-key.');
+}
+
+export async function loadRestCredentials(s: RestCredentialSources, client: () => Promise<Client>): Promise<RestCredentials> {
+  validateSources(s);
+  if (s.token) {
+    const token = (await read(s.token, 'token', client)).trim();
+    if (!token || /\s/.test(token)) throw new CredentialError(`the token at ${where(s.token)} is ${token ? 'not one word' : 'empty'}`, 'A bearer token file holds the token alone, e.g. from `kubectl create token NAME`.');
+    return { token, description: `bearer token from ${where(s.token)}` };
+  }
+  if (s.clientCert && s.clientKey) {
+    const cert = await read(s.clientCert, 'client certificate', client);
+    const key = await read(s.clientKey, 'client key', client);
+    let subject: string;
+    try {
+      subject = new X509Certificate(cert).subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'without a CN';
+    } catch (err) {
+      throw new CredentialError(`the client certificate at ${where(s.clientCert)} is not a PEM certificate: ${(err as Error).message}`, 'Give the PEM file of the certificate (-----BEGIN CERTIFICATE-----).');
+    }
+    return { cert, key, description: `client certificate ${subject} from ${where(s.clientCert)}` };
+  }
+  return {};
+}

@@ -1,0 +1,113 @@
+// The simulated kubelet's HTTPS API served directly (no SSH): what each endpoint answers, and the
+// kubelet's authentication and authorization answers.
+import { request } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PodObject } from '../pod/pod-tree';
+import { containerUsage, probeCounts } from './container-usage';
+import { startKubeletRest, subresourcesFor, type SimulatedKubeletRest } from './kubelet-rest-server';
+import { createClientCa, type PemPair } from './kubelet-pki';
+import { PodGenerator } from './pod-generator';
+import { PodStore } from './pod-store';
+
+let rest: SimulatedKubeletRest;
+let store: PodStore;
+let client: PemPair;
+
+beforeAll(async () => {
+  const generator = new PodGenerator({ seed: 9, nodeName: 'n1' });
+  store = new PodStore(Array.from({ length: 12 }, () => generator.existing(Date.now())));
+  rest = await startKubeletRest(store, 'n1', { tokens: { good: 'alice' } });
+  client = await rest.clientCa.issue('carol');
+});
+afterAll(() => rest.stop());
+
+function get(path: string, auth: { token?: string; cert?: PemPair } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: rest.port,
+        path,
+        ca: rest.certificatePem,
+        ...(auth.token ? { headers: { Authorization: `Bearer ${auth.token}` } } : {}),
+        ...(auth.cert ? { cert: auth.cert.certPem, key: auth.cert.keyPem } : {}),
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the simulated kubelet HTTPS API', () => {
+  it('serves a certificate for the node, localhost and 127.0.0.1 that verifies as its own CA', async () => {
+    expect((await get('/healthz', { token: 'good' })).body).toBe('ok');
+  });
+
+  it('answers 401 without a credential, with an unknown token, or a certificate from another CA', async () => {
+    const stranger = await (await createClientCa('stranger')).issue('mallory');
+    for (const auth of [{}, { token: 'bad' }, { cert: stranger }]) expect((await get('/pods', auth)).status).toBe(401);
+  });
+
+  it('serves /pods, /runningpods/ (with pods the runtime still runs), /configz and 404 for the rest', async () => {
+    const pods = JSON.parse((await get('/pods', { cert: client })).body) as { kind: string; items: { metadata: { uid: string } }[] };
+    expect(pods.kind).toBe('PodList');
+    expect(pods.items.map((p) => p.metadata.uid)).toEqual([...store.uids()]);
+    const gone = store.list()[0]!;
+    rest.lingering.set('x', gone);
+    const running = JSON.parse((await get('/runningpods/', { cert: client })).body) as { items: { metadata: { uid: string } }[] };
+    expect(running.items.map((p) => p.metadata.uid)).toContain((gone.metadata as PodObject).uid);
+    expect(JSON.parse((await get('/configz', { token: 'good' })).body).kubeletconfig.nodeName).toBe('n1');
+    expect((await get('/nope', { token: 'good' })).status).toBe(404);
+    const resource = (await get('/metrics/resource', { cert: client })).body;
+    const summary = JSON.parse((await get('/stats/summary', { cert: client })).body) as { pods: { podRef: { name: string } }[] };
+    for (const p of summary.pods) expect(resource).toContain(`pod="${p.podRef.name}"`);
+    expect(resource.match(/^pod_cpu_usage_seconds_total\{/gm)).toHaveLength(summary.pods.length);
+  });
+
+  it("answers 403 naming the subresource, and 500 Authorization error while the authorizer cannot reach the API server", async () => {
+    const limited = await startKubeletRest(store, 'n1', { tokens: { t: 'bob' }, allow: { bob: ['stats'] } });
+    try {
+      const r = await new Promise<{ status: number; body: string }>((resolve) => {
+        request({ host: '127.0.0.1', port: limited.port, path: '/pods', rejectUnauthorized: false, headers: { Authorization: 'Bearer t' } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        }).end();
+      });
+      expect(r).toEqual({ status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource=proxy)' });
+    } finally {
+      await limited.stop();
+    }
+    rest.setAuthorizer('webhook-down');
+    try {
+      expect(await get('/stats/summary', { cert: client })).toEqual({ status: 500, body: 'Authorization error (user=carol, verb=get, resource=nodes, subresource=stats)' });
+      // A token needs the API server to be reviewed at all: 401.
+      expect((await get('/pods', { token: 'good' })).status).toBe(401);
+    } finally {
+      rest.setAuthorizer('ok');
+    }
+  });
+
+  it('maps paths to the subresources the kubelet checks', () => {
+    expect(subresourcesFor('/pods')).toEqual(['pods', 'proxy']);
+    expect(subresourcesFor('/stats/summary')).toEqual(['stats']);
+    expect(subresourcesFor('/metrics/probes')).toEqual(['metrics']);
+    expect(subresourcesFor('/configz')).toEqual(['configz', 'proxy']);
+  });
+
+  it('reports use that changes with time, and probe counts that grow once a period', () => {
+    const a = containerUsage('uid-1', 'web', 1_000_000);
+    const b = containerUsage('uid-1', 'web', 1_005_000);
+    expect(a).not.toEqual(b);
+    expect(containerUsage('uid-1', 'web', 1_000_000)).toEqual(a);
+    const probe = { periodSeconds: 10, failureThreshold: 3 };
+    const c = { startedMs: 0, ready: true, restarts: 2 };
+    expect(probeCounts(probe, 'Liveness', c, 0, 95_000)).toEqual({ successful: 4, failed: 6 });
+    expect(probeCounts(probe, 'Readiness', { ...c, ready: false }, 50_000, 95_000)).toEqual({ successful: 0, failed: 5 });
+  });
+});

@@ -1,0 +1,43 @@
+import type { Duplex } from 'node:stream';
+import { SshError } from './ssh-errors';
+
+/**
+ * The failure behind a stream the layer above only sees as closed (grpc-js's ECONNRESET, an HTTP
+ * socket hang-up): open errors, errors on an open stream, and what a bridge command printed. Cleared by
+ * the next successful open. Shared by the UNIX socket bridge and the node TCP channel.
+ */
+export interface StreamFailureLog {
+  /** Remembers `err` (and reports it) and returns it, for `throw log.record(...)`. */
+  record(err: SshError): SshError;
+  lastError(): SshError | null;
+  /** Runs `open`, recording its failure, or the stream's later errors; `where` names the far end. */
+  open(open: () => Promise<Duplex>, where: string): Promise<Duplex>;
+}
+
+export function streamFailureLog(onFailure?: (err: SshError) => void): StreamFailureLog {
+  let last: SshError | null = null;
+  const record = (err: SshError) => {
+    last = err;
+    onFailure?.(err);
+    return err;
+  };
+  return {
+    record,
+    lastError: () => last,
+    open: (open, where) =>
+      open().then(
+        (stream) => {
+          // Old failures no longer explain anything; a bridge command that fails later records anew.
+          last = null;
+          // ssh2's own error (e.g. the connection reset mid-stream) is what the layer above will hide.
+          stream.on('error', (err: Error) => {
+            if (!(err instanceof SshError)) record(new SshError('CONNECTION_LOST', `Stream to ${where} failed: ${err.message}`, 'It will be re-opened on the next request.', err));
+          });
+          return stream;
+        },
+        (err: unknown) => {
+          throw record(err instanceof SshError ? err : new SshError('BRIDGE_FAILED', String((err as Error)?.message ?? err), 'Retry.', err));
+        },
+      ),
+  };
+}
