@@ -11,6 +11,7 @@ import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
+import { simListBench } from './sim-list.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
+  'sim-list': simListBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
