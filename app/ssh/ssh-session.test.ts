@@ -34,10 +34,10 @@ describe('createSshSession', () => {
     try {
       const second = session.connection().catch(() => undefined);
       await vi.advanceTimersByTimeAsync(0);
-      const announced = states.at(-1) as { state: string; inMs: number };
+      const announced = states.at(-1)!;
       expect(announced.state).toBe('reconnecting');
       const since = () => states.slice(states.indexOf(announced) + 1).map((s) => s.state);
-      await vi.advanceTimersByTimeAsync(announced.inMs - 1);
+      await vi.advanceTimersByTimeAsync((announced as { inMs: number }).inMs - 1);
       expect(since()).toEqual([]);
       await vi.advanceTimersByTimeAsync(1);
       await second;
