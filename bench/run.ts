@@ -12,6 +12,7 @@ import { podDecodeBench } from './pod-decode.bench';
 import { podDiffBench } from './pod-diff.bench';
 import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
+import { simListBench } from './sim-list.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'ssh-path': sshPathBench,
   'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,
+  'sim-list': simListBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -183,21 +183,24 @@ describe('kubelet NodeLink to a host that accepts and never speaks SSH', () => {
     });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const { port } = silent.address() as { port: number };
+    // A connect timeout of ten minutes, past the test's own timeout: only the close can end the dial in time.
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-silent-'));
+    const sshConfigFile = join(dir, 'config');
+    await writeFile(sshConfigFile, 'Host *\n  ConnectTimeout 600\n');
     try {
       // No socket path: the link dials at once to find the socket, and that dial waits for a banner.
-      const { rec, link } = open({ host: '127.0.0.1', port, user: 'nobody' });
+      const { rec, link } = open({ host: '127.0.0.1', port, user: 'nobody' }, { sshConfigFile });
       await eventually(() => accepted.length === 1, 'the dial to reach the host');
       await new Promise((r) => setTimeout(r, 100));
-      const t = performance.now();
       await link.close();
-      expect(performance.now() - t).toBeLessThan(1000);
-      await eventually(() => hungUp.length === 1, 'the host to see the connection closed', 1000);
+      await eventually(() => hungUp.length === 1, 'the host to see the connection closed');
       // A closed node shows nothing more: the cancelled dial is not reported as an error or a retry.
       await new Promise((r) => setTimeout(r, 200));
       expect(rec.states).toEqual([]);
     } finally {
       for (const sock of accepted) sock.destroy();
       await new Promise<void>((r) => silent.close(() => r()));
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
@@ -237,9 +240,8 @@ describe('kubelet NodeLink over SSH', () => {
     const spec: SshNodeSpec = { kind: 'ssh', host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
     const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events });
     await new Promise((r) => setTimeout(r, 500));
-    const t = performance.now();
+    // The prompt never answers, so only a close that drops the question ends before the test's timeout.
     await link.close();
-    expect(performance.now() - t).toBeLessThan(1000);
     expect(rec.states.map((s) => s.phase)).not.toContain('live');
   }, 30_000);
 

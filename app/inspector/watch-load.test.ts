@@ -54,20 +54,16 @@ describe('a node changing 1,000 times a second', () => {
     // Behaviour only: how fast changes get through is the bench's to measure, not a test's (busy CI machines).
     await pollUntil('the watch live', () => state, (s) => s?.phase === 'live', { timeoutMs: 60_000 });
 
-    // The window is counted in changes shown rather than slept: about 2 s on an idle machine, longer
-    // on a loaded one. Only the upper bound on batches depends on its length, and load only lowers
-    // the batch count.
+    // The window is counted in changes shown rather than slept. One batch per frame is
+    // frame-batcher.test.ts's, on a faked clock; here it is that batches carry many changes each.
     const start = events.length;
-    const startedAt = performance.now();
     const shown = () => {
       const batches = events.slice(start).filter((e) => e.name === 'podDeltas').map((e) => e.payload as PodDeltas);
       return { batches: batches.length, changes: batches.reduce((n, b) => n + b.upserts.length + b.removals.length, 0) };
     };
     await pollUntil('2,000 changes shown', shown, (s) => s.changes >= 2000, { timeoutMs: 60_000 });
-    const seconds = (performance.now() - startedAt) / 1000;
     const { batches, changes } = shown();
-    // At most one batch per 16 ms frame, each carrying many changes (~30 when idle), not one per event.
-    expect(batches).toBeLessThanOrEqual(Math.ceil(seconds * (1000 / 16)) + 5);
+    // Each batch carries many changes (~30 when idle), not one per event.
     expect(changes).toBeGreaterThanOrEqual(batches * 4);
 
     sim.churn.stop();

@@ -22,10 +22,9 @@ function privateSocketDirs(): string[] {
   });
 }
 
-/** Settles with the rejection (or the transport) and how long that took after `t0`. */
-async function outcome<T>(p: Promise<T>, t0: number): Promise<{ value: unknown; ms: number }> {
-  const value = await p.then((v) => v, (e: unknown) => e);
-  return { value, ms: performance.now() - t0 };
+/** Settles with the rejection (or the transport). */
+async function outcome<T>(p: Promise<T>): Promise<unknown> {
+  return p.then((v) => v, (e: unknown) => e);
 }
 
 const until = async (check: () => boolean, what: string, ms = 5000) => {
@@ -73,20 +72,19 @@ describe('openKubeletTransport cancelled while the SSH dial hangs', () => {
     proxyJump: [],
   });
 
-  it('rejects within a second with a cancelled error and drops the TCP connection', async () => {
+  it('rejects at once with a cancelled error and drops the TCP connection', async () => {
     const abort = new AbortController();
-    // No socket path: finding the socket dials the node now.
-    const opening = openKubeletTransport(silentTarget(), { prompter: scriptedPrompter(), signal: abort.signal });
+    // No socket path: finding the socket dials the node now. The connect timeout of ten minutes outlasts
+    // the test's own, so only the abort can end the dial in time.
+    const opening = openKubeletTransport(silentTarget(), { prompter: scriptedPrompter(), signal: abort.signal, connectTimeoutMs: 10 * 60_000 });
     await until(() => accepted.length === 1, 'the dial to reach the listener');
     await new Promise((r) => setTimeout(r, 100));
-    const t0 = performance.now();
     abort.abort();
-    const { value, ms } = await outcome(opening, t0);
-    expect(ms).toBeLessThan(1000);
+    const value = await outcome(opening);
     expect(value).toBeInstanceOf(SshError);
     expect((value as SshError).code).toBe('CLOSED');
     expect((value as SshError).message).toBe(`Connecting to 127.0.0.1:${port} was cancelled`);
-    await until(() => accepted[0]!.closed, 'the listener to see the connection closed', 1000);
+    await until(() => accepted[0]!.closed, 'the listener to see the connection closed');
     expect(privateSocketDirs()).toEqual([]);
   });
 
@@ -109,7 +107,7 @@ describe('openKubeletTransport cancelled at a host key question (real sshd)', ()
     await h?.stop();
   });
 
-  it('rejects promptly while the question is unanswered and leaves no private socket directory', async () => {
+  it('rejects on abort while the question is unanswered and leaves no private socket directory', async () => {
     const emptyKnownHosts = join(h.dir, 'abort_empty_known_hosts');
     writeFileSync(emptyKnownHosts, '');
     const asked: unknown[] = [];
@@ -121,10 +119,9 @@ describe('openKubeletTransport cancelled at a host key question (real sshd)', ()
       signal: abort.signal,
     });
     await until(() => asked.length === 1, 'the host key question');
-    const t0 = performance.now();
+    // The question is never answered: only the abort can end the opening before the test's timeout.
     abort.abort();
-    const { value, ms } = await outcome(opening, t0);
-    expect(ms).toBeLessThan(1000);
+    const value = await outcome(opening);
     expect((value as SshError).code).toBe('CLOSED');
     expect(privateSocketDirs()).toEqual([]);
   });

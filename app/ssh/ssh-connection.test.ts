@@ -210,17 +210,17 @@ describe('openSshConnection (real sshd)', () => {
       const opening = openSshConnection(harnessTarget(h, h.root, { port, proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }), {
         prompter: scriptedPrompter(),
         signal: abort.signal,
+        // Ten minutes, past the test's own timeout: only the cancel can end this in time.
+        connectTimeoutMs: 10 * 60_000,
       });
       // Logged in on the jump host, its forward to the target pending.
       await pollUntil('a session on the jump host', () => descendantsOf(jumpListener).length > 0);
       await new Promise((r) => setTimeout(r, 300));
-      const cancelledAt = Date.now();
       abort.abort();
       const err = await failure(opening);
       expect(err.code).toBe('CLOSED');
       expect(err.message).toContain(`Connecting to ${h.host}:${port} was cancelled`);
-      expect(Date.now() - cancelledAt).toBeLessThan(1000);
-      await pollUntil('the jump host session gone', () => descendantsOf(jumpListener), (pids) => pids.length === 0, { timeoutMs: 3000 });
+      await pollUntil('the jump host session gone', () => descendantsOf(jumpListener), (pids) => pids.length === 0);
     } finally {
       filler.destroy();
       stuck.kill();
@@ -239,10 +239,9 @@ describe('openSshConnection (real sshd)', () => {
     expect(frozen.length).toBeGreaterThan(0);
     for (const pid of frozen) signal(pid, 'SIGSTOP');
     try {
-      const started = Date.now();
+      // Nothing else ends a link to a frozen server: without the keepalives this waits past the test's timeout.
       const cause = await conn.closed;
       expect(cause?.code).toBe('KEEPALIVE_TIMEOUT');
-      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       for (const pid of frozen) signal(pid, 'SIGCONT');
     }

@@ -50,11 +50,10 @@ describe('wakeableSleep', () => {
     expect(await settled(next)).toBe(true);
   });
 
+  // A delay of ten minutes outlasts the test's own timeout: only the wake can end this sleep.
   it('wakes with real timers too, well before the delay', async () => {
     const s = wakeableSleep();
-    const started = performance.now();
     setTimeout(() => s.wake(), 20);
-    await s.sleep(10_000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    await s.sleep(10 * 60_000);
   });
 });
