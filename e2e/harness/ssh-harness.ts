@@ -77,7 +77,8 @@ export const HARNESS_HOST_ALIASES = {
   viaJumpOperator: 'via-jump-operator',
 } as const;
 
-const TARGET_SSHD_DEFAULTS: Record<string, string> = {
+/** A node's sshd: key logins, forwarding allowed, VERBOSE logs (tests count logins in them). */
+export const TARGET_SSHD_DEFAULTS: Record<string, string> = {
   // /tmp is 1777, which StrictModes would reject for the authorized_keys path.
   StrictModes: 'no',
   PasswordAuthentication: 'no',
@@ -109,11 +110,11 @@ function assertLoopback(address: string): void {
   }
 }
 
-async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
+export async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
   await runChecked('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', comment, '-f', path]);
 }
 
-async function publicKeyLine(privateKeyPath: string): Promise<string> {
+export async function publicKeyLine(privateKeyPath: string): Promise<string> {
   const [type, blob] = (await readFile(`${privateKeyPath}.pub`, 'utf8')).trim().split(/\s+/);
   return `${type} ${blob}`;
 }

@@ -20,6 +20,10 @@ export interface SshdSpec {
   address: string;
   /** sshd_config keywords in order; a value list repeats the keyword. */
   settings: Record<string, string | string[]>;
+  /** Runs sshd inside this network namespace (`ip netns exec`), where the address lives. */
+  netns?: string;
+  /** A fixed port, for an address nobody else uses (a namespace's own); default a free one, retried on a bind race. */
+  port?: number;
 }
 
 const SSHD = '/usr/sbin/sshd';
@@ -53,8 +57,8 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
   await mkdir('/run/sshd', { recursive: true, mode: 0o755 }); // privilege separation chroot
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   let lastLog = '';
-  for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
-    const port = await pickFreePort(spec.address);
+  for (let attempt = 0; attempt < (spec.port === undefined ? BIND_ATTEMPTS : 1); attempt++) {
+    const port = spec.port ?? (await pickFreePort(spec.address));
     const configPath = join(spec.dir, 'sshd_config');
     const pidPath = join(spec.dir, 'sshd.pid');
     await writeFile(
@@ -67,7 +71,10 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
       }),
       { mode: 0o600 },
     );
-    const child = spawn(SSHD, ['-D', '-e', '-f', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = [SSHD, '-D', '-e', '-f', configPath];
+    // `ip netns exec` execs sshd in place (no fork), so the child's pid is sshd's own.
+    const [file, ...args] = spec.netns ? ['ip', 'netns', 'exec', spec.netns, ...argv] : argv;
+    const child = spawn(file!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const log: string[] = [];
     // A spawn failure arrives as 'error' and then 'exit'; keep it in the log the caller reports.
     child.on('error', (err) => log.push(`[harness] cannot run ${SSHD}: ${err.message}\n`));
