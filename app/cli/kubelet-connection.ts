@@ -5,6 +5,8 @@
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
+import type { SshPrompter } from '../ssh/ssh-prompter';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import type { SshHop } from '../ssh/ssh-connection';
 import { resolveSshTarget } from '../ssh/ssh-target';
@@ -24,7 +26,13 @@ function announceRetry(err: KubeletError, delayMs: number): void {
   printError(`nodescope: ${err.message}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
 }
 
-export async function connectToKubelet(opts: NodeCommandOptions): Promise<KubeletConnection> {
+/** What the connections of one multi-source command share: one terminal for questions, one login per jump host. */
+export interface SharedConnections {
+  prompter: SshPrompter;
+  jumpPool: JumpConnectionPool;
+}
+
+export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
   const common = { api: opts.api, ...(opts.mask ? { mask: opts.mask } : {}), retry: { onRetry: announceRetry } };
   if (opts.local !== undefined) {
     const client = createKubeletClient({ target: opts.local, socketPath: opts.local, ...common });
@@ -44,12 +52,14 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     const pin = (hop: SshHop): SshHop => ({ ...hop, knownHostsFiles: [knownHosts] });
     target = { ...pin(target), proxyJump: target.proxyJump.map(pin) };
   }
-  const prompter = terminalPrompter();
+  const own = shared ? undefined : terminalPrompter();
+  const prompter = shared?.prompter ?? own!;
   let transport: KubeletTransport;
   try {
     transport = await openKubeletTransport(target, {
       ...(opts.socketPath ? { socketPath: opts.socketPath } : { socketCandidates }),
       prompter,
+      ...(shared ? { jumpPool: shared.jumpPool } : {}),
       bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
       ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
       onBridgeEvent: (e) => {
@@ -57,7 +67,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
       },
     });
   } catch (err) {
-    prompter.close();
+    own?.close();
     throw err;
   }
   const { socketPath } = transport;
@@ -68,7 +78,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     close: async () => {
       client.close();
       await transport.close();
-      prompter.close();
+      own?.close();
     },
   };
 }

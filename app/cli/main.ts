@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<Command>> = {
   watch: () => import('./watch-command'),
   export: () => import('./export-command'),
   record: () => import('./record-command'),
+  compare: () => import('./compare-command'),
   ui: () => import('./ui-command'),
 };
 

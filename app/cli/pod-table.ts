@@ -4,7 +4,7 @@ import type { PodTree } from '../pod/pod-tree';
 import { kubectlAge } from './kubectl-age';
 import { terminalLine } from './terminal-text';
 
-const HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
+export const POD_TABLE_HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
 
 export function podTableRow(pod: PodTree, now: number): string[] {
   const row = podRowFromTree(pod);
@@ -23,5 +23,5 @@ export function formatTable(rows: string[][]): string {
 /** Rows sorted by namespace, then name, as `kubectl get pods -A` lists them (the API's own order is by UID). */
 export function podTable(pods: PodTree[], now = Date.now()): string {
   const rows = pods.map((p) => podTableRow(p, now)).sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!));
-  return formatTable([HEADER, ...rows]);
+  return formatTable([POD_TABLE_HEADER, ...rows]);
 }

@@ -41,7 +41,10 @@ export interface FleetHost {
   address: string;
   port: number;
   kubelet: SimulatedKubelet;
+  /** The kubelet socket on this machine. */
   socketPath: string;
+  /** The same socket as the host's sshd sees it: one path on every host under 'netns' (give it as --socket). */
+  nodeSocketPath: string;
   logs(): string;
   /** SIGSTOPs the sshd and every session it runs: TCP still connects, nothing answers. */
   pause(): void;
@@ -63,6 +66,8 @@ export interface FleetHarness {
     /** Drops every live session on the bastion, as a broken link would; it keeps accepting. */
     killConnections(): Promise<void>;
   };
+  /** Where every host serves its kubelet socket under 'netns'; undefined under 'loopback' (each its own). */
+  nodeSocketPath?: string;
   /** ssh_config: `bastion`, one alias per host (through the bastion), and with 'loopback' `direct-NAME`. */
   sshConfig: string;
   knownHosts: string;
@@ -198,6 +203,9 @@ export async function startFleetHarness(opts: FleetHarnessOptions): Promise<Flee
     });
     sshds.push(bastion);
 
+    // Under netns each host's sshd sees its own kubelet directory here, as every real node has one path.
+    const sharedSocketDir = join(dir, 'node-kubelet');
+    if (isolation === 'netns') await mkdir(sharedSocketDir, { mode: 0o700 });
     const hosts: FleetHost[] = [];
     await Promise.all(
       specs.map(async (spec, i) => {
@@ -212,7 +220,7 @@ export async function startFleetHarness(opts: FleetHarnessOptions): Promise<Flee
         const sshd = await startSshd({
           dir: join(hostDir, 'sshd'),
           address,
-          ...(isolation === 'netns' ? { netns: hostNs(i), port: 22 } : {}),
+          ...(isolation === 'netns' ? { netns: hostNs(i), port: 22, bindMount: { source: kubeletDir, target: sharedSocketDir } } : {}),
           settings: {
             HostKey: key(`host_${spec.name}_ed25519`),
             AuthorizedKeysFile: `${auth}/%u`,
@@ -233,6 +241,7 @@ export async function startFleetHarness(opts: FleetHarnessOptions): Promise<Flee
           port: sshd.port,
           kubelet,
           socketPath,
+          nodeSocketPath: isolation === 'netns' ? join(sharedSocketDir, 'kubelet.sock') : socketPath,
           logs: sshd.logs,
           pause: () => {
             for (const pid of tree()) signal(pid, 'SIGSTOP');
@@ -288,6 +297,7 @@ export async function startFleetHarness(opts: FleetHarnessOptions): Promise<Flee
         logins: () => (bastion.logs().match(/Accepted publickey for /g) ?? []).length,
         killConnections: bastion.killConnections,
       },
+      ...(isolation === 'netns' ? { nodeSocketPath: join(sharedSocketDir, 'kubelet.sock') } : {}),
       sshConfig,
       knownHosts,
       rootKey: key('root_ed25519'),

@@ -24,6 +24,11 @@ export interface SshdSpec {
   netns?: string;
   /** A fixed port, for an address nobody else uses (a namespace's own); default a free one, retried on a bind race. */
   port?: number;
+  /**
+   * With netns: a directory bind-mounted over another in sshd's own mount namespace (ip netns exec makes
+   * one), so every host can serve its socket at the same path, as real nodes do.
+   */
+  bindMount?: { source: string; target: string };
 }
 
 const SSHD = '/usr/sbin/sshd';
@@ -73,7 +78,8 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
     );
     const argv = [SSHD, '-D', '-e', '-f', configPath];
     // `ip netns exec` execs sshd in place (no fork), so the child's pid is sshd's own.
-    const [file, ...args] = spec.netns ? ['ip', 'netns', 'exec', spec.netns, ...argv] : argv;
+    const mount = spec.bindMount ? ['/bin/sh', '-c', 'mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', spec.bindMount.source, spec.bindMount.target] : [];
+    const [file, ...args] = spec.netns ? ['ip', 'netns', 'exec', spec.netns, ...mount, ...argv] : argv;
     const child = spawn(file!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const log: string[] = [];
     // A spawn failure arrives as 'error' and then 'exit'; keep it in the log the caller reports.
