@@ -7,7 +7,7 @@ import { matrixToCsv, matrixToJson } from '../fleet/matrix-export';
 import { buildWorkloadMatrix, type MatrixInput } from '../fleet/workload-matrix';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { failureCode, readSources, sourceIds } from './fleet-sources';
+import { failureCode, FLEET_HELP, FLEET_OPTIONS, readSources, sourceIds } from './fleet-sources';
 import { matrixText } from './matrix-text';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
@@ -23,11 +23,12 @@ column per source: ready pods/pods, phase, restarts. Drift (the same workload wi
 resources, arguments or environment; a DaemonSet or control-plane static pod missing) is marked with *.
 Exit status: 0 no drift, 1 drift found, 2-5 a source could not be read (as for pods).
 
+${FLEET_HELP}
 ${nodeOptionsHelp(OUTPUTS)}`;
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const opts = parseNodeArgs(argv, OUTPUTS);
+    const opts = parseNodeArgs(argv, OUTPUTS, FLEET_OPTIONS);
     if (opts.help) {
       console.log(HELP);
       return EXIT.ok;

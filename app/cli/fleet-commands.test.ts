@@ -1,6 +1,7 @@
 // `pods SRC SRC...` and `compare` as a user runs them, against the fleet harness: hosts in network
 // namespaces behind one bastion, their simulated workloads made to differ in known ways.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFleetHarness, type FleetHarness } from '../../e2e/harness/fleet-harness';
 import { workloadKey, workloadOf } from '../fleet/workload-identity';
@@ -54,6 +55,19 @@ describe('nodescope pods with several sources', () => {
     const nodes = lines.slice(1).map((l) => l.split(/\s+/)[0]);
     expect(nodes).toEqual(f.hosts.slice(0, 3).flatMap((h) => Array(h.kubelet.store.size).fill(h.name)));
     expect(f.bastion.logins() - before).toBe(1);
+  });
+
+  it('opens every host an ssh_config pattern matches, and the hosts a --hosts-file lists', async () => {
+    const byPattern = await nodescope(['pods', 'worker-*,!worker-4', ...common()]);
+    expect(byPattern.code, byPattern.stderr).toBe(EXIT.ok);
+    expect(new Set(byPattern.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/)[0]))).toEqual(new Set(HEALTHY));
+    const list = join(f.dir, 'hosts.txt');
+    writeFileSync(list, '# the pool\nworker-3\n\nworker-1  # rack 2\n');
+    const fromFile = await nodescope(['compare', '--hosts-file', list, ...common(), '-o', 'json']);
+    expect((JSON.parse(fromFile.stdout) as { sources: { id: string }[] }).sources).toEqual([{ id: 'worker-3' }, { id: 'worker-1' }]);
+    const none = await nodescope(['pods', 'gpu-*', ...common()]);
+    expect(none.code).toBe(EXIT.usage);
+    expect(none.stderr).toContain(`'gpu-*' matches no Host alias in ${f.sshConfig}`);
   });
 
   it('carries the source beside each pod in ndjson and json, the pods exactly as for one node', async () => {

@@ -3,13 +3,16 @@
  * through a limiter, share one terminal for questions and one login per jump host, and a source that fails
  * or hangs is reported on stderr without holding back or hiding the others.
  */
+import { readFileSync } from 'node:fs';
+import { isHostPattern, parseHostList } from '../fleet/host-list';
 import type { PodTree } from '../pod/pod-tree';
+import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY } from '../util/concurrency-limit';
 import { exitCodeFor } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
 import { noteMask, warnUnknownFields } from './node-command';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { CliUsageError, type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { asOf, openOffline } from './offline-source';
 import { resolveSource } from './pod-source';
 import { terminalPrompter } from './terminal-prompter';
@@ -25,10 +28,45 @@ export type SourcePods =
 /** A stalled dial hands its slot on after this long (it keeps trying until its ConnectTimeout). */
 const STALL_MS = 3_000;
 
-/** The SOURCE arguments: at least `min`, duplicates dropped (a node listed twice is read once). */
-export function sourceIds(opts: NodeCommandOptions, min: number, command: string): string[] {
+/** The options of commands that take several sources. */
+export const FLEET_OPTIONS = { 'hosts-file': { type: 'string' } } as const satisfies ExtraOptions;
+export const FLEET_HELP = `several sources:
+  SOURCE may be an ssh_config host pattern ('worker-*', 'worker-*,!worker-9'): every Host alias it matches
+  --hosts-file FILE          also read the sources listed in FILE (- for stdin): one per line, # comments`;
+
+/** Whether the command line names several sources (more than one, a host pattern, or a hosts file). */
+export function namesSeveralSources(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): boolean {
+  return opts.args.length > 0 || opts.extraValues['hosts-file'] !== undefined || isHostPattern(opts.node);
+}
+
+/**
+ * The sources named: the arguments and --hosts-file's lines, ssh_config patterns expanded, each once, in order.
+ * At least `min` are needed.
+ */
+export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }, min: number, command: string): string[] {
   if (opts.local !== undefined) throw new CliUsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
-  const ids = [...new Set([opts.node, ...opts.args])];
+  const named = [opts.node, ...opts.args].filter(Boolean);
+  const file = opts.extraValues['hosts-file'] as string | undefined;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    } catch (err) {
+      throw new CliUsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
+    }
+    const list = parseHostList(text);
+    if (list.problems.length) {
+      throw new CliUsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
+    }
+    named.push(...list.hosts);
+  }
+  let ids: string[];
+  try {
+    ids = expandHostPatterns(named, opts.ssh.configFile);
+  } catch (err) {
+    if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+    throw err;
+  }
   if (ids.length < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
   return ids;
 }

@@ -4,7 +4,7 @@
  */
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { failureCode, readSources, sourceIds } from './fleet-sources';
+import { failureCode, FLEET_HELP, FLEET_OPTIONS, namesSeveralSources, readSources, sourceIds } from './fleet-sources';
 import { printFleetPods } from './fleet-pods-output';
 import { exitQuietlyOnEpipe, helpText, noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { parseNodeArgs } from './node-options';
@@ -20,6 +20,8 @@ const spec: NodeCommandSpec = {
   usage:
     'usage: nodescope pods SOURCE [SOURCE...] [options]\n\nLists every pod the kubelet on SOURCE knows, read from its Pods API over SSH (or unix:SOCKET),\nor the pods of a snapshot or recording file (--at TIME for a recording).\nWith several sources: all their pods, with a NODE column (table), or each pod with its source\n(ndjson: {"source","pod"} lines; json: a PodListsBySource of kubectl Lists; yaml: a List per source).\nNodes are opened concurrently; those behind one jump host share one login there.',
   outputs: ['table', 'json', 'yaml', 'ndjson'],
+  extra: FLEET_OPTIONS,
+  extraHelp: FLEET_HELP,
   async run({ client }, opts) {
     if (opts.output !== 'table') {
       const { mask, showManagedFields } = opts;
@@ -41,9 +43,9 @@ const spec: NodeCommandSpec = {
 
 async function runFleet(argv: string[]): Promise<number> {
   try {
-    const opts = parseNodeArgs(argv, spec.outputs);
+    const opts = parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
     exitQuietlyOnEpipe();
-    const results = await readSources(sourceIds(opts, 2, 'pods'), opts, 'pods');
+    const results = await readSources(sourceIds(opts, 1, 'pods'), opts, 'pods');
     await printFleetPods(results, opts.output as ListFormat | 'table', opts.showManagedFields);
     return failureCode(results);
   } catch (err) {
@@ -55,8 +57,8 @@ async function runFleet(argv: string[]): Promise<number> {
 export function run(argv: string[]): Promise<number> {
   let several = false;
   try {
-    const opts = parseNodeArgs(argv, spec.outputs);
-    several = !opts.help && opts.args.length > 0;
+    const opts = parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
+    several = !opts.help && namesSeveralSources(opts);
   } catch {
     // runNodeCommand reports the bad command line.
   }
