@@ -7,7 +7,7 @@ import { startCleanupWatchdog } from './cleanup-watchdog';
 import { descendantsOf, signal } from './process-tree';
 import { checkRequiredTools } from './required-tools';
 import { runChecked, runCommand } from './run-command';
-import { generateKey, publicKeyLine, TARGET_SSHD_DEFAULTS } from './ssh-harness';
+import { BASTION_SSHD_SETTINGS, generateKey, publicKeyLine, TARGET_SSHD_DEFAULTS } from './ssh-harness';
 import { startSshd, type SshdInstance } from './sshd-process';
 import { ensureSystemUser, HARNESS_USERS } from './system-users';
 
@@ -190,15 +190,9 @@ export async function startFleetHarness(opts: FleetHarnessOptions): Promise<Flee
         AuthorizedKeysFile: `${auth}/%u`,
         AllowUsers: HARNESS_USERS.jump,
         ...TARGET_SSHD_DEFAULTS,
-        // A bastion account: TCP forwarding only. Many nodes' channels ride one connection.
+        ...BASTION_SSHD_SETTINGS,
+        // Many nodes' channels ride one connection.
         MaxSessions: '1000',
-        AllowTcpForwarding: 'local',
-        AllowStreamLocalForwarding: 'no',
-        AllowAgentForwarding: 'no',
-        X11Forwarding: 'no',
-        PermitTTY: 'no',
-        PermitTunnel: 'no',
-        ForceCommand: '/bin/false',
       },
     });
     sshds.push(bastion);

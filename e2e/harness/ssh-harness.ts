@@ -94,6 +94,17 @@ export const TARGET_SSHD_DEFAULTS: Record<string, string> = {
   MaxStartups: '100:30:200',
 };
 
+/** A bastion account: TCP forwarding only, no shell, pty, agent, X11 or UNIX sockets. */
+export const BASTION_SSHD_SETTINGS: Record<string, string> = {
+  AllowTcpForwarding: 'local',
+  AllowStreamLocalForwarding: 'no',
+  AllowAgentForwarding: 'no',
+  X11Forwarding: 'no',
+  PermitTTY: 'no',
+  PermitTunnel: 'no',
+  ForceCommand: '/bin/false',
+};
+
 function mergeOptions(base: Record<string, string | string[]>, overrides: Record<string, string | string[]> = {}): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
@@ -251,14 +262,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
           AuthorizedKeysFile: `${jumpAuthDir}/%u`,
           AllowUsers: HARNESS_USERS.jump,
           ...TARGET_SSHD_DEFAULTS,
-          // A bastion account: TCP forwarding only, no shell, pty, agent, X11 or UNIX sockets.
-          AllowTcpForwarding: 'local',
-          AllowStreamLocalForwarding: 'no',
-          AllowAgentForwarding: 'no',
-          X11Forwarding: 'no',
-          PermitTTY: 'no',
-          PermitTunnel: 'no',
-          ForceCommand: '/bin/false',
+          ...BASTION_SSHD_SETTINGS,
         },
       }),
     );
