@@ -54,12 +54,12 @@ async function openNode(alias: string, o: OpenOptions) {
   if (o.bastionKnownHosts) target = { ...target, proxyJump: target.proxyJump.map((hop) => ({ ...hop, knownHostsFiles: [o.bastionKnownHosts!], strictHostKeyChecking: 'ask' as const })) };
   const host = f.hosts.find((h) => h.name === alias)!;
   const transport = await openKubeletTransport(target, {
-    socketPath: host.socketPath,
+    socketPath: host.nodeSocketPath,
     prompter: o.prompter ?? scriptedPrompter(),
     jumpPool: o.pool,
     ...(o.fast ? { connectTimeoutMs: 2_000, keepaliveIntervalMs: 300, keepaliveCountMax: 2, backoff: { initialMs: 100, factor: 2, maxMs: 500, jitter: 0 } } : {}),
   });
-  const client = createKubeletClient({ target: transport.target, socketPath: host.socketPath, transportError: () => transport.lastError() });
+  const client = createKubeletClient({ target: transport.target, socketPath: host.nodeSocketPath, transportError: () => transport.lastError() });
   const node: { transport: KubeletTransport; client: KubeletClient; watch?: PodWatch } = { transport, client };
   opened.push(node);
   return node;
