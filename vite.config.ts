@@ -7,7 +7,7 @@ const rendererRoot = fileURLToPath(new URL('./renderer', import.meta.url));
 /**
  * The renderer build. Relative base so the same files load from Electron's app protocol or
  * file:// and from the browser-mode server. `--mode preview` builds the design preview instead:
- * the same UI on an in-memory fake app core (renderer/dev/), never shipped.
+ * the same UI on the real hub over in-memory sources (renderer/dev/), never shipped.
  */
 export default defineConfig(({ mode }) => {
   const preview = mode === 'preview';

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    globalSetup: ['scripts/build-cli-before-tests.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

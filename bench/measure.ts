@@ -59,9 +59,3 @@ export async function measureAsync(fn: () => Promise<void>, { runs = 15, warmup 
 export function fmt(n: number): string {
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
 }
-
-/** Prints one result line, and whether its target holds. */
-export function report(name: string, line: string, ok?: boolean): void {
-  const verdict = ok === undefined ? '' : ok ? '  [target met]' : '  [TARGET MISSED]';
-  console.log(`  ${name.padEnd(40)} ${line}${verdict}`);
-}

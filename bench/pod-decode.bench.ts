@@ -8,7 +8,8 @@ import { podSchema } from '../app/schema/pod-schema';
 import { hasSharedPods, loadSharedPods } from '../app/testing/shared-fixtures';
 import { benchCorpus } from './corpus';
 import { runIsolated } from './isolated';
-import { compareRates, fmt, report, type Comparison } from './measure';
+import { figure } from './figures';
+import { compareRates, type Comparison } from './measure';
 
 async function corpus(): Promise<Buffer[]> {
   return hasSharedPods ? loadSharedPods().map((f) => Buffer.from(f.pb)) : (await benchCorpus(200)).map((b) => Buffer.from(b));
@@ -45,12 +46,11 @@ export async function podDecodeBench(): Promise<boolean> {
   console.log(`\npod decoding: ${pods.length} ${hasSharedPods ? 'real pods (shared fixtures)' : 'generated pods'}, ${Math.round(bytes / pods.length)} bytes each on average; each line in a fresh process`);
   const run = (name: keyof typeof cases) => runIsolated<Comparison>('pod-decode.bench.ts', name);
   const tree = run('tree');
-  report('baseline: protobufjs Pod.decode', `${fmt(tree.baseline)} pods/s`);
-  report('decodePod (tree, unknown fields kept)', `${fmt(tree.candidate)} pods/s  ${tree.ratio.toFixed(2)}x baseline`);
+  figure('protobufjs Pod.decode (baseline)', tree.baseline, 'pods/s');
+  figure('decodePod (tree, unknown fields kept)', tree.candidate, 'pods/s', { baseline: tree.baseline, ratio: tree.ratio });
   const viaTree = run('viaTree');
-  report('bytes -> tree -> kubectl JSON text', `${fmt(viaTree.candidate)} pods/s  ${viaTree.ratio.toFixed(2)}x baseline`);
+  figure('bytes -> tree -> kubectl JSON text', viaTree.candidate, 'pods/s', { baseline: viaTree.baseline, ratio: viaTree.ratio });
   const json = run('export');
-  const ok = json.candidate >= 20_000 && json.ratio >= 0.5;
-  report('bytes -> kubectl JSON (export path)', `${fmt(json.candidate)} pods/s  ${json.ratio.toFixed(2)}x baseline (target >= 20,000/s and >= 0.50x)`, ok);
+  const ok = figure('bytes -> kubectl JSON (export path)', json.candidate, 'pods/s', { baseline: json.baseline, ratio: json.ratio, target: { min: 20_000, minRatio: 0.5 } });
   return ok;
 }

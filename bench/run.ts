@@ -1,21 +1,36 @@
 /**
  * `npm run bench`: every benchmark, each printing its result as a ratio against a baseline measured in the
- * same run. `npm run bench -- decode` runs only the suites whose name contains "decode".
+ * same run. `npm run bench -- decode` runs only the suites whose name contains "decode"; `--json FILE` also
+ * writes every figure there (see figures.ts), so runs can be compared.
  */
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '../app/fs/atomic-file';
+import { cliBench } from './cli.bench';
+import { recordedFigures } from './figures';
 import { podDecodeBench } from './pod-decode.bench';
+import { podGeneratorBench } from './pod-generator.bench';
+import { podHistoryBench } from './pod-history.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
+  'pod-generator': podGeneratorBench,
+  cli: cliBench,
+  'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
 };
 
-const filter = process.argv[2];
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
+const [filter] = positionals;
 let missed = 0;
 for (const [name, suite] of Object.entries(suites)) {
   if (filter && !name.includes(filter)) continue;
   if (!(await suite())) missed++;
 }
 console.log(missed ? `\n${missed} suite(s) missed a target` : '\nall targets met');
+if (values.json) {
+  await writeFileAtomic(values.json, `${JSON.stringify({ figures: recordedFigures() }, null, 2)}\n`);
+  console.log(`figures written to ${values.json}`);
+}

@@ -10,7 +10,8 @@ import { streamPodBytesAsKubectl } from '../app/pod/kubectl-json';
 import { openPodFile } from '../app/snapshot/open-pod-file';
 import { benchCorpus } from './corpus';
 import { runIsolated } from './isolated';
-import { fmt, report } from './measure';
+import { figure } from './figures';
+import { fmt } from './measure';
 
 const PODS = 30_000;
 const RUNS = 3;
@@ -88,11 +89,11 @@ export async function snapshotOpenBench(): Promise<boolean> {
     if (open.some((s) => s.pods !== PODS) || parse.some((s) => s.pods !== PODS)) throw new Error('snapshot bench: not every pod was read');
     const ratio = median(open.map((s) => s.ms)) / median(parse.map((s) => s.ms));
     const memory = median(open.map((s) => s.peakBytes)) / bytes;
-    report('baseline: readFile + JSON.parse', `${fmt(median(parse.map((s) => s.ms)))} ms, peak +${fmt(median(parse.map((s) => s.peakBytes)) / bytes)}x file size`);
-    const timeOk = ratio <= 2;
-    report('openPodFile to pods ready', `${fmt(median(open.map((s) => s.ms)))} ms  ${ratio.toFixed(2)}x baseline (target <= 2x)`, timeOk);
-    const memOk = memory < 2;
-    report('openPodFile peak memory', `+${memory.toFixed(2)}x file size (target < 2x)`, memOk);
+    const parseMs = median(parse.map((s) => s.ms));
+    const parsePeak = median(parse.map((s) => s.peakBytes));
+    figure('snapshot open: readFile + JSON.parse', parseMs, 'ms', { note: `peak +${fmt(parsePeak / bytes)}x file size` });
+    const timeOk = figure('snapshot open: openPodFile to pods ready', median(open.map((s) => s.ms)), 'ms', { baseline: parseMs, ratio, target: { maxRatio: 2 } });
+    const memOk = figure('snapshot open: openPodFile peak memory', median(open.map((s) => s.peakBytes)), 'bytes', { baseline: bytes, ratio: memory, target: { maxRatio: 2 }, note: 'baseline: the file size' });
     return timeOk && memOk;
   } finally {
     rmSync(path, { force: true });

@@ -15,13 +15,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../e2e/harness/ssh-harness';
 import { createKubeletClient, type KubeletClient } from '../app/kubelet/kubelet-client';
 import { openKubeletTransport, type KubeletTransport } from '../app/ssh/kubelet-transport';
 import { harnessTarget, scriptedPrompter } from '../app/ssh/testing/ssh-test-kit';
-import { fmt, report } from './measure';
+import { figure } from './figures';
+import { kubeletProcess } from './kubelet-spawn';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -73,27 +73,6 @@ async function inEveryOrder(sides: Side[], rounds: number, measure: (s: Side) =>
     for (const s of orders[r % orders.length]!) samples[s.name]!.push(await measure(s));
   }
   return samples;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** Starts bench/kubelet-process.ts and waits for it to serve. */
-async function kubeletProcess(socketPath: string, pods: number, seed: number): Promise<{ stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [resolve(here, '../bin/run-ts.js'), resolve(here, 'kubelet-process.ts'), socketPath, String(pods), String(seed)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((ready, fail) => {
-    proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && ready());
-    proc.once('exit', (code) => fail(new Error(`simulated kubelet exited (${code}) before serving`)));
-  });
-  return {
-    stop: () =>
-      new Promise<void>((done) => {
-        if (proc.exitCode !== null) return done();
-        proc.once('exit', () => done());
-        proc.kill('SIGTERM');
-      }),
-  };
 }
 
 /**
@@ -170,15 +149,12 @@ export async function sshPathBench(): Promise<boolean> {
     const line = async (what: string, unit: string, rounds: number, measure: (s: Side) => Promise<number>, faster: 'lower' | 'higher', targets = true) => {
       const samples = { ...(await inEveryOrder(fast, rounds, measure)), ...(await inEveryOrder(stock, 5, measure)) };
       const [ours, direct, ssh, tuned] = [samples.ours!, samples.direct!, samples['ssh -L']!, samples['OpenSSH best']!];
-      /** How many times slower `a` is than `b`. */
-      const vs = (a: number[], b: number[]) => (faster === 'lower' ? median(a) / median(b) : median(b) / median(a));
-      const vsDirect = vs(ours, direct);
-      const vsSsh = vs(ssh, ours);
-      const met = !targets || (vsDirect <= 1.15 && vsSsh >= 20);
+      const lower = faster === 'lower';
+      // Times: ours at most 1.15x direct's, ssh -N -L at least 20x ours. Rates: the same, inverted.
+      let met = figure(`${what}: ours`, median(ours), unit, { baseline: median(direct), ...(targets ? { target: lower ? { maxRatio: 1.15 } : { minRatio: 1 / 1.15 } } : {}) });
+      met = figure(`${what}: ssh -N -L`, median(ssh), unit, { baseline: median(ours), ...(targets ? { target: lower ? { minRatio: 20 } : { maxRatio: 1 / 20 } } : {}) }) && met;
+      figure(`${what}: OpenSSH forward at its best`, median(tuned), unit, { baseline: median(direct) });
       ok &&= met;
-      report(what, `ours ${fmt(median(ours))} ${unit}, direct ${fmt(median(direct))}, ssh -N -L ${fmt(median(ssh))} (OpenSSH forward at its best: ${fmt(median(tuned))})`);
-      const t = (text: string) => (targets ? ` (${text})` : '');
-      report('', `ours vs direct ${vsDirect.toFixed(3)}x slower${t('target <= 1.15x')}, vs ssh -N -L ${vsSsh.toFixed(1)}x faster${t('target >= 20x')}; OpenSSH at its best vs direct ${vs(tuned, direct).toFixed(2)}x`, targets ? met : undefined);
     };
     const uid = (await sides[1]!.small.listPods()).pods[0]!.uid;
     await line('GetPod round trip (one pod)', 'ms', 60, (s) => timed(() => s.small.getPod(uid)), 'lower', false);
@@ -199,9 +175,8 @@ export async function sshPathBench(): Promise<boolean> {
         }),
       );
     }
-    const connect = median(connects);
-    report('connect to first list, 110 pods', `${fmt(connect)} ms (SSH dial + auth + channel + ListPods; target < 150 ms)`, connect < 150);
-    return ok && connect < 150;
+    // SSH dial + auth + channel + ListPods.
+    return figure('connect to first list, 110 pods', median(connects), 'ms', { target: { max: 150 } }) && ok;
   } finally {
     for (const c of clients) c.close();
     await Promise.all(transports.map((t) => t.close()));

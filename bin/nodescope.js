@@ -1,6 +1,37 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI straight from the checkout: no build step to remember after `npm install`.
-import { register } from 'tsx/esm/api';
+// Runs the CLI as built at install (dist/cli, by scripts/build-cli.ts): compiling the TypeScript at every
+// start cost 1-2 s. When that build is missing, or a source it was built from changed since, the sources
+// run instead (through tsx) with a note, so an edit to app/ is never hidden behind an old build.
+import { readFileSync, statSync } from 'node:fs';
 
-register();
-await import('../app/cli/main.ts');
+const root = new URL('../', import.meta.url);
+
+/** Why the build cannot be used, or null when it is current. */
+function staleBuild() {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(new URL('dist/cli/build.json', root), 'utf8'));
+  } catch {
+    return 'dist/cli is not built';
+  }
+  for (const input of manifest.inputs) {
+    let mtime;
+    try {
+      mtime = statSync(new URL(input, root)).mtimeMs;
+    } catch {
+      return `${input} is gone since dist/cli was built`;
+    }
+    if (mtime > manifest.builtAt) return `${input} changed since dist/cli was built`;
+  }
+  return null;
+}
+
+const stale = staleBuild();
+if (stale === null) {
+  await import('../dist/cli/main.js');
+} else {
+  process.stderr.write(`nodescope: running from the TypeScript sources (slower start): ${stale}; npm run build:cli rebuilds it\n`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../app/cli/main.ts');
+}

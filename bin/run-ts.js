@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs a TypeScript entry point (benchmarks, scripts) with the same loader as the CLI.
+// Runs a TypeScript entry point (benchmarks, scripts) with tsx, as the CLI runs its sources when unbuilt.
 import { register } from 'tsx/esm/api';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';

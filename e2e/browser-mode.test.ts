@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import { readPodStream } from '../app/snapshot/open-pod-file';
 import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
 import { startSshHarness, type SshHarness } from './harness/ssh-harness';
@@ -35,6 +36,25 @@ let work: string;
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 
+/** What is wrong with the pods table's visible headers: one running into the next, cut short, or past the table's edge. */
+const headerProblems = () =>
+  page.locator('.pods-head').evaluate((head) => {
+    const edge = head.getBoundingClientRect().right;
+    const shown = [...head.querySelectorAll<HTMLElement>('[role=columnheader]')].filter((c) => c.getBoundingClientRect().width > 0);
+    return shown.flatMap((cell, i) => {
+      const label = cell.querySelector<HTMLElement>('.sort-label');
+      const name = cell.textContent?.trim() ?? '';
+      if (!label) return [`${name} has no label`];
+      const own = cell.querySelector('button')!.getBoundingClientRect();
+      const next = shown[i + 1]?.querySelector('button')?.getBoundingClientRect();
+      return [
+        ...(next && own.right > next.left ? [`${name} runs into ${shown[i + 1]!.textContent?.trim()}`] : []),
+        ...(label.scrollWidth > label.clientWidth ? [`${name} is cut`] : []),
+        ...(cell.getBoundingClientRect().right > edge + 0.5 ? [`${name} is past the table's edge`] : []),
+      ];
+    });
+  });
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-browser-'));
@@ -52,7 +72,7 @@ beforeAll(async () => {
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
   const rendererDir = await ensureRendererBuilt();
   inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
-  server = await startUiServer({ core: inspector, rendererDir });
+  server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
   // A fresh profile per run (Playwright passes it as --user-data-dir).
   browser = await chromium.launchPersistentContext(join(work, 'chromium'), {
     executablePath: '/usr/bin/chromium',
@@ -147,6 +167,40 @@ describe('browser mode', () => {
     sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
     await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
     await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+
+    // The change is a new version in the pod's history, after the one the first list brought.
+    await detail.getByRole('tab', { name: 'History' }).click();
+    const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
+    await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
+    expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
+    await shot('pod-history');
+    // The version before the change opens as the detail shows a pod: without the label.
+    await timeline.getByRole('button').nth(1).click();
+    const earlier = detail.getByRole('region', { name: /^Version of / });
+    await earlier.getByRole('button', { name: 'JSON' }).click();
+    const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
+    expect(earlierJson).toContain(`"name": "${name}"`);
+    expect(earlierJson).not.toContain('"e2e"');
+  });
+
+  it('fits a 1024×768 window: no header runs into another or is cut, the detail keeps its facts readable', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      const detail = page.locator('section.pod-detail');
+      await detail.getByRole('tab', { name: 'Summary' }).click();
+      await detail.locator('.facts.grid dd').first().waitFor();
+      await shot('pod-detail-1024');
+      expect(await headerProblems()).toEqual([]);
+      // Squeezed, a fact wrapped every few characters ("kind-worke / r"): each value keeps room for a name.
+      const narrow = await detail.locator('.facts.grid dd').evaluateAll((dds) => dds.filter((d) => d.getBoundingClientRect().width < 160).map((d) => d.textContent));
+      expect(narrow).toEqual([]);
+      await detail.getByRole('button', { name: 'Close pod detail' }).click();
+      await detail.waitFor({ state: 'detached' });
+      await shot('pods-1024');
+      expect(await headerProblems()).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('shows reconnecting when SSH is killed, and live again after', async () => {
@@ -204,5 +258,71 @@ describe('browser mode', () => {
     await dialog.getByRole('button', { name: 'Replace the file' }).click();
     await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
     await dialog.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('opens the export as a snapshot: marked offline everywhere, never live, its pods readable', async () => {
+    const path = join(work, 'worker-1-pods.json');
+    await page.getByTestId('open-files-input').setInputFiles(path);
+    const node = page.getByRole('button', { name: /^Node worker-1-pods\.json:/ });
+    await node.waitFor({ timeout: 15_000 });
+    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot/);
+    expect(await node.getAttribute('aria-label')).not.toMatch(/live/i);
+    expect(await node.textContent()).toContain('offline');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('worker-1-pods.json');
+    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toContain('offline snapshot · worker-1-pods.json');
+    await expect(page.getByText(/Offline, read-only/).textContent()).resolves.toContain('Not the live node');
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(1);
+    await shot('snapshot');
+    await grid.getByRole('row').nth(1).dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('region', { name: 'Containers' }).waitFor();
+    await detail.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).textContent()).toMatch(/LISTED/);
+    // Nothing to connect: a file is not a node.
+    expect(await page.getByRole('button', { name: 'Connect worker-1-pods.json' }).count()).toBe(0);
+  });
+
+  it('says what is wrong with a file that is not pods, and keeps running', async () => {
+    const bad = join(work, 'not-pods.json');
+    writeFileSync(bad, '{"kind":"Pod","metadata":');
+    await page.getByTestId('open-files-input').setInputFiles(bad);
+    const banner = page.locator('.banner.bad', { hasText: 'not-pods.json' });
+    await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toMatch(/not-pods\.json: .*(truncated|end)/i);
+    await shot('bad-file');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('button', { name: /^Node worker-1:/ }).waitFor();
+  });
+
+  it('records the live node from the UI, and the recording opens with a time scrubber', async () => {
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    await page.getByRole('button', { name: '● Record' }).click();
+    await page.locator('.node-heading').getByText('● recording').waitFor();
+    // One change while recording, made on the node.
+    const pod = sim!.store.list()[0]!;
+    const meta = pod.metadata as PodObject;
+    sim!.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), recorded: 'yes' } } } });
+    await page.getByLabel('Live events').getByText(`${String(meta.namespace)}/${String(meta.name)}`).first().waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: '■ Stop recording' }).click();
+    const saved = page.getByRole('status').filter({ hasText: 'Recording saved:' });
+    await saved.waitFor();
+    const path = /Recording saved: (\S+) \((\d+) events\)/.exec((await saved.textContent())!)!;
+    expect(Number(path[2])).toBeGreaterThanOrEqual(1);
+    expect(path[1]!.startsWith(work)).toBe(true);
+
+    await page.getByTestId('open-files-input').setInputFiles(path[1]!);
+    const name = path[1]!.split('/').pop()!;
+    const node = page.getByRole('button', { name: new RegExp(`^Node ${name.replace(/[.]/g, '\\.')}: Recording at`) });
+    await node.waitFor({ timeout: 15_000 });
+    const slider = page.getByRole('slider', { name: 'Time in the recording' });
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => slider.getAttribute('aria-valuetext')).toMatch(/\(\+0s\)$/);
+    await shot('recording');
+    // At its start the pod had not changed yet: its history there holds only the first list.
+    await page.getByRole('grid', { name: 'Pods' }).getByRole('row', { name: new RegExp(String(meta.name)) }).first().dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('listitem').count()).toBe(1);
   });
 });

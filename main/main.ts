@@ -45,6 +45,18 @@ async function start(): Promise<void> {
       });
       return result.canceled || !result.filePath ? null : result.filePath;
     },
+    async pickOpenPaths() {
+      const result = await dialog.showOpenDialog({
+        title: 'Open snapshot or recording',
+        defaultPath: app.getPath('downloads'),
+        properties: ['openFile', 'multiSelections'],
+        filters: [
+          { name: 'Snapshots and recordings', extensions: ['json', 'ndjson', 'jsonl', 'pb', 'bin', 'protobuf'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      });
+      return result.canceled ? [] : result.filePaths;
+    },
   });
   const unbind = bindContractToIpc(inspector, APP_ORIGIN);
 

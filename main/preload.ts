@@ -1,7 +1,7 @@
 // Runs in the sandboxed preload: the only door from the renderer to the app core. It exposes the
-// contract's Bridge (request + on) and nothing else — no ipcRenderer, no generic channel access;
+// contract's Bridge (request + on) and the path of a dropped file — no ipcRenderer, no generic channel access;
 // names are checked against the contract so only `nodescope:` contract channels are ever used.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import {
   eventChannel,
   isEventName,
@@ -32,3 +32,5 @@ const bridge: Bridge = {
 };
 
 contextBridge.exposeInMainWorld('nodescope', bridge);
+// A dropped file's path, which sandboxed pages do not get: only for files the user dropped on the window.
+contextBridge.exposeInMainWorld('nodescopeFiles', { pathFor: (file: File) => webUtils.getPathForFile(file) });

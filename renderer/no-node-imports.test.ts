@@ -9,6 +9,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const BROWSER_PACKAGES = ['react', 'react-dom', '@tanstack/react-virtual', 'zod'];
+/** The design preview runs the app core itself in the page (renderer/dev): it also needs the pod schema's proto library. */
+const PREVIEW_PACKAGES = [...BROWSER_PACKAGES, 'protobufjs'];
+const isPreview = (file: string) => relative(here, file).startsWith('dev/');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -25,10 +28,10 @@ function importsOf(file: string): string[] {
   );
 }
 
-/** Follows relative imports from the renderer so app/ code it pulls in is checked too. */
-function reachable(): Map<string, string[]> {
+/** Follows relative imports from the renderer (or its design preview) so app/ code it pulls in is checked too. */
+function reachable(preview = false): Map<string, string[]> {
   const seen = new Map<string, string[]>();
-  const queue = sourceFiles(here);
+  const queue = sourceFiles(here).filter((f) => isPreview(f) === preview);
   while (queue.length > 0) {
     const file = queue.pop()!;
     if (seen.has(file)) continue;
@@ -55,6 +58,20 @@ function safeExists(path: string): boolean {
 }
 
 describe('renderer imports', () => {
+  it('the design preview runs the real hub, which reaches no Node built-in, Electron or Node-only package', () => {
+    const problems: string[] = [];
+    const files = reachable(true);
+    for (const [file, specs] of files) {
+      for (const spec of specs) {
+        const bare = !spec.startsWith('.');
+        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (bare && (nodeBuiltins.has(spec) || !PREVIEW_PACKAGES.includes(pkg))) problems.push(`${relative(root, file)} imports ${spec}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect([...files.keys()].some((f) => f.endsWith('app/hub/hub.ts'))).toBe(true);
+  });
+
   it('never reaches Node built-ins, Electron or app-core services', () => {
     const problems: string[] = [];
     for (const [file, specs] of reachable()) {

@@ -12,8 +12,6 @@ import { matrixText } from './matrix-text';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 
-export const summary = 'compare the workloads of several nodes or files, drift marked (text, json, csv)';
-
 const OUTPUTS = ['text', 'json', 'csv'] as const;
 const HELP = `usage: nodescope compare SOURCE SOURCE [SOURCE...] [options]
 

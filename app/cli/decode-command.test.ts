@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { kubectlJsonToYaml } from '../pod/kubectl-yaml';
-import { str, webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
+import { str, webPodBytes, webPodJson, withDeepManagedFields } from '../pod/testdata/handmade-pods';
 
 const bin = resolve(__dirname, '..', '..', 'bin', 'nodescope.js');
 const dir = mkdtempSync(join(tmpdir(), 'nodescope-decode-'));
@@ -66,8 +66,54 @@ describe('nodescope decode', () => {
   it('says what is wrong with bad input and exits with distinct codes', () => {
     const truncated = nodescope(['decode', file('cut.pb', webPodBytes().subarray(0, 60))]);
     expect(truncated.code).toBe(5);
-    expect(truncated.stderr).toMatch(/^nodescope decode: cannot decode pod .*cut\.pb: .* at byte offset \d+/);
+    expect(truncated.stderr).toMatch(/^nodescope decode: cannot decode pod .*cut\.pb.*: .* at byte offset \d+/);
     expect(nodescope(['decode', join(dir, 'missing.pb')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*missing\.pb: no such file/) });
     expect(nodescope(['decode', '--output', 'xml', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown output 'xml': use json, yaml or ndjson/) });
+  });
+});
+
+describe('nodescope decode on input that is not captured pod bytes', () => {
+  it('refuses a file larger than any Pods API message before reading it (a 1 GB sparse file)', () => {
+    const path = join(dir, 'sparse.pb');
+    writeFileSync(path, '');
+    truncateSync(path, 1024 ** 3);
+    const r = nodescope(['decode', path]);
+    expect(r).toMatchObject({ code: 5, stdout: '' });
+    expect(r.stderr).toContain(`nodescope decode: ${path} is 1024 MiB, larger than any Pods API message (512 MiB at most): is it the right file?\n`);
+  });
+
+  it('says an empty file is empty instead of printing an empty pod', () => {
+    const r = nodescope(['decode', file('empty.pb', new Uint8Array())]);
+    expect(r).toMatchObject({ code: 5, stdout: '' });
+    expect(r.stderr).toMatch(/empty\.pb is empty: expected the captured protobuf bytes of a pod/);
+    expect(nodescope(['decode', '--type', 'get'], new Uint8Array([0x0a, 0x00]))).toMatchObject({ code: 5, stderr: expect.stringMatching(/stdin: the GetPodResponse carries no pod/) });
+  });
+
+  it('names the file, the byte offset and what it expected for garbage', () => {
+    const garbage = file('garbage.pb', Buffer.from('ffffffffffffffffffff01', 'hex'));
+    for (const type of ['list', 'get', 'watch']) {
+      const r = nodescope(['decode', '--type', type, garbage]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(new RegExp(`^nodescope decode: .*garbage\\.pb: not a \\w+Response|^nodescope decode: .*garbage\\.pb: not a WatchPodsEvent`));
+      expect(r.stderr).toMatch(/at byte offset \d+; expected a (ListPodsResponse|GetPodResponse|WatchPodsEvent) \(/);
+    }
+    const text = nodescope(['decode', file('text.pb', Buffer.from('hello, world\n'))]);
+    expect(text.code).toBe(5);
+    expect(text.stderr).toMatch(/^nodescope decode: cannot decode pod .*text\.pb: .* at byte offset \d+; expected the protobuf bytes of one pod .*--type list, get or watch\n$/);
+    const cut = nodescope(['decode', '--type', 'list', file('cut-list.pb', writeListPodsResponse([webPodBytes()]).subarray(0, 50))]);
+    expect(cut.stderr).toMatch(/cut-list\.pb: not a ListPodsResponse: length \d+ runs past the end of its message \(\d+ bytes left\) at byte offset 3; expected a ListPodsResponse/);
+  });
+});
+
+describe('nodescope decode --show-managed-fields on deeply nested managedFields', () => {
+  it('prints any depth kubectl prints, and refuses deeper ones with the limit instead of crashing', () => {
+    const deep = nodescope(['decode', '--show-managed-fields', file('deep.pb', webPodBytes({ metaExtra: withDeepManagedFields(500) }))]);
+    expect(deep.code, deep.stderr).toBe(0);
+    expect(deep.stdout).not.toContain('undefined');
+    expect(deep.stdout.split('"f:a"')).toHaveLength(500);
+    expect(JSON.parse(deep.stdout).metadata.managedFields[0].manager).toBe('m');
+    const tooDeep = nodescope(['decode', '--show-managed-fields', file('too-deep.pb', webPodBytes({ metaExtra: withDeepManagedFields(100_000) }))]);
+    expect(tooDeep.code).toBe(5);
+    expect(tooDeep.stderr).toMatch(/fieldsV1 is nested 100000 levels deep; kubectl cannot read or print more than 9996/);
   });
 });

@@ -3,18 +3,18 @@
  * ListPodsResponse.pods entry or WatchPodsEvent.pod), or a whole ListPodsResponse / GetPodResponse /
  * WatchPodsEvent message, from a file or stdin.
  */
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { PodDecodeError } from '../pod/decode';
+import { WireFormatError } from '../pod/wire-reader';
 import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
 import { podBytesToKubectlYaml, streamPodBytesAsKubectlYaml } from '../pod/kubectl-yaml';
+import { MAX_MESSAGE_BYTES } from '../kubelet/channel-options';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { EXIT } from './exit-codes';
 import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
-
-export const summary = 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would';
 
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
@@ -29,13 +29,52 @@ options:
   --show-managed-fields       keep metadata.managedFields (kubectl hides them by default)
   -h, --help`;
 
+/**
+ * The input, refused before it is read when it is larger than any Pods API message (a sparse or wrong file),
+ * and read no further than that from a pipe or device: memory stays bounded whatever FILE is.
+ */
 async function readInput(file: string | undefined): Promise<Buffer> {
-  if (file && file !== '-') return readFile(file);
-  if (process.stdin.isTTY) throw new UsageError('no input: give a FILE.pb or pipe the bytes in (nodescope decode - < pod.pb)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const limit = MAX_MESSAGE_BYTES;
+  const name = file && file !== '-' ? file : 'stdin';
+  let input: AsyncIterable<Buffer>;
+  let handle: FileHandle | undefined;
+  if (file && file !== '-') {
+    handle = await open(file, 'r');
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new UsageError(`${file} is a folder: give the file of captured bytes`);
+    if (st.isFile() && st.size > limit) throw new InputError(`${file} is ${mib(st.size)}, larger than any Pods API message (${mib(limit)} at most): is it the right file?`);
+    input = handle.createReadStream({ autoClose: false });
+  } else {
+    if (process.stdin.isTTY) throw new UsageError('no input: give a FILE.pb or pipe the bytes in (nodescope decode - < pod.pb)');
+    input = process.stdin;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of input) {
+      size += chunk.length;
+      if (size > limit) throw new InputError(`${name} goes on past ${mib(limit)}, more than any Pods API message: stopped reading it`);
+      chunks.push(chunk);
+    }
+    if (size === 0) throw new InputError(`${name} is empty: expected the captured protobuf bytes of a pod or a Pods API message`);
+    return Buffer.concat(chunks);
+  } finally {
+    await handle?.close();
+  }
 }
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MiB`;
+
+/** What each --type expects, for errors about bytes that are not that. */
+const EXPECTED: Record<string, string> = {
+  pod: 'the protobuf bytes of one pod (v1.Pod, as in ListPodsResponse.pods); a whole ListPodsResponse, GetPodResponse or WatchPodsEvent needs --type list, get or watch',
+  list: 'a ListPodsResponse (repeated bytes pods = 1)',
+  get: 'a GetPodResponse (bytes pod = 1)',
+  watch: 'a WatchPodsEvent (EventType type = 1, bytes pod = 2)',
+};
+
+/** Input that is not what decode reads (too large, empty): exit 5 like bytes that do not decode. */
+class InputError extends Error {}
 
 class UsageError extends Error {}
 
@@ -45,15 +84,18 @@ function podsOf(type: string, bytes: Uint8Array): Uint8Array[] {
       return [bytes];
     case 'list':
       return readListPodsResponse(bytes);
-    case 'get':
-      return [readGetPodResponse(bytes)];
+    case 'get': {
+      const pod = readGetPodResponse(bytes);
+      if (pod.length === 0) throw new WireFormatError('the GetPodResponse carries no pod', bytes.length);
+      return [pod];
+    }
     case 'watch': {
       const ev = readWatchPodsEvent(bytes);
-      if (ev.pod.length === 0) throw new UsageError(`the WatchPodsEvent (${ev.type}) carries no pod`);
+      if (ev.pod.length === 0) throw new WireFormatError(`the WatchPodsEvent (${ev.type}) carries no pod`, bytes.length);
       return [ev.pod];
     }
     default:
-      throw new UsageError(`unknown --type '${type}': use pod, list, get or watch`);
+      throw new Error(`no reader for --type ${type}`);
   }
 }
 
@@ -91,17 +133,22 @@ export async function run(argv: string[]): Promise<number> {
   let pods: Uint8Array[];
   let labelOf: (i: number) => string;
   try {
+    if (!EXPECTED[values.type!]) throw new UsageError(`unknown --type '${values.type}': use pod, list, get or watch`);
     const bytes = await readInput(file);
     const label = file && file !== '-' ? file : 'stdin';
     try {
       pods = podsOf(values.type!, bytes);
     } catch (err) {
-      if (err instanceof UsageError) throw err;
-      printError(`nodescope decode: ${label} is not a ${values.type} message: ${(err as Error).message}`);
+      if (!(err instanceof WireFormatError)) throw err;
+      printError(`nodescope decode: ${label}: ${err.message} at byte offset ${err.offset}; expected ${EXPECTED[values.type!]}`);
       return EXIT.data;
     }
     labelOf = (i) => (pods.length === 1 ? label : `${label} pods[${i}]`);
   } catch (err) {
+    if (err instanceof InputError) {
+      printError(`nodescope decode: ${err.message}`);
+      return EXIT.data;
+    }
     if (err instanceof UsageError) {
       printError(`nodescope decode: ${err.message}`);
       return EXIT.usage;
@@ -125,7 +172,7 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
-      printError(`nodescope decode: ${err.message}`);
+      printError(`nodescope decode: ${err.message}; expected ${EXPECTED[values.type!]}`);
       return EXIT.data;
     }
   }

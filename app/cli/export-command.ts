@@ -3,6 +3,7 @@
  * written atomically. With --file, a sidecar F.nodescope.json records where and when the pods were taken
  * (snapshot-provenance.ts).
  */
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { writeSnapshotSidecar, type PodFileProvenance } from '../snapshot/snapshot-provenance';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
@@ -10,8 +11,6 @@ import { CliUsageError } from './node-options';
 import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';
 import { printError } from './terminal-text';
-
-export const summary = "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)";
 
 async function wrote(file: string, result: { count: number; bytes: number }, provenance: PodFileProvenance): Promise<void> {
   printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
@@ -39,16 +38,36 @@ const spec: NodeCommandSpec = {
   async run({ client, socketPath }, opts) {
     const file = opts.extraValues.file as string | undefined;
     const { mask, showManagedFields } = opts;
+    const options = { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) };
+    if (file === undefined) return (await printPodList(client, options)).code;
     const takenAt = new Date().toISOString();
-    const result = await printPodList(client, {
-      format: opts.output as ListFormat,
-      showManagedFields,
-      ...(mask ? { mask } : {}),
-      ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),
-    });
-    const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
-    if (file !== undefined) await wrote(file, result, { node, takenAt, origin: 'nodescope export' });
-    return result.code;
+    // Ctrl-C must not leave a half-made temporary file, nor claim the export failed when the file was already
+    // replaced: the signal stops the wait for the kubelet and is answered with what happened to the file. The
+    // handlers stay until the process exits, so a signal while the connection closes is answered too.
+    const interrupt = new AbortController();
+    let writtenCode: number | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (writtenCode !== undefined) {
+        printError(`nodescope export: ${signal} while closing the connection; ${file} was already written in full`);
+        process.exit(writtenCode);
+      }
+      if (interrupt.signal.aborted) process.exit(128 + constants.signals[signal]);
+      interrupt.abort(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const result = await printPodList(client, { ...options, file, replace: opts.extraValues.force === true, signal: interrupt.signal });
+      writtenCode = result.code;
+      const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
+      await wrote(file, result, { node, takenAt, origin: 'nodescope export' });
+      return result.code;
+    } catch (err) {
+      const signal = interrupt.signal.reason as NodeJS.Signals | undefined;
+      if (!signal) throw err;
+      printError(`nodescope export: ${signal}: stopped before anything was written; ${file} is as it was`);
+      return 128 + constants.signals[signal];
+    }
   },
   async offline(source, opts) {
     const file = opts.extraValues.file as string | undefined;

@@ -7,8 +7,6 @@ import { asOf } from './offline-source';
 import { podText as formattedPod, type ListFormat } from './pod-output';
 import { podTable } from './pod-table';
 
-export const summary = 'print one pod by UID (json, yaml, ndjson, table)';
-
 const spec: NodeCommandSpec = {
   name: 'get',
   args: 1,

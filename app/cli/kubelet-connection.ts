@@ -4,14 +4,11 @@
  */
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
-import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import type { KubeletTransport } from '../ssh/kubelet-transport';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshPrompter } from '../ssh/ssh-prompter';
-import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import type { SshHop } from '../ssh/ssh-connection';
-import { resolveSshTarget } from '../ssh/ssh-target';
 import { CliUsageError, type NodeCommandOptions } from './node-options';
-import { terminalPrompter } from './terminal-prompter';
 import { printError } from './terminal-text';
 
 export interface KubeletConnection {
@@ -39,6 +36,13 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
     return { client, socketPath: opts.local, close: async () => client.close() };
   }
 
+  // The SSH half (ssh2 and its crypto) is loaded only when used: --local starts faster without it.
+  const [{ openKubeletTransport }, { KUBELET_SOCKET_CANDIDATES }, { resolveSshTarget }, { terminalPrompter }] = await Promise.all([
+    import('../ssh/kubelet-transport'),
+    import('../ssh/remote-socket-probe'),
+    import('../ssh/ssh-target'),
+    import('./terminal-prompter'),
+  ]);
   // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
   const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
   const { knownHosts, ...overrides } = opts.ssh;

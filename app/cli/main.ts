@@ -1,28 +1,26 @@
 // The `nodescope` CLI: each subcommand lives in its own module and is loaded only when used,
-// so `nodescope decode` does not pay for ssh2 or grpc start-up.
+// so `nodescope decode` does not pay for ssh2 or grpc start-up. The summaries live here so that
+// `nodescope --help` loads none of them.
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
 
-type Command = { run(argv: string[]): Promise<number>; summary: string };
+type Command = { run(argv: string[]): Promise<number> };
 
-const commands: Record<string, () => Promise<Command>> = {
-  decode: () => import('./decode-command'),
-  sim: () => import('./sim-command'),
-  pods: () => import('./pods-command'),
-  get: () => import('./get-command'),
-  watch: () => import('./watch-command'),
-  export: () => import('./export-command'),
-  record: () => import('./record-command'),
-  compare: () => import('./compare-command'),
-  ui: () => import('./ui-command'),
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  decode: { summary: 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would', load: () => import('./decode-command') },
+  sim: { summary: 'run a simulated kubelet serving the Pods API on a UNIX socket', load: () => import('./sim-command') },
+  pods: { summary: "list a node's (or a file's) pods, or several sources at once (table, json, yaml, ndjson)", load: () => import('./pods-command') },
+  get: { summary: 'print one pod by UID (json, yaml, ndjson, table)', load: () => import('./get-command') },
+  watch: { summary: "follow a node's pod events live, or replay a recording (table, ndjson, json, yaml)", load: () => import('./watch-command') },
+  export: { summary: "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)", load: () => import('./export-command') },
+  record: { summary: "record a node's pods and every change to a file, until Ctrl-C or --duration", load: () => import('./record-command') },
+  compare: { summary: 'compare the workloads of several nodes or files, drift marked (text, json, csv)', load: () => import('./compare-command') },
+  ui: { summary: 'open the desktop UI in a browser (served on 127.0.0.1 only)', load: () => import('./ui-command') },
 };
 
-async function usage(): Promise<string> {
+function usage(): string {
   const lines = ['usage: nodescope <command> [options]', '', 'commands:'];
-  for (const [name, load] of Object.entries(commands)) {
-    const summary = await load().then((c) => c.summary, () => '(unavailable)');
-    lines.push(`  ${name.padEnd(8)} ${summary}`);
-  }
+  for (const [name, { summary }] of Object.entries(commands)) lines.push(`  ${name.padEnd(8)} ${summary}`);
   lines.push('', "Run 'nodescope <command> --help' for a command's options.");
   return lines.join('\n');
 }
@@ -30,15 +28,15 @@ async function usage(): Promise<string> {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(await usage());
+    console.log(usage());
     return name ? EXIT.ok : EXIT.usage;
   }
-  const load = commands[name];
-  if (!load) {
-    printError(`nodescope: unknown command '${name}'\n\n${await usage()}`);
+  const command = commands[name];
+  if (!command) {
+    printError(`nodescope: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;
   }
-  return (await load()).run(rest);
+  return (await command.load()).run(rest);
 }
 
 main(process.argv.slice(2)).then(

@@ -3,6 +3,7 @@
  * close, and turn failures into exit codes.
  */
 import type { ReceivedPod } from '../kubelet/received-pod';
+import type { PodDecodeError } from '../pod/decode';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
@@ -74,6 +75,12 @@ export function warnUnknownFields(pods: Iterable<ReceivedPod>): void {
   for (const p of pods) {
     if (p.unknownFields.length) printError(unknownFieldsWarning(`${p.namespace}/${p.name}`, p.unknownFields));
   }
+}
+
+/** Names on stderr each pod of a list that does not decode (the others are printed); returns the exit code. */
+export function reportUndecodable(undecodable: readonly PodDecodeError[]): number {
+  for (const err of undecodable) printError(`nodescope: left out a pod that does not decode: ${err.message}`);
+  return undecodable.length ? EXIT.data : EXIT.ok;
 }
 
 /** Says on stderr when the kubelet ignored the mask (it was applied here instead). */

@@ -4,11 +4,59 @@ import type { Writable } from 'node:stream';
 export const MAX_UNREAD_OUTPUT = 64 * 1024 * 1024;
 
 /**
- * Writes `text` to `out` unless more than `limit` bytes already wait for the reader; returns false (and
- * writes nothing) when the reader has fallen that far behind.
+ * Writes text to a stream at the pace its reader takes it: nothing more is handed to the stream while it
+ * asks to wait (back-pressure), so a burst (a watch's initial sync of 14,000 pods) is never blamed on a
+ * reader that keeps up. What waits is either text, counted against the limit, or text made on its turn
+ * (`later`): a sync's lines are made from pods the watch holds anyway, so they cost no extra memory.
  */
-export function writeUnlessBacklogged(out: Writable, text: string, limit = MAX_UNREAD_OUTPUT): boolean {
-  if (out.writableLength > limit) return false;
-  out.write(text);
-  return true;
+export class PacedOutput {
+  private readonly queue: (string | (() => string))[] = [];
+  private head = 0;
+  private queuedBytes = 0;
+  private waiting = false;
+
+  constructor(
+    private readonly out: Writable,
+    private readonly limit = MAX_UNREAD_OUTPUT,
+  ) {
+    out.on('drain', () => {
+      this.waiting = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Writes `text` as soon as the reader has taken what came before; returns false (and drops it) when more
+   * than the limit already waits for the reader: the reader has fallen that far behind.
+   */
+  write(text: string): boolean {
+    if (this.queuedBytes + this.out.writableLength > this.limit) return false;
+    this.queue.push(text);
+    this.queuedBytes += text.length;
+    this.flush();
+    return true;
+  }
+
+  /** Text made only when its turn to be written comes. */
+  later(make: () => string): void {
+    this.queue.push(make);
+    this.flush();
+  }
+
+  private flush(): void {
+    while (!this.waiting && this.head < this.queue.length) {
+      const next = this.queue[this.head]!;
+      this.queue[this.head++] = '';
+      let text: string;
+      if (typeof next === 'string') {
+        text = next;
+        this.queuedBytes -= text.length;
+      } else text = next();
+      if (!this.out.write(text)) this.waiting = true;
+    }
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+  }
 }

@@ -1,19 +1,18 @@
 /**
- * `nodescope pods NODE`: the node's pods as a kubectl-like table, or as a kubectl List (JSON or YAML) / NDJSON.
+ * `nodescope pods SOURCE`: the pods as a kubectl-like table, or as a kubectl List (JSON or YAML) / NDJSON.
  * With several sources, all their pods at once (fleet-pods-output.ts says how each format names the source).
  */
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { failureCode, FLEET_HELP, FLEET_OPTIONS, namesSeveralSources, readSources, sourceIds } from './fleet-sources';
 import { printFleetPods } from './fleet-pods-output';
-import { exitQuietlyOnEpipe, helpText, noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { exitQuietlyOnEpipe, helpText, noteMask, reportUndecodable, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { parseNodeArgs } from './node-options';
+import { listPodsWithProgress } from './list-pods-with-progress';
 import { podTable } from './pod-table';
 import type { ListFormat } from './pod-output';
 import { asOf } from './offline-source';
 import { printPodList, printPodTrees } from './print-pod-list';
-
-export const summary = "list a node's pods from its kubelet (table, json, yaml, ndjson)";
 
 const spec: NodeCommandSpec = {
   name: 'pods',
@@ -27,11 +26,11 @@ const spec: NodeCommandSpec = {
       const { mask, showManagedFields } = opts;
       return (await printPodList(client, { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) })).code;
     }
-    const list = await client.listPods();
+    const list = await listPodsWithProgress(client, opts.mask);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
-    return EXIT.ok;
+    return reportUndecodable(list.undecodable);
   },
   async offline(source, opts) {
     const trees = source.pods.map((p) => p.pod);

@@ -1,22 +1,24 @@
 /**
  * Prints all of a node's pods as a kubectl List (JSON or YAML) or NDJSON: masked pods from their trees,
- * unmasked ones straight from their bytes (no trees built), streamed to stdout in chunks or written
- * atomically to a file. Pods that do not decode are reported and left out; the caller gets the exit code.
+ * unmasked ones straight from their bytes (no trees built), JSON as they arrive from the node, streamed to
+ * stdout in chunks or written atomically to a file. Pods that do not decode are reported and left out; the
+ * caller gets the exit code.
  */
-import { writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { writeFileAtomicFromChunks, writeFileAtomicFromChunksAsync } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
-import type { PodDecodeError } from '../pod/decode';
-import { streamPodBytesAsKubectl, streamPodsAsKubectl, type PrintedList } from '../pod/kubectl-json';
+import { PodBytesListPrinter, streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
+import { ChunkedOutput } from './chunked-output';
 import { EXIT } from './exit-codes';
+import { listProgress } from './list-progress';
 import { CliUsageError } from './node-options';
-import { noteMask, warnUnknownFields, writeStdout } from './node-command';
+import { noteMask, reportUndecodable, warnUnknownFields, writeStdout } from './node-command';
 import { warnYamlProblems, type ListFormat } from './pod-output';
+import { terminalText } from './terminal-text';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
-import { printError } from './terminal-text';
 
 export interface PrintListOptions {
   format: ListFormat;
@@ -26,6 +28,19 @@ export interface PrintListOptions {
   file?: string;
   /** Replace the file if it exists (--force); otherwise an existing file is refused and left as it was. */
   replace?: boolean;
+  /** Stops waiting for the kubelet; once its answer is in, the output is written whole. */
+  signal?: AbortSignal;
+}
+
+/** `promise`, or the signal's reason as soon as it is aborted (the call itself ends when the client closes). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
@@ -36,12 +51,6 @@ function cannotWrite(path: string, err: unknown): unknown {
 }
 
 const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('replace' as const) : ('refuse' as const) });
-
-function reportProblems(pods: Uint8Array[], result: Omit<PrintedList, 'bytes'>): number {
-  for (const { index, fields } of result.unknownFields) printError(unknownFieldsWarningForBytes(pods[index]!, fields));
-  for (const err of result.errors as PodDecodeError[]) printError(`nodescope: left out a pod that does not decode: ${err.message}`);
-  return result.errors.length ? EXIT.data : EXIT.ok;
-}
 
 /** Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes printed. */
 export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOptions, 'mask'>): Promise<{ code: number; count: number; bytes: number }> {
@@ -71,36 +80,57 @@ export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOption
 /** Prints the list; returns the exit code and the number of pods printed. */
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
+  const { signal } = opts;
   if (opts.mask) {
-    const list = await client.listPods();
+    const list = await unlessAborted(client.listPods(), signal);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    return printPodTrees(list.pods.map((p) => p.pod), opts);
+    const printed = await printPodTrees(list.pods.map((p) => p.pod), opts);
+    return { ...printed, code: reportUndecodable(list.undecodable) };
   }
-  const pods = await client.listPodBytes();
-  // YAML goes out as text pieces, JSON as byte chunks that are only valid during the call.
-  const stream = (write: (chunk: Uint8Array) => void): Omit<PrintedList, 'bytes'> => {
-    if (opts.format !== 'yaml') return streamPodBytesAsKubectl(pods, write, { ndjson: opts.format === 'ndjson', ...options });
-    const result = streamPodBytesAsKubectlYaml(pods, (text) => write(Buffer.from(text)), options);
-    warnYamlProblems('the pods', result.problems);
-    return result;
+  // Progress goes to a terminal's stderr, unless the data is drawn on that same terminal.
+  const progress = listProgress(opts.file !== undefined || !process.stdout.isTTY);
+  const print = async (write: (chunk: Uint8Array) => void, wait?: () => Promise<void> | null) => {
+    try {
+      if (opts.format === 'yaml') {
+        // YAML is printed from the whole list: go-yaml's output of a List is not a sum of its items' output.
+        const pods = await unlessAborted(client.listPodBytes(), signal);
+        const result = streamPodBytesAsKubectlYaml(pods, (text) => write(Buffer.from(text)), options);
+        warnYamlProblems('the pods', result.problems);
+        for (const { index, fields } of result.unknownFields) progress.line(terminalText(unknownFieldsWarningForBytes(pods[index]!, fields)));
+        return { errors: result.errors, count: pods.length - result.errors.length };
+      }
+      const printer = new PodBytesListPrinter(write, { ndjson: opts.format === 'ndjson', ...options });
+      await unlessAborted(
+        client.streamPodBytes({
+          pod: (bytes) => {
+            // A Ctrl-C ends the stream here: the file being written is dropped, never half-replaced.
+            signal?.throwIfAborted();
+            const fields = printer.add(bytes);
+            if (fields.length) progress.line(terminalText(unknownFieldsWarningForBytes(bytes, fields)));
+            progress.pod();
+          },
+          ...(wait ? { wait } : {}),
+        }),
+        signal,
+      );
+      return { errors: printer.end().errors, count: printer.count };
+    } finally {
+      progress.done();
+    }
   };
   if (opts.file) {
     let written;
     try {
-      written = writeFileAtomicFromChunks(opts.file, stream, fileOptions(opts));
+      written = await writeFileAtomicFromChunksAsync(opts.file, (write) => print(write), fileOptions(opts));
     } catch (err) {
       throw cannotWrite(opts.file, err);
     }
     const { result, bytes } = written;
-    return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
+    return { code: reportUndecodable(result.errors), count: result.count, bytes };
   }
-  let bytes = 0;
-  const pending: Promise<void>[] = [];
-  const result = stream((chunk) => {
-    bytes += chunk.length;
-    pending.push(writeStdout(Buffer.from(chunk)));
-  });
-  await Promise.all(pending);
-  return { code: reportProblems(pods, result), count: pods.length - result.errors.length, bytes };
+  const out = new ChunkedOutput();
+  const result = await print(out.write, out.wait);
+  await out.flushed();
+  return { code: reportUndecodable(result.errors), count: result.count, bytes: out.bytes };
 }

@@ -17,7 +17,6 @@ import { parseDuration } from './pod-source';
 import { printError } from './terminal-text';
 import { stateLine } from './watch-command';
 
-export const summary = "record a node's pods and every change to a file, to replay later (pods FILE --at TIME)";
 
 const spec: NodeCommandSpec = {
   name: 'record',

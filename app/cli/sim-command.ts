@@ -10,8 +10,6 @@ import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
 
-export const summary = 'run a simulated kubelet serving the Pods API on a UNIX socket';
-
 const HELP = `usage: nodescope sim --socket PATH [options]
 
 Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until
@@ -32,6 +30,11 @@ options:
                                  (default 100, as the kubelet); events that arrive during a watch's
                                  initial replay count too, so thousands of pods under heavy churn
                                  may need more
+  --undecodable N                serve N pods whose bytes do not decode (name and uid still read)
+  --duplicate-uids N             serve N pods with the uid of another pod
+  --empty-uids N                 serve N pods with no uid
+  --managed-fields-depth N       serve a pod whose managedFields nest N levels deep
+                                 (faulty pods sit between good ones, as a buggy kubelet might send them)
   -h, --help`;
 
 class UsageError extends Error {}
@@ -64,6 +67,10 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
       initializing: { type: 'string' },
       node: { type: 'string' },
       'watch-buffer': { type: 'string' },
+      undecodable: { type: 'string' },
+      'duplicate-uids': { type: 'string' },
+      'empty-uids': { type: 'string' },
+      'managed-fields-depth': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -87,6 +94,13 @@ function options(argv: string[]): SimulatedKubeletOptions | 'help' {
     watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
+  const faults = {
+    undecodable: whole(values.undecodable, '--undecodable'),
+    duplicateUids: whole(values['duplicate-uids'], '--duplicate-uids'),
+    emptyUids: whole(values['empty-uids'], '--empty-uids'),
+    managedFieldsDepth: whole(values['managed-fields-depth'], '--managed-fields-depth'),
+  };
+  if (Object.values(faults).some((n) => n)) result.faults = faults;
   return result;
 }
 
@@ -133,6 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
+  if (opts.faults) lines.push(`  faulty pods: ${Object.entries(opts.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   lines.push('Stop with Ctrl-C.');
   console.log(lines.join('\n'));
 

@@ -112,4 +112,24 @@ describe('nodescope ui', () => {
     ui.child.kill('SIGINT');
     expect(await ui.exited).toBe(0);
   }, 120_000);
+
+  it('opens the files it is given as offline snapshots, instead of starting the demo node', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-ui-files-'));
+    const file = join(dir, 'one-pod.json');
+    writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'shop', uid: 'u-web-1' }, status: { phase: 'Running' } }));
+    const ui = startUi(['--no-open', file]);
+    const url = await ui.url;
+    browser ??= await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage();
+    await page.goto(url);
+    const node = page.getByRole('button', { name: /^Node one-pod\.json: Snapshot/ });
+    await node.waitFor({ timeout: 20_000 });
+    await page.getByRole('gridcell', { name: 'web-1' }).waitFor();
+    expect(await page.getByText('Demo node (simulated)').count()).toBe(0);
+    ui.child.kill('SIGINT');
+    expect(await ui.exited).toBe(0);
+  }, 120_000);
 });

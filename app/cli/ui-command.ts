@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInspector } from '../inspector/inspector';
+import { readPodStream } from '../snapshot/open-pod-file';
 import { defaultStateDir } from '../inspector/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
@@ -8,17 +10,17 @@ import { startUiServer } from '../ui-server/ui-server';
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
 
-export const summary = 'open the desktop UI in a browser (served on 127.0.0.1 only)';
-
-const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE]
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [FILE...]
 
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
 token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
+Each FILE (a snapshot: kubectl or Nodescope JSON/NDJSON, a .pb; or a Nodescope recording) opens
+as an offline source.
 
   --port N     listen on port N (default, or 0: any free port; the URL names it)
   --no-open    do not open a browser, only print the URL
   --no-demo    do not start the simulated demo node (by default it starts while
-               no node has been added yet; the UI can start it any time)
+               no node has been added yet and no FILE is given; the UI can start it any time)
   --ssh-config FILE
                read this ssh_config instead of ~/.ssh/config (like ssh -F)`;
 
@@ -54,10 +56,11 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string };
+  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; files: string[] };
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: argv,
+      allowPositionals: true,
       options: {
         port: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
@@ -71,7 +74,13 @@ export async function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return EXIT.ok;
     }
-    options = { port: parsePort(values.port), open: !values['no-open'], demo: !values['no-demo'], sshConfig: values['ssh-config'] };
+    options = {
+      port: parsePort(values.port),
+      open: !values['no-open'],
+      demo: !values['no-demo'],
+      sshConfig: values['ssh-config'],
+      files: positionals.map((file) => resolve(file)),
+    };
   } catch (err) {
     printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
     return EXIT.usage;
@@ -84,10 +93,16 @@ export async function run(argv: string[]): Promise<number> {
     stateDir,
     ...(options.demo ? {} : { demo: false }),
     ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
+    files: options.files,
   });
   let server;
   try {
-    server = await startUiServer({ core: inspector, rendererDir, port: options.port });
+    server = await startUiServer({
+      core: inspector,
+      rendererDir,
+      port: options.port,
+      openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)),
+    });
   } catch (err) {
     await inspector.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -9,7 +9,7 @@ import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
-import { MAX_UNREAD_OUTPUT, writeUnlessBacklogged } from './output-backlog';
+import { MAX_UNREAD_OUTPUT, PacedOutput } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import type { NodeCommandOptions } from './node-options';
@@ -17,8 +17,6 @@ import { asOf } from './offline-source';
 import { warnYamlProblems } from './pod-output';
 import { formatTable } from './pod-table';
 import { printError } from './terminal-text';
-
-export const summary = "follow a node's pod events live (table lines, ndjson events, json objects or yaml event documents)";
 
 /** What a watch line shows of an event: its type, the pod's identity and its (possibly masked) tree. */
 export interface WatchLineEvent {
@@ -77,11 +75,19 @@ const spec: NodeCommandSpec = {
   outputs: ['table', 'ndjson', 'json', 'yaml'],
   async run({ client }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
+    // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
+    const said = new Set<string>();
+    const output = new PacedOutput(process.stdout);
     const eventText = eventPrinter(opts);
+    /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
+    const printSync = (change: PodChange) => {
+      warnUnknownFields([change.pod]);
+      const at = new Date();
+      output.later(() => eventText(change, at));
+    };
     const print = (change: PodChange) => {
       warnUnknownFields([change.pod]);
-      const written = writeUnlessBacklogged(process.stdout, eventText(change, new Date()));
-      if (!written && stopWatch) {
+      if (!output.write(eventText(change, new Date())) && stopWatch) {
         process.stderr.write(
           `nodescope watch: stopping: the reader of the output fell ${MAX_UNREAD_OUTPUT / 1024 / 1024} MiB behind; read it faster, or shrink events with --mask or -o table\n`,
         );
@@ -96,20 +102,26 @@ const spec: NodeCommandSpec = {
         void watch.close().then(() => resolve(code));
       };
       stopWatch = stop;
-      const interrupted = () => stop(EXIT.ok);
+      const interrupted = () => stop(said.size > 0 ? EXIT.data : EXIT.ok);
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);
       const watch = startPodWatch(
         client,
         {
           synced: (pods, changes, resync) => {
-            changes.forEach(print);
+            changes.forEach(printSync);
             printError(`nodescope: ${resync ? 're-synced' : 'in sync'}: ${pods.length} pods`);
           },
           change: print,
           state: (s) => {
             const line = stateLine(s);
             if (line) printError(`nodescope: ${line}`);
+            if (s.state === 'live') {
+              for (const why of s.leftOut.filter((w) => !said.has(w))) {
+                said.add(why);
+                printError(`nodescope: ${why}`);
+              }
+            }
             if (s.state === 'error') stop(reportFailure('watch', s.cause));
           },
         },

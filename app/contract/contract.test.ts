@@ -15,12 +15,19 @@ import { testRow } from './testing/test-row';
 const row: PodRow = testRow({ uid: 'u1', namespace: 'kube-system', name: 'coredns-1', podIP: '10.0.0.2', node: 'n1', ownerName: 'coredns', labels: { app: 'dns' } });
 
 describe('validateRequest', () => {
-  it('accepts a valid request and trims what the user typed', () => {
+  it('accepts a valid request and trims what the user typed; a node without kind is an SSH node', () => {
     expect(validateRequest('nodes.add', { host: '  node-1 ', port: 2222, sudo: true })).toEqual({
+      kind: 'ssh',
       host: 'node-1',
       port: 2222,
       sudo: true,
     });
+    expect(validateRequest('nodes.add', { kind: 'unix', socketPath: '/run/pods.sock' })).toEqual({ kind: 'unix', socketPath: '/run/pods.sock' });
+  });
+
+  it('names the bad field of a source by its kind, and refuses kinds nodes.add cannot start', () => {
+    expect(catchError(() => validateRequest('nodes.add', { kind: 'unix', socketPath: 'pods.sock' })).message).toContain('socketPath: The socket path must be absolute');
+    expect(catchError(() => validateRequest('nodes.add', { kind: 'snapshot', file: '/tmp/pods.json' })).code).toBe('invalid-input');
   });
 
   it('rejects an unknown request and lists the valid ones', () => {

@@ -3,6 +3,7 @@ export * from './bridge';
 export * from './errors';
 export * from './events';
 export * from './handle-request';
+export * from './history';
 export * from './nodes';
 export * from './notices';
 export * from './pods';

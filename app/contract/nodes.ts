@@ -2,10 +2,17 @@ import { z } from 'zod';
 
 const PORT_RANGE = 'The port must be a whole number from 1 to 65535';
 
-/** How to reach a node: what the add-node dialog collects. Unset fields fall back to ~/.ssh/config. */
-export const NodeSpecSchema = z.object({
+const LabelSchema = z.string().trim().max(200).optional();
+const SocketPathSchema = z
+  .string()
+  .trim()
+  .startsWith('/', 'The socket path must be absolute, e.g. /var/lib/kubelet/pods-api/pods-api.sock');
+
+/** How to reach a node over SSH: what the add-node dialog collects. Unset fields fall back to ~/.ssh/config. */
+export const SshNodeSpecSchema = z.object({
+  kind: z.literal('ssh'),
   /** Shown in the sidebar; defaults to the host. */
-  label: z.string().trim().max(200).optional(),
+  label: LabelSchema,
   /** A Host alias from ~/.ssh/config or a host name / address. */
   host: z
     .string()
@@ -24,15 +31,52 @@ export const NodeSpecSchema = z.object({
   /** ProxyJump form: [user@]host[:port], comma-separated for several hops. */
   jumpHost: z.string().trim().min(1).optional(),
   /** The kubelet's Pods API socket on the node. */
-  socketPath: z
-    .string()
-    .trim()
-    .startsWith('/', 'The socket path must be absolute, e.g. /var/lib/kubelet/pods-api/pods-api.sock')
-    .optional(),
+  socketPath: SocketPathSchema.optional(),
   /** Reach the socket through `sudo -n socat` when the SSH user cannot open it directly. */
   sudo: z.boolean().optional(),
 });
-export type NodeSpec = z.infer<typeof NodeSpecSchema>;
+export type SshNodeSpec = z.infer<typeof SshNodeSpecSchema>;
+
+/** A Pods API socket on this machine (the CLI's unix:PATH): the simulator, or Nodescope run on the node. */
+export const UnixNodeSpecSchema = z.object({ kind: z.literal('unix'), label: LabelSchema, socketPath: SocketPathSchema });
+
+/** The simulated kubelet inside Nodescope. */
+export const DemoNodeSpecSchema = z.object({ kind: z.literal('demo'), label: LabelSchema });
+
+/** A file read once: a snapshot (read-only, offline) or a recording (offline, with a time axis). */
+const fileSpec = <K extends 'snapshot' | 'recording'>(kind: K) =>
+  z.object({
+    kind: z.literal(kind),
+    label: LabelSchema,
+    /** Where it was read from: a path on this machine, or the name of an uploaded file. */
+    file: z.string().min(1),
+  });
+export const SnapshotSpecSchema = fileSpec('snapshot');
+export const RecordingSpecSchema = fileSpec('recording');
+
+/** Entries written before sources had kinds (nodes.json version 1, the contract's first callers) are SSH nodes. */
+function sshWhenKindless(value: unknown): unknown {
+  return value && typeof value === 'object' && !Array.isArray(value) && !('kind' in value) ? { ...value, kind: 'ssh' } : value;
+}
+
+type WithoutKind<T> = T extends { kind: 'ssh' } ? Omit<T, 'kind'> & { kind?: 'ssh' } : T;
+/** A discriminated union by kind that also takes a kindless object as an SSH node. */
+const kindedOrSsh = <S extends z.ZodType>(union: S) =>
+  z.preprocess(sshWhenKindless, union) as unknown as z.ZodType<z.output<S>, WithoutKind<z.input<S>>>;
+
+/** Where a source's pods come from, by kind. Live kinds can change; file kinds are offline. */
+export const NodeSpecSchema = kindedOrSsh(
+  z.discriminatedUnion('kind', [SshNodeSpecSchema, UnixNodeSpecSchema, DemoNodeSpecSchema, SnapshotSpecSchema, RecordingSpecSchema]),
+);
+export type NodeSpec = z.output<typeof NodeSpecSchema>;
+
+/** What nodes.add takes: a node to watch (a file is opened with sources.open, the demo started with nodes.startDemo). */
+export const AddNodeSpecSchema = kindedOrSsh(z.discriminatedUnion('kind', [SshNodeSpecSchema, UnixNodeSpecSchema]));
+export type AddNodeSpec = z.output<typeof AddNodeSpecSchema>;
+export type AddNodeSpecInput = z.input<typeof AddNodeSpecSchema>;
+
+/** The kinds of source that are offline: files, never "Live". */
+export const isOfflineKind = (kind: NodeSpec['kind']): kind is 'snapshot' | 'recording' => kind === 'snapshot' || kind === 'recording';
 
 /** What the node is waiting for from the user. */
 export const WaitingForSchema = z.enum(['hostKey', 'passphrase', 'password', 'keyboardInteractive']);
@@ -44,7 +88,12 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('waitingForUser'), waitingFor: WaitingForSchema, promptId: z.string() }),
   /** SSH is up but the kubelet's socket is not answering yet (kubelet starting). */
   z.object({ phase: z.literal('kubeletInitializing'), detail: z.string().optional() }),
-  z.object({ phase: z.literal('live'), since: z.number() }),
+  z.object({
+    phase: z.literal('live'),
+    since: z.number(),
+    /** Pods the kubelet sent that are not shown (do not decode, no uid, a uid another pod has), one line each. */
+    leftOut: z.array(z.string()).optional(),
+  }),
   z.object({
     phase: z.literal('reconnecting'),
     attempt: z.number().int().min(1),
@@ -53,6 +102,16 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
     cause: z.string(),
   }),
   z.object({ phase: z.literal('error'), cause: z.string(), nextStep: z.string() }),
+  /**
+   * A file's pods, never live: when they were taken (epoch ms, null when the file does not say) and
+   * where from (node name, file name). A recording also has its time axis and the instant shown.
+   */
+  z.object({
+    phase: z.literal('offline'),
+    takenAt: z.number().nullable(),
+    origin: z.string(),
+    timeline: z.object({ start: z.number(), end: z.number(), at: z.number() }).optional(),
+  }),
 ]);
 export type NodeState = z.infer<typeof NodeStateSchema>;
 
@@ -66,6 +125,10 @@ export const NodeInfoSchema = z.object({
   /** The field mask applied to list and watch; '' when none. */
   mask: z.string(),
   podCount: z.number().int().min(0),
+  /** Earlier versions were dropped from this source's pod history to stay within its bounds. */
+  historyTrimmed: z.boolean().optional(),
+  /** A recording of this node's watch is being written to this file. */
+  recordingTo: z.string().optional(),
 });
 export type NodeInfo = z.infer<typeof NodeInfoSchema>;
 

@@ -150,6 +150,10 @@ export const PodDetailSchema = z.object({
   json: z.string(),
   summary: PodSummarySchema,
   unknownFields: z.array(UnknownFieldViewSchema),
+  /** Set when the pod is gone from its source: when it was deleted (epoch ms); shown as it was then. */
+  deletedAt: z.number().optional(),
+  /** Set when this is an earlier version (pods.version): when it arrived (epoch ms). */
+  versionTime: z.number().optional(),
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NodeIdSchema, NodeInfoSchema, NodeSpecSchema, SshHostSchema } from './nodes';
+import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
+import { AddNodeSpecSchema, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -35,11 +36,13 @@ export const requests = {
       canPickFiles: z.boolean(),
       /** Where exports go by default (the user's Downloads or home). */
       defaultExportDir: z.string(),
+      /** sources.open may omit path: the host shows an open dialog (Electron). Otherwise files are uploaded. */
+      canOpenFiles: z.boolean(),
     }),
   },
   'nodes.list': { input: NoInput, output: z.array(NodeInfoSchema) },
-  /** Adds and starts connecting. */
-  'nodes.add': { input: NodeSpecSchema, output: NodeInfoSchema },
+  /** Adds and starts connecting: an SSH node (an object without kind is one) or a local socket. */
+  'nodes.add': { input: AddNodeSpecSchema, output: NodeInfoSchema },
   'nodes.remove': { input: NodeIdSchema, output: Done },
   'nodes.connect': { input: NodeIdSchema, output: Done },
   'nodes.disconnect': { input: NodeIdSchema, output: Done },
@@ -53,10 +56,40 @@ export const requests = {
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
-  'pods.get': {
-    input: NodeIdSchema.extend({ uid: z.string().min(1, 'uid is required') }),
-    output: PodDetailSchema,
+  /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
+  'pods.get': { input: PodUidSchema, output: PodDetailSchema },
+  /** The pod's versions as a timeline, oldest first (a recording's up to the instant shown). */
+  'pods.history': { input: PodUidSchema, output: PodHistorySchema },
+  /** One version of the pod, shown as pods.get shows the current one (with the node's mask). */
+  'pods.version': { input: PodVersionRequestSchema, output: PodDetailSchema },
+  /** How much history every source keeps; setting it applies to all sources at once. */
+  'history.limits': { input: NoInput, output: HistoryLimitsSchema },
+  'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },
+  /**
+   * Opens snapshot or recording files as offline sources. Without paths the host asks with its open
+   * dialog (Electron); browser mode uploads files by POST to /upload instead (see ui-server).
+   */
+  'sources.open': {
+    input: z.object({ paths: z.array(z.string().trim().startsWith('/', 'Give an absolute file path')).min(1).max(100).optional() }),
+    output: z.discriminatedUnion('status', [
+      z.object({ status: z.literal('opened'), nodes: z.array(NodeInfoSchema) }),
+      z.object({ status: z.literal('cancelled') }),
+    ]),
   },
+  /** Shows a recording as it was at `at` (epoch ms, clamped to its time axis). */
+  'sources.setTime': { input: NodeIdSchema.extend({ at: z.number() }), output: NodeInfoSchema },
+  /**
+   * Starts writing the node's watch to a new recording file (never over an existing one). Browser mode
+   * takes a path; Electron refuses one and asks with its save dialog, so only the user names files.
+   */
+  'recording.start': {
+    input: NodeIdSchema.extend({ path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/node.nsrec').optional() }),
+    output: z.discriminatedUnion('status', [
+      z.object({ status: z.literal('recording'), path: z.string() }),
+      z.object({ status: z.literal('cancelled') }),
+    ]),
+  },
+  'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
   'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
   /** Prompts still waiting for an answer (a reloaded window asks again). */
   'prompts.pending': { input: NoInput, output: z.array(PromptSchema) },

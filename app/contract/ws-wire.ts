@@ -12,6 +12,12 @@ import { RequestResultSchema } from './errors';
  */
 export const WS_BRIDGE_PATH = '/bridge';
 export const TOKEN_PARAM = 'token';
+/**
+ * Browser mode opens files by upload: POST /upload?token=T&name=FILE with the file's bytes as the
+ * body (from the page's own origin), answered {nodeId} or {error}.
+ */
+export const UPLOAD_PATH = '/upload';
+export const UPLOAD_NAME_PARAM = 'name';
 
 export const ClientMessageSchema = z.object({
   type: z.literal('request'),

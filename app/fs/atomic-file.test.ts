@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicFromChunks } from './atomic-file';
+import { writeFileAtomic, writeFileAtomicFromChunks, writeFileAtomicFromChunksAsync } from './atomic-file';
 import { whyCannotWrite } from './write-error';
 
 const dir = mkdtempSync(join(tmpdir(), 'nodescope-atomic-'));
@@ -110,5 +110,26 @@ describe('atomic file writes', () => {
     ).toThrowError('connection lost');
     expect(readFileSync(path, 'utf8')).toBe('previous export');
     expect(readdirSync(dir).filter((f) => f.startsWith('.keep'))).toEqual([]);
+  });
+
+  it('writes output that arrives over time, and keeps the old file when it fails midway', async () => {
+    const path = join(dir, 'streamed.json');
+    const { result, bytes } = await writeFileAtomicFromChunksAsync(path, async (write) => {
+      write(Buffer.from('first '));
+      await new Promise((r) => setImmediate(r));
+      write(Buffer.from('second'));
+      return 2;
+    });
+    expect([result, bytes, readFileSync(path, 'utf8')]).toEqual([2, 12, 'first second']);
+
+    await expect(
+      writeFileAtomicFromChunksAsync(path, async (write) => {
+        write(Buffer.from('partial'));
+        await new Promise((r) => setImmediate(r));
+        throw new Error('connection lost');
+      }),
+    ).rejects.toThrowError('connection lost');
+    expect(readFileSync(path, 'utf8')).toBe('first second');
+    expect(readdirSync(dir).filter((f) => f.startsWith('.streamed'))).toEqual([]);
   });
 });

@@ -88,32 +88,73 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
   return bytes.length;
 }
 
+/** A temporary file beside the target that becomes it whole on commit, or disappears on abort. */
+function openAtomic(path: string, options: AtomicWriteOptions) {
+  const target = resolveTarget(path, options);
+  const temp = tempPathFor(target.path);
+  const fd = openSync(temp, 'wx', 0o600);
+  let bytes = 0;
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  try {
+    matchPermissions(fd, target);
+  } catch (err) {
+    close();
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  return {
+    get bytes() {
+      return bytes;
+    },
+    write(chunk: Uint8Array): void {
+      for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
+      bytes += chunk.length;
+    },
+    commit(): void {
+      try {
+        fsyncSync(fd);
+      } finally {
+        close();
+      }
+      placeFile(temp, target, options);
+    },
+    abort(): void {
+      close();
+      rmSync(temp, { force: true });
+    },
+  };
+}
+
 /**
  * The same guarantee for output produced in chunks (an export of thousands of pods): each chunk is written
  * as it comes, so memory stays bounded, and the file appears whole or not at all. `produce` gets a write
  * function that copies the chunk out before returning (chunks may be reused by their producer).
  */
 export function writeFileAtomicFromChunks<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => T, options: AtomicWriteOptions = {}): { result: T; bytes: number } {
-  const target = resolveTarget(path, options);
-  const temp = tempPathFor(target.path);
-  let bytes = 0;
-  const fd = openSync(temp, 'wx', 0o600);
+  const file = openAtomic(path, options);
   try {
-    let result: T;
-    try {
-      matchPermissions(fd, target);
-      result = produce((chunk) => {
-        for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
-        bytes += chunk.length;
-      });
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    placeFile(temp, target, options);
-    return { result, bytes };
+    const result = produce((chunk) => file.write(chunk));
+    file.commit();
+    return { result, bytes: file.bytes };
   } catch (err) {
-    rmSync(temp, { force: true });
+    file.abort();
+    throw err;
+  }
+}
+
+/** writeFileAtomicFromChunks for a producer that takes its time (pods printed as they arrive from the node). */
+export async function writeFileAtomicFromChunksAsync<T>(path: string, produce: (write: (chunk: Uint8Array) => void) => Promise<T>, options: AtomicWriteOptions = {}): Promise<{ result: T; bytes: number }> {
+  const file = openAtomic(path, options);
+  try {
+    const result = await produce((chunk) => file.write(chunk));
+    file.commit();
+    return { result, bytes: file.bytes };
+  } catch (err) {
+    file.abort();
     throw err;
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,16 @@ describe('the app tells the user about its own files', () => {
     expect(readFileSync(join(dir, kept!), 'utf8')).toBe('{"version":1,"nodes":[{"host":');
   });
 
+  it('starts at once when nodes.json is a FIFO, and says the list was not a regular file', async () => {
+    const dir = stateDir();
+    execFileSync('mkfifo', [savedNodesPath(dir)]);
+    const app = await start(dir);
+    expect(await app.call<NodeInfo[]>('nodes.list')).toEqual([]);
+    const [notice] = await app.notices();
+    expect(notice!.message).toContain(`${savedNodesPath(dir)} is a FIFO (named pipe), not a regular file`);
+    expect(existsSync(savedNodesPath(dir))).toBe(false);
+  });
+
   it('does not write over a list it could neither read nor move, and says so', async () => {
     const dir = stateDir();
     writeFileSync(savedNodesPath(dir), 'not json');
@@ -125,7 +136,7 @@ describe('the app tells the user about its own files', () => {
     writeFileSync(join(savedNodesPath(dir), 'stray'), '');
     const app = await start(dir);
     const [notice] = await app.notices();
-    expect(notice!.message).toMatch(/EISDIR/);
+    expect(notice!.message).toContain('nodes.json is a folder, not a regular file');
     await app.call('notices.dismiss', { id: notice!.id });
     await app.call('notices.dismiss', { id: notice!.id });
     expect(await app.notices()).toEqual([]);

@@ -1,8 +1,7 @@
-import type { NodeSpec } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { createPrivateSocketDir } from '../ssh/private-socket-dir';
 import { openKubeletNodeLink } from './kubelet-node-link';
-import type { NodeLink, NodeLinkRequest } from './node-link';
+import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 
 /** A node's worth of pods, with changes an operator can watch happen but still read. */
 const DEMO_PODS = 300;
@@ -10,7 +9,7 @@ const DEMO_CHURN_PER_SECOND = 2;
 
 export interface DemoKubelet {
   /** How the demo node appears in the node list. */
-  spec: NodeSpec;
+  spec: LiveNodeSpec;
   /** Connects to the simulated kubelet with the same client code a real node uses, minus SSH. */
   openLink(request: NodeLinkRequest): NodeLink;
   close(): Promise<void>;
@@ -33,7 +32,7 @@ export async function startDemoKubelet(seed = Date.now() % 100_000): Promise<Dem
     throw err;
   });
   return {
-    spec: { label: 'Demo node (simulated)', host: 'simulated', socketPath: dir.socketPath },
+    spec: { kind: 'demo', label: 'Demo node (simulated)' },
     openLink: (request) => openKubeletNodeLink(request, { localSocket: dir.socketPath }),
     async close() {
       await sim.stop();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
-import { driveInspector, type callerOf } from './testing/drive-inspector';
+import { callerOf, driveInspector } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
 // The inspector with its real demo node: a simulated kubelet on a private socket, reached by the
@@ -84,13 +84,61 @@ describe('inspector with the demo node', () => {
     await call('pods.export', { nodeId: info.id, uids: picked, format: 'ndjson', path: join(dir, 'pods.ndjson') });
     const lines = readFileSync(join(dir, 'pods.ndjson'), 'utf8').trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l).metadata.uid)).toEqual(picked);
-    expect(readdirSync(dir).sort()).toEqual(['pods.json', 'pods.ndjson']);
+    // Each export has its provenance beside it, so the export itself stays exactly kubectl's output.
+    const exported = ['pods.json', 'pods.json.nodescope.json', 'pods.ndjson', 'pods.ndjson.nodescope.json'];
+    expect(readdirSync(dir).sort()).toEqual(exported);
+    expect(JSON.parse(readFileSync(join(dir, 'pods.json.nodescope.json'), 'utf8'))).toMatchObject({ node: info.label, origin: 'nodescope ui', takenAt: expect.any(String) });
 
     const wrongKind = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, '.bashrc') });
     expect(wrongKind).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     const noFolder = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, 'missing', 'p.json') });
     expect(noFolder).toMatchObject({ ok: false, error: { code: 'export-failed', message: expect.stringContaining('folder does not exist') } });
-    expect(readdirSync(dir).sort()).toEqual(['pods.json', 'pods.ndjson']);
+    expect(readdirSync(dir).sort()).toEqual(exported);
+
+    // Opened back, the export is an offline source: when and where it was taken, never live.
+    const opened = (await call('sources.open', { paths: [join(dir, 'pods.json')] })) as { status: string; nodes: NodeInfo[] };
+    const snapshot = opened.nodes[0]!;
+    expect(snapshot.spec).toEqual({ kind: 'snapshot', file: join(dir, 'pods.json'), label: 'pods.json' });
+    expect(snapshot.state).toEqual({ phase: 'offline', takenAt: expect.any(Number), origin: `${info.label} · pods.json` });
+    expect(snapshot.podCount).toBe(list.count);
+    // Exported again, it still says it came from that node at that time, through the file.
+    await call('pods.export', { nodeId: snapshot.id, uids: 'all', format: 'list', path: join(dir, 'again.json') });
+    const again = JSON.parse(readFileSync(join(dir, 'again.json.nodescope.json'), 'utf8'));
+    expect(again).toMatchObject({ node: info.label, origin: `nodescope ui, from the file ${join(dir, 'pods.json')}` });
+    expect(Date.parse(again.takenAt)).toBe(snapshot.state.phase === 'offline' ? snapshot.state.takenAt : NaN);
+    const bad = await handleRequest(inspector.handlers, 'sources.open', { paths: [join(dir, 'pods.json.nodescope.json')] });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('sidecar') } });
+    await call('nodes.remove', { nodeId: snapshot.id });
+  });
+
+  it('records the live node to a file that opens as a recording with a time axis and each pod\'s history', async () => {
+    const info = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
+    const dir = mkdtempSync(join(tmpdir(), 'ns-record-'));
+    const path = join(dir, 'demo.recording.ndjson');
+    await call('recording.start', { nodeId: info.id, path });
+    expect((await demoInfo())!.recordingTo).toBe(path);
+    await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.ndjson') })).rejects.toThrow(/being recorded already/);
+    const from = events.length;
+    await pollUntil('two churn changes', () => events.slice(from).filter((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset).length, (n) => n >= 2);
+    const stopped = (await call('recording.stop', { nodeId: info.id })) as { path: string; events: number };
+    expect(stopped.path).toBe(path);
+    expect(stopped.events).toBeGreaterThan(0);
+    expect((await demoInfo())!.recordingTo).toBeUndefined();
+
+    const opened = (await call('sources.open', { paths: [path] })) as { nodes: NodeInfo[] };
+    const recording = opened.nodes[0]!;
+    expect(recording.spec.kind).toBe('recording');
+    const timeline = recording.state.phase === 'offline' ? recording.state.timeline : undefined;
+    expect(timeline).toBeDefined();
+    expect(timeline!.end).toBeGreaterThan(timeline!.start);
+    expect(recording.state).toMatchObject({ origin: `${info.label} · demo.recording.ndjson` });
+    // At its start the recording holds the node's set as it was when recording began.
+    const atStart = (await call('sources.setTime', { nodeId: recording.id, at: timeline!.start })) as NodeInfo;
+    expect(atStart.podCount).toBeGreaterThanOrEqual(200);
+    const { rows } = (await call('pods.rows', { nodeId: recording.id })) as { rows: { uid: string }[] };
+    const history = (await call('pods.history', { nodeId: recording.id, uid: rows[0]!.uid })) as { versions: { event: string; time: number }[] };
+    expect(history.versions[0]).toEqual(expect.objectContaining({ event: 'LISTED', time: timeline!.start }));
+    await call('nodes.remove', { nodeId: recording.id });
   });
 
   it('asks for a path in browser mode instead of failing silently', async () => {
@@ -220,6 +268,29 @@ describe('inspector with a native save dialog (Electron)', () => {
       expect(JSON.parse(readFileSync(chosen, 'utf8').split('\n')[0]!).kind).toBe('Pod');
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('inspector in Electron', () => {
+  it('takes the recording file only from the save dialog, never a path from the page', async () => {
+    const asked: string[] = [];
+    const electron = await createInspector({
+      mode: 'electron',
+      stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
+      demo: false,
+      pickSavePath: async (suggested) => (asked.push(suggested), null),
+      openLink: () => ({ close: async () => {} }),
+    });
+    try {
+      const call = callerOf(electron);
+      const node = (await call('nodes.add', { host: 'node-1' })) as NodeInfo;
+      const refused = await handleRequest(electron.handlers, 'recording.start', { nodeId: node.id, path: '/tmp/x.recording.ndjson' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('save dialog') } });
+      expect(await call('recording.start', { nodeId: node.id })).toEqual({ status: 'cancelled' });
+      expect(asked[0]).toMatch(/node-1-.*\.recording\.ndjson$/);
+    } finally {
+      await electron.close();
     }
   });
 });

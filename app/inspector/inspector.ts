@@ -1,30 +1,23 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ContractError,
-  type NodeInfo,
-  type NodeSpec,
-  type NodeState,
-  type PodDetail,
-  type Prompt,
-  type RequestHandlers,
-} from '../contract';
-import { summarizePod } from '../contract/summarize-pod';
-import { podToKubectlJson } from '../pod/kubectl-json';
+import { ContractError, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
-import type { AppCore, AppEvent } from './app-core';
+import type { AppCore } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
-import { checkMask, maskView } from './node-mask';
 import type { NodeLink, NodeLinkRequest } from './node-link';
-import { NodePods } from './node-pods';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { chooseExportTarget, writeExport } from './pod-export';
-import { PromptBroker } from './prompt-broker';
-import { AppNotices } from './app-notices';
 import { whyCannotWrite } from '../fs/write-error';
+import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
+import type { HistoryLimits } from '../hub/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { listSshHosts } from './ssh-hosts';
+import { openPodFile } from '../snapshot/open-pod-file';
+import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
+import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
+import { offlineSourceOf } from './pod-file-source';
+import { NodeRecorder } from './node-recorder';
 
 export interface InspectorOptions {
   mode: 'electron' | 'browser';
@@ -34,6 +27,8 @@ export interface InspectorOptions {
   defaultExportDir?: string;
   /** A native save dialog (Electron); null when cancelled. Without it exports need a path. */
   pickSavePath?: (suggestedPath: string) => Promise<string | null>;
+  /** A native open dialog for snapshot and recording files (Electron); [] when cancelled. */
+  pickOpenPaths?: () => Promise<string[]>;
   /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
   sshConfigFile?: string;
   /**
@@ -41,6 +36,10 @@ export interface InspectorOptions {
    * yet, so a new user sees something live; true always; false never (nodes.startDemo still can).
    */
   demo?: boolean | 'firstStart';
+  /** Snapshot and recording files to open at start (nodescope ui FILE...). */
+  files?: string[];
+  /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
+  history?: HistoryLimits;
   /**
    * How a node that is not the demo is reached; default: over SSH. Tests put a simulated kubelet on
    * this machine behind added nodes, to check what the UI relies on without an SSH server.
@@ -49,100 +48,58 @@ export interface InspectorOptions {
 }
 
 export interface Inspector extends AppCore {
+  /** Opens an uploaded file's pods (browser mode); returns the new source's id. */
+  openUploaded(file: PodFile): string;
   close(): Promise<void>;
 }
 
-interface NodeRecord {
-  info: NodeInfo;
-  pods: NodePods;
-  /** The current connection; reports from an older one (closed, replaced) are ignored. */
-  link: NodeLink | null;
-  session: object | null;
-  /** What the connection itself last reported; shown again once a question is answered. */
-  linkState: NodeState;
-  /** The question the node waits on; while set, the sidebar shows it instead of linkState. */
-  prompt: Prompt | null;
-  /** Its saved mask did not parse and it waits, unconnected, for the user to set one or connect. */
-  maskLeftOff: boolean;
-  /** That saved mask as it was read, saved back unchanged until the user sets a mask or connects. */
-  keptMask?: unknown;
-}
-
-const DEMO_ID = 'demo';
-
 /**
- * The app core behind the UI: the nodes, their connection states, pod sets and questions for the
- * user, served to Electron main and the browser-mode server through the contract.
+ * The app core as Electron main and the browser-mode server run it: the browser-safe hub (app/hub)
+ * with what needs Node plugged in: SSH and local sockets, the demo kubelet, nodes.json, files,
+ * exports and recordings, and the host's dialogs.
  */
 export async function createInspector(options: InspectorOptions): Promise<Inspector> {
-  const listeners = new Set<(event: AppEvent) => void>();
-  const emit = (event: AppEvent) => {
-    for (const listener of listeners) listener(event);
-  };
-  const nodes = new Map<string, NodeRecord>();
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
-  let demo: DemoKubelet | null = null;
+  let demoStarting: Promise<DemoKubelet> | null = null;
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}));
-  let nextId = 1;
 
-  const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: structuredClone(record.info) });
-  const setState = (record: NodeRecord, state: NodeState) => {
-    record.info.state = state;
-    publish(record);
+  /** The demo node's link, once its simulated kubelet runs (started on first use). */
+  const openDemoLink = (request: NodeLinkRequest): NodeLink => {
+    let closed = false;
+    let link: NodeLink | null = null;
+    const opening = (async () => {
+      try {
+        demoStarting ??= startDemoKubelet();
+        const demo = await demoStarting;
+        if (!closed) link = demo.openLink(request);
+      } catch (err) {
+        demoStarting = null;
+        if (!closed) request.events.state({ phase: 'error', cause: `The simulated kubelet did not start: ${(err as Error).message}`, nextStep: 'Start the demo node again.' });
+      }
+    })();
+    return {
+      async close() {
+        closed = true;
+        await opening;
+        await link?.close();
+      },
+    };
   };
 
-  const showState = (record: NodeRecord) => {
-    const { prompt } = record;
-    setState(record, prompt ? { phase: 'waitingForUser', waitingFor: prompt.kind, promptId: prompt.id } : record.linkState);
-  };
-  const linkReported = (record: NodeRecord, state: NodeState) => {
-    record.linkState = state;
-    showState(record);
-  };
-
-  const prompts = new PromptBroker(emit, (nodeId: string, prompt: Prompt | null) => {
-    const record = nodes.get(nodeId);
-    if (!record) return;
-    record.prompt = prompt;
-    showState(record);
-  });
-
-  // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
-  const emitFromPods = (event: AppEvent) => {
-    emit(event);
-    if (event.name !== 'podDeltas') return;
-    const record = nodes.get(event.payload.nodeId);
-    if (record && record.pods.size !== record.info.podCount) {
-      record.info.podCount = record.pods.size;
-      publish(record);
-    }
-  };
-
-  const recordOf = (nodeId: string): NodeRecord => {
-    const record = nodes.get(nodeId);
-    if (!record) throw new ContractError('not-found', `There is no node ${nodeId}.`, 'It was removed; pick a node from the list.');
-    return record;
-  };
-
-  const notices = new AppNotices(emit);
   /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
   let keepSavedListAsItIs = false;
-
   // Saves run one after another, so the file always ends with the latest list.
   let saving = Promise.resolve();
-  const persist = () => {
+  const persist = (saved: RememberedNode[]) => {
     if (keepSavedListAsItIs) return saving;
-    const saved = [...nodes.values()]
-      .filter((r) => !r.info.simulated)
-      .map((r) => ({ spec: r.info.spec, mask: r.info.mask, ...(r.keptMask !== undefined ? { keptMask: r.keptMask } : {}) }));
     saving = saving
       .then(() => saveNodes(options.stateDir, saved))
       .then(
-        () => notices.clear('save-failed'),
+        () => hub.notices.clear('save-failed'),
         (err: unknown) => {
           const why = whyCannotWrite(err) ?? (err as Error).message;
           console.error(`nodescope: could not remember the node list: ${(err as Error).message}`);
-          notices.raise(
+          hub.notices.raise(
             'save-failed',
             `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; any list saved earlier is unchanged.`,
             'Free up space or fix the folder\'s permissions; the next change to a node saves the whole list again.',
@@ -152,11 +109,37 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return saving;
   };
 
+  const recorder = new NodeRecorder({
+    current: (nodeId) => hub.currentPods(nodeId),
+    node: (nodeId) => hub.node(nodeId),
+    marked: (nodeId, path) => hub.setRecording(nodeId, path),
+    problem: (message, nextStep) => hub.notices.raise('recording-failed', message, nextStep),
+  });
+
+  const hubOptions: HubOptions = {
+    openLink: (request) => (request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request)),
+    remembered: persist,
+    removed: async (info) => {
+      recorder.stopQuietly(info.id);
+      fileProvenance.delete(info.id);
+      if (info.simulated) {
+        // No one watches the simulated kubelet any more; it stops churning until asked for again.
+        const stopping = demoStarting;
+        demoStarting = null;
+        await (await stopping?.catch(() => null))?.close();
+      }
+    },
+    podEvent: (nodeId, type, pods) => recorder.podEvent(nodeId, type, pods),
+    ...(options.history ? { history: options.history } : {}),
+  };
+  const hub = createHub(hubOptions);
+
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
    * without it and says where the file went.
    */
   const loadRemembered = async (): Promise<LoadedNode[]> => {
+    const notices = hub.notices;
     try {
       return await loadSavedNodes(options.stateDir);
     } catch (err) {
@@ -189,224 +172,114 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }
   };
 
-  const connect = async (record: NodeRecord) => {
-    // A node in error has stopped trying until the user acts: connecting again starts afresh.
-    if (record.session && record.info.state.phase !== 'error') return;
-    if (record.session) {
-      await closeLink(record);
-      // Meanwhile another connect (a double click) may have started one, or the node was removed:
-      // a second link here would replace that one's and leave it running unclosed.
-      if (record.session || nodes.get(record.info.id) !== record) return;
-    }
-    const session = {};
-    record.session = session;
-    // Connecting is the user's decision about a mask that was held back: without it, from now on.
-    const decided = record.keptMask !== undefined;
-    record.maskLeftOff = false;
-    delete record.keptMask;
-    if (decided && !record.info.simulated) void persist();
-    const current = () => record.session === session;
-    const { id, spec, simulated } = record.info;
-    linkReported(record, { phase: 'connecting', attempt: 1 });
-    const request: NodeLinkRequest = {
-      nodeId: id,
-      spec,
-      prompter: prompts.prompterFor(id, { user: spec.user ?? '', host: spec.host }),
-      events: {
-        state: (state) => current() && linkReported(record, state),
-        reset: (pods) => current() && record.pods.replaceAll(pods),
-        change: (type, pod) => current() && (type === 'DELETED' ? record.pods.remove(pod) : record.pods.upsert(type, pod)),
-      },
-    };
-    record.link = simulated && demo ? demo.openLink(request) : openLink(request);
+  /** Where each opened file's pods came from, so an export of them says so too. */
+  const fileProvenance = new Map<string, PodFileProvenance>();
+  const openFile = (file: PodFile) => {
+    const info = hub.openOffline(offlineSourceOf(file));
+    fileProvenance.set(info.id, file.provenance);
+    return info;
   };
 
-  const closeLink = async (record: NodeRecord) => {
-    const link = record.link;
-    record.link = null;
-    record.session = null;
-    prompts.cancelNode(record.info.id);
-    await link?.close();
-  };
-
-  const disconnect = async (record: NodeRecord) => {
-    record.maskLeftOff = false;
-    await closeLink(record);
-    // A disconnected node shows no pods rather than a stale set that looks live.
-    record.pods.clear();
-    linkReported(record, { phase: 'disconnected' });
-  };
-
-  const createRecord = (spec: NodeSpec, simulated: boolean, id: string, mask: string): NodeRecord => {
-    const record: NodeRecord = {
-      info: { id, label: spec.label || spec.host, simulated, spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
-      pods: new NodePods(id, emitFromPods),
-      link: null,
-      session: null,
-      linkState: { phase: 'disconnected' },
-      prompt: null,
-      maskLeftOff: false,
-    };
-    // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
-    if (mask) record.pods.setView(maskView(mask));
-    nodes.set(id, record);
-    return record;
-  };
-
-  const addNode = (spec: NodeSpec, simulated = false, id = `node-${nextId++}`, mask = ''): NodeRecord => {
-    const record = createRecord(spec, simulated, id, mask);
-    publish(record);
-    void connect(record);
-    return record;
-  };
-
-  /**
-   * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
-   * unmasked behind the user's back: it waits in error, saying so, until they set a mask or connect.
-   */
-  const restoreNode = ({ spec, mask, maskProblem, keptMask }: LoadedNode): NodeRecord => {
-    if (!maskProblem) return addNode(spec, false, undefined, mask);
-    const record = createRecord(spec, false, `node-${nextId++}`, '');
-    record.maskLeftOff = true;
-    record.keptMask = keptMask;
-    linkReported(record, {
-      phase: 'error',
-      cause: maskProblem,
-      nextStep: 'Not connected yet: set the mask again (empty for whole pods) to connect with it, or connect to watch without a mask.',
-    });
-    return record;
-  };
-
-  // Starts asked for at once (a double click) share one: each would start its own simulated kubelet,
-  // and the second record would hide the first, whose link and kubelet then ran on unclosed.
-  let demoStarting: Promise<NodeRecord> | null = null;
-  const startDemo = (): Promise<NodeRecord> => {
-    demoStarting ??= (async () => {
-      const existing = nodes.get(DEMO_ID);
-      if (existing) {
-        await connect(existing);
-        return existing;
+  /** Opens files one by one; a bad one is reported with what is wrong and where, the others still open. */
+  const openFiles = async (paths: string[]) => {
+    const opened = [];
+    const problems: string[] = [];
+    for (const path of paths) {
+      try {
+        opened.push(openFile(await openPodFile(path)));
+      } catch (err) {
+        problems.push(err instanceof Error ? err.message : String(err));
       }
-      demo ??= await startDemoKubelet();
-      return addNode(demo.spec, true, DEMO_ID);
-    })().finally(() => (demoStarting = null));
-    return demoStarting;
-  };
-
-  const podDetail = (record: NodeRecord, uid: string): PodDetail => {
-    const entry = record.pods.get(uid);
-    if (!entry) throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted; pick another pod.');
-    const shown = record.pods.shown(entry);
-    return {
-      json: podToKubectlJson(shown),
-      summary: summarizePod(shown),
-      unknownFields: entry.unknownFields.map((f) => ({
-        path: f.path,
-        fieldNumber: f.fieldNumber,
-        wireType: f.wireType,
-        rawHex: Buffer.from(f.raw).toString('hex'),
-      })),
-    };
+    }
+    if (problems.length > 0 && opened.length === 0) {
+      throw new ContractError('invalid-input', problems.join(' '), 'Pick a kubectl or Nodescope export, a .pb of pod bytes, or a Nodescope recording.');
+    }
+    if (problems.length > 0) hub.notices.raise('open-failed', `Some files could not be opened: ${problems.join(' ')}`, 'The others are open; check those files.');
+    return opened;
   };
 
   const handlers: RequestHandlers = {
+    ...hub.handlers,
     'app.info': () => ({
       version: packageJson.version,
       mode: options.mode,
       canPickFiles: options.pickSavePath !== undefined,
+      canOpenFiles: options.pickOpenPaths !== undefined,
       defaultExportDir: exportDir,
     }),
-    'nodes.list': () => [...nodes.values()].map((r) => structuredClone(r.info)),
-    'nodes.add': async (spec) => {
-      const record = addNode(spec);
-      await persist();
-      return structuredClone(record.info);
-    },
-    'nodes.remove': async ({ nodeId }) => {
-      const record = recordOf(nodeId);
-      nodes.delete(nodeId);
-      await disconnect(record);
-      record.pods.close();
-      emit({ name: 'nodeRemoved', payload: { nodeId } });
-      if (record.info.simulated) {
-        // No one watches the simulated kubelet any more; it stops churning until asked for again.
-        await demo?.close();
-        demo = null;
-      } else {
-        await persist();
-      }
-      return {};
-    },
-    'nodes.connect': async ({ nodeId }) => {
-      await connect(recordOf(nodeId));
-      return {};
-    },
-    'nodes.disconnect': async ({ nodeId }) => {
-      await disconnect(recordOf(nodeId));
-      return {};
-    },
-    'nodes.startDemo': async () => structuredClone((await startDemo()).info),
-    'nodes.setMask': async ({ nodeId, mask }) => {
-      const record = recordOf(nodeId);
-      const check = checkMask(mask);
-      if (!check.ok) return check;
-      record.info.mask = mask.trim();
-      delete record.keptMask;
-      record.pods.setView(maskView(mask));
-      publish(record);
-      // A node held back for its unreadable saved mask starts as it would have, now with this one.
-      if (record.maskLeftOff) void connect(record);
-      // The demo node is not remembered, nor its mask.
-      if (!record.info.simulated) await persist();
-      return check;
-    },
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
-    'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
-    'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
-      const record = recordOf(nodeId);
-      const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
-      if (entries.length === 0) {
-        throw new ContractError('not-found', `None of the selected pods is on ${record.info.label} any more.`, 'Clear the filter and export again.');
+      const node = hub.node(nodeId);
+      const pods = hub.shownPods(nodeId, uids);
+      if (pods.length === 0) {
+        throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
       }
-      const target = await chooseExportTarget({ path, replace, format, nodeLabel: record.info.label, exportDir, pickSavePath: options.pickSavePath });
+      const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const bytes = await writeExport(target, entries.map((e) => record.pods.shown(e)), format);
-      return { status: 'saved', path: target.path, count: entries.length, bytes };
+      const bytes = await writeExport(target, pods, format);
+      // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
+      // a file's own provenance (an offline source is never passed off as live), else this node now.
+      const fromFile = fileProvenance.get(nodeId);
+      const provenance: PodFileProvenance = fromFile
+        ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
+        : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
+      await writeSnapshotSidecar(target.path, { provenance, bytes, pods: pods.length }).catch((err: unknown) => {
+        hub.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
+      });
+      return { status: 'saved', path: target.path, count: pods.length, bytes };
     },
-    'prompts.pending': () => prompts.pending(),
-    'prompts.answer': ({ promptId, answer }) => {
-      prompts.answer(promptId, answer);
-      return {};
+    'sources.open': async ({ paths }) => {
+      let chosen = paths ?? null;
+      if (chosen === null) {
+        if (!options.pickOpenPaths) {
+          throw new ContractError('invalid-input', 'Give the paths of the files to open.', 'In a browser, upload the file with "Open snapshot…" or drop it on the window.');
+        }
+        chosen = await options.pickOpenPaths();
+        if (chosen.length === 0) return { status: 'cancelled' };
+      }
+      return { status: 'opened', nodes: await openFiles(chosen) };
     },
-    'mask.validate': ({ mask }) => checkMask(mask),
-    'notices.list': () => notices.list(),
-    'notices.dismiss': ({ id }) => {
-      notices.dismiss(id);
-      return {};
+    'recording.start': async ({ nodeId, path }) => {
+      const node = hub.node(nodeId);
+      // As for exports: in Electron only the save dialog names a file to write, never the page.
+      if (path !== undefined && options.mode === 'electron') {
+        throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
+      }
+      let target = path ?? null;
+      if (target === null) {
+        if (!options.pickSavePath) {
+          throw new ContractError('invalid-input', 'Give a file path for the recording.', `For example ${join(exportDir, 'node.recording.ndjson')}.`);
+        }
+        target = await options.pickSavePath(join(exportDir, `${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`));
+        if (target === null) return { status: 'cancelled' };
+      }
+      await recorder.start(nodeId, target);
+      return { status: 'recording', path: target };
     },
+    'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
   };
 
   const saved = await loadRemembered();
-  for (const node of saved) restoreNode(node);
+  for (const node of saved) hub.restore(node);
+  if (options.files?.length) {
+    try {
+      await openFiles(options.files);
+    } catch (err) {
+      hub.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
+    }
+  }
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0)) await startDemo();
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length)) await hub.handlers['nodes.startDemo']({});
 
   return {
     handlers,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: hub.subscribe,
+    openUploaded: (file) => openFile(file).id,
     async close() {
-      for (const record of nodes.values()) {
-        await disconnect(record);
-        record.pods.close();
-      }
-      nodes.clear();
+      await recorder.close();
+      await hub.close();
       await saving;
-      await demo?.close();
-      listeners.clear();
+      await (await demoStarting?.catch(() => null))?.close();
     },
   };
 }

@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import type { NodeSpec, NodeState } from '../contract';
+import type { NodeState, SshNodeSpec } from '../contract';
 import { eventually } from '../kubelet/testing/oracle';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
@@ -36,9 +36,9 @@ const phaseOf = (rec: { states: NodeState[] }) => rec.states.at(-1)?.phase;
 const sameUids = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
   rec.pods.size === k.store.size && k.store.uids().every((u) => rec.pods.has(u));
 
-function open(spec: NodeSpec, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
+function open(spec: Omit<SshNodeSpec, 'kind'>, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
   const { rec, events } = recorder();
-  const link = openKubeletNodeLink({ nodeId: 'n1', spec, prompter: scriptedPrompter(answers), events }, options);
+  const link = openKubeletNodeLink({ nodeId: 'n1', spec: { kind: 'ssh', ...spec }, prompter: scriptedPrompter(answers), events }, options);
   return { rec, link };
 }
 
@@ -74,6 +74,66 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await k.stop();
     }
   }, 30_000);
+
+  it('stops with what to change when the socket was never there, instead of retrying for ever', async () => {
+    const socketPath = join(dir, 'never.sock');
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'error', 'the error state');
+      const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+      expect(error.cause).toBe(`No kubelet socket at ${socketPath}`);
+      expect(error.nextStep).toMatch(/PodsAPI feature gate.*--socket/);
+      expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('keeps retrying a socket that goes away after the node was live (a restarting kubelet), and comes back', async () => {
+    const socketPath = join(dir, 'restart.sock');
+    let k = await startSimulatedKubelet({ socketPath, pods: 5, seed: 4 });
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live');
+      await k.stop();
+      await rm(socketPath, { force: true });
+      await eventually(() => rec.states.filter((s) => s.phase === 'reconnecting').length >= 2, 'two retries', 15_000);
+      expect(rec.states.filter((s) => s.phase === 'reconnecting').map((s) => (s as { cause: string }).cause)).toContain(`No kubelet socket at ${socketPath}`);
+      k = await startSimulatedKubelet({ socketPath, pods: 3, seed: 8 });
+      await eventually(() => phaseOf(rec) === 'live' && sameUids(rec, k), 'live again', 15_000);
+      expect(rec.states.map((s) => s.phase)).not.toContain('error');
+    } finally {
+      await link.close();
+      await k.stop();
+    }
+  }, 30_000);
+});
+
+describe('kubelet NodeLink to a node with odd pods', () => {
+  it('goes live with the good pods and names in its state each pod it leaves out, as they come and go', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-link-'));
+    const socketPath = join(dir, 'faulty.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 10, seed: 4, faults: { undecodable: 1, emptyUids: 1 } });
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    const meta = (i: number) => k.store.list()[i]!.metadata as PodObject;
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live');
+      // Index 1 does not decode, index 3 has no uid (pod-faults.ts): the other 8 are there.
+      expect([...rec.pods.keys()].sort()).toEqual(k.store.uids().filter((_, i) => i !== 1 && i !== 3));
+      const live = () => rec.states.at(-1) as Extract<NodeState, { phase: 'live' }>;
+      expect(live().leftOut).toHaveLength(2);
+      expect(live().leftOut![0]).toMatch(new RegExp(`cannot decode pod ${meta(1).namespace as string}/${meta(1).name as string} \\(WatchPods message 1 \\(ADDED\\), uid ${meta(1).uid as string}\\)`));
+      expect(live().leftOut![1]).toBe(`pod ${meta(3).namespace as string}/${meta(3).name as string} has no metadata.uid; Nodescope follows pods by uid, so it is not shown`);
+      // The pod with no uid goes away: the notice follows, and the link stays live.
+      k.store.apply({ op: 'delete', uid: meta(3).uid as string });
+      await eventually(() => live().leftOut?.length === 1, 'one pod left out');
+      expect(phaseOf(rec)).toBe('live');
+    } finally {
+      await link.close();
+      await k.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe('kubelet NodeLink to a node that is down', () => {
@@ -93,6 +153,21 @@ describe('kubelet NodeLink to a node that is down', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(rec.states.length).toBe(seen);
   }, 30_000);
+});
+
+describe('kubelet NodeLink to a host name that does not exist', () => {
+  it('stops with the name and what to check, instead of retrying for ever', async () => {
+    const { rec, link } = open({ host: 'node-1.nodescope.invalid', user: 'nobody' });
+    try {
+      await eventually(() => phaseOf(rec) === 'error', 'the error state', 15_000);
+      const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+      expect(error.cause).toContain('node-1.nodescope.invalid does not exist in DNS');
+      expect(error.nextStep).toMatch(/Check the host name/);
+      expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
+    } finally {
+      await link.close();
+    }
+  });
 });
 
 describe('kubelet NodeLink to a host that accepts and never speaks SSH', () => {
@@ -159,13 +234,28 @@ describe('kubelet NodeLink over SSH', () => {
   ])('closes promptly while the connection waits for a host key answer that never comes (with %s)', async (_, withSocket) => {
     const { rec, events } = recorder();
     const silent = { ...scriptedPrompter(), hostKey: () => new Promise<never>(() => {}) };
-    const spec: NodeSpec = { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
+    const spec: SshNodeSpec = { kind: 'ssh', host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
     const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events });
     await new Promise((r) => setTimeout(r, 500));
     const t = performance.now();
     await link.close();
     expect(performance.now() - t).toBeLessThan(1000);
     expect(rec.states.map((s) => s.phase)).not.toContain('live');
+  }, 30_000);
+
+  // What waiting cannot fix stops at the first attempt, with what to change (README: when Nodescope stops retrying).
+  it.each([
+    ['no kubelet socket at the given path', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: '/run/nodescope-test/missing.sock' }), /No kubelet socket at \/run\/nodescope-test\/missing\.sock/, /PodsAPI feature gate/],
+    ['no kubelet socket found on the node', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key }), /No kubelet socket at \/var\/lib\/kubelet/, /PodsAPI feature gate/],
+    ['authentication refused', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.noSudo.key, socketPath: h.socketPath }), /Authentication failed for root@/, /IdentityFile/],
+  ])('stops with what to change when there is %s', async (_, spec, cause, nextStep) => {
+    const { rec, link } = open(spec(h), {}, { hostKey: ['once'] });
+    links.push(link);
+    await eventually(() => phaseOf(rec) === 'error', 'the error state', 20_000);
+    const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+    expect(error.cause).toMatch(cause);
+    expect(error.nextStep).toMatch(nextStep);
+    expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
   }, 30_000);
 
   it('shows an error with the sudoers line for a user who may not open the socket', async () => {

@@ -5,7 +5,7 @@
  */
 import type { NodeState } from '../contract';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
-import { KubeletError } from '../kubelet/kubelet-error';
+import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
@@ -29,7 +29,7 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
     case 'initializing':
       return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
     case 'live':
-      return { phase: 'live', since: s.since };
+      return { phase: 'live', since: s.since, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
@@ -41,6 +41,8 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
   const { spec, events } = request;
+  // A unix: source is a socket on this machine, as the demo node's is.
+  const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
   let transport: KubeletTransport | undefined;
   let client: KubeletClient | undefined;
   let watch: PodWatch | undefined;
@@ -49,9 +51,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const abortOpen = new AbortController();
 
   const start = async () => {
-    let socketPath = options.localSocket ?? spec.socketPath ?? KUBELET_SOCKET_CANDIDATES[0];
+    let socketPath = localSocket ?? (spec.kind === 'ssh' ? spec.socketPath : undefined) ?? KUBELET_SOCKET_CANDIDATES[0];
     let target = socketPath;
-    if (!options.localSocket) {
+    if (!localSocket) {
+      if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
       const sshTarget = await resolveSshTarget(spec.host, {
         ...(spec.user ? { user: spec.user } : {}),
         ...(spec.port ? { port: spec.port } : {}),
@@ -89,6 +92,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
 
   // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
   // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
+  // The node has not been live yet here, so a missing socket or host name is a wrong setting.
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -97,7 +101,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       } catch (err) {
         if (closed) return;
         const known = err instanceof KubeletError || isSshError(err) ? err : null;
-        if (!known?.retryable) {
+        if (!known || !canPassByWaiting(known, false)) {
           events.state({
             phase: 'error',
             cause: err instanceof Error ? err.message : String(err),

@@ -2,7 +2,7 @@ import type { NodeSpec, NodeState } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 
-/** What a live connection to one kubelet reports back to the inspector. */
+/** What a live connection to one kubelet reports back to the hub. */
 export interface NodeLinkEvents {
   state(state: NodeState): void;
   /** The pod set is exactly this now (first list, relist after a reconnect). */
@@ -15,9 +15,12 @@ export interface NodeLink {
   close(): Promise<void>;
 }
 
+/** The sources a link watches: a node over SSH, a socket on this machine, the demo node. */
+export type LiveNodeSpec = Extract<NodeSpec, { kind: 'ssh' | 'unix' | 'demo' }>;
+
 export interface NodeLinkRequest {
   nodeId: string;
-  spec: NodeSpec;
+  spec: LiveNodeSpec;
   prompter: SshPrompter;
   events: NodeLinkEvents;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { NodeSpecSchema } from '../contract';
+import { SshNodeSpecSchema } from '../contract';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes } from './saved-nodes';
 
 describe('saved nodes', () => {
@@ -11,8 +11,8 @@ describe('saved nodes', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'ns-saved-')), 'state');
     expect(await loadSavedNodes(dir)).toEqual([]);
     const nodes = [
-      { spec: { host: 'node-1', user: 'ops', port: 2222, sudo: true }, mask: 'metadata.name,status.phase' },
-      { spec: { host: 'bastioned', jumpHost: 'ops@bastion' }, mask: '' },
+      { spec: { kind: 'ssh' as const, host: 'node-1', user: 'ops', port: 2222, sudo: true }, mask: 'metadata.name,status.phase' },
+      { spec: { kind: 'ssh' as const, host: 'bastioned', jumpHost: 'ops@bastion' }, mask: '' },
     ];
     await saveNodes(dir, nodes);
     expect(await loadSavedNodes(dir)).toEqual(nodes);
@@ -23,22 +23,36 @@ describe('saved nodes', () => {
   it('writes a node without a mask as version 1 wrote it, and a masked one with an extra field older readers drop', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
     await saveNodes(dir, [
-      { spec: { host: 'plain' }, mask: '' },
-      { spec: { host: 'masked' }, mask: 'metadata.name' },
+      { spec: { kind: 'ssh', host: 'plain' }, mask: '' },
+      { spec: { kind: 'ssh', host: 'masked' }, mask: 'metadata.name' },
     ]);
     expect(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8'))).toEqual({
       version: 1,
       nodes: [{ host: 'plain' }, { host: 'masked', mask: 'metadata.name' }],
     });
     // The schema a Nodescope from before saved masks reads the file with: it still takes the list.
-    const before = z.object({ version: z.literal(1), nodes: z.array(NodeSpecSchema) });
+    const before = z.object({ version: z.literal(1), nodes: z.array(SshNodeSpecSchema.omit({ kind: true })) });
     expect(before.parse(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8'))).nodes).toEqual([{ host: 'plain' }, { host: 'masked' }]);
   });
 
   it('loads a node list saved before masks were', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
     writeFileSync(savedNodesPath(dir), '{\n  "version": 1,\n  "nodes": [\n    {\n      "host": "node-1",\n      "port": 2222\n    }\n  ]\n}\n');
-    expect(await loadSavedNodes(dir)).toEqual([{ spec: { host: 'node-1', port: 2222 }, mask: '' }]);
+    expect(await loadSavedNodes(dir)).toEqual([{ spec: { kind: 'ssh', host: 'node-1', port: 2222 }, mask: '' }]);
+  });
+
+  it('keeps a local socket source where an older Nodescope, which knows only SSH nodes, still reads the list', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-saved-'));
+    const nodes = [
+      { spec: { kind: 'ssh' as const, host: 'node-1' }, mask: '' },
+      { spec: { kind: 'unix' as const, label: 'sim', socketPath: '/run/sim/pods.sock' }, mask: 'status.phase' },
+    ];
+    await saveNodes(dir, nodes);
+    expect(await loadSavedNodes(dir)).toEqual(nodes);
+    const file = JSON.parse(readFileSync(savedNodesPath(dir), 'utf8'));
+    expect(file.nodes).toEqual([{ host: 'node-1' }]);
+    const before = z.object({ version: z.literal(1), nodes: z.array(SshNodeSpecSchema.omit({ kind: true })) });
+    expect(before.parse(file).nodes).toEqual([{ host: 'node-1' }]);
   });
 
   it('leaves off a saved mask that no longer parses or is not text, saying why, and keeps the nodes', async () => {
@@ -56,17 +70,17 @@ describe('saved nodes', () => {
     );
     const [typo, number, fine] = await loadSavedNodes(dir);
     expect(typo).toEqual({
-      spec: { host: 'typo' },
+      spec: { kind: 'ssh', host: 'typo' },
       mask: '',
       keptMask: 'metadata.name,status.phaze',
       maskProblem: expect.stringContaining('"metadata.name,status.phaze" no longer parses'),
     });
     expect(typo!.maskProblem).toMatch(/phaze/);
-    expect(number).toEqual({ spec: { host: 'number' }, mask: '', keptMask: 42, maskProblem: 'The saved field mask 42 is not text' });
+    expect(number).toEqual({ spec: { kind: 'ssh', host: 'number' }, mask: '', keptMask: 42, maskProblem: 'The saved field mask 42 is not text' });
     // Written back as read, so saving other nodes does not lose it.
     await saveNodes(dir, [typo!, number!, fine!]);
     expect(JSON.parse(readFileSync(savedNodesPath(dir), 'utf8')).nodes.map((n: { mask?: unknown }) => n.mask)).toEqual(['metadata.name,status.phaze', 42, 'status.phase']);
-    expect(fine).toEqual({ spec: { host: 'fine' }, mask: 'status.phase' });
+    expect(fine).toEqual({ spec: { kind: 'ssh', host: 'fine' }, mask: 'status.phase' });
   });
 
   it('names the file and what is wrong with it when it is not a node list', async () => {

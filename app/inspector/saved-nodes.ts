@@ -1,8 +1,9 @@
-import { access, link, mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { NodeSpecSchema, type NodeSpec } from '../contract';
+import { SshNodeSpecSchema, UnixNodeSpecSchema, type AddNodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { readSmallFile, type SmallFileLimit } from '../fs/read-small-file';
 import { checkMask } from './node-mask';
 
 /**
@@ -11,15 +12,20 @@ import { checkMask } from './node-mask';
  * with NodeSpecSchema, which drops fields it does not know, so an older Nodescope still opens the file
  * (where a new version number would make it refuse the whole list). The mask is checked on its own
  * (unknown here), so a hand-edited one costs only that node's mask, never the list.
+ * SSH nodes are written as version 1 always wrote them, without a kind; other kinds (unix sockets)
+ * go in a `sources` list an older Nodescope ignores, since its node schema would refuse them and with
+ * them the whole file.
  */
+const Mask = { mask: z.unknown().optional() };
 const SavedNodesSchema = z.object({
   version: z.literal(1),
-  nodes: z.array(NodeSpecSchema.extend({ mask: z.unknown().optional() })),
+  nodes: z.array(SshNodeSpecSchema.extend({ kind: z.literal('ssh').default('ssh'), ...Mask })),
+  sources: z.array(z.discriminatedUnion('kind', [UnixNodeSpecSchema.extend(Mask)])).optional(),
 });
 
 /** One remembered node. */
 export interface SavedNode {
-  spec: NodeSpec;
+  spec: AddNodeSpec;
   /** The field mask its list and watch use; '' for none. */
   mask: string;
   /**
@@ -35,6 +41,9 @@ export interface LoadedNode extends SavedNode {
   maskProblem?: string;
 }
 
+/** Thousands of nodes with masks stay far below this; more is not a list Nodescope wrote. */
+const NODE_LIST: SmallFileLimit = { what: 'node list', maxBytes: 16 << 20 };
+
 export function savedNodesPath(stateDir: string): string {
   return join(stateDir, 'nodes.json');
 }
@@ -43,7 +52,7 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
   const path = savedNodesPath(stateDir);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readSmallFile(path, NODE_LIST)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
@@ -59,7 +68,7 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${path} is not a valid Nodescope node list: ${issue.path.join('.') || 'the top level'}: ${issue.message}`);
   }
-  return parsed.data.nodes.map(({ mask, ...spec }) => ({ spec, ...readSavedMask(mask) }));
+  return [...parsed.data.nodes, ...(parsed.data.sources ?? [])].map(({ mask, ...spec }) => ({ spec, ...readSavedMask(mask) }));
 }
 
 function readSavedMask(saved: unknown): { mask: string; maskProblem?: string; keptMask?: unknown } {
@@ -105,7 +114,10 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 
 export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<void> {
   // A node without a mask is written as before masks were saved.
-  const entries = nodes.map(({ spec, mask, keptMask }) => (keptMask !== undefined ? { ...spec, mask: keptMask } : mask ? { ...spec, mask } : spec));
+  const entry = ({ spec, mask, keptMask }: SavedNode) => (keptMask !== undefined ? { ...spec, mask: keptMask } : mask ? { ...spec, mask } : spec);
+  const ssh = nodes.flatMap((n) => (n.spec.kind === 'ssh' ? [entry(n)] : [])).map(({ kind: _ssh, ...rest }) => rest);
+  const sources = nodes.filter((n) => n.spec.kind !== 'ssh').map(entry);
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify({ version: 1, nodes: entries }, null, 2)}\n`);
+  const file = { version: 1, nodes: ssh, ...(sources.length > 0 ? { sources } : {}) };
+  await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify(file, null, 2)}\n`);
 }

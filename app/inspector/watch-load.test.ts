@@ -31,7 +31,7 @@ beforeAll(async () => {
   link = openKubeletNodeLink(
     {
       nodeId: 'load',
-      spec: { host: 'local', socketPath: dir.socketPath },
+      spec: { kind: 'unix', socketPath: dir.socketPath },
       prompter: new PromptBroker(emit, () => {}).prompterFor('load', { user: '', host: 'local' }),
       events: {
         state: (s) => (state = s),

@@ -8,9 +8,12 @@ import type { ChannelOptions } from '@grpc/grpc-js';
  * - no HTTP proxy (the target is a local socket) and no gRPC keepalive (SSH keeps the link alive,
  *   and the kubelet's Go server would answer frequent pings with GOAWAY too_many_pings).
  */
+/** The largest Pods API message Nodescope accepts, from the kubelet or from a captured file. */
+export const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+
 export const KUBELET_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc-node.flow_control_window': 16 * 1024 * 1024,
-  'grpc.max_receive_message_length': 512 * 1024 * 1024,
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
   'grpc.max_reconnect_backoff_ms': 10_000,
   'grpc.enable_http_proxy': 0,
   'grpc.keepalive_time_ms': -1,

@@ -241,3 +241,55 @@ describe('kubelet client errors and retries', () => {
     expect(new Set(deleted)).toEqual(before);
   });
 });
+
+async function streamed(c: KubeletClient): Promise<Buffer[]> {
+  const pods: Buffer[] = [];
+  await c.streamPodBytes({ pod: (b) => pods.push(Buffer.from(b)) });
+  return pods;
+}
+const encodedPods = (k: SimulatedKubelet) => k.store.uids().map((uid) => Buffer.from(encodePod(k.store.get(uid)!)));
+
+describe.each(['shipped', 'documented'] as const)('streamPodBytes (pods handed on as they arrive), %s API shape', (shape) => {
+  it('hands on every pod with its exact bytes in one ListPods, finding the shape on its own', async () => {
+    const k = await kubelet();
+    expect(await streamed(client(k.sockets[shape]!))).toEqual(encodedPods(k));
+    expect(k.stats()[shape]!.requests.ListPods).toEqual({ OK: 1 });
+  });
+});
+
+describe('streamPodBytes', () => {
+  it('waits out an initializing kubelet, saying so, then hands on every pod once', async () => {
+    const k = await kubelet({ initializingMs: 1000 });
+    const retries: string[] = [];
+    expect(await streamed(client(k.sockets.shipped!, { retry: { onRetry: (e) => retries.push(e.code) } }))).toEqual(encodedPods(k));
+    expect(retries[0]).toBe('INITIALIZING');
+  });
+
+  it('pauses reading while the consumer asks it to, and still gets every pod', async () => {
+    const k = await kubelet({ pods: 300 });
+    const pods: Buffer[] = [];
+    let waits = 0;
+    const count = await client(k.sockets.shipped!).streamPodBytes({
+      pod: (b) => pods.push(Buffer.from(b)),
+      wait: () => (waits++ < 3 ? new Promise((r) => setTimeout(r, 20)) : null),
+    });
+    expect(waits).toBeGreaterThan(3);
+    expect(count).toBe(300);
+    expect(pods).toEqual(encodedPods(k));
+  });
+
+  it('fails as the other calls do: a missing socket names the feature gate, a wrong shape names --api', async () => {
+    const missing = await streamed(client(join(dir, 'missing.sock'))).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: 'SOCKET_MISSING' });
+    expect((missing as KubeletError).hint).toContain('PodsAPI feature gate');
+    const k = await kubelet();
+    const wrong = await streamed(client(k.sockets.documented!, { api: 'shipped' })).catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ code: 'UNIMPLEMENTED' });
+    expect((wrong as KubeletError).hint).toContain('--api documented');
+  });
+
+  it('refuses a mask: it hands on pods exactly as the kubelet sent them', async () => {
+    const k = await kubelet();
+    await expect(streamed(client(k.sockets.shipped!, { mask }))).rejects.toThrowError(/with a mask, use listPods/);
+  });
+});

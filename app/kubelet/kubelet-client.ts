@@ -13,9 +13,11 @@ import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
+import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
-import { podReader, wireMask, type ReceivedPod } from './received-pod';
+import { podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
+import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
 
@@ -37,6 +39,8 @@ export interface KubeletClientOptions {
 
 export interface PodList {
   pods: ReceivedPod[];
+  /** Pods of the list that do not decode: left out of `pods`, each named (list index, byte offset, uid if read). */
+  undecodable: PodDecodeError[];
   api: ApiShape;
   /** Whether the kubelet applied the mask itself; undefined without a mask or pods. */
   maskHonoured: boolean | undefined;
@@ -50,6 +54,8 @@ export interface SinglePod {
 
 export type WatchMessage =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: ReceivedPod }
+  /** An event whose pod does not decode: the watch goes on without it. */
+  | { type: 'UNDECODABLE'; error: PodDecodeError }
   /** Shipped shape only: the replay of existing pods is complete. */
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
@@ -72,10 +78,25 @@ export interface KubeletClient {
   listPods(call?: { waitIfBusy?: boolean }): Promise<PodList>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
+  /**
+   * The same list, each pod handed to `handlers.pod` as it arrives rather than all at the end (export
+   * and `-o json` at tens of thousands of pods); resolves with the number of pods. Unmasked only.
+   */
+  streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
   watchPods(): Promise<PodStream>;
   close(): void;
+}
+
+/** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
+function readOrError(reader: PodReader, bytes: Uint8Array, label: string): ReceivedPod | PodDecodeError {
+  try {
+    return reader.read(bytes, label);
+  } catch (err) {
+    if (err instanceof PodDecodeError) return err;
+    throw err;
+  }
 }
 
 function grpcTarget(target: string): string {
@@ -104,14 +125,22 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     });
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, options.retry);
 
-  const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => {
+  const listResponse = (api: ApiShape, waitIfBusy: boolean): Promise<Buffer> => {
     const call = () => unary(api, 'ListPods', undefined);
-    return readListPodsResponse(await (waitIfBusy ? busyRetry(call) : call()));
+    return waitIfBusy ? busyRetry(call) : call();
   };
+  const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
   const list = async (api: ApiShape, waitIfBusy: boolean): Promise<PodList> => {
     const reader = podReader(options.mask);
-    const pods = (await listBytes(api, waitIfBusy)).map((p, i) => reader.read(p, `ListPods pods[${i}]`));
-    return { pods, api, maskHonoured: reader.maskHonoured() };
+    const response = await listResponse(api, waitIfBusy);
+    const pods: ReceivedPod[] = [];
+    const undecodable: PodDecodeError[] = [];
+    readListPodsResponse(response).forEach((p, i) => {
+      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`);
+      if (pod instanceof PodDecodeError) undecodable.push(pod);
+      else pods.push(pod);
+    });
+    return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
 
   /**
@@ -157,6 +186,25 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
       return detecting((api) => listBytes(api, true));
     },
+    streamPodBytes(handlers) {
+      if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));
+      // What the consumer throws (a pod it cannot use) comes back as it is, not as a kubelet failure.
+      let consumerError: unknown;
+      const pod = (bytes: Uint8Array, offset: number) => {
+        try {
+          handlers.pod(bytes, offset);
+        } catch (err) {
+          consumerError = err;
+          throw err;
+        }
+      };
+      const call = (api: ApiShape) =>
+        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod }).catch((err: unknown) =>
+          Promise.reject(err === consumerError ? err : fail(err, api, 'ListPods')),
+        );
+      // Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one.
+      return detecting((api) => busyRetry(() => call(api)));
+    },
     async getPod(uid) {
       // GetPod itself finds the shape: no ListPods of every pod to fetch one.
       let api: ApiShape = 'shipped';
@@ -191,7 +239,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
             try {
               event = toWatchMessage(api, message, n++);
             } catch (err) {
-              // A message that does not decode ends the watch with that error.
+              // A message that cannot be read at all (not a pod that does not decode) ends the watch with that error.
               stream.cancel();
               throw err;
             }
@@ -217,9 +265,11 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
           const ev = readWatchPodsEvent(message);
           if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
           if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
-          return { type: ev.type, pod: reader.read(ev.pod, label) };
+          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`);
+          return pod instanceof PodDecodeError ? { type: 'UNDECODABLE', error: pod } : { type: ev.type, pod };
         }
-        const pod = reader.read(readGetPodResponse(message), label);
+        const pod = readOrError(reader, readGetPodResponse(message), label);
+        if (pod instanceof PodDecodeError) return { type: 'UNDECODABLE', error: pod };
         // The documented watch has no event types: a removed pod comes with only its identity and a
         // deletionTimestamp (proto/kubelet/documented/pods.proto).
         if (pod.tombstone) {

@@ -1,7 +1,7 @@
 import { status as Status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { SshError } from '../ssh/ssh-errors';
-import { toKubeletError } from './kubelet-error';
+import { canPassByWaiting, toKubeletError } from './kubelet-error';
 
 const ctx = (transportError: Error | null = null, method = 'ListPods') => ({
   api: 'shipped',
@@ -48,5 +48,21 @@ describe('kubelet errors: what the user is told to do', () => {
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ENOENT /x.sock'), ctx()).code).toBe('SOCKET_MISSING');
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect EACCES /x.sock'), ctx()).hint).toContain('root');
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ECONNREFUSED /x.sock'), ctx())).toMatchObject({ code: 'UNREACHABLE', retryable: true });
+  });
+
+  it('decides what waiting can fix: a missing socket only once the node has been live, never what the user must change', () => {
+    const viaSsh = (code: ConstructorParameters<typeof SshError>[0]) => toKubeletError(grpcError(Status.UNAVAILABLE, 'x'), ctx(new SshError(code, 'm', 'h')));
+    const local = toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ENOENT /x.sock'), ctx());
+    for (const missing of [local, viaSsh('SOCKET_MISSING'), viaSsh('HOST_NOT_FOUND')]) {
+      expect([canPassByWaiting(missing, false), canPassByWaiting(missing, true)]).toEqual([false, true]);
+    }
+    for (const code of ['AUTH_FAILED', 'HOST_KEY_REJECTED', 'SUDO_REFUSED', 'FORWARDING_DISABLED', 'LOCAL_FILE'] as const) {
+      expect(canPassByWaiting(viaSsh(code), true)).toBe(false);
+    }
+    for (const code of ['HOST_UNREACHABLE', 'DNS', 'CONNECTION_LOST', 'SOCKET_NOT_LISTENING'] as const) {
+      expect(canPassByWaiting(viaSsh(code), false)).toBe(true);
+    }
+    expect(canPassByWaiting(toKubeletError(grpcError(Status.UNIMPLEMENTED, 'x'), ctx()), true)).toBe(false);
+    expect(canPassByWaiting(toKubeletError(grpcError(Status.FAILED_PRECONDITION, 'x'), ctx()), false)).toBe(true);
   });
 });

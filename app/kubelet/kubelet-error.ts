@@ -39,14 +39,32 @@ export class KubeletError extends Error {
   readonly sshCode?: string;
   /** Whether waiting and trying again can help without the user changing anything. */
   readonly retryable: boolean;
+  /** Retryable only once the node has been live; before that the setting is wrong (see canPassByWaiting). */
+  readonly permanentUntilLive: boolean;
 
-  constructor(code: KubeletErrorCode, message: string, hint: string, opts: { cause?: unknown; sshCode?: string; retryable?: boolean } = {}) {
+  constructor(
+    code: KubeletErrorCode,
+    message: string,
+    hint: string,
+    opts: { cause?: unknown; sshCode?: string; retryable?: boolean; permanentUntilLive?: boolean } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.hint = hint;
     if (opts.sshCode !== undefined) this.sshCode = opts.sshCode;
     this.retryable = opts.retryable ?? RETRYABLE.has(code);
+    this.permanentUntilLive = opts.permanentUntilLive ?? false;
   }
+}
+
+/**
+ * Whether waiting can fix `err` for a node that has (or has never) been live on this connection: the
+ * one place that decides between retrying and stopping with the error's next step. A missing socket
+ * or an unknown host name is a restart in progress on a node that answered before, and a wrong
+ * setting on one that never did. README.md ("When Nodescope stops retrying") lists every case.
+ */
+export function canPassByWaiting(err: KubeletError | SshError, everLive: boolean): boolean {
+  return err.retryable && (everLive || !err.permanentUntilLive);
 }
 
 export interface ErrorContext {
@@ -61,7 +79,7 @@ export interface ErrorContext {
 }
 
 function fromSsh(err: SshError): KubeletError {
-  const opts = { cause: err, sshCode: err.code, retryable: err.retryable };
+  const opts = { cause: err, sshCode: err.code, retryable: err.retryable, permanentUntilLive: err.permanentUntilLive };
   switch (err.code) {
     case 'SOCKET_MISSING':
       return new KubeletError('SOCKET_MISSING', err.message, `${err.hint} ${FEATURE_GATE_HINT}`, opts);
@@ -79,7 +97,7 @@ function fromSsh(err: SshError): KubeletError {
 /** What a local socket's connect error means (no SSH: the error text is the real cause). */
 function fromLocalSocket(details: string, ctx: ErrorContext, err: ServiceError): KubeletError | undefined {
   if (/ENOENT/.test(details)) {
-    return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_HINT, { cause: err, retryable: true });
+    return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_HINT, { cause: err, retryable: true, permanentUntilLive: true });
   }
   if (/EACCES|EPERM/.test(details)) {
     return new KubeletError('PERMISSION', `Permission denied opening ${ctx.socketPath}`, 'Run as root (the socket is for local admins only), e.g. with sudo.', { cause: err });

@@ -8,14 +8,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodStream } from './kubelet-client';
-import { KubeletError } from './kubelet-error';
+import { canPassByWaiting, KubeletError } from './kubelet-error';
 import type { ApiShape } from './pods-api-methods';
 import type { ReceivedPod } from './received-pod';
+import type { PodDecodeError } from '../pod/decode';
 
 export type WatchState =
   | { state: 'connecting'; attempt: number }
   | { state: 'initializing'; detail: string; attempt: number; inMs: number }
-  | { state: 'live'; since: number }
+  /** `leftOut`: pods received but not held, each named with why (see LeftOut); the rest are all there. */
+  | { state: 'live'; since: number; leftOut: readonly string[] }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'error'; cause: KubeletError; hint: string }
   | { state: 'closed' };
@@ -24,6 +26,55 @@ export interface PodChange {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   /** For DELETED, the pod as last held (the kubelet sends only its identity). */
   pod: ReceivedPod;
+}
+
+/**
+ * Why a pod the kubelet sent is not among the held pods: it does not decode, it has no uid, or another pod
+ * has its uid. The watch follows pods by uid, so the first of a uid is kept and the others are named here.
+ */
+class LeftOut {
+  private readonly byKey = new Map<string, string>();
+
+  static key(uid: string, namespace: string, name: string): string {
+    return `${uid}\u0000${namespace}/${name}`;
+  }
+
+  /** Whether the pod, as received, can be held; when it cannot, it is noted with why. */
+  admit(pod: ReceivedPod, holder: ReceivedPod | undefined): boolean {
+    const key = LeftOut.key(pod.uid, pod.namespace, pod.name);
+    if (pod.uid === '') {
+      this.byKey.set(key, `pod ${pod.namespace}/${pod.name} has no metadata.uid; Nodescope follows pods by uid, so it is not shown`);
+      return false;
+    }
+    if (holder && (holder.namespace !== pod.namespace || holder.name !== pod.name)) {
+      this.byKey.set(key, `pod ${pod.namespace}/${pod.name} has uid ${pod.uid}, the same as pod ${holder.namespace}/${holder.name}; only the first is shown`);
+      return false;
+    }
+    this.byKey.delete(key);
+    return true;
+  }
+
+  undecodable(error: PodDecodeError): void {
+    this.byKey.set(LeftOut.key(error.uid ?? '', '', error.pod), `left out a pod that does not decode: ${error.message}`);
+  }
+
+  /** A pod that was left out is gone (deleted, or decodes now). */
+  forget(pod: ReceivedPod): void {
+    this.byKey.delete(LeftOut.key(pod.uid, pod.namespace, pod.name));
+    this.byKey.delete(LeftOut.key(pod.uid, '', pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name));
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  list(): string[] {
+    return [...this.byKey.values()];
+  }
 }
 
 export interface PodWatchHandlers {
@@ -56,6 +107,8 @@ export interface PodWatchOptions {
 
 export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers, options: PodWatchOptions = {}): PodWatch {
   let held = new Map<string, ReceivedPod>();
+  const leftOut = new LeftOut();
+  let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
   let stream: PodStream | undefined;
   let api: ApiShape | undefined;
@@ -73,10 +126,17 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   const same = (a: ReceivedPod, b: ReceivedPod) =>
     options.masked ? isDeepStrictEqual(a.pod, b.pod) : Buffer.compare(a.bytes, b.bytes) === 0;
 
-  /** Makes `pods` the held set, reporting what changed. */
-  const reconcile = (pods: Iterable<ReceivedPod>) => {
+  /** Says that the pods left out changed, while live (a live state carries them). */
+  const leftOutChanged = () => {
+    if (current.state === 'live') setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
+  };
+
+  /** Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not decode. */
+  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[]) => {
     const next = new Map<string, ReceivedPod>();
-    for (const pod of pods) next.set(pod.uid, pod);
+    leftOut.clear();
+    for (const error of undecodable) leftOut.undecodable(error);
+    for (const pod of pods) if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
     const changes: PodChange[] = [];
     for (const [uid, pod] of next) {
       const before = held.get(uid);
@@ -88,19 +148,28 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     const resync = synced;
     if (resync) resyncs++;
     synced = true;
-    setState({ state: 'live', since: Date.now() });
+    liveSince = Date.now();
+    setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
     handlers.synced?.([...next.values()], changes, resync);
   };
 
   /** A live event; repeats of what is held (a documented replay after the list) are dropped. */
   const apply = (type: PodChange['type'], pod: ReceivedPod) => {
     const before = held.get(pod.uid);
+    const count = leftOut.size;
     if (type === 'DELETED') {
-      if (!before) return;
+      leftOut.forget(pod);
+      if (count !== leftOut.size) leftOutChanged();
+      // The deletion of a pod left out for sharing a held pod's uid leaves the held one alone.
+      if (!before || before.namespace !== pod.namespace || before.name !== pod.name) return;
       held.delete(pod.uid);
       handlers.change?.({ type, pod: before });
       return;
     }
+    leftOut.forget(pod);
+    const admitted = leftOut.admit(pod, before);
+    if (count !== leftOut.size) leftOutChanged();
+    if (!admitted) return;
     if (before && same(before, pod)) return;
     held.set(pod.uid, pod);
     handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
@@ -108,15 +177,24 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
 
   /** Shipped: ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
   const consumeShipped = async (s: PodStream) => {
+    // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, ReceivedPod> | undefined = new Map();
+    const undecodable: PodDecodeError[] = [];
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
-        if (replay) reconcile(replay.values());
+        if (replay) reconcile(replay.values(), undecodable);
         replay = undefined;
+      } else if (message.type === 'UNDECODABLE') {
+        if (replay) undecodable.push(message.error);
+        else {
+          leftOut.undecodable(message.error);
+          leftOutChanged();
+        }
       } else if (replay) {
-        if (message.type === 'DELETED') replay.delete(message.pod.uid);
-        else replay.set(message.pod.uid, message.pod);
+        const key = LeftOut.key(message.pod.uid, message.pod.namespace, message.pod.name);
+        if (message.type === 'DELETED') replay.delete(key);
+        else replay.set(key, message.pod);
       } else apply(message.type, message.pod);
     }
   };
@@ -128,12 +206,15 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    * watch's, and close() is not held up by a list retrying for a minute.
    */
   const consumeDocumented = async (s: PodStream) => {
-    const { pods } = await client.listPods({ waitIfBusy: false });
+    const { pods, undecodable } = await client.listPods({ waitIfBusy: false });
     if (closed) return;
-    reconcile(pods);
+    reconcile(pods, undecodable);
     for await (const message of s) {
       if (closed) return;
-      if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, message.pod);
+      if (message.type === 'UNDECODABLE') {
+        leftOut.undecodable(message.error);
+        leftOutChanged();
+      } else if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, message.pod);
     }
   };
 
@@ -159,7 +240,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         stream?.cancel();
         stream = undefined;
       }
-      if (!cause.retryable) {
+      if (!canPassByWaiting(cause, synced)) {
         setState({ state: 'error', cause, hint: cause.hint });
         return;
       }

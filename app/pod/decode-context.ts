@@ -33,6 +33,30 @@ export function timeToJson(seconds: number | bigint): string | null {
   return `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}T${pad2(h)}:${pad2(min)}:${pad2(rem % 60)}Z`;
 }
 
+/**
+ * The deepest FieldsV1 content kubectl can print: Go's encoding/json refuses a document nested deeper than
+ * 10000 levels, and a pod's fieldsV1 starts 4 levels down (pod, metadata, managedFields, entry). The kubectl
+ * oracle agrees: 9996 levels print, 9997 fail with "exceeded max depth".
+ */
+export const FIELDS_V1_MAX_DEPTH = 9996;
+
+/** How deep JSON text in `buf[start, end)` nests, counting brackets outside strings (the text is parsed after). */
+function jsonDepth(buf: Uint8Array, start: number, end: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = start; i < end; i++) {
+    const b = buf[i]!;
+    if (b === 0x7b || b === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+    else if (b === 0x22) {
+      // Skip the string, escapes included.
+      for (i++; i < end && buf[i] !== 0x22; i++) if (buf[i] === 0x5c) i++;
+    }
+  }
+  return deepest;
+}
+
 /** Object keys from the wire may be anything; `__proto__` must become a key, not a prototype. */
 function setKey(obj: PodObject, key: string, value: PodValue): void {
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
@@ -137,7 +161,15 @@ export class DecodeContext {
       const tag = r.uint32();
       if (tag === 10) {
         const start = r.pos;
-        const text = r.string(r.lengthDelimited());
+        const end = r.lengthDelimited();
+        const depth = jsonDepth(r.buf, r.pos, end);
+        if (depth > FIELDS_V1_MAX_DEPTH) {
+          throw new WireFormatError(
+            `fieldsV1 is nested ${depth} levels deep; kubectl cannot read or print more than ${FIELDS_V1_MAX_DEPTH} (Go's JSON limit of 10000 levels for the whole pod)`,
+            start,
+          );
+        }
+        const text = r.string(end);
         try {
           value = JSON.parse(text) as PodValue;
         } catch {

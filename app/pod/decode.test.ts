@@ -42,7 +42,7 @@ describe('decodePod', () => {
     } catch (err) {
       const e = err as PodDecodeError;
       expect(e.pod).toBe('default/web-0');
-      expect(e.message).toMatch(/^cannot decode pod default\/web-0: .* at byte offset \d+/);
+      expect(e.message).toMatch(/^cannot decode pod default\/web-0 \(pod, uid [0-9a-f-]+\): .* at byte offset \d+/);
       expect(e.offset).toBeGreaterThan(0);
       expect(e.offset).toBeLessThanOrEqual(cut.length);
     }

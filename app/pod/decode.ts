@@ -17,8 +17,13 @@ export class PodDecodeError extends Error {
     readonly offset: number,
     readonly path: string,
     readonly reason: string,
+    /** Where the caller found it (`pods[3]`, a file name), named too when the pod's own name is known. */
+    readonly label: string = pod,
+    /** metadata.uid, when it decoded before the error. */
+    readonly uid?: string,
   ) {
-    super(`cannot decode pod ${pod}: ${reason} at byte offset ${offset}${path ? ` (in ${path})` : ''}`);
+    const where = [label !== pod ? label : '', uid ? `uid ${uid}` : ''].filter(Boolean).join(', ');
+    super(`cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason} at byte offset ${offset}${path ? ` (in ${path})` : ''}`);
     this.name = 'PodDecodeError';
   }
 }
@@ -73,7 +78,8 @@ function generateDecoder(m: MessageSchema, index: number): string {
     if (f.repeated) {
       return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f)}); c.path.pop(); c.path.pop(); break; }`;
     }
-    if (f.message && !f.message.special) return `case ${tag}: c.path.push(${key}); t[${key}] = ${readExpression(f)}; c.path.pop(); break;`;
+    // The object joins the pod before it is filled, so an error further in still finds the pod's name and uid.
+    if (f.message && !f.message.special) return `case ${tag}: { c.path.push(${key}); const e = r.lengthDelimited(); const o = {}; t[${key}] = o; ${fnName(f.message)}(r, e, o, c); c.path.pop(); break; }`;
     return `case ${tag}: t[${key}] = ${readExpression(f)}; break;`;
   });
   return `function ${fnName(m)}(r, end, t, c) {
@@ -122,7 +128,8 @@ export function decodePod(bytes: Uint8Array, label = 'pod'): DecodedPod {
     podDecoder(reader, bytes.length, pod, context);
   } catch (err) {
     if (err instanceof WireFormatError) {
-      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message);
+      const uid = (pod.metadata as PodObject | undefined)?.uid;
+      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message, label, typeof uid === 'string' && uid ? uid : undefined);
     }
     throw err;
   }

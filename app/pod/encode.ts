@@ -5,6 +5,7 @@
  */
 import protobuf from 'protobufjs';
 import { compareGoKeys, podSchema, WIRE_LEN, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
+import { goJsonCompact } from './kubectl-json';
 import type { PodObject, PodTree, PodValue } from './pod-tree';
 
 export class PodEncodeError extends Error {
@@ -116,7 +117,9 @@ class Encoder {
         else throw new PodEncodeError(path, 'expected a number or a string');
         break;
       case 'fieldsV1':
-        if (value !== null) w.uint32(10).bytes(Buffer.from(JSON.stringify(value)));
+        // Go's compact JSON, which is also what the API server stores; written without recursion, as FieldsV1 may
+        // nest thousands of levels deep.
+        if (value !== null) w.uint32(10).bytes(Buffer.from(goJsonCompact(value)));
         break;
     }
     w.ldelim();

@@ -7,7 +7,7 @@ import type { FieldSchema } from '../schema/pod-schema';
 export const enum Rule {
   /** Non-pointer string/number/bool: zero when absent; omitempty drops the zero value. */
   Scalar,
-  /** Pointer (scalar, struct or special type): printed exactly when present. */
+  /** Pointer (scalar, struct or special type): printed when present; absent, omitempty drops it, else null. */
   Pointer,
   /** Non-pointer struct: always printed, `{}` when absent. */
   Struct,

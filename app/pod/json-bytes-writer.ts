@@ -86,14 +86,17 @@ export class JsonBytesWriter {
 
   /** Text that is already JSON (ASCII or not), written as UTF-8. */
   text(s: string): void {
-    this.ensure(s.length * 3);
+    // Room for ASCII only: deep managedFields text runs to hundreds of MB, three times that would not fit.
+    this.ensure(s.length);
     const out = this.out;
     let op = this.op;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0x80) {
         // Rare (managedFields content): let the encoder handle the rest.
-        this.op = op + encoder.encodeInto(s.slice(i), out.subarray(op)).written;
+        this.op = op;
+        this.ensure((s.length - i) * 3);
+        this.op += encoder.encodeInto(s.slice(i), this.out.subarray(this.op)).written;
         return;
       }
       out[op++] = c;

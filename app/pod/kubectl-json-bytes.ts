@@ -140,7 +140,7 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
       return omit ? `if (${p} >= 0) { ${at} const v = ${read}; if (v) { ${KEY} ${write}; } }` : `${KEY} if (${p} >= 0) { ${at} const v = ${read}; ${write}; } else ${zero}`;
     }
     case Rule.Pointer:
-      return `if (${p} >= 0) { ${at} ${KEY} ${element(f, 'd + 1')} }`;
+      return `if (${p} >= 0) { ${at} ${KEY} ${element(f, 'd + 1')} }${omit ? '' : ` else { ${KEY} w.text('null'); }`}`;
     case Rule.Struct:
       // Absent (a masked or hand-made pod; Go always writes these): print the struct's zero value.
       return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else ${fn(f.message!)}(r, r.pos, d + 1, ${hide}, c);`;

@@ -2,7 +2,11 @@ import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
 import { streamPodBytesAsKubectl, streamPodsAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
-import { managedFieldsJson, mapEntry, msg, specWithHostPathVolume, str, webPodBytes, webPodJson, withManagedFields } from './testdata/handmade-pods';
+import { readFileSync } from 'node:fs';
+import { FIELDS_V1_MAX_DEPTH } from './decode-context';
+import { encodePod } from './encode';
+import type { PodTree } from './pod-tree';
+import { managedFieldsJson, mapEntry, msg, specWithHostPathVolume, str, webPodBytes, webPodJson, withDeepManagedFields, withManagedFields } from './testdata/handmade-pods';
 
 const print = (bytes: Uint8Array, showManagedFields = false) => podToKubectlJson(decodePod(bytes).pod, { showManagedFields });
 
@@ -78,7 +82,7 @@ describe('kubectl JSON straight from pod bytes', () => {
 
   it('names the pod and the offset of malformed bytes, and keeps the good pods of a list', () => {
     const good = webPodBytes();
-    expect(() => podBytesToKubectlJson(good.subarray(0, good.length - 3), {}, 'cut.pb')).toThrowError(/cannot decode pod default\/web-0: .* at byte offset \d+/);
+    expect(() => podBytesToKubectlJson(good.subarray(0, good.length - 3), {}, 'cut.pb')).toThrowError(/cannot decode pod default\/web-0 \(cut\.pb, uid 0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11\): .* at byte offset \d+/);
     const list = podBytesListToKubectl([good, good.subarray(0, 20), good]);
     expect(JSON.parse(new TextDecoder().decode(list.bytes)).items).toHaveLength(2);
     expect(list.errors.map((e) => e.pod)).toEqual(['pods[1]']);
@@ -105,5 +109,60 @@ describe('kubectl JSON straight from pod bytes', () => {
     expect(podBytesToKubectlJson(bytes).json).toContain(zeroSpec);
     expect(podToKubectlJson(decodePod(bytes).pod)).toContain(zeroSpec);
     expect(podToKubectlJson({ metadata: { name: 'p' } })).toBe(podBytesToKubectlJson(bytes).json);
+  });
+});
+
+describe('managedFields nested deep', () => {
+  /** How many `f:a` levels a printed pod's fieldsV1 holds (one less than its depth: the innermost is `{}`). */
+  const levels = (json: string) => json.split('"f:a"').length - 1;
+
+  it('prints 140 levels exactly as kubectl does, from the tree and from the bytes', () => {
+    const expected = readFileSync(new URL('./testdata/kubectl-managed-fields-140-deep.json', import.meta.url), 'utf8');
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(140) });
+    expect(print(bytes, true)).toBe(expected);
+    expect(podBytesToKubectlJson(bytes, { showManagedFields: true }).json).toBe(expected);
+  });
+
+  it('prints the deepest fieldsV1 kubectl prints, in both layouts, without running out of stack', () => {
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(FIELDS_V1_MAX_DEPTH) });
+    const line = podBytesToNdjsonLine(bytes, { showManagedFields: true }).json;
+    expect(line).not.toContain('undefined');
+    expect(levels(line)).toBe(FIELDS_V1_MAX_DEPTH - 1);
+    expect(podToNdjsonLine(decodePod(bytes).pod, { showManagedFields: true })).toBe(line);
+    // The indented form grows with the square of the depth (kubectl's too): 3000 levels are 36 MB.
+    const indented = webPodBytes({ metaExtra: withDeepManagedFields(3000) });
+    const json = podBytesToKubectlJson(indented, { showManagedFields: true }).json;
+    expect(levels(json)).toBe(2999);
+    expect(json).toContain(`\n${' '.repeat(4 * 3003)}"f:a": {}\n`);
+    expect(print(indented, true)).toBe(json);
+  });
+
+  it('refuses deeper fieldsV1 for that pod only, with what the limit is', () => {
+    const good = webPodBytes();
+    for (const depth of [FIELDS_V1_MAX_DEPTH + 1, 100_000]) {
+      const deep = webPodBytes({ metaExtra: withDeepManagedFields(depth) });
+      expect(() => podBytesToKubectlJson(deep, { showManagedFields: true }, 'deep.pb')).toThrowError(
+        new RegExp(`cannot decode pod default/web-0 \\(deep.pb, uid 0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11\\): fieldsV1 is nested ${depth} levels deep; kubectl cannot read or print more than ${FIELDS_V1_MAX_DEPTH}.* at byte offset \\d+ \\(in metadata.managedFields\\[0\\]`),
+      );
+      expect(() => decodePod(deep)).toThrowError(/fieldsV1 is nested/);
+      const list = podBytesListToKubectl([good, deep, good], { showManagedFields: true });
+      expect(JSON.parse(new TextDecoder().decode(list.bytes)).items).toHaveLength(2);
+      expect(list.errors.map((e) => e.pod)).toEqual(['default/web-0']);
+    }
+  });
+});
+
+describe('pointer fields without omitempty', () => {
+  it('print null when absent, as kubectl prints the API server\'s pod (GRPCAction.service, ScaleIO secretRef, apiGroup)', () => {
+    // The expected file is kubectl's: `kubectl set resources --local` marshals the typed pod as the API server
+    // does, then `kubectl patch --local` prints it as `kubectl get` (testdata/null-pointers.pod.json, cpu 1 -> 2).
+    const read = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
+    const expected = read('null-pointers.kubectl.json');
+    const { apiVersion: _v, kind: _k, ...tree } = JSON.parse(read('null-pointers.pod.json')) as Record<string, unknown>;
+    const bytes = encodePod(tree as PodTree);
+    expect(print(bytes)).toBe(expected);
+    expect(podBytesToKubectlJson(bytes).json).toBe(expected);
+    expect(podBytesToNdjsonLine(bytes).json).toContain('"grpc":{"port":8080,"service":null}');
+    expect(podToNdjsonLine(decodePod(bytes).pod)).toContain('"grpc":{"port":8080,"service":null}');
   });
 });

@@ -13,7 +13,7 @@ import { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { JsonBytesWriter } from './json-bytes-writer';
 import { compileBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
-import type { PodTree, PodValue, UnknownField } from './pod-tree';
+import type { PodObject, PodTree, PodValue, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
 export interface KubectlJsonOptions {
@@ -40,29 +40,57 @@ export function quote(s: string): string {
 interface Layout {
   IND: string[];
   KS: string;
+  pretty: boolean;
 }
-const pretty: Layout = { IND: Array.from({ length: 128 }, (_, d) => `\n${'    '.repeat(d)}`), KS: ': ' };
-const compact: Layout = { IND: Array.from({ length: 128 }, () => ''), KS: ':' };
+const pretty: Layout = { IND: Array.from({ length: 128 }, (_, d) => `\n${'    '.repeat(d)}`), KS: ': ', pretty: true };
+const compact: Layout = { IND: Array.from({ length: 128 }, () => ''), KS: ':', pretty: false };
 
-/** Plain JSON values: scalars and FieldsV1 content (managedFields). */
+/** Indentation before a line at depth `d` (beyond the cached depths only managedFields content goes). */
+const indentOf = (d: number, L: Layout): string => L.IND[d] ?? (L.pretty ? `\n${'    '.repeat(d)}` : '');
+
+/** An open array or object of anyText: its entries and how many are written. */
+interface OpenValue {
+  values: (PodValue | undefined)[];
+  keys: string[] | null;
+  next: number;
+  d: number;
+}
+
+/**
+ * Plain JSON values: scalars and FieldsV1 content (managedFields). Iterative, because FieldsV1 may nest as deep
+ * as Go's JSON allows (decode-context.ts), far deeper than the call stack.
+ */
 function anyText(value: PodValue | undefined, d: number, L: Layout): string {
-  switch (typeof value) {
-    case 'string':
-      return quote(value);
-    case 'number':
-    case 'bigint':
-      return String(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-  }
-  if (value === null || value === undefined) return 'null';
+  const open: OpenValue[] = [];
   let o = '';
-  if (Array.isArray(value)) {
-    for (const v of value) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${anyText(v, d + 1, L)}`;
-    return o === '' ? '[]' : `[${o}${L.IND[d]}]`;
+  for (;;) {
+    if (value !== null && typeof value === 'object') {
+      const keys = Array.isArray(value) ? null : Object.keys(value).sort(compareGoKeys);
+      const values = keys === null ? (value as PodValue[]) : keys.map((k) => (value as PodObject)[k]);
+      if (values.length === 0) o += keys === null ? '[]' : '{}';
+      else {
+        o += keys === null ? '[' : '{';
+        open.push({ values, keys, next: 0, d });
+      }
+    } else o += typeof value === 'string' ? quote(value) : value === null || value === undefined ? 'null' : typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
+    // Move to the next entry, closing every value that has none left.
+    let top = open[open.length - 1];
+    while (top !== undefined && top.next === top.values.length) {
+      o += `${indentOf(top.d, L)}${top.keys === null ? ']' : '}'}`;
+      open.pop();
+      top = open[open.length - 1];
+    }
+    if (top === undefined) return o;
+    const i = top.next++;
+    o += `${i === 0 ? '' : ','}${indentOf(top.d + 1, L)}${top.keys === null ? '' : `${quote(top.keys[i]!)}${L.KS}`}`;
+    value = top.values[i];
+    d = top.d + 1;
   }
-  for (const k of Object.keys(value).sort(compareGoKeys)) o += `${o === '' ? '' : ','}${L.IND[d + 1]}${quote(k)}${L.KS}${anyText(value[k], d + 1, L)}`;
-  return o === '' ? '{}' : `{${o}${L.IND[d]}}`;
+}
+
+/** A plain JSON value as Go's json.Marshal writes it (keys sorted, HTML-safe), at any depth. */
+export function goJsonCompact(value: PodValue): string {
+  return anyText(value, 0, compact);
 }
 
 /** Any JSON value (a pod read back from YAML, a List) as kubectl's `-o json` prints it. */
@@ -142,7 +170,8 @@ function emission(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolea
         break;
       }
       case Rule.Pointer:
-        line = `if (${s} !== undefined) { ${emit(s)} }`;
+        // Without omitempty Go writes a nil pointer as null.
+        line = omit ? `if (${s} !== undefined) { ${emit(s)} }` : emit(`(${s} ?? 'null')`);
         break;
       case Rule.Time:
         line = omit ? `if (${s} !== undefined && ${s} !== 'null') { ${emit(s)} }` : emit(`(${s} ?? 'null')`);
@@ -230,15 +259,21 @@ export interface PrintedPod {
   unknownFields: UnknownField[];
 }
 
-const byteWriters = { pretty: new JsonBytesWriter(true), compact: new JsonBytesWriter(false) };
-const bytePrinters: { pretty?: PodBytesPrinter; compact?: PodBytesPrinter } = {};
+/** A writer and the bytes printer compiled against it. */
+interface Pen {
+  w: JsonBytesWriter;
+  printer?: PodBytesPrinter;
+}
+const newPen = (layout: 'pretty' | 'compact'): Pen => ({ w: new JsonBytesWriter(layout === 'pretty') });
+/** The pens of the synchronous printers, which finish with the writer before they return. */
+const pens = { pretty: newPen('pretty'), compact: newPen('compact') };
 const anyTextFor = (value: unknown, d: number, isPretty: boolean) => anyText(value as PodValue, d, isPretty ? pretty : compact);
 const textDecoder = new TextDecoder();
 
 /** Prints one pod's bytes into the layout's writer at its current end; returns its unknown fields. */
-function printBytes(bytes: Uint8Array, depth: number, layout: 'pretty' | 'compact', options: KubectlJsonOptions, label: string): UnknownField[] {
-  const w = byteWriters[layout];
-  const printer = (bytePrinters[layout] ??= compileBytesPrinter(w, anyTextFor));
+function printBytes(pen: Pen, bytes: Uint8Array, depth: number, layout: 'pretty' | 'compact', options: KubectlJsonOptions, label: string): UnknownField[] {
+  const { w } = pen;
+  const printer = (pen.printer ??= compileBytesPrinter(w, anyTextFor));
   const reader = new WireReader(bytes);
   const context = new DecodeContext(reader);
   const mark = w.op;
@@ -259,17 +294,17 @@ function printBytes(bytes: Uint8Array, depth: number, layout: 'pretty' | 'compac
 
 /** Pod bytes straight to kubectl's JSON, without building a tree: the fast path for export and display. */
 export function podBytesToKubectlJson(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
-  const w = byteWriters.pretty;
+  const w = pens.pretty.w;
   w.reset();
-  const unknownFields = printBytes(bytes, 0, 'pretty', options, label);
+  const unknownFields = printBytes(pens.pretty, bytes, 0, 'pretty', options, label);
   w.byte(10);
   return { json: textDecoder.decode(w.view()), unknownFields };
 }
 
 export function podBytesToNdjsonLine(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
-  const w = byteWriters.compact;
+  const w = pens.compact.w;
   w.reset();
-  const unknownFields = printBytes(bytes, 0, 'compact', options, label);
+  const unknownFields = printBytes(pens.compact, bytes, 0, 'compact', options, label);
   return { json: textDecoder.decode(w.view()), unknownFields };
 }
 
@@ -295,43 +330,75 @@ export interface StreamOptions extends KubectlJsonOptions {
 const CHUNK = 1 << 20;
 
 /**
- * Streams several pods' bytes as a kubectl `List` (or NDJSON lines) to `sink` in chunks of about 1 MiB, so an
- * export of 10,000 pods never holds its whole text. A pod that cannot be decoded is reported and left out.
- * Chunks are only valid during the sink call (copy them to keep them).
+ * A kubectl `List` (or NDJSON lines) printed pod by pod as their bytes come (`add`), handed to `sink` in
+ * chunks of about 1 MiB, so an export of any size never holds its whole text. A pod that cannot be decoded
+ * is reported and left out. Chunks are only valid during the sink call (copy them to keep them). Each
+ * printer has its own writer, so several may be under way at once.
  */
-export function streamPodBytesAsKubectl(list: Iterable<Uint8Array>, sink: (chunk: Uint8Array) => void, options: StreamOptions = {}): Omit<PrintedList, 'bytes'> {
-  const labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
-  const layout = options.ndjson ? 'compact' : 'pretty';
-  const w = byteWriters[layout];
-  w.reset();
-  if (!options.ndjson) w.text(LIST_HEAD);
-  const unknownFields: PrintedList['unknownFields'] = [];
-  const errors: PodDecodeError[] = [];
-  let i = 0;
-  let written = 0;
-  for (const bytes of list) {
+export class PodBytesListPrinter {
+  readonly unknownFields: PrintedList['unknownFields'] = [];
+  readonly errors: PodDecodeError[] = [];
+  private i = 0;
+  private written = 0;
+  private readonly layout: 'pretty' | 'compact';
+  private readonly labelOf: (i: number) => string;
+
+  constructor(
+    private readonly sink: (chunk: Uint8Array) => void,
+    private readonly options: StreamOptions = {},
+    private readonly pen: Pen = newPen(options.ndjson ? 'compact' : 'pretty'),
+  ) {
+    this.layout = options.ndjson ? 'compact' : 'pretty';
+    this.labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
+    pen.w.reset();
+    if (!options.ndjson) pen.w.text(LIST_HEAD);
+  }
+
+  /** The number of pods printed so far. */
+  get count(): number {
+    return this.written;
+  }
+
+  /** Prints one pod; returns the fields it has that the schema does not know (left out of the JSON). */
+  add(bytes: Uint8Array): UnknownField[] {
+    const { w } = this.pen;
+    const { ndjson } = this.options;
     const mark = w.op;
+    let fields: UnknownField[] = [];
     try {
-      if (!options.ndjson) w.text(written === 0 ? '\n        ' : ',\n        ');
-      const fields = printBytes(bytes, options.ndjson ? 0 : 2, layout, options, labelOf(i));
-      if (options.ndjson) w.byte(10);
-      written++;
-      if (fields.length) unknownFields.push({ index: i, fields });
+      if (!ndjson) w.text(this.written === 0 ? '\n        ' : ',\n        ');
+      fields = printBytes(this.pen, bytes, ndjson ? 0 : 2, this.layout, this.options, this.labelOf(this.i));
+      if (ndjson) w.byte(10);
+      this.written++;
+      if (fields.length) this.unknownFields.push({ index: this.i, fields });
     } catch (err) {
       w.op = mark;
-      if (err instanceof PodDecodeError) errors.push(err);
+      if (err instanceof PodDecodeError) this.errors.push(err);
       else throw err;
     }
-    i++;
+    this.i++;
     if (w.op >= CHUNK) {
-      sink(w.view());
+      this.sink(w.view());
       w.reset();
     }
+    return fields;
   }
-  if (!options.ndjson) w.text(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
-  if (w.op > 0) sink(w.view());
-  w.reset();
-  return { unknownFields, errors };
+
+  /** Closes the List and hands over the rest. */
+  end(): Omit<PrintedList, 'bytes'> {
+    const { w } = this.pen;
+    if (!this.options.ndjson) w.text(this.written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
+    if (w.op > 0) this.sink(w.view());
+    w.reset();
+    return { unknownFields: this.unknownFields, errors: this.errors };
+  }
+}
+
+/** Several pods' bytes as a kubectl `List` (or NDJSON lines), in chunks to `sink`; see PodBytesListPrinter. */
+export function streamPodBytesAsKubectl(list: Iterable<Uint8Array>, sink: (chunk: Uint8Array) => void, options: StreamOptions = {}): Omit<PrintedList, 'bytes'> {
+  const printer = new PodBytesListPrinter(sink, options, pens[options.ndjson ? 'compact' : 'pretty']);
+  for (const bytes of list) printer.add(bytes);
+  return printer.end();
 }
 
 /** Several pods' bytes as one kubectl `List` (or NDJSON lines) in memory; see streamPodBytesAsKubectl. */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { podProtoDescriptorText } from './pod-proto-descriptor';
 import { compareGoKeys, podSchema } from './pod-schema';
 
 describe('pod schema', () => {
@@ -38,5 +40,9 @@ describe('pod schema', () => {
 
   it('sorts keys as Go does, by UTF-8 bytes', () => {
     expect(['b', 'a', 'B', '\uffff', '\u{1f600}'].sort(compareGoKeys)).toEqual(['B', 'a', 'b', '\uffff', '\u{1f600}']);
+  });
+
+  it('loads from a descriptor that matches proto/ (run scripts/gen-pod-proto.ts after changing it)', () => {
+    expect(readFileSync(new URL('./pod-proto.generated.ts', import.meta.url), 'utf8')).toBe(podProtoDescriptorText());
   });
 });

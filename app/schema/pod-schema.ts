@@ -1,13 +1,12 @@
 /**
  * The Kubernetes pod schema as one compiled model: the proto files (loaded at run time with protobufjs)
  * joined with the Go JSON facts. The decoder, the kubectl printer, the encoder and field masks all read
- * this model, so they cannot disagree about a field.
+ * this model, so they cannot disagree about a field. The protos come as a descriptor generated from
+ * proto/ (scripts/gen-pod-proto.ts), so the schema loads without a file system: in the renderer too.
  */
 import protobuf from 'protobufjs';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { goJsonTags, type GoKind } from './go-json-tags.generated';
+import { podProtoDescriptor } from './pod-proto.generated';
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 /** Messages with their own JSON form (docs/pod-json.md, "Special types"). */
@@ -71,23 +70,12 @@ const SPECIALS: Record<string, SpecialType> = {
 
 const SCALARS = new Set<string>(['string', 'bool', 'int32', 'int64', 'bytes']);
 
-/** The proto/ folder, found from this file in a checkout or a packaged app. */
-export function protoDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [resolve(here, '..', '..', 'proto'), resolve(here, '..', 'proto'), resolve(here, 'proto')]) {
-    if (existsSync(join(candidate, 'k8s.io'))) return candidate;
-  }
-  throw new Error(`cannot find the proto/ folder near ${here}; reinstall Nodescope`);
-}
+const utf8 = new TextEncoder();
 
-/** Loads proto files relative to proto/, resolving imports there too. */
-export function loadProtoRoot(files: string[]): protobuf.Root {
-  const dir = protoDir();
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => (target.startsWith(dir) ? target : join(dir, target));
-  root.loadSync(files.map((f) => join(dir, f)), { keepCase: true });
-  root.resolveAll();
-  return root;
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /** Go's encoding/json sorts map keys by their UTF-8 bytes; UTF-16 order differs only above U+D7FF. */
@@ -99,7 +87,7 @@ export function compareGoKeys(a: string, b: string): number {
     const y = b.charCodeAt(i);
     if (x !== y) {
       if (x < 0xd800 && y < 0xd800) return x - y;
-      return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
+      return compareBytes(utf8.encode(a.slice(i)), utf8.encode(b.slice(i)));
     }
   }
   return a.length - b.length;
@@ -171,15 +159,20 @@ function compile(root: protobuf.Root): PodSchema {
 
 let cached: PodSchema | undefined;
 
-/** The pod schema, loaded once per process. */
+/** The proto files the pod schema is made of (relative to proto/). */
+export const POD_PROTO_FILES = [
+  'k8s.io/api/core/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
+  'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
+];
+
+/** The pod schema, loaded once per process (or page). */
 export function podSchema(): PodSchema {
-  cached ??= compile(
-    loadProtoRoot([
-      'k8s.io/api/core/v1/generated.proto',
-      'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
-      'k8s.io/apimachinery/pkg/api/resource/generated.proto',
-      'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
-    ]),
-  );
+  if (!cached) {
+    const root = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace);
+    root.resolveAll();
+    cached = compile(root);
+  }
   return cached;
 }

@@ -36,7 +36,7 @@ export class Churn {
   /** Pods being deleted, by deadline, earliest first. */
   private deleting: { uid: string; at: number }[] = [];
   private rate: number;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
   private started = false;
   private paceStart = 0;
   private pacedSoFar = 0;
@@ -108,7 +108,8 @@ export class Churn {
     if (!this.started || this.timer || this.rate === 0) return;
     this.resetPace();
     this.timer = setInterval(() => this.tick(), this.tickMs);
-    this.timer.unref();
+    // In Node the churn alone keeps no process alive; browsers (the design preview) have no unref.
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private resetPace(): void {

@@ -3,6 +3,8 @@
 import { applyFieldMask } from '../mask/field-mask';
 import type { FieldMask } from '../mask/field-mask';
 import { encodePod } from '../pod/encode';
+import type { PodTree } from '../pod/pod-tree';
+import type { PodFaults } from './pod-faults';
 import type { PodStore, StoredPod } from './pod-store';
 
 /** How many distinct masks keep their encodings; clients use one or two at a time. */
@@ -17,13 +19,16 @@ export class EncodedPods {
   private readonly full = new Map<string, Cached>();
   private readonly masked = new Map<string, Map<string, Cached>>();
 
+  /** `faults`: pods served broken on purpose (nodescope sim --undecodable and the like). */
+  constructor(private readonly faults?: PodFaults) {}
+
   /**
    * Encodings of the store's pods, made up front and again at every change, so a list or a watch
    * replay of thousands of pods never waits for the encoder (a replay slower than the churn would
    * overflow the watcher's buffer before it is done).
    */
-  static following(store: PodStore): EncodedPods {
-    const encoded = new EncodedPods();
+  static following(store: PodStore, faults?: PodFaults): EncodedPods {
+    const encoded = new EncodedPods(faults);
     const refresh = (uid: string, entry: StoredPod) => {
       try {
         encoded.bytes(uid, entry);
@@ -44,10 +49,16 @@ export class EncodedPods {
     const cache = mask ? this.maskCache(mask) : this.full;
     const hit = cache.get(uid);
     if (hit && hit.version === entry.version) return hit.bytes;
-    const bytes = encodePod(mask ? applyFieldMask(entry.pod, mask) : entry.pod);
+    const pod = mask ? applyFieldMask(entry.pod, mask) : entry.pod;
+    const bytes = this.faults ? this.faults.encode(uid, pod) : encodePod(pod);
     // A replay still sending an older snapshot must not evict the current version.
     if (!hit || hit.version < entry.version) cache.set(uid, { version: entry.version, bytes });
     return bytes;
+  }
+
+  /** The bytes of a deletion (the pod's identity only), with the pod's uid fault if it has one. */
+  deletion(uid: string, identity: PodTree): Uint8Array {
+    return this.faults ? this.faults.encode(uid, identity, true) : encodePod(identity);
   }
 
   /** Drops the encodings of a pod that left the store. */

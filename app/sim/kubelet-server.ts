@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { status as Status } from '@grpc/grpc-js';
 import { Churn } from './churn';
 import { EncodedPods } from './encoded-pods';
+import { PodFaults, type PodFaultCounts } from './pod-faults';
 import { PodGenerator } from './pod-generator';
 import { PodStore } from './pod-store';
 import { type EndpointStats, PodsEndpoint } from './pods-endpoint';
@@ -28,6 +29,8 @@ export interface SimulatedKubeletOptions {
   rateLimit?: { qps: number; burst: number };
   /** Live events a watcher may fall behind before it is dropped; default the kubelet's 100. */
   watchBufferLimit?: number;
+  /** Pods served broken on purpose (pod-faults.ts); none by default. */
+  faults?: PodFaultCounts;
 }
 
 export interface SimulatedKubeletStats {
@@ -81,6 +84,7 @@ function check(options: SimulatedKubeletOptions): void {
   wholeAtLeast(options.seed, 0, 'seed');
   wholeAtLeast(options.initializingMs, 0, 'initializingMs');
   wholeAtLeast(options.watchBufferLimit, 1, 'watchBufferLimit');
+  for (const [name, n] of Object.entries(options.faults ?? {})) wholeAtLeast(n, 0, `faults.${name}`);
   if (options.churnPerSecond !== undefined && !(options.churnPerSecond >= 0 && Number.isFinite(options.churnPerSecond))) {
     throw new SimulatorOptionsError(`churnPerSecond must be a number >= 0, got ${options.churnPerSecond}`);
   }
@@ -98,7 +102,13 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const store = new PodStore(Array.from({ length: options.pods ?? 110 }, () => generator.existing(now)));
   // The churn draws from its own stream, so changing the rate never changes the initial pods.
   const churn = new Churn(store, { seed: seed + 1, perSecond: options.churnPerSecond ?? 0, generator });
-  const encoded = EncodedPods.following(store);
+  let faults: PodFaults | undefined;
+  try {
+    faults = options.faults ? PodFaults.choose(store.uids(), options.faults) : undefined;
+  } catch (err) {
+    throw new SimulatorOptionsError(`faults: ${(err as Error).message}`);
+  }
+  const encoded = EncodedPods.following(store, faults);
   let readyAt = performance.now() + (options.initializingMs ?? 0);
   const common = {
     store,

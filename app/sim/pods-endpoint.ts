@@ -12,7 +12,6 @@ import {
 } from '@grpc/grpc-js';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY, fieldMaskFromMetadata } from '../mask/mask-metadata';
-import { encodePod } from '../pod/encode';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import type { EncodedPods } from './encoded-pods';
 import { podTime } from './pod-time';
@@ -217,10 +216,10 @@ export class PodsEndpoint {
     if (this.lastEvent && this.lastEvent.event === event && this.lastEvent.maskKey === maskKey) return this.lastEvent.bytes;
     let bytes: Uint8Array;
     if (this.options.api === 'shipped') {
-      const pod = event.type === 'DELETED' ? encodePod(event.pod) : this.options.encoded.bytes(event.uid, event, mask);
+      const pod = event.type === 'DELETED' ? this.options.encoded.deletion(event.uid, event.pod) : this.options.encoded.bytes(event.uid, event, mask);
       bytes = watchEventMessage(event.type, pod);
     } else {
-      const pod = event.type === 'DELETED' ? encodePod(documentedTombstone(event)) : this.options.encoded.bytes(event.uid, event, mask);
+      const pod = event.type === 'DELETED' ? this.options.encoded.deletion(event.uid, documentedTombstone(event)) : this.options.encoded.bytes(event.uid, event, mask);
       bytes = singlePodMessage(pod);
     }
     this.lastEvent = { event, maskKey, bytes };

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadIdentityKey } from './identity-key';
+import { identityPublicKey, loadIdentityKey } from './identity-key';
 import { scriptedPrompter } from './testing/ssh-test-kit';
 
 const dir = mkdtempSync(join(tmpdir(), 'ns-ident-'));
@@ -54,5 +54,15 @@ describe('loadIdentityKey', () => {
     expect(await loadIdentityKey(join(dir, 'absent'), scriptedPrompter())).toEqual({ skipped: `${join(dir, 'absent')}: no such file` });
     const pub = `${keygen('pubonly', '')}.pub`;
     expect(await loadIdentityKey(pub, scriptedPrompter())).toEqual({ skipped: `${pub}: not a private key` });
+  });
+
+  it('skips what is not a regular file (-i /dev/zero, a FIFO) at once, saying what it is', async () => {
+    expect(await loadIdentityKey('/dev/zero', scriptedPrompter())).toEqual({
+      skipped: '/dev/zero is a character device, not a regular file: Nodescope reads identity files only from regular files. Give the path of the file itself.',
+    });
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(await loadIdentityKey(fifo, scriptedPrompter())).toEqual({ skipped: expect.stringContaining(`${fifo} is a FIFO (named pipe), not a regular file`) });
+    expect(await identityPublicKey(fifo)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import ssh2, { type ParsedKey } from 'ssh2';
+import { readSmallFile, UnsuitableFileError, type SmallFileLimit } from '../fs/read-small-file';
 import { decryptOpenSshKey, readEncryptedOpenSshKey, WrongPassphraseError } from './openssh-key-decrypt';
 import type { SshPrompter } from './ssh-prompter';
 
@@ -12,6 +12,8 @@ import type { SshPrompter } from './ssh-prompter';
 export type IdentityKeyResult = { key: ParsedKey } | { skipped: string };
 
 const MAX_PASSPHRASE_ATTEMPTS = 3;
+/** OpenSSH's own limit for a key file (MAX_KEY_FILE_SIZE); a bigger one is not a key. */
+const IDENTITY_FILE: SmallFileLimit = { what: 'identity file', maxBytes: 1 << 20 };
 
 const needsPassphrase = (err: Error) => /no passphrase given/i.test(err.message);
 const isBadPassphrase = (err: Error) => /bad passphrase|integrity check failed/i.test(err.message);
@@ -19,9 +21,10 @@ const isBadPassphrase = (err: Error) => /bad passphrase|integrity check failed/i
 export async function loadIdentityKey(keyPath: string, prompter: SshPrompter): Promise<IdentityKeyResult> {
   let data: Buffer;
   try {
-    data = await readFile(keyPath);
+    data = await readSmallFile(keyPath, IDENTITY_FILE);
   } catch (err) {
-    return { skipped: `${keyPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: `${keyPath}: no such file` };
+    return { skipped: err instanceof UnsuitableFileError ? err.message : `${keyPath}: ${(err as Error).message}` };
   }
   const plain = ssh2.utils.parseKey(data);
   if (!(plain instanceof Error)) {
@@ -62,7 +65,7 @@ export async function identityPublicKey(keyPath: string): Promise<Buffer | null>
   for (const path of [`${keyPath}.pub`, keyPath]) {
     let data: Buffer;
     try {
-      data = await readFile(path);
+      data = await readSmallFile(path, IDENTITY_FILE);
     } catch {
       continue;
     }

@@ -122,7 +122,20 @@ describe('known_hosts matching', () => {
     writeFileSync(a, `node1 ${keys.ed25519.line}\n`);
     const entries = await readKnownHosts([join(dir, 'missing'), a]);
     expect(entries).toHaveLength(1);
-    await expect(readKnownHosts([dir])).rejects.toThrow(/cannot read known_hosts file .*EISDIR/);
+    await expect(readKnownHosts([dir])).rejects.toThrow(`${dir} is a folder, not a regular file`);
+  });
+
+  it('refuses a FIFO or a device as known_hosts at once, as an error that waiting does not fix', async () => {
+    const fifo = join(dir, 'kh_fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const file of [fifo, '/dev/zero']) {
+      await expect(readKnownHosts([file])).rejects.toMatchObject({
+        code: 'LOCAL_FILE',
+        retryable: false,
+        message: expect.stringContaining(`${file} is a`),
+        hint: expect.stringContaining('--known-hosts'),
+      });
+    }
   });
 });
 

@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { readSmallFile, UnsuitableFileError, type SmallFileLimit } from '../fs/read-small-file';
+import { SshError } from './ssh-errors';
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
 
 /** One usable line of a known_hosts file, with where it came from so messages can point at it. */
@@ -119,16 +121,28 @@ export function checkKnownHosts(entries: readonly KnownHostEntry[], name: string
   };
 }
 
-/** Reads and parses the files in order; a missing file is simply empty, other read errors are reported. */
+/** Large fleets' known_hosts files run to megabytes; one beyond this is not a known_hosts file. */
+const KNOWN_HOSTS_FILE: SmallFileLimit = { what: 'known_hosts file', maxBytes: 64 << 20 };
+
+const readKnownHostsText = async (file: string) => (await readSmallFile(file, KNOWN_HOSTS_FILE)).toString('utf8');
+
+/**
+ * Reads and parses the files in order; a missing file is simply empty, other read errors are reported
+ * as LOCAL_FILE errors, which waiting does not fix.
+ */
 export async function readKnownHosts(files: readonly string[]): Promise<KnownHostEntry[]> {
   const parsed = await Promise.all(
     files.map(async (file) => {
       try {
-        return parseKnownHosts(await readFile(file, 'utf8'), file);
+        return parseKnownHosts(await readKnownHostsText(file), file);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-        throw new Error(`cannot read known_hosts file ${file}: ${(err as Error).message}. Fix its permissions or remove it from UserKnownHostsFile.`);
+        if (err instanceof UnsuitableFileError) {
+          throw new SshError('LOCAL_FILE', err.message, 'Point UserKnownHostsFile (or --known-hosts) at a regular known_hosts file.', err);
+        }
+        throw new SshError('LOCAL_FILE', `cannot read known_hosts file ${file}: ${(err as Error).message}`,
+          'Fix its permissions or remove it from UserKnownHostsFile.', err);
       }
     }),
   );
@@ -163,9 +177,9 @@ export async function rememberHostKey(file: string, host: string, port: number, 
 }
 
 async function appendLine(file: string, target: string, line: string): Promise<void> {
-  const existing = await readFile(target, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  const existing = await readKnownHostsText(target).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw new Error(`cannot update known_hosts file ${file}: ${err.message}`);
+    throw new Error(err instanceof UnsuitableFileError ? err.message : `cannot update known_hosts file ${file}: ${err.message}`);
   });
   if (existing === undefined) await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   const prefix = existing === undefined || existing === '' || existing.endsWith('\n') ? (existing ?? '') : `${existing}\n`;

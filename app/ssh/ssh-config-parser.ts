@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { readSmallFileSync, type SmallFileLimit } from '../fs/read-small-file';
 import { expandTilde, localAccount } from './ssh-config-tokens';
 
 /**
@@ -16,6 +17,14 @@ const SINGLE_ARGUMENT = new Set([
   'serveraliveinterval', 'serveralivecountmax', 'connecttimeout', 'identitiesonly', 'hashknownhosts', 'batchmode',
 ]);
 const MAX_INCLUDE_DEPTH = 16;
+/** Generated configs for big fleets run to megabytes; a config beyond this is a wrong path. */
+const SSH_CONFIG_FILE: SmallFileLimit = { what: 'ssh config file', maxBytes: 16 << 20 };
+const readConfigLines = (file: string) => readSmallFileSync(file, SSH_CONFIG_FILE).toString('utf8').split('\n');
+
+/** Throws, saying why, for a config file the built-in reader would refuse (a FIFO, a device, a huge file). */
+export function checkConfigFile(file: string): void {
+  readConfigLines(file);
+}
 
 export interface ConfigValues {
   /** keyword (lower case) -> its first occurrence's arguments joined by spaces; accumulating keywords: one entry per occurrence. */
@@ -157,7 +166,7 @@ function matchBlockApplies(args: string[], state: ReadState, where: string): boo
 
 function readConfigFile(file: string, userConfig: boolean, state: ReadState, depth: number, neverMatch: boolean): void {
   if (depth > MAX_INCLUDE_DEPTH) throw new Error(`${file}: Include nested more than ${MAX_INCLUDE_DEPTH} levels deep (a loop?)`);
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const lines = readConfigLines(file);
   let active = !neverMatch;
   lines.forEach((rawLine, index) => {
     const where = `${file} line ${index + 1}`;
@@ -225,7 +234,7 @@ export function evaluateSshConfig(input: EvaluateInput): ConfigValues {
 export function listConfigHostAliases(file: string, depth = 0): string[] {
   if (depth > MAX_INCLUDE_DEPTH || !existsSync(file)) return [];
   const out: string[] = [];
-  for (const rawLine of readFileSync(file, 'utf8').split('\n')) {
+  for (const rawLine of readConfigLines(file)) {
     const m = /^\s*([^\s=#][^\s=]*)\s*(?:=\s*|\s+|$)(.*)$/.exec(rawLine.replace(/\r$/, ''));
     if (!m) continue;
     const keyword = m[1]!.toLowerCase();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,6 +256,18 @@ describe('resolveSshHost results', () => {
       await expect(resolveSshHost('h', { configFile: extra }, { evaluator })).rejects.toThrow(/extra.conf line 2: keyword identityfile extra arguments at end of line/);
     }
     await expect(resolveSshHost('h', { configFile: join(dir, 'nope') }, { evaluator: 'openssh' })).rejects.toThrow(/ssh -G could not evaluate/);
+  });
+
+  it('refuses a FIFO as the config file or an Include at once, with either reader', async () => {
+    const fifo = join(dir, 'config.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const evaluator of ['builtin', 'openssh'] as const) {
+      await expect(resolveSshHost('h', { configFile: fifo }, { evaluator })).rejects.toThrow(`${fifo} is a FIFO (named pipe), not a regular file`);
+    }
+    const including = join(dir, 'including.conf');
+    writeFileSync(including, `Include ${fifo}\nHost h\n  User x\n`);
+    await expect(resolveSshHost('h', { configFile: including }, { evaluator: 'builtin' })).rejects.toThrow(/is a FIFO/);
+    expect(() => listSshConfigHosts(including)).toThrow(/is a FIFO/);
   });
 });
 

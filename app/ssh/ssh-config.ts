@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
+import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
 import { findSshBinary, runSshG } from './ssh-config-openssh';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
 
@@ -176,7 +176,11 @@ function splitDestination(destination: string, overrides: SshOverrides): { alias
 async function viaOpenSsh(binary: string, destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): Promise<ResolvedSshHost> {
   const { alias } = splitDestination(destination, overrides);
   const args: string[] = [];
-  if (overrides.configFile !== undefined) args.push('-F', overrides.configFile);
+  if (overrides.configFile !== undefined) {
+    // ssh would sit on a FIFO given as -F until runSshG's timeout: refuse what the built-in reader refuses.
+    if (existsSync(overrides.configFile)) checkConfigFile(overrides.configFile);
+    args.push('-F', overrides.configFile);
+  }
   if (overrides.user !== undefined) args.push('-l', overrides.user);
   if (overrides.port !== undefined) args.push('-p', String(overrides.port));
   for (const id of overrides.identityFiles ?? []) args.push('-i', id);

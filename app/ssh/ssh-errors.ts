@@ -8,6 +8,8 @@ export type SshErrorCode =
   | 'KEY_UNUSABLE'
   | 'HOST_UNREACHABLE'
   | 'DNS'
+  /** The name does not exist in DNS (a typo, or a VPN that is off), as opposed to DNS not answering now. */
+  | 'HOST_NOT_FOUND'
   | 'HANDSHAKE_TIMEOUT'
   | 'KEEPALIVE_TIMEOUT'
   | 'CONNECTION_LOST'
@@ -20,12 +22,18 @@ export type SshErrorCode =
   | 'SUDO_REFUSED'
   | 'SOCAT_MISSING'
   | 'BRIDGE_FAILED'
+  /** A file on this machine that the connection needs (known_hosts) cannot be read. */
+  | 'LOCAL_FILE'
   | 'CLOSED';
 
-/** Codes worth retrying on their own; the others need the user to change something first. */
+/**
+ * Codes worth retrying on their own; the others need the user to change something first. README.md
+ * ("When Nodescope stops retrying") lists the decision.
+ */
 const RETRYABLE: ReadonlySet<SshErrorCode> = new Set([
   'HOST_UNREACHABLE',
   'DNS',
+  'HOST_NOT_FOUND',
   'HANDSHAKE_TIMEOUT',
   'KEEPALIVE_TIMEOUT',
   'CONNECTION_LOST',
@@ -33,6 +41,13 @@ const RETRYABLE: ReadonlySet<SshErrorCode> = new Set([
   'SOCKET_NOT_LISTENING',
   'BRIDGE_FAILED',
 ]);
+
+/**
+ * Retryable codes that mean the node as given is wrong while it has never answered (a typo in the host
+ * name or socket path, a kubelet without the Pods API), and a restart in progress once it has (a node
+ * being replaced drops out of DNS, a restarting kubelet removes its socket for a moment).
+ */
+const PERMANENT_UNTIL_LIVE: ReadonlySet<SshErrorCode> = new Set(['HOST_NOT_FOUND', 'SOCKET_MISSING']);
 
 export class SshError extends Error {
   override readonly name = 'SshError';
@@ -50,6 +65,11 @@ export class SshError extends Error {
 
   get retryable(): boolean {
     return RETRYABLE.has(this.code);
+  }
+
+  /** Retried only once the node has been live: before that, waiting will not fix it. */
+  get permanentUntilLive(): boolean {
+    return PERMANENT_UNTIL_LIVE.has(this.code);
   }
 }
 
@@ -90,9 +110,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
       return new SshError('HOST_UNREACHABLE', `Cannot reach ${where} (${e.code})`,
         'Check the network path (VPN, firewall, ProxyJump) to the node.', e);
     case 'ENOTFOUND':
+      return new SshError('HOST_NOT_FOUND', `Host name ${hop.host} does not exist in DNS (${e.code})`,
+        'Check the host name (HostName in your SSH config), or connect the VPN that serves it, then connect again.', e);
     case 'EAI_AGAIN':
-      return new SshError('DNS', `Cannot resolve host name ${hop.host} (${e.code})`,
-        'Check the HostName in your SSH config or your DNS/VPN settings.', e);
+      return new SshError('DNS', `Cannot resolve host name ${hop.host} now (${e.code})`,
+        'DNS did not answer; check your DNS/VPN settings. Nodescope retries.', e);
     case 'ECONNRESET':
     case 'EPIPE':
       return new SshError('CONNECTION_LOST', `Connection to ${where} was reset (${e.code})`,

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '../contract';
 import type { AppEvent } from '../inspector/app-core';
 import type { BridgeCore } from './bridge-socket';
+import { readPodStream } from '../snapshot/open-pod-file';
 import { startUiServer, type UiServer } from './ui-server';
 
 // A small real app core: the transport is under test here, the inspector has its own tests.
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), 'ns-ui-'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Nodescope</title>');
   writeFileSync(join(rendererDir, 'app.js'), 'export {};');
-  server = await startUiServer({ core, rendererDir });
+  server = await startUiServer({ core, rendererDir, openUpload: async (chunks, name) => `${name}: ${(await readPodStream(chunks, name)).kind}` });
   token = new URL(server.url).searchParams.get('token')!;
 });
 afterAll(() => server.close());
@@ -186,5 +187,26 @@ describe('browser-mode server', () => {
     // Events arrive in order: the first one to come is the good one when the bad one was dropped.
     expect(await first).toEqual({ type: 'event', name: 'promptClosed', payload: { id: 'p1' } });
     ws.close();
+  });
+
+  it('takes an uploaded file from its own page with the token, streamed to the reader, and refuses anyone else', async () => {
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u-1' } });
+    const post = (path: string, body: string, origin: string | null = server.origin) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path, method: 'POST', headers: origin ? { origin } : {} }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await post(`/upload?token=${token}&name=dir%2Fpod.json`, pod)).toEqual({ status: 200, body: JSON.stringify({ nodeId: 'pod.json: snapshot' }) });
+    const bad = await post(`/upload?token=${token}&name=broken.json`, '{"kind":"Pod",');
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.body).error).toMatch(/broken\.json/);
+    expect((await post(`/upload?name=pod.json`, pod)).status).toBe(401);
+    expect((await post(`/upload?token=${token}&name=pod.json`, pod, 'http://evil.example')).status).toBe(403);
+    expect((await post(`/upload?token=${token}`, pod)).status).toBe(400);
   });
 });

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { TOKEN_PARAM, WS_BRIDGE_PATH } from '../contract';
+import { TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
 import { accessTokenMatches, newAccessToken } from './access-token';
 import { serveBridgeSocket, type BridgeCore } from './bridge-socket';
 import { contentSecurityPolicy } from './content-security-policy';
 import { invalidLinkPage } from './invalid-link-page';
 import { securityHeaders, serveStatic } from './static-files';
+import { serveUpload, type OpenUpload } from './upload';
 
 /** Browser mode listens on loopback only: the token guards the port from other local users' pages. */
 export const UI_HOST = '127.0.0.1';
@@ -17,6 +18,8 @@ export interface UiServerOptions {
   rendererDir: string;
   /** 0 (default) picks a free port; `port` on the result says which. */
   port?: number;
+  /** Opens an uploaded snapshot or recording (POST /upload); without it uploads are refused. */
+  openUpload?: OpenUpload;
 }
 
 export interface UiServer {
@@ -61,6 +64,16 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         res.writeHead(401, { ...securityHeaders(csp), 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(invalidLinkPage(presented !== null));
         return;
       }
+    }
+    if (url?.pathname === UPLOAD_PATH) {
+      // Same guards as the bridge: our page (Origin) holding this run's token.
+      if (!options.openUpload) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
+      if (req.headers.origin !== origin) return void res.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden: wrong origin\n');
+      if (!accessTokenMatches(token, url.searchParams.get(TOKEN_PARAM))) {
+        return void res.writeHead(401, { 'Content-Type': 'text/plain' }).end('Unauthorized: bad or missing token\n');
+      }
+      void serveUpload(req, res, url, options.openUpload);
+      return;
     }
     serveStatic(options.rendererDir, csp, req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { NodeSpecSchema, type NodeInfo, type NodeSpec, type SshHost } from '../../app/contract/nodes';
+import { AddNodeSpecSchema, type NodeInfo, type SshHost } from '../../app/contract/nodes';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 
@@ -18,7 +18,7 @@ const EMPTY: Fields = { label: '', host: '', user: '', port: '', identityFile: '
 
 /** The form as a NodeSpec; blank fields are left out so ~/.ssh/config and defaults apply. */
 function toSpec(f: Fields): unknown {
-  const spec: Record<string, unknown> = { host: f.host };
+  const spec: Record<string, unknown> = { kind: 'ssh', host: f.host };
   for (const key of ['label', 'user', 'identityFile', 'jumpHost', 'socketPath'] as const) if (f[key].trim()) spec[key] = f[key];
   if (f.port.trim()) spec.port = /^\d+$/.test(f.port.trim()) ? Number(f.port) : f.port;
   if (f.sudo) spec.sudo = true;
@@ -38,7 +38,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     props.bridge.request('sshHosts.list', {}).then(setHosts, (err: unknown) => setHostsError(errorText(err)));
   }, [props.bridge]);
 
-  const parsed = useMemo(() => NodeSpecSchema.safeParse(toSpec(fields)), [fields]);
+  const parsed = useMemo(() => AddNodeSpecSchema.safeParse(toSpec(fields)), [fields]);
   const fieldErrors = useMemo(() => {
     const errors: Partial<Record<keyof Fields, string>> = {};
     if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path[0] as keyof Fields] ??= issue.message;
@@ -57,7 +57,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     setBusy(true);
     setSubmitError(null);
     try {
-      props.onAdded(await props.bridge.request('nodes.add', parsed.data as NodeSpec));
+      props.onAdded(await props.bridge.request('nodes.add', parsed.data));
     } catch (err) {
       setSubmitError(errorText(err));
       setBusy(false);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
+import type { RequestOutput } from '../../app/contract/requests';
 import type { FeedLine } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
@@ -7,30 +8,24 @@ import { errorText } from '../format/error-text';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { restoreNode } from '../state/restore-node';
+import { openFiles } from '../bridge/open-files';
 import { AddNodeDialog } from './AddNodeDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
+import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { PromptDialog } from './PromptDialog';
+import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'export' | null;
+type DialogKind = 'addNode' | 'export' | 'help' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
-
-const FILTER_HELP = [
-  'Terms must all match:',
-  'text — name, namespace, IP or status contains it',
-  'ns:NAME  phase:NAME  node:NAME  owner:KIND or NAME',
-  'label:key=value  label:key!=value  label:key',
-  'is:static  is:deleting  is:ready  is:notready  is:restarted',
-  '* wildcards, commas for alternatives (phase:Pending,Failed), - to negate (-ns:kube-system)',
-].join('\n');
 
 export function App({ model }: { model: AppModel }) {
   // Re-render whenever the model changes (at most once per frame for pod events).
@@ -47,7 +42,15 @@ export function App({ model }: { model: AppModel }) {
   /** The node just removed, while its removal can be undone. */
   const [removed, setRemoved] = useState<NodeInfo | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const [appInfo, setAppInfo] = useState<RequestOutput<'app.info'> | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [actionDone, setActionDone] = useState<string | null>(null);
   const bridge = model.bridge;
+
+  useEffect(() => {
+    bridge.request('app.info', {}).then(setAppInfo, () => undefined);
+  }, [bridge]);
 
   // Follow the first node until the user picks one; a removed node hands over to the next.
   const node = model.node(selectedNodeId) ?? model.nodes[0];
@@ -71,6 +74,9 @@ export function App({ model }: { model: AppModel }) {
         e.preventDefault();
         filterRef.current?.focus();
         filterRef.current?.select();
+      } else if (e.key === '?' && !typing && !document.querySelector('dialog[open]')) {
+        e.preventDefault();
+        setDialog('help');
       } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
         if (e.target === filterRef.current && filterText) setFilterText('');
         else if (openUid) setOpenUid(null);
@@ -90,6 +96,11 @@ export function App({ model }: { model: AppModel }) {
     }
   }
 
+  /** Selects a pod in the table; an open detail follows the selection. */
+  const selectPod = (uid: string) => {
+    setSelectedUid(uid);
+    setOpenUid((open) => (open ? uid : open));
+  };
   const selectNode = (id: string) => {
     setSelectedNodeId(id);
     setSelectedUid(null);
@@ -118,13 +129,58 @@ export function App({ model }: { model: AppModel }) {
     selectNode(back.id);
   };
   const dismissRemoved = useCallback(() => setRemoved(null), []);
+  /** Opens snapshot or recording files and shows the first one opened. */
+  const openSourceFiles = async (files: File[]) => {
+    const ids = await openFiles(bridge, files);
+    // The new sources' records may still be on their way as events: take them now, so the selection holds.
+    for (const n of await bridge.request('nodes.list', {})) if (ids.includes(n.id)) model.upsertNode(n);
+    if (ids[0]) selectNode(ids[0]);
+  };
+  const pickFiles = async () => {
+    // Electron asks with its own dialog; a browser picks with the page's file input and uploads.
+    if (!appInfo?.canOpenFiles) return fileInputRef.current?.click();
+    const opened = await bridge.request('sources.open', {});
+    if (opened.status === 'opened' && opened.nodes[0]) {
+      for (const n of opened.nodes) model.upsertNode(n);
+      selectNode(opened.nodes[0].id);
+    }
+  };
   const nodeLabel = (id: string) => model.node(id)?.label ?? id;
   const prompt = model.prompts[0];
   const state = node ? describeNodeState(node.state, now) : null;
 
   return (
-    <div className="app">
+    <div
+      className={dragging ? 'app drop-target' : 'app'}
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        setDragging(false);
+        const files = [...e.dataTransfer.files];
+        void act(() => openSourceFiles(files));
+      }}
+    >
+      <input
+        ref={fileInputRef}
+        type="file"
+        multiple
+        hidden
+        aria-label="Snapshot or recording files"
+        data-testid="open-files-input"
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          if (files.length > 0) void act(() => openSourceFiles(files));
+        }}
+      />
       <NodesSidebar
+        onOpenFiles={() => void act(pickFiles)}
         nodes={model.nodes}
         selectedId={nodeId}
         podCount={(id) => model.pods.count(id)}
@@ -151,6 +207,14 @@ export function App({ model }: { model: AppModel }) {
             </button>
           </div>
         ))}
+        {actionDone && (
+          <div className="banner" role="status">
+            {actionDone}
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setActionDone(null)}>
+              ✕
+            </button>
+          </div>
+        )}
         {actionError && (
           <div className="banner bad" role="alert">
             {actionError}
@@ -165,16 +229,39 @@ export function App({ model }: { model: AppModel }) {
               <div className="node-heading">
                 <h1>{node.label}</h1>
                 {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
+                <OfflineTag node={node} />
                 <span className={`pill tone-${state.tone}`} aria-label={`Node state: ${state.title}`}>
                   {node.state.phase === 'error' ? 'Error' : state.title}
                 </span>
+                {node.historyTrimmed && (
+                  <span className="tag" title="Older pod versions were dropped to stay within the history limits">
+                    history trimmed
+                  </span>
+                )}
+                {node.recordingTo && (
+                  <span className="tag tone-text-bad" title={node.recordingTo}>
+                    ● recording
+                  </span>
+                )}
               </div>
               <span className="spacer" />
               <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
+              {appInfo && (
+                <RecordButton
+                  key={node.id}
+                  bridge={bridge}
+                  node={node}
+                  canPickFiles={appInfo.canPickFiles}
+                  defaultDir={appInfo.defaultExportDir}
+                  onError={(err) => setActionError(errorText(err))}
+                  onDone={setActionDone}
+                />
+              )}
               <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
                 Export…
               </button>
             </header>
+            <RecordingScrubber key={node.id} bridge={bridge} node={node} onError={(err) => setActionError(errorText(err))} />
             <div className="filter-bar">
               <input
                 ref={filterRef}
@@ -182,7 +269,7 @@ export function App({ model }: { model: AppModel }) {
                 className="search filter-input mono"
                 placeholder="Filter pods   ns:  phase:  label:k=v  owner:  node:  is:static   -negate      ( / )"
                 aria-label="Filter pods"
-                title={FILTER_HELP}
+                aria-keyshortcuts="/"
                 aria-invalid={filter.errors.length > 0 ? true : undefined}
                 spellCheck={false}
                 value={filterText}
@@ -191,11 +278,14 @@ export function App({ model }: { model: AppModel }) {
                   if (e.key === 'ArrowDown' || e.key === 'Enter') {
                     e.preventDefault();
                     const first = rows[0];
-                    if (first) setSelectedUid(selectedUid ?? first.uid);
+                    if (first) selectPod(selectedUid ?? first.uid);
                     document.querySelector<HTMLElement>('.pods-grid')?.focus();
                   }
                 }}
               />
+              <button type="button" className="button help-button" aria-keyshortcuts="?" onClick={() => setDialog('help')}>
+                Help <kbd>?</kbd>
+              </button>
               {filter.errors.length > 0 && (
                 <span className="field-error filter-error" role="alert">
                   {filter.errors[0]}
@@ -217,10 +307,22 @@ export function App({ model }: { model: AppModel }) {
               </div>
             ) : (
               <div className={openUid ? 'content split' : 'content'}>
-                {node.state.phase !== 'live' && (
-                  <div className="stale-note">
-                    {state.title}: these pods are as last seen and may have changed.
+                {node.state.phase === 'live' && node.state.leftOut && (
+                  <div className="left-out-note" role="alert">
+                    <strong>{node.state.leftOut.length === 1 ? '1 pod is not shown' : `${node.state.leftOut.length} pods are not shown`}</strong>
+                    <ul>
+                      {node.state.leftOut.map((why) => (
+                        <li key={why}>{why}</li>
+                      ))}
+                    </ul>
                   </div>
+                )}
+                {node.state.phase === 'offline' ? (
+                  <div className="stale-note">
+                    Offline, read-only: {state.title}, from {node.state.origin}. Not the live node.
+                  </div>
+                ) : (
+                  node.state.phase !== 'live' && <div className="stale-note">{state.title}: these pods are as last seen and may have changed.</div>
                 )}
                 <PodsTable
                   rows={rows}
@@ -228,7 +330,7 @@ export function App({ model }: { model: AppModel }) {
                   order={order}
                   onSort={sortBy}
                   selectedUid={selectedUid}
-                  onSelect={setSelectedUid}
+                  onSelect={selectPod}
                   onOpen={(uid) => {
                     setSelectedUid(uid);
                     setOpenUid(uid);
@@ -253,7 +355,11 @@ export function App({ model }: { model: AppModel }) {
               <button type="button" className="button" onClick={() => void act(startDemo)}>
                 Start demo node
               </button>
+              <button type="button" className="button" onClick={() => void act(pickFiles)}>
+                Open snapshot…
+              </button>
             </div>
+            <p className="muted small">or drop a snapshot or recording file on this window</p>
           </div>
         )}
         {model.nodes.length > 0 && (
@@ -262,7 +368,8 @@ export function App({ model }: { model: AppModel }) {
             limit={model.feed.limit}
             nodeLabel={nodeLabel}
             onOpen={openFromFeed}
-            canOpen={(l) => l.uid !== '' && model.pods.get(l.nodeId, l.uid) !== undefined}
+            // A deleted pod opens too: as it was deleted, from its history, while that is kept.
+            canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
             collapsed={feedCollapsed}
             onToggle={() => setFeedCollapsed(!feedCollapsed)}
           />
@@ -289,6 +396,7 @@ export function App({ model }: { model: AppModel }) {
           onClose={() => setDialog(null)}
         />
       )}
+      {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
       {removed && (
         <UndoToast key={removed.id} message={`Removed ${removed.label}`} timeoutMs={UNDO_REMOVE_MS} onUndo={() => void act(() => undoRemove(removed))} onDismiss={dismissRemoved} />
       )}

@@ -13,12 +13,15 @@ interface Props {
   onConnect: (nodeId: string) => void;
   onDisconnect: (nodeId: string) => void;
   onRemove: (nodeId: string) => void;
+  onOpenFiles: () => void;
 }
 
-/** user@host:port via jump, socket, sudo: how the node is reached, for the tooltip. */
+/** user@host:port via jump, socket, sudo: how the node is reached (or which file), for the tooltip. */
 function describeSpec(node: NodeInfo): string {
-  if (node.simulated) return 'Simulated kubelet running inside Nodescope';
   const s = node.spec;
+  if (s.kind === 'demo') return 'Simulated kubelet running inside Nodescope';
+  if (s.kind === 'unix') return `Pods API socket on this machine: ${s.socketPath}`;
+  if (s.kind === 'snapshot' || s.kind === 'recording') return `${s.kind === 'snapshot' ? 'Snapshot' : 'Recording'} file ${s.file}, read-only`;
   const target = `${s.user ? `${s.user}@` : ''}${s.host}${s.port ? `:${s.port}` : ''}`;
   return [target, s.jumpHost && `via ${s.jumpHost}`, s.socketPath, s.sudo && 'with sudo'].filter(Boolean).join(' · ');
 }
@@ -62,14 +65,15 @@ export function NodesSidebar(props: Props) {
                   </span>
                   <span className={`node-state tone-text-${state.tone}`}>
                     {state.title}
-                    {node.state.phase === 'live' && ` · ${props.podCount(node.id)} pods`}
+                    {(node.state.phase === 'live' || node.state.phase === 'offline') && ` · ${props.podCount(node.id)} pods`}
+                    {node.state.phase === 'offline' && <span className="tag tag-offline">offline</span>}
                     {node.simulated && <span className="tag tag-sim">simulated</span>}
                   </span>
                   {state.detail && <span className="node-detail">{state.detail}</span>}
                 </span>
               </button>
               <span className="node-actions">
-                {active ? (
+                {node.state.phase === 'offline' ? null : active ? (
                   <button type="button" className="icon-button" aria-label={`Disconnect ${node.label}`} title="Disconnect" onClick={() => props.onDisconnect(node.id)}>
                     ⏏
                   </button>
@@ -92,6 +96,9 @@ export function NodesSidebar(props: Props) {
       <div className="sidebar-foot">
         <button type="button" className="button primary" onClick={props.onAdd}>
           Add node…
+        </button>
+        <button type="button" className="button" onClick={props.onOpenFiles} title="Open a snapshot or recording file (or drop one on the window)">
+          Open snapshot…
         </button>
         {!hasDemo && (
           <button type="button" className="button" onClick={props.onStartDemo}>

@@ -109,7 +109,7 @@ export function PodsTable(props: Props) {
             return (
               <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
                 <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
-                  {c.label}
+                  <span className="sort-label">{c.label}</span>
                   <span className="sort-mark" aria-hidden="true">
                     {active ? (props.order.descending ? '▾' : '▴') : ''}
                   </span>

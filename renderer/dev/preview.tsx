@@ -1,7 +1,7 @@
 import { mountApp } from '../mount-app';
-import { createFakeAppCore } from './fake-app-core';
+import { createPreviewCore } from './preview-core';
 
-// The design preview: the real UI on the in-memory fake app core (see fake-app-core.ts).
+// The design preview: the real UI on the real hub over in-memory sources (see preview-core.ts).
 // ?scale=32&events=1000 gives about 10,000 pods and 1,000 changes per second, to check fluidity.
 const params = new URLSearchParams(window.location.search);
-mountApp(createFakeAppCore({ scale: Number(params.get('scale') ?? 1), eventsPerSecond: Number(params.get('events') ?? 4) }), null);
+mountApp(createPreviewCore({ scale: Number(params.get('scale') ?? 1), eventsPerSecond: Number(params.get('events') ?? 4) }), null);

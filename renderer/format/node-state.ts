@@ -33,7 +33,15 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
     }
     case 'error':
       return { tone: 'bad', title: state.cause, detail: state.nextStep };
+    case 'offline':
+      return { tone: 'off', title: offlineTitle(state), detail: `From ${state.origin}; read-only, not live.` };
   }
+}
+
+/** "Snapshot of 21 Nov 2026, 08:30" or "Recording at 08:31:05": an offline source says when, never "Live". */
+export function offlineTitle(state: Extract<NodeState, { phase: 'offline' }>): string {
+  if (state.timeline) return `Recording at ${new Date(state.timeline.at).toLocaleString()}`;
+  return state.takenAt === null ? 'Snapshot (time not recorded)' : `Snapshot of ${new Date(state.takenAt).toLocaleString()}`;
 }
 
 /**
@@ -56,5 +64,7 @@ export function announcedState(state: NodeState): string {
       return 'Connection lost, reconnecting';
     case 'error':
       return `Error: ${state.cause}. ${state.nextStep}`;
+    case 'offline':
+      return `Offline: ${offlineTitle(state)}`;
   }
 }

@@ -105,7 +105,7 @@ describe('frame batching', () => {
   it('AppModel renders 1,000 pod events with one notification per frame', async () => {
     const bridge = createFakeBridge({
       'nodes.list': () => [
-        { id: 'n1', label: 'demo', simulated: true, spec: { host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 },
+        { id: 'n1', label: 'demo', simulated: true, spec: { kind: 'ssh' as const, host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 },
       ],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: 0, rows: [] }),
@@ -132,7 +132,7 @@ describe('frame batching', () => {
     let answer: (() => void) | undefined;
     let serverSeq = 0;
     const bridge = createFakeBridge({
-      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: serverSeq, rows: [] }),
     });
@@ -164,7 +164,7 @@ describe('frame batching', () => {
       const asked: number[] = [];
       let failures = 8;
       const bridge = createFakeBridge({
-        'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+        'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
         'prompts.pending': () => [],
         'pods.rows': () => {
           asked.push(Date.now());
@@ -188,7 +188,7 @@ describe('frame batching', () => {
     it('AppModel stops retrying for a removed node, and a resync fetches at once', async () => {
       vi.useFakeTimers();
       let asked = 0;
-      const node = (id: string) => ({ id, label: id, simulated: false, spec: { host: id }, state: { phase: 'live' as const, since: 1 }, mask: '', podCount: 0 });
+      const node = (id: string) => ({ id, label: id, simulated: false, spec: { kind: 'ssh' as const, host: id }, state: { phase: 'live' as const, since: 1 }, mask: '', podCount: 0 });
       let listed = [node('n1'), node('n2')];
       const bridge = createFakeBridge({
         'nodes.list': () => listed,
@@ -218,7 +218,7 @@ describe('frame batching', () => {
   it('AppModel refetches a node whose batches skipped a seq', async () => {
     let snapshots = 0;
     const bridge = createFakeBridge({
-      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: snapshots++ === 0 ? 0 : 7, rows: snapshots > 1 ? [testRow({ uid: 'fresh' })] : [] }),
     });

@@ -121,6 +121,22 @@ export function withManagedFields(m: W): void {
   });
 }
 
+/** FieldsV1 JSON nested `depth` levels: `{"f:a":{"f:a":...{}}}`. */
+export const nestedFieldsV1 = (depth: number): string => `${'{"f:a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+/** managedFields[0] whose FieldsV1 nests `depth` levels (kubectl's output: kubectl-managed-fields-140-deep.json). */
+export const withDeepManagedFields =
+  (depth: number) =>
+  (m: W): void => {
+    msg(m, 17, (e) => {
+      str(e, 1, 'm');
+      str(e, 2, 'Update');
+      str(e, 3, 'v1');
+      str(e, 6, 'FieldsV1');
+      msg(e, 7, (f) => tag(f, 1, LEN).bytes(Buffer.from(nestedFieldsV1(depth))));
+    });
+  };
+
 export const managedFieldsJson = `        "managedFields": [
             {
                 "apiVersion": "v1",

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { NodeIdSchema } from './nodes';
+
+/** How much pod history each source keeps (see app/hub/pod-history.ts for the defaults). */
+export const HistoryLimitsSchema = z.object({
+  /** Earlier versions kept per pod, besides the current one. */
+  perPod: z.number().int().min(0).max(100_000),
+  /** Estimated bytes the earlier versions of one source may take; past it the oldest go first. */
+  totalBytes: z.number().int().min(0).max(64 * 1024 ** 3),
+  /** How long a deleted pod's history is kept after its deletion, in ms. */
+  deletedRetentionMs: z.number().int().min(0).max(30 * 86_400_000),
+});
+export type HistoryLimitsView = z.infer<typeof HistoryLimitsSchema>;
+
+export const VersionEventSchema = z.enum(['LISTED', 'ADDED', 'MODIFIED', 'DELETED']);
+
+/** One version of a pod in its timeline. */
+export const PodVersionInfoSchema = z.object({
+  /** Names the version for pods.version (unique within the source). */
+  id: z.number().int().min(1),
+  /** When it arrived (epoch ms). */
+  time: z.number(),
+  /** What brought it: a list (first list, relist, a file) or a watch event. */
+  event: VersionEventSchema,
+  /** What changed from the version before, in one line (the events feed's wording). */
+  change: z.string(),
+});
+export type PodVersionInfo = z.infer<typeof PodVersionInfoSchema>;
+
+export const PodHistorySchema = z.object({
+  /** Oldest first; the last is the pod as it is now (or as it was deleted). */
+  versions: z.array(PodVersionInfoSchema),
+  /** Earlier versions dropped to stay within the limits: the timeline starts later than the pod. */
+  trimmed: z.number().int().min(0),
+  /** The pod is gone from the source; its history is kept for the retention time. */
+  deleted: z.boolean(),
+  limits: HistoryLimitsSchema,
+});
+export type PodHistoryView = z.infer<typeof PodHistorySchema>;
+
+export const PodUidSchema = NodeIdSchema.extend({ uid: z.string().min(1, 'uid is required') });
+export const PodVersionRequestSchema = PodUidSchema.extend({ version: z.number().int().min(1) });

@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName } from '../contract';
+import type { NodeLinkEvents } from '../inspector/node-link';
+import type { DecodedPod } from '../pod/pod-tree';
+import { createHub, type Hub, type OfflineSource } from './hub';
+import { simulatedRecording } from './simulated-source';
+
+const pod = (uid: string, phase: string, extra: Record<string, string> = {}): DecodedPod => ({
+  pod: { metadata: { uid, name: `pod-${uid}`, namespace: 'default', labels: extra }, status: { phase } },
+  unknownFields: [],
+});
+
+/** A hub over a hand-driven live source: the test plays the kubelet. */
+function hubWithSource(options: { now?: () => number } = {}) {
+  let events: NodeLinkEvents | undefined;
+  let closed = 0;
+  const hub = createHub({
+    openLink: (request) => {
+      events = request.events;
+      return { close: async () => void closed++ };
+    },
+    frameMs: 1,
+    ...options,
+  });
+  const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
+    const result = await handleRequest(hub.handlers, name, input);
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value as T;
+  };
+  return { hub, call, source: () => events!, closed: () => closed };
+}
+
+let open: Hub[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((h) => h.close()));
+  open = [];
+});
+
+describe('hub', () => {
+  it('keeps each pod\'s versions with their events and a one-line change, and shows any of them as the detail', async () => {
+    let now = 1000;
+    const { hub, call, source } = hubWithSource({ now: () => now });
+    open.push(hub);
+    const node = await call<NodeInfo>('nodes.add', { kind: 'unix', socketPath: '/run/pods.sock' });
+    source().state({ phase: 'live', since: now });
+    source().reset([pod('a', 'Pending'), pod('b', 'Running')]);
+    now = 2000;
+    source().change('MODIFIED', pod('a', 'Running'));
+    now = 3000;
+    source().change('MODIFIED', pod('a', 'Running', { team: 'blue' }));
+    const history = await call<PodHistoryView>('pods.history', { nodeId: node.id, uid: 'a' });
+    expect(history.versions.map((v) => [v.time, v.event, v.change])).toEqual([
+      [1000, 'LISTED', 'listed (Pending)'],
+      [2000, 'MODIFIED', 'status Pending → Running'],
+      [3000, 'MODIFIED', 'label team=blue added'],
+    ]);
+    expect(history.trimmed).toBe(0);
+    const first = await call<PodDetail>('pods.version', { nodeId: node.id, uid: 'a', version: history.versions[0]!.id });
+    expect(first.summary.phase).toBe('Pending');
+    expect(first.versionTime).toBe(1000);
+    expect(JSON.parse(first.json)).toMatchObject({ kind: 'Pod', metadata: { uid: 'a' }, status: { phase: 'Pending' } });
+  });
+
+  it('a relist records only what changed, and pods missing from it as deleted; a deleted pod stays readable for the retention', async () => {
+    let now = 0;
+    const { hub, call, source } = hubWithSource({ now: () => now });
+    open.push(hub);
+    const node = await call<NodeInfo>('nodes.add', { host: 'n1' });
+    source().reset([pod('a', 'Running'), pod('b', 'Running')]);
+    now = 10;
+    source().reset([pod('a', 'Running'), pod('c', 'Running')]);
+    expect((await call<PodHistoryView>('pods.history', { nodeId: node.id, uid: 'a' })).versions).toHaveLength(1);
+    const b = await call<PodHistoryView>('pods.history', { nodeId: node.id, uid: 'b' });
+    expect(b.deleted).toBe(true);
+    expect(b.versions.map((v) => v.event)).toEqual(['LISTED', 'DELETED']);
+    const gone = await call<PodDetail>('pods.get', { nodeId: node.id, uid: 'b' });
+    expect(gone.deletedAt).toBe(10);
+    await call('history.setLimits', { perPod: 100, totalBytes: 1e8, deletedRetentionMs: 1000 });
+    now = 1011;
+    await expect(call('pods.history', { nodeId: node.id, uid: 'b' })).rejects.toThrow(/no history/);
+    await expect(call('pods.get', { nodeId: node.id, uid: 'b' })).rejects.toThrow(/not on n1/);
+  });
+
+  it('says when history was trimmed, per pod and on the node', async () => {
+    const { hub, call, source } = hubWithSource();
+    open.push(hub);
+    await call('history.setLimits', { perPod: 2, totalBytes: 1e8, deletedRetentionMs: 1000 });
+    const node = await call<NodeInfo>('nodes.add', { host: 'n1' });
+    source().reset([pod('a', 'Pending')]);
+    for (const phase of ['Running', 'Failed', 'Succeeded', 'Unknown']) source().change('MODIFIED', pod('a', phase));
+    const history = await call<PodHistoryView>('pods.history', { nodeId: node.id, uid: 'a' });
+    expect(history.trimmed).toBe(2);
+    expect(history.versions).toHaveLength(3);
+    expect(history.versions[0]!.change).toBe('earliest version kept');
+    expect(history.limits.perPod).toBe(2);
+    const nodes = await call<NodeInfo[]>('nodes.list');
+    expect(nodes[0]!.historyTrimmed).toBe(true);
+  });
+
+  it('opens a snapshot offline: never live, its time and origin on the node, pods readable, nothing to connect', async () => {
+    const { hub, call, closed } = hubWithSource();
+    open.push(hub);
+    const info = hub.openOffline({ kind: 'snapshot', file: '/tmp/pods.json', takenAt: 5000, origin: 'worker-1 · pods.json', pods: [pod('a', 'Running')] });
+    expect(info.state).toEqual({ phase: 'offline', takenAt: 5000, origin: 'worker-1 · pods.json' });
+    expect(info.spec).toEqual({ kind: 'snapshot', file: '/tmp/pods.json' });
+    expect(info.podCount).toBe(1);
+    await call('nodes.connect', { nodeId: info.id });
+    await call('nodes.disconnect', { nodeId: info.id });
+    expect(closed()).toBe(0);
+    const [after] = await call<NodeInfo[]>('nodes.list');
+    expect(after!.state.phase).toBe('offline');
+    expect((await call<PodDetail>('pods.get', { nodeId: info.id, uid: 'a' })).summary.phase).toBe('Running');
+  });
+
+  it('moves a recording through time: the pod set at that instant, each pod\'s history up to then', async () => {
+    const { hub, call } = hubWithSource();
+    open.push(hub);
+    const sets: Record<number, DecodedPod[]> = { 100: [pod('a', 'Pending')], 200: [pod('a', 'Running'), pod('b', 'Pending')], 300: [pod('b', 'Running')] };
+    const recording: OfflineSource = {
+      kind: 'recording',
+      file: '/tmp/node.recording.ndjson',
+      takenAt: 100,
+      origin: 'worker-1 · node.recording.ndjson',
+      start: 100,
+      end: 300,
+      initial: sets[100]!,
+      events: [
+        { time: 200, type: 'MODIFIED', pod: pod('a', 'Running') },
+        { time: 200, type: 'ADDED', pod: pod('b', 'Pending') },
+        { time: 300, type: 'DELETED', pod: pod('a', 'Running') },
+        { time: 300, type: 'MODIFIED', pod: pod('b', 'Running') },
+      ],
+      podsAt: (t) => sets[t <= 100 ? 100 : t < 300 ? 200 : 300]!,
+    };
+    const info = hub.openOffline(recording);
+    expect(info.state).toMatchObject({ phase: 'offline', timeline: { start: 100, end: 300, at: 300 } });
+    expect(info.podCount).toBe(1);
+    const moved = await call<NodeInfo>('sources.setTime', { nodeId: info.id, at: 250 });
+    expect(moved.state).toMatchObject({ timeline: { at: 250 } });
+    const rows = await call<{ rows: { uid: string; phase: string }[] }>('pods.rows', { nodeId: info.id });
+    expect(rows.rows.map((r) => [r.uid, r.phase]).sort()).toEqual([
+      ['a', 'Running'],
+      ['b', 'Pending'],
+    ]);
+    const a = await call<PodHistoryView>('pods.history', { nodeId: info.id, uid: 'a' });
+    expect(a.versions.map((v) => v.event)).toEqual(['LISTED', 'MODIFIED']);
+    expect(a.deleted).toBe(false);
+    expect((await call<NodeInfo>('sources.setTime', { nodeId: info.id, at: 99_999 })).state).toMatchObject({ timeline: { at: 300 } });
+    await expect(call('sources.setTime', { nodeId: 'nope', at: 1 })).rejects.toThrow(/no node/);
+  });
+
+  it('refuses a time for a source that has no time axis', async () => {
+    const { hub, call } = hubWithSource();
+    open.push(hub);
+    const node = await call<NodeInfo>('nodes.add', { host: 'n1' });
+    await expect(call('sources.setTime', { nodeId: node.id, at: 1 })).rejects.toThrow(/not a recording/);
+  });
+
+  it('replays a recording of the simulator: the set at each instant, and pods that changed have their versions', async () => {
+    const { hub, call } = hubWithSource();
+    open.push(hub);
+    const source = simulatedRecording({ pods: 40, changes: 200, everyMs: 1000, seed: 3, nodeName: 'w1', start: 1_000_000, file: '/tmp/w1.recording.ndjson' });
+    const info = hub.openOffline(source);
+    expect(info.podCount).toBe(source.podsAt(source.end).length);
+    expect((await call<NodeInfo>('sources.setTime', { nodeId: info.id, at: source.start })).podCount).toBe(40);
+    const modified = source.events.find((e) => e.type === 'MODIFIED')!;
+    const uid = (modified.pod.pod.metadata as { uid: string }).uid;
+    await call('sources.setTime', { nodeId: info.id, at: source.end });
+    const history = await call<PodHistoryView>('pods.history', { nodeId: info.id, uid });
+    expect(history.versions.map((v) => v.time)).toContain(modified.time);
+    expect(history.versions.length).toBe(1 + source.events.filter((e) => (e.pod.pod.metadata as { uid: string }).uid === uid).length);
+  });
+});

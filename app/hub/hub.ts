@@ -1,0 +1,577 @@
+import {
+  ContractError,
+  type AddNodeSpec,
+  type NodeInfo,
+  type NodeSpec,
+  type NodeState,
+  type PodDetail,
+  type PodHistoryView,
+  type Prompt,
+  type RequestHandlers,
+} from '../contract';
+import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { summarizePod } from '../contract/summarize-pod';
+import { AppNotices } from '../inspector/app-notices';
+import type { AppCore, AppEvent } from '../inspector/app-core';
+import { checkMask, maskView } from '../inspector/node-mask';
+import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
+import { NodePods } from '../inspector/node-pods';
+import { describePodChange } from '../inspector/pod-change';
+import { PromptBroker } from '../inspector/prompt-broker';
+import { podToKubectlJson } from '../pod/kubectl-json';
+import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
+import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
+
+/** A pod change as a source reports it. */
+export type PodEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** A file's pods, read on the Node side (app/snapshot) and handed to the hub as an offline source. */
+export type OfflineSource = {
+  file: string;
+  label?: string;
+  /** When the pods were taken (epoch ms), null when the file does not say. */
+  takenAt: number | null;
+  /** Where they were taken: the node's name, else the file's. */
+  origin: string;
+} & (
+  | { kind: 'snapshot'; pods: DecodedPod[] }
+  | {
+      kind: 'recording';
+      start: number;
+      end: number;
+      initial: DecodedPod[];
+      events: { time: number; type: PodEventType; pod: DecodedPod }[];
+      podsAt(time: number): DecodedPod[];
+    }
+);
+
+/** A recording's pods: an offline source with a time axis. */
+export type RecordingSource = Extract<OfflineSource, { kind: 'recording' }>;
+
+/** The requests the hub answers itself; the Node side adds the rest (files, exports, host facts). */
+export type HubRequest =
+  | 'nodes.list'
+  | 'nodes.add'
+  | 'nodes.remove'
+  | 'nodes.connect'
+  | 'nodes.disconnect'
+  | 'nodes.startDemo'
+  | 'nodes.setMask'
+  | 'pods.rows'
+  | 'pods.get'
+  | 'pods.history'
+  | 'pods.version'
+  | 'history.limits'
+  | 'history.setLimits'
+  | 'sources.setTime'
+  | 'prompts.pending'
+  | 'prompts.answer'
+  | 'mask.validate'
+  | 'notices.list'
+  | 'notices.dismiss';
+
+export interface HubOptions {
+  /** Opens a live source: an SSH node, a socket on this machine, the demo node. */
+  openLink(request: NodeLinkRequest): NodeLink;
+  /** The list of remembered nodes changed (added, removed, mask set): the Node side saves it. */
+  remembered?(nodes: RememberedNode[]): Promise<void>;
+  /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
+  removed?(info: NodeInfo): Promise<void>;
+  /** Every live pod event, after the hub applied it (recordings are written from here). */
+  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: DecodedPod[]): void;
+  history?: HistoryLimits;
+  now?: () => number;
+  /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
+  frameMs?: number;
+}
+
+/** A node the user added, as it is remembered across restarts. */
+export interface RememberedNode {
+  spec: AddNodeSpec;
+  mask: string;
+  keptMask?: unknown;
+}
+
+export interface Hub extends Omit<AppCore, 'handlers'> {
+  handlers: Pick<RequestHandlers, HubRequest>;
+  notices: AppNotices;
+  /** Adds a node the user had added before (nodes.json), with its mask; see restoreNode. */
+  restore(node: RememberedNode & { maskProblem?: string }): NodeInfo;
+  /** Opens a file's pods as an offline source. */
+  openOffline(source: OfflineSource): NodeInfo;
+  /** The node, for the Node side's requests (exports, recordings). */
+  node(nodeId: string): NodeInfo;
+  /** The pods as shown (masked like the table), all or these UIDs; for exports. */
+  shownPods(nodeId: string, uids: 'all' | string[]): PodTree[];
+  /** The node's current pods as received (unmasked by the app), for a recording's start. */
+  currentPods(nodeId: string): DecodedPod[];
+  /** Marks the node as being recorded to path (undefined: no longer). */
+  setRecording(nodeId: string, path: string | undefined): void;
+  close(): Promise<void>;
+}
+
+interface NodeRecord {
+  info: NodeInfo;
+  pods: NodePods;
+  history: PodHistory;
+  /** The current connection; reports from an older one (closed, replaced) are ignored. */
+  link: NodeLink | null;
+  session: object | null;
+  /** What the connection itself last reported; shown again once a question is answered. */
+  linkState: NodeState;
+  /** The question the node waits on; while set, the sidebar shows it instead of linkState. */
+  prompt: Prompt | null;
+  /** Its saved mask did not parse and it waits, unconnected, for the user to set one or connect. */
+  maskLeftOff: boolean;
+  /** That saved mask as it was read, saved back unchanged until the user sets a mask or connects. */
+  keptMask?: unknown;
+  /** A file's pods: never connected, never live. */
+  offline?: OfflineSource;
+}
+
+const DEMO_ID = 'demo';
+const DEMO_SPEC: NodeSpec = { kind: 'demo', label: 'Demo node (simulated)' };
+
+function uidOf(pod: PodTree): string | undefined {
+  const meta = pod.metadata;
+  const uid = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as PodObject).uid : undefined;
+  return typeof uid === 'string' && uid !== '' ? uid : undefined;
+}
+
+function labelOf(spec: NodeSpec): string {
+  if (spec.label) return spec.label;
+  switch (spec.kind) {
+    case 'ssh':
+      return spec.host;
+    case 'unix':
+      return `unix:${spec.socketPath}`;
+    case 'demo':
+      return 'Demo node';
+    case 'snapshot':
+    case 'recording':
+      return spec.file.split('/').pop() || spec.file;
+  }
+}
+
+/**
+ * The app core behind the UI, with no Node in it: the sources (nodes, files), their connection
+ * states, pod sets and pod histories, and the questions for the user. What needs Node (SSH, files,
+ * dialogs, nodes.json, the demo kubelet) plugs in through HubOptions (app/inspector/inspector.ts);
+ * the design preview runs it over an in-memory source.
+ */
+export function createHub(options: HubOptions): Hub {
+  const now = options.now ?? Date.now;
+  const listeners = new Set<(event: AppEvent) => void>();
+  const emit = (event: AppEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const nodes = new Map<string, NodeRecord>();
+  let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
+  let nextId = 1;
+
+  /** The node's record as sent: a copy, with whether its history was trimmed as of now. */
+  const infoOf = (record: NodeRecord): NodeInfo => {
+    if (record.history.trimmedAny) record.info.historyTrimmed = true;
+    else delete record.info.historyTrimmed;
+    return structuredClone(record.info);
+  };
+  const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: infoOf(record) });
+  const setState = (record: NodeRecord, state: NodeState) => {
+    record.info.state = state;
+    publish(record);
+  };
+
+  const showState = (record: NodeRecord) => {
+    const { prompt } = record;
+    setState(record, prompt ? { phase: 'waitingForUser', waitingFor: prompt.kind, promptId: prompt.id } : record.linkState);
+  };
+  const linkReported = (record: NodeRecord, state: NodeState) => {
+    record.linkState = state;
+    showState(record);
+  };
+
+  const prompts = new PromptBroker(emit, (nodeId: string, prompt: Prompt | null) => {
+    const record = nodes.get(nodeId);
+    if (!record) return;
+    record.prompt = prompt;
+    showState(record);
+  });
+
+  // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
+  const emitFromPods = (event: AppEvent) => {
+    emit(event);
+    if (event.name !== 'podDeltas') return;
+    const record = nodes.get(event.payload.nodeId);
+    if (record && (record.pods.size !== record.info.podCount || record.history.trimmedAny !== Boolean(record.info.historyTrimmed))) {
+      record.info.podCount = record.pods.size;
+      publish(record);
+    }
+  };
+
+  const recordOf = (nodeId: string): NodeRecord => {
+    const record = nodes.get(nodeId);
+    if (!record) throw new ContractError('not-found', `There is no node ${nodeId}.`, 'It was removed; pick a node from the list.');
+    return record;
+  };
+
+  const notices = new AppNotices(emit);
+
+  const remembered = (): RememberedNode[] =>
+    [...nodes.values()].flatMap((r) =>
+      r.info.spec.kind === 'ssh' || r.info.spec.kind === 'unix'
+        ? [{ spec: r.info.spec, mask: r.info.mask, ...(r.keptMask !== undefined ? { keptMask: r.keptMask } : {}) }]
+        : [],
+    );
+  const persist = () => options.remembered?.(remembered()) ?? Promise.resolve();
+  const isRemembered = (record: NodeRecord) => record.info.spec.kind === 'ssh' || record.info.spec.kind === 'unix';
+
+  /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
+  const recordList = (record: NodeRecord, pods: DecodedPod[], time: number) => {
+    const seen = new Set<string>();
+    for (const pod of pods) {
+      const uid = uidOf(pod.pod);
+      if (!uid) continue;
+      seen.add(uid);
+      record.history.record(uid, 'LISTED', pod, time);
+    }
+    // Gone since the last list (deleted while the watch was down, or between two instants of a file).
+    for (const uid of record.history.presentUids()) {
+      const last = seen.has(uid) ? undefined : record.history.versions(uid).at(-1);
+      if (last) record.history.record(uid, 'DELETED', last.pod, time);
+    }
+  };
+
+  /** The pod set is exactly `pods` now. */
+  const resetPods = (record: NodeRecord, pods: DecodedPod[], time = now()) => {
+    recordList(record, pods, time);
+    record.pods.replaceAll(pods);
+  };
+
+  const changePod = (record: NodeRecord, type: PodEventType, pod: DecodedPod, time = now()) => {
+    const uid = uidOf(pod.pod);
+    if (uid) record.history.record(uid, type, pod, time);
+    if (type === 'DELETED') record.pods.remove(pod);
+    else record.pods.upsert(type, pod);
+  };
+
+  const connect = async (record: NodeRecord) => {
+    if (record.offline) return;
+    // A node in error has stopped trying until the user acts: connecting again starts afresh.
+    if (record.session && record.info.state.phase !== 'error') return;
+    if (record.session) {
+      await closeLink(record);
+      // Meanwhile another connect (a double click) may have started one, or the node was removed:
+      // a second link here would replace that one's and leave it running unclosed.
+      if (record.session || nodes.get(record.info.id) !== record) return;
+    }
+    const session = {};
+    record.session = session;
+    // Connecting is the user's decision about a mask that was held back: without it, from now on.
+    const decided = record.keptMask !== undefined;
+    record.maskLeftOff = false;
+    delete record.keptMask;
+    if (decided && isRemembered(record)) void persist();
+    const current = () => record.session === session;
+    const { id } = record.info;
+    const spec = record.info.spec as LiveNodeSpec;
+    linkReported(record, { phase: 'connecting', attempt: 1 });
+    const request: NodeLinkRequest = {
+      nodeId: id,
+      spec,
+      prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
+      events: {
+        state: (state) => current() && linkReported(record, state),
+        reset: (pods) => {
+          if (!current()) return;
+          resetPods(record, pods);
+          options.podEvent?.(id, 'RESET', pods);
+        },
+        change: (type, pod) => {
+          if (!current()) return;
+          changePod(record, type, pod);
+          options.podEvent?.(id, type, [pod]);
+        },
+      },
+    };
+    record.link = options.openLink(request);
+  };
+
+  const closeLink = async (record: NodeRecord) => {
+    const link = record.link;
+    record.link = null;
+    record.session = null;
+    prompts.cancelNode(record.info.id);
+    await link?.close();
+  };
+
+  const disconnect = async (record: NodeRecord) => {
+    if (record.offline) return;
+    record.maskLeftOff = false;
+    await closeLink(record);
+    // A disconnected node shows no pods rather than a stale set that looks live; their history
+    // stays, and the next list says which were deleted meanwhile.
+    record.pods.clear();
+    linkReported(record, { phase: 'disconnected' });
+  };
+
+  const createRecord = (spec: NodeSpec, id: string, mask: string): NodeRecord => {
+    const record: NodeRecord = {
+      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
+      pods: new NodePods(id, emitFromPods, options.frameMs),
+      history: new PodHistory(limits, now),
+      link: null,
+      session: null,
+      linkState: { phase: 'disconnected' },
+      prompt: null,
+      maskLeftOff: false,
+    };
+    // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
+    if (mask) record.pods.setView(maskView(mask));
+    nodes.set(id, record);
+    return record;
+  };
+
+  const addNode = (spec: NodeSpec, id = `node-${nextId++}`, mask = ''): NodeRecord => {
+    const record = createRecord(spec, id, mask);
+    publish(record);
+    void connect(record);
+    return record;
+  };
+
+  /**
+   * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
+   * unmasked behind the user's back: it waits in error, saying so, until they set a mask or connect.
+   */
+  const restore = ({ spec, mask, maskProblem, keptMask }: RememberedNode & { maskProblem?: string }): NodeInfo => {
+    if (!maskProblem) return addNode(spec, undefined, mask).info;
+    const record = createRecord(spec, `node-${nextId++}`, '');
+    record.maskLeftOff = true;
+    record.keptMask = keptMask;
+    linkReported(record, {
+      phase: 'error',
+      cause: maskProblem,
+      nextStep: 'Not connected yet: set the mask again (empty for whole pods) to connect with it, or connect to watch without a mask.',
+    });
+    return infoOf(record);
+  };
+
+  /** A file's deleted pods are in the file for good: its history does not expire them by the clock. */
+  const limitsFor = (record: NodeRecord): HistoryLimits => (record.offline ? { ...limits, deletedRetentionMs: Number.POSITIVE_INFINITY } : limits);
+
+  const timelineAt = (source: RecordingSource, at: number) => Math.min(source.end, Math.max(source.start, at));
+
+  const offlineState = (source: OfflineSource, at?: number): NodeState => ({
+    phase: 'offline',
+    takenAt: source.takenAt,
+    origin: source.origin,
+    ...(source.kind === 'recording' ? { timeline: { start: source.start, end: source.end, at: at ?? source.end } } : {}),
+  });
+
+  const openOffline = (source: OfflineSource): NodeInfo => {
+    const spec: NodeSpec = { kind: source.kind, file: source.file, ...(source.label ? { label: source.label } : {}) };
+    const record = createRecord(spec, `${source.kind}-${nextId++}`, '');
+    record.offline = source;
+    record.history.setLimits(limitsFor(record));
+    if (source.kind === 'snapshot') {
+      resetPods(record, source.pods, source.takenAt ?? now());
+    } else {
+      // The whole recording's history, so each pod's timeline is there (written straight to the history:
+      // the events feed is for what happens now); the set shown is the one at the end.
+      recordList(record, source.initial, source.start);
+      for (const { type, pod, time } of source.events) {
+        const uid = uidOf(pod.pod);
+        if (uid) record.history.record(uid, type, pod, time);
+      }
+      record.pods.replaceAll(source.podsAt(source.end));
+    }
+    // A file's pods are all there at once: its count is known before the first batch goes out.
+    record.info.podCount = record.pods.size;
+    linkReported(record, offlineState(source));
+    return infoOf(record);
+  };
+
+  // Starts asked for at once (a double click) share one, or the second record would hide the first.
+  let demoStarting: Promise<NodeRecord> | null = null;
+  const startDemo = (): Promise<NodeRecord> => {
+    demoStarting ??= (async () => {
+      const existing = nodes.get(DEMO_ID);
+      if (existing) {
+        await connect(existing);
+        return existing;
+      }
+      return addNode(DEMO_SPEC, DEMO_ID);
+    })().finally(() => (demoStarting = null));
+    return demoStarting;
+  };
+
+  const detailOf = (record: NodeRecord, decoded: DecodedPod): PodDetail => {
+    const shown = record.pods.shown(decoded);
+    return {
+      json: podToKubectlJson(shown),
+      summary: summarizePod(shown),
+      unknownFields: decoded.unknownFields.map((f) => ({
+        path: f.path,
+        fieldNumber: f.fieldNumber,
+        wireType: f.wireType,
+        rawHex: [...f.raw].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      })),
+    };
+  };
+
+  /** A recording's history ends at the instant shown; other sources' is all of it. */
+  const versionsOf = (record: NodeRecord, uid: string): readonly PodVersion[] => {
+    const versions = record.history.versions(uid);
+    const at = record.info.state.phase === 'offline' ? record.info.state.timeline?.at : undefined;
+    return at === undefined ? versions : versions.filter((v) => v.time <= at);
+  };
+
+  const podDetail = (record: NodeRecord, uid: string): PodDetail => {
+    const entry = record.pods.get(uid);
+    if (entry) return detailOf(record, entry);
+    const last = versionsOf(record, uid).at(-1);
+    if (last?.event === 'DELETED') return { ...detailOf(record, last.pod), deletedAt: last.time };
+    throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted and its history has expired; pick another pod.');
+  };
+
+  const rowOf = (record: NodeRecord, version: PodVersion) => ({ ...podRowFromTree(record.pods.shown(version.pod)), uid: '' });
+  const describeVersion = (record: NodeRecord, version: PodVersion, before: PodVersion | undefined, trimmed: boolean): string => {
+    if (version.event === 'DELETED') return 'deleted';
+    const after = rowOf(record, version);
+    if (!before) return trimmed ? 'earliest version kept' : describePodChange(undefined, after).replace(/^added/, version.event === 'LISTED' ? 'listed' : 'added');
+    return describePodChange(rowOf(record, before), after);
+  };
+
+  const podHistory = (record: NodeRecord, uid: string): PodHistoryView => {
+    const versions = versionsOf(record, uid);
+    if (versions.length === 0) {
+      throw new ContractError('not-found', `Pod ${uid} has no history on ${record.info.label}.`, 'It was deleted and its history has expired; pick another pod.');
+    }
+    const trimmed = record.history.trimmed(uid);
+    return {
+      versions: versions.map((v, i) => ({ id: v.id, time: v.time, event: v.event, change: describeVersion(record, v, versions[i - 1], trimmed > 0) })),
+      trimmed,
+      deleted: versions.at(-1)!.event === 'DELETED',
+      limits: { ...limits },
+    };
+  };
+
+  const handlers: Hub['handlers'] = {
+    'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
+    'nodes.add': async (spec) => {
+      const record = addNode(spec);
+      await persist();
+      return infoOf(record);
+    },
+    'nodes.remove': async ({ nodeId }) => {
+      const record = recordOf(nodeId);
+      nodes.delete(nodeId);
+      await disconnect(record);
+      record.pods.close();
+      record.history.clear();
+      emit({ name: 'nodeRemoved', payload: { nodeId } });
+      await options.removed?.(record.info);
+      if (isRemembered(record)) await persist();
+      return {};
+    },
+    'nodes.connect': async ({ nodeId }) => {
+      await connect(recordOf(nodeId));
+      return {};
+    },
+    'nodes.disconnect': async ({ nodeId }) => {
+      await disconnect(recordOf(nodeId));
+      return {};
+    },
+    'nodes.startDemo': async () => infoOf(await startDemo()),
+    'nodes.setMask': async ({ nodeId, mask }) => {
+      const record = recordOf(nodeId);
+      const check = checkMask(mask);
+      if (!check.ok) return check;
+      record.info.mask = mask.trim();
+      delete record.keptMask;
+      record.pods.setView(maskView(mask));
+      publish(record);
+      // A node held back for its unreadable saved mask starts as it would have, now with this one.
+      if (record.maskLeftOff) void connect(record);
+      // The demo node is not remembered, nor its mask, nor files.
+      if (isRemembered(record)) await persist();
+      return check;
+    },
+    'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
+    'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
+    'pods.history': ({ nodeId, uid }) => podHistory(recordOf(nodeId), uid),
+    'pods.version': ({ nodeId, uid, version }) => {
+      const record = recordOf(nodeId);
+      const found = versionsOf(record, uid).find((v) => v.id === version);
+      if (!found) {
+        throw new ContractError('not-found', `Version ${version} of pod ${uid} is not kept any more.`, 'Older versions are dropped to stay within the history limits; pick one from the timeline.');
+      }
+      return { ...detailOf(record, found.pod), versionTime: found.time };
+    },
+    'history.limits': () => ({ ...limits }),
+    'history.setLimits': (next) => {
+      limits = { ...next };
+      for (const record of nodes.values()) {
+        record.history.setLimits(limitsFor(record));
+        publish(record);
+      }
+      return { ...limits };
+    },
+    'sources.setTime': ({ nodeId, at }) => {
+      const record = recordOf(nodeId);
+      const source = record.offline;
+      if (source?.kind !== 'recording') {
+        throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no time axis.`, 'Open a recording to move through its time.');
+      }
+      const instant = timelineAt(source, at);
+      // The history stays whole; only the set shown and the versions listed follow the instant.
+      record.pods.replaceAll(source.podsAt(instant));
+      record.info.podCount = record.pods.size;
+      linkReported(record, offlineState(source, instant));
+      return infoOf(record);
+    },
+    'prompts.pending': () => prompts.pending(),
+    'prompts.answer': ({ promptId, answer }) => {
+      prompts.answer(promptId, answer);
+      return {};
+    },
+    'mask.validate': ({ mask }) => checkMask(mask),
+    'notices.list': () => notices.list(),
+    'notices.dismiss': ({ id }) => {
+      notices.dismiss(id);
+      return {};
+    },
+  };
+
+  return {
+    handlers,
+    notices,
+    restore,
+    openOffline,
+    node: (nodeId) => infoOf(recordOf(nodeId)),
+    shownPods(nodeId, uids) {
+      const record = recordOf(nodeId);
+      const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
+      return entries.map((e) => record.pods.shown(e));
+    },
+    currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map(({ pod, unknownFields }) => ({ pod, unknownFields })),
+    setRecording(nodeId, path) {
+      const record = nodes.get(nodeId);
+      if (!record) return;
+      if (path) record.info.recordingTo = path;
+      else delete record.info.recordingTo;
+      publish(record);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      for (const record of nodes.values()) {
+        await closeLink(record);
+        record.pods.close();
+      }
+      nodes.clear();
+      listeners.clear();
+    },
+  };
+}

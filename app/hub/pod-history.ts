@@ -1,0 +1,195 @@
+import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import { estimateBytes, shareUnchanged } from './pod-size';
+
+/** How much pod history one source keeps. */
+export interface HistoryLimits {
+  /** Earlier versions kept per pod (the current one is always kept besides). */
+  perPod: number;
+  /** Estimated bytes all earlier versions of one source may take; past it the oldest go first. */
+  totalBytes: number;
+  /** How long a deleted pod's history stays after its deletion. */
+  deletedRetentionMs: number;
+}
+
+/**
+ * Enough to look back over an incident on a busy node (100 versions of each pod, a deleted pod kept
+ * an hour) in a budget a desktop app can spare per source.
+ */
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { perPod: 100, totalBytes: 64 * 1024 * 1024, deletedRetentionMs: 60 * 60_000 };
+
+/**
+ * What keeping one earlier version costs besides its pod: the version record, its pod wrapper, its
+ * place in the eviction queue and the kept set (measured by bench/pod-history.bench.ts).
+ */
+const VERSION_OVERHEAD_BYTES = 350;
+
+/** What brought a version: a list (first list, relist after a reconnect, a file) or a watch event. */
+export type VersionEvent = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface PodVersion {
+  /** Unique within the source, growing with time: how the UI names a version. */
+  id: number;
+  /** When it arrived (epoch ms). */
+  time: number;
+  event: VersionEvent;
+  pod: DecodedPod;
+  /** Estimated bytes it costs beyond what its successor shares with it; 0 while it is the current version. */
+  bytes: number;
+}
+
+interface PodRecord {
+  versions: PodVersion[];
+  /** Earlier versions dropped to stay within the limits. */
+  trimmed: number;
+  deletedAt: number | null;
+  /** Estimated bytes of the newest version, so its cost is known once a newer one shares with it. */
+  newestBytes: number;
+}
+
+/**
+ * Every pod's versions of one source, oldest first, each with its arrival time and event. Bounded by
+ * HistoryLimits: the current version of a pod is never dropped (the pod set holds it anyway); earlier
+ * ones go per pod past `perPod`, and across the source oldest first past `totalBytes`. Consecutive
+ * versions share unchanged subtrees, so a status update costs about what changed.
+ */
+export class PodHistory {
+  private readonly pods = new Map<string, PodRecord>();
+  /** Earlier versions in arrival order (so oldest first), for the memory budget; dropped ones are skipped. */
+  private queue: { uid: string; version: PodVersion }[] = [];
+  private queueHead = 0;
+  /** The earlier versions still kept. */
+  private readonly kept = new Set<PodVersion>();
+  /** Deleted pods in deletion order, for their retention. */
+  private deleted: { uid: string; at: number }[] = [];
+  private total = 0;
+  private nextId = 1;
+  /** Some version was dropped to stay within the limits since the source started. */
+  trimmedAny = false;
+
+  constructor(
+    private limits: HistoryLimits = DEFAULT_HISTORY_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  setLimits(limits: HistoryLimits): void {
+    this.limits = limits;
+    for (const [uid, record] of this.pods) this.trimPod(uid, record);
+    this.enforce();
+  }
+
+  getLimits(): HistoryLimits {
+    return { ...this.limits };
+  }
+
+  /** A new version of a pod arrived. A pod that comes back after a deletion (same UID) continues its history. */
+  record(uid: string, event: VersionEvent, pod: DecodedPod, time = this.now()): PodVersion {
+    this.sweep(time);
+    let record = this.pods.get(uid);
+    if (!record) this.pods.set(uid, (record = { versions: [], trimmed: 0, deletedAt: null, newestBytes: 0 }));
+    const previous = record.versions.at(-1);
+    let tree = pod.pod;
+    if (previous) {
+      const { value, shared } = shareUnchanged(previous.pod.pod, pod.pod);
+      // A relist brings every pod again: one that did not change is no new version.
+      if (event === 'LISTED' && previous.event !== 'DELETED' && value === previous.pod.pod) return previous;
+      tree = value as PodTree;
+      previous.bytes = Math.max(0, record.newestBytes - shared) + VERSION_OVERHEAD_BYTES;
+      this.total += previous.bytes;
+      this.kept.add(previous);
+      this.queue.push({ uid, version: previous });
+    }
+    const version: PodVersion = { id: this.nextId++, time, event, pod: { ...pod, pod: tree }, bytes: 0 };
+    record.versions.push(version);
+    record.newestBytes = estimateBytes(pod.pod);
+    record.deletedAt = event === 'DELETED' ? time : null;
+    if (event === 'DELETED') this.deleted.push({ uid, at: time });
+    this.trimPod(uid, record);
+    this.enforce();
+    return version;
+  }
+
+  /** The pod's versions, oldest first; empty when it has none (never seen, or its history expired). */
+  versions(uid: string): readonly PodVersion[] {
+    this.sweep(this.now());
+    return this.pods.get(uid)?.versions ?? [];
+  }
+
+  /** How many of the pod's earlier versions were dropped to stay within the limits. */
+  trimmed(uid: string): number {
+    return this.pods.get(uid)?.trimmed ?? 0;
+  }
+
+  version(uid: string, id: number): PodVersion | undefined {
+    return this.versions(uid).find((v) => v.id === id);
+  }
+
+  /** Pods whose last version is not a deletion: those a relist must still bring. */
+  presentUids(): string[] {
+    return [...this.pods].filter(([, r]) => r.deletedAt === null).map(([uid]) => uid);
+  }
+
+  /** Pods whose history is kept after they were deleted. */
+  deletedUids(): string[] {
+    this.sweep(this.now());
+    return [...this.pods].filter(([, r]) => r.deletedAt !== null).map(([uid]) => uid);
+  }
+
+  clear(): void {
+    this.pods.clear();
+    this.queue = [];
+    this.queueHead = 0;
+    this.kept.clear();
+    this.deleted = [];
+    this.total = 0;
+  }
+
+  /** Drops the history of pods deleted longer ago than the retention. */
+  sweep(now: number): void {
+    const cutoff = now - this.limits.deletedRetentionMs;
+    while (this.deleted.length > 0 && this.deleted[0]!.at <= cutoff) {
+      const { uid, at } = this.deleted.shift()!;
+      const record = this.pods.get(uid);
+      // Only if it is still deleted since then (it may have come back, or been deleted again later).
+      if (record && record.deletedAt === at) {
+        for (const v of record.versions) this.drop(v);
+        this.pods.delete(uid);
+      }
+    }
+  }
+
+  private trimPod(uid: string, record: PodRecord): void {
+    const excess = record.versions.length - 1 - this.limits.perPod;
+    if (excess <= 0) return;
+    for (const dropped of record.versions.splice(0, excess)) this.drop(dropped);
+    record.trimmed += excess;
+    this.trimmedAny = true;
+  }
+
+  private drop(version: PodVersion): void {
+    if (this.kept.delete(version)) this.total -= version.bytes;
+  }
+
+  /** Drops the oldest earlier versions, across pods, until the total fits the budget. */
+  private enforce(): void {
+    while (this.total > this.limits.totalBytes && this.queueHead < this.queue.length) {
+      const { uid, version } = this.queue[this.queueHead++]!;
+      // Dropped already (per-pod trim, expiry).
+      if (!this.kept.has(version)) continue;
+      const record = this.pods.get(uid)!;
+      // A pod's earlier versions are queued in its own order, so this one is its oldest.
+      record.versions.shift();
+      this.drop(version);
+      record.trimmed += 1;
+      this.trimmedAny = true;
+    }
+    // The queue holds dropped versions until compacted: compact once they are most of it.
+    if (this.queue.length - this.queueHead > 1024 + 2 * this.kept.size) {
+      this.queue = this.queue.slice(this.queueHead).filter((q) => this.kept.has(q.version));
+      this.queueHead = 0;
+    }
+  }
+}

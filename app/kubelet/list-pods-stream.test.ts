@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ListPodsResponseReader } from './list-pods-stream';
+import { writeListPodsResponse } from './pods-api-messages';
+
+/** A gRPC message: the 5-byte prefix (uncompressed, length), then the message. */
+function grpcMessage(message: Uint8Array): Buffer {
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(message.length, 1);
+  return Buffer.concat([prefix, message]);
+}
+
+describe('ListPodsResponseReader', () => {
+  const pods = [Buffer.from('first pod'), Buffer.alloc(300, 7), Buffer.alloc(0), Buffer.from('last')];
+  const wire = grpcMessage(writeListPodsResponse(pods));
+
+  it.each([1, 2, 3, 7, 64, wire.length])('hands on every pod whole however the bytes are cut (chunks of %i)', (size) => {
+    const got: Buffer[] = [];
+    const reader = new ListPodsResponseReader((b) => got.push(Buffer.from(b)));
+    for (let i = 0; i < wire.length; i += size) reader.push(wire.subarray(i, i + size));
+    expect(got).toEqual(pods);
+    expect(reader.complete()).toBe(true);
+  });
+
+  it('skips fields it does not know, and tells a cut-off response from a whole one', () => {
+    // Field 2 (varint 150) and field 3 (bytes) around the pods: a newer kubelet's response.
+    const extra = Buffer.concat([Buffer.from([0x10, 0x96, 0x01]), writeListPodsResponse(pods), Buffer.from([0x1a, 0x02, 0x61, 0x62])]);
+    const got: Buffer[] = [];
+    const reader = new ListPodsResponseReader((b) => got.push(Buffer.from(b)));
+    const whole = grpcMessage(extra);
+    reader.push(whole.subarray(0, whole.length - 3));
+    expect(reader.complete()).toBe(false);
+    reader.push(whole.subarray(whole.length - 3));
+    expect(got).toEqual(pods);
+    expect(reader.complete()).toBe(true);
+  });
+
+  it('refuses a field that claims more bytes than its message has', () => {
+    const reader = new ListPodsResponseReader(() => {});
+    expect(() => reader.push(grpcMessage(Buffer.from([0x0a, 0x10, 0x61])))).toThrowError(/longer than its message/);
+  });
+});

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import { Modal } from './Modal';
+
+/** The filter language (renderer/filter/filter-language.ts), as the user types it. */
+const FILTER_TERMS: [term: string, meaning: string][] = [
+  ['text', 'name, namespace, IP or status contains it'],
+  ['ns:NAME', 'namespace'],
+  ['phase:NAME', 'phase or kubectl status (Running, CrashLoopBackOff)'],
+  ['node:NAME', 'node name'],
+  ['owner:KIND or NAME', 'owner kind or name (owner:DaemonSet, owner:coredns)'],
+  ['label:k=v  label:k!=v  label:k', 'label equals, differs, is present'],
+  ['is:static  is:deleting  is:ready  is:notready  is:restarted', 'pod flags'],
+  ['*  a,b', 'wildcard; alternatives (phase:Pending,Failed)'],
+  ['-term', 'negates a term (-ns:kube-system)'],
+  ['"two words"', 'keeps spaces in one term'],
+];
+
+const KEYS: [keys: string[], action: string][] = [
+  [['/'], 'Filter pods'],
+  [['?'], 'This help'],
+  [['↑', '↓'], 'Select the previous or next pod; an open pod follows'],
+  [['PgUp', 'PgDn', 'Home', 'End'], 'Select a page up or down, the first or the last pod'],
+  [['Enter'], 'Open the selected pod (from the filter: go to the pods)'],
+  [['←', '→', 'Home', 'End'], 'On the pod’s tabs: the previous, next, first or last view'],
+  [['Enter', 'Shift+Enter'], 'In Find in JSON: the next or previous match'],
+  [['Esc'], 'Clear the filter, close the open pod, or close a dialog'],
+];
+
+/** What the filter box understands and what the keys do, k9s-style: one key away (?), readable without a mouse. */
+export function HelpPanel(props: { onClose: () => void }) {
+  // The element to give the focus back to (the table, the Help button) once the help is gone: not
+  // before, while the modal dialog still makes the rest of the page inert.
+  const [returnTo] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (returnTo instanceof HTMLElement) returnTo.focus();
+    },
+    [returnTo],
+  );
+  return (
+    <Modal title="Filter and keys" onClose={props.onClose} wide>
+      <div className="help-panel">
+        <section aria-labelledby="help-filter">
+          <h3 id="help-filter">Filter terms (all must match)</h3>
+          <dl className="help-list">
+            {FILTER_TERMS.map(([term, meaning]) => (
+              <div key={term} className="contents">
+                <dt className="mono">{term}</dt>
+                <dd>{meaning}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section aria-labelledby="help-keys">
+          <h3 id="help-keys">Keys</h3>
+          <dl className="help-list">
+            {KEYS.map(([keys, action]) => (
+              <div key={action} className="contents">
+                <dt>
+                  {keys.map((k) => (
+                    <kbd key={k}>{k}</kbd>
+                  ))}
+                </dt>
+                <dd>{action}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import type { NodeInfo } from '../../app/contract/nodes';
+import { useDebounced } from './use-model';
+
+/** "Snapshot · worker-1 · pods.json" / "Recording · …": an offline source says what it is and where it came from. */
+export function OfflineTag({ node }: { node: NodeInfo }) {
+  if (node.state.phase !== 'offline') return null;
+  return (
+    <span className="tag tag-offline" title={node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : undefined}>
+      offline {node.spec.kind} · {node.state.origin}
+    </span>
+  );
+}
+
+/** A recording's time axis: drag to see the pod set, and each pod's history, as they were then. */
+export function RecordingScrubber(props: { bridge: Bridge; node: NodeInfo; onError: (err: unknown) => void }) {
+  const timeline = props.node.state.phase === 'offline' ? props.node.state.timeline : undefined;
+  const [at, setAt] = useState(timeline?.at ?? 0);
+  const settled = useDebounced(at, 120);
+  const { bridge, node, onError } = props;
+  useEffect(() => {
+    if (timeline && settled !== timeline.at) bridge.request('sources.setTime', { nodeId: node.id, at: settled }).catch(onError);
+    // Only a move of the slider asks; the node's own updates set the slider below.
+  }, [settled]);
+  if (!timeline) return null;
+  const seconds = Math.round((at - timeline.start) / 1000);
+  return (
+    <div className="scrubber">
+      <span className="muted small mono">{new Date(timeline.start).toLocaleTimeString()}</span>
+      <input
+        type="range"
+        aria-label="Time in the recording"
+        aria-valuetext={`${new Date(at).toLocaleString()} (+${seconds}s)`}
+        min={timeline.start}
+        max={timeline.end}
+        step={Math.max(1, Math.round((timeline.end - timeline.start) / 1000))}
+        value={at}
+        onChange={(e) => setAt(Number(e.target.value))}
+      />
+      <span className="muted small mono">{new Date(timeline.end).toLocaleTimeString()}</span>
+      <strong className="mono small">
+        {new Date(at).toLocaleTimeString()} (+{seconds}s)
+      </strong>
+    </div>
+  );
+}
+
+/** Start or stop writing a live node's watch to a recording file. */
+export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFiles: boolean; defaultDir: string; onError: (err: unknown) => void; onDone: (text: string) => void }) {
+  const { bridge, node } = props;
+  const [busy, setBusy] = useState(false);
+  if (node.state.phase === 'offline') return null;
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      props.onError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (node.recordingTo) {
+    return (
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        title={`Recording to ${node.recordingTo}`}
+        onClick={() =>
+          void run(async () => {
+            const done = await bridge.request('recording.stop', { nodeId: node.id });
+            props.onDone(`Recording saved: ${done.path} (${done.events} events)`);
+          })
+        }
+      >
+        ■ Stop recording
+      </button>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="button"
+      disabled={busy || node.state.phase !== 'live'}
+      title={node.state.phase === 'live' ? 'Record every change of this node to a file' : 'A node can be recorded once it is live'}
+      onClick={() =>
+        void run(async () => {
+          // Without a save dialog (browser mode), the file goes to the export folder under a fresh name.
+          const path = props.canPickFiles ? undefined : `${props.defaultDir}/${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`;
+          await bridge.request('recording.start', { nodeId: node.id, ...(path ? { path } : {}) });
+        })
+      }
+    >
+      ● Record
+    </button>
+  );
+}
