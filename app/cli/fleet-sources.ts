@@ -8,7 +8,7 @@ import { isHostPattern, parseHostList } from '../fleet/host-list';
 import type { PodTree } from '../pod/pod-tree';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
-import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY } from '../util/concurrency-limit';
+import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { exitCodeFor } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
 import { noteMask, warnUnknownFields } from './node-command';
@@ -24,9 +24,6 @@ export type SourcePods =
   /** `asOf`: the instant the pods are of (ages count to it): now for a live node, a file's own time offline. */
   | { id: string; pods: PodTree[]; asOf: number }
   | { id: string; error: unknown };
-
-/** A stalled dial hands its slot on after this long (it keeps trying until its ConnectTimeout). */
-const STALL_MS = 3_000;
 
 /** The options of commands that take several sources. */
 export const FLEET_OPTIONS = { 'hosts-file': { type: 'string' } } as const satisfies ExtraOptions;
@@ -47,19 +44,7 @@ export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<strin
   if (opts.local !== undefined) throw new CliUsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
   const named = [opts.node, ...opts.args].filter(Boolean);
   const file = opts.extraValues['hosts-file'] as string | undefined;
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file === '-' ? 0 : file, 'utf8');
-    } catch (err) {
-      throw new CliUsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
-    }
-    const list = parseHostList(text);
-    if (list.problems.length) {
-      throw new CliUsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
-    }
-    named.push(...list.hosts);
-  }
+  if (file !== undefined) named.push(...readHostsFile(file));
   let ids: string[];
   try {
     ids = expandHostPatterns(named, opts.ssh.configFile);
@@ -69,6 +54,21 @@ export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<strin
   }
   if (ids.length < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
   return ids;
+}
+
+/** The hosts --hosts-file FILE lists (- for stdin); any line that is not one host is a usage error naming it. */
+export function readHostsFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
+  }
+  const list = parseHostList(text);
+  if (list.problems.length) {
+    throw new CliUsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
+  }
+  return list.hosts;
 }
 
 /** Says on stderr why a source could not be read, with the next step. */
@@ -92,7 +92,7 @@ export function failureCode(results: readonly SourcePods[]): number {
 export async function readSources(ids: readonly string[], opts: NodeCommandOptions, command: string): Promise<SourcePods[]> {
   const prompter = terminalPrompter();
   const shared = { prompter, jumpPool: createJumpConnectionPool() };
-  const limit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: STALL_MS });
+  const limit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const connections: KubeletConnection[] = [];
 
   const read = async (id: string): Promise<SourcePods> => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
-import { AddNodeSpecSchema, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
+import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -43,6 +43,16 @@ export const requests = {
   'nodes.list': { input: NoInput, output: z.array(NodeInfoSchema) },
   /** Adds and starts connecting: an SSH node (an object without kind is one) or a local socket. */
   'nodes.add': { input: AddNodeSpecSchema, output: NodeInfoSchema },
+  /** Adds several nodes in one step (a host pattern, a pasted list, a file), saved once, connecting concurrently. */
+  'nodes.addMany': {
+    input: z.object({ nodes: z.array(AddNodeSpecSchema).min(1, 'Give at least one host').max(MAX_NODES_AT_ONCE, `At most ${MAX_NODES_AT_ONCE} nodes at once`) }),
+    output: z.array(NodeInfoSchema),
+  },
+  /** Puts nodes in a named group, or out of any with no group; remembered with the nodes. */
+  'nodes.setGroup': {
+    input: z.object({ nodeIds: z.array(z.string().min(1)).min(1), group: z.string().trim().max(100).optional() }),
+    output: Done,
+  },
   'nodes.remove': { input: NodeIdSchema, output: Done },
   'nodes.connect': { input: NodeIdSchema, output: Done },
   'nodes.disconnect': { input: NodeIdSchema, output: Done },
@@ -54,6 +64,8 @@ export const requests = {
     output: MaskCheckSchema,
   },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
+  /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
+  'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
   /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */

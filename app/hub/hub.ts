@@ -52,6 +52,8 @@ export type RecordingSource = Extract<OfflineSource, { kind: 'recording' }>;
 export type HubRequest =
   | 'nodes.list'
   | 'nodes.add'
+  | 'nodes.addMany'
+  | 'nodes.setGroup'
   | 'nodes.remove'
   | 'nodes.connect'
   | 'nodes.disconnect'
@@ -461,6 +463,25 @@ export function createHub(options: HubOptions): Hub {
       const record = addNode(spec);
       await persist();
       return infoOf(record);
+    },
+    'nodes.addMany': async ({ nodes: specs }) => {
+      // All in the list at once, saved once; the Node side's limiter paces their dials.
+      const records = specs.map((spec) => addNode(spec));
+      await persist();
+      return records.map(infoOf);
+    },
+    'nodes.setGroup': async ({ nodeIds, group }) => {
+      const records = nodeIds.map(recordOf);
+      for (const record of records) {
+        const spec = record.info.spec;
+        if (spec.kind === 'ssh' || spec.kind === 'unix') {
+          if (group) spec.group = group;
+          else delete spec.group;
+        }
+        publish(record);
+      }
+      await persist();
+      return {};
     },
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);

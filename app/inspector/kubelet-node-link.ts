@@ -11,7 +11,9 @@ import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
+import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import { resolveSshTarget } from '../ssh/ssh-target';
+import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 
@@ -20,6 +22,10 @@ export interface KubeletNodeLinkOptions {
   localSocket?: string;
   /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
   sshConfigFile?: string;
+  /** Shared by every node the app opens: one login per jump host, however many nodes are behind it. */
+  jumpPool?: JumpConnectionPool;
+  /** Bounds how many nodes dial at once (opening a hundred at start); a hanging dial hands its slot on. */
+  openLimit?: ConcurrencyLimit;
 }
 
 export function nodeStateOf(s: WatchState): NodeState | undefined {
@@ -64,12 +70,15 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       });
       if (closed) return;
       // Without a socket path the transport finds the shipped or the documented socket on the node.
-      const opened = await openKubeletTransport(sshTarget, {
-        ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
-        prompter: request.prompter,
-        bridgeMode: spec.sudo ? 'sudo' : 'auto',
-        signal: abortOpen.signal,
-      });
+      const dial = () =>
+        openKubeletTransport(sshTarget, {
+          ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
+          prompter: request.prompter,
+          ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
+          bridgeMode: spec.sudo ? 'sudo' : 'auto',
+          signal: abortOpen.signal,
+        });
+      const opened = await (options.openLimit ? options.openLimit.run(dial) : dial());
       // Closed in the moment between the transport being returned and this line: the signal no longer applies.
       if (closed) return opened.close();
       transport = opened;

@@ -24,6 +24,9 @@ export interface ConcurrencyLimitOptions {
 /** How many nodes are dialled at once by default: enough to hide round trips, few enough for 2 cores and sshd's MaxStartups (10). */
 export const DEFAULT_OPEN_CONCURRENCY = 8;
 
+/** A dial still unsettled after this long hands its slot on (it keeps trying until its ConnectTimeout). */
+export const DEFAULT_STALL_MS = 3_000;
+
 export function createConcurrencyLimit(max: number, options: ConcurrencyLimitOptions = {}): ConcurrencyLimit {
   if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`concurrency limit must be a whole number >= 1, got ${max}`);
   const queue: (() => void)[] = [];
