@@ -2,6 +2,7 @@
 export * from './bridge';
 export * from './errors';
 export * from './events';
+export * from './fleet';
 export * from './handle-request';
 export * from './history';
 export * from './nodes';

@@ -7,6 +7,7 @@ import {
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
+import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
 
@@ -74,6 +75,11 @@ export const requests = {
   'pods.history': { input: PodUidSchema, output: PodHistorySchema },
   /** One version of the pod, shown as pods.get shows the current one (with the node's mask). */
   'pods.version': { input: PodVersionRequestSchema, output: PodDetailSchema },
+  /**
+   * The workload matrix of these sources (rows: workloads, columns: sources, drift marked), from the pods
+   * as shown. A source that is neither live nor a file has an unknown column, never an empty one.
+   */
+  'fleet.matrix': { input: MatrixRequestSchema, output: WorkloadMatrixSchema },
   /** How much history every source keeps; setting it applies to all sources at once. */
   'history.limits': { input: NoInput, output: HistoryLimitsSchema },
   'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },

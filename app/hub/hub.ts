@@ -10,6 +10,7 @@ import {
   type RequestHandlers,
 } from '../contract';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { buildWorkloadMatrix, type MatrixInput } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
@@ -66,6 +67,7 @@ export type HubRequest =
   | 'history.limits'
   | 'history.setLimits'
   | 'sources.setTime'
+  | 'fleet.matrix'
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
@@ -549,6 +551,19 @@ export function createHub(options: HubOptions): Hub {
       record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
+    },
+    'fleet.matrix': ({ nodeIds }) => {
+      const records = nodeIds.map(recordOf);
+      const labels = records.map((r) => r.info.label);
+      // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
+      const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
+      return buildWorkloadMatrix(
+        records.map((r, i): MatrixInput => {
+          const { phase } = r.info.state;
+          if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e)) };
+          return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
+        }),
+      );
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {

@@ -41,6 +41,8 @@ interface Props {
   onOpen: (uid: string) => void;
   changedAt: (uid: string) => number | undefined;
   emptyText: string;
+  /** Over several sources: why a row's source is not live ('offline', 'stale: reconnecting'), undefined when it is. */
+  staleOf?: (uid: string) => string | undefined;
 }
 
 /** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
@@ -128,6 +130,7 @@ export function PodsTable(props: Props) {
                 const changed = props.changedAt(row.uid);
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
                 const selected = row.uid === props.selectedUid;
+                const stale = props.staleOf?.(row.uid);
                 return (
                   <div
                     // A new key per change restarts the flash animation even if the row was flashing already.
@@ -137,7 +140,7 @@ export function PodsTable(props: Props) {
                     aria-rowindex={item.index + 2}
                     aria-selected={selected}
                     data-uid={row.uid}
-                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
+                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                     onClick={() => props.onSelect(row.uid)}
                     onDoubleClick={() => {
@@ -156,7 +159,10 @@ export function PodsTable(props: Props) {
                     <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
                     <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
                     <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
-                    <div role="gridcell" className="c-node" title={row.node}>{row.node}</div>
+                    <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
+                      {row.node}
+                      {stale && <span className="tag tag-offline">{stale}</span>}
+                    </div>
                     <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
                     <div role="gridcell" className="c-static">{row.isStatic ? <span className="tag">static</span> : ''}</div>
                   </div>

@@ -1,0 +1,212 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { WorkloadMatrixView } from '../../app/contract/fleet';
+import type { NodeInfo } from '../../app/contract/nodes';
+import type { PodRow } from '../../app/contract/pods';
+import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
+import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
+import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { errorText } from '../format/error-text';
+import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
+import type { AppModel } from '../state/app-model';
+import { downloadText } from '../bridge/download-text';
+import { MatrixTable } from './MatrixTable';
+import { PodDetail } from './PodDetail';
+import { PodsTable } from './PodsTable';
+import { Tabs } from './Tabs';
+import { useNow } from './use-model';
+
+type View = 'pods' | 'compare';
+
+/** The matrix is rebuilt from the pods as shown this often while it is open, so it follows the nodes. */
+const MATRIX_REFRESH_MS = 2000;
+
+/** A row's key in the table over several sources: the same pod uid may be on two (a node and its snapshot). */
+const rowKey = (nodeId: string, uid: string) => `${nodeId}:${uid}`;
+const splitKey = (key: string) => {
+  const at = key.indexOf(':');
+  return { nodeId: key.slice(0, at), uid: key.slice(at + 1) };
+};
+
+/**
+ * Several sources at once: all their pods in one table (NODE is the source; filter with node:), and the
+ * workload matrix with drift marked. A source that is not live keeps its pods on screen marked stale or
+ * offline, never as live; the header counts the sources by state.
+ */
+export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; onError: (message: string) => void; onClear: () => void }) {
+  const { model } = props;
+  const bridge = model.bridge;
+  const now = useNow(1000);
+  const [view, setView] = useState<View>('pods');
+  const [filterText, setFilterText] = useState('');
+  const [order, setOrder] = useState<SortOrder>({ key: 'node', descending: false });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [matrix, setMatrix] = useState<WorkloadMatrixView | null>(null);
+  const [matrixError, setMatrixError] = useState<string | null>(null);
+
+  const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const counts = new Map<StateCategory, number>();
+  for (const n of nodes) counts.set(stateCategory(n.state), (counts.get(stateCategory(n.state)) ?? 0) + 1);
+
+  // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it.
+  const allRows: PodRow[] = nodes.flatMap((n) => model.pods.rows(n.id).map((r) => ({ ...r, uid: rowKey(n.id, r.uid), node: n.label })));
+  const filter = useMemo(() => parseFilter(filterText), [filterText]);
+  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+  const staleOf = (key: string) => {
+    const node = byId.get(splitKey(key).nodeId);
+    return node ? staleText(node.state) : 'removed';
+  };
+
+  const idsKey = props.nodeIds.join(',');
+  useEffect(() => {
+    if (view !== 'compare') return;
+    let current = true;
+    const load = () =>
+      bridge.request('fleet.matrix', { nodeIds: idsKey.split(',') }).then(
+        (m) => current && (setMatrix(m), setMatrixError(null)),
+        (err: unknown) => current && setMatrixError(errorText(err)),
+      );
+    void load();
+    const timer = setInterval(() => void load(), MATRIX_REFRESH_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [bridge, idsKey, view]);
+
+  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
+  const stamp = () => new Date().toISOString().replace(/[:.]/g, '').slice(0, 15);
+  const exportTable = (format: 'csv' | 'json') => {
+    const sourced: SourcedRow[] = rows.map((r) => {
+      const { nodeId, uid } = splitKey(r.uid);
+      const node = byId.get(nodeId);
+      return { source: r.node, sourceState: node ? (staleText(node.state) ?? 'live') : 'removed', row: { ...(model.pods.get(nodeId, uid) ?? r), uid } };
+    });
+    downloadText(`pods-${nodes.length}-sources-${stamp()}.${format}`, format === 'csv' ? tableToCsv(sourced) : tableToJson(sourced), format);
+  };
+  const exportMatrix = (format: 'csv' | 'json') => {
+    if (!matrix) return;
+    downloadText(`compare-${nodes.length}-sources-${stamp()}.${format}`, format === 'csv' ? matrixToCsv(matrix) : matrixToJson(matrix), format);
+  };
+  const exportShown = (format: 'csv' | 'json') => {
+    try {
+      if (view === 'pods') exportTable(format);
+      else exportMatrix(format);
+    } catch (err) {
+      props.onError(errorText(err));
+    }
+  };
+  const opened = open ? splitKey(open) : null;
+
+  return (
+    <>
+      <header className="toolbar">
+        <div className="node-heading">
+          <h1>{nodes.length} sources</h1>
+          <span className="state-counts inline" aria-label="Sources by state">
+            {STATE_CATEGORIES.filter((c) => counts.has(c)).map((c) => (
+              <span key={c} className={`count-chip count-${c}`}>
+                <strong>{counts.get(c)}</strong> {c}
+              </span>
+            ))}
+          </span>
+        </div>
+        <span className="spacer" />
+        <button type="button" className="button" onClick={() => exportShown('csv')} disabled={view === 'pods' ? rows.length === 0 : !matrix}>
+          Export CSV
+        </button>
+        <button type="button" className="button" onClick={() => exportShown('json')} disabled={view === 'pods' ? rows.length === 0 : !matrix}>
+          Export JSON
+        </button>
+        <button type="button" className="button" onClick={props.onClear} title="Back to one node">
+          Clear selection
+        </button>
+      </header>
+      <Tabs
+        label="Views over the selected sources"
+        tabs={[
+          { id: 'pods', label: `Pods (${allRows.length})` },
+          { id: 'compare', label: matrix && view === 'compare' ? `Compare (${matrix.drifted} drifted)` : 'Compare' },
+        ]}
+        selected={view}
+        onSelect={setView}
+        panelClassName="fleet-panel"
+      >
+        {view === 'pods' ? (
+          <>
+            <div className="filter-bar">
+              <input
+                type="search"
+                className="search filter-input mono"
+                placeholder="Filter pods   node:  ns:  phase:  label:k=v  owner:  is:static   -negate"
+                aria-label="Filter pods"
+                aria-invalid={filter.errors.length > 0 ? true : undefined}
+                spellCheck={false}
+                value={filterText}
+                onChange={(e) => setFilterText(e.target.value)}
+              />
+              {filter.errors.length > 0 && (
+                <span className="field-error filter-error" role="alert">
+                  {filter.errors[0]}
+                </span>
+              )}
+            </div>
+            <StaleSources nodes={nodes} now={now} />
+            <div className={open ? 'content split' : 'content'}>
+              <PodsTable
+                rows={rows}
+                totalCount={allRows.length}
+                order={order}
+                onSort={sortBy}
+                selectedUid={selected}
+                onSelect={(key) => {
+                  setSelected(key);
+                  setOpen((was) => (was ? key : was));
+                }}
+                onOpen={(key) => {
+                  setSelected(key);
+                  setOpen(key);
+                }}
+                changedAt={(key) => {
+                  const { nodeId, uid } = splitKey(key);
+                  return model.pods.changedAt(nodeId, uid);
+                }}
+                staleOf={staleOf}
+                emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
+              />
+              {opened && <PodDetail bridge={bridge} nodeId={opened.nodeId} uid={opened.uid} row={model.pods.get(opened.nodeId, opened.uid)} onClose={() => setOpen(null)} />}
+            </div>
+          </>
+        ) : (
+          <div className="matrix-panel">
+            {matrixError && (
+              <p className="field-error" role="alert">
+                {matrixError}
+              </p>
+            )}
+            {matrix ? <MatrixTable matrix={matrix} /> : !matrixError && <p className="muted">Comparing…</p>}
+          </div>
+        )}
+      </Tabs>
+    </>
+  );
+}
+
+/** Names the selected sources whose pods are not live, so no row of theirs is taken for the present. */
+function StaleSources({ nodes, now }: { nodes: NodeInfo[]; now: number }) {
+  const stale = nodes.filter((n) => n.state.phase !== 'live');
+  if (stale.length === 0) return null;
+  return (
+    <div className="fleet-stale" role="note">
+      Not live, pods as last seen or from a file:{' '}
+      {stale.map((n, i) => (
+        <span key={n.id}>
+          {i > 0 && ', '}
+          <strong>{n.label}</strong> ({describeNodeState(n.state, now).title})
+        </span>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import type { WorkloadMatrixView } from '../../app/contract/fleet';
+import { phaseText } from '../../app/fleet/matrix-export';
+
+type Row = WorkloadMatrixView['rows'][number];
+
+/** The sources a row's drift sets apart: for each drift, those whose value is not the most common one. */
+function driftedSources(row: Row): Map<string, string[]> {
+  const apart = new Map<string, string[]>();
+  for (const d of row.drift) {
+    const tally = new Map<string, number>();
+    for (const v of Object.values(d.values)) tally.set(v, (tally.get(v) ?? 0) + 1);
+    // 'missing' always marks the sources without it; otherwise the minority differs from the rest.
+    const norm = d.kind === 'missing' ? 'present' : [...tally.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    for (const [source, v] of Object.entries(d.values)) {
+      if (v === norm) continue;
+      const what = d.container ? `${d.kind} of ${d.container}: ${v}` : d.kind;
+      apart.set(source, [...(apart.get(source) ?? []), what]);
+    }
+  }
+  return apart;
+}
+
+/**
+ * Rows are workloads, columns the sources; a cell is ready/pods, phase and restarts. A row with drift is
+ * marked and its differing cells say how they differ; an unknown column (source not live) is blank, never 0.
+ */
+export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
+  return (
+    <div className="matrix-scroll">
+      <p className="muted small matrix-summary" role="status">
+        {matrix.rows.length} workloads over {matrix.sources.length} sources; {matrix.drifted === 0 ? 'no drift' : `${matrix.drifted} with drift`}
+      </p>
+      <table className="matrix" aria-label="Workloads by source">
+        <thead>
+          <tr>
+            <th scope="col">Workload</th>
+            {matrix.sources.map((s) => (
+              <th key={s.id} scope="col" title={s.error ?? s.id} className={s.error ? 'unknown' : undefined}>
+                {s.id}
+                {s.error && <span className="tag tag-offline">unknown</span>}
+              </th>
+            ))}
+            <th scope="col">Drift</th>
+          </tr>
+        </thead>
+        <tbody>
+          {matrix.rows.map((row) => {
+            const apart = driftedSources(row);
+            return (
+              <tr key={row.key} className={row.drift.length ? 'drift' : undefined} data-workload={row.key}>
+                <th scope="row" title={row.key}>
+                  <span className="muted">{row.workload.namespace}/</span>
+                  {row.workload.name} <span className="tag">{row.workload.kind}</span>
+                </th>
+                {row.cells.map((cell, i) => {
+                  const source = matrix.sources[i]!;
+                  const differs = apart.get(source.id);
+                  return (
+                    <td key={source.id} className={differs ? 'cell-drift' : undefined} title={differs?.join('\n') ?? cell?.podNames.join('\n')} data-source={source.id}>
+                      {source.error ? (
+                        <span className="muted">?</span>
+                      ) : cell ? (
+                        <>
+                          <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
+                            {cell.readyPods}/{cell.pods}
+                          </span>{' '}
+                          <span className="muted">{phaseText(cell)}</span>
+                          {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
+                        </>
+                      ) : (
+                        <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
+                      )}
+                    </td>
+                  );
+                })}
+                <td className="drift-kinds">{[...new Set(row.drift.map((d) => (d.container ? `${d.kind} (${d.container})` : d.kind)))].join(', ')}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
