@@ -69,9 +69,12 @@ export function App({ model }: { model: AppModel }) {
 
   const checked = checkedIds.filter((id) => model.node(id) !== undefined);
   const fleet = checked.length >= 2;
-  const toggleChecked = (id: string) =>
-    // The first tick joins the node already open, so ticking one more shows both.
-    setCheckedIds((was) => (was.includes(id) ? was.filter((x) => x !== id) : [...(was.length === 0 && nodeId && nodeId !== id ? [nodeId] : was), id]));
+  const toggleChecked = (id: string) => {
+    const next = checked.includes(id) ? checked.filter((x) => x !== id) : [...checked, id];
+    setCheckedIds(next);
+    // One ticked alone is shown as the node it is.
+    if (next.length === 1) setSelectedNodeId(next[0]!);
+  };
   const feedLines = fleet ? model.feed.lines().filter((l) => checked.includes(l.nodeId)) : model.feed.lines();
 
   const allRows = nodeId ? model.pods.rows(nodeId) : [];

@@ -66,6 +66,7 @@ export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
                           </span>{' '}
                           <span className="muted">{phaseText(cell)}</span>
                           {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
+                          {differs && <span className="drift-value">{differs.join('; ')}</span>}
                         </>
                       ) : (
                         <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>

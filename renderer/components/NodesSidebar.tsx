@@ -169,7 +169,7 @@ export function NodesSidebar(props: Props) {
         </span>
       </div>
       <ul className="node-list" role="list">
-        {shown.length === 0 && <li className="muted small node-none">No node matches.</li>}
+        {shown.length === 0 && props.nodes.length > 0 && <li className="muted small node-none">No node matches.</li>}
         {sections.map(([group, members]) =>
           group === '' && sections.length === 1 ? (
             members.map(item)
@@ -184,7 +184,8 @@ export function NodesSidebar(props: Props) {
                 >
                   <span aria-hidden="true">{collapsed.has(group) ? '▸' : '▾'}</span> {group || 'Ungrouped'}{' '}
                   <span className="muted">
-                    {members.filter((m) => m.state.phase === 'live').length}/{members.length}
+                    {/* Files are never live: a group counts its sources that show their pods (live, or read from a file). */}
+                    {members.filter((m) => m.state.phase === 'live' || m.state.phase === 'offline').length}/{members.length}
                   </span>
                 </button>
                 {members.length > 1 && (
