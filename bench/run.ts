@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
+import { fleetOpenBench } from './fleet-open.bench';
 import { recordedFigures } from './figures';
 import { podDecodeBench } from './pod-decode.bench';
 import { podGeneratorBench } from './pod-generator.bench';
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
+  'fleet-open': fleetOpenBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
