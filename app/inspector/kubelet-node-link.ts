@@ -56,6 +56,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   // Ends a dial, host key question or socket probe still in progress when the link is closed.
   const abortOpen = new AbortController();
 
+  /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
+  let answered!: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+
   const start = async () => {
     let socketPath = localSocket ?? (spec.kind === 'ssh' ? spec.socketPath : undefined) ?? KUBELET_SOCKET_CANDIDATES[0];
     let target = socketPath;
@@ -70,15 +74,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       });
       if (closed) return;
       // Without a socket path the transport finds the shipped or the documented socket on the node.
-      const dial = () =>
-        openKubeletTransport(sshTarget, {
-          ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
-          prompter: request.prompter,
-          ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
-          bridgeMode: spec.sudo ? 'sudo' : 'auto',
-          signal: abortOpen.signal,
-        });
-      const opened = await (options.openLimit ? options.openLimit.run(dial) : dial());
+      const opened = await openKubeletTransport(sshTarget, {
+        ...(spec.socketPath ? { socketPath: spec.socketPath } : {}),
+        prompter: request.prompter,
+        ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
+      });
       // Closed in the moment between the transport being returned and this line: the signal no longer applies.
       if (closed) return opened.close();
       transport = opened;
@@ -89,12 +91,15 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     client = createKubeletClient({ target, socketPath, ...(t ? { transportError: () => t.lastError() } : {}) });
     watch = startPodWatch(client, {
       state: (s) => {
+        if (s.state !== 'connecting' && s.state !== 'initializing') answered();
         const state = nodeStateOf(s);
         if (state && !closed) events.state(state);
       },
       synced: (pods) => !closed && events.reset(pods),
       change: ({ type, pod }) => !closed && events.change(type, pod),
     });
+    // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
+    if (!localSocket) await firstAnswer;
   };
 
   const pause = wakeableSleep();
@@ -105,7 +110,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await start();
+        await (options.openLimit && !localSocket ? options.openLimit.run(start) : start());
         return;
       } catch (err) {
         if (closed) return;
@@ -130,6 +135,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   return {
     async close() {
       closed = true;
+      answered();
       pause.wake();
       // A dial still finding the socket (a host key question nobody answers, a silent host) is
       // dropped now, so waiting for open() to stop is short and nothing outlives close().
