@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
 import { fleetOpenBench } from './fleet-open.bench';
 import { recordedFigures } from './figures';
+import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-generator': podGeneratorBench,
   cli: cliBench,
   'pod-history': podHistoryBench,
+  'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
   'fleet-open': fleetOpenBench,

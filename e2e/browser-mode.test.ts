@@ -7,12 +7,14 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { readPodStream } from '../app/snapshot/open-pod-file';
 import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
-import { startSshHarness, type SshHarness } from './harness/ssh-harness';
+import { runCommand } from './harness/run-command';
+import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from './harness/ssh-harness';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 const CHROMIUM_ARGS = [
@@ -35,6 +37,7 @@ let page: Page;
 let work: string;
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+const cli = resolve(import.meta.dirname, '..', 'bin', 'nodescope.js');
 
 /** What is wrong with the pods table's visible headers: one running into the next, cut short, or past the table's edge. */
 const headerProblems = () =>
@@ -257,6 +260,63 @@ describe('browser mode', () => {
     await shot('export-replace');
     await dialog.getByRole('button', { name: 'Replace the file' }).click();
     await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it("shows a pod as kubectl YAML, byte for byte what nodescope get -o yaml prints for it", async () => {
+    // Still, so the window and the command line print the same version of the pod.
+    sim!.churn.stop();
+    try {
+      const detail = page.locator('section.pod-detail');
+      if (!(await detail.isVisible())) {
+        await page.getByRole('grid', { name: 'Pods' }).getByRole('row').nth(1).click();
+        await page.keyboard.press('Enter');
+      }
+      const [namespace, name] = (await detail.getAttribute('aria-label'))!.replace(/^Pod /, '').split('/') as [string, string];
+      const uid = sim!.store.list().map((p) => p.metadata as PodObject).find((m) => m.name === name && m.namespace === namespace)!.uid as string;
+      await detail.getByRole('tab', { name: 'YAML' }).click();
+      const yaml = page.getByRole('region', { name: 'Pod YAML' });
+      await expect.poll(() => yaml.textContent()).toContain(`uid: ${uid}`);
+      await page.getByRole('searchbox', { name: 'Find in YAML' }).fill(`uid: ${uid}`);
+      await expect.poll(() => page.locator('.match-count').textContent()).toBe('1/1');
+      await page.getByRole('button', { name: 'Fold', exact: true }).click();
+      await expect.poll(() => yaml.getByRole('button', { name: /^Unfold \d+ lines$/ }).count()).toBeGreaterThan(1);
+      await shot('pod-yaml');
+
+      const printed = await runCommand(process.execPath, [cli, 'get', HARNESS_HOST_ALIASES.target, uid, '-F', h.sshConfig, '--socket', h.socketPath, '-o', 'yaml']);
+      expect(printed.code, printed.stderr).toBe(0);
+      // What Save writes is the view's text; a refetch still in flight when the churn stopped may replace it once.
+      await expect
+        .poll(async () => {
+          const [download] = await Promise.all([page.waitForEvent('download'), detail.getByRole('button', { name: 'Save…' }).click()]);
+          expect(download.suggestedFilename()).toBe(`${namespace}_${name}.yaml`);
+          return readFileSync(await download.path(), 'utf8');
+        }, { timeout: 15_000 })
+        .toBe(printed.stdout);
+    } finally {
+      sim!.churn.start();
+    }
+  });
+
+  it('exports the pods as a kubectl List in YAML', async () => {
+    await page.getByRole('button', { name: /Export/ }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('radio', { name: /kubectl List YAML/ }).check();
+    const field = page.getByLabel('Export file path');
+    await expect.poll(() => field.inputValue()).toMatch(/\.yaml$/);
+    const path = join(work, 'worker-1-pods.yaml');
+    await field.fill(path);
+    await dialog.getByRole('button', { name: /^Export \d+ pods$/ }).click();
+    await dialog.getByRole('status').waitFor({ timeout: 10_000 });
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n')).toBe(true);
+    expect(text.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);
+    const [list] = readKubectlYaml(text) as [{ kind: string; items: { metadata: PodObject }[] }];
+    expect(list.kind).toBe('List');
+    // The node churns: the file holds the pods the window had, give or take a change in flight.
+    const exported = new Set(list.items.map((p) => p.metadata.uid));
+    const onNode = sim!.store.list().map((p) => (p.metadata as PodObject).uid);
+    expect(onNode.filter((uid) => !exported.has(uid as string)).length).toBeLessThanOrEqual(2);
     await dialog.getByRole('button', { name: 'Done' }).click();
   });
 

@@ -35,12 +35,13 @@ async function start(): Promise<void> {
     async pickSavePath(suggestedPath) {
       const json = { name: 'JSON', extensions: ['json'] };
       const ndjson = { name: 'NDJSON', extensions: ['ndjson', 'jsonl'] };
+      const yaml = { name: 'YAML', extensions: ['yaml', 'yml'] };
       // The filter shown first matches the suggested name, or the dialog hides the kind being saved.
       // The path it returns is the only one exports go to: the dialog asks before replacing a file
       // (Linux needs showOverwriteConfirmation for that; macOS and Windows always ask).
       const result = await dialog.showSaveDialog({
         defaultPath: suggestedPath,
-        filters: suggestedPath.endsWith('.ndjson') ? [ndjson, json] : [json, ndjson],
+        filters: suggestedPath.endsWith('.ndjson') ? [ndjson, json, yaml] : suggestedPath.endsWith('.yaml') ? [yaml, json, ndjson] : [json, ndjson, yaml],
         properties: ['showOverwriteConfirmation', 'createDirectory'],
       });
       return result.canceled || !result.filePath ? null : result.filePath;

@@ -63,7 +63,7 @@ describe('validateRequest', () => {
 
   it('requires a non-empty uid list or "all" for export', () => {
     expect(() => validateRequest('pods.export', { nodeId: 'n', uids: [], format: 'list' })).toThrow(/at least one pod/);
-    expect(() => validateRequest('pods.export', { nodeId: 'n', uids: 'all', format: 'yaml' })).toThrow(/format/);
+    expect(() => validateRequest('pods.export', { nodeId: 'n', uids: 'all', format: 'xml' })).toThrow(/format/);
   });
 });
 

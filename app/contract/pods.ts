@@ -157,8 +157,11 @@ export const PodDetailSchema = z.object({
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;
 
-export const ExportFormatSchema = z.enum(['list', 'ndjson']);
+/** 'list': a kubectl List as JSON; 'ndjson': one pod per line; 'yaml': the List as kubectl get pods -o yaml prints it. */
+export const ExportFormatSchema = z.enum(['list', 'ndjson', 'yaml']);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+/** The file extension an export of each format is named with by default. */
+export const EXPORT_EXTENSION: Record<ExportFormat, string> = { list: '.json', ndjson: '.ndjson', yaml: '.yaml' };
 
 export const ExportRequestSchema = z.object({
   nodeId: z.string().min(1),
@@ -176,7 +179,14 @@ export const ExportRequestSchema = z.object({
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
 
 export const ExportResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('saved'), path: z.string(), count: z.number().int(), bytes: z.number().int() }),
+  z.object({
+    status: z.literal('saved'),
+    path: z.string(),
+    count: z.number().int(),
+    bytes: z.number().int(),
+    /** What the user should know about the file, e.g. YAML kubectl itself would have refused to print. */
+    warning: z.string().optional(),
+  }),
   z.object({ status: z.literal('cancelled') }),
 ]);
 export type ExportResult = z.infer<typeof ExportResultSchema>;

@@ -11,6 +11,8 @@ export interface SimulatedSourceOptions {
   churnPerSecond: number;
   seed: number;
   nodeName: string;
+  /** Pods the source sent but could not show, as a node with an undecodable pod reports them. */
+  leftOut?: string[];
 }
 
 /**
@@ -31,7 +33,7 @@ export function openSimulatedLink(request: NodeLinkRequest, options: SimulatedSo
     events.change(event.type, { pod, unknownFields: [] });
   });
   events.reset(store.list().map((pod) => ({ pod, unknownFields: [] })));
-  events.state({ phase: 'live', since: Date.now() });
+  events.state({ phase: 'live', since: Date.now(), ...(options.leftOut?.length ? { leftOut: options.leftOut } : {}) });
   churn.start();
   return {
     close() {

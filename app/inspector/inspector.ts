@@ -236,17 +236,17 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const bytes = await writeExport(target, pods, format);
+      const written = await writeExport(target, pods, format);
       // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);
       const provenance: PodFileProvenance = fromFile
         ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
         : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
-      await writeSnapshotSidecar(target.path, { provenance, bytes, pods: pods.length }).catch((err: unknown) => {
+      await writeSnapshotSidecar(target.path, { provenance, bytes: written.bytes, pods: pods.length }).catch((err: unknown) => {
         hub.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
       });
-      return { status: 'saved', path: target.path, count: pods.length, bytes };
+      return { status: 'saved', path: target.path, count: pods.length, ...written };
     },
     'sources.open': async ({ paths }) => {
       let chosen = paths ?? null;

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { ContractError, type ExportFormat } from '../contract';
+import { ContractError, EXPORT_EXTENSION, type ExportFormat } from '../contract';
 import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import { streamPodsAsKubectl } from '../pod/kubectl-json';
+import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
 
-const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl'];
+const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
 
 export interface ExportTarget {
   path: string;
@@ -36,7 +37,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
     if (request.path !== undefined) {
       throw new ContractError('invalid-input', 'Export files are chosen in the save dialog here, not by the page.', 'Use Export… and pick the file in the dialog.', 'path');
     }
-    const suggested = join(request.exportDir, `${request.nodeLabel.replace(/[^\w.-]+/g, '_')}-pods.${request.format === 'list' ? 'json' : 'ndjson'}`);
+    const suggested = join(request.exportDir, `${request.nodeLabel.replace(/[^\w.-]+/g, '_')}-pods${EXPORT_EXTENSION[request.format]}`);
     const picked = await pickSavePath(suggested);
     return picked === null ? null : { path: picked, replace: true };
   }
@@ -47,21 +48,28 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
 }
 
 /** Writes the export atomically; failures say which file and what to do. */
-export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<number> {
+export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
   // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
   if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {
     throw new ContractError(
       'invalid-input',
       `Exports are saved as ${EXPORT_EXTENSIONS.join(', ')} files, not ${path}.`,
-      `Name the file with one of those extensions, e.g. pods${format === 'list' ? '.json' : '.ndjson'}.`,
+      `Name the file with one of those extensions, e.g. pods${EXPORT_EXTENSION[format]}.`,
       'path',
     );
   }
   try {
-    // A kubectl List or one pod per line, written as it is printed: 10,000 pods never sit in memory as one text.
-    const stream = (write: (chunk: Uint8Array) => void) => streamPodsAsKubectl(pods, (text) => write(Buffer.from(text)), { ndjson: format === 'ndjson' });
-    return writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' }).bytes;
+    // A kubectl List (JSON or YAML) or one pod per line, written as it is printed: 10,000 pods never sit in
+    // memory as one text.
+    const stream = (write: (chunk: Uint8Array) => void) => {
+      const sink = (text: string) => write(Buffer.from(text));
+      if (format === 'yaml') return yamlProblemsText('these pods', streamPodsAsKubectlYaml(pods, sink));
+      streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson' });
+      return undefined;
+    };
+    const written = writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' });
+    return { bytes: written.bytes, ...(written.result ? { warning: written.result } : {}) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ContractError('file-exists', `${path} exists already.`, 'Replace it, or choose another name.', 'path');

@@ -59,6 +59,24 @@ const utf8Length = (s: string): number => {
   return n;
 };
 
+/** Code points in `s` (a surrogate pair is one character to the emitter's column count). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
+  return n;
+}
+
+/** A string go-yaml writes as it is, unquoted (most strings in a pod). */
+const isPlain = (s: string): boolean => isSimple(s) && resolvesAsString(s) && !isBase60Float(s);
+
+/** A key go-yaml writes as it is, unquoted, before its `:` (most keys). */
+export function isPlainKey(k: string): boolean {
+  return k.length <= 128 && isPlain(k);
+}
+
 interface Analysis {
   multiline: boolean;
   blockPlain: boolean;
@@ -66,9 +84,31 @@ interface Analysis {
   block: boolean;
 }
 
-/** Strings made only of these need no analysis: plain is allowed and nothing is escaped. */
-const SIMPLE = /^[A-Za-z0-9_/=+()$^;~][A-Za-z0-9_./=+()$^;~ -]*(?<! )$/;
 const SIMPLE_ANALYSIS: Analysis = { multiline: false, blockPlain: true, single: true, block: true };
+
+/** Characters that may not start a plain scalar (`?`, `:` and `-` only when a space or the end follows). */
+const LEADING_INDICATOR = new Uint8Array(128);
+for (const c of '#,[]{}&*!|>\'"%@`') LEADING_INDICATOR[c.charCodeAt(0)] = 1;
+
+/**
+ * What analyze() would find for most pod strings, in one cheap pass: printable ASCII, no leading or trailing
+ * space, no indicator at the start, no `: ` or ` #` inside. Such a string may be plain and needs no escape.
+ */
+function isSimple(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  const c0 = s.charCodeAt(0);
+  if (c0 >= 128 || LEADING_INDICATOR[c0] === 1 || c0 === 32 || s.charCodeAt(n - 1) === 32) return false;
+  if ((c0 === 63 || c0 === 58 || c0 === 45) && (n === 1 || s.charCodeAt(1) === 32)) return false;
+  if (n >= 3 && (s.startsWith('---') || s.startsWith('...'))) return false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126) return false;
+    if (c === 58 && (i + 1 === n || s.charCodeAt(i + 1) === 32)) return false;
+    if (c === 35 && s.charCodeAt(i - 1) === 32) return false;
+  }
+  return true;
+}
 
 export class GoYamlEmitter {
   out = '';
@@ -78,6 +118,8 @@ export class GoYamlEmitter {
   private whitespace = true;
   private indention = true;
   private readonly path: (string | number)[] = [];
+  /** Where `path` starts in the text of a problem's path, e.g. `items[3]` for a List's item. */
+  private pathRoot = '';
   readonly problems: StringProblem[] = [];
 
   /** One YAML document (go-yaml's Marshal): the value, then a final line break. */
@@ -94,15 +136,54 @@ export class GoYamlEmitter {
    */
   sequenceItem(value: JsonValue, pathPrefix: string): string {
     this.reset(0);
-    this.path.push(pathPrefix);
+    this.pathRoot = pathPrefix;
     this.writeIndicator('-', true, false, true);
     this.node(value, true, false, false);
-    this.path.pop();
     if (this.column > 0) this.putBreak();
     return this.out;
   }
 
+  /**
+   * One value written after a key or a dash that ends at `column`, in a block collection whose entries are
+   * at `indent`: its text from the separating space (or line break) on, without the line break a `|`
+   * literal ends with (the next entry's line break stands for it). For printers that lay out collections
+   * themselves (kubectl-yaml-bytes.ts); they check `problems` after each call.
+   */
+  /**
+   * valueText of most strings, without the emitter's work: printable ASCII with nothing to escape that goes
+   * out plain or double-quoted on one line (it ends before the fold column, or has no space to fold at).
+   * Undefined for the others.
+   */
+  quickString(value: string, column: number): string | undefined {
+    if (value === '') return ' ""';
+    if (!isSimple(value)) return undefined;
+    const plain = resolvesAsString(value) && !isBase60Float(value);
+    if (!plain && (value.includes('"') || value.includes('\\'))) return undefined;
+    if (column + value.length + (plain ? 1 : 3) > BEST_WIDTH + 1 && value.includes(' ')) return undefined;
+    return plain ? ` ${value}` : ` "${value}"`;
+  }
+
+  valueText(value: JsonValue, column: number, indent: number): string {
+    this.reset(indent);
+    this.column = column;
+    this.whitespace = false;
+    this.indention = false;
+    this.node(value, false, true, false);
+    const out = this.out;
+    return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
+  }
+
+  /** One entry of a block mapping whose keys are at `indent`, from the key on; as valueText, for any key. */
+  mapEntry(key: string, value: string, indent: number): string {
+    this.reset(indent);
+    this.column = indent;
+    this.entry(key, value);
+    const out = this.out;
+    return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
+  }
+
   private reset(indent: number): void {
+    this.pathRoot = '';
     this.out = '';
     this.column = 0;
     this.indent = indent;
@@ -143,20 +224,32 @@ export class GoYamlEmitter {
     const keys = [...m.keys()].sort(compareYamlKeys);
     for (const k of keys) {
       this.writeIndent();
-      this.path.push(k);
-      if (this.isSimpleKey(k)) {
-        this.node(k, false, true, true);
-        this.writeIndicator(':', false, false, false);
-      } else {
-        this.writeIndicator('?', true, false, true);
-        this.node(k, false, true, false);
-        this.writeIndent();
-        this.writeIndicator(':', true, false, true);
-      }
-      this.node(m.get(k)!, false, true, false);
-      this.path.pop();
+      this.entry(k, m.get(k)!);
     }
     this.indent = this.indents.pop()!;
+  }
+
+  /** One key and its value, from the key's column on. */
+  private entry(k: string, v: JsonValue): void {
+    this.path.push(k);
+    if (isPlainKey(k)) {
+      // What the general path below writes for a plain key, without its bookkeeping: most keys are plain.
+      this.out += k;
+      this.out += ':';
+      this.column += k.length + 1;
+      this.whitespace = false;
+      this.indention = false;
+    } else if (this.isSimpleKey(k)) {
+      this.node(k, false, true, true);
+      this.writeIndicator(':', false, false, false);
+    } else {
+      this.writeIndicator('?', true, false, true);
+      this.node(k, false, true, false);
+      this.writeIndent();
+      this.writeIndicator(':', true, false, true);
+    }
+    this.node(v, false, true, false);
+    this.path.pop();
   }
 
   /** yaml_emitter_check_simple_key for a string key: one line, at most 128 bytes. */
@@ -168,8 +261,9 @@ export class GoYamlEmitter {
 
   /** encode.go stringv: literal for text with a newline, plain when it reads back as a string, else double-quoted. */
   private string(s: string, simpleKey: boolean): void {
-    const analysis = SIMPLE.test(s) ? SIMPLE_ANALYSIS : this.analyze(s);
-    const style = s.includes('\n') ? Style.Literal : s !== '' && resolvesAsString(s) && !isBase60Float(s) ? Style.Plain : Style.Double;
+    const simple = isSimple(s);
+    const analysis = simple ? SIMPLE_ANALYSIS : this.analyze(s);
+    const style = !simple && s.includes('\n') ? Style.Literal : s !== '' && resolvesAsString(s) && !isBase60Float(s) ? Style.Plain : Style.Double;
     this.scalar(s, style, analysis, simpleKey);
   }
 
@@ -206,6 +300,14 @@ export class GoYamlEmitter {
     let previousBreak = false;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
+      if (c > 32 && c < 127 && c !== 58 && c !== 35 && i > 0) {
+        // Most characters: printable ASCII past the first that is no space, `:` or `#` changes nothing below but these.
+        previousSpace = false;
+        previousBreak = false;
+        precededByWhitespace = false;
+        i++;
+        continue;
+      }
       const next = i + (c > 0xffff ? 2 : 1);
       const n = value.charCodeAt(next);
       const followedByWhitespace = next >= value.length || n === 32 || n === 9;
@@ -258,7 +360,7 @@ export class GoYamlEmitter {
   }
 
   private pathText(): string {
-    let p = '';
+    let p = this.pathRoot;
     for (const part of this.path) p += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(part) ? `${p === '' ? '' : '.'}${part}` : `[${JSON.stringify(part)}]`;
     return p;
   }
@@ -340,14 +442,25 @@ export class GoYamlEmitter {
     this.indention = false;
   }
 
+  // writeSingle and writeDouble keep a run of ordinary characters pending (from `from`) and write it in one
+  // piece before anything else goes out: appending character by character is most of their time.
+
+  /** Writes value[from, to) and returns -1, the mark of no pending run. */
+  private flush(value: string, from: number, to: number): number {
+    this.out += value.slice(from, to);
+    return -1;
+  }
+
   private writeSingle(value: string, allowBreaks: boolean): void {
     this.writeIndicator("'", true, false, false);
     let spaces = false;
     let breaks = false;
+    let from = -1;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
       const next = i + (c > 0xffff ? 2 : 1);
       if (c === 32) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && next < value.length && value.charCodeAt(next) !== 32) {
           this.writeIndent();
         } else {
@@ -356,21 +469,28 @@ export class GoYamlEmitter {
         }
         spaces = true;
       } else if (isBreak(c)) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (!breaks && c === 10) this.putBreak();
         this.writeBreak(c);
         this.indention = true;
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
-        if (c === 39) this.out += "'";
-        this.out += String.fromCodePoint(c);
-        this.column += c === 39 ? 2 : 1;
+        if (c === 39) {
+          if (from >= 0) from = this.flush(value, from, i);
+          this.out += "''";
+          this.column += 2;
+        } else {
+          if (from < 0) from = i;
+          this.column++;
+        }
         this.indention = false;
         spaces = false;
         breaks = false;
       }
       i = next;
     }
+    if (from >= 0) this.flush(value, from, value.length);
     this.writeIndicator("'", false, false, false);
     this.whitespace = false;
     this.indention = false;
@@ -379,15 +499,18 @@ export class GoYamlEmitter {
   private writeDouble(value: string, allowBreaks: boolean): void {
     this.writeIndicator('"', true, false, false);
     let spaces = false;
+    let from = -1;
     for (let i = 0; i < value.length; ) {
       const c = value.codePointAt(i)!;
       const next = i + (c > 0xffff ? 2 : 1);
       if (!isPrintable(c) || isBreak(c) || c === 34 || c === 92) {
+        if (from >= 0) from = this.flush(value, from, i);
         const e = escape(c);
         this.out += e;
         this.column += e.length;
         spaces = false;
       } else if (c === 32) {
+        if (from >= 0) from = this.flush(value, from, i);
         if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && next < value.length) {
           this.writeIndent();
           if (value.charCodeAt(next) === 32) {
@@ -400,12 +523,13 @@ export class GoYamlEmitter {
         }
         spaces = true;
       } else {
-        this.out += String.fromCodePoint(c);
+        if (from < 0) from = i;
         this.column++;
         spaces = false;
       }
       i = next;
     }
+    if (from >= 0) this.flush(value, from, value.length);
     this.writeIndicator('"', false, false, false);
     this.whitespace = false;
     this.indention = false;
@@ -415,28 +539,37 @@ export class GoYamlEmitter {
     this.writeIndicator('|', true, false, false);
     const first = value.codePointAt(0);
     if (first === 32 || (first !== undefined && isBreak(first))) this.writeIndicator(String(BEST_INDENT), false, false, false);
-    const chars = Array.from(value, (ch) => ch.codePointAt(0)!);
-    const last = chars.length - 1;
+    // Line breaks are single code units, so the last two characters decide the chomping indicator.
+    const n = value.length;
     let chomp = '';
-    if (chars.length === 0 || !isBreak(chars[last]!)) chomp = '-';
-    else if (last === 0 || isBreak(chars[last - 1]!)) chomp = '+';
+    if (n === 0 || !isBreak(value.charCodeAt(n - 1))) chomp = '-';
+    else if (n === 1 || isBreak(value.charCodeAt(n - 2))) chomp = '+';
     if (chomp) this.writeIndicator(chomp, false, false, false);
     this.putBreak();
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
-    for (const c of chars) {
+    // Each line goes out whole: only breaks and the indentation after them change the emitter's state.
+    let i = 0;
+    while (i < n) {
+      const c = value.charCodeAt(i);
       if (isBreak(c)) {
         this.writeBreak(c);
         this.indention = true;
         breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        this.out += String.fromCodePoint(c);
-        this.column++;
-        this.indention = false;
-        breaks = false;
+        i++;
+        continue;
       }
+      if (breaks) this.writeIndent();
+      let j = i + 1;
+      while (j < n && !isBreak(value.charCodeAt(j))) j++;
+      const line = value.slice(i, j);
+      this.out += line;
+      // Only the last line's width matters: a line break sets the column to 0.
+      if (j === n) this.column += codePoints(line);
+      this.indention = false;
+      breaks = false;
+      i = j;
     }
   }
 }

@@ -14,6 +14,9 @@ const RESOLVED = new Set([
   '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF',
 ]);
 const MAP_HINT = new Set('yYnNtTfFoO~');
+/** The longest RESOLVED word: longer strings need no lookup. */
+const RESOLVED_MAX = 6;
+const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
@@ -21,6 +24,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
+const NUMBER_CHARS = /^[-+0-9a-fA-FxXoO._]*$/;
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 
 /** strconv.ParseInt/ParseUint(s, 0, 64): the value, or why not ('syntax' or 'range'). */
@@ -52,11 +56,12 @@ function goParseInteger(s: string, signed: boolean): bigint | 'syntax' | 'range'
   return v;
 }
 
+const isDigitAt = (s: string, k: number) => k < s.length && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
+
 /** Digits 1-2 long, as Go's time package reads a non-padded field. */
 function num2(s: string, at: number): [number, number] | undefined {
-  const d = (k: number) => k < s.length && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
-  if (!d(at)) return undefined;
-  if (!d(at + 1)) return [s.charCodeAt(at) - 48, at + 1];
+  if (!isDigitAt(s, at)) return undefined;
+  if (!isDigitAt(s, at + 1)) return [s.charCodeAt(at) - 48, at + 1];
   return [(s.charCodeAt(at) - 48) * 10 + s.charCodeAt(at + 1) - 48, at + 2];
 }
 
@@ -108,13 +113,17 @@ export function isGoYamlTimestamp(s: string): boolean {
 
 /** Whether go-yaml's resolve("", s) says !!str: the string may be written unquoted (encode.go stringv). */
 export function resolvesAsString(s: string): boolean {
-  if (RESOLVED.has(s)) return false;
+  if (s.length <= RESOLVED_MAX && RESOLVED.has(s)) return false;
+  const code = s.charCodeAt(0);
+  // Past the words above, a string that starts with a letter always stays a string.
+  if (isAsciiLetter(code)) return true;
   const c = s[0]!;
   if (c === '.') return !(DOT_FLOAT.test(s) && Number.isFinite(Number(s)));
   if (MAP_HINT.has(c)) return true;
-  const code = c.charCodeAt(0);
   if (!(c === '+' || c === '-' || (code >= 48 && code <= 57))) return true;
   if (isGoYamlTimestamp(s)) return false;
+  // Integers (in Go's bases) and floats are made of these only: anything else ("10.0.0.1/8", "100m") stays a string.
+  if (!NUMBER_CHARS.test(s)) return true;
   const plain = s.includes('_') ? s.replace(/_/g, '') : s;
   if (typeof goParseInteger(plain, true) === 'bigint') return false;
   if (typeof goParseInteger(plain, false) === 'bigint') return false;
@@ -167,7 +176,6 @@ export function yamlNumberText(literal: string): string {
   return Number.isFinite(f) ? formatGoFloat(f) : literal;
 }
 
-const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 const isLetter = (c: number) => (c < 128 ? isAsciiLetter(c) : LETTER.test(String.fromCodePoint(c)));
@@ -205,8 +213,29 @@ function keyLess(a: string, b: string): boolean {
   return ar.length < br.length;
 }
 
+/**
+ * keyLess without building code point arrays, for the common case: keys differ first at two ASCII
+ * characters neither of which is a digit, so no digit run and no Unicode class is involved. Undefined
+ * when the full comparison must decide.
+ */
+function asciiKeyLess(a: string, b: string): boolean | undefined {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 128 || y >= 128 || (x >= 48 && x <= 57) || (y >= 48 && y <= 57)) return undefined;
+    const xl = isAsciiLetter(x);
+    const yl = isAsciiLetter(y);
+    return xl === yl ? x < y : yl;
+  }
+  // One is a prefix of the other, unless the shorter one ends inside a surrogate pair.
+  const last = n > 0 ? a.charCodeAt(n - 1) : 0;
+  return last >= 0xd800 && last <= 0xdbff ? undefined : a.length < b.length;
+}
+
 /** go-yaml v2's key order: letters after other characters, runs of digits by their number. */
 export function compareYamlKeys(a: string, b: string): number {
   if (a === b) return 0;
-  return keyLess(a, b) ? -1 : 1;
+  return (asciiKeyLess(a, b) ?? keyLess(a, b)) ? -1 : 1;
 }

@@ -14,7 +14,7 @@ import type { WireReader } from './wire-reader';
 /** Renders FieldsV1 content (managedFields, shown on request only) as JSON text at a depth. */
 export type AnyText = (value: unknown, depth: number, pretty: boolean) => string;
 
-interface MapEntry {
+export interface MapEntry {
   k0: number;
   k1: number;
   /** Value bytes; -1 when the entry has none (an empty string or a zero Quantity). */
@@ -23,7 +23,7 @@ interface MapEntry {
 }
 
 /** The entries of a map field within `[from, end)`, sorted by key bytes as Go writes them. */
-function mapEntries(r: WireReader, from: number, end: number, tag: number, quantity: boolean, c: DecodeContext): MapEntry[] {
+export function mapEntries(r: WireReader, from: number, end: number, tag: number, quantity: boolean, c: DecodeContext): MapEntry[] {
   const entries: MapEntry[] = [];
   r.pos = from;
   while (r.pos < end) {
@@ -165,13 +165,31 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
   }
 }
 
-function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: string[], isPod: boolean): string {
+/**
+ * The start of a generated message function (reader `r`, message end `end`): one scan that notes where each
+ * member is (slot `p<i>`, and `e<i>` for a list's or map's region), so members can then be written in any order.
+ */
+export function scanPrologue(m: MessageSchema, index: Map<MessageSchema, number>): { slots: Slots; source: string } {
   const slots: Slots = { pos: new Map(), end: new Map() };
   m.members.forEach(({ field }, i) => {
     slots.pos.set(field, `p${i}`);
     if (field.repeated || field.map) slots.end.set(field, `e${i}`);
   });
   const decl = [...slots.pos.values()].map((v) => `${v} = -1`).concat([...slots.end.values()].map((v) => `${v} = 0`));
+  const source = `let ${decl.join(', ')};
+  while (r.pos < end) {
+    const start = r.pos;
+    const tag = r.uint32();
+    switch (tag) {
+      ${scanCases(m, slots, index, 'end')}
+    }
+  }
+  r.expectEnd(end);`;
+  return { slots, source };
+}
+
+function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: string[], isPod: boolean): string {
+  const { slots, source: scan } = scanPrologue(m, index);
   const body = m.members.map(({ name, field }) => {
     const k = keys.length;
     keys.push(name);
@@ -181,15 +199,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: str
   });
   const podKeys = isPod ? `first = false; w.indent(d + 1); w.text('"apiVersion"'); w.bytes(KS); w.text('"v1"'); w.byte(44); w.indent(d + 1); w.text('"kind"'); w.bytes(KS); w.text('"Pod"');` : '';
   return `function ${fn(m)}(r, end, d, h, c) {
-  let ${decl.join(', ')};
-  while (r.pos < end) {
-    const start = r.pos;
-    const tag = r.uint32();
-    switch (tag) {
-      ${scanCases(m, slots, index, 'end')}
-    }
-  }
-  r.expectEnd(end);
+  ${scan}
   let first = true;
   w.byte(123); ${podKeys}
   ${body.join('\n  ')}

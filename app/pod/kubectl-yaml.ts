@@ -1,43 +1,26 @@
 /**
  * Pods -> the exact text `kubectl get pod -o yaml` prints. kubectl's YAML is its JSON run through
  * sigs.k8s.io/yaml (JSON read by go-yaml v2, then go-yaml's Marshal), so this prints kubectl's JSON
- * (kubectl-json.ts) and converts that text the same way (json-value-parser.ts, go-yaml-emitter.ts): any
- * kubectl JSON converts, not only pods.
+ * (kubectl-json.ts) and converts that text the same way (kubectl-json-to-yaml.ts, which the renderer uses
+ * on its own): any kubectl JSON converts, not only pods. Pod bytes take a faster way, the same rules
+ * generated per message (kubectl-yaml-bytes.ts), and this way only for what that one leaves to it.
  *
  * Where kubectl itself cannot carry a string through YAML (go-yaml's reader refuses DEL, C1 controls and
  * U+FFFE/U+FFFF; its YAML of U+0085, U+2028 and U+2029 reads back as line breaks), the YAML printed here keeps the value exactly
  * (escaped in double quotes, which reads back to the same JSON) and `problems` says where, so the caller
- * can say that kubectl would have refused or changed it. Browser-safe.
+ * can say that kubectl would have refused or changed it.
  */
-import { PodDecodeError } from './decode';
-import { GoYamlEmitter, type StringProblem } from './go-yaml-emitter';
+import { decodePod, PodDecodeError } from './decode';
+import { DecodeContext } from './decode-context';
+import { GoYamlEmitter } from './go-yaml-emitter';
+import { jsonValueToKubectlYaml, kubectlJsonToYaml, kubectlJsonToYamlItem, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 import { podBytesToKubectlJson, podToKubectlJson, type KubectlJsonOptions } from './kubectl-json';
 import { parseJsonValue, type JsonValue } from './json-value-parser';
+import { compileYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from './kubectl-yaml-bytes';
 import type { PodTree, UnknownField } from './pod-tree';
+import { WireFormatError, WireReader } from './wire-reader';
 
-export type { StringProblem } from './go-yaml-emitter';
-
-export interface PrintedYaml {
-  yaml: string;
-  /** Strings kubectl would refuse or alter; empty for almost every pod. */
-  problems: StringProblem[];
-}
-
-const emitter = new GoYamlEmitter();
-
-function takeProblems(): StringProblem[] {
-  return emitter.problems.length ? emitter.problems.splice(0) : [];
-}
-
-/** Any JSON text as `kubectl -o yaml` (sigs.k8s.io/yaml JSONToYAML) prints it. */
-export function kubectlJsonToYaml(json: string): PrintedYaml {
-  return jsonValueToKubectlYaml(parseJsonValue(json));
-}
-
-export function jsonValueToKubectlYaml(value: JsonValue): PrintedYaml {
-  const yaml = emitter.document(value);
-  return { yaml, problems: takeProblems() };
-}
+export { jsonValueToKubectlYaml, kubectlJsonToYaml, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 
 /** One pod as `kubectl get pod NAME -o yaml` prints it. */
 export function podToKubectlYaml(pod: PodTree, options: KubectlJsonOptions = {}): PrintedYaml {
@@ -50,8 +33,33 @@ export interface PrintedYamlPod extends PrintedYaml {
 
 /** Pod bytes straight to kubectl's YAML (through the bytes-to-JSON fast path, no tree built). */
 export function podBytesToKubectlYaml(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedYamlPod {
+  const fast = fastPodYaml(bytes, 0, options, label);
+  if (fast) return { yaml: `${fast.text}\n`, problems: [], unknownFields: fast.unknownFields };
   const { json, unknownFields } = podBytesToKubectlJson(bytes, options, label);
   return { ...kubectlJsonToYaml(json), unknownFields };
+}
+
+const fastEmitter = new GoYamlEmitter();
+let bytesPrinter: PodYamlPrinter | undefined;
+
+/**
+ * The pod's YAML straight from its bytes (kubectl-yaml-bytes.ts), its mapping's keys at `indent`; undefined
+ * when that path cannot print it exactly (bad bytes, a string kubectl could not carry), and the JSON path,
+ * which reports those, must.
+ */
+function fastPodYaml(bytes: Uint8Array, indent: number, options: KubectlJsonOptions, label: string): { text: string; unknownFields: UnknownField[] } | undefined {
+  const printer = (bytesPrinter ??= compileYamlBytesPrinter(fastEmitter));
+  const reader = new WireReader(bytes);
+  const context = new DecodeContext(reader);
+  let text: string;
+  try {
+    text = printer(reader, bytes.length, indent, options.showManagedFields !== true, context);
+  } catch (err) {
+    if (err instanceof YamlFastPathMiss || err instanceof WireFormatError) return undefined;
+    throw err;
+  }
+  // Unknown fields are rare (a newer kubelet); the tree decoder reports them with their paths.
+  return { text, unknownFields: context.unknownFields.length ? decodePod(bytes, label).unknownFields : [] };
 }
 
 /** What kubectl prints around the items of a List (`kubectl get pods -o yaml`). */
@@ -67,26 +75,26 @@ export interface YamlListResult {
 }
 
 /**
- * Streams pods as a kubectl `List` in YAML, one piece of text per pod, from JSON texts made lazily (so an
- * export of thousands of pods never holds its whole text). Each item is the pod's JSON converted as
- * kubectl converts the whole List: a pod under `items:` prints exactly as it does inside the List.
+ * Streams pods as a kubectl `List` in YAML, one piece of text per pod, printed lazily (so an export of
+ * thousands of pods never holds its whole text). Each item prints as the pod does inside the List that
+ * kubectl converts whole; `item(path)` prints one, naming its problems from `path`.
  */
-function streamYamlList(jsons: Iterable<() => string>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): StringProblem[] {
+function streamYamlList(items: Iterable<(path: string) => PrintedYaml>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): StringProblem[] {
   const problems: StringProblem[] = [];
   let written = 0;
   let i = 0;
-  for (const json of jsons) {
-    let text: string;
+  for (const item of items) {
+    let printed: PrintedYaml;
     try {
-      text = emitter.sequenceItem(parseJsonValue(json()), `items[${written}]`);
+      printed = item(`items[${written}]`);
     } catch (err) {
       if (!(err instanceof PodDecodeError)) throw err;
       onError(err, i++);
       continue;
     }
     i++;
-    problems.push(...takeProblems());
-    sink(written++ === 0 ? LIST_HEAD + text : text);
+    problems.push(...printed.problems);
+    sink(written++ === 0 ? LIST_HEAD + printed.yaml : printed.yaml);
   }
   sink(written === 0 ? LIST_EMPTY_HEAD + LIST_TAIL : LIST_TAIL);
   return problems;
@@ -94,10 +102,10 @@ function streamYamlList(jsons: Iterable<() => string>, sink: (text: string) => v
 
 /** Pod trees (masked, for instance) as a kubectl `List` in YAML, streamed one pod at a time. */
 export function streamPodsAsKubectlYaml(pods: Iterable<PodTree>, sink: (text: string) => void, options: KubectlJsonOptions = {}): StringProblem[] {
-  const jsons = (function* () {
-    for (const pod of pods) yield () => podToKubectlJson(pod, options);
+  const items = (function* () {
+    for (const pod of pods) yield (path: string) => kubectlJsonToYamlItem(podToKubectlJson(pod, options), path);
   })();
-  return streamYamlList(jsons, sink, (err) => {
+  return streamYamlList(items, sink, (err) => {
     throw err;
   });
 }
@@ -111,18 +119,24 @@ export function streamPodBytesAsKubectlYaml(
   const labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
   const unknownFields: YamlListResult['unknownFields'] = [];
   const errors: PodDecodeError[] = [];
-  const jsons = (function* () {
+  const items = (function* () {
     let i = 0;
     for (const bytes of list) {
       const index = i++;
-      yield () => {
+      const note = (fields: UnknownField[]) => fields.length && unknownFields.push({ index, fields });
+      yield (path: string): PrintedYaml => {
+        const fast = fastPodYaml(bytes, 2, options, labelOf(index));
+        if (fast) {
+          note(fast.unknownFields);
+          return { yaml: `- ${fast.text}\n`, problems: [] };
+        }
         const printed = podBytesToKubectlJson(bytes, options, labelOf(index));
-        if (printed.unknownFields.length) unknownFields.push({ index, fields: printed.unknownFields });
-        return printed.json;
+        note(printed.unknownFields);
+        return kubectlJsonToYamlItem(printed.json, path);
       };
     }
   })();
-  const problems = streamYamlList(jsons, sink, (err) => errors.push(err));
+  const problems = streamYamlList(items, sink, (err) => errors.push(err));
   return { problems, unknownFields, errors };
 }
 
@@ -149,13 +163,6 @@ export function watchEventToKubectlYaml(type: string, podJson: string, separator
 
 /** The stderr line for strings kubectl could not have printed as YAML. */
 export function yamlProblemsWarning(what: string, problems: StringProblem[]): string | undefined {
-  if (problems.length === 0) return undefined;
-  const u = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  const refused = problems.filter((p) => p.kind === 'refused');
-  const altered = problems.filter((p) => p.kind === 'altered');
-  const where = (ps: StringProblem[]) => `${ps.slice(0, 3).map((p) => `${p.path} (${u(p.codePoint)})`).join(', ')}${ps.length > 3 ? ` and ${ps.length - 3} more` : ''}`;
-  const parts: string[] = [];
-  if (refused.length) parts.push(`kubectl would refuse to print ${what} as YAML ("control characters are not allowed"): ${where(refused)}`);
-  if (altered.length) parts.push(`kubectl would print ${what} with values that do not read back the same (line separators): ${where(altered)}`);
-  return `nodescope: ${parts.join('; ')}; printed here as valid YAML that reads back to the same JSON`;
+  const text = yamlProblemsText(what, problems);
+  return text && `nodescope: ${text}`;
 }

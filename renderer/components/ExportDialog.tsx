@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import { ContractError } from '../../app/contract/errors';
-import type { ExportFormat, ExportResult } from '../../app/contract/pods';
+import { EXPORT_EXTENSION, type ExportFormat, type ExportResult } from '../../app/contract/pods';
 import type { RequestOutput } from '../../app/contract/requests';
 import { formatBytes } from '../format/age';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 
 /**
- * Exports the node's pods (or the filtered ones) as a kubectl List or NDJSON; the host writes the file atomically.
+ * Exports the node's pods (or the filtered ones) as a kubectl List (JSON or YAML) or NDJSON; the host writes the file atomically.
  * With a native save dialog (Electron) the dialog names the file and asks before replacing one; in a browser
  * the path is typed here, and an existing file is replaced only after the user says so.
  */
@@ -38,7 +38,7 @@ export function ExportDialog(props: {
   useEffect(() => {
     if (!info) return;
     const base = props.nodeLabel.replace(/[^\w.-]+/g, '-');
-    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods.${format === 'list' ? 'json' : 'ndjson'}`);
+    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods${EXPORT_EXTENSION[format]}`);
     // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
   }, [info, props.nodeLabel]);
   // An edited path is a new question: not known to exist, no longer the one an error was about.
@@ -50,7 +50,7 @@ export function ExportDialog(props: {
   // Switching format switches the extension and keeps whatever else the user typed.
   const chooseFormat = (next: ExportFormat) => {
     setFormat(next);
-    editPath((p) => p.replace(/\.(nd)?json$/, next === 'list' ? '.json' : '.ndjson'));
+    editPath((p) => p.replace(/\.(json|ndjson|yaml)$/, EXPORT_EXTENSION[next]));
   };
 
   async function run(target: { path: string; replace: boolean } | 'dialog') {
@@ -120,6 +120,10 @@ export function ExportDialog(props: {
           <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => chooseFormat('ndjson')} />
           NDJSON <span className="muted">(one pod per line, for jq and log tools)</span>
         </label>
+        <label className="check">
+          <input type="radio" name="format" checked={format === 'yaml'} onChange={() => chooseFormat('yaml')} />
+          kubectl List YAML <span className="muted">(same bytes as kubectl get pods -o yaml)</span>
+        </label>
       </fieldset>
       {/* With a native dialog the page never names the file: the dialog does. */}
       {info && !info.canPickFiles && (
@@ -146,6 +150,7 @@ export function ExportDialog(props: {
           Saved {result.count} pods ({formatBytes(result.bytes)}) to <span className="mono">{result.path}</span>
         </p>
       )}
+      {result?.status === 'saved' && result.warning && <p className="muted small">{result.warning}.</p>}
       {result?.status === 'cancelled' && <p className="muted">Export cancelled.</p>}
     </Modal>
   );

@@ -1,9 +1,23 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { jsonLines } from '../json/json-lines';
+import { jsonLines, type JsonLine } from '../json/json-lines';
+import { yamlLines } from '../json/yaml-lines';
 
-/** kubectl JSON with highlighting, folding, search, copy and save. */
-export function JsonView(props: { text: string; fileName: string }) {
-  const lines = useMemo(() => jsonLines(props.text), [props.text]);
+/**
+ * What differs between kubectl's JSON and its YAML here: how lines split and fold, the depth the Fold button
+ * folds from (JSON's outer braces are a level of their own), and whether a fold's last line is a closing
+ * bracket that the count of hidden lines leaves out.
+ */
+const FORMATS = {
+  json: { label: 'JSON', split: jsonLines, foldDepth: 2, closer: 1, type: 'application/json' },
+  yaml: { label: 'YAML', split: yamlLines, foldDepth: 1, closer: 0, type: 'application/yaml' },
+} satisfies Record<string, { label: string; split: (text: string) => JsonLine[]; foldDepth: number; closer: number; type: string }>;
+
+const linesText = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+
+/** kubectl JSON or YAML with highlighting, folding, search, copy and save. */
+export function JsonView(props: { text: string; fileName: string; format?: keyof typeof FORMATS }) {
+  const format = FORMATS[props.format ?? 'json'];
+  const lines = useMemo(() => format.split(props.text), [format, props.text]);
   const [folded, setFolded] = useState<ReadonlySet<number>>(new Set());
   const [query, setQuery] = useState('');
   const [current, setCurrent] = useState(0);
@@ -41,7 +55,7 @@ export function JsonView(props: { text: string; fileName: string }) {
     if (!next.delete(i)) next.add(i);
     setFolded(next);
   };
-  const foldAllBelow = (depth: number) => setFolded(new Set(lines.flatMap((l, i) => (l.foldEnd !== undefined && l.depth >= depth ? [i] : []))));
+  const foldAllFrom = (depth: number) => setFolded(new Set(lines.flatMap((l, i) => (l.foldEnd !== undefined && l.depth >= depth ? [i] : []))));
   const flash = (text: string) => {
     setNotice(text);
     setTimeout(() => setNotice(null), 1800);
@@ -57,7 +71,7 @@ export function JsonView(props: { text: string; fileName: string }) {
   }
 
   function save() {
-    const url = URL.createObjectURL(new Blob([props.text], { type: 'application/json' }));
+    const url = URL.createObjectURL(new Blob([props.text], { type: format.type }));
     const a = document.createElement('a');
     a.href = url;
     a.download = props.fileName;
@@ -84,8 +98,8 @@ export function JsonView(props: { text: string; fileName: string }) {
         <input
           type="search"
           className="search"
-          placeholder="Find in JSON"
-          aria-label="Find in JSON"
+          placeholder={`Find in ${format.label}`}
+          aria-label={`Find in ${format.label}`}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
@@ -99,7 +113,7 @@ export function JsonView(props: { text: string; fileName: string }) {
           {needle ? (matches.length ? `${Math.min(current, matches.length - 1) + 1}/${matches.length}` : 'no match') : ''}
         </span>
         <span className="spacer" />
-        <button type="button" className="button small" onClick={() => foldAllBelow(2)}>
+        <button type="button" className="button small" onClick={() => foldAllFrom(format.foldDepth)}>
           Fold
         </button>
         <button type="button" className="button small" onClick={() => setFolded(new Set())}>
@@ -117,7 +131,7 @@ export function JsonView(props: { text: string; fileName: string }) {
           {notice}
         </div>
       )}
-      <div className="json-body" ref={bodyRef} role="region" aria-label="Pod JSON">
+      <div className="json-body" ref={bodyRef} role="region" aria-label={`Pod ${format.label}`}>
         {visible.map((i) => {
           const line = lines[i]!;
           const isFolded = folded.has(i);
@@ -138,8 +152,8 @@ export function JsonView(props: { text: string; fileName: string }) {
                   </span>
                 ))}
                 {isFolded && (
-                  <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${line.foldEnd! - i - 1} lines`}>
-                    … {line.foldEnd! - i - 1} lines
+                  <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${linesText(line.foldEnd! - i - format.closer)}`}>
+                    … {linesText(line.foldEnd! - i - format.closer)}
                   </button>
                 )}
               </code>

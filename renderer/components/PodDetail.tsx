@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
+import { kubectlJsonToYaml, yamlProblemsText } from '../../app/pod/kubectl-json-to-yaml';
 import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
 import { statusTone } from './PodsTable';
@@ -9,7 +10,7 @@ import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 
-type Tab = 'summary' | 'json' | 'unknown' | 'history';
+type Tab = 'summary' | 'json' | 'yaml' | 'unknown' | 'history';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
@@ -36,11 +37,19 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     };
   }, [bridge, nodeId, uid, row]);
 
+  // Printed here from the pod's kubectl JSON by the code the CLI prints -o yaml with, only while it is shown.
+  const yaml = useMemo(() => {
+    if (!detail || tab !== 'yaml') return null;
+    const printed = kubectlJsonToYaml(detail.json);
+    return { text: printed.yaml, note: yamlProblemsText('this pod', printed.problems) };
+  }, [detail, tab]);
+
   const name = row?.name ?? detail?.summary.name ?? uid;
   const namespace = row?.namespace ?? detail?.summary.namespace ?? '';
   const tabs: TabItem<Tab>[] = [
     { id: 'summary', label: 'Summary' },
     { id: 'json', label: 'JSON' },
+    { id: 'yaml', label: 'YAML' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
     { id: 'history', label: 'History' },
   ];
@@ -66,7 +75,9 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         )}
         {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
-        {detail && tab === 'json' && <JsonView text={detail.json} fileName={`${namespace}_${name}.json`} />}
+        {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
+        {yaml?.note && <p className="muted small">{yaml.note}.</p>}
+        {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
         {tab === 'history' && <HistoryTab bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} />}
       </Tabs>

@@ -12,7 +12,7 @@ import { streamPodsAsKubectl } from '../../app/pod/kubectl-json';
  * one failed, new ones asking about their host key), exports as browser downloads, no file access.
  * Never shipped (built only with `vite build --mode preview`).
  */
-export function createPreviewCore(options: { seed?: number; scale?: number; eventsPerSecond?: number } = {}): FakeBridge {
+export function createPreviewCore(options: { seed?: number; scale?: number; eventsPerSecond?: number; leftOut?: string[] } = {}): FakeBridge {
   const seed = options.seed ?? 7;
   const scale = options.scale ?? 1;
   const churn = options.eventsPerSecond ?? 4;
@@ -24,7 +24,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
 
   const openLink = (request: NodeLinkRequest): NodeLink => {
     const { spec, events } = request;
-    if (spec.kind !== 'ssh') return openSimulatedLink(request, { pods: Math.round(300 * scale), churnPerSecond: churn, seed, nodeName: 'kind-worker' });
+    if (spec.kind !== 'ssh') return openSimulatedLink(request, { pods: Math.round(300 * scale), churnPerSecond: churn, seed, nodeName: 'kind-worker', ...(options.leftOut ? { leftOut: options.leftOut } : {}) });
     let closed = false;
     let inner: NodeLink | null = null;
     const isClosed = () => closed;

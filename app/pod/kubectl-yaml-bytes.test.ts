@@ -1,0 +1,83 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generatePods } from '../sim/pod-generator';
+import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
+import { DecodeContext } from './decode-context';
+import { encodePod } from './encode';
+import { GoYamlEmitter } from './go-yaml-emitter';
+import { podToKubectlJson } from './kubectl-json';
+import { kubectlJsonToYaml } from './kubectl-json-to-yaml';
+import { compileYamlBytesPrinter, YamlFastPathMiss } from './kubectl-yaml-bytes';
+import { podBytesToKubectlYaml, podsToKubectlListYaml, streamPodBytesAsKubectlYaml } from './kubectl-yaml';
+import { podTreesFromKubectlYaml } from './kubectl-yaml-reader';
+import type { PodTree } from './pod-tree';
+import { WireReader } from './wire-reader';
+
+const print = compileYamlBytesPrinter(new GoYamlEmitter());
+/** The fast path alone: the pod's YAML document, or 'miss' where it hands the pod to the JSON path. */
+function fast(bytes: Uint8Array): string {
+  const r = new WireReader(bytes);
+  try {
+    return `${print(r, bytes.length, 0, true, new DecodeContext(r))}\n`;
+  } catch (err) {
+    if (err instanceof YamlFastPathMiss) return 'miss';
+    throw err;
+  }
+}
+
+// kubectl v1.32's YAML of generated pods (scripts/gen-yaml-cases.ts), read back into pods and encoded.
+const casesDir = resolve(import.meta.dirname, 'testdata', 'yaml');
+const cases = readdirSync(casesDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => {
+    const yaml = readFileSync(join(casesDir, f), 'utf8');
+    return { name: f.slice(0, -5), yaml, bytes: encodePod(podTreesFromKubectlYaml(yaml)[0]!) };
+  });
+
+describe('pod bytes straight to kubectl YAML', () => {
+  it("prints kubectl's bytes for the generated pods, leaving to the JSON path only what it cannot print", () => {
+    const misses: string[] = [];
+    for (const c of cases) {
+      const text = fast(c.bytes);
+      if (text === 'miss') misses.push(c.name);
+      else expect(text, c.name).toBe(c.yaml);
+      expect(podBytesToKubectlYaml(c.bytes).yaml, c.name).toBe(c.yaml);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it("prints the simulator's pods as their kubectl JSON converts", () => {
+    const pods = generatePods(60, { seed: 9, nodeName: 'yaml-node', nowMs: Date.UTC(2026, 2, 3, 4, 5, 6) });
+    for (const pod of pods) expect(fast(encodePod(pod))).toBe(kubectlJsonToYaml(podToKubectlJson(pod)).yaml);
+  });
+
+  it('prints pods under a List exactly as the JSON path does', () => {
+    let streamed = '';
+    streamPodBytesAsKubectlYaml(
+      cases.map((c) => c.bytes),
+      (t) => (streamed += t),
+    );
+    expect(streamed).toBe(podsToKubectlListYaml(cases.map((c) => podTreesFromKubectlYaml(c.yaml)[0]!)).yaml);
+  });
+
+  it('leaves a pod with strings kubectl refuses to the JSON path, which names them', () => {
+    const refused = readdirSync(casesDir).filter((f) => f.endsWith('.refused'));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const f of refused) {
+      const json = readFileSync(join(casesDir, f.replace(/\.refused$/, '.json')), 'utf8');
+      const bytes = encodePod(JSON.parse(json) as PodTree);
+      expect(fast(bytes), f).toBe('miss');
+      const printed = podBytesToKubectlYaml(bytes);
+      expect(printed.yaml, f).toBe(kubectlJsonToYaml(json).yaml);
+      expect(printed.problems[0]?.path, f).toBe('metadata.annotations.k001');
+    }
+  });
+
+  it.skipIf(!hasSharedPods)("prints kubectl's YAML for every shared real pod, with and without managedFields", () => {
+    for (const f of loadSharedPods()) {
+      expect(fast(f.pb), f.name).toBe(kubectlJsonToYaml(f.jsonDefault).yaml);
+      expect(podBytesToKubectlYaml(f.pb, { showManagedFields: true }).yaml, f.name).toBe(kubectlJsonToYaml(f.jsonWithManagedFields).yaml);
+    }
+  });
+});
