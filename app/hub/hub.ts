@@ -10,7 +10,7 @@ import {
   type RequestHandlers,
 } from '../contract';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
-import { buildWorkloadMatrix, type MatrixInput } from '../fleet/workload-matrix';
+import { buildWorkloadMatrix, type MatrixInput, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
@@ -459,6 +459,9 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
+  /** The last matrix built, and what it was built from. */
+  let matrixCache: { version: string; matrix: WorkloadMatrix } | null = null;
+
   const handlers: Hub['handlers'] = {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -554,16 +557,21 @@ export function createHub(options: HubOptions): Hub {
     },
     'fleet.matrix': ({ nodeIds }) => {
       const records = nodeIds.map(recordOf);
+      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them changed.
+      const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
+      if (matrixCache?.version === version) return matrixCache.matrix;
       const labels = records.map((r) => r.info.label);
       // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
       const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
-      return buildWorkloadMatrix(
+      const matrix = buildWorkloadMatrix(
         records.map((r, i): MatrixInput => {
           const { phase } = r.info.state;
           if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e)) };
           return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
         }),
       );
+      matrixCache = { version, matrix };
+      return matrix;
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
@@ -19,7 +19,7 @@ import { useNow } from './use-model';
 type View = 'pods' | 'compare';
 
 /** The matrix is rebuilt from the pods as shown this often while it is open, so it follows the nodes. */
-const MATRIX_REFRESH_MS = 2000;
+const MATRIX_REFRESH_MS = 3000;
 
 /** A row's key in the table over several sources: the same pod uid may be on two (a node and its snapshot). */
 const rowKey = (nodeId: string, uid: string) => `${nodeId}:${uid}`;
@@ -44,6 +44,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const [open, setOpen] = useState<string | null>(null);
   const [matrix, setMatrix] = useState<WorkloadMatrixView | null>(null);
   const [matrixError, setMatrixError] = useState<string | null>(null);
+  const shownMatrix = useRef('');
 
   const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -65,7 +66,14 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     let current = true;
     const load = () =>
       bridge.request('fleet.matrix', { nodeIds: idsKey.split(',') }).then(
-        (m) => current && (setMatrix(m), setMatrixError(null)),
+        (m) => {
+          if (!current) return;
+          // An unchanged matrix is not drawn again: a hundred columns of it is a big table.
+          const text = JSON.stringify(m);
+          if (text !== shownMatrix.current) setMatrix(m);
+          shownMatrix.current = text;
+          setMatrixError(null);
+        },
         (err: unknown) => current && setMatrixError(errorText(err)),
       );
     void load();

@@ -1,7 +1,10 @@
+import { useState } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import { phaseText } from '../../app/fleet/matrix-export';
 
 type Row = WorkloadMatrixView['rows'][number];
+
+const ROWS_AT_FIRST = 300;
 
 /** The sources a row's drift sets apart: for each drift, those whose value is not the most common one. */
 function driftedSources(row: Row): Map<string, string[]> {
@@ -25,61 +28,84 @@ function driftedSources(row: Row): Map<string, string[]> {
  * marked and its differing cells say how they differ; an unknown column (source not live) is blank, never 0.
  */
 export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
+  const [query, setQuery] = useState('');
+  const [driftOnly, setDriftOnly] = useState(false);
+  const [all, setAll] = useState(false);
+  const needle = query.trim().toLowerCase();
+  const matching = matrix.rows.filter((r) => (!driftOnly || r.drift.length > 0) && (!needle || r.key.toLowerCase().includes(needle)));
+  // Nodes that run different things make thousands of rows: the first few hundred are drawn until asked.
+  const shown = all ? matching : matching.slice(0, ROWS_AT_FIRST);
   return (
-    <div className="matrix-scroll">
-      <p className="muted small matrix-summary" role="status">
-        {matrix.rows.length} workloads over {matrix.sources.length} sources; {matrix.drifted === 0 ? 'no drift' : `${matrix.drifted} with drift`}
-      </p>
-      <table className="matrix" aria-label="Workloads by source">
-        <thead>
-          <tr>
-            <th scope="col">Workload</th>
-            {matrix.sources.map((s) => (
-              <th key={s.id} scope="col" title={s.error ?? s.id} className={s.error ? 'unknown' : undefined}>
-                {s.id}
-                {s.error && <span className="tag tag-offline">unknown</span>}
-              </th>
-            ))}
-            <th scope="col">Drift</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matrix.rows.map((row) => {
-            const apart = driftedSources(row);
-            return (
-              <tr key={row.key} className={row.drift.length ? 'drift' : undefined} data-workload={row.key}>
-                <th scope="row" title={row.key}>
-                  <span className="muted">{row.workload.namespace}/</span>
-                  {row.workload.name} <span className="tag">{row.workload.kind}</span>
+    <>
+      <div className="matrix-bar">
+        <span className="muted small" role="status">
+          {matrix.rows.length} workloads over {matrix.sources.length} sources; {matrix.drifted === 0 ? 'no drift' : `${matrix.drifted} with drift`}
+        </span>
+        <input type="search" className="search small" placeholder="Filter workloads" aria-label="Filter workloads" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <label className="check small">
+          <input type="checkbox" checked={driftOnly} onChange={(e) => setDriftOnly(e.target.checked)} /> Only drift
+        </label>
+      </div>
+      <div className="matrix-scroll">
+        <table className="matrix" aria-label="Workloads by source">
+          <thead>
+            <tr>
+              <th scope="col">Workload</th>
+              {matrix.sources.map((s) => (
+                <th key={s.id} scope="col" title={s.error ?? s.id} className={s.error ? 'unknown' : undefined}>
+                  {s.id}
+                  {s.error && <span className="tag tag-offline">unknown</span>}
                 </th>
-                {row.cells.map((cell, i) => {
-                  const source = matrix.sources[i]!;
-                  const differs = apart.get(source.id);
-                  return (
-                    <td key={source.id} className={differs ? 'cell-drift' : undefined} title={differs?.join('\n') ?? cell?.podNames.join('\n')} data-source={source.id}>
-                      {source.error ? (
-                        <span className="muted">?</span>
-                      ) : cell ? (
-                        <>
-                          <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
-                            {cell.readyPods}/{cell.pods}
-                          </span>{' '}
-                          <span className="muted">{phaseText(cell)}</span>
-                          {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
-                          {differs && <span className="drift-value">{differs.join('; ')}</span>}
-                        </>
-                      ) : (
-                        <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
-                      )}
-                    </td>
-                  );
-                })}
-                <td className="drift-kinds">{[...new Set(row.drift.map((d) => (d.container ? `${d.kind} (${d.container})` : d.kind)))].join(', ')}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+              ))}
+              <th scope="col">Drift</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => {
+              const apart = driftedSources(row);
+              return (
+                <tr key={row.key} className={row.drift.length ? 'drift' : undefined} data-workload={row.key}>
+                  <th scope="row" title={row.key}>
+                    <span className="muted">{row.workload.namespace}/</span>
+                    {row.workload.name} <span className="tag">{row.workload.kind}</span>
+                  </th>
+                  {row.cells.map((cell, i) => {
+                    const source = matrix.sources[i]!;
+                    const differs = apart.get(source.id);
+                    return (
+                      <td key={source.id} className={differs ? 'cell-drift' : undefined} title={differs?.join('\n') ?? cell?.podNames.join('\n')} data-source={source.id}>
+                        {source.error ? (
+                          <span className="muted">?</span>
+                        ) : cell ? (
+                          <>
+                            <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
+                              {cell.readyPods}/{cell.pods}
+                            </span>{' '}
+                            <span className="muted">{phaseText(cell)}</span>
+                            {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
+                            {differs && <span className="drift-value">{differs.join('; ')}</span>}
+                          </>
+                        ) : (
+                          <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
+                        )}
+                      </td>
+                    );
+                  })}
+                  <td className="drift-kinds">{[...new Set(row.drift.map((d) => (d.container ? `${d.kind} (${d.container})` : d.kind)))].join(', ')}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {shown.length < matching.length && (
+          <p className="matrix-more">
+            {shown.length} of {matching.length} rows shown.{' '}
+            <button type="button" className="link-button" onClick={() => setAll(true)}>
+              Show all
+            </button>
+          </p>
+        )}
+      </div>
+    </>
   );
 }
