@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
 import { fleetOpenBench } from './fleet-open.bench';
+import { fleetTableBench } from './fleet-table.bench';
 import { recordedFigures } from './figures';
 import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
   'fleet-open': fleetOpenBench,
+  'fleet-table': fleetTableBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
