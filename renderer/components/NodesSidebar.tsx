@@ -66,8 +66,11 @@ export function NodesSidebar(props: Props) {
   const counts = new Map<StateCategory, number>();
   for (const node of props.nodes) counts.set(stateCategory(node.state), (counts.get(stateCategory(node.state)) ?? 0) + 1);
   const shown = props.nodes.filter((n) => matchesSearch(n, query.trim()) && (stateFilter === null || stateCategory(n.state) === stateFilter));
+  // Sections only once the user has named a group: a few nodes and files stay one plain list.
+  const grouped = props.nodes.some((n) => (n.spec.kind === 'ssh' || n.spec.kind === 'unix') && n.spec.group);
+  const sectionOf = (node: NodeInfo) => (grouped ? groupOf(node) : '');
   const groups = new Map<string, NodeInfo[]>();
-  for (const node of shown) groups.set(groupOf(node), [...(groups.get(groupOf(node)) ?? []), node]);
+  for (const node of shown) groups.set(sectionOf(node), [...(groups.get(sectionOf(node)) ?? []), node]);
   // Ungrouped first, then groups by name.
   const sections = [...groups.entries()].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
   const checked = new Set(props.checkedIds);
