@@ -5,20 +5,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workloadKey, workloadOf, type WorkloadId } from '../app/fleet/workload-identity';
+import { workloadKey, type WorkloadId } from '../app/fleet/workload-identity';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import { podToKubectlJson } from '../app/pod/kubectl-json';
-import type { PodObject, PodTree } from '../app/pod/pod-tree';
-import type { SimulatedKubelet } from '../app/sim/kubelet-server';
-import { readPodStream } from '../app/snapshot/open-pod-file';
-import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
-import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
+import type { UiServer } from '../app/ui-server/ui-server';
+import { DRIFTED_FLEET, firstWorkloadOf } from './harness/drifted-fleet';
 import { startFleetHarness, type FleetHarness } from './harness/fleet-harness';
+import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
-const HOTFIX = 'registry.example.internal/acme/hotfix:9.9.9';
 
 let f: FleetHarness;
 let inspector: Inspector;
@@ -30,44 +27,14 @@ let deployment: WorkloadId;
 let daemonSet: WorkloadId;
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const firstOf = (k: SimulatedKubelet, kind: string) => workloadOf(k.store.list().find((p) => workloadOf(p).kind === kind)!);
-const podsIn = (k: SimulatedKubelet, w: WorkloadId) => k.store.list().filter((p) => workloadKey(workloadOf(p)) === workloadKey(w));
-
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-fleet-'));
-  f = await startFleetHarness({
-    hosts: [
-      { name: 'worker-1' },
-      {
-        // The same Deployment with another image: drift.
-        name: 'worker-2',
-        edit: (k) => {
-          for (const pod of podsIn(k, firstOf(k, 'Deployment'))) {
-            const copy = structuredClone(pod) as PodTree;
-            ((copy.spec as PodObject).containers as PodObject[])[0]!.image = HOTFIX;
-            k.store.apply({ op: 'update', pod: copy });
-          }
-        },
-      },
-      // A DaemonSet missing.
-      { name: 'worker-3', edit: (k) => podsIn(k, firstOf(k, 'DaemonSet')).forEach((p) => k.store.apply({ op: 'delete', uid: String((p.metadata as PodObject).uid) })) },
-    ],
-  });
-  deployment = firstOf(f.hosts[0]!.kubelet, 'Deployment');
-  daemonSet = firstOf(f.hosts[0]!.kubelet, 'DaemonSet');
-  const rendererDir = await ensureRendererBuilt();
+  f = await startFleetHarness({ hosts: DRIFTED_FLEET });
+  deployment = firstWorkloadOf(f.hosts[0]!.kubelet, 'Deployment');
+  daemonSet = firstWorkloadOf(f.hosts[0]!.kubelet, 'DaemonSet');
   inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: f.sshConfig, defaultExportDir: work });
-  server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
-  browser = await chromium.launchPersistentContext(join(work, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1440, height: 900 },
-    acceptDownloads: true,
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(20_000);
-  await page.goto(server.url);
+  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium'), { acceptDownloads: true, timeoutMs: 20_000 }));
 }, 180_000);
 
 afterAll(async () => {

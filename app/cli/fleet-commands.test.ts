@@ -3,38 +3,17 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIFTED_FLEET, firstWorkloadOf, HOTFIX_IMAGE, podsOfWorkload } from '../../e2e/harness/drifted-fleet';
 import { startFleetHarness, type FleetHarness } from '../../e2e/harness/fleet-harness';
-import { workloadKey, workloadOf } from '../fleet/workload-identity';
+import { workloadKey } from '../fleet/workload-identity';
 import type { PodObject, PodTree } from '../pod/pod-tree';
-import type { SimulatedKubelet } from '../sim/kubelet-server';
 import { EXIT } from './exit-codes';
 import { nodescope } from './testing/run-nodescope';
 
-const HOTFIX = 'registry.example.internal/acme/hotfix:9.9.9';
 let f: FleetHarness;
 
-/** The first workload of `kind` on a host (every host generates the same ones). */
-const firstOf = (k: SimulatedKubelet, kind: string) => workloadOf(k.store.list().find((p) => workloadOf(p).kind === kind)!);
-const podsIn = (k: SimulatedKubelet, w: ReturnType<typeof workloadOf>) => k.store.list().filter((p) => workloadKey(workloadOf(p)) === workloadKey(w));
-
 beforeAll(async () => {
-  f = await startFleetHarness({
-    hosts: [
-      { name: 'worker-1' },
-      {
-        name: 'worker-2',
-        edit: (k) => {
-          for (const pod of podsIn(k, firstOf(k, 'Deployment'))) {
-            const copy = structuredClone(pod) as PodTree;
-            ((copy.spec as PodObject).containers as PodObject[])[0]!.image = HOTFIX;
-            k.store.apply({ op: 'update', pod: copy });
-          }
-        },
-      },
-      { name: 'worker-3', edit: (k) => podsIn(k, firstOf(k, 'DaemonSet')).forEach((p) => k.store.apply({ op: 'delete', uid: String((p.metadata as PodObject).uid) })) },
-      { name: 'worker-4' },
-    ],
-  });
+  f = await startFleetHarness({ hosts: [...DRIFTED_FLEET, { name: 'worker-4' }] });
   // worker-4 will be stopped: a short ConnectTimeout keeps the test quick.
   appendFileSync(f.sshConfig, '  ConnectTimeout 2\n');
 }, 60_000);
@@ -107,16 +86,16 @@ describe('nodescope pods with several sources', () => {
 describe('nodescope compare', () => {
   it('finds exactly the drift made: another image on worker-2, a DaemonSet missing on worker-3; exit 1', async () => {
     const k = f.hosts[0]!.kubelet;
-    const deployment = firstOf(k, 'Deployment');
-    const daemonSet = firstOf(k, 'DaemonSet');
+    const deployment = firstWorkloadOf(k, 'Deployment');
+    const daemonSet = firstWorkloadOf(k, 'DaemonSet');
     const r = await nodescope(['compare', ...HEALTHY, ...common(), '-o', 'json']);
     expect(r.code, r.stderr).toBe(EXIT.drift);
     const m = JSON.parse(r.stdout) as { drifted: number; rows: { workload: { namespace: string; kind: string; name: string }; drift: { kind: string; values: Record<string, string> }[] }[] };
     const drift = m.rows.flatMap((row) => row.drift.map((d) => ({ workload: workloadKey(row.workload), kind: d.kind, values: d.values })));
-    const image = String(((podsIn(k, deployment)[0]!.spec as PodObject).containers as PodObject[])[0]!.image);
+    const image = String(((podsOfWorkload(k, deployment)[0]!.spec as PodObject).containers as PodObject[])[0]!.image);
     expect(drift).toEqual(
       expect.arrayContaining([
-        { workload: workloadKey(deployment), kind: 'image', values: { 'worker-1': image, 'worker-2': HOTFIX, 'worker-3': image } },
+        { workload: workloadKey(deployment), kind: 'image', values: { 'worker-1': image, 'worker-2': HOTFIX_IMAGE, 'worker-3': image } },
         { workload: workloadKey(daemonSet), kind: 'missing', values: { 'worker-1': 'present', 'worker-2': 'present', 'worker-3': 'missing' } },
       ]),
     );
@@ -125,7 +104,7 @@ describe('nodescope compare', () => {
     const text = await nodescope(['compare', ...HEALTHY, ...common()]);
     expect(text.code).toBe(EXIT.drift);
     expect(text.stdout).toContain(`* ${workloadKey(deployment)}: image of container`);
-    expect(text.stdout).toContain(`    worker-2: ${HOTFIX}`);
+    expect(text.stdout).toContain(`    worker-2: ${HOTFIX_IMAGE}`);
     const csv = await nodescope(['compare', ...HEALTHY, ...common(), '-o', 'csv']);
     expect(csv.stdout.split('\r\n')[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift');
     expect(csv.stdout).toContain(`,${daemonSet.name},worker-3,absent,0,0,,0,missing\r\n`);
