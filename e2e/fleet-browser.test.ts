@@ -95,6 +95,10 @@ describe('many nodes in the browser', () => {
     await page.getByRole('checkbox', { name: 'Include worker-1', exact: true }).check();
     await page.getByRole('checkbox', { name: 'Include worker-2', exact: true }).check();
     await page.getByRole('heading', { name: '2 sources' }).waitFor();
+    // The events feed follows the selection: only the two nodes' lines.
+    const feedNodes = await page.getByRole('region', { name: 'Live events' }).locator('.feed-node').allTextContents();
+    expect(feedNodes.length).toBeGreaterThan(0);
+    expect(new Set(feedNodes)).toEqual(new Set(['worker-1', 'worker-2']));
     await page.getByRole('tab', { name: /^Compare/ }).click();
     const matrix = page.getByRole('table', { name: 'Workloads by source' });
     await matrix.waitFor();
