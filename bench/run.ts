@@ -11,6 +11,7 @@ import { fleetTableBench } from './fleet-table.bench';
 import { recordedFigures } from './figures';
 import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
+import { podDiffBench } from './pod-diff.bench';
 import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-history': podHistoryBench,
   'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
+  'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,
   'fleet-open': fleetOpenBench,
   'fleet-table': fleetTableBench,

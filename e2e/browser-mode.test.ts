@@ -146,23 +146,55 @@ describe('browser mode', () => {
     const pod = sim!.store.list().find((p) => (p.metadata as PodObject).name === name && (p.metadata as PodObject).namespace === namespace);
     expect(pod, `${namespace}/${name} in the simulator`).toBeDefined();
     const meta = pod!.metadata as PodObject;
-    sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
-    await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
-    await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
+    // Only this change while the test looks at what changed: the churn would change the pod again at random.
+    sim!.churn.stop();
+    try {
+      sim!.store.apply({ op: 'update', pod: { ...pod!, metadata: { ...meta, labels: { ...(meta.labels as PodObject), e2e: 'changed' } } } });
+      await page.getByLabel('Live events').getByText(`${namespace}/${name}`).first().waitFor({ timeout: 10_000 });
+      await detail.getByText('e2e').first().waitFor({ timeout: 10_000 });
 
-    // The change is a new version in the pod's history, after the one the first list brought.
-    await detail.getByRole('tab', { name: 'History' }).click();
-    const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
-    await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
-    expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
-    await shot('pod-history');
-    // The version before the change opens as the detail shows a pod: without the label.
-    await timeline.getByRole('button').nth(1).click();
-    const earlier = detail.getByRole('region', { name: /^Version of / });
-    await earlier.getByRole('button', { name: 'JSON' }).click();
-    const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
-    expect(earlierJson).toContain(`"name": "${name}"`);
-    expect(earlierJson).not.toContain('"e2e"');
+      // The change is a new version in the pod's history, after the one the first list brought.
+      await detail.getByRole('tab', { name: 'History' }).click();
+      const timeline = detail.getByRole('list', { name: 'Pod versions, newest first' });
+      await expect.poll(() => timeline.getByRole('listitem').first().textContent(), { timeout: 10_000 }).toMatch(/MODIFIED.*label e2e=changed added/);
+      expect(await timeline.getByRole('listitem').last().textContent()).toMatch(/LISTED/);
+      await shot('pod-history');
+      // The version before the change opens as the detail shows a pod: without the label.
+      await timeline.getByRole('button').nth(1).click();
+      const earlier = detail.getByRole('region', { name: /^Version of / });
+      await earlier.getByRole('button', { name: 'JSON' }).click();
+      const earlierJson = (await earlier.getByRole('region', { name: 'Pod JSON' }).textContent())!;
+      expect(earlierJson).toContain(`"name": "${name}"`);
+      expect(earlierJson).not.toContain('"e2e"');
+
+      // What changed: marked on the pod's row and in its detail, which opens the diff of the last two versions.
+      const row = page.getByRole('grid', { name: 'Pods' }).locator(`[role=row][data-uid="${String(meta.uid)}"]`);
+      expect(await row.locator('.changed-mark').getAttribute('aria-label')).toMatch(/^changed \d+s ago: label e2e=changed added$/);
+      const note = detail.locator('.changed-note');
+      await expect.poll(() => note.textContent()).toMatch(/Changed \d+s ago: label e2e=changed added/);
+      await note.getByRole('button', { name: 'See what changed' }).click();
+      const diff = detail.getByRole('region', { name: 'Two versions compared' });
+      await expect.poll(() => diff.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toEqual(['metadata.labels.e2e: added "changed"']);
+      expect(await diff.locator('.diff-side-label.right').textContent()).toMatch(/current/);
+      await shot('pod-history-diff');
+      // Any two versions: the first list against the current one shows the same change here.
+      const versions = detail.getByRole('list', { name: /pick two to compare/ });
+      await versions.getByRole('button').last().click();
+      await expect.poll(() => diff.locator('.diff-side-label.left').textContent()).toMatch(/version 1 of/);
+      await expect.poll(() => diff.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toContain('metadata.labels.e2e: added "changed"');
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await shot('pod-history-diff-1024');
+      // The detail pane is narrow there: the same diff opens as large as the window.
+      await diff.getByRole('button', { name: 'Open wide' }).click();
+      const wide = page.getByRole('dialog', { name: /two versions$/ });
+      await expect.poll(() => wide.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toContain('metadata.labels.e2e: added "changed"');
+      await shot('pod-history-diff-wide-1024');
+      await page.keyboard.press('Escape');
+      await wide.waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    } finally {
+      sim!.churn.start();
+    }
   });
 
   it('fits a 1024×768 window: no header runs into another or is cut, the detail keeps its facts readable', async () => {
@@ -202,10 +234,11 @@ describe('browser mode', () => {
     await shot('mask-error');
     await mask.fill('metadata.name,metadata.namespace');
     await mask.press('Enter');
-    await expect.poll(firstStatus).toBe('—');
+    // Not selected is its own mark, never a dash or a zero.
+    await expect.poll(firstStatus).toBe('⊘');
     await mask.fill('');
     await mask.press('Enter');
-    await expect.poll(firstStatus).not.toBe('—');
+    await expect.poll(firstStatus).not.toBe('⊘');
   });
 
   it('exports the pods and the file reads back as a kubectl List', async () => {
@@ -322,6 +355,87 @@ describe('browser mode', () => {
     expect(await page.getByRole('button', { name: 'Connect worker-1-pods.json' }).count()).toBe(0);
   });
 
+  it('compares a snapshot with the live node: exactly the pod changed on the node, then that pod side by side', async () => {
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    sim!.churn.stop();
+    try {
+      // Changes already on their way when the churn stopped land before the snapshot is taken.
+      await new Promise((r) => setTimeout(r, 1500));
+      const path = join(work, 'before-change.json');
+      await page.getByRole('button', { name: /^Export/ }).first().click();
+      const exportDialog = page.getByRole('dialog');
+      await page.getByLabel('Export file path').fill(path);
+      await exportDialog.getByRole('button', { name: /^(Export|Save)/ }).click();
+      await exportDialog.getByRole('button', { name: 'Done' }).click();
+      await page.getByTestId('open-files-input').setInputFiles(path);
+      await page.getByRole('button', { name: /^Node before-change\.json:/ }).waitFor({ timeout: 15_000 });
+
+      const pod = sim!.store.list()[7]!;
+      const meta = pod.metadata as PodObject;
+      sim!.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), compared: 'yes' } } } });
+      await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+      await page.getByLabel('Live events').getByText(`${String(meta.namespace)}/${String(meta.name)}`).first().waitFor({ timeout: 10_000 });
+
+      await page.getByRole('button', { name: 'Compare…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Compare sources' });
+      await dialog.getByLabel('Left (before): source').selectOption({ label: 'before-change.json (snapshot)' });
+      await dialog.getByLabel('Right (after): source').selectOption({ label: 'worker-1 (live)' });
+      await dialog.getByRole('button', { name: 'Compare', exact: true }).click();
+      const result = dialog.getByRole('region', { name: 'Comparison result' });
+      await expect.poll(() => result.locator('.compare-counts').textContent(), { timeout: 20_000 }).toMatch(/^0 removed · 0 added · 1 changed · \d+ unchanged/);
+      const entries = result.locator('.diff-entry');
+      expect(await entries.count()).toBe(1);
+      expect(await entries.first().textContent()).toContain(`${String(meta.name)}metadata.labels.compared: added "yes"`);
+      expect(await result.getByRole('heading', { level: 3 }).first().textContent()).toMatch(new RegExp(`^${String(meta.namespace)}`));
+      await shot('compare-sources');
+      // The pods filter language narrows the result.
+      const filter = dialog.getByLabel('Filter compared pods');
+      await filter.fill('ns:no-such-namespace');
+      await result.getByText('No pod that differs matches the filter.').waitFor();
+      await filter.fill(`ns:${String(meta.namespace)}`);
+      await expect.poll(() => entries.count()).toBe(1);
+
+      // Drill in: that pod as it was compared, side by side, the change listed by path.
+      await filter.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      const changes = dialog.getByRole('list', { name: 'Changes by path' });
+      await expect.poll(() => changes.getByRole('listitem').allTextContents()).toEqual(['metadata.labels.compared: added "yes"']);
+      await shot('compare-sources-pod');
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await shot('compare-sources-pod-1024');
+      await dialog.getByRole('button', { name: '← All compared pods' }).click();
+      await shot('compare-sources-1024');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+
+      // Pod against pod: the changed pod against another pod of the snapshot, picked by name.
+      const grid = page.getByRole('grid', { name: 'Pods' });
+      // The table draws only the rows in view: the filter brings this one there.
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill(String(meta.name));
+      await grid.locator(`[role=row][data-uid="${String(meta.uid)}"]`).dblclick();
+      await page.locator('section.pod-detail').getByRole('button', { name: 'Compare with…' }).click();
+      const picker = page.getByRole('dialog', { name: /^Compare .* with/ });
+      await picker.getByLabel('Filter pods to compare with').fill(String(meta.name));
+      const options = picker.getByRole('option');
+      const wanted = `${String(meta.namespace)}${String(meta.name)}same podbefore-change.json`;
+      // The same pod in each source that has it (the earlier export too), and no other pod.
+      await expect.poll(() => options.allTextContents()).toContain(wanted);
+      const texts = await options.allTextContents();
+      expect(texts.every((t) => t.startsWith(`${String(meta.namespace)}${String(meta.name)}same pod`))).toBe(true);
+      for (let i = 0; i < texts.indexOf(wanted); i++) await page.keyboard.press('ArrowDown');
+      await shot('compare-with-picker');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => picker.getByRole('list', { name: 'Changes by path' }).getByRole('listitem').allTextContents()).toEqual(['metadata.labels.compared: removed (was "yes")']);
+      await shot('compare-with-pod');
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+      await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
+    } finally {
+      sim!.churn.start();
+    }
+  });
+
   it('says what is wrong with a file that is not pods, and keeps running', async () => {
     const bad = join(work, 'not-pods.json');
     writeFileSync(bad, '{"kind":"Pod","metadata":');
@@ -363,5 +477,65 @@ describe('browser mode', () => {
     const detail = page.locator('section.pod-detail');
     await detail.getByRole('tab', { name: 'History' }).click();
     await expect.poll(() => detail.getByRole('list', { name: 'Pod versions, newest first' }).getByRole('listitem').count()).toBe(1);
+  });
+
+  it('builds a mask in the tree from a preset plus a searched field, marks the columns it leaves out, and exports exactly its fields', async () => {
+    // The export is compared with the simulator's pods: no change may be in flight meanwhile.
+    sim!.churn.stop();
+    await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    // The pod detail of the test before is still open, which hides the table's right-hand columns.
+    const detail = page.getByRole('button', { name: 'Close pod detail' });
+    if (await detail.count()) await detail.click();
+    await page.getByRole('button', { name: 'Fields…' }).click();
+    const builder = page.getByRole('dialog', { name: /^Field mask for worker-1/ });
+    await builder.getByRole('button', { name: '@identity' }).click();
+    const search = builder.getByLabel('Search fields');
+    await search.fill('podIP');
+    await search.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tree');
+    await page.keyboard.press('Space');
+    const podIP = builder.getByRole('treeitem', { name: 'status.podIP', exact: true });
+    await expect.poll(() => podIP.getAttribute('aria-checked')).toBe('true');
+    const paths = ['metadata.name', 'metadata.namespace', 'metadata.ownerReferences', 'metadata.uid', 'spec.nodeName', 'status.podIP'];
+    await expect.poll(() => builder.getByLabel('Mask text').inputValue()).toBe(paths.join(','));
+    await search.fill('');
+    await expect.poll(() => builder.getByRole('treeitem', { name: 'status', exact: true }).getAttribute('aria-checked')).toBe('mixed');
+    await builder.getByText(/^Keeps /).waitFor();
+    await shot('mask-builder');
+    await builder.getByRole('button', { name: 'Apply mask' }).click();
+    await builder.waitFor({ state: 'detached' });
+
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    const cells = grid.getByRole('row').nth(1).getByRole('gridcell');
+    await expect.poll(() => cells.nth(2).getByLabel(/^Not selected: left out by the mask metadata\.name,/).count()).toBe(1);
+    for (const column of [3, 4, 5]) expect(await cells.nth(column).textContent()).toBe('⊘');
+    expect(await cells.nth(1).textContent()).not.toBe('⊘');
+    expect(await cells.nth(6).textContent()).not.toBe('⊘');
+    await shot('masked-table');
+    // Applying the mask asked the kubelet again: once live, the table holds what the simulator holds.
+    await expect.poll(() => page.getByLabel(/^Node worker-1:/).getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/live/i);
+    await expect.poll(() => grid.getAttribute('aria-rowcount'), { timeout: 10_000 }).toBe(String(sim!.store.size + 1));
+
+    await page.getByRole('button', { name: /Export/ }).first().click();
+    await page.getByRole('dialog').getByText(/^Masked export/).waitFor();
+    const path = join(work, 'worker-1-masked.json');
+    await page.getByLabel('Export file path').fill(path);
+    await page.getByRole('dialog').getByRole('button', { name: /^(Export|Save)/ }).click();
+    await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
+    const items = (JSON.parse(readFileSync(path, 'utf8')) as { items: Record<string, unknown>[] }).items;
+    expect(items).toHaveLength(sim!.store.size);
+    const byUid = new Map(sim!.store.list().map((p) => [(p.metadata as PodObject).uid as string, p]));
+    for (const { apiVersion, kind, ...pod } of items) {
+      expect([apiVersion, kind]).toEqual(['v1', 'Pod']);
+      const meta = pod.metadata as PodObject;
+      const source = byUid.get(meta.uid as string)!;
+      const sourceMeta = source.metadata as PodObject;
+      // Exactly the selected fields, each as the kubelet has it: nothing else, nothing zero-filled.
+      expect(Object.keys(pod).sort()).toEqual(['metadata', 'spec', 'status']);
+      expect(meta).toEqual({ name: sourceMeta.name, namespace: sourceMeta.namespace, uid: sourceMeta.uid, ...(sourceMeta.ownerReferences ? { ownerReferences: sourceMeta.ownerReferences } : {}) });
+      expect(pod.spec).toEqual({ nodeName: (source.spec as PodObject).nodeName });
+      const ip = (source.status as PodObject).podIP;
+      expect(pod.status).toEqual(ip ? { podIP: ip } : {});
+    }
   });
 });

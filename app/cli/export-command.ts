@@ -75,6 +75,7 @@ const spec: NodeCommandSpec = {
     const result = await printPodTrees(source.pods.map((p) => p.pod), {
       format: opts.output as ListFormat,
       showManagedFields: opts.showManagedFields,
+      ...(opts.mask ? { mask: opts.mask } : {}),
       ...(file !== undefined ? { file, replace: opts.extraValues.force === true } : {}),
     });
     const { node, takenAt } = source.file.provenance;

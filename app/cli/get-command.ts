@@ -2,7 +2,7 @@
 import type { PodTree } from '../pod/pod-tree';
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
-import { CliUsageError } from './node-options';
+import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { asOf } from './offline-source';
 import { podText as formattedPod, type ListFormat } from './pod-output';
 import { podTable } from './pod-table';
@@ -35,10 +35,13 @@ function oneUid(args: string[]): string {
   return uid;
 }
 
-/** `label` names the pod in warnings; `now` is what ages count to (a file's time offline). */
-function podText(pod: PodTree, opts: { output: string; showManagedFields: boolean }, label: string, now = Date.now()): string {
-  if (opts.output === 'table') return `${podTable([pod], now)}\n`;
-  return formattedPod(pod, opts.output as ListFormat, { showManagedFields: opts.showManagedFields }, label);
+/**
+ * `label` names the pod in warnings; `now` is what ages count to (a file's time offline). A masked pod
+ * prints only what the mask selected, never Go's zero values for the rest.
+ */
+function podText(pod: PodTree, opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>, label: string, now = Date.now()): string {
+  if (opts.output === 'table') return `${podTable([pod], now, opts.mask)}\n`;
+  return formattedPod(pod, opts.output as ListFormat, { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) }, label);
 }
 
 export const run = (argv: string[]) => runNodeCommand(spec, argv);

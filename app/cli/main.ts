@@ -14,6 +14,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   watch: { summary: "follow a node's pod events live, or replay a recording (table, ndjson, json, yaml)", load: () => import('./watch-command') },
   export: { summary: "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)", load: () => import('./export-command') },
   record: { summary: "record a node's pods and every change to a file, until Ctrl-C or --duration", load: () => import('./record-command') },
+  mask: { summary: 'list the pod fields a --mask can name (tree) and the mask presets (presets)', load: () => import('./mask-command') },
+  diff: { summary: 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each', load: () => import('./diff-command') },
   compare: { summary: 'compare the workloads of several nodes or files, drift marked (text, json, csv)', load: () => import('./compare-command') },
   ui: { summary: 'open the desktop UI in a browser (served on 127.0.0.1 only)', load: () => import('./ui-command') },
 };

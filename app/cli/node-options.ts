@@ -4,7 +4,10 @@
  * API shape, the field mask and the output format.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { FieldMaskError, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { FieldMaskError, type FieldMask } from '../mask/field-mask';
+import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
+import { loadSavedPresetsSync } from '../inspector/saved-presets';
+import { defaultStateDir } from '../inspector/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
 
 export class CliUsageError extends Error {
@@ -28,7 +31,12 @@ kubelet:
   --api shipped|documented|auto   wire shape (default auto: shipped, else documented)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
-  --mask PATHS               field mask, e.g. metadata.name,status.phase (applied locally too)
+  --mask PATHS               field mask, e.g. metadata.name,status.phase; @NAME is a preset
+                             (@readiness, or @readiness,metadata.labels to extend one; see
+                             nodescope mask presets). Sent to a live kubelet and applied here too;
+                             applied to a file's pods alike. A masked pod is not a full kubectl pod:
+                             it holds exactly the selected fields (plus apiVersion and kind), as
+                             kubectl prints them (JSON or YAML), and no zero values for fields left out.
 files (a snapshot or recording path as the source):
   --at TIME                  a recording's pods at TIME: RFC 3339, or +5m from its start (default: its end)
 output:
@@ -74,6 +82,15 @@ export interface NodeCommandOptions {
   help: boolean;
 }
 
+/** The presets saved in the app, for `--mask @NAME`; a broken file is the user's to fix, so it is a usage error. */
+function savedPresets() {
+  try {
+    return loadSavedPresetsSync(defaultStateDir()).presets;
+  } catch (err) {
+    throw new CliUsageError(`cannot read the saved mask presets: ${(err as Error).message}; repair or remove that file, or use the built-in presets`);
+  }
+}
+
 export type ExtraOptions = ParseArgsConfig['options'];
 
 /**
@@ -117,7 +134,8 @@ export function parseNodeArgs(
   let mask: FieldMask | undefined;
   if (v.mask !== undefined && String(v.mask).trim() !== '') {
     try {
-      mask = parseFieldMask(String(v.mask));
+      const text = String(v.mask);
+      mask = parseMaskWithPresets(text, text.includes('@') ? [...BUILT_IN_PRESETS, ...savedPresets()] : BUILT_IN_PRESETS);
     } catch (err) {
       if (err instanceof FieldMaskError) throw new CliUsageError(`bad --mask: ${err.message}`);
       throw err;

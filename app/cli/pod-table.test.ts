@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kubectlAge } from './kubectl-age';
-import { formatTable } from './pod-table';
+import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
+import { formatTable, NOT_SELECTED, podTable } from './pod-table';
 
 const s = 1000;
 const m = 60 * s;
@@ -38,5 +39,26 @@ describe('kubectl AGE column', () => {
 describe('table layout', () => {
   it('pads every column to its widest cell plus three spaces, without trailing blanks', () => {
     expect(formatTable([['A', 'BB', 'C'], ['long', 'x', '']])).toBe('A      BB   C\nlong   x');
+  });
+});
+
+describe('the pods table under a field mask', () => {
+  const pod = {
+    metadata: { namespace: 'shop', name: 'cart-0', uid: 'u1', creationTimestamp: '2026-01-01T00:00:00Z' },
+    status: { phase: 'Running', podIP: '10.0.0.7', containerStatuses: [{ name: 'app', ready: true, restartCount: 2 }] },
+  };
+
+  it('marks what the mask left out as <masked>, never as 0/0 ready or 0 restarts', () => {
+    const masked = applyFieldMask(pod, parseFieldMask('metadata.name,metadata.namespace,status.phase'));
+    const [, row] = podTable([masked], Date.parse('2026-01-02T00:00:00Z'), parseFieldMask('metadata.name,metadata.namespace,status.phase')).split('\n');
+    expect(row!.split(/\s{3,}/)).toEqual(['shop', 'cart-0', 'Running', NOT_SELECTED, NOT_SELECTED, NOT_SELECTED, NOT_SELECTED]);
+  });
+
+  it('shows every value without a mask, and what a mask selected', () => {
+    const [, whole] = podTable([pod], Date.parse('2026-01-02T00:00:00Z')).split('\n');
+    expect(whole!.split(/\s{3,}/)).toEqual(['shop', 'cart-0', 'Running', '1/1', '2', '24h', '10.0.0.7']);
+    const mask = parseFieldMask('metadata.name,metadata.namespace,status.containerStatuses.restartCount');
+    const [, some] = podTable([applyFieldMask(pod, mask)], Date.parse('2026-01-02T00:00:00Z'), mask).split('\n');
+    expect(some!.split(/\s{3,}/)).toEqual(['shop', 'cart-0', NOT_SELECTED, NOT_SELECTED, '2', NOT_SELECTED, NOT_SELECTED]);
   });
 });

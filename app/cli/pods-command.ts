@@ -29,13 +29,16 @@ const spec: NodeCommandSpec = {
     const list = await listPodsWithProgress(client, opts.mask);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    await writeStdout(`${podTable(list.pods.map((p) => p.pod))}\n`);
+    await writeStdout(`${podTable(list.pods.map((p) => p.pod), Date.now(), opts.mask)}\n`);
     return reportUndecodable(list.undecodable);
   },
   async offline(source, opts) {
     const trees = source.pods.map((p) => p.pod);
-    if (opts.output !== 'table') return (await printPodTrees(trees, { format: opts.output as ListFormat, showManagedFields: opts.showManagedFields })).code;
-    await writeStdout(`${podTable(trees, asOf(source))}\n`);
+    if (opts.output !== 'table') {
+      const { mask, showManagedFields } = opts;
+      return (await printPodTrees(trees, { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) })).code;
+    }
+    await writeStdout(`${podTable(trees, asOf(source), opts.mask)}\n`);
     return EXIT.ok;
   },
 };

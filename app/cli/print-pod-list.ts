@@ -52,9 +52,12 @@ function cannotWrite(path: string, err: unknown): unknown {
 
 const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('replace' as const) : ('refuse' as const) });
 
-/** Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes printed. */
-export async function printPodTrees(trees: PodTree[], opts: Omit<PrintListOptions, 'mask'>): Promise<{ code: number; count: number; bytes: number }> {
-  const options = { showManagedFields: opts.showManagedFields };
+/**
+ * Prints pod trees (masked, or read from a pod file) the same way; returns the exit code, pods and bytes
+ * printed. With opts.mask (the one the trees went through) only what it selected is printed.
+ */
+export async function printPodTrees(trees: PodTree[], opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
+  const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
   const stream = (sink: (text: string) => void) =>
     opts.format === 'yaml'
       ? warnYamlProblems('the pods', streamPodsAsKubectlYaml(trees, sink, options))

@@ -2,7 +2,7 @@
  * `nodescope watch NODE`: one line per pod event until interrupted. The watch reconnects on its own
  * and, after a re-sync, prints the events that bring the shown set up to date.
  */
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import type { RowField } from '../contract/pod-field-sources';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
@@ -15,7 +15,7 @@ import { runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } 
 import type { NodeCommandOptions } from './node-options';
 import { asOf } from './offline-source';
 import { warnYamlProblems } from './pod-output';
-import { formatTable } from './pod-table';
+import { formatTable, maskedCells, podStatusCells } from './pod-table';
 import { printError } from './terminal-text';
 
 /** What a watch line shows of an event: its type, the pod's identity and its (possibly masked) tree. */
@@ -25,11 +25,11 @@ export interface WatchLineEvent {
 }
 
 /** time, type, ns/name, phase ready restarts: one aligned line per event. */
-export function watchLine(change: WatchLineEvent, at: Date): string {
+export function watchLine(change: WatchLineEvent, at: Date, masked: ReadonlySet<RowField> = new Set()): string {
   const { pod } = change;
   const what = change.type === 'DELETED' ? '' : (() => {
-    const row = podRowFromTree(pod.pod);
-    return `${row.phase || '<none>'} ${row.ready}/${row.total} ready, ${row.restarts} restarts`;
+    const { phase, ready, restarts } = podStatusCells(pod.pod, masked);
+    return `${phase} ${ready} ready, ${restarts} restarts`;
   })();
   return formatTable([[at.toISOString().slice(11, 23), change.type.padEnd(8), `${pod.namespace}/${pod.name}`.padEnd(50), what]]);
 }
@@ -51,8 +51,10 @@ export function stateLine(s: WatchState): string | undefined {
  * get -w -o json); yaml, one document per event with `---` before all but the first (kubectl get -w -o yaml
  * --output-watch-events); table, aligned lines.
  */
-function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields'>): (change: WatchLineEvent, at: Date) => string {
-  const options = { showManagedFields: opts.showManagedFields };
+function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>): (change: WatchLineEvent, at: Date) => string {
+  // A masked pod prints only what the mask selected, never Go's zero values for the rest.
+  const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
+  const masked = maskedCells(opts.mask);
   let documents = 0;
   return (change, at) => {
     if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
@@ -62,7 +64,7 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
       warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
       return printed.yaml;
     }
-    return `${watchLine(change, at)}\n`;
+    return `${watchLine(change, at, masked)}\n`;
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiffProgressSchema } from './diff';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
 import { PodDeltasSchema, WatchEventsSchema } from './pods';
@@ -22,6 +23,8 @@ export const events = {
   notice: NoticeSchema,
   /** The notice's problem is over (a later save worked) or it was dismissed. */
   noticeClosed: z.object({ id: z.string() }),
+  /** A comparison's progress (diff.start), a few times a second at most, and once when it ends. */
+  diffProgress: DiffProgressSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

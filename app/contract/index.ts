@@ -1,5 +1,6 @@
 // The UI ↔ app-core contract: import from here in main/, the preload, the renderer and the server.
 export * from './bridge';
+export * from './diff';
 export * from './errors';
 export * from './events';
 export * from './fleet';

@@ -127,6 +127,13 @@ export const NodeInfoSchema = z.object({
   state: NodeStateSchema,
   /** The field mask applied to list and watch; '' when none. */
   mask: z.string(),
+  /** Its canonical paths (presets expanded); [] when none. What the UI marks as not selected. */
+  maskPaths: z.array(z.string()),
+  /**
+   * Whether the kubelet applied the mask itself (the documented shape does, the shipped one ignores
+   * it); null until pods arrived with a mask. The pods are the same either way: it is applied here too.
+   */
+  maskHonoured: z.boolean().nullable(),
   podCount: z.number().int().min(0),
   /** Earlier versions were dropped from this source's pod history to stay within its bounds. */
   historyTrimmed: z.boolean().optional(),

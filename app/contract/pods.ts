@@ -149,6 +149,8 @@ export const PodDetailSchema = z.object({
   /** kubectl get pod -o json text (4-space indent, trailing newline). */
   json: z.string(),
   summary: PodSummarySchema,
+  /** Summary values (SUMMARY_FIELD_SOURCES keys) the node's field mask left out: shown as not selected. */
+  notSelected: z.array(z.string()),
   unknownFields: z.array(UnknownFieldViewSchema),
   /** Set when the pod is gone from its source: when it was deleted (epoch ms); shown as it was then. */
   deletedAt: z.number().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import {
@@ -21,6 +22,36 @@ export const MaskCheckSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: z.string(), position: z.number().int().optional() }),
 ]);
 export type MaskCheck = z.infer<typeof MaskCheckSchema>;
+
+export const MaskPresetSchema = z.object({
+  name: z.string(),
+  /** Canonical mask paths. */
+  paths: z.array(z.string()),
+  description: z.string(),
+  builtIn: z.boolean(),
+});
+
+const MaskTextSchema = z.string().max(10_000);
+
+/** A mask applied to the node's pods without applying it to the node: for the builder's preview. */
+export const MaskPreviewSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    /** One pod of the node through the mask, as a masked export prints it; null when the node has no pods. */
+    sample: z.object({ namespace: z.string(), name: z.string(), json: z.string() }).nullable(),
+    pods: z.number().int(),
+    /** kubectl JSON (compact) of the whole pod set, without and with the mask. */
+    fullBytes: z.number().int(),
+    maskedBytes: z.number().int(),
+    /** Values (scalars, null times) in the whole pod set, and how many the mask keeps. */
+    fullFields: z.number().int(),
+    maskedFields: z.number().int(),
+    /** The mask the node's pods were fetched with ('' for whole pods): a preview cannot show more than that. */
+    fetchedWith: z.string(),
+  }),
+  z.object({ ok: z.literal(false), error: z.string(), position: z.number().int().optional() }),
+]);
+export type MaskPreview = z.infer<typeof MaskPreviewSchema>;
 
 /**
  * Every request the UI can make of the app core: name → input and output schemas. The host
@@ -109,14 +140,38 @@ export const requests = {
   },
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
   'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
+  /**
+   * Starts comparing two sources' pods in the app core, in slices (never holding its thread for long);
+   * diffProgress events follow, the last with phase done, cancelled or failed.
+   */
+  'diff.start': { input: DiffStartSchema, output: DiffJobIdSchema },
+  /** A finished comparison: counts and a page of the pods that differ (refused while it runs). */
+  'diff.result': { input: DiffResultRequestSchema, output: DiffResultSchema },
+  /** Stops a comparison that runs, or forgets a finished one. */
+  'diff.cancel': { input: DiffJobIdSchema, output: Done },
+  /** One pair of a finished comparison as kubectl JSON, for the per-pod view. */
+  'diff.pods': { input: DiffPodsRequestSchema, output: DiffPodsSchema },
   /** Prompts still waiting for an answer (a reloaded window asks again). */
   'prompts.pending': { input: NoInput, output: z.array(PromptSchema) },
   'prompts.answer': {
     input: z.object({ promptId: z.string().min(1), answer: PromptAnswerSchema }),
     output: Done,
   },
-  /** Checks a field mask as the user types, without applying it. */
-  'mask.validate': { input: z.object({ mask: z.string().max(10_000) }), output: MaskCheckSchema },
+  /** Checks a field mask as the user types, without applying it; `@NAME` names a preset. */
+  'mask.validate': { input: z.object({ mask: MaskTextSchema }), output: MaskCheckSchema },
+  /** The node's pods through a mask (not applied): a sample pod and what the mask saves. */
+  'mask.preview': {
+    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional() }),
+    output: MaskPreviewSchema,
+  },
+  /** Built-in presets, then the user's saved ones. */
+  'mask.presets': { input: NoInput, output: z.array(MaskPresetSchema) },
+  /** Saves (or replaces) a preset of the user's; answers the presets as they are now. */
+  'mask.savePreset': {
+    input: z.object({ name: z.string().trim().min(1, 'Name the preset').max(40), mask: MaskTextSchema }),
+    output: z.array(MaskPresetSchema),
+  },
+  'mask.deletePreset': { input: z.object({ name: z.string().min(1).max(40) }), output: z.array(MaskPresetSchema) },
   /** The app's own problems not yet dismissed, oldest first (a window opened later shows them too). */
   'notices.list': { input: NoInput, output: z.array(NoticeSchema) },
   'notices.dismiss': { input: z.object({ id: z.string().min(1).max(100) }).strict(), output: Done },

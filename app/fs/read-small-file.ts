@@ -124,7 +124,7 @@ export async function readSmallFile(path: string, limit: SmallFileLimit): Promis
   }
 }
 
-/** The same for the synchronous ssh config reader. */
+/** The same, synchronously: the ssh config reader, and the CLI resolving `--mask @NAME`. */
 export function readSmallFileSync(path: string, limit: SmallFileLimit): Buffer {
   const fd = openSync(path, OPEN_FLAGS);
   try {

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName, type WorkloadMatrixView } from '../contract';
-import type { NodeLinkEvents } from '../inspector/node-link';
+import type { NodeLinkEvents, NodeLinkRequest } from '../inspector/node-link';
+import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
+import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import type { DecodedPod } from '../pod/pod-tree';
-import { createHub, type Hub, type OfflineSource } from './hub';
+import { createHub, type Hub, type OfflineSource, type PresetStore } from './hub';
 import { simulatedRecording } from './simulated-source';
 
 const pod = (uid: string, phase: string, extra: Record<string, string> = {}): DecodedPod => ({
@@ -169,6 +171,123 @@ describe('hub', () => {
     const history = await call<PodHistoryView>('pods.history', { nodeId: info.id, uid });
     expect(history.versions.map((v) => v.time)).toContain(modified.time);
     expect(history.versions.length).toBe(1 + source.events.filter((e) => (e.pod.pod.metadata as { uid: string }).uid === uid).length);
+  });
+});
+
+describe('hub with a field mask', () => {
+  /** A hand-driven source that remembers each link's request (the mask sent to the kubelet). */
+  function hubWithLinks(presets?: PresetStore) {
+    const requests: NodeLinkRequest[] = [];
+    let closed = 0;
+    const hub = createHub({
+      openLink: (request) => {
+        requests.push(request);
+        return { close: async () => void closed++ };
+      },
+      frameMs: 1,
+      ...(presets ? { presets } : {}),
+    });
+    open.push(hub);
+    const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
+      const result = await handleRequest(hub.handlers, name, input);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as T;
+    };
+    return { hub, call, requests, closed: () => closed };
+  }
+
+  const labelled = (uid: string, phase: string, labels: Record<string, string>, podIP?: string): DecodedPod => ({
+    pod: { metadata: { uid, name: `pod-${uid}`, namespace: 'default', labels }, spec: { nodeName: 'worker-1' }, status: { phase, ...(podIP ? { podIP } : {}) } },
+    unknownFields: [],
+  });
+
+  it('shows a snapshot, its history and its export through the mask: exactly the selected fields, nothing zero-filled', async () => {
+    const { hub, call, requests } = hubWithLinks();
+    const info = hub.openOffline({ kind: 'snapshot', file: '/tmp/pods.json', takenAt: 5000, origin: 'pods.json', pods: [labelled('a', 'Running', { app: 'x' }, '10.0.0.7')] });
+    const set = await call<{ ok: boolean }>('nodes.setMask', { nodeId: info.id, mask: 'metadata.name,status.podIP' });
+    expect(set.ok).toBe(true);
+    // A file is not a node: a mask there changes what is shown, nothing is fetched.
+    expect(requests).toHaveLength(0);
+    const detail = await call<PodDetail>('pods.get', { nodeId: info.id, uid: 'a' });
+    expect(JSON.parse(detail.json)).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod-a' }, status: { podIP: '10.0.0.7' } });
+    expect(detail.notSelected).toEqual(expect.arrayContaining(['phase', 'labels', 'node']));
+    expect(detail.notSelected).not.toContain('podIP');
+    const [version] = (await call<PodHistoryView>('pods.history', { nodeId: info.id, uid: 'a' })).versions;
+    const old = await call<PodDetail>('pods.version', { nodeId: info.id, uid: 'a', version: version!.id });
+    expect(JSON.parse(old.json)).toEqual(JSON.parse(detail.json));
+    let exported = '';
+    const mask = hub.fieldMask(info.id);
+    streamPodsAsKubectl(hub.shownPods(info.id, 'all'), (t) => (exported += t), { ndjson: true, ...(mask ? { mask } : {}) });
+    expect(exported).toBe('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-a"},"status":{"podIP":"10.0.0.7"}}\n');
+  });
+
+  it('a recording\'s history reports no change in what the mask leaves out', async () => {
+    const { hub, call } = hubWithLinks();
+    const info = hub.openOffline({
+      kind: 'recording',
+      file: '/tmp/n.recording',
+      takenAt: 100,
+      origin: 'n.recording',
+      start: 100,
+      end: 200,
+      initial: [labelled('a', 'Running', {})],
+      events: [{ time: 200, type: 'MODIFIED', pod: labelled('a', 'Running', { team: 'blue' }) }],
+      podsAt: (t) => [labelled('a', 'Running', t < 200 ? {} : { team: 'blue' })],
+    });
+    const changes = async () => (await call<PodHistoryView>('pods.history', { nodeId: info.id, uid: 'a' })).versions.map((v) => v.change);
+    expect(await changes()).toEqual(['listed (Running)', 'label team=blue added']);
+    await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name,status.phase' });
+    expect(await changes()).toEqual(['listed (Running)', 'updated']);
+  });
+
+  it('sends the mask to the kubelet, says whether it was honoured, and asks again when the mask changes', async () => {
+    const { call, requests, closed } = hubWithLinks();
+    const node = await call<NodeInfo>('nodes.add', { kind: 'unix', socketPath: '/run/pods.sock' });
+    expect(requests[0]!.mask).toBeUndefined();
+    requests[0]!.events.state({ phase: 'live', since: 1 });
+    requests[0]!.events.reset([labelled('a', 'Running', { app: 'x' })]);
+
+    // A preset is kept written out, so changing the preset later does not change the node.
+    await call('nodes.setMask', { nodeId: node.id, mask: '@identity' });
+    expect(closed()).toBe(1);
+    await expect.poll(() => requests.length).toBe(2);
+    expect([...requests[1]!.mask!.paths]).toEqual(['metadata.name', 'metadata.namespace', 'metadata.ownerReferences', 'metadata.uid', 'spec.nodeName']);
+    const [listed] = await call<NodeInfo[]>('nodes.list');
+    expect(listed!.mask).toBe('metadata.name,metadata.namespace,metadata.ownerReferences,metadata.uid,spec.nodeName');
+    expect(listed!.maskHonoured).toBeNull();
+    // Narrowing: the pods held hold all it selects, so they stay shown while the kubelet is asked again.
+    expect((await call<{ rows: unknown[] }>('pods.rows', { nodeId: node.id })).rows).toHaveLength(1);
+    requests[1]!.events.maskHonoured!(false);
+    expect((await call<NodeInfo[]>('nodes.list'))[0]!.maskHonoured).toBe(false);
+
+    // Widening: pods fetched with less cannot be shown through it; they are not shown until fetched again.
+    await call('nodes.setMask', { nodeId: node.id, mask: 'metadata.name,status.phase' });
+    await expect.poll(() => requests.length).toBe(3);
+    expect((await call<{ rows: unknown[] }>('pods.rows', { nodeId: node.id })).rows).toHaveLength(0);
+    // A report from the link the new mask replaced is not this one's.
+    requests[1]!.events.maskHonoured!(true);
+    expect((await call<NodeInfo[]>('nodes.list'))[0]!.maskHonoured).toBeNull();
+  });
+
+  it('saves presets only through the Node side\'s store, and expands the saved ones', async () => {
+    const bare = hubWithLinks();
+    expect((await bare.call<MaskPreset[]>('mask.presets')).map((p) => p.name)).toEqual(BUILT_IN_PRESETS.map((p) => p.name));
+    await expect(bare.call('mask.savePreset', { name: 'mine', mask: 'status.phase' })).rejects.toThrow(/cannot be saved here/);
+
+    let saved: MaskPreset[] = [];
+    const store: PresetStore = {
+      all: () => [...BUILT_IN_PRESETS, ...saved],
+      save: async (name, check) => {
+        if (!check.ok) throw new Error(check.error);
+        saved = [{ name, paths: check.paths, description: 'saved', builtIn: false }];
+        return store.all();
+      },
+      remove: async () => store.all(),
+    };
+    const { call } = hubWithLinks(store);
+    await call('mask.savePreset', { name: 'mine', mask: 'status.phase,@identity' });
+    expect(await call('mask.validate', { mask: '@mine' })).toMatchObject({ ok: true, paths: expect.arrayContaining(['status.phase', 'metadata.uid']) });
+    expect(await call('mask.validate', { mask: '@nope' })).toMatchObject({ ok: false });
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   ContractError,
   type AddNodeSpec,
+  type MaskCheck,
   type NodeInfo,
   type NodeSpec,
   type NodeState,
@@ -9,18 +10,24 @@ import {
   type Prompt,
   type RequestHandlers,
 } from '../contract';
+import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { buildWorkloadMatrix, type MatrixInput, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
-import { checkMask, maskView } from '../inspector/node-mask';
+import { maskPreview } from '../inspector/mask-preview';
+import { checkMask, maskOf } from '../inspector/node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
 import { NodePods } from '../inspector/node-pods';
 import { describePodChange } from '../inspector/pod-change';
 import { PromptBroker } from '../inspector/prompt-broker';
+import { applyFieldMask, type FieldMask } from '../mask/field-mask';
+import { fetchedCovers, sharedPaths } from '../mask/mask-coverage';
+import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
+import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -71,14 +78,33 @@ export type HubRequest =
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
+  | 'mask.preview'
+  | 'mask.presets'
+  | 'mask.savePreset'
+  | 'mask.deletePreset'
   | 'notices.list'
-  | 'notices.dismiss';
+  | 'notices.dismiss'
+  | 'diff.start'
+  | 'diff.result'
+  | 'diff.cancel'
+  | 'diff.pods';
+
+/** The mask presets, built-in and the user's: kept on the Node side (presets.json), like the node list. */
+export interface PresetStore {
+  /** Built-in presets, then the saved ones by name. */
+  all(): MaskPreset[];
+  /** Saves (or replaces) a preset of the user's from a checked mask; the presets as they are now. */
+  save(name: string, check: MaskCheck): Promise<MaskPreset[]>;
+  remove(name: string): Promise<MaskPreset[]>;
+}
 
 export interface HubOptions {
   /** Opens a live source: an SSH node, a socket on this machine, the demo node. */
   openLink(request: NodeLinkRequest): NodeLink;
   /** The list of remembered nodes changed (added, removed, mask set): the Node side saves it. */
   remembered?(nodes: RememberedNode[]): Promise<void>;
+  /** The mask presets; without it only the built-in ones, and none can be saved. */
+  presets?: PresetStore;
   /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
   removed?(info: NodeInfo): Promise<void>;
   /** Every live pod event, after the hub applied it (recordings are written from here). */
@@ -87,6 +113,8 @@ export interface HubOptions {
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
+  /** Source comparisons' time slices and progress pace (tests shorten them). */
+  diffJobs?: SourceDiffJobsOptions;
 }
 
 /** A node the user added, as it is remembered across restarts. */
@@ -107,6 +135,8 @@ export interface Hub extends Omit<AppCore, 'handlers'> {
   node(nodeId: string): NodeInfo;
   /** The pods as shown (masked like the table), all or these UIDs; for exports. */
   shownPods(nodeId: string, uids: 'all' | string[]): PodTree[];
+  /** The mask those pods went through, for printing exactly its fields; null for whole pods. */
+  fieldMask(nodeId: string): FieldMask | null;
   /** The node's current pods as received (unmasked by the app), for a recording's start. */
   currentPods(nodeId: string): DecodedPod[];
   /** Marks the node as being recorded to path (undefined: no longer). */
@@ -172,6 +202,7 @@ export function createHub(options: HubOptions): Hub {
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let nextId = 1;
+  const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
   /** The node's record as sent: a copy, with whether its history was trimmed as of now. */
   const infoOf = (record: NodeRecord): NodeInfo => {
@@ -219,6 +250,7 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const notices = new AppNotices(emit);
+  const diffJobs = new SourceDiffJobs((payload) => emit({ name: 'diffProgress', payload }), options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
@@ -279,9 +311,12 @@ export function createHub(options: HubOptions): Hub {
     const { id } = record.info;
     const spec = record.info.spec as LiveNodeSpec;
     linkReported(record, { phase: 'connecting', attempt: 1 });
+    const mask = record.pods.fieldMask;
+    record.info.maskHonoured = null;
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
+      ...(mask ? { mask } : {}),
       prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
       events: {
         state: (state) => current() && linkReported(record, state),
@@ -294,6 +329,11 @@ export function createHub(options: HubOptions): Hub {
           if (!current()) return;
           changePod(record, type, pod);
           options.podEvent?.(id, type, [pod]);
+        },
+        maskHonoured: (honoured) => {
+          if (!current() || record.info.maskHonoured === honoured) return;
+          record.info.maskHonoured = honoured;
+          publish(record);
         },
       },
     };
@@ -320,7 +360,7 @@ export function createHub(options: HubOptions): Hub {
 
   const createRecord = (spec: NodeSpec, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, podCount: 0 },
+      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
       history: new PodHistory(limits, now),
       link: null,
@@ -330,9 +370,18 @@ export function createHub(options: HubOptions): Hub {
       maskLeftOff: false,
     };
     // Before the first publish and the first list, so neither the UI nor the pods ever see it unmasked.
-    if (mask) record.pods.setView(maskView(mask));
+    setRecordMask(record, mask);
     nodes.set(id, record);
     return record;
+  };
+
+  /** The mask text (checked already) becomes the node's: its pods, and the paths the UI marks by. */
+  const setRecordMask = (record: NodeRecord, text: string) => {
+    const mask = maskOf(text, presets());
+    // A mask naming presets is kept written out, so a preset changed later does not change the node.
+    record.info.mask = mask && text.includes('@') ? mask.paths.join(',') : text.trim();
+    record.info.maskPaths = [...(mask?.paths ?? [])];
+    record.pods.setMask(mask);
   };
 
   const addNode = (spec: NodeSpec, id = `node-${nextId++}`, mask = ''): NodeRecord => {
@@ -408,11 +457,14 @@ export function createHub(options: HubOptions): Hub {
     return demoStarting;
   };
 
+  /** A pod (current, deleted or an earlier version) as shown: through the node's mask, never zero-filled. */
   const detailOf = (record: NodeRecord, decoded: DecodedPod): PodDetail => {
     const shown = record.pods.shown(decoded);
+    const mask = record.pods.fieldMask;
     return {
-      json: podToKubectlJson(shown),
+      json: podToKubectlJson(shown, mask ? { mask } : {}),
       summary: summarizePod(shown),
+      notSelected: unselectedFields(SUMMARY_FIELD_SOURCES, mask?.paths ?? []),
       unknownFields: decoded.unknownFields.map((f) => ({
         path: f.path,
         fieldNumber: f.fieldNumber,
@@ -441,8 +493,10 @@ export function createHub(options: HubOptions): Hub {
   const describeVersion = (record: NodeRecord, version: PodVersion, before: PodVersion | undefined, trimmed: boolean): string => {
     if (version.event === 'DELETED') return 'deleted';
     const after = rowOf(record, version);
-    if (!before) return trimmed ? 'earliest version kept' : describePodChange(undefined, after).replace(/^added/, version.event === 'LISTED' ? 'listed' : 'added');
-    return describePodChange(rowOf(record, before), after);
+    // What the mask leaves out is never reported as changed.
+    const hidden = record.pods.hiddenFields;
+    if (!before) return trimmed ? 'earliest version kept' : describePodChange(undefined, after, hidden).replace(/^added/, version.event === 'LISTED' ? 'listed' : 'added');
+    return describePodChange(rowOf(record, before), after, hidden);
   };
 
   const podHistory = (record: NodeRecord, uid: string): PodHistoryView => {
@@ -461,6 +515,46 @@ export function createHub(options: HubOptions): Hub {
 
   /** The last matrix built, and what it was built from. */
   let matrixCache: { version: string; matrix: WorkloadMatrix } | null = null;
+
+  const savedPresets = (): PresetStore => {
+    if (options.presets) return options.presets;
+    throw new ContractError('not-implemented', 'Mask presets cannot be saved here.', 'Save presets in the Nodescope app.');
+  };
+
+  /**
+   * One side of a source comparison as it is now (a recording at `at`): its pods through its own mask
+   * and the other side's, so only the fields both sides selected are compared.
+   */
+  const diffSide = (side: { nodeId: string; at?: number | undefined }, other: NodeRecord): DiffSideInput => {
+    const record = recordOf(side.nodeId);
+    const source = record.offline;
+    let at: number | undefined;
+    let pods: DecodedPod[];
+    if (source?.kind === 'recording') {
+      const state = record.info.state;
+      at = timelineAt(source, side.at ?? (state.phase === 'offline' ? state.timeline?.at : undefined) ?? source.end);
+      pods = source.podsAt(at);
+    } else {
+      if (side.at !== undefined) {
+        throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
+      }
+      pods = [...record.pods.values()];
+    }
+    const own = maskOf(record.info.mask, presets());
+    const others = maskOf(other.info.mask, presets());
+    const shared = sharedPaths(own?.paths ?? [], others?.paths ?? []);
+    // Masks that share nothing leave only who each pod is to compare.
+    const both = own || others ? maskOf(shared.length > 0 ? shared.join(',') : 'metadata.uid,metadata.name,metadata.namespace', []) : null;
+    return {
+      info: { nodeId: side.nodeId, label: record.info.label, mask: record.info.mask, podCount: pods.length, ...(at !== undefined ? { at } : {}) },
+      pods: pods.flatMap((p) => {
+        const uid = uidOf(p.pod);
+        if (!uid) return [];
+        return [{ uid, tree: both ? applyFieldMask(p.pod, both) : p.pod }];
+      }),
+      ...(both ? { mask: both } : {}),
+    };
+  };
 
   const handlers: Hub['handlers'] = {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
@@ -510,14 +604,23 @@ export function createHub(options: HubOptions): Hub {
     'nodes.startDemo': async () => infoOf(await startDemo()),
     'nodes.setMask': async ({ nodeId, mask }) => {
       const record = recordOf(nodeId);
-      const check = checkMask(mask);
+      const check = checkMask(mask, presets());
       if (!check.ok) return check;
-      record.info.mask = mask.trim();
+      const wasLive = record.session !== null && record.info.state.phase !== 'error';
+      const fetchedWith = record.info.maskPaths;
+      setRecordMask(record, mask);
       delete record.keptMask;
-      record.pods.setView(maskView(mask));
       publish(record);
       // A node held back for its unreadable saved mask starts as it would have, now with this one.
       if (record.maskLeftOff) void connect(record);
+      else if (wasLive) {
+        // The kubelet is asked again with the new mask. Pods fetched with a narrower one lack what
+        // the new one selects: they are not shown meanwhile, rather than shown with fields missing.
+        // (A file's pods are whole: a mask there only changes what is shown.)
+        await closeLink(record);
+        if (!fetchedCovers(fetchedWith, record.info.maskPaths)) record.pods.clear();
+        void connect(record);
+      }
       // The demo node is not remembered, nor its mask, nor files.
       if (isRemembered(record)) await persist();
       return check;
@@ -578,12 +681,37 @@ export function createHub(options: HubOptions): Hub {
       prompts.answer(promptId, answer);
       return {};
     },
-    'mask.validate': ({ mask }) => checkMask(mask),
+    'mask.validate': ({ mask }) => checkMask(mask, presets()),
+    'mask.preview': ({ nodeId, mask, uid }) => {
+      const record = recordOf(nodeId);
+      const check = checkMask(mask, presets());
+      if (!check.ok) return check;
+      const parsed = maskOf(mask, presets());
+      if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
+      const entries = [...record.pods.values()];
+      const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
+      // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
+      return maskPreview(entries.map((e) => e.pod), parsed, sample?.pod, record.offline ? '' : record.info.mask);
+    },
+    'mask.presets': () => presets(),
+    'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
+    'mask.deletePreset': ({ name }) => savedPresets().remove(name),
     'notices.list': () => notices.list(),
     'notices.dismiss': ({ id }) => {
       notices.dismiss(id);
       return {};
     },
+    'diff.start': ({ left, right, noise }) => {
+      const l = recordOf(left.nodeId);
+      const r = recordOf(right.nodeId);
+      return { jobId: diffJobs.start(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }) };
+    },
+    'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),
+    'diff.cancel': ({ jobId }) => {
+      diffJobs.cancel(jobId);
+      return {};
+    },
+    'diff.pods': ({ jobId, leftUid, rightUid }) => diffJobs.pods(jobId, leftUid, rightUid),
   };
 
   return {
@@ -597,6 +725,7 @@ export function createHub(options: HubOptions): Hub {
       const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
       return entries.map((e) => record.pods.shown(e));
     },
+    fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
     currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map(({ pod, unknownFields }) => ({ pod, unknownFields })),
     setRecording(nodeId, path) {
       const record = nodes.get(nodeId);
@@ -610,6 +739,7 @@ export function createHub(options: HubOptions): Hub {
       return () => listeners.delete(listener);
     },
     async close() {
+      diffJobs.close();
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

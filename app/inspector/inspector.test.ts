@@ -64,11 +64,44 @@ describe('inspector with the demo node', () => {
     expect(bad.position).toBeGreaterThan(10);
     const ok = (await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name,metadata.namespace' })) as { ok: boolean };
     expect(ok.ok).toBe(true);
+    // Narrowing keeps the pods held (they hold all it selects) while the kubelet is asked again.
     const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string; name: string }[] };
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.phase === '' && r.name !== '')).toBe(true);
+    const masked = await pollUntil('the node live again with its mask', demoInfo, liveWithPods);
+    expect(masked.maskPaths).toEqual(['metadata.name', 'metadata.namespace']);
+    // Widening cannot be shown from pods fetched with less: they come again from the kubelet.
     await call('nodes.setMask', { nodeId: info.id, mask: '' });
-    const again = (await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string }[] };
-    expect(again.rows.some((r) => r.phase !== '')).toBe(true);
+    const again = await pollUntil(
+      'whole pods again',
+      async () => ((await call('pods.rows', { nodeId: info.id })) as { rows: { phase: string }[] }).rows,
+      (r) => r.some((row) => row.phase !== ''),
+    );
+    expect(again.every((r) => r.phase !== '')).toBe(true);
+    await pollUntil('the node live again', demoInfo, liveWithPods);
+  });
+
+  it('shows a masked pod without the fields left out, previews a mask, and says the kubelet ignored it', async () => {
+    const info = (await demoInfo())!;
+    const preview = (await call('mask.preview', { nodeId: info.id, mask: '@identity' })) as { ok: true; maskedBytes: number; fullBytes: number; maskedFields: number; fullFields: number; sample: { json: string } };
+    expect(preview.ok).toBe(true);
+    expect(preview.maskedBytes).toBeLessThan(preview.fullBytes);
+    expect(preview.maskedFields).toBeLessThan(preview.fullFields);
+    expect(Object.keys(JSON.parse(preview.sample.json)).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+
+    expect(await call('nodes.setMask', { nodeId: info.id, mask: 'metadata.name, @identity' })).toMatchObject({ ok: true });
+    // The shipped kubelet the demo simulates ignores masks: the app says so, and masks the pods itself.
+    const masked = (await pollUntil('the mask reported as not honoured', demoInfo, (n) => n?.maskHonoured === false && n.podCount > 0))!;
+    expect(masked.mask).toBe('metadata.name,metadata.namespace,metadata.ownerReferences,metadata.uid,spec.nodeName');
+    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string }[] };
+    const detail = (await call('pods.get', { nodeId: info.id, uid: rows[0]!.uid })) as { json: string; notSelected: string[] };
+    const json = JSON.parse(detail.json) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(Object.keys(json.spec as object)).toEqual(['nodeName']);
+    expect(detail.notSelected).toEqual(expect.arrayContaining(['phase', 'status', 'conditions', 'containers', 'labels']));
+    expect(detail.notSelected).not.toContain('name');
+    await call('nodes.setMask', { nodeId: info.id, mask: '' });
+    await pollUntil('whole pods again', demoInfo, (n) => liveWithPods(n) && n.maskHonoured === null);
   });
 
   it('exports the node as a kubectl List and as NDJSON, written atomically', async () => {

@@ -18,6 +18,7 @@ import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
+import { openPresetStore } from './preset-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 
@@ -65,8 +66,8 @@ export interface Inspector extends AppCore {
 
 /**
  * The app core as Electron main and the browser-mode server run it: the browser-safe hub (app/hub)
- * with what needs Node plugged in: SSH and local sockets, the demo kubelet, nodes.json, files,
- * exports and recordings, and the host's dialogs.
+ * with what needs Node plugged in: SSH and local sockets, the demo kubelet, nodes.json and the mask
+ * presets, files, exports and recordings, and the host's dialogs.
  */
 export async function createInspector(options: InspectorOptions): Promise<Inspector> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
@@ -130,9 +131,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     problem: (message, nextStep) => hub.notices.raise('recording-failed', message, nextStep),
   });
 
+  const presets = await openPresetStore(options.stateDir);
   const hubOptions: HubOptions = {
     openLink: (request) => (request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request)),
     remembered: persist,
+    presets,
     removed: async (info) => {
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
@@ -147,6 +150,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     ...(options.history ? { history: options.history } : {}),
   };
   const hub = createHub(hubOptions);
+  if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -236,7 +240,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const written = await writeExport(target, pods, format);
+      const written = await writeExport(target, pods, format, hub.fieldMask(nodeId));
       // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);

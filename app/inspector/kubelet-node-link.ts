@@ -7,6 +7,7 @@ import type { NodeState } from '../contract';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
+import { wireMask, type ReceivedPod } from '../kubelet/received-pod';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
@@ -88,16 +89,36 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       socketPath = transport.socketPath;
     }
     const t = transport;
-    client = createKubeletClient({ target, socketPath, ...(t ? { transportError: () => t.lastError() } : {}) });
-    watch = startPodWatch(client, {
-      state: (s) => {
-        if (s.state !== 'connecting' && s.state !== 'initializing') answered();
-        const state = nodeStateOf(s);
-        if (state && !closed) events.state(state);
+    const { mask } = request;
+    // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
+    // (NodePods) then shows only what the user selected.
+    client = createKubeletClient({ target, socketPath, ...(mask ? { mask: wireMask(mask) } : {}), ...(t ? { transportError: () => t.lastError() } : {}) });
+    // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
+    const noteHonoured = (pods: readonly ReceivedPod[]) => {
+      if (!mask || closed || pods.length === 0) return;
+      events.maskHonoured?.(pods.every((p) => p.maskHonoured !== false));
+    };
+    watch = startPodWatch(
+      client,
+      {
+        state: (s) => {
+          if (s.state !== 'connecting' && s.state !== 'initializing') answered();
+          const state = nodeStateOf(s);
+          if (state && !closed) events.state(state);
+        },
+        synced: (pods) => {
+          if (closed) return;
+          events.reset(pods);
+          noteHonoured(pods);
+        },
+        change: ({ type, pod }) => {
+          if (closed) return;
+          events.change(type, pod);
+          if (type !== 'DELETED') noteHonoured([pod]);
+        },
       },
-      synced: (pods) => !closed && events.reset(pods),
-      change: ({ type, pod }) => !closed && events.change(type, pod),
-    });
+      { masked: mask !== undefined },
+    );
     // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
     if (!localSocket) await firstAnswer;
   };

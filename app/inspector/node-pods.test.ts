@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodDeltas } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { AppEvent } from './app-core';
+import { parseFieldMask } from '../mask/field-mask';
 import { NodePods } from './node-pods';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,11 +81,11 @@ describe('NodePods', () => {
     pods.close();
   });
 
-  it('re-derives every row when the view (field mask) changes, as a reset', async () => {
+  it('re-derives every row when the field mask changes, as a reset', async () => {
     const r = recorder();
     const pods = new NodePods('n1', r.emit, 5);
     pods.replaceAll([pod('a', 'Running')]);
-    pods.setView((p) => ({ metadata: { name: (p.metadata as { name: string }).name } }));
+    pods.setMask(parseFieldMask('metadata.name'));
     await sleep(20);
     const last = r.deltas().at(-1)!;
     expect(last.reset).toBe(true);

@@ -1,5 +1,7 @@
 import type { FeedLine, PodRow, PodRowsSnapshot } from '../contract';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import type { AppEvent } from './app-core';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
@@ -9,10 +11,6 @@ export interface PodEntry extends DecodedPod {
   /** The row of the pod as shown (after the node's field mask). */
   row: PodRow;
 }
-
-/** Applied to every pod before it is shown or exported; identity when the node has no mask. */
-export type PodView = (pod: PodTree) => PodTree;
-const unmasked: PodView = (pod) => pod;
 
 /** A queued change; 'reset' means the whole set is sent again. */
 type Change = 'reset' | ({ uid: string } & ({ kind: 'upsert'; row: PodRow } | { kind: 'remove' }));
@@ -25,7 +23,9 @@ type Change = 'reset' | ({ uid: string } & ({ kind: 'upsert'; row: PodRow } | { 
 export class NodePods {
   private readonly entries = new Map<string, PodEntry>();
   private readonly raw = new Map<string, DecodedPod>();
-  private view: PodView = unmasked;
+  private mask: FieldMask | null = null;
+  /** The row values the mask leaves out: the feed reports no change in them. */
+  private hidden: ReadonlySet<RowField> = new Set();
   private seq = 0;
   private readonly feed: FrameBatcher<FeedLine>;
   private readonly deltas: FrameBatcher<Change>;
@@ -66,7 +66,7 @@ export class NodePods {
     const entry = this.entryFor(decoded);
     this.entries.set(uid, entry);
     this.deltas.push({ uid, kind: 'upsert', row: entry.row });
-    this.line(type, entry.row, describePodChange(before?.row, entry.row));
+    this.line(type, entry.row, describePodChange(before?.row, entry.row, this.hidden));
   }
 
   remove(decoded: DecodedPod): void {
@@ -79,9 +79,20 @@ export class NodePods {
   }
 
   /** A field mask changed: every row is derived again and sent as a reset. */
-  setView(view: PodView | null): void {
-    this.view = view ?? unmasked;
+  setMask(mask: FieldMask | null): void {
+    this.mask = mask;
+    this.hidden = new Set(unselectedFields(ROW_FIELD_SOURCES, mask?.paths ?? []));
     this.rebuild();
+  }
+
+  /** The mask every pod is shown and exported through; null for whole pods. */
+  get fieldMask(): FieldMask | null {
+    return this.mask;
+  }
+
+  /** The row values the mask leaves out: no change in them is ever reported. */
+  get hiddenFields(): ReadonlySet<RowField> {
+    return this.hidden;
   }
 
   clear(): void {
@@ -107,12 +118,12 @@ export class NodePods {
 
   /** The pod as shown: masked like its row. */
   shown(entry: DecodedPod): PodTree {
-    return this.view(entry.pod);
+    return this.mask ? applyFieldMask(entry.pod, this.mask) : entry.pod;
   }
 
   private entryFor(decoded: DecodedPod): PodEntry {
     // A mask may leave out metadata.uid, but the UI still needs each row's identity.
-    return { ...decoded, row: { ...podRowFromTree(this.view(decoded.pod)), uid: uidOf(decoded.pod) } };
+    return { ...decoded, row: { ...podRowFromTree(this.shown(decoded)), uid: uidOf(decoded.pod) } };
   }
 
   private rebuild(): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodRow } from '../contract';
 import { testRow } from '../contract/testing/test-row';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { describePodChange } from './pod-change';
 
 const row = (over: Partial<PodRow> = {}): PodRow =>
@@ -23,5 +24,12 @@ describe('describePodChange', () => {
 
   it('falls back to "updated" for changes the row does not show', () => {
     expect(describePodChange(row(), row())).toBe('updated');
+  });
+
+  it('reports no change in what the field mask left out', () => {
+    const hidden = new Set(unselectedFields(ROW_FIELD_SOURCES, ['metadata.name', 'metadata.namespace', 'status.phase']));
+    expect(describePodChange(row(), row({ ready: 0, restarts: 4, podIP: '', labels: {}, node: 'worker-2' }), hidden)).toBe('updated');
+    expect(describePodChange(row({ phase: 'Pending', status: 'Pending' }), row(), hidden)).toBe('status Pending → Running');
+    expect(describePodChange(undefined, row(), new Set(unselectedFields(ROW_FIELD_SOURCES, ['metadata.name'])))).toBe('added');
   });
 });

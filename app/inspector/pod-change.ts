@@ -1,22 +1,25 @@
 import type { PodRow } from '../contract';
+import type { RowField } from '../contract/pod-field-sources';
 
 /**
  * What changed between two versions of a pod, in one line for the events feed — the things an
  * operator watches for: status and phase moves, readiness, restarts, IP assignment, deletion.
+ * `hidden` are the values a field mask left out: what cannot be seen is never reported as changed.
  */
-export function describePodChange(before: PodRow | undefined, after: PodRow): string {
-  if (!before) return `added (${after.status || 'no status yet'})`;
+export function describePodChange(before: PodRow | undefined, after: PodRow, hidden: ReadonlySet<RowField> = new Set()): string {
+  const sees = (field: RowField) => !hidden.has(field);
+  if (!before) return sees('status') ? `added (${after.status || 'no status yet'})` : 'added';
   const parts: string[] = [];
-  if (!before.deleting && after.deleting) parts.push('terminating');
-  if (before.status !== after.status) parts.push(`status ${before.status || '—'} → ${after.status || '—'}`);
-  else if (before.phase !== after.phase) parts.push(`phase ${before.phase || '—'} → ${after.phase || '—'}`);
-  if (before.ready !== after.ready || before.total !== after.total) {
+  if (sees('status') && !before.deleting && after.deleting) parts.push('terminating');
+  if (sees('status') && before.status !== after.status) parts.push(`status ${before.status || '—'} → ${after.status || '—'}`);
+  else if (sees('status') && before.phase !== after.phase) parts.push(`phase ${before.phase || '—'} → ${after.phase || '—'}`);
+  if (sees('ready') && (before.ready !== after.ready || before.total !== after.total)) {
     parts.push(`ready ${before.ready}/${before.total} → ${after.ready}/${after.total}`);
   }
-  if (after.restarts > before.restarts) parts.push(`restarted (${after.restarts} restarts)`);
-  if (before.podIP !== after.podIP) parts.push(after.podIP ? `IP ${after.podIP}` : 'IP released');
-  parts.push(...labelChanges(before.labels, after.labels));
-  if (parts.length === 0 && before.node !== after.node) parts.push(`node ${after.node}`);
+  if (sees('restarts') && after.restarts > before.restarts) parts.push(`restarted (${after.restarts} restarts)`);
+  if (sees('podIP') && before.podIP !== after.podIP) parts.push(after.podIP ? `IP ${after.podIP}` : 'IP released');
+  if (sees('labels')) parts.push(...labelChanges(before.labels, after.labels));
+  if (sees('node') && parts.length === 0 && before.node !== after.node) parts.push(`node ${after.node}`);
   return parts.length > 0 ? parts.join(', ') : 'updated';
 }
 

@@ -4,6 +4,7 @@ import { writeFileAtomicFromChunks } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
 import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
+import type { FieldMask } from '../mask/field-mask';
 import type { PodTree } from '../pod/pod-tree';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
@@ -47,8 +48,11 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
   return { path: request.path, replace: request.replace };
 }
 
-/** Writes the export atomically; failures say which file and what to do. */
-export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat): Promise<{ bytes: number; warning?: string }> {
+/**
+ * Writes the export atomically; failures say which file and what to do. With a mask, each pod holds
+ * exactly the fields it selects (a masked export, not a full kubectl pod).
+ */
+export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat, mask: FieldMask | null = null): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
   // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
   if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {
@@ -64,8 +68,9 @@ export async function writeExport(target: ExportTarget, pods: PodTree[], format:
     // memory as one text.
     const stream = (write: (chunk: Uint8Array) => void) => {
       const sink = (text: string) => write(Buffer.from(text));
-      if (format === 'yaml') return yamlProblemsText('these pods', streamPodsAsKubectlYaml(pods, sink));
-      streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson' });
+      const masked = mask ? { mask } : {};
+      if (format === 'yaml') return yamlProblemsText('these pods', streamPodsAsKubectlYaml(pods, sink, masked));
+      streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson', ...masked });
       return undefined;
     };
     const written = writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SshNodeSpecSchema, UnixNodeSpecSchema, type AddNodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { readSmallFile, type SmallFileLimit } from '../fs/read-small-file';
+import { BUILT_IN_PRESETS } from '../mask/mask-presets';
 import { checkMask } from './node-mask';
 
 /**
@@ -74,7 +75,7 @@ export async function loadSavedNodes(stateDir: string): Promise<LoadedNode[]> {
 function readSavedMask(saved: unknown): { mask: string; maskProblem?: string; keptMask?: unknown } {
   if (saved === undefined) return { mask: '' };
   if (typeof saved !== 'string') return { mask: '', keptMask: saved, maskProblem: `The saved field mask ${shorten(JSON.stringify(saved))} is not text` };
-  const check = checkMask(saved);
+  const check = checkMask(saved, BUILT_IN_PRESETS);
   if (check.ok) return { mask: saved.trim() };
   return { mask: '', keptMask: saved, maskProblem: `The saved field mask "${shorten(saved)}" no longer parses: ${check.error}` };
 }

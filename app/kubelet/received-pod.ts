@@ -16,6 +16,8 @@ export interface ReceivedPod extends DecodedPod {
   bytes: Uint8Array;
   /** It carried nothing but its identity and a deletionTimestamp: how the documented watch reports a removal. */
   tombstone: boolean;
+  /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
+  maskHonoured?: boolean;
 }
 
 const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']);
@@ -77,7 +79,7 @@ export function podReader(mask: FieldMask | undefined): PodReader {
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
       if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
-      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, bytes };
+      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, bytes, maskHonoured: honoured };
     },
     maskHonoured: () => honoured,
   };

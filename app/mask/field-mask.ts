@@ -16,6 +16,8 @@ export { fieldMaskCompletions } from './field-mask-completions';
 /** The members of one message a mask keeps. */
 export interface Selection {
   readonly members: readonly SelectedMember[];
+  /** The same members by name, with their inner selection (undefined: kept whole), for printers. */
+  readonly byName: ReadonlyMap<string, Selection | undefined>;
 }
 
 export interface SelectedMember {
@@ -106,7 +108,7 @@ function compile(node: PathNode, schema: MessageSchema, prefix: string, paths: s
     if (child.whole) paths.push(path);
     members.push({ name, list: child.field!.repeated, inner });
   }
-  return { members };
+  return { members, byName: new Map(members.map((m) => [m.name, m.inner])) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { compareGoKeys, podSchema, type FieldSchema, type MessageSchema } from '
 import { decodePod, PodDecodeError } from './decode';
 import { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
+import type { FieldMask, Selection } from '../mask/field-mask';
 import { JsonBytesWriter } from './json-bytes-writer';
 import { compileBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
 import type { PodObject, PodTree, PodValue, UnknownField } from './pod-tree';
@@ -19,6 +20,11 @@ import { WireFormatError, WireReader } from './wire-reader';
 export interface KubectlJsonOptions {
   /** kubectl's --show-managed-fields: keep metadata.managedFields of each pod. */
   showManagedFields?: boolean;
+  /**
+   * The field mask the pod went through: only the members it selects are printed (kubectl's JSON of
+   * the whole pod, cut down to the mask), so nothing it left out is printed as a Go zero value.
+   */
+  mask?: FieldMask;
 }
 
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
@@ -118,8 +124,8 @@ interface Slot {
   member: MessageSchema['members'][number];
 }
 
-/** Text of one element taken from a tree value `x`, at depth `d`. */
-function treeElement(f: FieldSchema, x: string, d: string): string {
+/** Text of one element taken from a tree value `x`, at depth `d`; `sel` is the mask's selection inside it. */
+function treeElement(f: FieldSchema, x: string, d: string, sel = 'undefined'): string {
   if (f.scalar) return `scalarText(${x})`;
   const m = f.message!;
   switch (m.special) {
@@ -131,24 +137,29 @@ function treeElement(f: FieldSchema, x: string, d: string): string {
     case 'fieldsV1':
       return `anyText(${x}, ${d}, L)`;
     default:
-      return `${name('t', m)}(${x}, ${d}, false)`;
+      return `${name('t', m)}(${x}, ${d}, false, ${sel})`;
   }
 }
 
-/** Fills slots from the tree object `src`. */
+/**
+ * Fills slots from the tree object `src`. `sel` (a mask's Selection, undefined for all) decides which
+ * members are printed at all, and its entry for a member is the selection passed down into it.
+ */
 function treeFill(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolean): string {
   return m.members
     .map(({ name: key, field: f }) => {
       const s = slots.get(f)!.v;
       const x = `src[${js(key)}]`;
-      if (f.map) return `{ const x = ${x}; if (x) { const es = []; for (const k in x) es.push([k, ${treeElement(f, 'x[k]', 'd + 2')}]); if (es.length) ${s} = es; } }`;
-      if (f.repeated) {
-        return `{ const x = ${x}; if (x) for (let i = 0; i < x.length; i++) ${s} = (${s} === undefined ? '' : ${s} + ',') + L.IND[d + 2] + ${treeElement(f, 'x[i]', 'd + 2')}; }`;
-      }
-      if (isPod && key === 'metadata') return `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, h); }`;
+      const inner = `(sel === undefined ? undefined : sel.byName.get(${js(key)}))`;
+      let fill: string;
+      if (f.map) fill = `{ const x = ${x}; if (x) { const es = []; for (const k in x) es.push([k, ${treeElement(f, 'x[k]', 'd + 2')}]); if (es.length) ${s} = es; } }`;
+      else if (f.repeated) {
+        fill = `{ const x = ${x}, is = ${inner}; if (x) for (let i = 0; i < x.length; i++) ${s} = (${s} === undefined ? '' : ${s} + ',') + L.IND[d + 2] + ${treeElement(f, 'x[i]', 'd + 2', 'is')}; }`;
+      } else if (isPod && key === 'metadata') fill = `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, h, ${inner}); }`;
       // An absent non-pointer struct prints as its zero value (Go writes every field that has no omitempty).
-      if (ruleOf(f).rule === Rule.Struct) return `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, false); }`;
-      return `{ const x = ${x}; if (x !== undefined) ${s} = ${treeElement(f, 'x', 'd + 1')}; }`;
+      else if (ruleOf(f).rule === Rule.Struct) fill = `{ const x = ${x}; ${s} = ${name('t', f.message!)}(x === undefined ? {} : x, d + 1, false, ${inner}); }`;
+      else fill = `{ const x = ${x}; if (x !== undefined) ${s} = ${treeElement(f, 'x', 'd + 1', inner)}; }`;
+      return `if (sel === undefined || sel.byName.has(${js(key)})) ${fill}`;
     })
     .join('\n  ');
 }
@@ -187,7 +198,7 @@ function emission(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolea
         break;
     }
     if (key === MANAGED_FIELDS) line = `if (!h) { ${line} }`;
-    lines.push(line);
+    lines.push(`if (sel === undefined || sel.byName.has(${js(key)})) { ${line} }`);
   }
   lines.push(`return o === '' ? '{}' : '{' + o + L.IND[d] + '}';`);
   return lines.join('\n  ');
@@ -195,14 +206,14 @@ function emission(m: MessageSchema, slots: Map<FieldSchema, Slot>, isPod: boolea
 
 function generatePrinter(m: MessageSchema, isPod: boolean): string {
   const slots = new Map<FieldSchema, Slot>(m.members.map((member, i) => [member.field, { v: `s${i}`, member }]));
-  return `function ${name('t', m)}(src, d, h) {
+  return `function ${name('t', m)}(src, d, h, sel) {
   let ${m.members.map((_, i) => `s${i}`).join(', ')};
   ${treeFill(m, slots, isPod)}
   ${emission(m, slots, isPod)}
 }`;
 }
 
-type TreePrinter = (o: PodTree, d: number, hide: boolean) => string;
+type TreePrinter = (o: PodTree, d: number, hide: boolean, sel: Selection | undefined) => string;
 
 let treePrinters: { pretty: TreePrinter; compact: TreePrinter } | undefined;
 
@@ -221,12 +232,12 @@ function get(layout: 'pretty' | 'compact'): TreePrinter {
 
 /** One pod as `kubectl get pod NAME -o json` prints it. */
 export function podToKubectlJson(pod: PodTree, options: KubectlJsonOptions = {}): string {
-  return `${get('pretty')(pod, 0, options.showManagedFields !== true)}\n`;
+  return `${get('pretty')(pod, 0, options.showManagedFields !== true, options.mask?.selection)}\n`;
 }
 
 /** One pod on one line, for NDJSON: the object kubectl prints, in Go's compact form. */
 export function podToNdjsonLine(pod: PodTree, options: KubectlJsonOptions = {}): string {
-  return get('compact')(pod, 0, options.showManagedFields !== true);
+  return get('compact')(pod, 0, options.showManagedFields !== true, options.mask?.selection);
 }
 
 /** Several pods as kubectl prints them: a `List`. */
@@ -242,15 +253,16 @@ export function podsToKubectlListJson(pods: Iterable<PodTree>, options: KubectlJ
  */
 export function streamPodsAsKubectl(pods: Iterable<PodTree>, sink: (text: string) => void, options: StreamOptions = {}): void {
   const hide = options.showManagedFields !== true;
+  const sel = options.mask?.selection;
   if (options.ndjson) {
     const p = get('compact');
-    for (const pod of pods) sink(`${p(pod, 0, hide)}\n`);
+    for (const pod of pods) sink(`${p(pod, 0, hide, sel)}\n`);
     return;
   }
   const p = get('pretty');
   let written = 0;
   sink(LIST_HEAD);
-  for (const pod of pods) sink(`${written++ === 0 ? '\n        ' : ',\n        '}${p(pod, 2, hide)}`);
+  for (const pod of pods) sink(`${written++ === 0 ? '\n        ' : ',\n        '}${p(pod, 2, hide, sel)}`);
   sink(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
 }
 
@@ -285,7 +297,7 @@ function printBytes(pen: Pen, bytes: Uint8Array, depth: number, layout: 'pretty'
     // The fast path keeps no field path: the tree decoder names the pod, the path and the offset. Should it
     // accept what the fast path refused, the pod is printed from its tree rather than lost.
     const decoded = decodePod(bytes, label);
-    w.text(get(layout)(decoded.pod, depth, options.showManagedFields !== true));
+    w.text(get(layout)(decoded.pod, depth, options.showManagedFields !== true, undefined));
     return decoded.unknownFields;
   }
   // Unknown fields are rare (a newer kubelet); the tree decoder reports them with their paths.

@@ -5,12 +5,15 @@ import type { FeedLine } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
+import { podLabel } from '../format/pod-label';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { restoreNode } from '../state/restore-node';
 import { openFiles } from '../bridge/open-files';
 import { AddManyDialog } from './AddManyDialog';
 import { AddNodeDialog } from './AddNodeDialog';
+import { ComparePodsDialog } from './ComparePodsDialog';
+import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
 import { FleetView } from './FleetView';
@@ -19,12 +22,13 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/contract/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | null;
+type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
@@ -58,6 +62,8 @@ export function App({ model }: { model: AppModel }) {
 
   // Follow the first node until the user picks one; a removed node hands over to the next.
   const node = model.node(selectedNodeId) ?? model.nodes[0];
+  const maskPaths = node?.maskPaths;
+  const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths ?? [])), [maskPaths]);
   const nodeId = node?.id ?? null;
   useEffect(() => {
     if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
@@ -91,6 +97,9 @@ export function App({ model }: { model: AppModel }) {
       } else if (e.key === '?' && !typing && !document.querySelector('dialog[open]')) {
         e.preventDefault();
         setDialog('help');
+      } else if (e.key === 'c' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && openUid && !document.querySelector('dialog[open]')) {
+        e.preventDefault();
+        setDialog('comparePod');
       } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
         if (e.target === filterRef.current && filterText) setFilterText('');
         else if (openUid) setOpenUid(null);
@@ -266,7 +275,7 @@ export function App({ model }: { model: AppModel }) {
                 )}
               </div>
               <span className="spacer" />
-              <MaskBox bridge={bridge} nodeId={node.id} applied={node.mask} />
+              <MaskBox bridge={bridge} node={node} />
               {appInfo && (
                 <RecordButton
                   key={node.id}
@@ -278,6 +287,9 @@ export function App({ model }: { model: AppModel }) {
                   onDone={setActionDone}
                 />
               )}
+              <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
+                Compare…
+              </button>
               <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
                 Export…
               </button>
@@ -346,6 +358,8 @@ export function App({ model }: { model: AppModel }) {
                   node.state.phase !== 'live' && <div className="stale-note">{state.title}: these pods are as last seen and may have changed.</div>
                 )}
                 <PodsTable
+                  notSelected={notSelected}
+                  mask={node.mask}
                   rows={rows}
                   totalCount={allRows.length}
                   order={order}
@@ -357,10 +371,18 @@ export function App({ model }: { model: AppModel }) {
                     setOpenUid(uid);
                   }}
                   changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                  lastChange={(uid) => model.pods.lastChange(node.id, uid)}
                   emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
                 />
                 {openUid && (
-                  <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
+                  <PodDetail
+                    bridge={bridge}
+                    nodeId={node.id}
+                    uid={openUid}
+                    row={model.pods.get(node.id, openUid)}
+                    onClose={() => setOpenUid(null)}
+                    onCompareWith={() => setDialog('comparePod')}
+                  />
                 )}
               </div>
             )}
@@ -426,10 +448,21 @@ export function App({ model }: { model: AppModel }) {
           nodeLabel={node.label}
           filteredUids={rows.map((r) => r.uid)}
           totalCount={allRows.length}
+          mask={node.mask}
           onClose={() => setDialog(null)}
         />
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
+      {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={bridge} nodes={model.nodes} initialLeft={node.id} onClose={() => setDialog(null)} />}
+      {dialog === 'comparePod' && node && openUid && (
+        <ComparePodsDialog
+          bridge={bridge}
+          nodes={model.nodes}
+          rows={(id) => model.pods.rows(id)}
+          from={{ nodeId: node.id, uid: openUid, label: podLabel(model.pods.get(node.id, openUid), openUid) }}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {removed && (
         <UndoToast key={removed.id} message={`Removed ${removed.label}`} timeoutMs={UNDO_REMOVE_MS} onUndo={() => void act(() => undoRemove(removed))} onDismiss={dismissRemoved} />
       )}

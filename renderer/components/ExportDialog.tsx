@@ -18,6 +18,8 @@ export function ExportDialog(props: {
   nodeLabel: string;
   filteredUids: readonly string[];
   totalCount: number;
+  /** The node's field mask ('' for none): a masked export holds only its fields. */
+  mask: string;
   onClose: () => void;
 }) {
   const [info, setInfo] = useState<RequestOutput<'app.info'> | null>(null);
@@ -125,6 +127,11 @@ export function ExportDialog(props: {
           kubectl List YAML <span className="muted">(same bytes as kubectl get pods -o yaml)</span>
         </label>
       </fieldset>
+      {props.mask && (
+        <p className="muted" role="note">
+          Masked export: each pod holds exactly the fields of the mask <span className="mono">{props.mask}</span> (plus apiVersion and kind), as kubectl prints them. It is not a full kubectl pod.
+        </p>
+      )}
       {/* With a native dialog the page never names the file: the dialog does. */}
       {info && !info.canPickFiles && (
         <label className="field">

@@ -2,15 +2,18 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/contract/pod-field-sources';
 import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
 import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
+import { podLabel } from '../format/pod-label';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { downloadText } from '../bridge/download-text';
-import { MatrixTable } from './MatrixTable';
+import { ComparePodsDialog, type PodOnSource } from './ComparePodsDialog';
+import { MatrixTable, type CellPick } from './MatrixTable';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { Tabs } from './Tabs';
@@ -23,6 +26,9 @@ const MATRIX_REFRESH_MS = 3000;
 
 /** A row's key in the table over several sources: the same pod uid may be on two (a node and its snapshot). */
 const rowKey = (nodeId: string, uid: string) => `${nodeId}:${uid}`;
+/** Nothing left out: the header of the table over several sources, whose rows each say what their mask left out. */
+const NONE: ReadonlySet<RowField> = new Set();
+
 const splitKey = (key: string) => {
   const at = key.indexOf(':');
   return { nodeId: key.slice(0, at), uid: key.slice(at + 1) };
@@ -44,6 +50,8 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const [open, setOpen] = useState<string | null>(null);
   const [matrix, setMatrix] = useState<WorkloadMatrixView | null>(null);
   const [matrixError, setMatrixError] = useState<string | null>(null);
+  /** Two pods to show side by side: one opened and Compare with…, or two cells of a matrix row. */
+  const [comparing, setComparing] = useState<{ from: PodOnSource; to?: PodOnSource } | null>(null);
   const shownMatrix = useRef('');
 
   const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
@@ -55,6 +63,23 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const allRows: PodRow[] = nodes.flatMap((n) => model.pods.rows(n.id).map((r) => ({ ...r, uid: rowKey(n.id, r.uid), node: n.label })));
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
   const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+  // Each row through its own source's mask; NODE is the source here, never left out.
+  const masks = new Map(
+    nodes.map((n) => [n.id, { notSelected: new Set(unselectedFields(ROW_FIELD_SOURCES, n.maskPaths).filter((f) => f !== 'node')), mask: n.mask }]),
+  );
+  const maskOf = (key: string) => masks.get(splitKey(key).nodeId) ?? { notSelected: NONE, mask: '' };
+  /** The first pod of a matrix cell, by its name on that source. */
+  const podOfCell = (pick: CellPick): PodOnSource | null => {
+    const nodeId = props.nodeIds[pick.source];
+    const row = nodeId ? model.pods.rows(nodeId).find((r) => r.namespace === pick.namespace && r.name === pick.podName) : undefined;
+    return nodeId && row ? { nodeId, uid: row.uid } : null;
+  };
+  const comparePair = (a: CellPick, b: CellPick) => {
+    const from = podOfCell(a);
+    const to = podOfCell(b);
+    if (from && to) setComparing({ from, to });
+    else props.onError(`${a.podName} or ${b.podName} is not on its source any more; compare again once the matrix is refreshed.`);
+  };
   const staleOf = (key: string) => {
     const node = byId.get(splitKey(key).nodeId);
     return node ? staleText(node.state) : 'removed';
@@ -181,10 +206,26 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
                   const { nodeId, uid } = splitKey(key);
                   return model.pods.changedAt(nodeId, uid);
                 }}
+                lastChange={(key) => {
+                  const { nodeId, uid } = splitKey(key);
+                  return model.pods.lastChange(nodeId, uid);
+                }}
+                notSelected={NONE}
+                mask=""
+                maskOf={maskOf}
                 staleOf={staleOf}
                 emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
               />
-              {opened && <PodDetail bridge={bridge} nodeId={opened.nodeId} uid={opened.uid} row={model.pods.get(opened.nodeId, opened.uid)} onClose={() => setOpen(null)} />}
+              {opened && (
+                <PodDetail
+                  bridge={bridge}
+                  nodeId={opened.nodeId}
+                  uid={opened.uid}
+                  row={model.pods.get(opened.nodeId, opened.uid)}
+                  onClose={() => setOpen(null)}
+                  onCompareWith={() => setComparing({ from: opened })}
+                />
+              )}
             </div>
           </>
         ) : (
@@ -194,10 +235,20 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
                 {matrixError}
               </p>
             )}
-            {matrix ? <MatrixTable matrix={matrix} /> : !matrixError && <p className="muted">Comparing…</p>}
+            {matrix ? <MatrixTable matrix={matrix} onComparePair={comparePair} /> : !matrixError && <p className="muted">Comparing…</p>}
           </div>
         )}
       </Tabs>
+      {comparing && (
+        <ComparePodsDialog
+          bridge={bridge}
+          nodes={model.nodes}
+          rows={(id) => model.pods.rows(id)}
+          from={{ ...comparing.from, label: podLabel(model.pods.get(comparing.from.nodeId, comparing.from.uid), comparing.from.uid) }}
+          {...(comparing.to ? { to: comparing.to } : {})}
+          onClose={() => setComparing(null)}
+        />
+      )}
     </>
   );
 }

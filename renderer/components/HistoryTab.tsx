@@ -5,6 +5,8 @@ import type { PodDetail as Detail } from '../../app/contract/pods';
 import { errorText } from '../format/error-text';
 import { HistoryLimitsForm } from './HistoryLimitsForm';
 import { JsonView } from './JsonView';
+import { Modal } from './Modal';
+import { PodDiffView } from './PodDiffView';
 import { PodSummaryView } from './PodSummaryView';
 
 const EVENT_TONE: Record<string, string> = { LISTED: 'off', ADDED: 'ok', MODIFIED: 'busy', DELETED: 'bad' };
@@ -13,14 +15,22 @@ const timeText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateSt
 
 /**
  * The pod's versions as a timeline, newest first; any version opens as the detail shows the live pod.
- * `selected` holds the versions picked (at most two, so a diff of two versions can take them).
+ * Comparing, two versions are picked (at first the previous and the current, following new versions
+ * until the user picks) and shown as a diff, the older on the left.
+ * `compareRequest`: bumped from outside (the "what changed" mark) to start comparing.
  */
-export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string; refreshKey: unknown; now: number; name: string }) {
+export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string; refreshKey: unknown; now: number; name: string; compareRequest?: number }) {
   const { bridge, nodeId, uid, refreshKey } = props;
   const [history, setHistory] = useState<PodHistoryView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [opened, setOpened] = useState<{ id: number; detail: Detail } | null>(null);
+  const [comparing, setComparing] = useState(Boolean(props.compareRequest));
+  /** The user picked the pair: new versions no longer move it. */
+  const [picked, setPicked] = useState(false);
+  const [pair, setPair] = useState<{ ids: string; left: Detail; right: Detail } | null>(null);
+  /** The pair's diff in a dialog as large as the window (the detail pane is narrow). */
+  const [wide, setWide] = useState(false);
   const [view, setView] = useState<'summary' | 'json'>('summary');
   const [editLimits, setEditLimits] = useState(false);
   /** Bumped to read the history again (new limits may have trimmed it). */
@@ -41,7 +51,43 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
     };
   }, [bridge, nodeId, uid, refreshKey, reload]);
 
+  useEffect(() => {
+    if (props.compareRequest) startComparing();
+  }, [props.compareRequest]);
+
+  // The default pair follows the history: the previous version and the current one.
+  const versionIds = history?.versions.map((v) => v.id) ?? [];
+  useEffect(() => {
+    if (comparing && !picked && versionIds.length > 0) setSelected(versionIds.slice(-2));
+  }, [comparing, picked, versionIds.join()]);
+
+  // Both picked versions, fetched; the older one goes on the left.
+  useEffect(() => {
+    if (!comparing || selected.length !== 2) return;
+    const ids = [...selected].sort((a, b) => a - b);
+    let current = true;
+    Promise.all(ids.map((version) => bridge.request('pods.version', { nodeId, uid, version }))).then(
+      ([left, right]) => current && setPair({ ids: ids.join(), left: left!, right: right! }),
+      (err: unknown) => current && setError(errorText(err)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, nodeId, uid, comparing, selected.join()]);
+
+  function startComparing() {
+    setComparing(true);
+    setPicked(false);
+    setOpened(null);
+  }
+
   const open = (id: number) => {
+    if (comparing) {
+      // The two most recent picks make the pair.
+      setPicked(true);
+      setSelected((was) => (was.includes(id) ? was : [...was.slice(-1), id]));
+      return;
+    }
     setSelected([id]);
     bridge.request('pods.version', { nodeId, uid, version: id }).then(
       (detail) => setOpened({ id, detail }),
@@ -58,6 +104,10 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
   }
   if (!history) return <p className="muted">Loading…</p>;
   const newestFirst = [...history.versions].reverse();
+  const sideOf = (which: 0 | 1) => {
+    const detail = which === 0 ? pair!.left : pair!.right;
+    return { label: `${versionLabel(history, selected, which)} · ${timeText(detail.versionTime ?? 0)}`, json: detail.json };
+  };
   return (
     <div className="history">
       <p className="muted small history-note">
@@ -71,8 +121,25 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
         {history.deleted && ' · the pod is deleted; its history is kept for a while'}{' '}
         <button type="button" className="link-button" aria-expanded={editLimits} onClick={() => setEditLimits(!editLimits)}>
           Limits…
-        </button>
+        </button>{' '}
+        {history.versions.length > 1 && (
+          <button
+            type="button"
+            className="link-button"
+            aria-pressed={comparing}
+            onClick={() => {
+              if (comparing) {
+                setComparing(false);
+                setSelected([]);
+                setPair(null);
+              } else startComparing();
+            }}
+          >
+            {comparing ? 'Stop comparing' : 'Compare versions'}
+          </button>
+        )}
       </p>
+      {comparing && <p className="muted small">Pick two versions to compare: the older one is shown on the left.</p>}
       {editLimits && (
         <HistoryLimitsForm
           bridge={bridge}
@@ -83,7 +150,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
           }}
         />
       )}
-      <ol className="timeline" aria-label="Pod versions, newest first">
+      <ol className="timeline" aria-label={comparing ? 'Pod versions, newest first: pick two to compare' : 'Pod versions, newest first'}>
         {newestFirst.map((v, i) => (
           <li key={v.id}>
             <button
@@ -100,7 +167,31 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
           </li>
         ))}
       </ol>
-      {opened && (
+      {comparing && pair && pair.ids === [...selected].sort((a, b) => a - b).join() && (
+        <section className="version-detail" aria-label="Two versions compared">
+          <div className="diff-toolbar">
+            <span className="spacer" />
+            <button type="button" className="button small" onClick={() => setWide(true)}>
+              Open wide
+            </button>
+          </div>
+          <PodDiffView
+            left={sideOf(0)}
+            right={sideOf(1)}
+            differentPods={false}
+          />
+          {wide && (
+            <Modal title={`${props.name.replace('_', '/')}: two versions`} onClose={() => setWide(false)} size="full">
+              <PodDiffView
+                left={sideOf(0)}
+                right={sideOf(1)}
+                differentPods={false}
+              />
+            </Modal>
+          )}
+        </section>
+      )}
+      {!comparing && opened && (
         <section className="version-detail" aria-label={`Version of ${timeText(opened.detail.versionTime ?? 0)}`}>
           <header className="version-head">
             <strong>As of {timeText(opened.detail.versionTime ?? 0)}</strong>
@@ -113,7 +204,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
             </button>
           </header>
           {view === 'summary' ? (
-            <PodSummaryView summary={opened.detail.summary} unknownFields={opened.detail.unknownFields} now={props.now} />
+            <PodSummaryView summary={opened.detail.summary} notSelected={opened.detail.notSelected} unknownFields={opened.detail.unknownFields} now={props.now} />
           ) : (
             <JsonView text={opened.detail.json} fileName={`${props.name}-${opened.id}.json`} />
           )}
@@ -121,4 +212,12 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
       )}
     </div>
   );
+}
+
+/** "version 3 of 5" or "current", for the older (0) or newer (1) of the picked pair. */
+function versionLabel(history: PodHistoryView, selected: number[], which: 0 | 1): string {
+  const id = [...selected].sort((a, b) => a - b)[which]!;
+  const index = history.versions.findIndex((v) => v.id === id);
+  if (index === history.versions.length - 1 && !history.deleted) return 'current';
+  return `version ${index + 1} of ${history.versions.length}`;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
+import type { NodeInfo } from '../../app/contract/nodes';
 import type { MaskCheck } from '../../app/contract/requests';
+import { MaskBuilder } from './MaskBuilder';
 import { useDebounced } from './use-model';
 import { errorText } from '../format/error-text';
 
@@ -8,7 +10,9 @@ import { errorText } from '../format/error-text';
  * The field mask of the current node: checked as you type (mask.validate), applied with Enter
  * (nodes.setMask, which re-lists and re-watches with it). Empty = full pods.
  */
-export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string }) {
+export function MaskBox({ bridge, node }: { bridge: Bridge; node: NodeInfo }) {
+  const props = { bridge, nodeId: node.id, applied: node.mask };
+  const [building, setBuilding] = useState(false);
   const [text, setText] = useState(props.applied);
   const [check, setCheck] = useState<MaskCheck | null>(null);
   const [applyError, setApplyError] = useState<string | null>(null);
@@ -72,10 +76,25 @@ export function MaskBox(props: { bridge: Bridge; nodeId: string; applied: string
           {text.trim() ? 'Apply mask' : 'Clear mask'}
         </button>
       )}
-      {props.applied && !dirty && <span className="tag tag-mask" title={props.applied}>masked</span>}
+      <button type="button" className="button small" onClick={() => setBuilding(true)}>
+        Fields…
+      </button>
+      {props.applied && !dirty && (
+        <span className="tag tag-mask" title={`Field mask ${props.applied}. ${honouredText(node.maskHonoured)}`}>
+          masked{node.maskHonoured === true ? ' by kubelet' : node.maskHonoured === false ? ' here' : ''}
+        </span>
+      )}
+      {building && <MaskBuilder bridge={bridge} node={node} onClose={() => setBuilding(false)} />}
       <span id="mask-message" className={message ? 'mask-message field-error' : 'mask-message'} role={message ? 'alert' : undefined}>
         {message ?? ''}
       </span>
     </div>
   );
+}
+
+/** Whether the kubelet applied the mask: the pods are the same either way, only the traffic differs. */
+function honouredText(honoured: boolean | null): string {
+  if (honoured === true) return 'The kubelet applied it: only the selected fields crossed the network.';
+  if (honoured === false) return 'This kubelet ignores field masks: whole pods are fetched and the mask is applied here. What you see is the same.';
+  return 'Sent to the kubelet and applied here as pods arrive.';
 }

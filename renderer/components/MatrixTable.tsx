@@ -6,6 +6,14 @@ type Row = WorkloadMatrixView['rows'][number];
 
 const ROWS_AT_FIRST = 300;
 
+/** A cell picked for a pod-against-pod comparison: its first pod, on the source of that column. */
+export interface CellPick {
+  /** The column: the source's index in the matrix's sources. */
+  source: number;
+  namespace: string;
+  podName: string;
+}
+
 /** The sources a row's drift sets apart: for each drift, those whose value is not the most common one. */
 function driftedSources(row: Row): Map<string, string[]> {
   const apart = new Map<string, string[]>();
@@ -27,8 +35,16 @@ function driftedSources(row: Row): Map<string, string[]> {
  * Rows are workloads, columns the sources; a cell is ready/pods, phase and restarts. A row with drift is
  * marked and its differing cells say how they differ; an unknown column (source not live) is blank, never 0.
  */
-export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
+export function MatrixTable({ matrix, onComparePair }: { matrix: WorkloadMatrixView; onComparePair: (a: CellPick, b: CellPick) => void }) {
   const [query, setQuery] = useState('');
+  /** The first of two cells of a row picked to compare their pods. */
+  const [first, setFirst] = useState<{ key: string; pick: CellPick } | null>(null);
+  const pickCell = (row: Row, pick: CellPick) => {
+    if (first && first.key === row.key && first.pick.source !== pick.source) {
+      setFirst(null);
+      onComparePair(first.pick, pick);
+    } else setFirst(first?.key === row.key && first.pick.source === pick.source ? null : { key: row.key, pick });
+  };
   const [driftOnly, setDriftOnly] = useState(false);
   const [all, setAll] = useState(false);
   const needle = query.trim().toLowerCase();
@@ -45,6 +61,7 @@ export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
         <label className="check small">
           <input type="checkbox" checked={driftOnly} onChange={(e) => setDriftOnly(e.target.checked)} /> Only drift
         </label>
+        <span className="muted small">{first ? 'Now pick another cell of that row to compare their pods' : 'Pick two cells of a row to compare their pods'}</span>
       </div>
       <div className="matrix-scroll">
         <table className="matrix" aria-label="Workloads by source">
@@ -72,19 +89,31 @@ export function MatrixTable({ matrix }: { matrix: WorkloadMatrixView }) {
                   {row.cells.map((cell, i) => {
                     const source = matrix.sources[i]!;
                     const differs = apart.get(source.id);
+                    const picked = first?.key === row.key && first.pick.source === i;
                     return (
-                      <td key={source.id} className={differs ? 'cell-drift' : undefined} title={differs?.join('\n') ?? cell?.podNames.join('\n')} data-source={source.id}>
+                      <td
+                        key={source.id}
+                        className={[differs && 'cell-drift', picked && 'cell-picked'].filter(Boolean).join(' ') || undefined}
+                        title={differs?.join('\n') ?? cell?.podNames.join('\n')}
+                        data-source={source.id}
+                      >
                         {source.error ? (
                           <span className="muted">?</span>
                         ) : cell ? (
-                          <>
+                          <button
+                            type="button"
+                            className="cell-button"
+                            aria-pressed={picked}
+                            aria-label={`${row.workload.name} on ${source.id}: compare ${cell.podNames[0]}`}
+                            onClick={() => pickCell(row, { source: i, namespace: row.workload.namespace, podName: cell.podNames[0]! })}
+                          >
                             <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
                               {cell.readyPods}/{cell.pods}
                             </span>{' '}
                             <span className="muted">{phaseText(cell)}</span>
                             {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
                             {differs && <span className="drift-value">{differs.join('; ')}</span>}
-                          </>
+                          </button>
                         ) : (
                           <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
                         )}

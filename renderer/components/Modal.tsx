@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * A modal on the native <dialog>: focus stays inside, Esc closes, and screen readers get a dialog
  * named by its title.
  */
-export function Modal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; footer?: ReactNode }) {
+export function Modal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; size?: 'full'; footer?: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -14,7 +14,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
   return (
     <dialog
       ref={ref}
-      className={props.wide ? 'modal modal-wide' : 'modal'}
+      className={props.size === 'full' ? 'modal modal-full' : props.wide ? 'modal modal-wide' : 'modal'}
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();

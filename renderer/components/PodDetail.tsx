@@ -9,6 +9,8 @@ import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
 import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
+import { agoText, isRecent } from '../format/recent-change';
+import type { PodVersionInfo } from '../../app/contract/history';
 
 type Tab = 'summary' | 'json' | 'yaml' | 'unknown' | 'history';
 
@@ -17,8 +19,12 @@ type Tab = 'summary' | 'json' | 'yaml' | 'unknown' | 'history';
  * table's selection moves to another pod (the tab stays). What was fetched for another pod is never
  * shown under this one's name.
  */
-export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; onClose: () => void }) {
+export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; onClose: () => void; onCompareWith: () => void }) {
   const [tab, setTab] = useState<Tab>('summary');
+  /** The pod's last version when it was a change (not a list or its addition): the "what changed" mark. */
+  const [lastChange, setLastChange] = useState<{ uid: string; version: PodVersionInfo } | null>(null);
+  /** Bumped to open the History tab comparing the last change. */
+  const [compareRequest, setCompareRequest] = useState<{ uid: string; n: number } | null>(null);
   const [fetched, setFetched] = useState<{ uid: string; detail: Detail | null; error: string | null } | null>(null);
   const now = useNow(5000);
   const { bridge, nodeId, uid, row } = props;
@@ -36,6 +42,22 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
       current = false;
     };
   }, [bridge, nodeId, uid, row]);
+
+  // The hub's history knows when the pod last changed and what, also from before this window opened.
+  useEffect(() => {
+    let current = true;
+    bridge.request('pods.history', { nodeId, uid }).then(
+      (h) => {
+        const last = h.versions.at(-1);
+        if (current) setLastChange(last?.event === 'MODIFIED' ? { uid, version: last } : null);
+      },
+      () => current && setLastChange(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, nodeId, uid, row]);
+  const changed = lastChange?.uid === uid && isRecent(lastChange.version.time, now) ? lastChange.version : null;
 
   // Printed here from the pod's kubectl JSON by the code the CLI prints -o yaml with, only while it is shown.
   const yaml = useMemo(() => {
@@ -61,12 +83,35 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           <span className="muted mono small">{namespace}</span>
           <h2 className="mono">{name}</h2>
         </div>
-        {row && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
+        {row && !detail?.notSelected.includes('status') && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
         {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${new Date(detail.deletedAt).toLocaleTimeString()}` : 'deleted'}</span>}
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
         </button>
       </header>
+      <div className="detail-actions small">
+        <button type="button" className="button small" onClick={props.onCompareWith} aria-keyshortcuts="c" title="Compare this pod with another pod of any open source (c)">
+          Compare with…
+        </button>
+        {changed && (
+          <p className="changed-note" role="status">
+            <span className="changed-mark" aria-hidden="true">
+              Δ
+            </span>
+            Changed {agoText(changed.time, now)}: {changed.change}{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setTab('history');
+                setCompareRequest((was) => ({ uid, n: (was?.n ?? 0) + 1 }));
+              }}
+            >
+              See what changed
+            </button>
+          </p>
+        )}
+      </div>
       <Tabs label="Pod views" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="detail-body">
         {error && (
           <p className="form-error" role="alert">
@@ -74,12 +119,12 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           </p>
         )}
         {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
-        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} unknownFields={detail.unknownFields} now={now} />}
+        {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
         {yaml?.note && <p className="muted small">{yaml.note}.</p>}
         {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
-        {tab === 'history' && <HistoryTab bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} />}
+        {tab === 'history' && <HistoryTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} compareRequest={compareRequest?.uid === uid ? compareRequest.n : 0} />}
       </Tabs>
     </section>
   );

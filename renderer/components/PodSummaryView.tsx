@@ -1,5 +1,11 @@
+import type { ReactNode } from 'react';
 import type { ContainerStateView, ContainerView, PodSummary, UnknownFieldView } from '../../app/contract/pods';
+import type { SummaryField } from '../../app/contract/pod-field-sources';
 import { formatAge } from '../format/age';
+import { NotSelected } from './NotSelected';
+
+/** The summary's values the field mask left out (SUMMARY_FIELD_SOURCES keys). */
+type Hidden = (field: SummaryField) => boolean;
 
 function stateText(s: ContainerStateView): string {
   const parts: string[] = [s.kind === 'unknown' ? 'no status yet' : s.kind];
@@ -21,21 +27,21 @@ function terminationTimes(t: ContainerStateView, now: number): string {
 
 const STATE_TONE: Record<ContainerStateView['kind'], string> = { running: 'ok', waiting: 'wait', terminated: 'off', unknown: 'off' };
 
-function Container({ c, now }: { c: ContainerView; now: number }) {
+function Container({ c, now, hidden }: { c: ContainerView; now: number; hidden: Hidden }) {
   const tone = c.state.kind === 'terminated' && c.state.exitCode !== 0 ? 'bad' : c.state.kind === 'waiting' && c.state.reason && /BackOff|Err|Invalid/.test(c.state.reason) ? 'bad' : STATE_TONE[c.state.kind];
   return (
     <article className="container-card" aria-label={`${c.kind} container ${c.name}`}>
       <header>
         <span className={`tag kind-${c.kind}`}>{c.kind}</span>
         <strong className="mono">{c.name}</strong>
-        <span className={`pill tone-${tone}`}>{stateText(c.state)}</span>
+        {hidden('containers.state') ? <NotSelected /> : <span className={`pill tone-${tone}`}>{stateText(c.state)}</span>}
         <span className="spacer" />
-        <span className={c.ready ? 'tone-text-ok small' : 'muted small'}>{c.ready ? 'ready' : 'not ready'}</span>
-        <span className={c.restarts > 0 ? 'tone-text-wait small' : 'muted small'}>{c.restarts} restarts</span>
+        {!hidden('containers.ready') && <span className={c.ready ? 'tone-text-ok small' : 'muted small'}>{c.ready ? 'ready' : 'not ready'}</span>}
+        {!hidden('containers.restarts') && <span className={c.restarts > 0 ? 'tone-text-wait small' : 'muted small'}>{c.restarts} restarts</span>}
       </header>
       <dl className="facts compact">
         <dt>Image</dt>
-        <dd className="mono wrap">{c.image}</dd>
+        <dd className="mono wrap">{hidden('containers.image') ? <NotSelected /> : c.image}</dd>
         {c.state.startedAt && (
           <>
             <dt>Started</dt>
@@ -123,31 +129,44 @@ export function UnknownFieldsTable({ fields }: { fields: readonly UnknownFieldVi
   );
 }
 
-export function PodSummaryView({ summary: s, unknownFields, now }: { summary: PodSummary; unknownFields: readonly UnknownFieldView[]; now: number }) {
+export function PodSummaryView({
+  summary: s,
+  notSelected = [],
+  unknownFields,
+  now,
+}: {
+  summary: PodSummary;
+  notSelected?: readonly string[];
+  unknownFields: readonly UnknownFieldView[];
+  now: number;
+}) {
   const labels = Object.entries(s.labels);
+  const hidden: Hidden = (field) => notSelected.includes(field);
+  // A value the mask left out is marked as such, never shown as empty.
+  const show = (field: SummaryField, value: ReactNode) => (hidden(field) ? <NotSelected /> : value);
   return (
     <div className="summary">
       <dl className="facts grid">
         <dt>Namespace</dt>
-        <dd className="mono">{s.namespace}</dd>
+        <dd className="mono">{show('namespace', s.namespace)}</dd>
         <dt>Node</dt>
-        <dd className="mono">{s.node || '—'}</dd>
+        <dd className="mono">{show('node', s.node || '—')}</dd>
         <dt>Pod IP</dt>
-        <dd className="mono">{s.podIP || '—'}</dd>
+        <dd className="mono">{show('podIP', s.podIP || '—')}</dd>
         <dt>Host IP</dt>
-        <dd className="mono">{s.hostIP || '—'}</dd>
+        <dd className="mono">{show('hostIP', s.hostIP || '—')}</dd>
         <dt>Owner</dt>
-        <dd className="mono">{s.ownerKind ? `${s.ownerKind}/${s.ownerName}` : '—'}{s.isStatic && <span className="tag">static</span>}</dd>
+        <dd className="mono">{show('owner', s.ownerKind ? `${s.ownerKind}/${s.ownerName}` : '—')}{s.isStatic && <span className="tag">static</span>}</dd>
         <dt>Created</dt>
-        <dd>{s.createdAt ? `${formatAge(s.createdAt, now)} ago` : '—'}</dd>
+        <dd>{show('createdAt', s.createdAt ? `${formatAge(s.createdAt, now)} ago` : '—')}</dd>
         <dt>QoS</dt>
-        <dd>{s.qosClass || '—'}</dd>
+        <dd>{show('qosClass', s.qosClass || '—')}</dd>
         <dt>Service account</dt>
-        <dd className="mono">{s.serviceAccount || '—'}</dd>
+        <dd className="mono">{show('serviceAccount', s.serviceAccount || '—')}</dd>
         <dt>Restart policy</dt>
-        <dd>{s.restartPolicy || '—'}</dd>
+        <dd>{show('restartPolicy', s.restartPolicy || '—')}</dd>
         <dt>Priority class</dt>
-        <dd>{s.priorityClassName || '—'}</dd>
+        <dd>{show('priorityClassName', s.priorityClassName || '—')}</dd>
       </dl>
       {labels.length > 0 && (
         <section aria-label="Labels">
@@ -163,7 +182,11 @@ export function PodSummaryView({ summary: s, unknownFields, now }: { summary: Po
       )}
       <section aria-label="Conditions">
         <h3>Conditions</h3>
-        {s.conditions.length === 0 ? (
+        {hidden('conditions') ? (
+          <p>
+            <NotSelected />
+          </p>
+        ) : s.conditions.length === 0 ? (
           <p className="muted">None reported.</p>
         ) : (
           <table className="data-table">
@@ -182,9 +205,13 @@ export function PodSummaryView({ summary: s, unknownFields, now }: { summary: Po
       </section>
       <section aria-label="Containers">
         <h3>Containers</h3>
-        {s.containers.map((c) => (
-          <Container key={`${c.kind}/${c.name}`} c={c} now={now} />
-        ))}
+        {hidden('containers') ? (
+          <p>
+            <NotSelected />
+          </p>
+        ) : (
+          s.containers.map((c, i) => <Container key={`${c.kind}/${c.name}/${i}`} c={c} now={now} hidden={hidden} />)
+        )}
       </section>
       {s.volumes.length > 0 && (
         <section aria-label="Volumes">

@@ -1,21 +1,25 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import type { RowField } from '../../app/contract/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
+import { NotSelected } from './NotSelected';
+import { agoText, isRecent } from '../format/recent-change';
+import type { LastChange } from '../state/pod-store';
 import { useNow, useThrottled } from './use-model';
 
-const COLUMNS: { key: SortKey; label: string; className: string }[] = [
-  { key: 'namespace', label: 'Namespace', className: 'c-ns' },
-  { key: 'name', label: 'Name', className: 'c-name' },
-  { key: 'status', label: 'Status', className: 'c-status' },
-  { key: 'ready', label: 'Ready', className: 'c-ready' },
-  { key: 'restarts', label: 'Restarts', className: 'c-num' },
-  { key: 'age', label: 'Age', className: 'c-age' },
-  { key: 'podIP', label: 'Pod IP', className: 'c-ip' },
-  { key: 'node', label: 'Node', className: 'c-node' },
-  { key: 'ownerKind', label: 'Owner', className: 'c-owner' },
-  { key: 'isStatic', label: 'Static', className: 'c-static' },
+const COLUMNS: { key: SortKey; label: string; className: string; field: RowField }[] = [
+  { key: 'namespace', label: 'Namespace', className: 'c-ns', field: 'namespace' },
+  { key: 'name', label: 'Name', className: 'c-name', field: 'name' },
+  { key: 'status', label: 'Status', className: 'c-status', field: 'status' },
+  { key: 'ready', label: 'Ready', className: 'c-ready', field: 'ready' },
+  { key: 'restarts', label: 'Restarts', className: 'c-num', field: 'restarts' },
+  { key: 'age', label: 'Age', className: 'c-age', field: 'createdAt' },
+  { key: 'podIP', label: 'Pod IP', className: 'c-ip', field: 'podIP' },
+  { key: 'node', label: 'Node', className: 'c-node', field: 'node' },
+  { key: 'ownerKind', label: 'Owner', className: 'c-owner', field: 'owner' },
+  { key: 'isStatic', label: 'Static', className: 'c-static', field: 'isStatic' },
 ];
 const ROW_HEIGHT = 26;
 const FLASH_MS = 1200;
@@ -40,9 +44,16 @@ interface Props {
   onSelect: (uid: string) => void;
   onOpen: (uid: string) => void;
   changedAt: (uid: string) => number | undefined;
+  /** What last changed in a pod (from the feed), marked on its row while recent. */
+  lastChange: (uid: string) => LastChange | undefined;
   emptyText: string;
   /** Over several sources: why a row's source is not live ('offline', 'stale: reconnecting'), undefined when it is. */
   staleOf?: (uid: string) => string | undefined;
+  /** Columns the node's field mask leaves out, and that mask: their cells say so instead of showing zeros. */
+  notSelected: ReadonlySet<RowField>;
+  mask: string;
+  /** Over several sources, each with its own mask: the row's source's, in place of the two above. */
+  maskOf?: (uid: string) => { notSelected: ReadonlySet<RowField>; mask: string };
 }
 
 /** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
@@ -58,6 +69,9 @@ export function PodsTable(props: Props) {
     overscan: 12,
     getItemKey: (i) => props.rows[i]?.uid ?? i,
   });
+  // A cell the mask left out shows the mark, whatever the row holds there.
+  const cell = (field: RowField, content: ReactNode, masked: { notSelected: ReadonlySet<RowField>; mask: string } = props) =>
+    masked.notSelected.has(field) ? <NotSelected mask={masked.mask} short /> : content;
   const selectedIndex = props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1;
 
   // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
@@ -112,6 +126,7 @@ export function PodsTable(props: Props) {
               <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
                 <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
                   <span className="sort-label">{c.label}</span>
+                  {props.notSelected.has(c.field) && <NotSelected mask={props.mask} short />}
                   <span className="sort-mark" aria-hidden="true">
                     {active ? (props.order.descending ? '▾' : '▴') : ''}
                   </span>
@@ -131,6 +146,9 @@ export function PodsTable(props: Props) {
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
                 const selected = row.uid === props.selectedUid;
                 const stale = props.staleOf?.(row.uid);
+                const masked = props.maskOf?.(row.uid) ?? props;
+                const last = props.lastChange(row.uid);
+                const recent = last && isRecent(last.time, now) ? last : undefined;
                 return (
                   <div
                     // A new key per change restarts the flash animation even if the row was flashing already.
@@ -148,23 +166,30 @@ export function PodsTable(props: Props) {
                       props.onOpen(row.uid);
                     }}
                   >
-                    <div role="gridcell" className="c-ns" title={row.namespace}>{row.namespace}</div>
-                    <div role="gridcell" className="c-name" title={row.name}>{row.name}</div>
+                    <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace, masked)}</div>
+                    <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
+                      {recent && (
+                        <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
+                          Δ
+                        </span>
+                      )}
+                      {cell('name', row.name, masked)}
+                    </div>
                     <div role="gridcell" className="c-status">
-                      <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>
+                      {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>, masked)}
                     </div>
                     <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-                      {row.ready}/{row.total}
+                      {cell('ready', `${row.ready}/${row.total}`, masked)}
                     </div>
-                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{row.restarts}</div>
-                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{formatAge(row.createdAt, now)}</div>
-                    <div role="gridcell" className="c-ip">{row.podIP || '—'}</div>
+                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts, masked)}</div>
+                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now), masked)}</div>
+                    <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—', masked)}</div>
                     <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
-                      {row.node}
+                      {cell('node', row.node, masked)}
                       {stale && <span className="tag tag-offline">{stale}</span>}
                     </div>
-                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{row.ownerKind || '—'}</div>
-                    <div role="gridcell" className="c-static">{row.isStatic ? <span className="tag">static</span> : ''}</div>
+                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—', masked)}</div>
+                    <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '', masked)}</div>
                   </div>
                 );
               })}

@@ -81,8 +81,9 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     // The export as the app writes it, handed to the browser as a download.
     'pods.export': ({ nodeId, uids, format, path }) => {
       const pods = hub.shownPods(nodeId, uids);
+      const mask = hub.fieldMask(nodeId);
       const parts: string[] = [];
-      streamPodsAsKubectl(pods, (text) => parts.push(text), { ndjson: format === 'ndjson' });
+      streamPodsAsKubectl(pods, (text) => parts.push(text), { ndjson: format === 'ndjson', ...(mask ? { mask } : {}) });
       const blob = new Blob(parts, { type: 'application/json' });
       const name = (path ?? `pods.${format === 'list' ? 'json' : 'ndjson'}`).split('/').pop()!;
       const link = Object.assign(document.createElement('a'), { href: URL.createObjectURL(blob), download: name });

@@ -180,6 +180,7 @@ export class AppModel {
       else if (this.pods.applyDeltas(item.batch, now) === 'gap') stale.add(item.batch.nodeId);
     }
     this.feed.push(lines);
+    this.pods.noteChanges(lines);
     for (const nodeId of stale) void this.loadRows(nodeId);
     this.changed();
   }

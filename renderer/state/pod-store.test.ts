@@ -20,6 +20,19 @@ describe('PodStore', () => {
     expect(store.count('n1')).toBe(1);
   });
 
+  it('keeps what the feed says last changed in a pod it shows, until the pod is removed', () => {
+    const store = new PodStore();
+    store.applySnapshot('n1', { seq: 1, rows: [testRow({ uid: 'a' }), testRow({ uid: 'b' })] });
+    const line = (uid: string, type: 'MODIFIED' | 'ADDED', change: string, time: number) => ({ time, nodeId: 'n1', type, namespace: 'ns', name: uid, uid, change });
+    store.noteChanges([line('a', 'MODIFIED', 'image app:1 → app:2', 10), line('b', 'ADDED', 'added', 10), line('zz', 'MODIFIED', 'phase', 10)]);
+    store.noteChanges([line('a', 'MODIFIED', 'status Pending → Running', 20)]);
+    expect(store.lastChange('n1', 'a')).toEqual({ time: 20, change: 'status Pending → Running' });
+    expect(store.lastChange('n1', 'b')).toBeUndefined();
+    expect(store.lastChange('n1', 'zz')).toBeUndefined();
+    store.applyDeltas({ nodeId: 'n1', seq: 2, reset: false, upserts: [], removals: ['a'] }, 30);
+    expect(store.lastChange('n1', 'a')).toBeUndefined();
+  });
+
   it('keeps batches that arrive before the snapshot and replays the newer ones', () => {
     const store = new PodStore();
     expect(store.applyDeltas({ nodeId: 'n', seq: 3, reset: false, upserts: [testRow({ uid: 'old' })], removals: [] }, 1)).toBe('early');
@@ -105,7 +118,7 @@ describe('frame batching', () => {
   it('AppModel renders 1,000 pod events with one notification per frame', async () => {
     const bridge = createFakeBridge({
       'nodes.list': () => [
-        { id: 'n1', label: 'demo', simulated: true, spec: { kind: 'ssh' as const, host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 },
+        { id: 'n1', label: 'demo', simulated: true, spec: { kind: 'ssh' as const, host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 },
       ],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: 0, rows: [] }),
@@ -132,7 +145,7 @@ describe('frame batching', () => {
     let answer: (() => void) | undefined;
     let serverSeq = 0;
     const bridge = createFakeBridge({
-      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 }],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: serverSeq, rows: [] }),
     });
@@ -164,7 +177,7 @@ describe('frame batching', () => {
       const asked: number[] = [];
       let failures = 8;
       const bridge = createFakeBridge({
-        'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+        'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 }],
         'prompts.pending': () => [],
         'pods.rows': () => {
           asked.push(Date.now());
@@ -188,7 +201,7 @@ describe('frame batching', () => {
     it('AppModel stops retrying for a removed node, and a resync fetches at once', async () => {
       vi.useFakeTimers();
       let asked = 0;
-      const node = (id: string) => ({ id, label: id, simulated: false, spec: { kind: 'ssh' as const, host: id }, state: { phase: 'live' as const, since: 1 }, mask: '', podCount: 0 });
+      const node = (id: string) => ({ id, label: id, simulated: false, spec: { kind: 'ssh' as const, host: id }, state: { phase: 'live' as const, since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 });
       let listed = [node('n1'), node('n2')];
       const bridge = createFakeBridge({
         'nodes.list': () => listed,
@@ -218,7 +231,7 @@ describe('frame batching', () => {
   it('AppModel refetches a node whose batches skipped a seq', async () => {
     let snapshots = 0;
     const bridge = createFakeBridge({
-      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', podCount: 0 }],
+      'nodes.list': () => [{ id: 'n1', label: 'x', simulated: false, spec: { kind: 'ssh' as const, host: 'x' }, state: { phase: 'live', since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 }],
       'prompts.pending': () => [],
       'pods.rows': () => ({ seq: snapshots++ === 0 ? 0 : 7, rows: snapshots > 1 ? [testRow({ uid: 'fresh' })] : [] }),
     });

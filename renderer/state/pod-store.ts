@@ -1,4 +1,10 @@
-import type { PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
+import type { FeedLine, PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
+
+/** A pod's last change as the feed told it: when, and what in one line. */
+export interface LastChange {
+  time: number;
+  change: string;
+}
 
 interface NodePods {
   /** Seq of the last batch applied; -1 while waiting for a snapshot (the first, or after a gap). */
@@ -6,6 +12,8 @@ interface NodePods {
   rows: Map<string, PodRow>;
   /** When each pod last changed (ms), for the row flash; initial loads do not flash. */
   changedAt: Map<string, number>;
+  /** Each pod's last change (MODIFIED in the feed), for the "what changed" mark; kept across snapshots. */
+  lastChange: Map<string, LastChange>;
   /** Batches that arrived while waiting for a snapshot, replayed on top of it. */
   early: PodDeltas[];
   list: PodRow[] | null;
@@ -29,7 +37,7 @@ export class PodStore {
 
   private node(nodeId: string): NodePods {
     let node = this.nodes.get(nodeId);
-    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), early: [], list: null }));
+    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), lastChange: new Map(), early: [], list: null }));
     return node;
   }
 
@@ -77,6 +85,7 @@ export class PodStore {
     for (const uid of batch.removals) {
       node.rows.delete(uid);
       node.changedAt.delete(uid);
+      node.lastChange.delete(uid);
     }
     node.seq = batch.seq;
     node.list = null;
@@ -100,6 +109,18 @@ export class PodStore {
 
   changedAt(nodeId: string, uid: string): number | undefined {
     return this.nodes.get(nodeId)?.changedAt.get(uid);
+  }
+
+  /** Notes what the feed says changed; only modifications of pods the store knows count. */
+  noteChanges(lines: readonly FeedLine[]): void {
+    for (const line of lines) {
+      const node = this.nodes.get(line.nodeId);
+      if (line.type === 'MODIFIED' && line.uid !== '' && node?.rows.has(line.uid)) node.lastChange.set(line.uid, { time: line.time, change: line.change });
+    }
+  }
+
+  lastChange(nodeId: string, uid: string): LastChange | undefined {
+    return this.nodes.get(nodeId)?.lastChange.get(uid);
   }
 
   count(nodeId: string): number {

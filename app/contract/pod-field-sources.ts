@@ -1,0 +1,61 @@
+/**
+ * Which pod fields each value the UI shows is computed from, so that under a field mask a value
+ * whose fields were all left out is shown as "not selected" rather than as an empty or zero value.
+ */
+import { keepsAnyOf } from '../mask/mask-coverage';
+
+/** The table's columns and their source fields. */
+export const ROW_FIELD_SOURCES = {
+  namespace: ['metadata.namespace'],
+  name: ['metadata.name'],
+  status: ['status.phase', 'status.reason', 'status.containerStatuses.state', 'status.initContainerStatuses.state', 'metadata.deletionTimestamp'],
+  ready: ['status.containerStatuses.ready'],
+  restarts: ['status.containerStatuses.restartCount', 'status.initContainerStatuses.restartCount'],
+  createdAt: ['metadata.creationTimestamp'],
+  podIP: ['status.podIP'],
+  node: ['spec.nodeName'],
+  owner: ['metadata.ownerReferences'],
+  labels: ['metadata.labels'],
+  isStatic: ['metadata.annotations'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type RowField = keyof typeof ROW_FIELD_SOURCES;
+
+/** The summary's values and their source fields; container values are under `containers.`. */
+export const SUMMARY_FIELD_SOURCES = {
+  namespace: ['metadata.namespace'],
+  name: ['metadata.name'],
+  uid: ['metadata.uid'],
+  phase: ['status.phase'],
+  status: ROW_FIELD_SOURCES.status,
+  node: ['spec.nodeName'],
+  podIP: ['status.podIP'],
+  hostIP: ['status.hostIP'],
+  qosClass: ['status.qosClass'],
+  serviceAccount: ['spec.serviceAccountName', 'spec.serviceAccount'],
+  restartPolicy: ['spec.restartPolicy'],
+  priorityClassName: ['spec.priorityClassName'],
+  createdAt: ['metadata.creationTimestamp'],
+  startedAt: ['status.startTime'],
+  owner: ['metadata.ownerReferences'],
+  labels: ['metadata.labels'],
+  annotations: ['metadata.annotations'],
+  conditions: ['status.conditions'],
+  volumes: ['spec.volumes'],
+  containers: ['spec.containers', 'spec.initContainers', 'spec.ephemeralContainers', 'status.containerStatuses', 'status.initContainerStatuses'],
+  'containers.image': ['spec.containers.image', 'spec.initContainers.image', 'spec.ephemeralContainers.image'],
+  'containers.state': ['status.containerStatuses.state', 'status.initContainerStatuses.state'],
+  'containers.ready': ['status.containerStatuses.ready', 'status.initContainerStatuses.ready'],
+  'containers.restarts': ['status.containerStatuses.restartCount', 'status.initContainerStatuses.restartCount'],
+  'containers.probes': ['spec.containers.livenessProbe', 'spec.containers.readinessProbe', 'spec.containers.startupProbe'],
+  'containers.resources': ['spec.containers.resources', 'spec.initContainers.resources'],
+  'containers.ports': ['spec.containers.ports'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type SummaryField = keyof typeof SUMMARY_FIELD_SOURCES;
+
+/** The values (of `sources`) a mask with these canonical paths leaves out entirely; none without a mask. */
+export function unselectedFields<K extends string>(sources: Record<K, readonly string[]>, maskPaths: readonly string[]): K[] {
+  if (maskPaths.length === 0) return [];
+  return (Object.keys(sources) as K[]).filter((key) => !sources[key].some((path) => keepsAnyOf(maskPaths, path)));
+}

@@ -1,0 +1,219 @@
+import {
+  ContractError,
+  DIFF_LINES_MAX,
+  type DiffEntry,
+  type DiffProgress,
+  type DiffResult,
+  type DiffSideInfo,
+} from '../contract';
+import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { diffPodSetsInSlices, shownChanges, type PodDiff, type PodSetDiff } from '../diff/diff-pods';
+import { changeLine } from '../diff/diff-text';
+import type { JsonValue } from '../diff/diff-values';
+import { podRef, type PodRef } from '../diff/match-pods';
+import { kubectlJsonValue } from '../diff/kubectl-json-value';
+import type { NoiseSettings } from '../diff/noise-rules';
+import type { FieldMask } from '../mask/field-mask';
+import { podToKubectlJson } from '../pod/kubectl-json';
+import type { PodTree } from '../pod/pod-tree';
+
+/** A pod of one side as it is compared: already shown through both sides' masks. */
+export interface SidePod {
+  uid: string;
+  tree: PodTree;
+}
+
+export interface DiffSideInput {
+  info: DiffSideInfo;
+  pods: SidePod[];
+  /** What both sides selected, when either has a mask: the pods are printed through it. */
+  mask?: FieldMask;
+}
+
+interface Job {
+  id: string;
+  left: DiffSideInput;
+  right: DiffSideInput;
+  controller: AbortController;
+  phase: DiffProgress['phase'];
+  done: number;
+  total: number;
+  error?: string;
+  entries?: DiffEntry[];
+  counts?: PodSetDiff['counts'];
+}
+
+export interface SourceDiffJobsOptions {
+  /** Longest stretch of work between two turns of the event loop, in ms. */
+  budgetMs?: number;
+  /** Progress events at most this often, in ms (the last one always goes out). */
+  progressEveryMs?: number;
+  /** Finished comparisons kept for diff.result and diff.pods; the oldest is forgotten past it. */
+  keep?: number;
+}
+
+/** Gives the event loop a turn (a UI, the bridge's other requests). */
+const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+const notFound = (jobId: string) =>
+  new ContractError('not-found', `There is no comparison ${jobId} (any more).`, 'Older comparisons are forgotten, or it was cancelled: compare the sources again.');
+
+/**
+ * Source-against-source comparisons as jobs in the app core: the pods are printed and diffed in
+ * time-boxed slices, progress goes out as diffProgress events, and the result stays here, paged out to
+ * the UI with the pods' JSON only for the pair it drills into, so no message carries two whole pod sets.
+ */
+export class SourceDiffJobs {
+  private readonly jobs = new Map<string, Job>();
+  private nextId = 1;
+  private readonly budgetMs: number;
+  private readonly progressEveryMs: number;
+  private readonly keep: number;
+
+  constructor(
+    private readonly emit: (progress: DiffProgress) => void,
+    options: SourceDiffJobsOptions = {},
+  ) {
+    this.budgetMs = options.budgetMs ?? 12;
+    this.progressEveryMs = options.progressEveryMs ?? 100;
+    this.keep = options.keep ?? 3;
+  }
+
+  start(left: DiffSideInput, right: DiffSideInput, noise: NoiseSettings): string {
+    const id = `diff-${this.nextId++}`;
+    const job: Job = { id, left, right, controller: new AbortController(), phase: 'running', done: 0, total: left.pods.length + right.pods.length + Math.min(left.pods.length, right.pods.length) };
+    this.jobs.set(id, job);
+    this.forgetOld();
+    void this.run(job, noise);
+    return id;
+  }
+
+  cancel(jobId: string): void {
+    const job = this.jobs.get(jobId);
+    if (!job) return;
+    this.jobs.delete(jobId);
+    if (job.phase === 'running') job.controller.abort();
+  }
+
+  result(jobId: string, offset: number, limit: number): DiffResult {
+    const job = this.finished(jobId);
+    return {
+      jobId,
+      left: job.left.info,
+      right: job.right.info,
+      counts: job.counts!,
+      entries: job.entries!.slice(offset, offset + limit),
+      offset,
+      total: job.entries!.length,
+    };
+  }
+
+  /** A pair as it was compared, as kubectl prints it (managed fields too: a noise rule hides them). */
+  pods(jobId: string, leftUid: string | undefined, rightUid: string | undefined) {
+    const job = this.finished(jobId);
+    const side = (input: DiffSideInput, uid: string | undefined) => {
+      if (uid === undefined) return null;
+      const pod = input.pods.find((p) => p.uid === uid);
+      if (!pod) throw new ContractError('not-found', `Pod ${uid} is not in the comparison's ${input.info.label}.`, 'Pick a pod from the comparison.');
+      return { label: input.info.label, json: podToKubectlJson(pod.tree, { showManagedFields: true, ...(input.mask ? { mask: input.mask } : {}) }) };
+    };
+    const left = side(job.left, leftUid);
+    const right = side(job.right, rightUid);
+    if (!left && !right) throw new ContractError('invalid-input', 'Name the pod on at least one side (leftUid, rightUid).', 'Pick a pod from the comparison.');
+    return { left, right, differentPods: leftUid !== undefined && rightUid !== undefined && leftUid !== rightUid };
+  }
+
+  close(): void {
+    for (const id of [...this.jobs.keys()]) this.cancel(id);
+  }
+
+  private finished(jobId: string): Job {
+    const job = this.jobs.get(jobId);
+    if (!job) throw notFound(jobId);
+    if (job.phase === 'running') throw new ContractError('busy', `Comparison ${jobId} is still running.`, 'Wait for its last progress event.');
+    if (job.phase !== 'done') throw new ContractError('failed', `Comparison ${jobId} ${job.phase === 'failed' ? `failed: ${job.error}` : 'was cancelled'}.`, 'Compare the sources again.');
+    return job;
+  }
+
+  private forgetOld(): void {
+    const done = [...this.jobs.values()].filter((j) => j.phase !== 'running');
+    for (const job of done.slice(0, Math.max(0, done.length - this.keep))) this.jobs.delete(job.id);
+  }
+
+  private async run(job: Job, noise: NoiseSettings): Promise<void> {
+    const { signal } = job.controller;
+    let lastSent = 0;
+    const progress = (force = false) => {
+      const t = performance.now();
+      if (!force && t - lastSent < this.progressEveryMs) return;
+      lastSent = t;
+      this.emit({ jobId: job.id, phase: job.phase, done: job.done, total: job.total, ...(job.error ? { error: job.error } : {}) });
+    };
+    try {
+      progress(true);
+      // Printing every pod is most of the work: done here in slices, so the diff's matching, which
+      // reads every pod at once, finds them ready.
+      const json = new Map<PodTree, JsonValue>();
+      let until = performance.now() + this.budgetMs;
+      for (const [pod, mask] of [...job.left.pods.map((p) => [p, job.left.mask] as const), ...job.right.pods.map((p) => [p, job.right.mask] as const)]) {
+        json.set(pod.tree, kubectlJsonValue(pod.tree, mask));
+        job.done++;
+        if (performance.now() >= until) {
+          progress();
+          await turn();
+          signal.throwIfAborted();
+          until = performance.now() + this.budgetMs;
+        }
+      }
+      const printed = job.done;
+      const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p.tree)!, noise, {
+        budgetMs: this.budgetMs,
+        signal,
+        onProgress: (done) => {
+          job.done = printed + done;
+          progress();
+        },
+      });
+      job.entries = this.entries(job, diff, json);
+      job.counts = diff.counts;
+      job.done = job.total;
+      job.phase = 'done';
+    } catch (err) {
+      if (signal.aborted) job.phase = 'cancelled';
+      else {
+        job.phase = 'failed';
+        job.error = err instanceof Error ? err.message : String(err);
+      }
+    }
+    progress(true);
+    this.forgetOld();
+  }
+
+  private entries(job: Job, diff: PodSetDiff, json: Map<PodTree, JsonValue>): DiffEntry[] {
+    // The diff names pods by what their JSON says; a mask may have left the UID out of it.
+    const key = (ref: PodRef) => ref.uid || `${ref.namespace}/${ref.name}`;
+    const byKey = (pods: SidePod[]) => new Map(pods.map((p) => [key(podRef(json.get(p.tree)!)), p]));
+    const left = byKey(job.left.pods);
+    const right = byKey(job.right.pods);
+    const entry = (d: PodDiff): DiffEntry[] => {
+      if (d.change === 'unchanged') return [];
+      const l = d.left ? left.get(key(d.left)) : undefined;
+      const r = d.right ? right.get(key(d.right)) : undefined;
+      const shownPod = r ?? l;
+      if (!shownPod) return [];
+      const lines = shownChanges(d).map(changeLine);
+      return [
+        {
+          change: d.change,
+          ...(l ? { leftUid: l.uid } : {}),
+          ...(r ? { rightUid: r.uid } : {}),
+          ...(d.matchedBy ? { matchedBy: d.matchedBy } : {}),
+          row: { ...podRowFromTree(shownPod.tree), uid: shownPod.uid },
+          changes: lines.slice(0, DIFF_LINES_MAX),
+          moreChanges: Math.max(0, lines.length - DIFF_LINES_MAX),
+        },
+      ];
+    };
+    return diff.pods.flatMap(entry);
+  }
+}

@@ -1,0 +1,166 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import type { NodeInfo } from '../../app/contract/nodes';
+import type { PodRow } from '../../app/contract/pods';
+import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { errorText } from '../format/error-text';
+import { Modal } from './Modal';
+import { PodDiffView, type DiffSide } from './PodDiffView';
+
+/** At most this many candidates are listed; the filter narrows the rest. */
+const LISTED_MAX = 200;
+
+export interface PodOnSource {
+  nodeId: string;
+  uid: string;
+}
+
+interface Candidate extends PodOnSource {
+  row: PodRow;
+  source: string;
+}
+
+/**
+ * "Compare with…": a picker over every open source's pods (typed with the pods filter language, ↑/↓
+ * and Enter), then the two pods side by side. Two different UIDs turn on the noise rules for two
+ * different pods (names, IPs, times); the same UID on two sources is one pod, compared as itself.
+ */
+export function ComparePodsDialog(props: {
+  bridge: Bridge;
+  nodes: readonly NodeInfo[];
+  rows: (nodeId: string) => readonly PodRow[];
+  from: PodOnSource & { label: string };
+  /** The other pod when it is already chosen (two cells of the workload matrix): the picker is skipped. */
+  to?: PodOnSource;
+  onClose: () => void;
+}) {
+  const { bridge, from } = props;
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const [picked, setPicked] = useState<Candidate | null>(() => {
+    const to = props.to;
+    const row = to && props.rows(to.nodeId).find((r) => r.uid === to.uid);
+    return to && row ? { ...to, row, source: props.nodes.find((n) => n.id === to.nodeId)?.label ?? to.nodeId } : null;
+  });
+  const [sides, setSides] = useState<{ left: DiffSide; right: DiffSide } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const listId = useId();
+
+  const filter = useMemo(() => parseFilter(query), [query]);
+  // Read afresh at each render (the App renders on every model change): the sources' pods come and go.
+  const candidates = (() => {
+    const all: Candidate[] = [];
+    for (const node of props.nodes) {
+      for (const row of props.rows(node.id)) {
+        if (node.id === from.nodeId && row.uid === from.uid) continue;
+        if (filter.terms.length === 0 || matchesFilter(filter, row)) all.push({ nodeId: node.id, uid: row.uid, row, source: node.label });
+      }
+    }
+    return all;
+  })();
+  const listed = candidates.slice(0, LISTED_MAX);
+  const activeIndex = Math.min(active, Math.max(0, listed.length - 1));
+
+  useEffect(() => {
+    if (!picked) return;
+    let current = true;
+    setSides(null);
+    setError(null);
+    const sourceLabel = (nodeId: string) => props.nodes.find((n) => n.id === nodeId)?.label ?? nodeId;
+    Promise.all([bridge.request('pods.get', { nodeId: from.nodeId, uid: from.uid }), bridge.request('pods.get', { nodeId: picked.nodeId, uid: picked.uid })]).then(
+      ([l, r]) =>
+        current &&
+        setSides({
+          left: { label: `${l.summary.namespace}/${l.summary.name} · ${sourceLabel(from.nodeId)}`, json: l.json },
+          right: { label: `${r.summary.namespace}/${r.summary.name} · ${sourceLabel(picked.nodeId)}`, json: r.json },
+        }),
+      (err: unknown) => current && setError(errorText(err)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, picked, from.nodeId, from.uid]);
+
+  const optionId = (i: number) => `${listId}-option-${i}`;
+  const title = picked ? `Compare ${from.label} with ${picked.row.namespace}/${picked.row.name}` : `Compare ${from.label} with…`;
+
+  return (
+    <Modal title={title} onClose={props.onClose} size="full">
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {picked ? (
+        <>
+          <div className="diff-toolbar">
+            <button type="button" className="button small" onClick={() => setPicked(null)}>
+              ← Pick another pod
+            </button>
+          </div>
+          {sides ? <PodDiffView left={sides.left} right={sides.right} differentPods={from.uid !== picked.uid} /> : !error && <p className="muted">Loading both pods…</p>}
+        </>
+      ) : (
+        <div className="pod-picker">
+          <input
+            type="search"
+            className="search mono"
+            autoFocus
+            placeholder="Filter pods of every open source   ns:  phase:  label:k=v  owner:  node:"
+            aria-label="Filter pods to compare with"
+            role="combobox"
+            aria-expanded="true"
+            aria-controls={listId}
+            aria-activedescendant={listed.length > 0 ? optionId(activeIndex) : undefined}
+            spellCheck={false}
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setActive(0);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault();
+                setActive(Math.max(0, Math.min(listed.length - 1, activeIndex + (e.key === 'ArrowDown' ? 1 : -1))));
+              } else if (e.key === 'Enter' && listed[activeIndex]) {
+                e.preventDefault();
+                setPicked(listed[activeIndex]!);
+              }
+            }}
+          />
+          {filter.errors.length > 0 && (
+            <span className="field-error" role="alert">
+              {filter.errors[0]}
+            </span>
+          )}
+          <p className="muted small" aria-live="polite">
+            {candidates.length === 0
+              ? 'No pod of an open source matches.'
+              : candidates.length > listed.length
+                ? `${listed.length} of ${candidates.length} pods listed: narrow the filter to see the others.`
+                : `${candidates.length} pod${candidates.length === 1 ? '' : 's'}`}
+          </p>
+          <ul className="picker-list" id={listId} role="listbox" aria-label="Pods to compare with">
+            {listed.map((c, i) => (
+              <li
+                key={`${c.nodeId}/${c.uid}`}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === activeIndex}
+                className={i === activeIndex ? 'picker-option active' : 'picker-option'}
+                onMouseEnter={() => setActive(i)}
+                onClick={() => setPicked(c)}
+              >
+                <span className="muted mono small">{c.row.namespace}</span>
+                <span className="mono">{c.row.name}</span>
+                <span className="spacer" />
+                {c.uid === from.uid && <span className="tag">same pod</span>}
+                <span className="muted small">{c.source}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Modal>
+  );
+}
