@@ -11,7 +11,7 @@ import { workloadKey, type WorkloadId } from '../app/fleet/workload-identity';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import { podToKubectlJson } from '../app/pod/kubectl-json';
 import type { UiServer } from '../app/ui-server/ui-server';
-import { DRIFTED_FLEET, firstWorkloadOf } from './harness/drifted-fleet';
+import { DRIFTED_FLEET, firstWorkloadOf, HOTFIX_IMAGE } from './harness/drifted-fleet';
 import { startFleetHarness, type FleetHarness } from './harness/fleet-harness';
 import { openUiInChromium } from './testing/ui-in-chromium';
 
@@ -111,6 +111,14 @@ describe('many nodes in the browser', () => {
     const daemonRow = matrix.locator(`tbody tr[data-workload="${workloadKey(daemonSet)}"]`);
     expect(await daemonRow.locator('td').first().textContent()).toMatch(/^\d+\/\d+ \w+/);
     await shot('fleet-compare-two');
+
+    // Two cells of the drifted row open their pods side by side: the image is what differs.
+    await drifted.locator('td[data-source="worker-1"] button').click();
+    await drifted.locator('td[data-source="worker-2"] button').click();
+    const diff = page.getByRole('dialog', { name: /^Compare .* with / });
+    await diff.getByText(HOTFIX_IMAGE).first().waitFor();
+    await shot('fleet-cell-diff');
+    await diff.getByRole('button', { name: 'Close dialog' }).click();
   }, 60_000);
 
   it('compares the group and exports the matrix as CSV with the missing DaemonSet in it', async () => {
