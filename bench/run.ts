@@ -6,6 +6,8 @@
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
+import { fleetOpenBench } from './fleet-open.bench';
+import { fleetTableBench } from './fleet-table.bench';
 import { recordedFigures } from './figures';
 import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
@@ -26,6 +28,8 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,
   'sim-list': simListBench,
+  'fleet-open': fleetOpenBench,
+  'fleet-table': fleetTableBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
@@ -12,23 +12,12 @@ import type { PodObject } from '../app/pod/pod-tree';
 import type { NodeInfo, NodeMetrics } from '../app/contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { GPU_RESOURCE } from '../app/sim/pod-resources-server';
-import { readPodStream } from '../app/snapshot/open-pod-file';
-import { ensureRendererBuilt } from '../app/ui-server/renderer-build';
-import { startUiServer, type UiServer } from '../app/ui-server/ui-server';
+import type { UiServer } from '../app/ui-server/ui-server';
 import { runCommand } from './harness/run-command';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from './harness/ssh-harness';
+import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let h: SshHarness;
 let sim: SimulatedKubelet | undefined;
@@ -104,18 +93,8 @@ beforeAll(async () => {
   // A node list from an older, broken run: the app must start anyway and say what it did with it.
   mkdirSync(join(work, 'state'), { recursive: true });
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
-  const rendererDir = await ensureRendererBuilt();
   inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
-  server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
-  // A fresh profile per run (Playwright passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(join(work, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1440, height: 900 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(15_000);
-  await page.goto(server.url);
+  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
 }, 180_000);
 
 afterAll(async () => {

@@ -405,4 +405,34 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('keeps the sidebar usable with a hundred more nodes: counts by state, search, groups, one table over a group', { timeout: 90_000 }, async () => {
+    const { page, errors } = await open('events=0&fleet=100');
+    const counts = page.getByRole('group', { name: 'Nodes by state' });
+    // The demo node, 100 fleet nodes, edge-7 reconnecting, gpu-node-2 failed, a recording offline.
+    await expect.poll(() => counts.textContent()).toMatch(/101 live.*1 reconnecting.*1 error.*1 offline/);
+    await counts.getByRole('button', { name: /error/ }).click();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Nodes' }).locator('.node-label-text').allTextContents()).toEqual(['gpu-node-2']);
+    await counts.getByRole('button', { name: /error/ }).click();
+
+    await page.getByRole('searchbox', { name: 'Search nodes' }).fill('pool-b');
+    const groupB = page.getByRole('list', { name: 'Group pool-b' });
+    await expect.poll(() => groupB.locator('.node-label-text').count()).toBe(25);
+    expect(await page.getByRole('list', { name: 'Group pool-a' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Include the group pool-b' }).click();
+    await page.getByRole('heading', { name: '25 sources' }).waitFor();
+    await page.getByRole('tab', { name: 'Pods (2750)' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('node:worker-002 ns:kube-system is:static');
+    await expect.poll(() => cellTexts(page, 'c-node')).toEqual(['worker-002', 'worker-002', 'worker-002', 'worker-002']);
+    await page.getByRole('searchbox', { name: 'Search nodes' }).fill('');
+    await page.getByRole('tab', { name: /^Compare/ }).click();
+    const matrix = page.getByRole('table', { name: 'Workloads by source' });
+    await matrix.waitFor();
+    expect(await matrix.locator('thead th').count()).toBe(25 + 2);
+    await page.getByLabel('Only drift').check();
+    await expect.poll(() => matrix.locator('tbody tr:not(.drift)').count()).toBe(0);
+    expect(await matrix.locator('tbody tr.drift').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

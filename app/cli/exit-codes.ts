@@ -1,6 +1,8 @@
 /** Exit codes distinguish what went wrong, so scripts can react without parsing messages. */
 export const EXIT = {
   ok: 0,
+  /** `compare`: the sources differ (drift found). */
+  drift: 1,
   /** Bad command line or bad input file. */
   usage: 2,
   /** SSH or socket could not be reached. */

@@ -7,6 +7,7 @@
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
 import type { KubeletTransport } from '../ssh/kubelet-transport';
+import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
 import type { SshPrompter } from '../ssh/ssh-prompter';
@@ -42,7 +43,14 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   return target;
 }
 
-async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter & { close(): void }, session: SshSession): Promise<KubeletConnection> {
+/** What the connections of one multi-source command share: one terminal for questions, one login per jump host. */
+export interface SharedConnections {
+  prompter: SshPrompter;
+  jumpPool: JumpConnectionPool;
+}
+
+/** `closePrompter`: closes the command's own terminal prompter, none when it is shared. */
+async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter, closePrompter: () => void, session: SshSession): Promise<KubeletConnection> {
   const [{ defaultStateDir }, { defaultPinsFile }, { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest }] = await Promise.all([
     import('../inspector/state-dir'),
     import('../kubelet-rest/kubelet-certificate-pins'),
@@ -72,12 +80,12 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
     close: async () => {
       await conn.close();
       session.close();
-      prompter.close();
+      closePrompter();
     },
   };
 }
 
-export async function connectToKubelet(opts: NodeCommandOptions): Promise<KubeletConnection> {
+export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
   const api = opts.api === 'rest' ? 'auto' : opts.api;
   const common = { api, ...(opts.mask ? { mask: opts.mask } : {}), retry: { onRetry: announceRetry } };
   if (opts.local !== undefined) {
@@ -95,17 +103,19 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
   // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
   const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
   const target = await resolveNodeTarget(opts);
-  const prompter = terminalPrompter();
-  const session = createSshSession(target, { prompter });
+  const own = shared ? undefined : terminalPrompter();
+  const prompter = shared?.prompter ?? own!;
+  const closePrompter = () => own?.close();
+  const session = createSshSession(target, { prompter, ...(shared ? { jumpPool: shared.jumpPool } : {}) });
   let transport: KubeletTransport;
   try {
-    if (opts.api === 'rest') return await connectRest(target, opts, prompter, session);
+    if (opts.api === 'rest') return await connectRest(target, opts, prompter, closePrompter, session);
     let socketPath = opts.socketPath;
     if (!socketPath && opts.api === 'auto') {
       socketPath = await findKubeletSocket(session, socketCandidates);
       if (!socketPath) {
         printError(`nodescope: no Pods API socket on ${opts.node} (looked for ${socketCandidates.join(', ')}); trying the kubelet REST API`);
-        return await connectRest(target, opts, prompter, session);
+        return await connectRest(target, opts, prompter, closePrompter, session);
       }
     }
     transport = await openKubeletTransport(target, {
@@ -120,7 +130,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     });
   } catch (err) {
     session.close();
-    prompter.close();
+    closePrompter();
     throw err;
   }
   const { socketPath } = transport;
@@ -132,7 +142,7 @@ export async function connectToKubelet(opts: NodeCommandOptions): Promise<Kubele
     close: async () => {
       client.close();
       await transport.close();
-      prompter.close();
+      closePrompter();
     },
   };
 }

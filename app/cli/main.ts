@@ -9,7 +9,7 @@ type Command = { run(argv: string[]): Promise<number> };
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   decode: { summary: 'print captured pod bytes (.pb) as kubectl get pod -o json (or -o yaml) would', load: () => import('./decode-command') },
   sim: { summary: 'run a simulated kubelet: the Pods API on a UNIX socket (--rest-port: its HTTPS API too; --pod-resources-socket: PodResources)', load: () => import('./sim-command') },
-  pods: { summary: "list a node's (or a file's) pods (table, json, yaml, ndjson)", load: () => import('./pods-command') },
+  pods: { summary: "list a node's (or a file's) pods, or several sources at once (table, json, yaml, ndjson)", load: () => import('./pods-command') },
   get: { summary: 'print one pod by UID (json, yaml, ndjson, table)', load: () => import('./get-command') },
   watch: { summary: "follow a node's pod events live, or replay a recording (table, ndjson, json, yaml)", load: () => import('./watch-command') },
   export: { summary: "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)", load: () => import('./export-command') },
@@ -17,6 +17,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   mask: { summary: 'list the pod fields a --mask can name (tree) and the mask presets (presets)', load: () => import('./mask-command') },
   diff: { summary: 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each', load: () => import('./diff-command') },
   resources: { summary: "devices, exclusive CPUs and memory per container, and the node's allocatable (PodResources API)", load: () => import('./resources-command') },
+  compare: { summary: 'compare the workloads of several nodes or files, drift marked (text, json, csv)', load: () => import('./compare-command') },
   ui: { summary: 'open the desktop UI in a browser (served on 127.0.0.1 only)', load: () => import('./ui-command') },
 };
 

@@ -177,7 +177,8 @@ export function parseNodeArgs(
   // With --local there is no SSH destination: a name for the node is optional (it only labels output).
   const named = !v.local || parsed.positionals.length > argCount;
   const [node, ...args] = named ? parsed.positionals : ['local', ...parsed.positionals];
-  if (!node && !help) throw new CliUsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
+  // A --hosts-file (pods, compare) may name every source itself.
+  if (!node && !help && v['hosts-file'] === undefined) throw new CliUsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
   const output = (v.output as string | undefined) ?? outputs[0]!;
   if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;

@@ -6,7 +6,7 @@ import type { PodTree } from '../pod/pod-tree';
 import { kubectlAge } from './kubectl-age';
 import { terminalLine } from './terminal-text';
 
-const HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
+export const POD_TABLE_HEADER = ['NAMESPACE', 'NAME', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'IP'];
 
 /** What a cell shows when the mask left out every field it is made of: absent, never a zero. */
 export const NOT_SELECTED = '<masked>';
@@ -44,5 +44,5 @@ export function formatTable(rows: string[][]): string {
 export function podTable(pods: PodTree[], now = Date.now(), mask?: FieldMask): string {
   const masked = maskedCells(mask);
   const rows = pods.map((p) => podTableRow(p, now, masked)).sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!));
-  return formatTable([HEADER, ...rows]);
+  return formatTable([POD_TABLE_HEADER, ...rows]);
 }

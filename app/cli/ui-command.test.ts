@@ -88,6 +88,25 @@ describe('nodescope ui', () => {
     expect(existsSync(page)).toBe(false);
   }, 60_000);
 
+  it('adds the hosts a pattern matches and the sockets named, instead of the demo node', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-ui-hosts-'));
+    const config = join(dir, 'ssh_config');
+    // Port 1 refuses at once: the nodes are listed whatever becomes of their connections.
+    writeFileSync(config, ['worker-1', 'worker-2', 'db-1'].map((h) => `Host ${h}\n  HostName 127.0.0.1\n  Port 1\n`).join(''));
+    const ui = startUi(['--no-open', '--ssh-config', config, 'worker-*', 'unix:/run/ns-missing.sock']);
+    const page = await (await launchBrowser()).newPage();
+    await page.goto(await ui.url);
+    const labels = page.getByRole('navigation', { name: 'Nodes' }).locator('.node-label-text');
+    await expect.poll(() => labels.allTextContents(), { timeout: 20_000 }).toEqual(['worker-1', 'worker-2', 'unix:/run/ns-missing.sock']);
+    await page.close();
+    ui.child.kill('SIGTERM');
+    expect(await ui.exited).toBe(0);
+
+    const none = startUi(['--no-open', '--ssh-config', config, 'nomatch-*']);
+    expect(await none.exited).toBe(2);
+    expect(none.output().stderr).toContain(`'nomatch-*' matches no Host alias in ${config}`);
+  }, 60_000);
+
   it('serves the UI with the demo node at the printed URL and stops cleanly on Ctrl-C', async () => {
     const ui = startUi(['--no-open']);
     const url = await ui.url;

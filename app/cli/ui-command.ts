@@ -7,15 +7,24 @@ import { defaultStateDir } from '../inspector/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
+import type { AddNodeSpec } from '../contract';
+import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { EXIT } from './exit-codes';
+import { readHostsFile } from './fleet-sources';
+import { CliUsageError } from './node-options';
+import { resolveSource } from './pod-source';
 import { printError } from './terminal-text';
 
-const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [FILE...]
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [SOURCE...]
 
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
 token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
-Each FILE (a snapshot: kubectl or Nodescope JSON/NDJSON, a .pb; or a Nodescope recording) opens
-as an offline source.
+Each SOURCE opens in the UI: a FILE (a snapshot: kubectl or Nodescope JSON/NDJSON, a .pb; or a
+Nodescope recording) as an offline source; an ssh destination, an ssh_config host pattern ('worker-*')
+or unix:SOCKET as nodes added to the node list (those already in it are not added twice).
+
+  --hosts-file FILE
+               also add the hosts listed in FILE: one per line, # comments, patterns allowed
 
   --port N     listen on port N (default, or 0: any free port; the URL names it)
   --no-open    do not open a browser, only print the URL
@@ -54,9 +63,31 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
   return page;
 }
 
+/** The files to open and the nodes to add that the command line names (README, "Many sources"). */
+function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
+  const files: string[] = [];
+  const named: string[] = [];
+  const sockets: AddNodeSpec[] = [];
+  for (const arg of args) {
+    const source = resolveSource(arg, undefined);
+    if (source.kind === 'file') files.push(resolve(source.path));
+    else if (source.kind === 'socket') sockets.push({ kind: 'unix', socketPath: source.path });
+    else named.push(source.host);
+  }
+  if (hostsFile !== undefined) named.push(...readHostsFile(hostsFile));
+  let hosts: string[];
+  try {
+    hosts = expandHostPatterns(named, sshConfig);
+  } catch (err) {
+    if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+    throw err;
+  }
+  return { files, nodes: [...hosts.map((host): AddNodeSpec => ({ kind: 'ssh', host })), ...sockets] };
+}
+
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; files: string[] };
+  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; files: string[]; nodes: AddNodeSpec[] };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -66,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
         'no-open': { type: 'boolean', default: false },
         'no-demo': { type: 'boolean', default: false },
         'ssh-config': { type: 'string' },
+        'hosts-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -74,12 +106,13 @@ export async function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return EXIT.ok;
     }
+    const sources = uiSources(positionals, values['hosts-file'], values['ssh-config']);
     options = {
       port: parsePort(values.port),
       open: !values['no-open'],
       demo: !values['no-demo'],
       sshConfig: values['ssh-config'],
-      files: positionals.map((file) => resolve(file)),
+      ...sources,
     };
   } catch (err) {
     printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
@@ -94,6 +127,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(options.demo ? {} : { demo: false }),
     ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
     files: options.files,
+    nodes: options.nodes,
   });
   let server;
   try {

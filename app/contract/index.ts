@@ -3,6 +3,7 @@ export * from './bridge';
 export * from './diff';
 export * from './errors';
 export * from './events';
+export * from './fleet';
 export * from './handle-request';
 export * from './history';
 export * from './node-metrics';

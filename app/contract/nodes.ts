@@ -3,6 +3,8 @@ import { z } from 'zod';
 const PORT_RANGE = 'The port must be a whole number from 1 to 65535';
 
 const LabelSchema = z.string().trim().max(200).optional();
+/** A named group the user keeps nodes in (the sidebar shows nodes group by group); absent: no group. */
+const GroupSchema = z.string().trim().min(1, 'A group name cannot be empty').max(100).optional();
 const SocketPathSchema = z
   .string()
   .trim()
@@ -50,6 +52,7 @@ export const SshNodeSpecSchema = z.object({
   kind: z.literal('ssh'),
   /** Shown in the sidebar; defaults to the host. */
   label: LabelSchema,
+  group: GroupSchema,
   /** A Host alias from ~/.ssh/config or a host name / address. */
   host: z
     .string()
@@ -80,7 +83,7 @@ export const SshNodeSpecSchema = z.object({
 export type SshNodeSpec = z.infer<typeof SshNodeSpecSchema>;
 
 /** A Pods API socket on this machine (the CLI's unix:PATH): the simulator, or Nodescope run on the node. */
-export const UnixNodeSpecSchema = z.object({ kind: z.literal('unix'), label: LabelSchema, socketPath: SocketPathSchema });
+export const UnixNodeSpecSchema = z.object({ kind: z.literal('unix'), label: LabelSchema, group: GroupSchema, socketPath: SocketPathSchema });
 
 /** The simulated kubelet inside Nodescope. */
 export const DemoNodeSpecSchema = z.object({ kind: z.literal('demo'), label: LabelSchema });
@@ -193,5 +196,15 @@ export const SshHostSchema = z.object({
   proxyJump: z.string().optional(),
 });
 export type SshHost = z.infer<typeof SshHostSchema>;
+
+/** The hosts a pasted or uploaded host list names, ssh_config patterns expanded; lines that name none, with why. */
+export const HostListExpansionSchema = z.object({
+  hosts: z.array(z.string()),
+  problems: z.array(z.object({ line: z.number().int().min(1), text: z.string(), reason: z.string() })),
+});
+export type HostListExpansion = z.infer<typeof HostListExpansionSchema>;
+
+/** How many nodes one nodes.addMany takes: a fleet view of a thousand is past what the sidebar is for. */
+export const MAX_NODES_AT_ONCE = 1000;
 
 export const NodeIdSchema = z.object({ nodeId: z.string().min(1, 'nodeId is required') });

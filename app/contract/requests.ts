@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
-import { AddNodeSpecSchema, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
+import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
 import {
   ExportRequestSchema,
@@ -9,6 +9,7 @@ import {
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
+import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
 
@@ -75,6 +76,16 @@ export const requests = {
   'nodes.list': { input: NoInput, output: z.array(NodeInfoSchema) },
   /** Adds and starts connecting: an SSH node (an object without kind is one) or a local socket. */
   'nodes.add': { input: AddNodeSpecSchema, output: NodeInfoSchema },
+  /** Adds several nodes in one step (a host pattern, a pasted list, a file), saved once, connecting concurrently. */
+  'nodes.addMany': {
+    input: z.object({ nodes: z.array(AddNodeSpecSchema).min(1, 'Give at least one host').max(MAX_NODES_AT_ONCE, `At most ${MAX_NODES_AT_ONCE} nodes at once`) }),
+    output: z.array(NodeInfoSchema),
+  },
+  /** Puts nodes in a named group, or out of any with no group; remembered with the nodes. */
+  'nodes.setGroup': {
+    input: z.object({ nodeIds: z.array(z.string().min(1)).min(1), group: z.string().trim().max(100).optional() }),
+    output: Done,
+  },
   'nodes.remove': { input: NodeIdSchema, output: Done },
   'nodes.connect': { input: NodeIdSchema, output: Done },
   'nodes.disconnect': { input: NodeIdSchema, output: Done },
@@ -88,6 +99,8 @@ export const requests = {
   /** The node's latest metrics (CPU, memory, probes, devices, runtime against kubelet); null when none yet. Later ones come as nodeMetrics events. */
   'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
+  /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
+  'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
   /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
@@ -96,6 +109,11 @@ export const requests = {
   'pods.history': { input: PodUidSchema, output: PodHistorySchema },
   /** One version of the pod, shown as pods.get shows the current one (with the node's mask). */
   'pods.version': { input: PodVersionRequestSchema, output: PodDetailSchema },
+  /**
+   * The workload matrix of these sources (rows: workloads, columns: sources, drift marked), from the pods
+   * as shown. A source that is neither live nor a file has an unknown column, never an empty one.
+   */
+  'fleet.matrix': { input: MatrixRequestSchema, output: WorkloadMatrixSchema },
   /** How much history every source keeps; setting it applies to all sources at once. */
   'history.limits': { input: NoInput, output: HistoryLimitsSchema },
   'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },

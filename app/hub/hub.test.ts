@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName } from '../contract';
+import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName, type WorkloadMatrixView } from '../contract';
 import type { NodeLinkEvents, NodeLinkRequest } from '../inspector/node-link';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { streamPodsAsKubectl } from '../pod/kubectl-json';
@@ -288,5 +288,43 @@ describe('hub with a field mask', () => {
     await call('mask.savePreset', { name: 'mine', mask: 'status.phase,@identity' });
     expect(await call('mask.validate', { mask: '@mine' })).toMatchObject({ ok: true, paths: expect.arrayContaining(['status.phase', 'metadata.uid']) });
     expect(await call('mask.validate', { mask: '@nope' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('hub: the workload matrix over selected sources', () => {
+  const dsPod = (uid: string, node: string, image: string): DecodedPod => ({
+    pod: {
+      metadata: { uid, name: `agent-${uid}`, namespace: 'kube-system', ownerReferences: [{ kind: 'DaemonSet', name: 'agent', controller: true, uid: 'ds' }] },
+      spec: { nodeName: node, containers: [{ name: 'agent', image }] },
+      status: { phase: 'Running', containerStatuses: [{ name: 'agent', ready: true, restartCount: 0 }] },
+    },
+    unknownFields: [],
+  });
+
+  it('compares live nodes and a snapshot by label, marks drift, and leaves a node that is not live unknown, never empty', async () => {
+    const links = new Map<string, NodeLinkEvents>();
+    const hub = createHub({ openLink: (request) => (links.set(request.nodeId, request.events), { close: async () => undefined }), frameMs: 1 });
+    open.push(hub);
+    const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
+      const result = await handleRequest(hub.handlers, name, input);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as T;
+    };
+    const [a, b, c] = await call<NodeInfo[]>('nodes.addMany', {
+      nodes: ['a', 'b', 'c'].map((n) => ({ kind: 'unix', socketPath: `/run/${n}.sock`, label: `worker-${n}`, group: 'workers' })),
+    });
+    for (const [node, image] of [[a!, 'agent:1'], [b!, 'agent:2']] as const) {
+      links.get(node.id)!.state({ phase: 'live', since: 1 });
+      links.get(node.id)!.reset([dsPod(node.id, node.label, image)]);
+    }
+    links.get(c!.id)!.state({ phase: 'reconnecting', attempt: 2, retryAt: 5, cause: 'connection refused' });
+    const file = hub.openOffline({ kind: 'snapshot', file: '/tmp/worker-a.json', takenAt: 1, origin: 'worker-a', pods: [dsPod('s', 'worker-a', 'agent:1')] });
+
+    const m = await call<WorkloadMatrixView>('fleet.matrix', { nodeIds: [a!.id, b!.id, c!.id, file.id] });
+    expect(m.sources).toEqual([{ id: 'worker-a' }, { id: 'worker-b' }, { id: 'worker-c', error: 'not live (reconnecting)' }, { id: 'worker-a.json' }]);
+    expect(m.rows.map((r) => [r.key, r.cells.map((cell) => cell?.pods ?? null)])).toEqual([['kube-system/DaemonSet/agent', [1, 1, null, 1]]]);
+    expect(m.rows[0]!.drift).toEqual([{ kind: 'image', container: 'agent', values: { 'worker-a': 'agent:1', 'worker-b': 'agent:2', 'worker-a.json': 'agent:1' } }]);
+    expect(m.drifted).toBe(1);
+    expect((await call<NodeInfo[]>('nodes.list')).filter((n) => n.spec.kind === 'unix').map((n) => n.spec.kind === 'unix' && n.spec.group)).toEqual(['workers', 'workers', 'workers']);
   });
 });

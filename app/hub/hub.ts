@@ -13,6 +13,7 @@ import {
 } from '../contract';
 import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { buildWorkloadMatrix, type MatrixInput, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
@@ -60,6 +61,8 @@ export type RecordingSource = Extract<OfflineSource, { kind: 'recording' }>;
 export type HubRequest =
   | 'nodes.list'
   | 'nodes.add'
+  | 'nodes.addMany'
+  | 'nodes.setGroup'
   | 'nodes.remove'
   | 'nodes.connect'
   | 'nodes.disconnect'
@@ -73,6 +76,7 @@ export type HubRequest =
   | 'history.limits'
   | 'history.setLimits'
   | 'sources.setTime'
+  | 'fleet.matrix'
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
@@ -528,6 +532,9 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
+  /** The last matrix built, and what it was built from. */
+  let matrixCache: { version: string; matrix: WorkloadMatrix } | null = null;
+
   const savedPresets = (): PresetStore => {
     if (options.presets) return options.presets;
     throw new ContractError('not-implemented', 'Mask presets cannot be saved here.', 'Save presets in the Nodescope app.');
@@ -574,6 +581,25 @@ export function createHub(options: HubOptions): Hub {
       const record = addNode(spec);
       await persist();
       return infoOf(record);
+    },
+    'nodes.addMany': async ({ nodes: specs }) => {
+      // All in the list at once, saved once; the Node side's limiter paces their dials.
+      const records = specs.map((spec) => addNode(spec));
+      await persist();
+      return records.map(infoOf);
+    },
+    'nodes.setGroup': async ({ nodeIds, group }) => {
+      const records = nodeIds.map(recordOf);
+      for (const record of records) {
+        const spec = record.info.spec;
+        if (spec.kind === 'ssh' || spec.kind === 'unix') {
+          if (group) spec.group = group;
+          else delete spec.group;
+        }
+        publish(record);
+      }
+      await persist();
+      return {};
     },
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);
@@ -651,6 +677,24 @@ export function createHub(options: HubOptions): Hub {
       record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
+    },
+    'fleet.matrix': ({ nodeIds }) => {
+      const records = nodeIds.map(recordOf);
+      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them changed.
+      const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
+      if (matrixCache?.version === version) return matrixCache.matrix;
+      const labels = records.map((r) => r.info.label);
+      // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
+      const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
+      const matrix = buildWorkloadMatrix(
+        records.map((r, i): MatrixInput => {
+          const { phase } = r.info.state;
+          if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e)) };
+          return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
+        }),
+      );
+      matrixCache = { version, matrix };
+      return matrix;
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {

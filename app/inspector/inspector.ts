@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ContractError, type RequestHandlers } from '../contract';
+import { ContractError, type AddNodeSpec, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppCore } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
@@ -13,13 +13,21 @@ import { whyCannotWrite } from '../fs/write-error';
 import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
 import type { HistoryLimits } from '../hub/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
-import { listSshHosts } from './ssh-hosts';
+import { expandHostLines, listSshHosts } from './ssh-hosts';
 import { openPodFile } from '../snapshot/open-pod-file';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
+import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
+import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
+
+/** The same host (or socket) reached the same way, whatever its label or group. */
+function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
+  if (a.kind === 'unix' || b.kind === 'unix') return a.kind === b.kind && a.socketPath === b.socketPath;
+  return a.host === b.host && a.user === b.user && a.port === b.port && a.jumpHost === b.jumpHost && a.socketPath === b.socketPath;
+}
 
 export interface InspectorOptions {
   mode: 'electron' | 'browser';
@@ -40,6 +48,8 @@ export interface InspectorOptions {
   demo?: boolean | 'firstStart';
   /** Snapshot and recording files to open at start (nodescope ui FILE...). */
   files?: string[];
+  /** Nodes to add at start (nodescope ui HOST... / PATTERN), unless the node list has them already. */
+  nodes?: AddNodeSpec[];
   /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
   history?: HistoryLimits;
   /**
@@ -63,7 +73,10 @@ export interface Inspector extends AppCore {
 export async function createInspector(options: InspectorOptions): Promise<Inspector> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demoStarting: Promise<DemoKubelet> | null = null;
-  const linkOptions = { pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
+  // Every node the app opens shares one login per jump host, and at most a few dial at once (README, "Many sources").
+  const jumpPool = createJumpConnectionPool();
+  const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
+  const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
 
   /** The demo node's link, once its simulated kubelet runs (started on first use). */
@@ -214,6 +227,12 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       defaultExportDir: exportDir,
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
+    'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
+    'nodes.connect': (input) => {
+      // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
+      jumpPool.retry();
+      return hub.handlers['nodes.connect'](input);
+    },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = hub.node(nodeId);
       const pods = hub.shownPods(nodeId, uids);
@@ -274,8 +293,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       hub.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
     }
   }
+  const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameNode(n.spec, spec)));
+  if (named.length > 0) await hub.handlers['nodes.addMany']({ nodes: named });
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length)) await hub.handlers['nodes.startDemo']({});
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await hub.handlers['nodes.startDemo']({});
 
   return {
     handlers,

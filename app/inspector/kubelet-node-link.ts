@@ -20,7 +20,9 @@ import { findKubeletSocket, openKubeletTransport, type KubeletTransport } from '
 import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
+import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import { resolveSshTarget } from '../ssh/ssh-target';
+import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
@@ -35,6 +37,10 @@ export interface KubeletNodeLinkOptions {
   pinsFile?: string;
   /** How often CPU, memory, probes and devices are read; default METRICS_INTERVAL_MS. */
   metricsIntervalMs?: number;
+  /** Shared by every node the app opens: one login per jump host, however many nodes are behind it. */
+  jumpPool?: JumpConnectionPool;
+  /** Bounds how many nodes dial at once (opening a hundred at start); a hanging dial hands its slot on. */
+  openLimit?: ConcurrencyLimit;
 }
 
 /** CPU and memory move slowly enough to read every few seconds without loading the kubelet (k9s: 2 s to 5 s). */
@@ -108,6 +114,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
   // (NodePods) then shows only what the user selected.
   const wireOptions = mask ? { mask: wireMask(mask) } : {};
+  /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
+  let answered!: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   const startWatch = (c: KubeletClient) => {
     client = c;
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
@@ -119,6 +128,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       c,
       {
         state: (s) => {
+          if (s.state !== 'connecting' && s.state !== 'initializing') answered();
           const state = nodeStateOf(s);
           if (!state || closed) return;
           if (s.state === 'live') {
@@ -159,7 +169,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     });
     if (closed) return;
     // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
-    const own = createSshSession(sshTarget, { prompter: request.prompter });
+    const own = createSshSession(sshTarget, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
     session = own;
     const shared: SshSession = { ...own, close: () => {} };
     const api = spec.api ?? 'pods';
@@ -227,7 +237,12 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await start();
+        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
+        const startAndAnswer = async () => {
+          await start();
+          await firstAnswer;
+        };
+        await (options.openLimit && !localSocket ? options.openLimit.run(startAndAnswer) : start());
         return;
       } catch (err) {
         if (closed) return;
@@ -252,6 +267,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   return {
     async close() {
       closed = true;
+      answered();
       pause.wake();
       // A dial still finding the socket (a host key question nobody answers, a silent host) is
       // dropped now, so waiting for open() to stop is short and nothing outlives close().

@@ -100,6 +100,11 @@ export class NodePods {
     this.rebuild();
   }
 
+  /** Batches sent so far: moves whenever the set shown changes (once its frame is out). */
+  get batches(): number {
+    return this.seq;
+  }
+
   /** The rows as of now; delivers pending changes first so the seq returned covers them. */
   snapshot(): PodRowsSnapshot {
     this.deltas.flush();

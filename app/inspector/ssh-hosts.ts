@@ -1,5 +1,7 @@
-import type { SshHost } from '../contract';
+import type { HostListExpansion, SshHost } from '../contract';
+import { parseHostList } from '../fleet/host-list';
 import { listSshConfigHosts, resolveSshHost } from '../ssh/ssh-config';
+import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 
 /** Enough for any hand-written config; a generated one with thousands of hosts is cut here. */
 const MAX_HOSTS = 500;
@@ -30,4 +32,24 @@ export async function listSshHosts(configFile?: string): Promise<SshHost[]> {
       }
     }),
   );
+}
+
+/**
+ * The add-many dialog's list: one host or ssh_config pattern per line (# comments), patterns expanded
+ * to the aliases they match. A line that names no host is reported with its number; the others stand.
+ */
+export function expandHostLines(text: string, configFile?: string): HostListExpansion {
+  const list = parseHostList(text);
+  const problems = [...list.problems];
+  const hosts = new Set<string>();
+  const lineOf = (host: string) => text.split(/\r?\n/).findIndex((l) => l.replace(/(^|\s)#.*$/, '').trim() === host) + 1;
+  for (const entry of list.hosts) {
+    try {
+      for (const host of expandHostPatterns([entry], configFile)) hosts.add(host);
+    } catch (err) {
+      if (!(err instanceof HostPatternError)) throw err;
+      problems.push({ line: lineOf(entry), text: entry, reason: err.message });
+    }
+  }
+  return { hosts: [...hosts], problems: problems.sort((a, b) => a.line - b.line) };
 }

@@ -6,6 +6,7 @@ import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
 import type { SshPrompter } from './ssh-prompter';
+import type { JumpConnectionPool } from './shared-jump-connections';
 
 /**
  * Opens an SSH connection to a node, through any number of ProxyJump hops, each hop with its
@@ -50,6 +51,11 @@ export interface OpenSshOptions {
   env?: NodeJS.ProcessEnv;
   /** Abandons the dial (e.g. the node was closed while a host key question waits): every hop is torn down. */
   signal?: AbortSignal;
+  /**
+   * Shares the connection to the jump hosts among every node behind them, as OpenSSH's ControlMaster
+   * would: one login on the bastion for a hundred nodes. Without it each connection dials its own hops.
+   */
+  jumpPool?: JumpConnectionPool;
 }
 
 export interface SshConnection {
@@ -85,7 +91,7 @@ function nudgeServerNoDelay(client: Client): void {
   }
 }
 
-const cancelled = (hop: SshHop) => new SshError('CLOSED', `Connecting to ${hop.host}:${hop.port} was cancelled`, 'Open the node again.');
+export const cancelled = (hop: HopLabel) => new SshError('CLOSED', `Connecting to ${hop.host}:${hop.port} was cancelled`, 'Open the node again.');
 
 /** ssh2 only says "verification failed"; the checker's own error says why. */
 function hostKeyRejection(hop: SshHop, err: Error): SshError {
@@ -94,7 +100,7 @@ function hostKeyRejection(hop: SshHop, err: Error): SshError {
     err instanceof HostKeyError ? err.remedy : 'Confirm the fingerprint with the node owner, then fix known_hosts and connect again.', err);
 }
 
-interface HopResult {
+export interface HopResult {
   client: Client;
   /** First error after ready (keepalive timeout, reset...), the cause when it closes. */
   cause(): SshError | null;
@@ -114,7 +120,12 @@ function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise
   });
 }
 
-async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
+/** The ConnectTimeout that applies to reaching `hop`, in ms. */
+export const connectTimeoutMs = (hop: SshHop, options: OpenSshOptions): number =>
+  options.connectTimeoutMs ?? (hop.connectTimeout ? hop.connectTimeout * 1000 : DEFAULT_CONNECT_TIMEOUT_MS);
+
+/** Logs in on `hop`, straight or over `sock` (a channel through the previous hop). */
+export async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
   // Known key types first, as OpenSSH does: otherwise a host known by its RSA key looks unknown.
   const serverHostKey = await preferredHostKeyAlgorithms({
     host: hop.host,
@@ -137,7 +148,7 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
     let settled = false;
     let afterReady: SshError | null = null;
 
-    const timeoutMs = options.connectTimeoutMs ?? (hop.connectTimeout ? hop.connectTimeout * 1000 : DEFAULT_CONNECT_TIMEOUT_MS);
+    const timeoutMs = connectTimeoutMs(hop, options);
     // ssh2's readyTimeout would also run while the user reads a host key or passphrase prompt,
     // so our own timer covers only reaching the host and the key exchange.
     const connectTimer = setTimeout(() => {
@@ -213,40 +224,62 @@ async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSs
   });
 }
 
-/** A channel through `jump` to the next hop; an abort gives up at once (the caller then closes `jump`). */
-function forwardThrough(jump: Client, jumpHop: SshHop, next: SshHop, signal: AbortSignal | undefined): Promise<ClientChannel> {
+/**
+ * A channel through `jump` to the next hop. A jump host whose own connect to the next hop hangs (SYN
+ * dropped, a dead address) would hold us until its TCP gives up, so the next hop's ConnectTimeout
+ * covers this step too; an abort gives up at once (the caller then releases `jump`).
+ */
+export function forwardThrough(jump: Client, jumpHop: HopLabel, next: SshHop, options: OpenSshOptions): Promise<ClientChannel> {
+  const { signal } = options;
+  const timeoutMs = connectTimeoutMs(next, options);
   return new Promise((resolve, reject) => {
-    // A jump host whose own connect to the next hop hangs (a dead address) would hold us until its TCP gives up.
-    const onAbort = () => reject(cancelled(next));
+    let settled = false;
+    const settle = (err: Error | null, ch?: ClientChannel) => {
+      if (settled) {
+        // Opened after we gave up: nobody will use it.
+        ch?.close();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve(ch!);
+    };
+    const onAbort = () => settle(cancelled(next));
+    const timer = setTimeout(() => settle(new SshError('HOST_UNREACHABLE',
+      `Jump host ${jumpHop.host} got no answer from ${next.host}:${next.port} within ${timeoutMs / 1000} s`,
+      `The node is down or its network path from ${jumpHop.host} drops packets; check that ${next.host}:${next.port} is up.`)), timeoutMs);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const failed = (err: Error) =>
-      reject(new SshError('HOST_UNREACHABLE', `Jump host ${jumpHop.host} could not reach ${next.host}:${next.port}: ${err.message}`,
+      settle(new SshError('HOST_UNREACHABLE', `Jump host ${jumpHop.host} could not reach ${next.host}:${next.port}: ${err.message}`,
         `Check that ${next.host}:${next.port} is reachable from ${jumpHop.host} and that it allows TCP forwarding.`, err));
     try {
-      jump.forwardOut('127.0.0.1', 0, next.host, next.port, (err, ch) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (err) failed(err);
-        else resolve(ch);
-      });
+      jump.forwardOut('127.0.0.1', 0, next.host, next.port, (err, ch) => (err ? failed(err) : settle(null, ch)));
     } catch (err) {
-      signal?.removeEventListener('abort', onAbort);
       failed(err as Error);
     }
   });
 }
 
 export async function openSshConnection(target: SshTarget, options: OpenSshOptions): Promise<SshConnection> {
-  const hops: SshHop[] = [...target.proxyJump, target];
+  // With a pool, the jump hosts come shared (already logged in) and only the node itself is dialled here.
+  const lease = options.jumpPool && target.proxyJump.length ? await options.jumpPool.acquire(target.proxyJump, options) : undefined;
+  const hops: SshHop[] = lease ? [target] : [...target.proxyJump, target];
   const opened: HopResult[] = [];
+  let released = false;
   const closeAll = () => {
     for (const h of [...opened].reverse()) h.client.end();
+    if (!released) lease?.release();
+    released = true;
   };
   try {
     for (const [i, hop] of hops.entries()) {
       if (options.signal?.aborted) throw cancelled(hop);
-      const prev = opened[i - 1];
-      const sock = prev ? await forwardThrough(prev.client, hops[i - 1]!, hop, options.signal) : undefined;
+      const prev = i === 0 ? lease : opened[i - 1];
+      const prevHop = i === 0 ? lease?.hop : hops[i - 1];
+      const sock = prev ? await forwardThrough(prev.client, prevHop!, hop, options) : undefined;
       opened.push(await connectHop(hop, sock, options));
     }
   } catch (err) {
@@ -258,16 +291,16 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
   let closedByUs = false;
   const closed = new Promise<SshError | null>((resolve) => {
     // Whichever hop goes first takes the rest down; the innermost cause is the most specific.
-    for (const h of opened) {
-      h.client.once('close', () => {
-        if (!open) return;
-        open = false;
-        closeAll();
-        const cause = [...opened].reverse().map((o) => o.cause()).find((c) => c) ?? null;
-        resolve(closedByUs ? null : cause ?? new SshError('CONNECTION_LOST', `SSH connection to ${target.host}:${target.port} closed`,
-          'The server closed the connection; it will be re-dialled.'));
-      });
-    }
+    const onClose = () => {
+      if (!open) return;
+      open = false;
+      closeAll();
+      const cause = [...opened].reverse().map((o) => o.cause()).find((c) => c) ?? lease?.cause() ?? null;
+      resolve(closedByUs ? null : cause ?? new SshError('CONNECTION_LOST', `SSH connection to ${target.host}:${target.port} closed`,
+        'The server closed the connection; it will be re-dialled.'));
+    };
+    for (const h of opened) h.client.once('close', onClose);
+    void lease?.closed.then(onClose);
   });
   return {
     client: opened[opened.length - 1]!.client,

@@ -140,6 +140,8 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     lastError: () => lastError,
     retry: () => {
       fatal = null;
+      // A shared jump host login that failed the same way is to be tried again too.
+      options.jumpPool?.retry();
       failures = 0;
       nextDelayMs = 0;
       backoff.wake();

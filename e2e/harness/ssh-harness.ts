@@ -77,7 +77,8 @@ export const HARNESS_HOST_ALIASES = {
   viaJumpOperator: 'via-jump-operator',
 } as const;
 
-const TARGET_SSHD_DEFAULTS: Record<string, string> = {
+/** A node's sshd: key logins, forwarding allowed, VERBOSE logs (tests count logins in them). */
+export const TARGET_SSHD_DEFAULTS: Record<string, string> = {
   // /tmp is 1777, which StrictModes would reject for the authorized_keys path.
   StrictModes: 'no',
   PasswordAuthentication: 'no',
@@ -91,6 +92,17 @@ const TARGET_SSHD_DEFAULTS: Record<string, string> = {
   LogLevel: 'VERBOSE',
   MaxSessions: '100',
   MaxStartups: '100:30:200',
+};
+
+/** A bastion account: TCP forwarding only, no shell, pty, agent, X11 or UNIX sockets. */
+export const BASTION_SSHD_SETTINGS: Record<string, string> = {
+  AllowTcpForwarding: 'local',
+  AllowStreamLocalForwarding: 'no',
+  AllowAgentForwarding: 'no',
+  X11Forwarding: 'no',
+  PermitTTY: 'no',
+  PermitTunnel: 'no',
+  ForceCommand: '/bin/false',
 };
 
 function mergeOptions(base: Record<string, string | string[]>, overrides: Record<string, string | string[]> = {}): Record<string, string | string[]> {
@@ -109,11 +121,11 @@ function assertLoopback(address: string): void {
   }
 }
 
-async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
+export async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
   await runChecked('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', comment, '-f', path]);
 }
 
-async function publicKeyLine(privateKeyPath: string): Promise<string> {
+export async function publicKeyLine(privateKeyPath: string): Promise<string> {
   const [type, blob] = (await readFile(`${privateKeyPath}.pub`, 'utf8')).trim().split(/\s+/);
   return `${type} ${blob}`;
 }
@@ -250,14 +262,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
           AuthorizedKeysFile: `${jumpAuthDir}/%u`,
           AllowUsers: HARNESS_USERS.jump,
           ...TARGET_SSHD_DEFAULTS,
-          // A bastion account: TCP forwarding only, no shell, pty, agent, X11 or UNIX sockets.
-          AllowTcpForwarding: 'local',
-          AllowStreamLocalForwarding: 'no',
-          AllowAgentForwarding: 'no',
-          X11Forwarding: 'no',
-          PermitTTY: 'no',
-          PermitTunnel: 'no',
-          ForceCommand: '/bin/false',
+          ...BASTION_SSHD_SETTINGS,
         },
       }),
     );

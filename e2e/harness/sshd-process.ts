@@ -20,6 +20,15 @@ export interface SshdSpec {
   address: string;
   /** sshd_config keywords in order; a value list repeats the keyword. */
   settings: Record<string, string | string[]>;
+  /** Runs sshd inside this network namespace (`ip netns exec`), where the address lives. */
+  netns?: string;
+  /** A fixed port, for an address nobody else uses (a namespace's own); default a free one, retried on a bind race. */
+  port?: number;
+  /**
+   * With netns: a directory bind-mounted over another in sshd's own mount namespace (ip netns exec makes
+   * one), so every host can serve its socket at the same path, as real nodes do.
+   */
+  bindMount?: { source: string; target: string };
 }
 
 const SSHD = '/usr/sbin/sshd';
@@ -53,8 +62,8 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
   await mkdir('/run/sshd', { recursive: true, mode: 0o755 }); // privilege separation chroot
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   let lastLog = '';
-  for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
-    const port = await pickFreePort(spec.address);
+  for (let attempt = 0; attempt < (spec.port === undefined ? BIND_ATTEMPTS : 1); attempt++) {
+    const port = spec.port ?? (await pickFreePort(spec.address));
     const configPath = join(spec.dir, 'sshd_config');
     const pidPath = join(spec.dir, 'sshd.pid');
     await writeFile(
@@ -67,7 +76,11 @@ export async function startSshd(spec: SshdSpec): Promise<SshdInstance> {
       }),
       { mode: 0o600 },
     );
-    const child = spawn(SSHD, ['-D', '-e', '-f', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = [SSHD, '-D', '-e', '-f', configPath];
+    // `ip netns exec` execs sshd in place (no fork), so the child's pid is sshd's own.
+    const mount = spec.bindMount ? ['/bin/sh', '-c', 'mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', spec.bindMount.source, spec.bindMount.target] : [];
+    const [file, ...args] = spec.netns ? ['ip', 'netns', 'exec', spec.netns, ...mount, ...argv] : argv;
+    const child = spawn(file!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const log: string[] = [];
     // A spawn failure arrives as 'error' and then 'exit'; keep it in the log the caller reports.
     child.on('error', (err) => log.push(`[harness] cannot run ${SSHD}: ${err.message}\n`));

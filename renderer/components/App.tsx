@@ -7,15 +7,18 @@ import { DESCENDING_FIRST, sortRows, type SortKey, type SortOrder } from '../fil
 import { podMetricsLookup } from '../state/pod-metrics';
 import { ApiTag, NodeMetricsBar } from './NodeMetricsBar';
 import { errorText } from '../format/error-text';
+import { podLabel } from '../format/pod-label';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { restoreNode } from '../state/restore-node';
 import { openFiles } from '../bridge/open-files';
+import { AddManyDialog } from './AddManyDialog';
 import { AddNodeDialog } from './AddNodeDialog';
 import { ComparePodsDialog } from './ComparePodsDialog';
 import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
+import { FleetView } from './FleetView';
 import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
@@ -27,18 +30,18 @@ import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
 import { useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
+type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
-
-const podLabel = (row: { namespace: string; name: string } | undefined, uid: string) => (row ? `${row.namespace}/${row.name}` : uid);
 
 export function App({ model }: { model: AppModel }) {
   // Re-render whenever the model changes (at most once per frame for pod events).
   useModelVersion(model);
   const now = useNow(1000);
   const [selectedNodeId, setSelectedNodeId] = useState<string | null>(null);
+  /** The sources chosen together (sidebar checkboxes, a group): with two or more, the view over all of them. */
+  const [checkedIds, setCheckedIds] = useState<string[]>([]);
   const [filterText, setFilterText] = useState('');
   const [order, setOrder] = useState<SortOrder>({ key: 'namespace', descending: false });
   const [selectedUid, setSelectedUid] = useState<string | null>(null);
@@ -71,6 +74,16 @@ export function App({ model }: { model: AppModel }) {
   useEffect(() => {
     document.title = node ? `${node.label} — Nodescope` : 'Nodescope';
   }, [node?.label]);
+
+  const checked = checkedIds.filter((id) => model.node(id) !== undefined);
+  const fleet = checked.length >= 2;
+  const toggleChecked = (id: string) => {
+    const next = checked.includes(id) ? checked.filter((x) => x !== id) : [...checked, id];
+    setCheckedIds(next);
+    // One ticked alone is shown as the node it is.
+    if (next.length === 1) setSelectedNodeId(next[0]!);
+  };
+  const feedLines = fleet ? model.feed.lines().filter((l) => checked.includes(l.nodeId)) : model.feed.lines();
 
   const allRows = nodeId ? model.pods.rows(nodeId) : [];
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
@@ -121,6 +134,7 @@ export function App({ model }: { model: AppModel }) {
   };
   const selectNode = (id: string) => {
     setSelectedNodeId(id);
+    setCheckedIds([]);
     setSelectedUid(null);
     setOpenUid(null);
   };
@@ -200,10 +214,14 @@ export function App({ model }: { model: AppModel }) {
       <NodesSidebar
         onOpenFiles={() => void act(pickFiles)}
         nodes={model.nodes}
-        selectedId={nodeId}
+        selectedId={fleet ? null : nodeId}
         podCount={(id) => model.pods.count(id)}
         onSelect={selectNode}
+        checkedIds={checked}
+        onToggle={toggleChecked}
+        onSelectMany={setCheckedIds}
         onAdd={() => setDialog('addNode')}
+        onAddMany={() => setDialog('addMany')}
         onStartDemo={() => void act(startDemo)}
         onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
         onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
@@ -241,7 +259,9 @@ export function App({ model }: { model: AppModel }) {
             </button>
           </div>
         )}
-        {node && state ? (
+        {fleet ? (
+          <FleetView model={model} nodeIds={checked} onError={setActionError} onClear={() => setCheckedIds([])} />
+        ) : node && state ? (
           <>
             <header className="toolbar">
               <div className="node-heading">
@@ -400,7 +420,7 @@ export function App({ model }: { model: AppModel }) {
         )}
         {model.nodes.length > 0 && (
           <EventsFeed
-            lines={model.feed.lines()}
+            lines={feedLines}
             limit={model.feed.limit}
             nodeLabel={nodeLabel}
             onOpen={openFromFeed}
@@ -419,6 +439,18 @@ export function App({ model }: { model: AppModel }) {
             model.upsertNode(added);
             setDialog(null);
             selectNode(added.id);
+          }}
+        />
+      )}
+      {dialog === 'addMany' && (
+        <AddManyDialog
+          bridge={bridge}
+          onClose={() => setDialog(null)}
+          onAdded={(added) => {
+            for (const n of added) model.upsertNode(n);
+            setDialog(null);
+            if (added.length === 1) selectNode(added[0]!.id);
+            else setCheckedIds(added.map((n) => n.id));
           }}
         />
       )}

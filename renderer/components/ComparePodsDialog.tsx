@@ -30,12 +30,18 @@ export function ComparePodsDialog(props: {
   nodes: readonly NodeInfo[];
   rows: (nodeId: string) => readonly PodRow[];
   from: PodOnSource & { label: string };
+  /** The other pod when it is already chosen (two cells of the workload matrix): the picker is skipped. */
+  to?: PodOnSource;
   onClose: () => void;
 }) {
   const { bridge, from } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const [picked, setPicked] = useState<Candidate | null>(null);
+  const [picked, setPicked] = useState<Candidate | null>(() => {
+    const to = props.to;
+    const row = to && props.rows(to.nodeId).find((r) => r.uid === to.uid);
+    return to && row ? { ...to, row, source: props.nodes.find((n) => n.id === to.nodeId)?.label ?? to.nodeId } : null;
+  });
   const [sides, setSides] = useState<{ left: DiffSide; right: DiffSide } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const listId = useId();

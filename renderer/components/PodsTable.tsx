@@ -52,9 +52,13 @@ interface Props {
   /** What last changed in a pod (from the feed), marked on its row while recent. */
   lastChange: (uid: string) => LastChange | undefined;
   emptyText: string;
+  /** Over several sources: why a row's source is not live ('offline', 'stale: reconnecting'), undefined when it is. */
+  staleOf?: (uid: string) => string | undefined;
   /** Columns the node's field mask leaves out, and that mask: their cells say so instead of showing zeros. */
   notSelected: ReadonlySet<RowField>;
   mask: string;
+  /** Over several sources, each with its own mask: the row's source's, in place of the two above. */
+  maskOf?: (uid: string) => { notSelected: ReadonlySet<RowField>; mask: string };
   metricsOf: (row: PodRow) => PodMetricsView;
   /** The node gives no CPU, memory or probes: narrow tables drop those columns before Ready and Restarts. */
   noMetrics: boolean;
@@ -97,7 +101,8 @@ export function PodsTable(props: Props) {
     getItemKey: (i) => props.rows[i]?.uid ?? i,
   });
   // A cell the mask left out shows the mark, whatever the row holds there.
-  const cell = (field: RowField, content: ReactNode) => (props.notSelected.has(field) ? <NotSelected mask={props.mask} short /> : content);
+  const cell = (field: RowField, content: ReactNode, masked: { notSelected: ReadonlySet<RowField>; mask: string } = props) =>
+    masked.notSelected.has(field) ? <NotSelected mask={masked.mask} short /> : content;
   const selectedIndex = props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1;
 
   // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
@@ -171,6 +176,8 @@ export function PodsTable(props: Props) {
                 const changed = props.changedAt(row.uid);
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
                 const selected = row.uid === props.selectedUid;
+                const stale = props.staleOf?.(row.uid);
+                const masked = props.maskOf?.(row.uid) ?? props;
                 const last = props.lastChange(row.uid);
                 const recent = last && isRecent(last.time, now) ? last : undefined;
                 return (
@@ -182,7 +189,7 @@ export function PodsTable(props: Props) {
                     aria-rowindex={item.index + 2}
                     aria-selected={selected}
                     data-uid={row.uid}
-                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}`}
+                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                     onClick={() => props.onSelect(row.uid)}
                     onDoubleClick={() => {
@@ -190,28 +197,31 @@ export function PodsTable(props: Props) {
                       props.onOpen(row.uid);
                     }}
                   >
-                    <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>
+                    <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace, masked)}</div>
                     <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
                       {recent && (
                         <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
                           Δ
                         </span>
                       )}
-                      {cell('name', row.name)}
+                      {cell('name', row.name, masked)}
                     </div>
                     <div role="gridcell" className="c-status">
-                      {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
+                      {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>, masked)}
                     </div>
                     <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-                      {cell('ready', `${row.ready}/${row.total}`)}
+                      {cell('ready', `${row.ready}/${row.total}`, masked)}
                     </div>
-                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>
-                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>
+                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts, masked)}</div>
+                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now), masked)}</div>
                     <MetricCells m={props.metricsOf(row)} />
-                    <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>
-                    <div role="gridcell" className="c-node" title={row.node}>{cell('node', row.node)}</div>
-                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>
-                    <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>
+                    <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—', masked)}</div>
+                    <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
+                      {cell('node', row.node, masked)}
+                      {stale && <span className="tag tag-offline">{stale}</span>}
+                    </div>
+                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—', masked)}</div>
+                    <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '', masked)}</div>
                   </div>
                 );
               })}

@@ -12,7 +12,7 @@ import { streamPodsAsKubectl } from '../../app/pod/kubectl-json';
  * one failed, new ones asking about their host key), exports as browser downloads, no file access.
  * Never shipped (built only with `vite build --mode preview`).
  */
-export function createPreviewCore(options: { seed?: number; scale?: number; eventsPerSecond?: number; leftOut?: string[] } = {}): FakeBridge {
+export function createPreviewCore(options: { seed?: number; scale?: number; eventsPerSecond?: number; leftOut?: string[]; fleet?: number } = {}): FakeBridge {
   const seed = options.seed ?? 7;
   const scale = options.scale ?? 1;
   const churn = options.eventsPerSecond ?? 4;
@@ -24,6 +24,8 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
 
   const openLink = (request: NodeLinkRequest): NodeLink => {
     const { spec, events } = request;
+    const fleetNode = spec.kind === 'unix' ? FLEET_SOCKET.exec(spec.socketPath) : null;
+    if (fleetNode) return openSimulatedLink(request, { pods: 110, churnPerSecond: 0, seed: seed + 1000 + Number(fleetNode[1]), nodeName: spec.label ?? 'node' });
     if (spec.kind !== 'ssh') return openSimulatedLink(request, { pods: Math.round(300 * scale), churnPerSecond: churn, seed, nodeName: 'kind-worker', ...(options.leftOut ? { leftOut: options.leftOut } : {}) });
     let closed = false;
     let inner: NodeLink | null = null;
@@ -102,5 +104,19 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
   hub.openOffline(
     simulatedRecording({ pods: 60, changes: 240, everyMs: 15_000, seed: seed + 100, nodeName: 'kind-worker', start: Date.now() - 3_600_000, file: '/home/operator/kind-worker-incident.recording.ndjson' }),
   );
+  // ?fleet=N: N more nodes of 110 pods in four groups, to see the sidebar and the views over many sources.
+  if (options.fleet) {
+    void hub.handlers['nodes.addMany']({
+      nodes: Array.from({ length: options.fleet }, (_, i) => ({
+        kind: 'unix' as const,
+        socketPath: `/run/fleet/${i + 1}.sock`,
+        label: `worker-${String(i + 1).padStart(3, '0')}`,
+        group: `pool-${'abcd'[i % 4]}`,
+      })),
+    });
+  }
   return bridge;
 }
+
+/** The sockets of the ?fleet nodes: each a simulated kubelet of its own. */
+const FLEET_SOCKET = /^\/run\/fleet\/(\d+)\.sock$/;

@@ -69,3 +69,25 @@ export function announcedState(state: NodeState): string {
       return `Offline: ${offlineTitle(state)}`;
   }
 }
+
+/** The few states the sidebar counts and filters by, in the order it lists them. */
+export const STATE_CATEGORIES = ['live', 'connecting', 'reconnecting', 'error', 'offline', 'disconnected'] as const;
+export type StateCategory = (typeof STATE_CATEGORIES)[number];
+
+export function stateCategory(state: NodeState): StateCategory {
+  switch (state.phase) {
+    case 'connecting':
+    case 'kubeletInitializing':
+    case 'waitingForUser':
+      return 'connecting';
+    default:
+      return state.phase;
+  }
+}
+
+/** Whether a source's pods are current: a live node's. Any other's are as last seen, or a file's. */
+export function staleText(state: NodeState): string | undefined {
+  if (state.phase === 'live') return undefined;
+  if (state.phase === 'offline') return 'offline';
+  return `stale: ${stateCategory(state)}`;
+}

@@ -1,0 +1,126 @@
+/**
+ * Reads the pods of several SOURCEs at once (`pods SRC SRC...`, `compare`): nodes are opened concurrently
+ * through a limiter, share one terminal for questions and one login per jump host, and a source that fails
+ * or hangs is reported on stderr without holding back or hiding the others.
+ */
+import { readFileSync } from 'node:fs';
+import { isHostPattern, parseHostList } from '../fleet/host-list';
+import type { PodTree } from '../pod/pod-tree';
+import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
+import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
+import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
+import { exitCodeFor } from './cli-failure';
+import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
+import { noteMask, warnUnknownFields } from './node-command';
+import { CliUsageError, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { asOf, openOffline } from './offline-source';
+import { resolveSource } from './pod-source';
+import { terminalPrompter } from './terminal-prompter';
+import { printError } from './terminal-text';
+import { isSshError } from '../ssh/ssh-errors';
+import { KubeletError } from '../kubelet/kubelet-error';
+
+export type SourcePods =
+  /** `asOf`: the instant the pods are of (ages count to it): now for a live node, a file's own time offline. */
+  | { id: string; pods: PodTree[]; asOf: number }
+  | { id: string; error: unknown };
+
+/** The options of commands that take several sources. */
+export const FLEET_OPTIONS = { 'hosts-file': { type: 'string' } } as const satisfies ExtraOptions;
+export const FLEET_HELP = `several sources:
+  SOURCE may be an ssh_config host pattern ('worker-*', 'worker-*,!worker-9'): every Host alias it matches
+  --hosts-file FILE          also read the sources listed in FILE (- for stdin): one per line, # comments`;
+
+/** Whether the command line names several sources (more than one, a host pattern, or a hosts file). */
+export function namesSeveralSources(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): boolean {
+  return opts.args.length > 0 || opts.extraValues['hosts-file'] !== undefined || isHostPattern(opts.node);
+}
+
+/**
+ * The sources named: the arguments and --hosts-file's lines, ssh_config patterns expanded, each once, in order.
+ * At least `min` are needed.
+ */
+export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }, min: number, command: string): string[] {
+  if (opts.local !== undefined) throw new CliUsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
+  const named = [opts.node, ...opts.args].filter(Boolean);
+  const file = opts.extraValues['hosts-file'] as string | undefined;
+  if (file !== undefined) named.push(...readHostsFile(file));
+  let ids: string[];
+  try {
+    ids = expandHostPatterns(named, opts.ssh.configFile);
+  } catch (err) {
+    if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+    throw err;
+  }
+  if (ids.length < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
+  return ids;
+}
+
+/** The hosts --hosts-file FILE lists (- for stdin); any line that is not one host is a usage error naming it. */
+export function readHostsFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
+  }
+  const list = parseHostList(text);
+  if (list.problems.length) {
+    throw new CliUsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
+  }
+  return list.hosts;
+}
+
+/** Says on stderr why a source could not be read, with the next step. */
+export function reportSourceFailure(command: string, id: string, err: unknown): void {
+  printError(`nodescope ${command}: ${id}: ${err instanceof Error ? err.message : String(err)}`);
+  const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
+  if (hint) printError(`  next step: ${hint}`);
+}
+
+/** The exit code of a partial result: that of the first failed source, else 0. */
+export function failureCode(results: readonly SourcePods[]): number {
+  const failed = results.find((r): r is Extract<SourcePods, { error: unknown }> => 'error' in r);
+  return failed ? exitCodeFor(failed.error) : 0;
+}
+
+/**
+ * Reads every source's pods, in the order given. Failures are reported as they happen and returned in
+ * place; connections stay open until every source is read, so the nodes behind one jump host share one
+ * login throughout.
+ */
+export async function readSources(ids: readonly string[], opts: NodeCommandOptions, command: string): Promise<SourcePods[]> {
+  const prompter = terminalPrompter();
+  const shared = { prompter, jumpPool: createJumpConnectionPool() };
+  const limit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
+  const connections: KubeletConnection[] = [];
+
+  const read = async (id: string): Promise<SourcePods> => {
+    const source = resolveSource(id, undefined);
+    if (source.kind === 'file') {
+      const offline = await openOffline(source.path, { from: 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) });
+      return { id, pods: offline.pods.map((p) => p.pod), asOf: asOf(offline) };
+    }
+    if (opts.at !== undefined) throw new CliUsageError('--at is for recordings; a live node has only its present');
+    const conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, node: id, local: source.path } : { ...opts, node: id }, shared);
+    connections.push(conn);
+    const list = await conn.client.listPods();
+    noteMask(list.maskHonoured);
+    warnUnknownFields(list.pods);
+    return { id, pods: list.pods.map((p) => p.pod), asOf: Date.now() };
+  };
+
+  try {
+    return await Promise.all(
+      ids.map((id) =>
+        limit.run(() => read(id)).catch((error: unknown): SourcePods => {
+          reportSourceFailure(command, id, error);
+          return { id, error };
+        }),
+      ),
+    );
+  } finally {
+    await Promise.all(connections.map((c) => c.close()));
+    prompter.close();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The UI as an operator opens it in browser mode: the browser-mode server over an app core, the built
+ * renderer, and Debian's Chromium with a fresh profile (Playwright passes it as --user-data-dir).
+ */
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Inspector } from '../../app/inspector/inspector';
+import { readPodStream } from '../../app/snapshot/open-pod-file';
+import { ensureRendererBuilt } from '../../app/ui-server/renderer-build';
+import { startUiServer, type UiServer } from '../../app/ui-server/ui-server';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface UiInChromium {
+  server: UiServer;
+  browser: BrowserContext;
+  page: Page;
+}
+
+/** Serves `inspector`'s UI and opens it at its URL; the caller closes browser and server. */
+export async function openUiInChromium(inspector: Inspector, profileDir: string, options: { acceptDownloads?: boolean; timeoutMs?: number } = {}): Promise<UiInChromium> {
+  const rendererDir = await ensureRendererBuilt();
+  const server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
+  const browser = await chromium.launchPersistentContext(profileDir, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+    ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
+  });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  page.setDefaultTimeout(options.timeoutMs ?? 15_000);
+  await page.goto(server.url);
+  return { server, browser, page };
+}

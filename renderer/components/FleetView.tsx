@@ -1,0 +1,280 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { WorkloadMatrixView } from '../../app/contract/fleet';
+import type { NodeInfo } from '../../app/contract/nodes';
+import type { PodRow } from '../../app/contract/pods';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/contract/pod-field-sources';
+import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
+import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
+import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { errorText } from '../format/error-text';
+import { podLabel } from '../format/pod-label';
+import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
+import type { AppModel } from '../state/app-model';
+import { podMetricsLookup, type PodMetricsView } from '../state/pod-metrics';
+import { downloadText } from '../bridge/download-text';
+import { ComparePodsDialog, type PodOnSource } from './ComparePodsDialog';
+import { MatrixTable, type CellPick } from './MatrixTable';
+import { PodDetail } from './PodDetail';
+import { PodsTable } from './PodsTable';
+import { Tabs } from './Tabs';
+import { useNow } from './use-model';
+
+type View = 'pods' | 'compare';
+
+/** The matrix is rebuilt from the pods as shown this often while it is open, so it follows the nodes. */
+const MATRIX_REFRESH_MS = 3000;
+
+/** A row's key in the table over several sources: the same pod uid may be on two (a node and its snapshot). */
+const rowKey = (nodeId: string, uid: string) => `${nodeId}:${uid}`;
+/** Nothing left out: the header of the table over several sources, whose rows each say what their mask left out. */
+const NONE: ReadonlySet<RowField> = new Set();
+
+const splitKey = (key: string) => {
+  const at = key.indexOf(':');
+  return { nodeId: key.slice(0, at), uid: key.slice(at + 1) };
+};
+
+/**
+ * Several sources at once: all their pods in one table (NODE is the source; filter with node:), and the
+ * workload matrix with drift marked. A source that is not live keeps its pods on screen marked stale or
+ * offline, never as live; the header counts the sources by state.
+ */
+export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; onError: (message: string) => void; onClear: () => void }) {
+  const { model } = props;
+  const bridge = model.bridge;
+  const now = useNow(1000);
+  const [view, setView] = useState<View>('pods');
+  const [filterText, setFilterText] = useState('');
+  const [order, setOrder] = useState<SortOrder>({ key: 'node', descending: false });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [matrix, setMatrix] = useState<WorkloadMatrixView | null>(null);
+  const [matrixError, setMatrixError] = useState<string | null>(null);
+  /** Two pods to show side by side: one opened and Compare with…, or two cells of a matrix row. */
+  const [comparing, setComparing] = useState<{ from: PodOnSource; to?: PodOnSource } | null>(null);
+  const shownMatrix = useRef('');
+
+  const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const counts = new Map<StateCategory, number>();
+  for (const n of nodes) counts.set(stateCategory(n.state), (counts.get(stateCategory(n.state)) ?? 0) + 1);
+
+  // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it.
+  const allRows: PodRow[] = nodes.flatMap((n) => model.pods.rows(n.id).map((r) => ({ ...r, uid: rowKey(n.id, r.uid), node: n.label })));
+  const filter = useMemo(() => parseFilter(filterText), [filterText]);
+  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+  // Each row through its own source's mask; NODE is the source here, never left out.
+  const masks = new Map(
+    nodes.map((n) => [n.id, { notSelected: new Set(unselectedFields(ROW_FIELD_SOURCES, n.maskPaths).filter((f) => f !== 'node')), mask: n.mask }]),
+  );
+  const maskOf = (key: string) => masks.get(splitKey(key).nodeId) ?? { notSelected: NONE, mask: '' };
+  // A row's CPU, memory and probes come from its own source's metrics (REST nodes), or say why there are none.
+  const metricsOf = (row: Pick<PodRow, 'uid' | 'namespace' | 'name'>): PodMetricsView => {
+    const { nodeId, uid } = splitKey(row.uid);
+    return podMetricsLookup(model.metrics.get(nodeId), model.node(nodeId)?.state.phase === 'offline')({ ...row, uid });
+  };
+  /** The first pod of a matrix cell, by its name on that source. */
+  const podOfCell = (pick: CellPick): PodOnSource | null => {
+    const nodeId = props.nodeIds[pick.source];
+    const row = nodeId ? model.pods.rows(nodeId).find((r) => r.namespace === pick.namespace && r.name === pick.podName) : undefined;
+    return nodeId && row ? { nodeId, uid: row.uid } : null;
+  };
+  const comparePair = (a: CellPick, b: CellPick) => {
+    const from = podOfCell(a);
+    const to = podOfCell(b);
+    if (from && to) setComparing({ from, to });
+    else props.onError(`${a.podName} or ${b.podName} is not on its source any more; compare again once the matrix is refreshed.`);
+  };
+  const staleOf = (key: string) => {
+    const node = byId.get(splitKey(key).nodeId);
+    return node ? staleText(node.state) : 'removed';
+  };
+
+  const idsKey = props.nodeIds.join(',');
+  useEffect(() => {
+    if (view !== 'compare') return;
+    let current = true;
+    const load = () =>
+      bridge.request('fleet.matrix', { nodeIds: idsKey.split(',') }).then(
+        (m) => {
+          if (!current) return;
+          // An unchanged matrix is not drawn again: a hundred columns of it is a big table.
+          const text = JSON.stringify(m);
+          if (text !== shownMatrix.current) setMatrix(m);
+          shownMatrix.current = text;
+          setMatrixError(null);
+        },
+        (err: unknown) => current && setMatrixError(errorText(err)),
+      );
+    void load();
+    const timer = setInterval(() => void load(), MATRIX_REFRESH_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [bridge, idsKey, view]);
+
+  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
+  const stamp = () => new Date().toISOString().replace(/[:.]/g, '').slice(0, 15);
+  const exportTable = (format: 'csv' | 'json') => {
+    const sourced: SourcedRow[] = rows.map((r) => {
+      const { nodeId, uid } = splitKey(r.uid);
+      const node = byId.get(nodeId);
+      return { source: r.node, sourceState: node ? (staleText(node.state) ?? 'live') : 'removed', row: { ...(model.pods.get(nodeId, uid) ?? r), uid } };
+    });
+    downloadText(`pods-${nodes.length}-sources-${stamp()}.${format}`, format === 'csv' ? tableToCsv(sourced) : tableToJson(sourced), format);
+  };
+  const exportMatrix = (format: 'csv' | 'json') => {
+    if (!matrix) return;
+    downloadText(`compare-${nodes.length}-sources-${stamp()}.${format}`, format === 'csv' ? matrixToCsv(matrix) : matrixToJson(matrix), format);
+  };
+  const exportShown = (format: 'csv' | 'json') => {
+    try {
+      if (view === 'pods') exportTable(format);
+      else exportMatrix(format);
+    } catch (err) {
+      props.onError(errorText(err));
+    }
+  };
+  const opened = open ? splitKey(open) : null;
+
+  return (
+    <>
+      <header className="toolbar">
+        <div className="node-heading">
+          <h1>{nodes.length} sources</h1>
+          <span className="state-counts inline" aria-label="Sources by state">
+            {STATE_CATEGORIES.filter((c) => counts.has(c)).map((c) => (
+              <span key={c} className={`count-chip count-${c}`}>
+                <strong>{counts.get(c)}</strong> {c}
+              </span>
+            ))}
+          </span>
+        </div>
+        <span className="spacer" />
+        <button type="button" className="button" onClick={() => exportShown('csv')} disabled={view === 'pods' ? rows.length === 0 : !matrix}>
+          Export CSV
+        </button>
+        <button type="button" className="button" onClick={() => exportShown('json')} disabled={view === 'pods' ? rows.length === 0 : !matrix}>
+          Export JSON
+        </button>
+        <button type="button" className="button" onClick={props.onClear} title="Back to one node">
+          Clear selection
+        </button>
+      </header>
+      <Tabs
+        label="Views over the selected sources"
+        tabs={[
+          { id: 'pods', label: `Pods (${allRows.length})` },
+          { id: 'compare', label: matrix && view === 'compare' ? `Compare (${matrix.drifted} drifted)` : 'Compare' },
+        ]}
+        selected={view}
+        onSelect={setView}
+        panelClassName="fleet-panel"
+      >
+        {view === 'pods' ? (
+          <>
+            <div className="filter-bar">
+              <input
+                type="search"
+                className="search filter-input mono"
+                placeholder="Filter pods   node:  ns:  phase:  label:k=v  owner:  is:static   -negate"
+                aria-label="Filter pods"
+                aria-invalid={filter.errors.length > 0 ? true : undefined}
+                spellCheck={false}
+                value={filterText}
+                onChange={(e) => setFilterText(e.target.value)}
+              />
+              {filter.errors.length > 0 && (
+                <span className="field-error filter-error" role="alert">
+                  {filter.errors[0]}
+                </span>
+              )}
+            </div>
+            <StaleSources nodes={nodes} now={now} />
+            <div className={open ? 'content split' : 'content'}>
+              <PodsTable
+                rows={rows}
+                totalCount={allRows.length}
+                order={order}
+                onSort={sortBy}
+                selectedUid={selected}
+                onSelect={(key) => {
+                  setSelected(key);
+                  setOpen((was) => (was ? key : was));
+                }}
+                onOpen={(key) => {
+                  setSelected(key);
+                  setOpen(key);
+                }}
+                changedAt={(key) => {
+                  const { nodeId, uid } = splitKey(key);
+                  return model.pods.changedAt(nodeId, uid);
+                }}
+                lastChange={(key) => {
+                  const { nodeId, uid } = splitKey(key);
+                  return model.pods.lastChange(nodeId, uid);
+                }}
+                notSelected={NONE}
+                mask=""
+                maskOf={maskOf}
+                staleOf={staleOf}
+                metricsOf={metricsOf}
+                noMetrics={nodes.every((n) => n.readFrom !== 'rest')}
+                emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
+              />
+              {opened && (
+                <PodDetail
+                  bridge={bridge}
+                  nodeId={opened.nodeId}
+                  uid={opened.uid}
+                  row={model.pods.get(opened.nodeId, opened.uid)}
+                  metrics={metricsOf({ uid: rowKey(opened.nodeId, opened.uid), namespace: model.pods.get(opened.nodeId, opened.uid)?.namespace ?? '', name: model.pods.get(opened.nodeId, opened.uid)?.name ?? '' })}
+                  onClose={() => setOpen(null)}
+                  onCompareWith={() => setComparing({ from: opened })}
+                />
+              )}
+            </div>
+          </>
+        ) : (
+          <div className="matrix-panel">
+            {matrixError && (
+              <p className="field-error" role="alert">
+                {matrixError}
+              </p>
+            )}
+            {matrix ? <MatrixTable matrix={matrix} onComparePair={comparePair} /> : !matrixError && <p className="muted">Comparing…</p>}
+          </div>
+        )}
+      </Tabs>
+      {comparing && (
+        <ComparePodsDialog
+          bridge={bridge}
+          nodes={model.nodes}
+          rows={(id) => model.pods.rows(id)}
+          from={{ ...comparing.from, label: podLabel(model.pods.get(comparing.from.nodeId, comparing.from.uid), comparing.from.uid) }}
+          {...(comparing.to ? { to: comparing.to } : {})}
+          onClose={() => setComparing(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** Names the selected sources whose pods are not live, so no row of theirs is taken for the present. */
+function StaleSources({ nodes, now }: { nodes: NodeInfo[]; now: number }) {
+  const stale = nodes.filter((n) => n.state.phase !== 'live');
+  if (stale.length === 0) return null;
+  return (
+    <div className="fleet-stale" role="note">
+      Not live, pods as last seen or from a file:{' '}
+      {stale.map((n, i) => (
+        <span key={n.id}>
+          {i > 0 && ', '}
+          <strong>{n.label}</strong> ({describeNodeState(n.state, now).title})
+        </span>
+      ))}
+    </div>
+  );
+}
