@@ -270,15 +270,22 @@ describe('browser mode', () => {
   });
 
   it('exports the pods and the file reads back as a kubectl List', async () => {
-    await page.getByRole('button', { name: /Export/ }).first().click();
-    const path = join(work, 'worker-1-pods.json');
-    await page.getByLabel('Export file path').fill(path);
-    await shot('export');
-    await page.getByRole('dialog').getByRole('button', { name: /^(Export|Save)/ }).click();
-    await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
-    const list = JSON.parse(readFileSync(path, 'utf8')) as { items: { metadata: { uid: string } }[] };
-    const uids = (pods: { metadata?: unknown }[]) => pods.map((p) => (p.metadata as PodObject).uid as string).sort();
-    expect(uids(list.items)).toEqual(uids(sim!.store.list()));
+    // The export is compared with the simulator's pods: the node holds still, and the window has caught up.
+    sim!.churn.stop();
+    try {
+      const uids = (pods: { metadata?: unknown }[]) => pods.map((p) => (p.metadata as PodObject).uid as string).sort();
+      await expect.poll(() => page.getByRole('grid', { name: 'Pods' }).getAttribute('aria-rowcount'), { timeout: 20_000 }).toBe(String(sim!.store.size + 1));
+      await page.getByRole('button', { name: /Export/ }).first().click();
+      const path = join(work, 'worker-1-pods.json');
+      await page.getByLabel('Export file path').fill(path);
+      await shot('export');
+      await page.getByRole('dialog').getByRole('button', { name: /^(Export|Save)/ }).click();
+      await expect.poll(() => { try { return JSON.parse(readFileSync(path, 'utf8')).kind; } catch { return undefined; } }, { timeout: 10_000 }).toBe('List');
+      const list = JSON.parse(readFileSync(path, 'utf8')) as { items: { metadata: { uid: string } }[] };
+      expect(uids(list.items)).toEqual(uids(sim!.store.list()));
+    } finally {
+      sim!.churn.start();
+    }
   });
 
   it('asks before replacing an existing export, and highlights a relative path', async () => {
