@@ -21,8 +21,11 @@ function sortValue(key: SortKey, row: PodRow): string | number {
     case 'restarts':
       return row.restarts;
     // Age ascending = youngest first, as in k9s; pods without a time sort last.
-    case 'age':
-      return row.createdAt ? -Date.parse(row.createdAt) : Number.POSITIVE_INFINITY;
+    case 'age': {
+      // A time that does not parse sorts as none: NaN would compare equal to everything.
+      const time = row.createdAt ? Date.parse(row.createdAt) : Number.NaN;
+      return Number.isNaN(time) ? Number.POSITIVE_INFINITY : -time;
+    }
     case 'podIP':
       return ipKey(row.podIP);
     case 'isStatic':
@@ -34,14 +37,30 @@ function sortValue(key: SortKey, row: PodRow): string | number {
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A row with what it sorts by, computed once: its key under an order and its tie-breaker. */
+export interface SortEntry {
+  row: PodRow;
+  key: string | number;
+  tie: string;
+}
+
+export function sortEntry(row: PodRow, order: SortOrder): SortEntry {
+  return { row, key: sortValue(order.key, row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` };
+}
+
 /**
- * A sorted copy; ties fall back to namespace, name and UID so the order never jitters. Keys are
- * computed once per row (decorate, sort, undecorate): 10,000 rows re-sort in a few milliseconds,
- * which matters because the table re-sorts on every frame that brings changes.
+ * Orders entries; ties fall back to namespace, name and UID, so the order is total (no two rows
+ * compare equal) and never jitters.
  */
-export function sortRows(rows: readonly PodRow[], order: SortOrder): PodRow[] {
+export function entryComparator(order: SortOrder): (a: SortEntry, b: SortEntry) => number {
   const sign = order.descending ? -1 : 1;
-  const decorated = rows.map((row) => ({ row, key: sortValue(order.key, row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` }));
-  decorated.sort((a, b) => sign * cmp(a.key, b.key) || cmp(a.tie, b.tie));
-  return decorated.map((d) => d.row);
+  return (a, b) => sign * cmp(a.key, b.key) || cmp(a.tie, b.tie);
+}
+
+/** A sorted copy. Keys are computed once per row (decorate, sort, undecorate). */
+export function sortRows(rows: readonly PodRow[], order: SortOrder): PodRow[] {
+  return rows
+    .map((row) => sortEntry(row, order))
+    .sort(entryComparator(order))
+    .map((d) => d.row);
 }
