@@ -2,8 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import type { FeedLine } from '../../app/contract/pods';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
-import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { parseFilter } from '../filter/filter-language';
+import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -12,6 +12,7 @@ import { openFiles } from '../bridge/open-files';
 import { AddNodeDialog } from './AddNodeDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
+import { FollowPods } from './FollowPods';
 import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
@@ -20,7 +21,7 @@ import { PodsTable } from './PodsTable';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
-import { useModelVersion, useNow } from './use-model';
+import { useHasPods, useModelVersion, useNow } from './use-model';
 
 type DialogKind = 'addNode' | 'export' | 'help' | null;
 
@@ -28,7 +29,7 @@ type DialogKind = 'addNode' | 'export' | 'help' | null;
 const UNDO_REMOVE_MS = 6000;
 
 export function App({ model }: { model: AppModel }) {
-  // Re-render whenever the model changes (at most once per frame for pod events).
+  // Re-render whenever the model changes; pod batches re-render only the views wrapped in FollowPods.
   useModelVersion(model);
   const now = useNow(1000);
   const [selectedNodeId, setSelectedNodeId] = useState<string | null>(null);
@@ -63,9 +64,10 @@ export function App({ model }: { model: AppModel }) {
     document.title = node ? `${node.label} — Nodescope` : 'Nodescope';
   }, [node?.label]);
 
-  const allRows = nodeId ? model.pods.rows(nodeId) : [];
+  const hasPods = useHasPods(model, nodeId);
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
-  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
+  /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
+  const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order) : []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -179,18 +181,22 @@ export function App({ model }: { model: AppModel }) {
           if (files.length > 0) void act(() => openSourceFiles(files));
         }}
       />
-      <NodesSidebar
-        onOpenFiles={() => void act(pickFiles)}
-        nodes={model.nodes}
-        selectedId={nodeId}
-        podCount={(id) => model.pods.count(id)}
-        onSelect={selectNode}
-        onAdd={() => setDialog('addNode')}
-        onStartDemo={() => void act(startDemo)}
-        onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
-        onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
-        onRemove={(id) => void act(() => removeNode(id))}
-      />
+      <FollowPods model={model}>
+        {() => (
+          <NodesSidebar
+            onOpenFiles={() => void act(pickFiles)}
+            nodes={model.nodes}
+            selectedId={nodeId}
+            podCount={(id) => model.pods.count(id)}
+            onSelect={selectNode}
+            onAdd={() => setDialog('addNode')}
+            onStartDemo={() => void act(startDemo)}
+            onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
+            onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
+            onRemove={(id) => void act(() => removeNode(id))}
+          />
+        )}
+      </FollowPods>
       <main className="workspace">
         {model.connectionProblem && (
           <div className="banner bad" role="alert">
@@ -257,7 +263,7 @@ export function App({ model }: { model: AppModel }) {
                   onDone={setActionDone}
                 />
               )}
-              <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
+              <button type="button" className="button" onClick={() => setDialog('export')} disabled={!hasPods}>
                 Export…
               </button>
             </header>
@@ -277,7 +283,7 @@ export function App({ model }: { model: AppModel }) {
                 onKeyDown={(e) => {
                   if (e.key === 'ArrowDown' || e.key === 'Enter') {
                     e.preventDefault();
-                    const first = rows[0];
+                    const first = shownRows()[0];
                     if (first) selectPod(selectedUid ?? first.uid);
                     document.querySelector<HTMLElement>('.pods-grid')?.focus();
                   }
@@ -292,7 +298,7 @@ export function App({ model }: { model: AppModel }) {
                 </span>
               )}
             </div>
-            {node.state.phase !== 'live' && allRows.length === 0 ? (
+            {node.state.phase !== 'live' && !hasPods ? (
               <div className="node-state-panel">
                 <span className={`dot big tone-${state.tone}`} aria-hidden="true" />
                 {/* An error's cause can run to a paragraph (a changed host key names both keys, the file and the fix): body text, not a heading. */}
@@ -324,22 +330,28 @@ export function App({ model }: { model: AppModel }) {
                 ) : (
                   node.state.phase !== 'live' && <div className="stale-note">{state.title}: these pods are as last seen and may have changed.</div>
                 )}
-                <PodsTable
-                  rows={rows}
-                  totalCount={allRows.length}
-                  order={order}
-                  onSort={sortBy}
-                  selectedUid={selectedUid}
-                  onSelect={selectPod}
-                  onOpen={(uid) => {
-                    setSelectedUid(uid);
-                    setOpenUid(uid);
-                  }}
-                  changedAt={(uid) => model.pods.changedAt(node.id, uid)}
-                  emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
-                />
+                <FollowPods model={model}>
+                  {() => (
+                    <PodsTable
+                      rows={shownRows()}
+                      totalCount={model.pods.count(node.id)}
+                      order={order}
+                      onSort={sortBy}
+                      selectedUid={selectedUid}
+                      onSelect={selectPod}
+                      onOpen={(uid) => {
+                        setSelectedUid(uid);
+                        setOpenUid(uid);
+                      }}
+                      changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                      emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                    />
+                  )}
+                </FollowPods>
                 {openUid && (
-                  <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />
+                  <FollowPods model={model}>
+                    {() => <PodDetail bridge={bridge} nodeId={node.id} uid={openUid} row={model.pods.get(node.id, openUid)} onClose={() => setOpenUid(null)} />}
+                  </FollowPods>
                 )}
               </div>
             )}
@@ -363,16 +375,20 @@ export function App({ model }: { model: AppModel }) {
           </div>
         )}
         {model.nodes.length > 0 && (
-          <EventsFeed
-            lines={model.feed.lines()}
-            limit={model.feed.limit}
-            nodeLabel={nodeLabel}
-            onOpen={openFromFeed}
-            // A deleted pod opens too: as it was deleted, from its history, while that is kept.
-            canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
-            collapsed={feedCollapsed}
-            onToggle={() => setFeedCollapsed(!feedCollapsed)}
-          />
+          <FollowPods model={model}>
+            {() => (
+              <EventsFeed
+                lines={model.feed.lines()}
+                limit={model.feed.limit}
+                nodeLabel={nodeLabel}
+                onOpen={openFromFeed}
+                // A deleted pod opens too: as it was deleted, from its history, while that is kept.
+                canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
+                collapsed={feedCollapsed}
+                onToggle={() => setFeedCollapsed(!feedCollapsed)}
+              />
+            )}
+          </FollowPods>
         )}
       </main>
       {dialog === 'addNode' && (
@@ -387,14 +403,18 @@ export function App({ model }: { model: AppModel }) {
         />
       )}
       {dialog === 'export' && node && (
-        <ExportDialog
-          bridge={bridge}
-          nodeId={node.id}
-          nodeLabel={node.label}
-          filteredUids={rows.map((r) => r.uid)}
-          totalCount={allRows.length}
-          onClose={() => setDialog(null)}
-        />
+        <FollowPods model={model}>
+          {() => (
+            <ExportDialog
+              bridge={bridge}
+              nodeId={node.id}
+              nodeLabel={node.label}
+              filteredUids={shownRows().map((r) => r.uid)}
+              totalCount={model.pods.count(node.id)}
+              onClose={() => setDialog(null)}
+            />
+          )}
+        </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
       {removed && (

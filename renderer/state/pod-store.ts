@@ -1,4 +1,7 @@
 import type { PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
+import type { ParsedFilter } from '../filter/filter-language';
+import { RowIndex } from '../filter/row-index';
+import type { SortOrder } from '../filter/sort-rows';
 
 interface NodePods {
   /** Seq of the last batch applied; -1 while waiting for a snapshot (the first, or after a gap). */
@@ -9,6 +12,8 @@ interface NodePods {
   /** Batches that arrived while waiting for a snapshot, replayed on top of it. */
   early: PodDeltas[];
   list: PodRow[] | null;
+  /** The rows as the table shows them (filtered, sorted), once asked for; kept up to date batch by batch. */
+  index: RowIndex | null;
 }
 
 export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
@@ -29,7 +34,7 @@ export class PodStore {
 
   private node(nodeId: string): NodePods {
     let node = this.nodes.get(nodeId);
-    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), early: [], list: null }));
+    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), early: [], list: null, index: null }));
     return node;
   }
 
@@ -40,6 +45,7 @@ export class PodStore {
     node.changedAt.clear();
     node.seq = snapshot.seq;
     node.list = null;
+    node.index?.reset(node.rows.values());
     const early = node.early;
     node.early = [];
     let outcome: 'applied' | 'gap' = 'applied';
@@ -69,7 +75,8 @@ export class PodStore {
     if (batch.reset) {
       node.rows = new Map();
       node.changedAt.clear();
-    }
+      node.index?.reset(batch.upserts);
+    } else node.index?.apply(batch.upserts, batch.removals);
     for (const row of batch.upserts) {
       node.rows.set(row.uid, row);
       if (!batch.reset && now > 0) node.changedAt.set(row.uid, now);
@@ -92,6 +99,19 @@ export class PodStore {
     const node = this.nodes.get(nodeId);
     if (!node) return [];
     return (node.list ??= [...node.rows.values()]);
+  }
+
+  /**
+   * The node's rows filtered and sorted for the table. The same filter object and order keep the
+   * index as it is (batches update it); another filter filters again, another order sorts again.
+   */
+  view(nodeId: string, filter: ParsedFilter, order: SortOrder): readonly PodRow[] {
+    const node = this.nodes.get(nodeId);
+    if (!node) return [];
+    if (!node.index) node.index = new RowIndex(order, filter, node.rows.values());
+    node.index.setOrder(order);
+    node.index.setFilter(filter);
+    return node.index.rows();
   }
 
   get(nodeId: string, uid: string): PodRow | undefined {
