@@ -4,6 +4,7 @@
  * reset() carries the full set after the first sync and after every re-sync; change() the live events.
  */
 import type { NodeState } from '../contract';
+import type { DecodedPod } from '../pod/pod-tree';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
@@ -25,11 +26,20 @@ export interface KubeletNodeLinkOptions {
 export function nodeStateOf(s: WatchState): NodeState | undefined {
   switch (s.state) {
     case 'connecting':
-      return { phase: 'connecting', attempt: s.attempt };
+      return { phase: 'connecting', attempt: s.attempt, ...(s.received !== undefined ? { podsReceived: s.received } : {}) };
     case 'initializing':
       return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
     case 'live':
       return { phase: 'live', since: s.since, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
+    case 'catchingUp':
+      return {
+        phase: 'catchingUp',
+        listedAt: s.since,
+        retryAt: Date.now() + s.inMs,
+        attempt: s.attempt,
+        cause: s.cause.message,
+        ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
+      };
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
@@ -38,6 +48,8 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
       return undefined;
   }
 }
+
+const decodedOnly = ({ pod, unknownFields }: DecodedPod): DecodedPod => ({ pod, unknownFields });
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
   const { spec, events } = request;
@@ -83,8 +95,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         const state = nodeStateOf(s);
         if (state && !closed) events.state(state);
       },
-      synced: (pods) => !closed && events.reset(pods),
-      change: ({ type, pod }) => !closed && events.change(type, pod),
+      // The hub keeps the decoded pod only (the watch keeps its identity and digest): one tree per pod.
+      synced: (pods) => !closed && events.reset(pods.map(decodedOnly)),
+      change: ({ type, pod }) => !closed && events.change(type, decodedOnly(pod)),
     });
   };
 

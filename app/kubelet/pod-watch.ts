@@ -3,6 +3,11 @@
  * this drains it. When the stream ends for any reason (dropped for falling behind, SSH killed,
  * kubelet restart), it watches again with a capped backoff and reconciles: the new replay is the
  * full state, diffed against the held set into the ADDED/MODIFIED/DELETED that bring it up to date.
+ *
+ * A busy node can outrun the kubelet's 100-event buffer during the replay itself (30,000 pods take
+ * seconds to send; 200 changes a second fill the buffer in half of one), however fast the stream is
+ * read. Then the pods come from a ListPods at once (a unary call, which has no such buffer), the
+ * watch reports `catchingUp`, and it watches again with backoff until a replay gets through.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
@@ -14,10 +19,16 @@ import type { ReceivedPod } from './received-pod';
 import type { PodDecodeError } from '../pod/decode';
 
 export type WatchState =
-  | { state: 'connecting'; attempt: number }
+  /** `received`: pods of the first replay received so far, while a big node connects. */
+  | { state: 'connecting'; attempt: number; received?: number }
   | { state: 'initializing'; detail: string; attempt: number; inMs: number }
   /** `leftOut`: pods received but not held, each named with why (see LeftOut); the rest are all there. */
   | { state: 'live'; since: number; leftOut: readonly string[] }
+  /**
+   * The kubelet dropped the watch: the held set is its ListPods of `since`, without the changes since;
+   * watching again in `inMs`.
+   */
+  | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'error'; cause: KubeletError; hint: string }
   | { state: 'closed' };
@@ -107,6 +118,9 @@ export interface PodWatchOptions {
 
 export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers, options: PodWatchOptions = {}): PodWatch {
   let held = new Map<string, ReceivedPod>();
+  /** The held pods by the digest of their wire bytes: a replay or list hands these on without decoding them again. */
+  let byDigest = new Map<string, ReceivedPod>();
+  const known = (digest: string) => byDigest.get(digest);
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
@@ -115,6 +129,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let closed = false;
   let synced = false;
   let resyncs = 0;
+  /** Replays that got through to the end (not lists made to catch up). */
+  let watchSyncs = 0;
   const backoff = wakeableSleep();
   /** A watch call is being set up (no stream yet). */
   let opening = false;
@@ -124,15 +140,31 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     handlers.state?.(s);
   };
   const same = (a: ReceivedPod, b: ReceivedPod) =>
-    options.masked ? isDeepStrictEqual(a.pod, b.pod) : Buffer.compare(a.bytes, b.bytes) === 0;
+    options.masked ? isDeepStrictEqual(a.pod, b.pod) : a.digest === b.digest;
 
   /** Says that the pods left out changed, while live (a live state carries them). */
   const leftOutChanged = () => {
     if (current.state === 'live') setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
   };
 
-  /** Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not decode. */
-  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[]) => {
+  /** How often the first replay's progress is reported: a count, not an event per pod. */
+  const PROGRESS_MS = 250;
+  let progressAt = 0;
+  /** A replay message arrived; before anything is shown, says how many so far. */
+  const progress = (received: number, attempt: number) => {
+    if (synced) return;
+    const now = Date.now();
+    if (now - progressAt < PROGRESS_MS) return;
+    progressAt = now;
+    setState({ state: 'connecting', attempt, received });
+  };
+
+  /**
+   * Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not
+   * decode. `listed`: the set is a ListPods made after the kubelet dropped the watch (the caller
+   * reports the catching-up state), not a watch's replay.
+   */
+  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[], listed = false) => {
     const next = new Map<string, ReceivedPod>();
     leftOut.clear();
     for (const error of undecodable) leftOut.undecodable(error);
@@ -145,11 +177,15 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     }
     for (const [uid, pod] of held) if (!next.has(uid)) changes.push({ type: 'DELETED', pod });
     held = next;
+    byDigest = new Map([...next.values()].map((pod) => [pod.digest, pod]));
     const resync = synced;
     if (resync) resyncs++;
     synced = true;
     liveSince = Date.now();
-    setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
+    if (!listed) {
+      watchSyncs++;
+      setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
+    }
     handlers.synced?.([...next.values()], changes, resync);
   };
 
@@ -163,6 +199,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       // The deletion of a pod left out for sharing a held pod's uid leaves the held one alone.
       if (!before || before.namespace !== pod.namespace || before.name !== pod.name) return;
       held.delete(pod.uid);
+      byDigest.delete(before.digest);
       handlers.change?.({ type, pod: before });
       return;
     }
@@ -171,12 +208,14 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     if (count !== leftOut.size) leftOutChanged();
     if (!admitted) return;
     if (before && same(before, pod)) return;
+    if (before) byDigest.delete(before.digest);
     held.set(pod.uid, pod);
+    byDigest.set(pod.digest, pod);
     handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
   };
 
   /** Shipped: ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
-  const consumeShipped = async (s: PodStream) => {
+  const consumeShipped = async (s: PodStream, attempt: number) => {
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, ReceivedPod> | undefined = new Map();
     const undecodable: PodDecodeError[] = [];
@@ -196,6 +235,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         if (message.type === 'DELETED') replay.delete(key);
         else replay.set(key, message.pod);
       } else apply(message.type, message.pod);
+      if (replay) progress(replay.size + undecodable.length, attempt);
     }
   };
 
@@ -206,7 +246,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    * watch's, and close() is not held up by a list retrying for a minute.
    */
   const consumeDocumented = async (s: PodStream) => {
-    const { pods, undecodable } = await client.listPods({ waitIfBusy: false });
+    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
     if (closed) return;
     reconcile(pods, undecodable);
     for await (const message of s) {
@@ -218,17 +258,33 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     }
   };
 
+  /**
+   * The kubelet dropped the watch for falling behind: its ListPods is shown at once (reconciled like a
+   * replay) instead of nothing, or a set missing the changes since the drop. False when the list failed
+   * too; the watch then just retries.
+   */
+  const catchUp = async (): Promise<boolean> => {
+    try {
+      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+      if (closed) return false;
+      reconcile(pods, undecodable, true);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const run = async () => {
     let failures = 0;
     for (let attempt = 1; !closed; attempt++) {
       let cause: KubeletError;
-      const syncsBefore = resyncs + (synced ? 1 : 0);
+      const syncsBefore = watchSyncs;
       try {
         opening = true;
-        stream = await client.watchPods().finally(() => (opening = false));
+        stream = await client.watchPods(known).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        await (stream.api === 'shipped' ? consumeShipped(stream) : consumeDocumented(stream));
+        await (stream.api === 'shipped' ? consumeShipped(stream, attempt) : consumeDocumented(stream));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
@@ -244,14 +300,19 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         setState({ state: 'error', cause, hint: cause.hint });
         return;
       }
-      // A watch that synced before it ended starts the backoff afresh.
-      failures = resyncs + (synced ? 1 : 0) > syncsBefore ? 1 : failures + 1;
+      // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
+      failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      setState(
-        cause.code === 'INITIALIZING'
-          ? { state: 'initializing', detail: cause.message, attempt, inMs }
-          : { state: 'reconnecting', attempt, inMs, cause },
-      );
+      if (cause.code === 'WATCH_DROPPED' && (await catchUp())) {
+        setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
+      } else if (closed) break;
+      else {
+        setState(
+          cause.code === 'INITIALIZING'
+            ? { state: 'initializing', detail: cause.message, attempt, inMs }
+            : { state: 'reconnecting', attempt, inMs, cause },
+        );
+      }
       await backoff.sleep(inMs);
     }
   };
