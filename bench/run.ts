@@ -12,6 +12,7 @@ import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
+import { uiBench } from './ui.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-history': podHistoryBench,
   'ssh-path': sshPathBench,
   'snapshot-open': snapshotOpenBench,
+  ui: uiBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
