@@ -120,7 +120,12 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let held = new Map<string, ReceivedPod>();
   /** The held pods by the digest of their wire bytes: a replay or list hands these on without decoding them again. */
   let byDigest = new Map<string, ReceivedPod>();
-  const known = (digest: string) => byDigest.get(digest);
+  /**
+   * The pods of the replay under way, by digest: when the kubelet drops it before its end, the list
+   * that catches up need not decode them again.
+   */
+  let replayed = new Map<string, ReceivedPod>();
+  const known = (digest: string) => byDigest.get(digest) ?? replayed.get(digest);
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
@@ -219,10 +224,13 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, ReceivedPod> | undefined = new Map();
     const undecodable: PodDecodeError[] = [];
+    // Only this replay's: the catch-up after the last one has run, or failed.
+    replayed = new Map();
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
         if (replay) reconcile(replay.values(), undecodable);
+        replayed = new Map();
         replay = undefined;
       } else if (message.type === 'UNDECODABLE') {
         if (replay) undecodable.push(message.error);
@@ -233,7 +241,10 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       } else if (replay) {
         const key = LeftOut.key(message.pod.uid, message.pod.namespace, message.pod.name);
         if (message.type === 'DELETED') replay.delete(key);
-        else replay.set(key, message.pod);
+        else {
+          replay.set(key, message.pod);
+          replayed.set(message.pod.digest, message.pod);
+        }
       } else apply(message.type, message.pod);
       if (replay) progress(replay.size + undecodable.length, attempt);
     }
@@ -267,6 +278,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     try {
       const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
       if (closed) return false;
+      replayed = new Map();
       reconcile(pods, undecodable, true);
       return true;
     } catch {
