@@ -116,9 +116,10 @@ async function measureUi(browser: Browser, pods: number, seed: number): Promise<
     const page = await context.newPage();
     page.setDefaultTimeout(600_000);
     await page.goto(ui.url);
+    // 90%: the churn adds and removes pods, and a node that took minutes to start has drifted by a few percent.
     const loaded = () =>
       page.waitForFunction(
-        `Number((/([\\d,]+) pods$/.exec(document.querySelector('.pods-foot')?.textContent ?? '') ?? [])[1]?.replace(/,/g, '') ?? 0) >= ${Math.floor(pods * 0.95)}`,
+        `Number((/([\\d,]+) pods$/.exec(document.querySelector('.pods-foot')?.textContent ?? '') ?? [])[1]?.replace(/,/g, '') ?? 0) >= ${Math.floor(pods * 0.9)}`,
         undefined,
         { polling: 100 },
       );
