@@ -1,6 +1,6 @@
 import type { PodRow } from '../../app/contract/pods';
 import { matchesFilter, type ParsedFilter } from './filter-language';
-import { entryComparator, sortEntry, sortKey, type SortEntry, type SortOrder } from './sort-rows';
+import { entryComparator, sortEntry, type SortEntry, type SortOrder } from './sort-rows';
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */
 const REBUILD_SHARE = 0.25;
@@ -75,10 +75,7 @@ export class RowIndex {
     if (order.key === this.order.key && order.descending === this.order.descending) return;
     this.order = order;
     this.compare = entryComparator(order);
-    // The entries stay, with their tie-breakers: only the keys are computed again.
-    for (const entry of this.all) entry.key = sortKey(entry.row, order);
-    this.all.sort(this.compare);
-    this.refilter();
+    this.reset([...this.entries.values()].map((e) => e.row));
   }
 
   /** Filters the sorted rows again, only when the filter is another one. */

@@ -45,12 +45,7 @@ export interface SortEntry {
 }
 
 export function sortEntry(row: PodRow, order: SortOrder): SortEntry {
-  return { row, key: sortKey(row, order), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` };
-}
-
-/** What the row sorts by under the order (the tie-breaker is the same under every order). */
-export function sortKey(row: PodRow, order: SortOrder): string | number {
-  return sortValue(order.key, row);
+  return { row, key: sortValue(order.key, row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` };
 }
 
 /**
