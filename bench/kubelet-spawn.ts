@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function kubeletProcess(socketPath: string, pods: number, seed: number): Promise<{ stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [resolve(here, '../bin/run-ts.js'), resolve(here, 'kubelet-process.ts'), socketPath, String(pods), String(seed)], {
+export async function kubeletProcess(socketPath: string, pods: number, seed: number, churnPerSecond = 0): Promise<{ stop(): Promise<void> }> {
+  const args = [socketPath, String(pods), String(seed), String(churnPerSecond)];
+  const proc = spawn(process.execPath, [resolve(here, '../bin/run-ts.js'), resolve(here, 'kubelet-process.ts'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ready, fail) => {

@@ -17,6 +17,7 @@ import { podHistoryBench } from './pod-history.bench';
 import { simListBench } from './sim-list.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
+import { uiBench } from './ui.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
   'pod-decode': podDecodeBench,
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'sim-list': simListBench,
   'fleet-open': fleetOpenBench,
   'fleet-table': fleetTableBench,
+  ui: uiBench,
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });

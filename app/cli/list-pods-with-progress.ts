@@ -21,8 +21,8 @@ export async function listPodsWithProgress(client: KubeletClient, mask: FieldMas
       pod: (bytes, offset) => {
         const label = `ListPods pods[${pods.length + undecodable.length}] at byte ${offset}`;
         try {
-          // Copied: the bytes are only lent for the call, and a ReceivedPod keeps them.
-          pods.push(reader.read(Uint8Array.prototype.slice.call(bytes), label));
+          // The bytes are only lent for the call: they are decoded now, and a ReceivedPod keeps only their digest.
+          pods.push(reader.read(bytes, label));
         } catch (err) {
           // One pod that does not decode must not hide the others: it is named, the rest are shown.
           if (!(err instanceof PodDecodeError)) throw err;

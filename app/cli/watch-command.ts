@@ -41,6 +41,8 @@ export function stateLine(s: WatchState): string | undefined {
       return `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s`;
     case 'reconnecting':
       return `watch ended: ${s.cause.message}; watching again in ${(s.inMs / 1000).toFixed(1)} s`;
+    case 'catchingUp':
+      return `${s.cause.message}; caught up from the kubelet's pod list, watching again in ${(s.inMs / 1000).toFixed(1)} s`;
     default:
       return undefined;
   }

@@ -129,7 +129,8 @@ export const WaitingForSchema = z.enum(['hostKey', 'kubeletCertificate', 'passph
 /** A node's connection lifecycle, one variant per thing the sidebar shows. Times are epoch ms. */
 export const NodeStateSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('disconnected') }),
-  z.object({ phase: z.literal('connecting'), attempt: z.number().int().min(1) }),
+  /** `podsReceived`: while a big node sends its pods the first time, how many arrived so far. */
+  z.object({ phase: z.literal('connecting'), attempt: z.number().int().min(1), podsReceived: z.number().int().min(0).optional() }),
   z.object({ phase: z.literal('waitingForUser'), waitingFor: WaitingForSchema, promptId: z.string() }),
   /** SSH is up but the kubelet's socket is not answering yet (kubelet starting). */
   z.object({ phase: z.literal('kubeletInitializing'), detail: z.string().optional() }),
@@ -137,6 +138,18 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
     phase: z.literal('live'),
     since: z.number(),
     /** Pods the kubelet sent that are not shown (do not decode, no uid, a uid another pod has), one line each. */
+    leftOut: z.array(z.string()).optional(),
+  }),
+  /**
+   * The kubelet dropped the watch (it fell behind the kubelet's buffer): the pods shown are its list of
+   * `listedAt`, without the changes since; watching again at `retryAt`.
+   */
+  z.object({
+    phase: z.literal('catchingUp'),
+    listedAt: z.number(),
+    retryAt: z.number(),
+    attempt: z.number().int().min(1),
+    cause: z.string(),
     leftOut: z.array(z.string()).optional(),
   }),
   z.object({

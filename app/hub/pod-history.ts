@@ -91,6 +91,8 @@ export class PodHistory {
     let record = this.pods.get(uid);
     if (!record) this.pods.set(uid, (record = { versions: [], trimmed: 0, deletedAt: null, newestBytes: 0 }));
     const previous = record.versions.at(-1);
+    // A relist hands on the very tree already held for a pod that did not change: nothing to compare.
+    if (event === 'LISTED' && previous && previous.event !== 'DELETED' && previous.pod.pod === pod.pod) return previous;
     let tree = pod.pod;
     if (previous) {
       const { value, shared } = shareUnchanged(previous.pod.pod, pod.pod);

@@ -6,6 +6,7 @@
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
 import type { NodeState } from '../contract';
+import type { DecodedPod } from '../pod/pod-tree';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
@@ -49,11 +50,20 @@ export const METRICS_INTERVAL_MS = 5000;
 export function nodeStateOf(s: WatchState): NodeState | undefined {
   switch (s.state) {
     case 'connecting':
-      return { phase: 'connecting', attempt: s.attempt };
+      return { phase: 'connecting', attempt: s.attempt, ...(s.received !== undefined ? { podsReceived: s.received } : {}) };
     case 'initializing':
       return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
     case 'live':
       return { phase: 'live', since: s.since, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
+    case 'catchingUp':
+      return {
+        phase: 'catchingUp',
+        listedAt: s.since,
+        retryAt: Date.now() + s.inMs,
+        attempt: s.attempt,
+        cause: s.cause.message,
+        ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
+      };
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
@@ -62,6 +72,8 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
       return undefined;
   }
 }
+
+const decodedOnly = ({ pod, unknownFields }: DecodedPod): DecodedPod => ({ pod, unknownFields });
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
   const { spec, events } = request;
@@ -142,12 +154,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
         synced: (pods) => {
           if (closed) return;
-          events.reset(pods);
+          // The hub keeps the decoded pod only (the watch keeps its identity and digest): one tree per pod.
+          events.reset(pods.map(decodedOnly));
           noteHonoured(pods);
         },
         change: ({ type, pod }) => {
           if (closed) return;
-          events.change(type, pod);
+          events.change(type, decodedOnly(pod));
           if (type !== 'DELETED') noteHonoured([pod]);
         },
       },

@@ -69,28 +69,28 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     return res.body.toString('utf8');
   };
 
+  // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
+  const read = async () => readRestPodList(Buffer.from(await get('/pods'), 'utf8'), `${base}/pods on ${o.host}`, o.mask);
   const list = async (): Promise<PodList> => {
-    const body = Buffer.from(await get('/pods'), 'utf8');
-    const { pods, maskHonoured } = readRestPodList(body, `${base}/pods on ${o.host}`, o.mask);
-    // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
+    const { pods, maskHonoured } = await read();
     return { pods, undecodable: [], api: 'rest', maskHonoured };
   };
 
-  const same = (a: ReceivedPod, b: ReceivedPod) => Buffer.compare(a.bytes, b.bytes) === 0;
+  const same = (a: ReceivedPod, b: ReceivedPod) => a.digest === b.digest;
 
   return {
     detectApiShape: async () => 'rest',
     listPods: () => list(),
     async listPodBytes() {
       if (o.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
-      return (await list()).pods.map((p) => p.bytes);
+      return (await read()).bytes;
     },
     async streamPodBytes(handlers) {
       if (o.mask) throw new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods');
       // /pods is one JSON document: it is read whole, then handed on pod by pod at the consumer's pace.
-      const { pods } = await list();
+      const pods = (await read()).bytes;
       let offset = 0;
-      for (const { bytes } of pods) {
+      for (const bytes of pods) {
         handlers.pod(bytes, offset);
         offset += bytes.length;
         await handlers.wait?.();

@@ -10,11 +10,10 @@ import type { NodeState } from '../contract';
 import { openKubeletNodeLink } from '../inspector/kubelet-node-link';
 import { KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch } from '../kubelet/pod-watch';
-import type { ReceivedPod } from '../kubelet/received-pod';
 import { eventually } from '../kubelet/testing/oracle';
 import { encodePod } from '../pod/encode';
 import { podBytesToKubectlJson } from '../pod/kubectl-json';
-import type { PodObject } from '../pod/pod-tree';
+import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { containerStatuses } from '../sim/pod-status';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import type { HostKeyAnswer } from '../ssh/ssh-prompter';
@@ -39,11 +38,11 @@ const printed = (bytes: Uint8Array) => podBytesToKubectlJson(bytes).json;
 const oracle = (uid: string) => printed(encodePod(sim.store.get(uid)!));
 
 /** UIDs where `held` differs from the simulator's pods, as printed; [] when converged. */
-function divergence(held: ReadonlyMap<string, ReceivedPod>): string[] {
+function divergence(held: ReadonlyMap<string, DecodedPod>): string[] {
   const out = [...held.keys()].filter((uid) => !sim.store.get(uid));
   for (const uid of sim.store.uids()) {
     const mine = held.get(uid);
-    if (!mine || printed(mine.bytes) !== oracle(uid)) out.push(uid);
+    if (!mine || printed(encodePod(mine.pod)) !== oracle(uid)) out.push(uid);
   }
   return out;
 }
@@ -123,7 +122,7 @@ describe('the kubelet REST API over SSH', () => {
     expect(prompter.asked.hostKey).toEqual([{ host: h.host, port: sim.rest!.port, keyType: expect.stringContaining('kubelet serving certificate'), fingerprint: sim.rest!.fingerprint }]);
     expect(await readFile(pinsFile, 'utf8')).toBe(`${pinName(h.host, sim.rest!.port)} ${sim.rest!.fingerprint}\n`);
     expect(pods.map((p) => p.uid).sort()).toEqual([...sim.store.uids()]);
-    for (const p of pods) expect(printed(p.bytes)).toBe(oracle(p.uid));
+    for (const p of pods) expect(printed(encodePod(p.pod))).toBe(oracle(p.uid));
     expect(sim.rest!.requests.at(-1)).toEqual({ path: '/pods', status: 200, user: 'alice' });
 
     const again = await connect({ pinsFile });
@@ -245,7 +244,9 @@ describe('the kubelet REST API over SSH', () => {
     expect(divergence(w.held())).toEqual([]);
 
     // The app's node link on the same kubelet: a node whose settings say REST, with the token file.
-    const shown = new Map<string, ReceivedPod>();
+    // The link hands the app decoded pods only (no wire identity): they are keyed by their metadata.uid.
+    const uidOf = (d: DecodedPod) => (d.pod.metadata as { uid: string }).uid;
+    const shown = new Map<string, DecodedPod>();
     const states: NodeState[] = [];
     const readFrom: string[] = [];
     const source = openKubeletNodeLink(
@@ -257,12 +258,11 @@ describe('the kubelet REST API over SSH', () => {
           state: (s) => states.push(s),
           reset: (pods) => {
             shown.clear();
-            for (const p of pods as ReceivedPod[]) shown.set(p.uid, p);
+            for (const p of pods) shown.set(uidOf(p), p);
           },
           change: (type, decoded) => {
-            const pod = decoded as unknown as ReceivedPod;
-            if (type === 'DELETED') shown.delete(pod.uid);
-            else shown.set(pod.uid, pod);
+            if (type === 'DELETED') shown.delete(uidOf(decoded));
+            else shown.set(uidOf(decoded), decoded);
           },
           readFrom: (api) => readFrom.push(api),
         },

@@ -19,7 +19,7 @@ const where = 'https://127.0.0.1:10250/pods on node-1';
 describe('reading the kubelet /pods answer', () => {
   it("prints a PodList's pods exactly as kubectl printed them (kubectl patch --local output kept in testdata)", () => {
     const list = readRestPodList(readFileSync(testdata('podlist-api-server.json')), where, undefined);
-    const printed = list.pods.map((p) => podBytesToKubectlJson(p.bytes).json).join('');
+    const printed = list.bytes.map((b) => podBytesToKubectlJson(b).json).join('');
     expect(printed).toBe(readFileSync(testdata('kubectl-patch-two-pods.json'), 'utf8'));
     // An int64 beyond 2^53 survived the JSON parse exactly.
     expect(printed).toContain('"generation": 1152921504606846977');
@@ -29,21 +29,21 @@ describe('reading the kubelet /pods answer', () => {
     const fixtures = loadSharedPods();
     const items = fixtures.map((f) => JSON.stringify(JSON.parse(f.jsonWithManagedFields)));
     const body = Buffer.from(`{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[${items.join(',')}]}`);
-    const { pods } = readRestPodList(body, where, undefined);
+    const { pods, bytes } = readRestPodList(body, where, undefined);
     expect(pods).toHaveLength(fixtures.length);
     for (const [i, f] of fixtures.entries()) {
-      expect(podBytesToKubectlJson(pods[i]!.bytes).json, f.name).toBe(f.jsonDefault);
-      expect(podBytesToKubectlJson(pods[i]!.bytes, { showManagedFields: true }).json, f.name).toBe(f.jsonWithManagedFields);
+      expect(podBytesToKubectlJson(bytes[i]!).json, f.name).toBe(f.jsonDefault);
+      expect(podBytesToKubectlJson(bytes[i]!, { showManagedFields: true }).json, f.name).toBe(f.jsonWithManagedFields);
     }
   });
 
   it("prints the simulator's pods read through /pods exactly as read through the Pods API", () => {
     const generator = new PodGenerator({ seed: 3, nodeName: 'n' });
     const trees = Array.from({ length: 60 }, () => generator.existing(Date.now()));
-    const { pods } = readRestPodList(Buffer.from(podListJson(trees)), where, undefined);
+    const { pods, bytes } = readRestPodList(Buffer.from(podListJson(trees)), where, undefined);
     expect(pods.map((p) => p.uid)).toEqual(trees.map((t) => (t.metadata as { uid: string }).uid));
     for (const [i, tree] of trees.entries()) {
-      expect(podBytesToKubectlJson(pods[i]!.bytes).json).toBe(podBytesToKubectlJson(encodePod(tree)).json);
+      expect(podBytesToKubectlJson(bytes[i]!).json).toBe(podBytesToKubectlJson(encodePod(tree)).json);
     }
   });
 

@@ -33,6 +33,8 @@ function convert(value: PodValue, where: string): { trees: PodValue[]; unknownKe
 
 export interface RestPodList {
   pods: ReceivedPod[];
+  /** Each pod as the Pods API would have sent it (pods[i]'s bytes): what exports print. */
+  bytes: Uint8Array[];
   /** JSON keys this version does not know (a newer kubelet); they are not carried into the pods. */
   unknownKeys: string[];
   maskHonoured: boolean | undefined;
@@ -55,6 +57,7 @@ export function readRestPodList(body: Buffer, where: string, mask: FieldMask | u
     throw new KubeletError('INTERNAL', `${where} answered pods Nodescope cannot read: ${detail}`, 'Report this with the kubelet version; the Pods API (--api auto) may still work.', { cause: err });
   }
   const reader = podReader(mask);
-  const pods = converted.trees.map((tree, i) => reader.read(encodePod(tree as never), `/pods items[${i}]`));
-  return { pods, unknownKeys: converted.unknownKeys, maskHonoured: mask ? false : undefined };
+  const bytes = converted.trees.map((tree) => encodePod(tree as never));
+  const pods = bytes.map((b, i) => reader.read(b, `/pods items[${i}]`));
+  return { pods, bytes, unknownKeys: converted.unknownKeys, maskHonoured: mask ? false : undefined };
 }

@@ -16,7 +16,7 @@ import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
-import { podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
+import { podDigest, podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
@@ -71,6 +71,12 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
   cancel(): void;
 }
 
+/**
+ * The pod the caller already holds with these wire bytes (by podDigest), handed on as it is instead of
+ * decoding it again: a re-sync of 30,000 pods then decodes only the pods that changed.
+ */
+export type KnownPod = (digest: string) => ReceivedPod | undefined;
+
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
   detectApiShape(): Promise<PodSourceApi>;
@@ -78,7 +84,7 @@ export interface KubeletClient {
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).
    */
-  listPods(call?: { waitIfBusy?: boolean }): Promise<PodList>;
+  listPods(call?: { waitIfBusy?: boolean; known?: KnownPod }): Promise<PodList>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
   /**
@@ -88,14 +94,17 @@ export interface KubeletClient {
   streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
-  watchPods(): Promise<PodStream>;
+  watchPods(known?: KnownPod): Promise<PodStream>;
   close(): void;
 }
 
 /** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
-function readOrError(reader: PodReader, bytes: Uint8Array, label: string): ReceivedPod | PodDecodeError {
+function readOrError(reader: PodReader, bytes: Uint8Array, label: string, known?: KnownPod): ReceivedPod | PodDecodeError {
+  const digest = podDigest(bytes);
+  const held = known?.(digest);
+  if (held) return held;
   try {
-    return reader.read(bytes, label);
+    return reader.read(bytes, label, digest);
   } catch (err) {
     if (err instanceof PodDecodeError) return err;
     throw err;
@@ -135,13 +144,13 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     return waitIfBusy ? busyRetry(call) : call();
   };
   const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
-  const list = async (api: ApiShape, waitIfBusy: boolean): Promise<PodList> => {
+  const list = async (api: ApiShape, waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => {
     const reader = podReader(options.mask);
     const response = await listResponse(api, waitIfBusy);
     const pods: ReceivedPod[] = [];
     const undecodable: PodDecodeError[] = [];
     readListPodsResponse(response).forEach((p, i) => {
-      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`);
+      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`, known);
       if (pod instanceof PodDecodeError) undecodable.push(pod);
       else pods.push(pod);
     });
@@ -177,7 +186,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
    * its state instead.
    */
-  const detectingList = (waitIfBusy: boolean): Promise<PodList> => detecting((api) => list(api, waitIfBusy));
+  const detectingList = (waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => detecting((api) => list(api, waitIfBusy, known));
 
   return {
     async detectApiShape() {
@@ -185,7 +194,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detecting((api) => listBytes(api, true));
       return shape!;
     },
-    listPods: (call) => detectingList(call?.waitIfBusy ?? true),
+    listPods: (call) => detectingList(call?.waitIfBusy ?? true, call?.known),
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
@@ -217,7 +226,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
-    async watchPods() {
+    async watchPods(known) {
       if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
@@ -270,10 +279,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
           const ev = readWatchPodsEvent(message);
           if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
           if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
-          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`);
+          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`, known);
           return pod instanceof PodDecodeError ? { type: 'UNDECODABLE', error: pod } : { type: ev.type, pod };
         }
-        const pod = readOrError(reader, readGetPodResponse(message), label);
+        const pod = readOrError(reader, readGetPodResponse(message), label, known);
         if (pod instanceof PodDecodeError) return { type: 'UNDECODABLE', error: pod };
         // The documented watch has no event types: a removed pod comes with only its identity and a
         // deletionTimestamp (proto/kubelet/documented/pods.proto).

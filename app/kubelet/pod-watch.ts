@@ -3,6 +3,11 @@
  * this drains it. When the stream ends for any reason (dropped for falling behind, SSH killed,
  * kubelet restart), it watches again with a capped backoff and reconciles: the new replay is the
  * full state, diffed against the held set into the ADDED/MODIFIED/DELETED that bring it up to date.
+ *
+ * A busy node can outrun the kubelet's 100-event buffer during the replay itself (30,000 pods take
+ * seconds to send; 200 changes a second fill the buffer in half of one), however fast the stream is
+ * read. Then the pods come from a ListPods at once (a unary call, which has no such buffer), the
+ * watch reports `catchingUp`, and it watches again with backoff until a replay gets through.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
@@ -14,10 +19,16 @@ import type { ReceivedPod } from './received-pod';
 import type { PodDecodeError } from '../pod/decode';
 
 export type WatchState =
-  | { state: 'connecting'; attempt: number }
+  /** `received`: pods of the first replay received so far, while a big node connects. */
+  | { state: 'connecting'; attempt: number; received?: number }
   | { state: 'initializing'; detail: string; attempt: number; inMs: number }
   /** `leftOut`: pods received but not held, each named with why (see LeftOut); the rest are all there. */
   | { state: 'live'; since: number; leftOut: readonly string[] }
+  /**
+   * The kubelet dropped the watch: the held set is its ListPods of `since`, without the changes since;
+   * watching again in `inMs`.
+   */
+  | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'error'; cause: KubeletError; hint: string }
   | { state: 'closed' };
@@ -103,6 +114,14 @@ export interface PodWatchOptions {
 
 export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers, options: PodWatchOptions = {}): PodWatch {
   let held = new Map<string, ReceivedPod>();
+  /** The held pods by the digest of their wire bytes: a replay or list hands these on without decoding them again. */
+  let byDigest = new Map<string, ReceivedPod>();
+  /**
+   * The pods of the replay under way, by digest: when the kubelet drops it before its end, the list
+   * that catches up need not decode them again.
+   */
+  let replayed = new Map<string, ReceivedPod>();
+  const known = (digest: string) => byDigest.get(digest) ?? replayed.get(digest);
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
@@ -111,6 +130,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   let closed = false;
   let synced = false;
   let resyncs = 0;
+  /** Replays that got through to the end (not lists made to catch up). */
+  let watchSyncs = 0;
   const backoff = wakeableSleep();
   /** A watch call is being set up (no stream yet). */
   let opening = false;
@@ -120,26 +141,46 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     handlers.state?.(s);
   };
   const same = (a: ReceivedPod, b: ReceivedPod) =>
-    options.masked ? isDeepStrictEqual(a.pod, b.pod) : Buffer.compare(a.bytes, b.bytes) === 0;
+    options.masked ? isDeepStrictEqual(a.pod, b.pod) : a.digest === b.digest;
 
   /** Says that the pods left out changed, while live (a live state carries them). */
   const leftOutChanged = () => {
     if (current.state === 'live') setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
   };
 
-  /** Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not decode. */
-  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[]) => {
+  /** How often the first replay's progress is reported: a count, not an event per pod. */
+  const PROGRESS_MS = 250;
+  let progressAt = 0;
+  /** A replay message arrived; before anything is shown, says how many so far. */
+  const progress = (received: number, attempt: number) => {
+    if (synced) return;
+    const now = Date.now();
+    if (now - progressAt < PROGRESS_MS) return;
+    progressAt = now;
+    setState({ state: 'connecting', attempt, received });
+  };
+
+  /**
+   * Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not
+   * decode. `listed`: the set is a ListPods made after the kubelet dropped the watch (the caller
+   * reports the catching-up state), not a watch's replay.
+   */
+  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[], listed = false) => {
     const next = new Map<string, ReceivedPod>();
     leftOut.clear();
     for (const error of undecodable) leftOut.undecodable(error);
     for (const pod of pods) if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
     const changes = podSetChanges(held, next, same);
     held = next;
+    byDigest = new Map([...next.values()].map((pod) => [pod.digest, pod]));
     const resync = synced;
     if (resync) resyncs++;
     synced = true;
     liveSince = Date.now();
-    setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
+    if (!listed) {
+      watchSyncs++;
+      setState({ state: 'live', since: liveSince, leftOut: leftOut.list() });
+    }
     handlers.synced?.([...next.values()], changes, resync);
   };
 
@@ -153,6 +194,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       // The deletion of a pod left out for sharing a held pod's uid leaves the held one alone.
       if (!before || before.namespace !== pod.namespace || before.name !== pod.name) return;
       held.delete(pod.uid);
+      byDigest.delete(before.digest);
       handlers.change?.({ type, pod: before });
       return;
     }
@@ -161,19 +203,24 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     if (count !== leftOut.size) leftOutChanged();
     if (!admitted) return;
     if (before && same(before, pod)) return;
+    if (before) byDigest.delete(before.digest);
     held.set(pod.uid, pod);
+    byDigest.set(pod.digest, pod);
     handlers.change?.({ type: before ? 'MODIFIED' : 'ADDED', pod });
   };
 
   /** Shipped (and REST polling): ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
-  const consumeShipped = async (s: PodStream) => {
+  const consumeShipped = async (s: PodStream, attempt: number) => {
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, ReceivedPod> | undefined = new Map();
     const undecodable: PodDecodeError[] = [];
+    // Only this replay's: the catch-up after the last one has run, or failed.
+    replayed = new Map();
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
         if (replay) reconcile(replay.values(), undecodable);
+        replayed = new Map();
         replay = undefined;
       } else if (message.type === 'UNDECODABLE') {
         if (replay) undecodable.push(message.error);
@@ -184,8 +231,12 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       } else if (replay) {
         const key = LeftOut.key(message.pod.uid, message.pod.namespace, message.pod.name);
         if (message.type === 'DELETED') replay.delete(key);
-        else replay.set(key, message.pod);
+        else {
+          replay.set(key, message.pod);
+          replayed.set(message.pod.digest, message.pod);
+        }
       } else apply(message.type, message.pod);
+      if (replay) progress(replay.size + undecodable.length, attempt);
     }
   };
 
@@ -196,7 +247,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    * watch's, and close() is not held up by a list retrying for a minute.
    */
   const consumeDocumented = async (s: PodStream) => {
-    const { pods, undecodable } = await client.listPods({ waitIfBusy: false });
+    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
     if (closed) return;
     reconcile(pods, undecodable);
     for await (const message of s) {
@@ -208,17 +259,34 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     }
   };
 
+  /**
+   * The kubelet dropped the watch for falling behind: its ListPods is shown at once (reconciled like a
+   * replay) instead of nothing, or a set missing the changes since the drop. False when the list failed
+   * too; the watch then just retries.
+   */
+  const catchUp = async (): Promise<boolean> => {
+    try {
+      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+      if (closed) return false;
+      replayed = new Map();
+      reconcile(pods, undecodable, true);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const run = async () => {
     let failures = 0;
     for (let attempt = 1; !closed; attempt++) {
       let cause: KubeletError;
-      const syncsBefore = resyncs + (synced ? 1 : 0);
+      const syncsBefore = watchSyncs;
       try {
         opening = true;
-        stream = await client.watchPods().finally(() => (opening = false));
+        stream = await client.watchPods(known).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream));
+        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
@@ -234,14 +302,19 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
         setState({ state: 'error', cause, hint: cause.hint });
         return;
       }
-      // A watch that synced before it ended starts the backoff afresh.
-      failures = resyncs + (synced ? 1 : 0) > syncsBefore ? 1 : failures + 1;
+      // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
+      failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      setState(
-        cause.code === 'INITIALIZING'
-          ? { state: 'initializing', detail: cause.message, attempt, inMs }
-          : { state: 'reconnecting', attempt, inMs, cause },
-      );
+      if (cause.code === 'WATCH_DROPPED' && (await catchUp())) {
+        setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
+      } else if (closed) break;
+      else {
+        setState(
+          cause.code === 'INITIALIZING'
+            ? { state: 'initializing', detail: cause.message, attempt, inMs }
+            : { state: 'reconnecting', attempt, inMs, cause },
+        );
+      }
       await backoff.sleep(inMs);
     }
   };

@@ -1,8 +1,10 @@
 /**
  * A pod as the client hands it out: decoded, with the user's field mask applied here whatever the
  * kubelet did with it, its identity taken from the wire (so a mask without metadata.uid still tells
- * pods apart), and the wire bytes kept for the fast export path.
+ * pods apart), and a digest of its wire bytes rather than the bytes themselves: enough to tell an
+ * unchanged pod without decoding it again, at a few dozen bytes instead of a second copy of the pod.
  */
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { applyFieldMask, formatFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
 import { decodePod } from '../pod/decode';
@@ -12,8 +14,8 @@ export interface ReceivedPod extends DecodedPod {
   uid: string;
   namespace: string;
   name: string;
-  /** The pod exactly as received (before the local mask). */
-  bytes: Uint8Array;
+  /** podDigest of the pod exactly as received (before the local mask): the same bytes, the same digest. */
+  digest: string;
   /** It carried nothing but its identity and a deletionTimestamp: how the documented watch reports a removal. */
   tombstone: boolean;
   /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
@@ -55,9 +57,14 @@ function setFields(value: PodValue): PodValue | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
+/** Identifies a pod's wire bytes (SHA-1: hashing 3 KB costs a hundredth of decoding it). */
+export function podDigest(bytes: Uint8Array): string {
+  return createHash('sha1').update(bytes).digest('base64');
+}
+
 export interface PodReader {
-  /** Decodes one pod from the wire; `label` names it in decode errors. */
-  read(bytes: Uint8Array, label: string): ReceivedPod;
+  /** Decodes one pod from the wire; `label` names it in decode errors; `digest` when already computed. */
+  read(bytes: Uint8Array, label: string, digest?: string): ReceivedPod;
   /** false once a pod arrived that the kubelet did not mask; undefined until a pod arrived, or without a mask. */
   maskHonoured(): boolean | undefined;
 }
@@ -66,7 +73,7 @@ export function podReader(mask: FieldMask | undefined): PodReader {
   const sent = mask && wireMask(mask);
   let honoured: boolean | undefined;
   return {
-    read(bytes, label) {
+    read(bytes, label, digest = podDigest(bytes)) {
       const decoded = decodePod(bytes, label);
       const meta = (decoded.pod.metadata ?? {}) as PodObject;
       const identity = {
@@ -75,11 +82,11 @@ export function podReader(mask: FieldMask | undefined): PodReader {
         name: String(meta.name ?? ''),
         tombstone: isTombstone(decoded.pod),
       };
-      if (!mask || !sent) return { ...decoded, ...identity, bytes };
+      if (!mask || !sent) return { ...decoded, ...identity, digest };
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
       if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
-      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, bytes, maskHonoured: honoured };
+      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, digest, maskHonoured: honoured };
     },
     maskHonoured: () => honoured,
   };

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import type { FeedLine } from '../../app/contract/pods';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
-import { DESCENDING_FIRST, sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { parseFilter } from '../filter/filter-language';
+import { DESCENDING_FIRST, type SortKey, type SortOrder } from '../filter/sort-rows';
 import { podMetricsLookup } from '../state/pod-metrics';
 import { ApiTag, NodeMetricsBar } from './NodeMetricsBar';
 import { errorText } from '../format/error-text';
@@ -19,6 +19,7 @@ import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
 import { ExportDialog } from './ExportDialog';
 import { FleetView } from './FleetView';
+import { FollowPods } from './FollowPods';
 import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
@@ -28,7 +29,7 @@ import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/contract/pod-fiel
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
-import { useModelVersion, useNow } from './use-model';
+import { useHasPods, useModelVersion, useNow } from './use-model';
 
 type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
 
@@ -36,7 +37,7 @@ type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' |
 const UNDO_REMOVE_MS = 6000;
 
 export function App({ model }: { model: AppModel }) {
-  // Re-render whenever the model changes (at most once per frame for pod events).
+  // Re-render whenever the model changes; pod batches re-render only the views wrapped in FollowPods.
   useModelVersion(model);
   const now = useNow(1000);
   const [selectedNodeId, setSelectedNodeId] = useState<string | null>(null);
@@ -83,17 +84,16 @@ export function App({ model }: { model: AppModel }) {
     // One ticked alone is shown as the node it is.
     if (next.length === 1) setSelectedNodeId(next[0]!);
   };
-  const feedLines = fleet ? model.feed.lines().filter((l) => checked.includes(l.nodeId)) : model.feed.lines();
+  // Read when drawn (inside FollowPods): the feed moves with the pod batches, not with the window.
+  const feedLines = () => (fleet ? model.feed.lines().filter((l) => checked.includes(l.nodeId)) : model.feed.lines());
 
-  const allRows = nodeId ? model.pods.rows(nodeId) : [];
+  const hasPods = useHasPods(model, nodeId);
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
-  const rows = useMemo(
-    () => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r, metricsOf)) : allRows, order, metricsOf),
-    [allRows, filter, order, metricsOf],
-  );
+  /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
+  const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -211,22 +211,26 @@ export function App({ model }: { model: AppModel }) {
           if (files.length > 0) void act(() => openSourceFiles(files));
         }}
       />
-      <NodesSidebar
-        onOpenFiles={() => void act(pickFiles)}
-        nodes={model.nodes}
-        selectedId={fleet ? null : nodeId}
-        podCount={(id) => model.pods.count(id)}
-        onSelect={selectNode}
-        checkedIds={checked}
-        onToggle={toggleChecked}
-        onSelectMany={setCheckedIds}
-        onAdd={() => setDialog('addNode')}
-        onAddMany={() => setDialog('addMany')}
-        onStartDemo={() => void act(startDemo)}
-        onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
-        onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
-        onRemove={(id) => void act(() => removeNode(id))}
-      />
+      <FollowPods model={model}>
+        {() => (
+          <NodesSidebar
+            onOpenFiles={() => void act(pickFiles)}
+            nodes={model.nodes}
+            selectedId={fleet ? null : nodeId}
+            podCount={(id) => model.pods.count(id)}
+            onSelect={selectNode}
+            checkedIds={checked}
+            onToggle={toggleChecked}
+            onSelectMany={setCheckedIds}
+            onAdd={() => setDialog('addNode')}
+            onAddMany={() => setDialog('addMany')}
+            onStartDemo={() => void act(startDemo)}
+            onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
+            onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
+            onRemove={(id) => void act(() => removeNode(id))}
+          />
+        )}
+      </FollowPods>
       <main className="workspace">
         {model.connectionProblem && (
           <div className="banner bad" role="alert">
@@ -260,7 +264,7 @@ export function App({ model }: { model: AppModel }) {
           </div>
         )}
         {fleet ? (
-          <FleetView model={model} nodeIds={checked} onError={setActionError} onClear={() => setCheckedIds([])} />
+          <FollowPods model={model}>{() => <FleetView model={model} nodeIds={checked} onError={setActionError} onClear={() => setCheckedIds([])} />}</FollowPods>
         ) : node && state ? (
           <>
             <header className="toolbar">
@@ -299,7 +303,7 @@ export function App({ model }: { model: AppModel }) {
               <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
                 Compare…
               </button>
-              <button type="button" className="button" onClick={() => setDialog('export')} disabled={allRows.length === 0}>
+              <button type="button" className="button" onClick={() => setDialog('export')} disabled={!hasPods}>
                 Export…
               </button>
             </header>
@@ -320,7 +324,7 @@ export function App({ model }: { model: AppModel }) {
                 onKeyDown={(e) => {
                   if (e.key === 'ArrowDown' || e.key === 'Enter') {
                     e.preventDefault();
-                    const first = rows[0];
+                    const first = shownRows()[0];
                     if (first) selectPod(selectedUid ?? first.uid);
                     document.querySelector<HTMLElement>('.pods-grid')?.focus();
                   }
@@ -335,7 +339,7 @@ export function App({ model }: { model: AppModel }) {
                 </span>
               )}
             </div>
-            {node.state.phase !== 'live' && allRows.length === 0 ? (
+            {node.state.phase !== 'live' && !hasPods ? (
               <div className="node-state-panel">
                 <span className={`dot big tone-${state.tone}`} aria-hidden="true" />
                 {/* An error's cause can run to a paragraph (a changed host key names both keys, the file and the fix): body text, not a heading. */}
@@ -367,35 +371,43 @@ export function App({ model }: { model: AppModel }) {
                 ) : (
                   node.state.phase !== 'live' && <div className="stale-note">{state.title}: these pods are as last seen and may have changed.</div>
                 )}
-                <PodsTable
-                  notSelected={notSelected}
-                  mask={node.mask}
-                  rows={rows}
-                  totalCount={allRows.length}
-                  order={order}
-                  onSort={sortBy}
-                  selectedUid={selectedUid}
-                  onSelect={selectPod}
-                  onOpen={(uid) => {
-                    setSelectedUid(uid);
-                    setOpenUid(uid);
-                  }}
-                  changedAt={(uid) => model.pods.changedAt(node.id, uid)}
-                  lastChange={(uid) => model.pods.lastChange(node.id, uid)}
-                  emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
-                  metricsOf={metricsOf}
-                  noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
-                />
+                <FollowPods model={model}>
+                  {() => (
+                    <PodsTable
+                      notSelected={notSelected}
+                      mask={node.mask}
+                      rows={shownRows()}
+                      totalCount={model.pods.count(node.id)}
+                      order={order}
+                      onSort={sortBy}
+                      selectedUid={selectedUid}
+                      onSelect={selectPod}
+                      onOpen={(uid) => {
+                        setSelectedUid(uid);
+                        setOpenUid(uid);
+                      }}
+                      changedAt={(uid) => model.pods.changedAt(node.id, uid)}
+                      lastChange={(uid) => model.pods.lastChange(node.id, uid)}
+                      emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                      metricsOf={metricsOf}
+                      noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
+                    />
+                  )}
+                </FollowPods>
                 {openUid && (
-                  <PodDetail
-                    bridge={bridge}
-                    nodeId={node.id}
-                    uid={openUid}
-                    row={model.pods.get(node.id, openUid)}
-                    metrics={metricsOf(model.pods.get(node.id, openUid) ?? { uid: openUid, namespace: '', name: '' })}
-                    onClose={() => setOpenUid(null)}
-                    onCompareWith={() => setDialog('comparePod')}
-                  />
+                  <FollowPods model={model}>
+                    {() => (
+                      <PodDetail
+                        bridge={bridge}
+                        nodeId={node.id}
+                        uid={openUid}
+                        row={model.pods.get(node.id, openUid)}
+                        metrics={metricsOf(model.pods.get(node.id, openUid) ?? { uid: openUid, namespace: '', name: '' })}
+                        onClose={() => setOpenUid(null)}
+                        onCompareWith={() => setDialog('comparePod')}
+                      />
+                    )}
+                  </FollowPods>
                 )}
               </div>
             )}
@@ -419,16 +431,20 @@ export function App({ model }: { model: AppModel }) {
           </div>
         )}
         {model.nodes.length > 0 && (
-          <EventsFeed
-            lines={feedLines}
-            limit={model.feed.limit}
-            nodeLabel={nodeLabel}
-            onOpen={openFromFeed}
-            // A deleted pod opens too: as it was deleted, from its history, while that is kept.
-            canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
-            collapsed={feedCollapsed}
-            onToggle={() => setFeedCollapsed(!feedCollapsed)}
-          />
+          <FollowPods model={model}>
+            {() => (
+              <EventsFeed
+                lines={feedLines()}
+                limit={model.feed.limit}
+                nodeLabel={nodeLabel}
+                onOpen={openFromFeed}
+                // A deleted pod opens too: as it was deleted, from its history, while that is kept.
+                canOpen={(l) => l.uid !== '' && (model.pods.get(l.nodeId, l.uid) !== undefined || l.type === 'DELETED')}
+                collapsed={feedCollapsed}
+                onToggle={() => setFeedCollapsed(!feedCollapsed)}
+              />
+            )}
+          </FollowPods>
         )}
       </main>
       {dialog === 'addNode' && (
@@ -455,15 +471,19 @@ export function App({ model }: { model: AppModel }) {
         />
       )}
       {dialog === 'export' && node && (
-        <ExportDialog
-          bridge={bridge}
-          nodeId={node.id}
-          nodeLabel={node.label}
-          filteredUids={rows.map((r) => r.uid)}
-          totalCount={allRows.length}
-          mask={node.mask}
-          onClose={() => setDialog(null)}
-        />
+        <FollowPods model={model}>
+          {() => (
+            <ExportDialog
+              bridge={bridge}
+              nodeId={node.id}
+              nodeLabel={node.label}
+              filteredUids={shownRows().map((r) => r.uid)}
+              totalCount={model.pods.count(node.id)}
+              mask={node.mask}
+              onClose={() => setDialog(null)}
+            />
+          )}
+        </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={bridge} nodes={model.nodes} initialLeft={node.id} onClose={() => setDialog(null)} />}

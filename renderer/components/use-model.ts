@@ -6,6 +6,16 @@ export function useModelVersion(model: AppModel): number {
   return useSyncExternalStore(model.subscribe, model.getVersion);
 }
 
+/** Re-renders the caller when pods, the feed or pod counts change, as well as on any other change. */
+export function usePodsVersion(model: AppModel): number {
+  return useSyncExternalStore(model.subscribePods, model.getPodsVersion);
+}
+
+/** Whether the node has pods; re-renders the caller only when that flips, not on every batch. */
+export function useHasPods(model: AppModel, nodeId: string | null): boolean {
+  return useSyncExternalStore(model.subscribePods, () => (nodeId ? model.pods.count(nodeId) > 0 : false));
+}
+
 /** The current time, refreshed every `intervalMs`, for ages and countdowns. */
 export function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => Date.now());

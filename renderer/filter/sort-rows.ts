@@ -38,8 +38,11 @@ function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow): string | numb
     case 'restarts':
       return row.restarts;
     // Age ascending = youngest first, as in k9s; pods without a time sort last.
-    case 'age':
-      return row.createdAt ? -Date.parse(row.createdAt) : Number.POSITIVE_INFINITY;
+    case 'age': {
+      // A time that does not parse sorts as none: NaN would compare equal to everything.
+      const time = row.createdAt ? Date.parse(row.createdAt) : Number.NaN;
+      return Number.isNaN(time) ? Number.POSITIVE_INFINITY : -time;
+    }
     case 'podIP':
       return ipKey(row.podIP);
     case 'isStatic':
@@ -51,17 +54,39 @@ function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow): string | numb
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * A sorted copy; ties fall back to namespace, name and UID so the order never jitters. Keys are
- * computed once per row (decorate, sort, undecorate): 10,000 rows re-sort in a few milliseconds,
- * which matters because the table re-sorts on every frame that brings changes.
- */
-export function sortRows(rows: readonly PodRow[], order: SortOrder, metricsOf?: (row: PodRow) => PodMetricsView): PodRow[] {
-  const sign = order.descending ? -1 : 1;
+/** A pod's metrics, for the keys and filters that read them. */
+export type MetricsOf = (row: PodRow) => PodMetricsView;
+
+export function isMetricKey(key: SortKey): key is MetricKey {
+  return key === 'cpu' || key === 'memory' || key === 'probes';
+}
+
+/** A row with what it sorts by, computed once: its key under an order (null: none, sorts last) and its tie-breaker. */
+export interface SortEntry {
+  row: PodRow;
+  key: string | number | null;
+  tie: string;
+}
+
+export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf): SortEntry {
   const { key } = order;
-  const valueOf = (row: PodRow): string | number | null =>
-    key === 'cpu' || key === 'memory' || key === 'probes' ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
-  const decorated = rows.map((row) => ({ row, key: valueOf(row), tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` }));
-  decorated.sort((a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key)) || cmp(a.tie, b.tie));
-  return decorated.map((d) => d.row);
+  const value = isMetricKey(key) ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
+  return { row, key: value, tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` };
+}
+
+/**
+ * Orders entries; a row without a value sorts last either way, and ties fall back to namespace, name
+ * and UID, so the order is total (no two rows compare equal) and never jitters.
+ */
+export function entryComparator(order: SortOrder): (a: SortEntry, b: SortEntry) => number {
+  const sign = order.descending ? -1 : 1;
+  return (a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key)) || cmp(a.tie, b.tie);
+}
+
+/** A sorted copy. Keys are computed once per row (decorate, sort, undecorate). */
+export function sortRows(rows: readonly PodRow[], order: SortOrder, metricsOf?: MetricsOf): PodRow[] {
+  return rows
+    .map((row) => sortEntry(row, order, metricsOf))
+    .sort(entryComparator(order))
+    .map((d) => d.row);
 }

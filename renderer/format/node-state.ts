@@ -17,13 +17,25 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
     case 'disconnected':
       return { tone: 'off', title: 'Disconnected' };
     case 'connecting':
-      return { tone: 'busy', title: state.attempt > 1 ? `Connecting (attempt ${state.attempt})` : 'Connecting…' };
+      return {
+        tone: 'busy',
+        title: state.attempt > 1 ? `Connecting (attempt ${state.attempt})` : 'Connecting…',
+        ...(state.podsReceived !== undefined ? { detail: `${state.podsReceived.toLocaleString('en-US')} pods received` } : {}),
+      };
     case 'waitingForUser':
       return { tone: 'wait', title: WAITING_TEXT[state.waitingFor] };
     case 'kubeletInitializing':
       return { tone: 'busy', title: 'Kubelet initializing…', ...(state.detail ? { detail: state.detail } : {}) };
     case 'live':
       return { tone: 'ok', title: 'Live' };
+    case 'catchingUp': {
+      const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
+      return {
+        tone: 'wait',
+        title: 'Catching up',
+        detail: `The kubelet dropped the watch (${state.cause}); showing its pod list of ${new Date(state.listedAt).toLocaleTimeString()}, ${seconds > 0 ? `watching again in ${seconds}s` : 'watching again…'}`,
+      };
+    }
     case 'reconnecting': {
       const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
       return {
@@ -61,6 +73,8 @@ export function announcedState(state: NodeState): string {
       return 'Kubelet initializing';
     case 'live':
       return 'Live';
+    case 'catchingUp':
+      return 'Catching up: the kubelet dropped the watch';
     case 'reconnecting':
       return 'Connection lost, reconnecting';
     case 'error':
@@ -80,6 +94,9 @@ export function stateCategory(state: NodeState): StateCategory {
     case 'kubeletInitializing':
     case 'waitingForUser':
       return 'connecting';
+    // Its pods are the kubelet's list while the watch is retried: not live, not gone.
+    case 'catchingUp':
+      return 'reconnecting';
     default:
       return state.phase;
   }

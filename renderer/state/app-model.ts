@@ -18,7 +18,9 @@ type Incoming = { kind: 'deltas'; batch: PodDeltas } | { kind: 'feed'; lines: Fe
 /**
  * Everything the UI shows that comes from the app core, kept outside React: nodes, pending prompts,
  * pods and the feed. Pod and feed events are applied once per frame; views subscribe and read a
- * version number (useSyncExternalStore), so a burst of events renders once.
+ * version number (useSyncExternalStore), so a burst of events renders once. Pod batches (and the pod
+ * counts they change) have their own subscription, so on a busy node only the views of pods
+ * re-render every frame, not the whole window.
  */
 export class AppModel {
   readonly pods = new PodStore();
@@ -36,6 +38,9 @@ export class AppModel {
   /** Last problem talking to the app core, shown in a banner. */
   connectionProblem: string | null = null;
   private readonly listeners = new Set<() => void>();
+  /** Bumped when pods, the feed or a pod count change, and on every change of the rest. */
+  podsVersion = 0;
+  private readonly podListeners = new Set<() => void>();
   /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
   private readonly loading = new Set<string>();
   /** Nodes whose pods.rows failed: how many times in a row, and the timer of the next try. */
@@ -57,9 +62,23 @@ export class AppModel {
 
   getVersion = (): number => this.version;
 
+  /** Follows pod batches, the feed and pod counts as well as every other change. */
+  subscribePods = (listener: () => void): (() => void) => {
+    this.podListeners.add(listener);
+    return () => this.podListeners.delete(listener);
+  };
+
+  getPodsVersion = (): number => this.podsVersion;
+
   private changed(): void {
     this.version++;
     for (const listener of this.listeners) listener();
+    this.podsChanged();
+  }
+
+  private podsChanged(): void {
+    this.podsVersion++;
+    for (const listener of this.podListeners) listener();
   }
 
   /** Subscribes to the app core's events, then loads the current state. */
@@ -203,15 +222,17 @@ export class AppModel {
     this.feed.push(lines);
     this.pods.noteChanges(lines);
     for (const nodeId of stale) void this.loadRows(nodeId);
-    this.changed();
+    this.podsChanged();
   }
 
   /** A node's latest record, from an event or from the answer to nodes.add / nodes.startDemo. */
   upsertNode(node: NodeInfo): void {
-    const known = this.nodes.some((n) => n.id === node.id);
-    this.nodes = known ? this.nodes.map((n) => (n.id === node.id ? node : n)) : [...this.nodes, node];
-    if (!known) void this.loadRows(node.id);
-    this.changed();
+    const before = this.nodes.find((n) => n.id === node.id);
+    this.nodes = before ? this.nodes.map((n) => (n.id === node.id ? node : n)) : [...this.nodes, node];
+    if (!before) void this.loadRows(node.id);
+    // A busy node's count moves with nearly every batch: that is news for the pod views only.
+    if (before && sameButCount(before, node)) this.podsChanged();
+    else this.changed();
   }
 
   /** Shows (or clears, with null) the banner about the link to the app core. */
@@ -228,4 +249,8 @@ export class AppModel {
   node(nodeId: string | null): NodeInfo | undefined {
     return this.nodes.find((n) => n.id === nodeId);
   }
+}
+
+function sameButCount(a: NodeInfo, b: NodeInfo): boolean {
+  return a.podCount !== b.podCount && JSON.stringify({ ...a, podCount: 0 }) === JSON.stringify({ ...b, podCount: 0 });
 }

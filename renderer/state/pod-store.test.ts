@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeBridge } from '../../app/contract/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
+import { parseFilter } from '../filter/filter-language';
 import { AppModel } from './app-model';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
@@ -82,6 +83,21 @@ describe('PodStore', () => {
     expect(store.applyDeltas(batch(8), 1)).toBe('applied');
   });
 
+  it('keeps the table\'s filtered, sorted view up to date through snapshots, batches and resets', () => {
+    const store = new PodStore();
+    const filter = parseFilter('-ns:kube-system');
+    const order = { key: 'name' as const, descending: true };
+    store.applySnapshot('n', { seq: 1, rows: [testRow({ uid: 'a' }), testRow({ uid: 'k', namespace: 'kube-system' }), testRow({ uid: 'c' })] });
+    expect(store.view('n', filter, order).map((r) => r.uid)).toEqual(['c', 'a']);
+    store.applyDeltas({ nodeId: 'n', seq: 2, reset: false, upserts: [testRow({ uid: 'b' }), testRow({ uid: 'c', namespace: 'kube-system' })], removals: ['a'] }, 1);
+    expect(store.view('n', filter, order).map((r) => r.uid)).toEqual(['b']);
+    store.applyDeltas({ nodeId: 'n', seq: 3, reset: true, upserts: [testRow({ uid: 'x' }), testRow({ uid: 'y' })], removals: [] }, 1);
+    expect(store.view('n', filter, order).map((r) => r.uid)).toEqual(['y', 'x']);
+    store.applySnapshot('n', { seq: 4, rows: [testRow({ uid: 'z' })] });
+    expect(store.view('n', filter, { key: 'name', descending: false }).map((r) => r.uid)).toEqual(['z']);
+    expect(store.view('other', filter, order)).toEqual([]);
+  });
+
   it('returns the same array until something changes', () => {
     const store = new PodStore();
     store.applySnapshot('n', { seq: 0, rows: [testRow({ uid: 'a' })] });
@@ -115,7 +131,7 @@ describe('frame batching', () => {
     expect(flushed.map((f) => f.length)).toEqual([1000, 1]);
   });
 
-  it('AppModel renders 1,000 pod events with one notification per frame', async () => {
+  it('AppModel renders 1,000 pod events with one notification per frame, to the pod views only', async () => {
     const bridge = createFakeBridge({
       'nodes.list': () => [
         { id: 'n1', label: 'demo', simulated: true, spec: { kind: 'ssh' as const, host: 'sim' }, state: { phase: 'live', since: 1 }, mask: '', maskPaths: [], maskHonoured: null, podCount: 0 },
@@ -127,7 +143,9 @@ describe('frame batching', () => {
     const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb), now: () => 42 });
     await model.start();
     let notifications = 0;
-    model.subscribe(() => notifications++);
+    let windowNotifications = 0;
+    model.subscribePods(() => notifications++);
+    model.subscribe(() => windowNotifications++);
     for (let seq = 1; seq <= 1000; seq++) {
       bridge.emit('podDeltas', { nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq % 300}`, restarts: seq })], removals: [] });
     }
@@ -139,6 +157,12 @@ describe('frame batching', () => {
     expect(model.pods.count('n1')).toBe(300);
     expect(model.pods.get('n1', 'p0')?.restarts).toBe(900);
     expect(model.feed.lines()).toHaveLength(1);
+    // The node's new pod count is news for the pod views; its state is news for the whole window.
+    const node = model.node('n1')!;
+    bridge.emit('nodeState', { ...node, podCount: 300 });
+    expect([notifications, windowNotifications]).toEqual([2, 0]);
+    bridge.emit('nodeState', { ...node, podCount: 300, state: { phase: 'disconnected' } });
+    expect([notifications, windowNotifications]).toEqual([3, 1]);
   });
 
   it('AppModel asks for one snapshot per gap however many batches arrive while it is on its way', async () => {

@@ -1,4 +1,7 @@
 import type { FeedLine, PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
+import type { ParsedFilter } from '../filter/filter-language';
+import { RowIndex } from '../filter/row-index';
+import type { MetricsOf, SortOrder } from '../filter/sort-rows';
 
 /** A pod's last change as the feed told it: when, and what in one line. */
 export interface LastChange {
@@ -17,6 +20,8 @@ interface NodePods {
   /** Batches that arrived while waiting for a snapshot, replayed on top of it. */
   early: PodDeltas[];
   list: PodRow[] | null;
+  /** The rows as the table shows them (filtered, sorted), once asked for; kept up to date batch by batch. */
+  index: RowIndex | null;
 }
 
 export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
@@ -37,7 +42,7 @@ export class PodStore {
 
   private node(nodeId: string): NodePods {
     let node = this.nodes.get(nodeId);
-    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), lastChange: new Map(), early: [], list: null }));
+    if (!node) this.nodes.set(nodeId, (node = { seq: -1, rows: new Map(), changedAt: new Map(), lastChange: new Map(), early: [], list: null, index: null }));
     return node;
   }
 
@@ -48,6 +53,7 @@ export class PodStore {
     node.changedAt.clear();
     node.seq = snapshot.seq;
     node.list = null;
+    node.index?.reset(node.rows.values());
     const early = node.early;
     node.early = [];
     let outcome: 'applied' | 'gap' = 'applied';
@@ -77,7 +83,8 @@ export class PodStore {
     if (batch.reset) {
       node.rows = new Map();
       node.changedAt.clear();
-    }
+      node.index?.reset(batch.upserts);
+    } else node.index?.apply(batch.upserts, batch.removals);
     for (const row of batch.upserts) {
       node.rows.set(row.uid, row);
       if (!batch.reset && now > 0) node.changedAt.set(row.uid, now);
@@ -101,6 +108,20 @@ export class PodStore {
     const node = this.nodes.get(nodeId);
     if (!node) return [];
     return (node.list ??= [...node.rows.values()]);
+  }
+
+  /**
+   * The node's rows filtered and sorted for the table. The same filter object, order and metrics keep
+   * the index as it is (batches update it); another filter filters again, another order sorts again.
+   */
+  view(nodeId: string, filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf): readonly PodRow[] {
+    const node = this.nodes.get(nodeId);
+    if (!node) return [];
+    if (!node.index) node.index = new RowIndex(order, filter, node.rows.values(), metricsOf);
+    node.index.setMetrics(metricsOf);
+    node.index.setOrder(order);
+    node.index.setFilter(filter);
+    return node.index.rows();
   }
 
   get(nodeId: string, uid: string): PodRow | undefined {

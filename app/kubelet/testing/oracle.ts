@@ -1,5 +1,6 @@
 // Test helpers comparing what a client holds with the simulated kubelet's oracle (its store).
 import type { PodWatch } from '../pod-watch';
+import { podDigest } from '../received-pod';
 import { encodePod } from '../../pod/encode';
 import type { SimulatedKubelet } from '../../sim/kubelet-server';
 import { pollUntil } from '../../testing/poll-until';
@@ -11,7 +12,7 @@ export function divergence(watch: PodWatch, kubelet: SimulatedKubelet): string[]
   const out = [...held.keys()].filter((uid) => !kubelet.store.get(uid));
   for (const uid of uids) {
     const mine = held.get(uid);
-    if (!mine || Buffer.compare(mine.bytes, encodePod(kubelet.store.get(uid)!)) !== 0) out.push(uid);
+    if (!mine || mine.digest !== podDigest(encodePod(kubelet.store.get(uid)!))) out.push(uid);
   }
   return out;
 }
