@@ -4,7 +4,8 @@ import { testRow } from '../../app/contract/testing/test-row';
 import { Prng } from '../../app/sim/prng';
 import { matchesFilter, parseFilter, type ParsedFilter } from './filter-language';
 import { RowIndex } from './row-index';
-import { SORT_KEYS, sortRows, type SortOrder } from './sort-rows';
+import type { PodMetricsView } from '../state/pod-metrics';
+import { SORT_KEYS, sortRows, type MetricsOf, type SortOrder } from './sort-rows';
 
 const FILTERS = ['', 'web', 'ns:kube-system', '-phase:Running', 'is:restarted label:app=db', 'is:notready', 'owner:DaemonSet,Job'];
 const NAMESPACES = ['default', 'kube-system', 'monitoring', 'Apps'];
@@ -98,5 +99,32 @@ describe('RowIndex', () => {
     expect(index.rows()).toBe(first);
     index.setFilter(parseFilter('c'));
     expect(index.rows().map((r) => r.uid)).toEqual(['c']);
+  });
+
+  it('sorts again by a metric and filters again by probes when new metrics come, and leaves other views alone', () => {
+    /** Metrics as a REST node reads them: CPU per pod, and one probe result per pod. */
+    const reading = (cpu: Record<string, number>, failing: string[]): MetricsOf => (row) => ({
+      usage: row.uid in cpu ? { value: { cpuCores: cpu[row.uid], containers: {} } } : { absent: 'not sampled' },
+      probes: { value: { c: { liveness: { successful: 1, failed: 0, unknown: 0, last: failing.includes(row.uid) ? 'failed' : 'successful' } } } },
+      resources: { absent: 'no socket' },
+    }) satisfies PodMetricsView;
+    const rows = ['a', 'b', 'c'].map((uid) => testRow({ uid, name: uid }));
+    const first = reading({ a: 0.1, b: 0.5 }, ['a']);
+    const byCpu = new RowIndex({ key: 'cpu', descending: true }, parseFilter(''), rows, first);
+    // A pod without a reading sorts last.
+    expect(byCpu.rows().map((r) => r.uid)).toEqual(['b', 'a', 'c']);
+    const second = reading({ a: 0.9, b: 0.5, c: 0.2 }, ['b']);
+    byCpu.setMetrics(second);
+    expect(byCpu.rows().map((r) => r.uid)).toEqual(['a', 'b', 'c']);
+
+    const failing = new RowIndex({ key: 'name', descending: false }, parseFilter('probe:failed'), rows, first);
+    expect(failing.rows().map((r) => r.uid)).toEqual(['a']);
+    failing.setMetrics(second);
+    expect(failing.rows().map((r) => r.uid)).toEqual(['b']);
+
+    const byName = new RowIndex({ key: 'name', descending: false }, parseFilter(''), rows, first);
+    const held = byName.rows();
+    byName.setMetrics(second);
+    expect(byName.rows()).toBe(held);
   });
 });
