@@ -646,4 +646,31 @@ describe('browser mode', () => {
       expect(pod.status).toEqual(ip ? { podIP: ip } : {});
     }
   });
+
+  it('adds a Pods API socket on this machine from the Add node dialog and shows its pods live', async () => {
+    const socketPath = join(work, 'local.sock');
+    const local = await startSimulatedKubelet({ socketPath, pods: 7, seed: 17, nodeName: 'local-1' });
+    try {
+      // The export dialog of the test before may still be open.
+      while (await page.getByRole('dialog').count()) await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Add node' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add node' });
+      await dialog.getByRole('radio', { name: /^On this machine/ }).check();
+      // No SSH fields for a socket on this machine.
+      expect(await dialog.getByLabel('Host', { exact: true }).count()).toBe(0);
+      const path = dialog.getByLabel('Pods API socket', { exact: true });
+      await path.fill('local.sock');
+      await dialog.getByRole('button', { name: 'Add and connect' }).click();
+      // A relative path is refused at the field, with the example of an absolute one.
+      await dialog.getByText(/^The socket path must be absolute/).waitFor();
+      await path.fill(socketPath);
+      await dialog.getByLabel('Display name', { exact: true }).fill('local-1');
+      await dialog.getByRole('button', { name: 'Add and connect' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByLabel(/^Node local-1:/).getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/live/i);
+      await expect.poll(() => page.getByRole('grid', { name: 'Pods' }).getAttribute('aria-rowcount'), { timeout: 10_000 }).toBe(String(local.store.size + 1));
+    } finally {
+      await local.stop();
+    }
+  });
 });

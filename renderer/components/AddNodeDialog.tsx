@@ -4,7 +4,11 @@ import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 
+/** Where the kubelet's socket is: on a node reached over SSH, or on this machine (the simulator, or Nodescope run on the node). */
+type Via = 'ssh' | 'unix';
+
 interface Fields {
+  via: Via;
   label: string;
   host: string;
   user: string;
@@ -23,9 +27,9 @@ interface Fields {
   pollIntervalS: string;
   podResourcesSocket: string;
 }
-type TextField = Exclude<keyof Fields, 'sudo' | 'readOnly' | 'api'>;
+type TextField = Exclude<keyof Fields, 'via' | 'sudo' | 'readOnly' | 'api'>;
 const EMPTY: Fields = {
-  label: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false,
+  via: 'ssh', label: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false,
   api: 'auto', kubeletPort: '', readOnly: false, tokenFile: '', clientCert: '', clientKey: '', caFile: '', pollIntervalS: '', podResourcesSocket: '',
 };
 const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
@@ -38,6 +42,7 @@ const number = (v: string) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
 
 /** The form as a NodeSpec; blank fields are left out so ~/.ssh/config and defaults apply. */
 function toSpec(f: Fields): unknown {
+  if (f.via === 'unix') return { kind: 'unix', socketPath: f.socketPath, ...(f.label.trim() ? { label: f.label } : {}) };
   const spec: Record<string, unknown> = { kind: 'ssh', host: f.host, api: f.api };
   for (const key of ['label', 'user', 'identityFile', 'jumpHost', 'socketPath', 'podResourcesSocket'] as const) if (f[key].trim()) spec[key] = f[key];
   if (f.port.trim()) spec.port = number(f.port);
@@ -84,7 +89,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
 
   function pick(host: SshHost) {
     // Only the SSH fields come from the host entry; how the kubelet is read stays as chosen.
-    setFields({ ...fields, host: host.alias, user: '', port: '', identityFile: '', jumpHost: '', label: '' });
+    setFields({ ...fields, via: 'ssh', host: host.alias, user: '', port: '', identityFile: '', jumpHost: '', label: '' });
   }
 
   async function submit() {
@@ -184,56 +189,78 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             void submit();
           }}
         >
-          {field('host', 'Host', 'alias, name or address', 'An alias uses its ~/.ssh/config settings')}
-          <div className="field-row">
-            {field('user', 'User', 'from SSH config')}
-            {field('port', 'Port', '22')}
-          </div>
-          {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
-          {field('jumpHost', 'Jump host', 'user@bastion:22')}
           <fieldset className="api-choice">
-            <legend className="field-label">Kubelet API</legend>
-            {API_CHOICES.map((c) => (
-              <label key={c.value} className="check" title={c.hint}>
-                <input type="radio" name="api" value={c.value} checked={fields.api === c.value} onChange={() => setFields({ ...fields, api: c.value })} />
+            <legend className="field-label">The kubelet's socket is</legend>
+            {(
+              [
+                ['ssh', 'On a node, over SSH', 'the usual case'],
+                ['unix', 'On this machine', 'the simulator (nodescope sim), or Nodescope run on the node itself'],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label key={value} className="check">
+                <input type="radio" name="via" value={value} checked={fields.via === value} onChange={() => setFields({ ...fields, via: value })} />
                 <span>
-                  {c.label} <span className="muted small">{c.hint}</span>
+                  {label} <span className="muted small">{hint}</span>
                 </span>
               </label>
             ))}
           </fieldset>
-          {fields.api !== 'rest' && field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
-          {fields.api !== 'pods' && (
-            <fieldset className="rest-options">
-              <legend className="field-label">REST API</legend>
-              <div className="field-row">
-                {field('kubeletPort', 'Kubelet port', fields.readOnly ? '10255' : '10250', "on the node's 127.0.0.1, reached through SSH")}
-                {field('pollIntervalS', 'Poll every (s)', '2')}
-              </div>
-              <label className="check">
-                <input type="checkbox" checked={fields.readOnly} onChange={(e) => setFields({ ...fields, readOnly: e.target.checked })} />
-                <span>
-                  Read-only port <span className="muted">(plain HTTP, no credentials; off on most clusters)</span>
-                </span>
-              </label>
-              {!fields.readOnly && (
-                <>
-                  {field('tokenFile', 'Token file', '/path/to/token or node:/path', 'A bearer token, read from this file when connecting; node:/path reads it on the node with sudo -n cat')}
-                  {field('clientCert', 'Client certificate', 'or a certificate (PEM): /path or node:/path')}
-                  {field('clientKey', 'Client key', "the certificate's key (PEM): /path or node:/path")}
-                  {field('caFile', 'Kubelet CA file', 'without it, the certificate is asked about and pinned', 'The PEM file of the CA that signs the kubelet serving certificate')}
-                </>
-              )}
-              {(touched || fields.tokenFile || fields.clientCert || fields.clientKey) && fieldErrors.rest && <p className="field-error">{fieldErrors.rest}</p>}
+          {fields.via === 'unix' ? (
+            field('socketPath', 'Pods API socket', '/run/nodescope/sim.sock', 'Its full path; a socket only root may open needs Nodescope run as root')
+          ) : (
+            <>
+            {field('host', 'Host', 'alias, name or address', 'An alias uses its ~/.ssh/config settings')}
+            <div className="field-row">
+              {field('user', 'User', 'from SSH config')}
+              {field('port', 'Port', '22')}
+            </div>
+            {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
+            {field('jumpHost', 'Jump host', 'user@bastion:22')}
+            <fieldset className="api-choice">
+              <legend className="field-label">Kubelet API</legend>
+              {API_CHOICES.map((c) => (
+                <label key={c.value} className="check" title={c.hint}>
+                  <input type="radio" name="api" value={c.value} checked={fields.api === c.value} onChange={() => setFields({ ...fields, api: c.value })} />
+                  <span>
+                    {c.label} <span className="muted small">{c.hint}</span>
+                  </span>
+                </label>
+              ))}
             </fieldset>
+            {fields.api !== 'rest' && field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
+            {fields.api !== 'pods' && (
+              <fieldset className="rest-options">
+                <legend className="field-label">REST API</legend>
+                <div className="field-row">
+                  {field('kubeletPort', 'Kubelet port', fields.readOnly ? '10255' : '10250', "on the node's 127.0.0.1, reached through SSH")}
+                  {field('pollIntervalS', 'Poll every (s)', '2')}
+                </div>
+                <label className="check">
+                  <input type="checkbox" checked={fields.readOnly} onChange={(e) => setFields({ ...fields, readOnly: e.target.checked })} />
+                  <span>
+                    Read-only port <span className="muted">(plain HTTP, no credentials; off on most clusters)</span>
+                  </span>
+                </label>
+                {!fields.readOnly && (
+                  <>
+                    {field('tokenFile', 'Token file', '/path/to/token or node:/path', 'A bearer token, read from this file when connecting; node:/path reads it on the node with sudo -n cat')}
+                    {field('clientCert', 'Client certificate', 'or a certificate (PEM): /path or node:/path')}
+                    {field('clientKey', 'Client key', "the certificate's key (PEM): /path or node:/path")}
+                    {field('caFile', 'Kubelet CA file', 'without it, the certificate is asked about and pinned', 'The PEM file of the CA that signs the kubelet serving certificate')}
+                  </>
+                )}
+                {(touched || fields.tokenFile || fields.clientCert || fields.clientKey) && fieldErrors.rest && <p className="field-error">{fieldErrors.rest}</p>}
+              </fieldset>
+            )}
+            {field('podResourcesSocket', 'PodResources socket', 'off (e.g. /var/lib/kubelet/pod-resources/kubelet.sock)', 'Devices, exclusive CPUs and memory per container; root-only, so non-root users need sudo')}
+            <label className="check">
+              <input type="checkbox" checked={fields.sudo} onChange={(e) => setFields({ ...fields, sudo: e.target.checked })} />
+              <span>
+                Use sudo to reach the sockets <span className="muted">(sudo -n socat on the node)</span>
+              </span>
+            </label>
+            </>
           )}
-          {field('podResourcesSocket', 'PodResources socket', 'off (e.g. /var/lib/kubelet/pod-resources/kubelet.sock)', 'Devices, exclusive CPUs and memory per container; root-only, so non-root users need sudo')}
-          <label className="check">
-            <input type="checkbox" checked={fields.sudo} onChange={(e) => setFields({ ...fields, sudo: e.target.checked })} />
-            <span>
-              Use sudo to reach the sockets <span className="muted">(sudo -n socat on the node)</span>
-            </span>
-          </label>
           {field('label', 'Display name', 'defaults to the host')}
           <button type="submit" hidden />
         </form>
