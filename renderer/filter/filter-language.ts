@@ -121,17 +121,23 @@ function probesAre(state: ProbeState, m: PodMetricsView | undefined): boolean {
   }
 }
 
+/** Each row's text fields in lower case, made once per row (rows are replaced, never changed): a keystroke then lowers nothing. */
+const lowered = new WeakMap<PodRow, readonly [name: string, namespace: string, status: string]>();
+
+function loweredText(row: PodRow): readonly [string, string, string] {
+  let text = lowered.get(row);
+  if (!text) lowered.set(row, (text = [row.name.toLowerCase(), row.namespace.toLowerCase(), row.status.toLowerCase()]));
+  return text;
+}
+
 function termMatches(term: FilterTerm, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView): boolean {
   switch (term.kind) {
     case 'probe':
       return probesAre(term.state, metricsOf?.(row));
-    case 'text':
-      return (
-        row.name.toLowerCase().includes(term.text) ||
-        row.namespace.toLowerCase().includes(term.text) ||
-        row.podIP.includes(term.text) ||
-        row.status.toLowerCase().includes(term.text)
-      );
+    case 'text': {
+      const [name, namespace, status] = loweredText(row);
+      return name.includes(term.text) || namespace.includes(term.text) || row.podIP.includes(term.text) || status.includes(term.text);
+    }
     case 'ns':
       return term.values.some((v) => matchesValue(v, row.namespace));
     case 'node':
