@@ -176,12 +176,13 @@ export function PodsTable(props: Props) {
   const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
   // Rows all have one height and are never measured, so the virtualizer's items are keyed by index
   // (its default): a key function would be new on every render and make it lay out every row again.
-  // React keys rows by UID below.
+  // React keys rows by UID below. The scroller is composited, so a few rows beyond the edges do: each
+  // row drawn costs every frame's paint, however far off screen.
   const virtualizer = useVirtualizer({
     count: props.rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 6,
   });
   // The handlers rows get stay the same from one render to the next, so unchanged rows are not drawn again.
   const latest = useRef(props);
