@@ -1,5 +1,5 @@
 import type { PodRow } from '../../app/contract/pods';
-import { matchesFilter, type ParsedFilter } from './filter-language';
+import { matchesFilter, narrows, type ParsedFilter } from './filter-language';
 import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */
@@ -70,7 +70,7 @@ export class RowIndex {
       const at = this.lowerBound(this.all, entry);
       this.all.splice(at, 0, entry);
       if (this.shown === this.all) this.list.splice(at, 0, row);
-      else if (this.matches(row)) this.insertShown(entry);
+      else if (this.matches(entry)) this.insertShown(entry);
     }
   }
 
@@ -82,11 +82,15 @@ export class RowIndex {
     this.rekey();
   }
 
-  /** Filters the sorted rows again, only when the filter is another one. */
+  /** Filters the sorted rows again, only when the filter is another one; a narrower one (typing on) filters only the rows shown. */
   setFilter(filter: ParsedFilter | null): void {
     if (filter === this.filter) return;
+    const previous = this.filter;
     this.filter = filter;
-    this.refilter();
+    if (filter && previous && narrows(filter, previous)) {
+      this.shown = this.shown.filter((e) => this.matches(e));
+      this.list = this.shown.map((e) => e.row);
+    } else this.refilter();
   }
 
   /** The metrics rows are sorted and filtered by changed (a new reading, or none). */
@@ -110,7 +114,7 @@ export class RowIndex {
    * a key in place can change its type, and V8 then reshapes every entry.
    */
   private rekey(): void {
-    this.byTie = this.byTie.map((e) => sortEntry(e.row, this.order, this.metricsOf, e.tie));
+    this.byTie = this.byTie.map((e) => sortEntry(e.row, this.order, this.metricsOf, e));
     this.sortAll();
   }
 
@@ -120,12 +124,12 @@ export class RowIndex {
     this.refilter();
   }
 
-  private matches(row: PodRow): boolean {
-    return !this.filter || matchesFilter(this.filter, row, this.metricsOf);
+  private matches(entry: SortEntry): boolean {
+    return !this.filter || matchesFilter(this.filter, entry.row, this.metricsOf, entry.text);
   }
 
   private refilter(): void {
-    this.shown = this.filter && this.filter.terms.length > 0 ? this.all.filter((e) => this.matches(e.row)) : this.all;
+    this.shown = this.filter && this.filter.terms.length > 0 ? this.all.filter((e) => this.matches(e)) : this.all;
     this.list = this.shown.map((e) => e.row);
   }
 
@@ -139,7 +143,7 @@ export class RowIndex {
     const row = this.byUid.get(uid);
     if (!row) return;
     this.byUid.delete(uid);
-    const inTie = this.lowerBound(this.byTie, { row, key: null, tie: tieOf(row) }, tieComparator);
+    const inTie = this.lowerBound(this.byTie, { row, key: null, tie: tieOf(row), text: '' }, tieComparator);
     const entry = this.byTie[inTie]!;
     this.byTie.splice(inTie, 1);
     const inAll = this.lowerBound(this.all, entry);

@@ -1,5 +1,6 @@
 import type { PodRow } from '../../app/contract/pods';
 import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
+import { searchText } from './filter-language';
 
 export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
 /** Keys whose value comes from the node's metrics rather than the pod. */
@@ -63,21 +64,25 @@ export function isMetricKey(key: SortKey): key is MetricKey {
   return key === 'cpu' || key === 'memory' || key === 'probes';
 }
 
-/** A row with what it sorts by, computed once: its key under an order (null: none, sorts last) and its tie-breaker. */
+/**
+ * A row with what it sorts by, computed once: its key under an order (null: none, sorts last) and its
+ * tie-breaker; and what a text filter searches in it, kept beside them so filtering reads the entry.
+ */
 export interface SortEntry {
   row: PodRow;
   key: string | number | null;
   tie: string;
+  text: string;
 }
 
 /** What ties fall back to: namespace, name and UID. */
 export const tieOf = (row: PodRow): string => `${row.namespace}\u0000${row.name}\u0000${row.uid}`;
 
-/** `tie`: the row's tie-breaker when already known (it does not depend on the order). */
-export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf, tie = tieOf(row)): SortEntry {
+/** `from`: the row's entry under another order, whose tie-breaker and text stay (they do not depend on the order). */
+export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf, from?: SortEntry): SortEntry {
   const { key } = order;
   const value = isMetricKey(key) ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
-  return { row, key: value, tie };
+  return { row, key: value, tie: from?.tie ?? tieOf(row), text: from?.text ?? searchText(row) };
 }
 
 /** Orders entries by their key alone; a row without a value sorts last either way. */
