@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { RowField } from '../../app/contract/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
@@ -27,6 +27,12 @@ const COLUMNS: { key: SortKey; label: string; className: string; field?: RowFiel
   { key: 'isStatic', label: 'Static', className: 'c-static', field: 'isStatic' },
 ];
 const ROW_HEIGHT = 26;
+/**
+ * Rows drawn beyond the screen: many ahead of the scroll, so they are there before they show, and a
+ * few behind it, since with the scroller composited each row alive costs every scrolled frame's paint.
+ */
+const OVERSCAN_AHEAD = 12;
+const OVERSCAN_BEHIND = 3;
 const FLASH_MS = 1200;
 /** The pod count is announced at most this often: pods come and go faster than anyone can listen. */
 const COUNT_ANNOUNCE_MS = 5000;
@@ -176,14 +182,20 @@ export function PodsTable(props: Props) {
   const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
   // Rows all have one height and are never measured, so the virtualizer's items are keyed by index
   // (its default): a key function would be new on every render and make it lay out every row again.
-  // React keys rows by UID below. The scroller is composited, so a few rows beyond the edges do: each
-  // row drawn costs every frame's paint, however far off screen.
+  // React keys rows by UID below.
+  const directionRef = useRef<Virtualizer<HTMLDivElement, Element>['scrollDirection']>(null);
   const virtualizer = useVirtualizer({
     count: props.rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
+    rangeExtractor: useCallback((range: Range) => {
+      const backward = directionRef.current === 'backward';
+      const start = Math.max(0, range.startIndex - (backward ? OVERSCAN_AHEAD : OVERSCAN_BEHIND));
+      const end = Math.min(range.count - 1, range.endIndex + (backward ? OVERSCAN_BEHIND : OVERSCAN_AHEAD));
+      return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+    }, []),
   });
+  directionRef.current = virtualizer.scrollDirection;
   // The handlers rows get stay the same from one render to the next, so unchanged rows are not drawn again.
   const latest = useRef(props);
   latest.current = props;
