@@ -110,6 +110,29 @@ describe('RowIndex', () => {
     }
   });
 
+  it('turns the order of a column round, ties still by namespace and name, with changes between clicks', () => {
+    const prng = new Prng(11);
+    const random = () => prng.next();
+    const truth = new Map<string, PodRow>();
+    for (let i = 0; i < 300; i++) truth.set(`u${i}`, randomRow(random, `u${i}`));
+    const filter = parseFilter('');
+    const index = new RowIndex({ key: 'namespace', descending: false }, filter, truth.values());
+    let next = 300;
+    for (const order of [
+      { key: 'status', descending: false },
+      { key: 'status', descending: true },
+      { key: 'status', descending: false },
+      { key: 'restarts', descending: true },
+      { key: 'restarts', descending: false },
+    ] as SortOrder[]) {
+      const row = randomRow(random, `u${next++}`);
+      truth.set(row.uid, row);
+      index.apply([row], []);
+      index.setOrder(order);
+      expect(index.rows().map((r) => r.uid)).toEqual(expected(truth, filter, order));
+    }
+  });
+
   it('keeps handing the table the same array while rows change, and a new one when the filter changes', () => {
     const order: SortOrder = { key: 'name', descending: false };
     const index = new RowIndex(order, parseFilter(''), [testRow({ uid: 'b' }), testRow({ uid: 'a' })]);

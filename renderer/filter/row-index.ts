@@ -77,9 +77,12 @@ export class RowIndex {
   /** Sorts everything again, only when the order differs. */
   setOrder(order: SortOrder): void {
     if (order.key === this.order.key && order.descending === this.order.descending) return;
+    const sameKey = order.key === this.order.key;
     this.order = order;
     this.compare = entryComparator(order);
-    this.rekey();
+    // The other direction of the same column: the keys hold, only the order is new.
+    if (sameKey) this.sortAll();
+    else this.rekey();
   }
 
   /** Filters the sorted rows again, only when the filter is another one; a narrower one (typing on) filters only the rows shown. */
