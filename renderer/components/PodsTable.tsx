@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { RowField } from '../../app/contract/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
@@ -27,6 +27,12 @@ const COLUMNS: { key: SortKey; label: string; className: string; field?: RowFiel
   { key: 'isStatic', label: 'Static', className: 'c-static', field: 'isStatic' },
 ];
 const ROW_HEIGHT = 26;
+/**
+ * Rows drawn beyond the screen: many ahead of the scroll, so they are there before they show, and a
+ * few behind it, since with the scroller composited each row alive costs every scrolled frame's paint.
+ */
+const OVERSCAN_AHEAD = 12;
+const OVERSCAN_BEHIND = 3;
 const FLASH_MS = 1200;
 /** The pod count is announced at most this often: pods come and go faster than anyone can listen. */
 const COUNT_ANNOUNCE_MS = 5000;
@@ -87,29 +93,120 @@ function MetricCells({ m }: { m: PodMetricsView }) {
   );
 }
 
-/** The pods grid: virtualized (10,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
+/** What one row's cells draw from; cells whose props are all unchanged are not drawn again. */
+interface CellsProps {
+  row: PodRow;
+  stale: string | undefined;
+  notSelected: ReadonlySet<RowField>;
+  mask: string;
+  last: LastChange | undefined;
+  now: number;
+  metricsOf: (row: PodRow) => PodMetricsView;
+}
+
+const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, last, now, metricsOf }: CellsProps) {
+  // A cell the mask left out shows the mark, whatever the row holds there.
+  const cell = (field: RowField, content: ReactNode) => (notSelected.has(field) ? <NotSelected mask={mask} short /> : content);
+  const recent = last && isRecent(last.time, now) ? last : undefined;
+  return (
+    <>
+      <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>
+      <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
+        {recent && (
+          <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
+            Δ
+          </span>
+        )}
+        {cell('name', row.name)}
+      </div>
+      <div role="gridcell" className="c-status">
+        {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
+      </div>
+      <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
+        {cell('ready', `${row.ready}/${row.total}`)}
+      </div>
+      <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>
+      <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>
+      <MetricCells m={metricsOf(row)} />
+      <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>
+      <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
+        {cell('node', row.node)}
+        {stale && <span className="tag tag-offline">{stale}</span>}
+      </div>
+      <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>
+      <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>
+    </>
+  );
+});
+
+interface RowProps extends CellsProps {
+  index: number;
+  start: number;
+  selected: boolean;
+  flash: boolean;
+  onSelect: (uid: string) => void;
+  onOpen: (uid: string) => void;
+}
+
+/**
+ * One row. A batch redraws only the rows it changed; rows it merely moved (a pod added above them)
+ * get a new position and index, and keep their cells as drawn.
+ */
+const PodRowView = memo(function PodRowView({ index, start, selected, flash, onSelect, onOpen, ...cells }: RowProps) {
+  const { row, stale } = cells;
+  return (
+    <div
+      id={`pod-row-${row.uid}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-uid={row.uid}
+      className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
+      style={{ transform: `translateY(${start}px)` }}
+      onClick={() => onSelect(row.uid)}
+      onDoubleClick={() => {
+        window.getSelection()?.removeAllRanges();
+        onOpen(row.uid);
+      }}
+    >
+      <PodRowCells {...cells} />
+    </div>
+  );
+});
+
+/** The pods grid: virtualized (30,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
 export function PodsTable(props: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const now = useNow(5000);
   const countText = props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`;
   const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
+  // Rows all have one height and are never measured, so the virtualizer's items are keyed by index
+  // (its default): a key function would be new on every render and make it lay out every row again.
+  // React keys rows by UID below.
+  const directionRef = useRef<Virtualizer<HTMLDivElement, Element>['scrollDirection']>(null);
   const virtualizer = useVirtualizer({
     count: props.rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    getItemKey: (i) => props.rows[i]?.uid ?? i,
+    rangeExtractor: useCallback((range: Range) => {
+      const backward = directionRef.current === 'backward';
+      const start = Math.max(0, range.startIndex - (backward ? OVERSCAN_AHEAD : OVERSCAN_BEHIND));
+      const end = Math.min(range.count - 1, range.endIndex + (backward ? OVERSCAN_BEHIND : OVERSCAN_AHEAD));
+      return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+    }, []),
   });
-  // A cell the mask left out shows the mark, whatever the row holds there.
-  const cell = (field: RowField, content: ReactNode, masked: { notSelected: ReadonlySet<RowField>; mask: string } = props) =>
-    masked.notSelected.has(field) ? <NotSelected mask={masked.mask} short /> : content;
-  const selectedIndex = props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1;
+  directionRef.current = virtualizer.scrollDirection;
+  // The handlers rows get stay the same from one render to the next, so unchanged rows are not drawn again.
+  const latest = useRef(props);
+  latest.current = props;
+  const onSelect = useCallback((uid: string) => latest.current.onSelect(uid), []);
+  const onOpen = useCallback((uid: string) => latest.current.onOpen(uid), []);
+  const selectedIndex = () => (props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1);
 
   // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
-  const indexRef = useRef(selectedIndex);
-  indexRef.current = selectedIndex;
   useEffect(() => {
-    if (indexRef.current >= 0) virtualizer.scrollToIndex(indexRef.current, { align: 'auto' });
+    const index = selectedIndex();
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
   }, [props.selectedUid, virtualizer]);
 
   function onKeyDown(e: KeyboardEvent) {
@@ -117,19 +214,20 @@ export function PodsTable(props: Props) {
     if (e.target !== e.currentTarget) return;
     const last = props.rows.length - 1;
     if (last < 0) return;
+    const selected = selectedIndex();
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = {
-      ArrowDown: selectedIndex + 1,
-      ArrowUp: selectedIndex - 1,
-      PageDown: selectedIndex + page,
-      PageUp: selectedIndex - page,
+      ArrowDown: selected + 1,
+      ArrowUp: selected - 1,
+      PageDown: selected + page,
+      PageUp: selected - page,
       Home: 0,
       End: last,
     };
     const target = moves[e.key];
     if (target !== undefined) {
       e.preventDefault();
-      const row = props.rows[Math.min(last, Math.max(0, selectedIndex < 0 && e.key === 'ArrowDown' ? 0 : target))];
+      const row = props.rows[Math.min(last, Math.max(0, selected < 0 && e.key === 'ArrowDown' ? 0 : target))];
       if (row) props.onSelect(row.uid);
     } else if (e.key === 'Enter' && props.selectedUid) {
       e.preventDefault();
@@ -175,54 +273,25 @@ export function PodsTable(props: Props) {
                 const row = props.rows[item.index]!;
                 const changed = props.changedAt(row.uid);
                 const flash = changed !== undefined && Date.now() - changed < FLASH_MS;
-                const selected = row.uid === props.selectedUid;
-                const stale = props.staleOf?.(row.uid);
                 const masked = props.maskOf?.(row.uid) ?? props;
-                const last = props.lastChange(row.uid);
-                const recent = last && isRecent(last.time, now) ? last : undefined;
                 return (
-                  <div
+                  <PodRowView
                     // A new key per change restarts the flash animation even if the row was flashing already.
                     key={flash ? `${row.uid}@${changed}` : row.uid}
-                    id={`pod-row-${row.uid}`}
-                    role="row"
-                    aria-rowindex={item.index + 2}
-                    aria-selected={selected}
-                    data-uid={row.uid}
-                    className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
-                    style={{ transform: `translateY(${item.start}px)` }}
-                    onClick={() => props.onSelect(row.uid)}
-                    onDoubleClick={() => {
-                      window.getSelection()?.removeAllRanges();
-                      props.onOpen(row.uid);
-                    }}
-                  >
-                    <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace, masked)}</div>
-                    <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
-                      {recent && (
-                        <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
-                          Δ
-                        </span>
-                      )}
-                      {cell('name', row.name, masked)}
-                    </div>
-                    <div role="gridcell" className="c-status">
-                      {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>, masked)}
-                    </div>
-                    <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-                      {cell('ready', `${row.ready}/${row.total}`, masked)}
-                    </div>
-                    <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts, masked)}</div>
-                    <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now), masked)}</div>
-                    <MetricCells m={props.metricsOf(row)} />
-                    <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—', masked)}</div>
-                    <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
-                      {cell('node', row.node, masked)}
-                      {stale && <span className="tag tag-offline">{stale}</span>}
-                    </div>
-                    <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—', masked)}</div>
-                    <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '', masked)}</div>
-                  </div>
+                    row={row}
+                    index={item.index}
+                    start={item.start}
+                    selected={row.uid === props.selectedUid}
+                    flash={flash}
+                    stale={props.staleOf?.(row.uid)}
+                    notSelected={masked.notSelected}
+                    mask={masked.mask}
+                    last={props.lastChange(row.uid)}
+                    now={now}
+                    metricsOf={props.metricsOf}
+                    onSelect={onSelect}
+                    onOpen={onOpen}
+                  />
                 );
               })}
             </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilter, parseFilter } from './filter-language';
+import { matchesFilter, narrows, parseFilter } from './filter-language';
 import { sortRows } from './sort-rows';
 import { testRow } from '../../app/contract/testing/test-row';
 
@@ -61,6 +61,27 @@ describe('filter language', () => {
       'Unknown "is:weird". Use one of is:static, is:deleting, is:ready, is:notready, is:restarted.',
     ]);
     expect(rows.filter((r) => matchesFilter(parsed, r)).map((r) => r.uid)).toEqual(['web', 'crash']);
+  });
+
+  it('never matches text across two fields', () => {
+    // web-7f9c in shop: the end of the name and the start of the namespace are not one text.
+    expect(pick('9cshop')).toEqual([]);
+    expect(pick('"9c shop"')).toEqual([]);
+    expect(pick('"9ca"')).toEqual([]);
+    expect(pick('7f9c')).toEqual(['web']);
+  });
+
+  it('knows when a filter only narrows the previous one (typing on)', () => {
+    const narrowed = (next: string, previous: string) => narrows(parseFilter(next), parseFilter(previous));
+    expect(narrowed('we', 'w')).toBe(true);
+    expect(narrowed('web ns:shop', 'web')).toBe(true);
+    expect(narrowed('ns:shop web-7', 'ns:shop web')).toBe(true);
+    // Backspace, an earlier term changed, a negated term grown, a keyed value grown: each can match more.
+    expect(narrowed('w', 'we')).toBe(false);
+    expect(narrowed('wa web', 'w web')).toBe(false);
+    expect(narrowed('-we', '-w')).toBe(false);
+    expect(narrowed('ns:shop2', 'ns:shop')).toBe(false);
+    expect(narrowed('web', '')).toBe(false);
   });
 
   it('an empty filter matches everything', () => {

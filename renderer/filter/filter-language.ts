@@ -121,17 +121,20 @@ function probesAre(state: ProbeState, m: PodMetricsView | undefined): boolean {
   }
 }
 
-function termMatches(term: FilterTerm, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView): boolean {
+/**
+ * What a text term searches: name, namespace and status in lower case, and the IP as it is, joined by
+ * "A". A term is in lower case, so it never contains "A" and never matches across two fields: this
+ * finds exactly what searching each field would, in one search. Kept beside each row in the table's
+ * index, so a keystroke on 30,000 rows reads one string per row.
+ */
+export const searchText = (row: PodRow): string => `${row.name.toLowerCase()}A${row.namespace.toLowerCase()}A${row.status.toLowerCase()}A${row.podIP}`;
+
+function termMatches(term: FilterTerm, row: PodRow, metricsOf: ((row: PodRow) => PodMetricsView) | undefined, text: string | undefined): boolean {
   switch (term.kind) {
     case 'probe':
       return probesAre(term.state, metricsOf?.(row));
     case 'text':
-      return (
-        row.name.toLowerCase().includes(term.text) ||
-        row.namespace.toLowerCase().includes(term.text) ||
-        row.podIP.includes(term.text) ||
-        row.status.toLowerCase().includes(term.text)
-      );
+      return (text ?? searchText(row)).includes(term.text);
     case 'ns':
       return term.values.some((v) => matchesValue(v, row.namespace));
     case 'node':
@@ -165,6 +168,27 @@ function termMatches(term: FilterTerm, row: PodRow, metricsOf?: (row: PodRow) =>
   }
 }
 
-export function matchesFilter(filter: ParsedFilter, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView): boolean {
-  return filter.terms.every((term) => termMatches(term, row, metricsOf) !== term.negate);
+/** `text`: the row's searchText when already made. */
+export function matchesFilter(filter: ParsedFilter, row: PodRow, metricsOf?: (row: PodRow) => PodMetricsView, text?: string): boolean {
+  // A loop, not every(): this runs once per row per keystroke, 30,000 times on a big node.
+  for (const term of filter.terms) if (termMatches(term, row, metricsOf, text) === term.negate) return false;
+  return true;
+}
+
+const sameTerm = (a: FilterTerm, b: FilterTerm) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether every row `next` matches also matches `previous` (under the same metrics), as when typing
+ * on: terms are all required, so a term added narrows, and so does a text term that grew (a row
+ * containing "web-1" contains "web"). Then only the rows `previous` matched need filtering again.
+ */
+export function narrows(next: ParsedFilter, previous: ParsedFilter): boolean {
+  const prev = previous.terms;
+  if (prev.length === 0 || next.terms.length < prev.length) return false;
+  return prev.every((term, i) => {
+    const now = next.terms[i]!;
+    if (sameTerm(term, now)) return true;
+    // Only the last term typed can have grown; a negated one matches more as it grows.
+    return i === prev.length - 1 && term.kind === 'text' && now.kind === 'text' && !term.negate && !now.negate && now.text.includes(term.text);
+  });
 }

@@ -88,6 +88,51 @@ describe('RowIndex', () => {
     }
   });
 
+  it('filters as a filter is typed on and erased, with changes between keystrokes, as a full filter would', () => {
+    const prng = new Prng(9);
+    const random = () => prng.next();
+    const truth = new Map<string, PodRow>();
+    for (let i = 0; i < 300; i++) truth.set(`u${i}`, randomRow(random, `u${i}`));
+    const order: SortOrder = { key: 'name', descending: false };
+    const index = new RowIndex(order, parseFilter(''), truth.values());
+    const typed = ['w', 'we', 'web', 'web-', 'web-1', 'web-1 ns:default', 'web-1', 'web', 'w', '', '-w', '-we', 'is:ready', 'is:ready c', 'is:ready ca', 'is:ready c'];
+    let next = 300;
+    for (const text of typed) {
+      // A pod changed, one added and one removed between keystrokes.
+      const [changed, removed] = [...truth.keys()].slice(0, 2) as [string, string];
+      const upserts = [randomRow(random, changed), randomRow(random, `u${next++}`)];
+      truth.delete(removed);
+      for (const row of upserts) truth.set(row.uid, row);
+      index.apply(upserts, [removed]);
+      const filter = parseFilter(text);
+      index.setFilter(filter);
+      expect(index.rows().map((r) => r.uid), text).toEqual(expected(truth, filter, order));
+    }
+  });
+
+  it('turns the order of a column round, ties still by namespace and name, with changes between clicks', () => {
+    const prng = new Prng(11);
+    const random = () => prng.next();
+    const truth = new Map<string, PodRow>();
+    for (let i = 0; i < 300; i++) truth.set(`u${i}`, randomRow(random, `u${i}`));
+    const filter = parseFilter('');
+    const index = new RowIndex({ key: 'namespace', descending: false }, filter, truth.values());
+    let next = 300;
+    for (const order of [
+      { key: 'status', descending: false },
+      { key: 'status', descending: true },
+      { key: 'status', descending: false },
+      { key: 'restarts', descending: true },
+      { key: 'restarts', descending: false },
+    ] as SortOrder[]) {
+      const row = randomRow(random, `u${next++}`);
+      truth.set(row.uid, row);
+      index.apply([row], []);
+      index.setOrder(order);
+      expect(index.rows().map((r) => r.uid)).toEqual(expected(truth, filter, order));
+    }
+  });
+
   it('keeps handing the table the same array while rows change, and a new one when the filter changes', () => {
     const order: SortOrder = { key: 'name', descending: false };
     const index = new RowIndex(order, parseFilter(''), [testRow({ uid: 'b' }), testRow({ uid: 'a' })]);

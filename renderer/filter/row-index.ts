@@ -1,6 +1,6 @@
 import type { PodRow } from '../../app/contract/pods';
-import { matchesFilter, type ParsedFilter } from './filter-language';
-import { entryComparator, isMetricKey, sortEntry, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
+import { matchesFilter, narrows, type ParsedFilter } from './filter-language';
+import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */
 const REBUILD_SHARE = 0.25;
@@ -10,14 +10,17 @@ const REBUILD_SHARE = 0.25;
  * to its changes (a binary search and an array splice each), not to the node's size, so 200 changes a
  * second on 30,000 pods never re-sort or re-filter the whole set. Every row is kept in order; the
  * filtered rows follow it, so a filter keystroke is one pass over rows already sorted, and only a new
- * sort order sorts everything. New metrics (every few seconds on a REST node) sort again only when
+ * sort order sorts everything: every row is also kept in tie order (namespace, name, UID), from which
+ * a stable sort by the new key alone gives the full order without comparing tie-breakers. New metrics (every few seconds on a REST node) sort again only when
  * the order is by a metric, and filter again only when the filter reads one.
  */
 export class RowIndex {
-  /** Every row's entry under the current order, by UID. */
-  private readonly entries = new Map<string, SortEntry>();
+  /** Every row, by UID (its entry is found in `byTie` by its tie-breaker, which holds its UID). */
+  private readonly byUid = new Map<string, PodRow>();
   /** Every row, in order. */
   private all: SortEntry[] = [];
+  /** Every row, in tie order (the same entries as `all`). */
+  private byTie: SortEntry[] = [];
   /** The rows that match the filter, in order: `all` itself when there is no filter. */
   private shown: SortEntry[] = [];
   /** shown's rows, which the table reads (the same array object from one change to the next). */
@@ -40,67 +43,96 @@ export class RowIndex {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.byUid.size;
   }
 
   /** The rows are exactly these now. */
   reset(rows: Iterable<PodRow>): void {
-    this.entries.clear();
-    for (const row of rows) this.entries.set(row.uid, sortEntry(row, this.order, this.metricsOf));
-    this.all = [...this.entries.values()].sort(this.compare);
-    this.refilter();
+    this.byUid.clear();
+    for (const row of rows) this.byUid.set(row.uid, row);
+    this.rebuild();
   }
 
   /** A batch of changes: rows added or changed, and UIDs removed. */
   apply(upserts: readonly PodRow[], removals: readonly string[]): void {
-    if (upserts.length + removals.length > Math.max(64, this.entries.size * REBUILD_SHARE)) {
-      for (const uid of removals) this.entries.delete(uid);
-      for (const row of upserts) this.entries.set(row.uid, sortEntry(row, this.order, this.metricsOf));
-      this.all = [...this.entries.values()].sort(this.compare);
-      this.refilter();
+    if (upserts.length + removals.length > Math.max(64, this.byUid.size * REBUILD_SHARE)) {
+      for (const uid of removals) this.byUid.delete(uid);
+      for (const row of upserts) this.byUid.set(row.uid, row);
+      this.rebuild();
       return;
     }
     for (const uid of removals) this.remove(uid);
     for (const row of upserts) {
       this.remove(row.uid);
       const entry = sortEntry(row, this.order, this.metricsOf);
-      this.entries.set(row.uid, entry);
+      this.byUid.set(row.uid, row);
+      this.byTie.splice(this.lowerBound(this.byTie, entry, tieComparator), 0, entry);
       const at = this.lowerBound(this.all, entry);
       this.all.splice(at, 0, entry);
       if (this.shown === this.all) this.list.splice(at, 0, row);
-      else if (this.matches(row)) this.insertShown(entry);
+      else if (this.matches(entry)) this.insertShown(entry);
     }
   }
 
   /** Sorts everything again, only when the order differs. */
   setOrder(order: SortOrder): void {
     if (order.key === this.order.key && order.descending === this.order.descending) return;
+    const sameKey = order.key === this.order.key;
     this.order = order;
     this.compare = entryComparator(order);
-    this.reset([...this.entries.values()].map((e) => e.row));
+    // The other direction of the same column: the keys hold, only the order is new.
+    if (sameKey) this.sortAll();
+    else this.rekey();
   }
 
-  /** Filters the sorted rows again, only when the filter is another one. */
+  /** Filters the sorted rows again, only when the filter is another one; a narrower one (typing on) filters only the rows shown. */
   setFilter(filter: ParsedFilter | null): void {
     if (filter === this.filter) return;
+    const previous = this.filter;
     this.filter = filter;
-    this.refilter();
+    if (filter && previous && narrows(filter, previous)) {
+      this.shown = this.shown.filter((e) => this.matches(e));
+      this.list = this.shown.map((e) => e.row);
+    } else this.refilter();
   }
 
   /** The metrics rows are sorted and filtered by changed (a new reading, or none). */
   setMetrics(metricsOf: MetricsOf | undefined): void {
     if (metricsOf === this.metricsOf) return;
     this.metricsOf = metricsOf;
-    if (isMetricKey(this.order.key)) this.reset([...this.entries.values()].map((e) => e.row));
+    if (isMetricKey(this.order.key)) this.rekey();
     else if (this.filter?.terms.some((t) => t.kind === 'probe')) this.refilter();
   }
 
-  private matches(row: PodRow): boolean {
-    return !this.filter || matchesFilter(this.filter, row, this.metricsOf);
+  /** Every row's entry afresh, sorted by tie and by key. */
+  private rebuild(): void {
+    this.byTie = [];
+    for (const row of this.byUid.values()) this.byTie.push(sortEntry(row, this.order, this.metricsOf));
+    this.byTie.sort(tieComparator);
+    this.sortAll();
+  }
+
+  /**
+   * Every row's key under the current order, then sorted; the tie order stays. New entries: changing
+   * a key in place can change its type, and V8 then reshapes every entry.
+   */
+  private rekey(): void {
+    this.byTie = this.byTie.map((e) => sortEntry(e.row, this.order, this.metricsOf, e));
+    this.sortAll();
+  }
+
+  /** `all` from `byTie`: a stable sort by key keeps ties in tie order. */
+  private sortAll(): void {
+    this.all = this.byTie.slice().sort(keyComparator(this.order));
+    this.refilter();
+  }
+
+  private matches(entry: SortEntry): boolean {
+    return !this.filter || matchesFilter(this.filter, entry.row, this.metricsOf, entry.text);
   }
 
   private refilter(): void {
-    this.shown = this.filter && this.filter.terms.length > 0 ? this.all.filter((e) => this.matches(e.row)) : this.all;
+    this.shown = this.filter && this.filter.terms.length > 0 ? this.all.filter((e) => this.matches(e)) : this.all;
     this.list = this.shown.map((e) => e.row);
   }
 
@@ -111,9 +143,12 @@ export class RowIndex {
   }
 
   private remove(uid: string): void {
-    const entry = this.entries.get(uid);
-    if (!entry) return;
-    this.entries.delete(uid);
+    const row = this.byUid.get(uid);
+    if (!row) return;
+    this.byUid.delete(uid);
+    const inTie = this.lowerBound(this.byTie, { row, key: null, tie: tieOf(row), text: '' }, tieComparator);
+    const entry = this.byTie[inTie]!;
+    this.byTie.splice(inTie, 1);
     const inAll = this.lowerBound(this.all, entry);
     if (this.shown !== this.all) {
       const inShown = this.lowerBound(this.shown, entry);
@@ -126,12 +161,12 @@ export class RowIndex {
   }
 
   /** The first position whose entry does not sort before `entry` (the order is total, so an entry held is found there). */
-  private lowerBound(entries: readonly SortEntry[], entry: SortEntry): number {
+  private lowerBound(entries: readonly SortEntry[], entry: SortEntry, compare = this.compare): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.compare(entries[mid]!, entry) < 0) lo = mid + 1;
+      if (compare(entries[mid]!, entry) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

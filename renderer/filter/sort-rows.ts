@@ -1,5 +1,6 @@
 import type { PodRow } from '../../app/contract/pods';
 import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
+import { searchText } from './filter-language';
 
 export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
 /** Keys whose value comes from the node's metrics rather than the pod. */
@@ -12,10 +13,12 @@ export interface SortOrder {
   descending: boolean;
 }
 
+const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
+
 /** Dotted IPv4 compares by number so 10.0.0.9 comes before 10.0.0.10; IPv6 and '' by text. */
 function ipKey(ip: string): string {
-  const parts = ip.split('.');
-  return parts.length === 4 && parts.every((p) => /^\d+$/.test(p)) ? parts.map((p) => p.padStart(3, '0')).join('.') : ip;
+  const m = DOTTED_IPV4.exec(ip);
+  return m ? `${m[1]!.padStart(3, '0')}.${m[2]!.padStart(3, '0')}.${m[3]!.padStart(3, '0')}.${m[4]!.padStart(3, '0')}` : ip;
 }
 
 /** A metric's sort value; null when the pod has none (it then sorts last either way). */
@@ -61,26 +64,44 @@ export function isMetricKey(key: SortKey): key is MetricKey {
   return key === 'cpu' || key === 'memory' || key === 'probes';
 }
 
-/** A row with what it sorts by, computed once: its key under an order (null: none, sorts last) and its tie-breaker. */
+/**
+ * A row with what it sorts by, computed once: its key under an order (null: none, sorts last) and its
+ * tie-breaker; and what a text filter searches in it, kept beside them so filtering reads the entry.
+ */
 export interface SortEntry {
   row: PodRow;
   key: string | number | null;
   tie: string;
+  text: string;
 }
 
-export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf): SortEntry {
+/** What ties fall back to: namespace, name and UID. */
+export const tieOf = (row: PodRow): string => `${row.namespace}\u0000${row.name}\u0000${row.uid}`;
+
+/** `from`: the row's entry under another order, whose tie-breaker and text stay (they do not depend on the order). */
+export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf, from?: SortEntry): SortEntry {
   const { key } = order;
   const value = isMetricKey(key) ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
-  return { row, key: value, tie: `${row.namespace}\u0000${row.name}\u0000${row.uid}` };
+  return { row, key: value, tie: from?.tie ?? tieOf(row), text: from?.text ?? searchText(row) };
 }
 
+/** Orders entries by their key alone; a row without a value sorts last either way. */
+export function keyComparator(order: SortOrder): (a: SortEntry, b: SortEntry) => number {
+  const sign = order.descending ? -1 : 1;
+  return (a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key));
+}
+
+/** Orders entries by their tie-breaker alone. */
+export const tieComparator = (a: SortEntry, b: SortEntry): number => cmp(a.tie, b.tie);
+
 /**
- * Orders entries; a row without a value sorts last either way, and ties fall back to namespace, name
- * and UID, so the order is total (no two rows compare equal) and never jitters.
+ * Orders entries by key, and ties by namespace, name and UID, so the order is total (no two rows
+ * compare equal) and never jitters. Entries already in tie order need only a stable sort by key
+ * (JavaScript's sort is stable) to end in this order.
  */
 export function entryComparator(order: SortOrder): (a: SortEntry, b: SortEntry) => number {
-  const sign = order.descending ? -1 : 1;
-  return (a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key)) || cmp(a.tie, b.tie);
+  const byKey = keyComparator(order);
+  return (a, b) => byKey(a, b) || tieComparator(a, b);
 }
 
 /** A sorted copy. Keys are computed once per row (decorate, sort, undecorate). */
