@@ -63,7 +63,6 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it.
   const allRows: PodRow[] = nodes.flatMap((n) => model.pods.rows(n.id).map((r) => ({ ...r, uid: rowKey(n.id, r.uid), node: n.label })));
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
-  const rows = useMemo(() => sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r)) : allRows, order), [allRows, filter, order]);
   // Each row through its own source's mask; NODE is the source here, never left out.
   const masks = new Map(
     nodes.map((n) => [n.id, { notSelected: new Set(unselectedFields(ROW_FIELD_SOURCES, n.maskPaths).filter((f) => f !== 'node')), mask: n.mask }]),
@@ -74,6 +73,8 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     const { nodeId, uid } = splitKey(row.uid);
     return podMetricsLookup(model.metrics.get(nodeId), model.node(nodeId)?.state.phase === 'offline')({ ...row, uid });
   };
+  // Sorted and filtered by CPU, memory and probes too, each row by its own source's metrics.
+  const rows = sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r, metricsOf)) : allRows, order, metricsOf);
   /** The first pod of a matrix cell, by its name on that source. */
   const podOfCell = (pick: CellPick): PodOnSource | null => {
     const nodeId = props.nodeIds[pick.source];
