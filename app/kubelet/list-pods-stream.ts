@@ -6,7 +6,8 @@
  * printing overlaps the transfer, memory holds about one pod plus what the caller keeps, and the CLI can
  * count pods as they come. Failures come back shaped as grpc-js errors (code, details), for toKubeletError.
  */
-import { status as Status } from '@grpc/grpc-js';
+// The status codes alone: the package's index would load all of grpc-js, which this call never needs.
+import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
 
