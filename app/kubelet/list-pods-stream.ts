@@ -16,6 +16,8 @@ export interface ListPodsStreamHandlers {
   pod(bytes: Uint8Array, offset: number): void;
   /** Back-pressure: a promise to wait for before reading on (a slow stdout), or null to go on. */
   wait?(): Promise<void> | null;
+  /** The response's size in bytes, once its first bytes are in and before any pod: how much is coming. */
+  size?(bytes: number): void;
 }
 
 /** grpc-js's window for the kubelet (channel-options.ts): one round trip per 16 MiB over SSH, not per 64 KiB. */
@@ -34,7 +36,7 @@ const grpcError = (code: Status, details: string): Error => Object.assign(new Er
  */
 export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers): Promise<number> {
   return new Promise((resolve, reject) => {
-    const reader = new ListPodsResponseReader(handlers.pod);
+    const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
     let settled = false;
     const finish = (err: Error | null) => {
@@ -103,7 +105,10 @@ export class ListPodsResponseReader {
   /** The field being waited for: its header and payload lengths, and whether it is a pod. */
   private field: { head: number; length: number; pod: boolean } | null = null;
 
-  constructor(private readonly onPod: (bytes: Uint8Array, offset: number) => void) {}
+  constructor(
+    private readonly onPod: (bytes: Uint8Array, offset: number) => void,
+    private readonly onSize?: (bytes: number) => void,
+  ) {}
 
   push(chunk: Buffer): void {
     this.parts.push(chunk);
@@ -115,7 +120,7 @@ export class ListPodsResponseReader {
         if (prefix[0] !== 0) throw grpcError(Status.INTERNAL, 'the kubelet sent a compressed message, which was not asked for');
         this.left = prefix.readUInt32BE(1);
         this.length = this.left;
-        this.messages++;
+        if (this.messages++ === 0) this.onSize?.(this.length);
       }
       if (this.left === 0) {
         this.left = -1;
