@@ -4,7 +4,8 @@
  */
 import { decodePod } from '../app/pod/decode';
 import { podToKubectlJson, streamPodBytesAsKubectl } from '../app/pod/kubectl-json';
-import { podSchema } from '../app/schema/pod-schema';
+import protobuf from 'protobufjs';
+import { podProtoDescriptor } from '../app/schema/pod-proto.generated';
 import { hasSharedPods, loadSharedPods } from '../app/testing/shared-fixtures';
 import { benchCorpus } from './corpus';
 import { runIsolated } from './isolated';
@@ -17,7 +18,7 @@ async function corpus(): Promise<Buffer[]> {
 
 async function against(candidate: (pods: Buffer[]) => void): Promise<Comparison> {
   const pods = await corpus();
-  const PodType = podSchema().root.lookupType('k8s.io.api.core.v1.Pod');
+  const PodType = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace).lookupType('k8s.io.api.core.v1.Pod');
   return compareRates(
     () => candidate(pods),
     () => {

@@ -32,7 +32,8 @@ export async function buildCli(root = projectRoot): Promise<string> {
   try {
     const result = await build({
       absWorkingDir: root,
-      entryPoints: [join(root, 'app', 'cli', 'main.ts')],
+      // The printing worker is an entry of its own: ParallelPodPrinter starts it by its path beside the chunks.
+      entryPoints: [join(root, 'app', 'cli', 'main.ts'), join(root, 'app', 'cli', 'pod-print-worker.ts')],
       outdir: staging,
       bundle: true,
       splitting: true,

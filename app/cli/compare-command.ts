@@ -26,7 +26,7 @@ ${nodeOptionsHelp(OUTPUTS)}`;
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const opts = parseNodeArgs(argv, OUTPUTS, FLEET_OPTIONS);
+    const opts = await parseNodeArgs(argv, OUTPUTS, FLEET_OPTIONS);
     if (opts.help) {
       console.log(HELP);
       return EXIT.ok;

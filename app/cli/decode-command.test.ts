@@ -3,7 +3,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/pods-api-messages';
+import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/testing/pods-api-writers';
 import { kubectlJsonToYaml } from '../pod/kubectl-yaml';
 import { str, webPodBytes, webPodJson, withDeepManagedFields } from '../pod/testdata/handmade-pods';
 

@@ -132,7 +132,7 @@ function terminalOutput(text: string, colour: boolean): string {
 export async function run(argv: string[]): Promise<number> {
   let opts;
   try {
-    opts = parseNodeArgs(argv, OUTPUTS, EXTRA, 1);
+    opts = await parseNodeArgs(argv, OUTPUTS, EXTRA, 1);
     if (opts.help) {
       console.log(help());
       return EXIT.ok;

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { isHostPattern, parseHostList } from '../fleet/host-list';
 import type { PodTree } from '../pod/pod-tree';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
-import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { exitCodeFor } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
@@ -91,6 +90,8 @@ export function failureCode(results: readonly SourcePods[]): number {
  */
 export async function readSources(ids: readonly string[], opts: NodeCommandOptions, command: string): Promise<SourcePods[]> {
   const prompter = terminalPrompter();
+  // Loaded here, not at start: it brings ssh2, which a single node on a local socket never needs.
+  const { createJumpConnectionPool } = await import('../ssh/shared-jump-connections');
   const shared = { prompter, jumpPool: createJumpConnectionPool() };
   const limit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const connections: KubeletConnection[] = [];

@@ -36,7 +36,7 @@ export function helpText(spec: NodeCommandSpec): string {
 export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Promise<number> {
   let opts;
   try {
-    opts = parseNodeArgs(argv, spec.outputs, spec.extra, spec.args ?? 0);
+    opts = await parseNodeArgs(argv, spec.outputs, spec.extra, spec.args ?? 0);
   } catch (err) {
     return reportFailure(spec.name, err, helpText(spec));
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { writeListPodsResponse } from '../kubelet/pods-api-messages';
+import { writeListPodsResponse } from '../kubelet/testing/pods-api-writers';
 import { encodePod } from '../pod/encode';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';

@@ -4,8 +4,8 @@ import { CliUsageError, parseNodeArgs } from './node-options';
 const parse = (...argv: string[]) => parseNodeArgs(['node-1', ...argv], ['table', 'json']);
 
 describe('REST options of the node commands', () => {
-  it('reads credentials from files here or, with node:, from paths on the node', () => {
-    const o = parse('--api', 'rest', '--client-cert', 'node:/var/lib/kubelet/pki/kubelet-client-current.pem', '--client-key', '/home/me/k.key', '--kubelet-port', '10250', '--poll-interval', '0.5');
+  it('reads credentials from files here or, with node:, from paths on the node', async () => {
+    const o = await parse('--api', 'rest', '--client-cert', 'node:/var/lib/kubelet/pki/kubelet-client-current.pem', '--client-key', '/home/me/k.key', '--kubelet-port', '10250', '--poll-interval', '0.5');
     expect(o.api).toBe('rest');
     expect(o.rest).toEqual({
       readOnly: false,
@@ -13,7 +13,7 @@ describe('REST options of the node commands', () => {
       pollIntervalMs: 500,
       credentials: { clientCert: { nodePath: '/var/lib/kubelet/pki/kubelet-client-current.pem' }, clientKey: { file: '/home/me/k.key' } },
     });
-    expect(parse('--token-file', 't').rest.credentials).toEqual({ token: { file: 't' } });
+    expect((await parse('--token-file', 't')).rest.credentials).toEqual({ token: { file: 't' } });
   });
 
   it.each([
@@ -24,8 +24,8 @@ describe('REST options of the node commands', () => {
     [['--poll-interval', '0'], 'bad --poll-interval'],
     [['--tcp-bridge-command', 'nc localhost 10250'], 'must contain {port}'],
     [['--api', 'rest', '--local', '/tmp/s.sock'], 'reached over SSH'],
-  ])('refuses %j', (argv, message) => {
-    expect(() => parse(...argv)).toThrow(CliUsageError);
-    expect(() => parse(...argv)).toThrow(message);
+  ])('refuses %j', async (argv, message) => {
+    await expect(parse(...argv)).rejects.toThrow(CliUsageError);
+    await expect(parse(...argv)).rejects.toThrow(message);
   });
 });

@@ -6,7 +6,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
-import { loadSavedPresetsSync } from '../inspector/saved-presets';
 import { defaultStateDir } from '../inspector/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
 import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
@@ -105,8 +104,12 @@ export interface NodeCommandOptions {
   help: boolean;
 }
 
-/** The presets saved in the app, for `--mask @NAME`; a broken file is the user's to fix, so it is a usage error. */
-function savedPresets() {
+/**
+ * The presets saved in the app, for `--mask @NAME`; a broken file is the user's to fix, so it is a usage error.
+ * Loaded only then: their validation brings zod, a large share of a start that never needs it.
+ */
+async function savedPresets() {
+  const { loadSavedPresetsSync } = await import('../inspector/saved-presets');
   try {
     return loadSavedPresetsSync(defaultStateDir()).presets;
   } catch (err) {
@@ -160,12 +163,12 @@ export type ExtraOptions = ParseArgsConfig['options'];
  * Parses a node command's argv. `outputs` are the -o values it accepts (the first is the default);
  * `extra` are the command's own options, returned as `extraValues`.
  */
-export function parseNodeArgs(
+export async function parseNodeArgs(
   argv: string[],
   outputs: readonly string[],
   extra: ExtraOptions = {},
   argCount = 0,
-): NodeCommandOptions & { extraValues: Record<string, unknown> } {
+): Promise<NodeCommandOptions & { extraValues: Record<string, unknown> }> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...OPTIONS, ...extra } });
@@ -200,7 +203,7 @@ export function parseNodeArgs(
   if (v.mask !== undefined && String(v.mask).trim() !== '') {
     try {
       const text = String(v.mask);
-      mask = parseMaskWithPresets(text, text.includes('@') ? [...BUILT_IN_PRESETS, ...savedPresets()] : BUILT_IN_PRESETS);
+      mask = parseMaskWithPresets(text, text.includes('@') ? [...BUILT_IN_PRESETS, ...(await savedPresets())] : BUILT_IN_PRESETS);
     } catch (err) {
       if (err instanceof FieldMaskError) throw new CliUsageError(`bad --mask: ${err.message}`);
       throw err;

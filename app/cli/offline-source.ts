@@ -6,7 +6,7 @@ import type { FieldMask } from '../mask/field-mask';
 import { applyFieldMask } from '../mask/field-mask';
 import type { DecodedPod } from '../pod/pod-tree';
 import { uidOf } from '../recording/recording-timeline';
-import { openPodFile, type PodFile } from '../snapshot/open-pod-file';
+import type { PodFile } from '../snapshot/open-pod-file';
 import { CliUsageError } from './node-options';
 import { printError, terminalLine } from './terminal-text';
 import { parseAt } from './pod-source';
@@ -51,6 +51,8 @@ export function offlineHeader(o: OfflinePods): string {
 /** `from`: the instant of a recording without --at: its end (the pods as it ended) or its start (to replay). */
 export async function openOffline(path: string, opts: { at?: string; mask?: FieldMask; from: 'start' | 'end' }): Promise<OfflinePods> {
   let shown = false;
+  // Loaded here, not at start: its readers (YAML, JSON, protobuf files) are not needed to reach a live node.
+  const { openPodFile } = await import('../snapshot/open-pod-file');
   const file = await openPodFile(path, {
     onProgress: ({ pods, bytes, totalBytes }) => {
       if (!process.stderr.isTTY || totalBytes === undefined || totalBytes < PROGRESS_FROM) return;

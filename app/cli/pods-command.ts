@@ -45,7 +45,7 @@ const spec: NodeCommandSpec = {
 
 async function runFleet(argv: string[]): Promise<number> {
   try {
-    const opts = parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
+    const opts = await parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
     exitQuietlyOnEpipe();
     const results = await readSources(sourceIds(opts, 1, 'pods'), opts, 'pods');
     await printFleetPods(results, opts.output as ListFormat | 'table', opts.showManagedFields);
@@ -56,10 +56,10 @@ async function runFleet(argv: string[]): Promise<number> {
 }
 
 /** One source: the single-node command as before; several: runFleet. */
-export function run(argv: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
   let several = false;
   try {
-    const opts = parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
+    const opts = await parseNodeArgs(argv, spec.outputs, FLEET_OPTIONS);
     several = !opts.help && namesSeveralSources(opts);
   } catch {
     // runNodeCommand reports the bad command line.

@@ -12,6 +12,7 @@ import { PodBytesListPrinter, streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
 import { ChunkedOutput } from './chunked-output';
+import { ParallelPodPrinter } from './parallel-pod-printer';
 import { EXIT } from './exit-codes';
 import { listProgress } from './list-progress';
 import { CliUsageError } from './node-options';
@@ -94,6 +95,7 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
   // Progress goes to a terminal's stderr, unless the data is drawn on that same terminal.
   const progress = listProgress(opts.file !== undefined || !process.stdout.isTTY);
   const print = async (write: (chunk: Uint8Array) => void, wait?: () => Promise<void> | null) => {
+    let parallel: ParallelPodPrinter | undefined;
     try {
       if (opts.format === 'yaml') {
         // YAML is printed from the whole list: go-yaml's output of a List is not a sum of its items' output.
@@ -103,22 +105,26 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
         for (const { index, fields } of result.unknownFields) progress.line(terminalText(unknownFieldsWarningForBytes(pods[index]!, fields)));
         return { errors: result.errors, count: pods.length - result.errors.length };
       }
-      const printer = new PodBytesListPrinter(write, { ndjson: opts.format === 'ndjson', ...options });
+      const ndjson = opts.format === 'ndjson';
+      const printer = new PodBytesListPrinter(write, { ndjson, ...options });
+      parallel = new ParallelPodPrinter(printer, { ndjson, ...options }, (line) => progress.line(terminalText(line)));
+      const printing = parallel;
       await unlessAborted(
         client.streamPodBytes({
           pod: (bytes) => {
             // A Ctrl-C ends the stream here: the file being written is dropped, never half-replaced.
             signal?.throwIfAborted();
-            const fields = printer.add(bytes);
-            if (fields.length) progress.line(terminalText(unknownFieldsWarningForBytes(bytes, fields)));
+            printing.add(bytes);
             progress.pod();
           },
-          ...(wait ? { wait } : {}),
+          wait: () => printing.wait() ?? wait?.() ?? null,
+          size: (n) => printing.expect(n),
         }),
         signal,
       );
-      return { errors: printer.end().errors, count: printer.count };
+      return { errors: (await printing.end()).errors, count: printer.count };
     } finally {
+      parallel?.close();
       progress.done();
     }
   };

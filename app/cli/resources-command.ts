@@ -27,7 +27,7 @@ ${nodeOptionsHelp(OUTPUTS)}`;
 export async function run(argv: string[]): Promise<number> {
   let opts;
   try {
-    opts = parseNodeArgs(argv, OUTPUTS);
+    opts = await parseNodeArgs(argv, OUTPUTS);
   } catch (err) {
     return reportFailure('resources', err, HELP);
   }

@@ -6,7 +6,7 @@
  *   const client = createKubeletClient({ target: transport.target, socketPath, transportError: transport.lastError });
  *   const { pods } = await client.listPods();
  */
-import { Client, credentials, Metadata, type ChannelOptions, type ClientReadableStream } from '@grpc/grpc-js';
+import type { ChannelOptions, Client, ClientReadableStream, Metadata } from '@grpc/grpc-js';
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
@@ -116,25 +116,38 @@ function grpcTarget(target: string): string {
 }
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
-  const client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
+  // grpc-js is loaded by the first unary call or watch, not before: a list streamed over node:http2
+  // (streamPodBytes) never needs it, and loading it is a large share of a CLI start.
+  let client: Client | undefined;
+  let closed = false;
+  let grpc: Promise<{ client: Client; metadata: () => Metadata }> | undefined;
+  const grpcClient = () =>
+    // Its `default` (module.exports): the bundled CLI's dynamic import of a CommonJS package has no named exports.
+    (grpc ??= import('@grpc/grpc-js').then(({ default: { Client, credentials, Metadata } }) => {
+      client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
+      if (closed) client.close();
+      const metadata = () => {
+        const md = new Metadata();
+        if (options.mask) md.set(FIELD_MASK_METADATA_KEY, formatFieldMask(wireMask(options.mask)));
+        return md;
+      };
+      return { client, metadata };
+    }));
   const streams = new Set<PodStream>();
   let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
 
-  const metadata = () => {
-    const md = new Metadata();
-    if (options.mask) md.set(FIELD_MASK_METADATA_KEY, formatFieldMask(wireMask(options.mask)));
-    return md;
-  };
   const fail = (err: unknown, api: ApiShape, method: string) =>
     toKubeletError(err, { api, method, socketPath: options.socketPath, transportError: options.transportError ?? (() => null) });
 
-  const unary = <Req>(api: ApiShape, name: 'ListPods' | 'GetPod', request: Req): Promise<Buffer> =>
-    new Promise((resolve, reject) => {
+  const unary = async <Req>(api: ApiShape, name: 'ListPods' | 'GetPod', request: Req): Promise<Buffer> => {
+    const { client, metadata } = await grpcClient();
+    return new Promise((resolve, reject) => {
       const m = podsApiMethods(api)[name] as ReturnType<typeof podsApiMethods>['GetPod'];
       client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, request as string, metadata(), (err, res) =>
         err || !res ? reject(fail(err, api, name)) : resolve(res),
       );
     });
+  };
   // Closing ends the waits for a busy kubelet too: a closed client must not keep the process alive retrying.
   const closing = new AbortController();
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, { ...options.retry, signal: closing.signal });
@@ -230,6 +243,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
+      const { client, metadata } = await grpcClient();
       const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
       // The kubelet drops a watcher more than 100 events behind: raw messages are only queued on
       // 'data' (which keeps grpc-js reading), and decoded when the consumer takes them.
@@ -299,7 +313,8 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       closing.abort(new Error('the kubelet client was closed'));
       // grpc-js keeps a closed client's streams running: cancel them first.
       for (const s of [...streams]) s.cancel();
-      client.close();
+      closed = true;
+      client?.close();
     },
   };
 }

@@ -3,7 +3,9 @@
  * UNAVAILABLE/ECONNRESET, so the mapping takes the transport's real cause when there is one,
  * and every error carries the next step for the user.
  */
-import { status as Status, type ServiceError } from '@grpc/grpc-js';
+import type { ServiceError } from '@grpc/grpc-js';
+// The status codes alone: the package's index would load all of grpc-js, which a list over node:http2 never needs.
+import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { isSshError, type SshError } from '../ssh/ssh-errors';
 
 export type KubeletErrorCode =

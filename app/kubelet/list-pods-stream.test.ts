@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ListPodsResponseReader } from './list-pods-stream';
-import { writeListPodsResponse } from './pods-api-messages';
+import { writeListPodsResponse } from './testing/pods-api-writers';
 
 /** A gRPC message: the 5-byte prefix (uncompressed, length), then the message. */
 function grpcMessage(message: Uint8Array): Buffer {

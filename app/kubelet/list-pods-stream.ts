@@ -6,7 +6,8 @@
  * printing overlaps the transfer, memory holds about one pod plus what the caller keeps, and the CLI can
  * count pods as they come. Failures come back shaped as grpc-js errors (code, details), for toKubeletError.
  */
-import { status as Status } from '@grpc/grpc-js';
+// The status codes alone: the package's index would load all of grpc-js, which this call never needs.
+import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
 
@@ -15,6 +16,8 @@ export interface ListPodsStreamHandlers {
   pod(bytes: Uint8Array, offset: number): void;
   /** Back-pressure: a promise to wait for before reading on (a slow stdout), or null to go on. */
   wait?(): Promise<void> | null;
+  /** The response's size in bytes, once its first bytes are in and before any pod: how much is coming. */
+  size?(bytes: number): void;
 }
 
 /** grpc-js's window for the kubelet (channel-options.ts): one round trip per 16 MiB over SSH, not per 64 KiB. */
@@ -33,7 +36,7 @@ const grpcError = (code: Status, details: string): Error => Object.assign(new Er
  */
 export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers): Promise<number> {
   return new Promise((resolve, reject) => {
-    const reader = new ListPodsResponseReader(handlers.pod);
+    const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
     let settled = false;
     const finish = (err: Error | null) => {
@@ -102,7 +105,10 @@ export class ListPodsResponseReader {
   /** The field being waited for: its header and payload lengths, and whether it is a pod. */
   private field: { head: number; length: number; pod: boolean } | null = null;
 
-  constructor(private readonly onPod: (bytes: Uint8Array, offset: number) => void) {}
+  constructor(
+    private readonly onPod: (bytes: Uint8Array, offset: number) => void,
+    private readonly onSize?: (bytes: number) => void,
+  ) {}
 
   push(chunk: Buffer): void {
     this.parts.push(chunk);
@@ -114,7 +120,7 @@ export class ListPodsResponseReader {
         if (prefix[0] !== 0) throw grpcError(Status.INTERNAL, 'the kubelet sent a compressed message, which was not asked for');
         this.left = prefix.readUInt32BE(1);
         this.length = this.left;
-        this.messages++;
+        if (this.messages++ === 0) this.onSize?.(this.length);
       }
       if (this.left === 0) {
         this.left = -1;

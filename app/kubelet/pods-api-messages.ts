@@ -1,21 +1,13 @@
 /**
- * The Pods API's own messages (both shapes): read with wire-reader.ts, so an error says what and where;
- * written with protobufjs from proto/kubelet. Pods stay bytes here: they are decoded by app/pod/decode.ts,
- * which keeps what our schema does not know.
+ * The Pods API's own messages (both shapes), read with wire-reader.ts, so an error says what and where
+ * (testing/pods-api-writers.ts writes them for tests, with protobufjs). Pods stay bytes here: they are
+ * decoded by app/pod/decode.ts, which keeps what our schema does not know.
  */
-import type protobuf from 'protobufjs';
 import { WireFormatError, WireReader } from '../pod/wire-reader';
 import { WIRE_LEN } from '../schema/pod-schema';
-import { loadProtoRoot } from '../schema/proto-files';
 
 export const EVENT_TYPES = ['UNSPECIFIED', 'ADDED', 'MODIFIED', 'DELETED', 'INITIAL_SYNC_COMPLETE'] as const;
 export type WatchEventType = (typeof EVENT_TYPES)[number];
-
-let root: protobuf.Root | undefined;
-function shipped(name: string): protobuf.Type {
-  root ??= loadProtoRoot(['kubelet/pods/v1alpha1/api.proto']);
-  return root.lookupType(`v1alpha1.${name}`);
-}
 
 /**
  * The `bytes` fields numbered `field` of a message, as views into `bytes` (so each one's byte offset is known);
@@ -58,14 +50,4 @@ export function readWatchPodsEvent(bytes: Uint8Array): { type: WatchEventType; p
     if (field === 1) type = value;
   });
   return { type: EVENT_TYPES[type] ?? 'UNSPECIFIED', pod: pods.at(-1) ?? new Uint8Array() };
-}
-
-export function writeListPodsResponse(pods: Uint8Array[]): Uint8Array {
-  const type = shipped('ListPodsResponse');
-  return type.encode(type.create({ pods })).finish();
-}
-
-export function writeWatchPodsEvent(type: WatchEventType, pod?: Uint8Array): Uint8Array {
-  const t = shipped('WatchPodsEvent');
-  return t.encode(t.create({ type: EVENT_TYPES.indexOf(type), pod: pod ?? new Uint8Array() })).finish();
 }

@@ -3,7 +3,7 @@
  * (parsed by pods-api-messages), so pods reach decodePod untouched and unknown fields survive.
  */
 import type { MethodDefinition } from '@grpc/grpc-js';
-import protobuf from 'protobufjs';
+import { getPodRequestMessage } from '../sim/pods-api-framing';
 
 export type ApiShape = 'shipped' | 'documented';
 export const API_SHAPES: readonly ApiShape[] = ['shipped', 'documented'];
@@ -13,8 +13,11 @@ export const SERVICE_PREFIX: Record<ApiShape, string> = {
   documented: '/Pods',
 };
 
-/** GetPodRequest and PodGetRequest: `string podUID = 1`. ListPods and WatchPods requests are empty. */
-const writeGetPodRequest = (uid: string): Buffer => Buffer.from(protobuf.Writer.create().uint32(10).string(uid).finish());
+/**
+ * GetPodRequest and PodGetRequest: `string podUID = 1`, framed by hand (protobufjs's writer would cost every
+ * CLI start the loading of protobufjs). ListPods and WatchPods requests are empty.
+ */
+const writeGetPodRequest = (uid: string): Buffer => Buffer.from(getPodRequestMessage(uid));
 const empty = (): Buffer => Buffer.alloc(0);
 const raw = (bytes: Buffer): Buffer => bytes;
 

@@ -122,16 +122,14 @@ export class JsonBytesWriter {
     out[op++] = 34;
     let i = start;
     while (i < end) {
-      // Copy the run of bytes that need no escaping; long runs (images, commands) in one native copy.
-      let j = i;
-      while (j < end && PLAIN[buf[j]!] === 1) j++;
-      if (j - i > 24) {
-        out.set(buf.subarray(i, j), op);
-        op += j - i;
-      } else for (let k = i; k < j; k++) out[op++] = buf[k]!;
-      i = j;
+      // Copy bytes that need no escaping as they are scanned (most strings are short and all plain).
+      let b = buf[i]!;
+      while (PLAIN[b] === 1) {
+        out[op++] = b;
+        if (++i === end) break;
+        b = buf[i]!;
+      }
       if (i === end) break;
-      const b = buf[i]!;
       if (b < 0x80) {
         i++;
         out[op++] = 92;

@@ -336,6 +336,11 @@ export interface StreamOptions extends KubectlJsonOptions {
   ndjson?: boolean;
   /** Names pod `i` in errors until its own name is decoded. */
   labelOf?: (i: number) => string;
+  /**
+   * Prints a run of a List's pods to be added to the List elsewhere (addPrinted): no head or tail, and a
+   * comma before every pod, as every pod but a List's first has.
+   */
+  listPart?: boolean;
 }
 
 /** How much output to gather before handing it to the sink: big enough for few writes, small enough for memory. */
@@ -363,7 +368,7 @@ export class PodBytesListPrinter {
     this.layout = options.ndjson ? 'compact' : 'pretty';
     this.labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
     pen.w.reset();
-    if (!options.ndjson) pen.w.text(LIST_HEAD);
+    if (!options.ndjson && !options.listPart) pen.w.text(LIST_HEAD);
   }
 
   /** The number of pods printed so far. */
@@ -378,7 +383,7 @@ export class PodBytesListPrinter {
     const mark = w.op;
     let fields: UnknownField[] = [];
     try {
-      if (!ndjson) w.text(this.written === 0 ? '\n        ' : ',\n        ');
+      if (!ndjson) w.text(this.written === 0 && !this.options.listPart ? '\n        ' : ',\n        ');
       fields = printBytes(this.pen, bytes, ndjson ? 0 : 2, this.layout, this.options, this.labelOf(this.i));
       if (ndjson) w.byte(10);
       this.written++;
@@ -396,10 +401,27 @@ export class PodBytesListPrinter {
     return fields;
   }
 
+  /**
+   * Adds pods printed elsewhere, in order (a printer with `listPart` and the same layout): `part` holds the
+   * `printed` of `pods` pods that decoded; `errors` are those that did not.
+   */
+  addPrinted(part: Uint8Array, pods: number, printed: number, errors: readonly PodDecodeError[]): void {
+    const { w } = this.pen;
+    if (printed > 0) {
+      if (w.op > 0) this.sink(w.view());
+      w.reset();
+      // The part's first pod may be the List's first, which has no comma before it.
+      this.sink(this.written === 0 && !this.options.ndjson ? part.subarray(1) : part);
+      this.written += printed;
+    }
+    this.errors.push(...errors);
+    this.i += pods;
+  }
+
   /** Closes the List and hands over the rest. */
   end(): Omit<PrintedList, 'bytes'> {
     const { w } = this.pen;
-    if (!this.options.ndjson) w.text(this.written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
+    if (!this.options.ndjson && !this.options.listPart) w.text(this.written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
     if (w.op > 0) this.sink(w.view());
     w.reset();
     return { unknownFields: this.unknownFields, errors: this.errors };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import protobuf from 'protobufjs';
+import { podProtoDescriptor } from './pod-proto.generated';
 import { podProtoDescriptorText } from './pod-proto-descriptor';
 import { compareGoKeys, podSchema } from './pod-schema';
 
@@ -36,6 +38,18 @@ describe('pod schema', () => {
     expect(ephemeral.memberByName.has('targetContainerName')).toBe(true);
     const inline = [...schema.messages.values()].flatMap((m) => m.fields.filter((f) => f.inline).map((f) => `${m.name}.${f.protoName}`));
     expect(inline).toHaveLength(10);
+  });
+
+  it('reads every field of the descriptor as protobufjs does: number, type, list or map', () => {
+    const root = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace);
+    root.resolveAll();
+    for (const m of schema.messages.values()) {
+      const type = root.lookupType(m.fullName);
+      const expected = [...type.fieldsArray]
+        .sort((a, b) => a.id - b.id)
+        .map((f) => [f.name, f.id, f.resolvedType ? f.resolvedType.fullName.slice(1) : f.type, f.repeated, f instanceof protobuf.MapField]);
+      expect(m.fields.map((f) => [f.protoName, f.number, f.message?.fullName ?? f.scalar, f.repeated, f.map]), m.fullName).toEqual(expected);
+    }
   });
 
   it('sorts keys as Go does, by UTF-8 bytes', () => {

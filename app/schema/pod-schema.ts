@@ -1,10 +1,10 @@
 /**
- * The Kubernetes pod schema as one compiled model: the proto files (loaded at run time with protobufjs)
- * joined with the Go JSON facts. The decoder, the kubectl printer, the encoder and field masks all read
- * this model, so they cannot disagree about a field. The protos come as a descriptor generated from
- * proto/ (scripts/gen-pod-proto.ts), so the schema loads without a file system: in the renderer too.
+ * The Kubernetes pod schema as one compiled model: the proto files joined with the Go JSON facts. The
+ * decoder, the kubectl printer, the encoder and field masks all read this model, so they cannot disagree
+ * about a field. The protos come as a protobufjs descriptor generated from proto/ (scripts/gen-pod-proto.ts),
+ * so the schema loads without a file system (in the renderer too); it is read here directly, without
+ * protobufjs's reflection, which cost a CLI start more than all the rest of the schema.
  */
-import protobuf from 'protobufjs';
 import { goJsonTags, type GoKind } from './go-json-tags.generated';
 import { podProtoDescriptor } from './pod-proto.generated';
 
@@ -58,7 +58,12 @@ export interface MessageSchema {
 export interface PodSchema {
   pod: MessageSchema;
   messages: Map<string, MessageSchema>;
-  root: protobuf.Root;
+}
+
+/** The shape of podProtoDescriptor: protobufjs's JSON form, with every type name fully qualified. */
+interface DescriptorNamespace {
+  nested?: Record<string, DescriptorNamespace>;
+  fields?: Record<string, { type: string; id: number; rule?: 'repeated'; keyType?: string }>;
 }
 
 const SPECIALS: Record<string, SpecialType> = {
@@ -93,16 +98,26 @@ export function compareGoKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function compile(root: protobuf.Root): PodSchema {
+function compile(descriptor: DescriptorNamespace): PodSchema {
+  const types = new Map<string, DescriptorNamespace>();
+  const collectTypes = (ns: DescriptorNamespace, prefix: string) => {
+    for (const [name, nested] of Object.entries(ns.nested ?? {})) {
+      const fullName = prefix ? `${prefix}.${name}` : name;
+      if (nested.fields) types.set(fullName, nested);
+      collectTypes(nested, fullName);
+    }
+  };
+  collectTypes(descriptor, '');
   const messages = new Map<string, MessageSchema>();
 
-  function messageOf(type: protobuf.Type): MessageSchema {
-    const fullName = type.fullName.replace(/^\./, '');
+  function messageOf(fullName: string): MessageSchema {
     const existing = messages.get(fullName);
     if (existing) return existing;
+    const type = types.get(fullName);
+    if (!type) throw new Error(`schema: no message ${fullName}`);
     const schema: MessageSchema = {
       fullName,
-      name: type.name,
+      name: fullName.slice(fullName.lastIndexOf('.') + 1),
       special: SPECIALS[fullName],
       fields: [],
       byNumber: [],
@@ -112,31 +127,29 @@ function compile(root: protobuf.Root): PodSchema {
     messages.set(fullName, schema);
     const tags = goJsonTags[fullName];
     if (!tags && !schema.special) throw new Error(`schema: no Go JSON facts for ${fullName}`);
-    for (const f of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+    for (const [name, f] of Object.entries(type.fields ?? {}).sort(([, a], [, b]) => a.id - b.id)) {
       const tag = tags?.find((t) => t.n === f.id);
-      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${f.name}`);
-      const isMap = f instanceof protobuf.MapField;
-      const elementType = f.type;
+      if (tags && !tag) throw new Error(`schema: no Go JSON facts for ${fullName}.${name}`);
+      const repeated = f.rule === 'repeated';
       const field: FieldSchema = {
         number: f.id,
-        protoName: f.name,
-        json: tag?.json ?? f.name,
-        goKind: tag?.kind ?? (f.repeated ? 'list' : 'value'),
+        protoName: name,
+        json: tag?.json ?? name,
+        goKind: tag?.kind ?? (repeated ? 'list' : 'value'),
         omitempty: tag?.omitempty === true,
         omitzero: tag?.omitzero === true,
         inline: tag?.inline === true,
-        repeated: f.repeated,
-        map: isMap,
+        repeated,
+        map: f.keyType !== undefined,
         wireType: WIRE_LEN,
         owner: schema,
       };
-      if (SCALARS.has(elementType)) {
-        field.scalar = elementType as ScalarType;
-        field.wireType = elementType === 'string' || elementType === 'bytes' ? WIRE_LEN : WIRE_VARINT;
+      if (SCALARS.has(f.type)) {
+        field.scalar = f.type as ScalarType;
+        field.wireType = f.type === 'string' || f.type === 'bytes' ? WIRE_LEN : WIRE_VARINT;
       } else {
-        const resolved = f.resolvedType;
-        if (!(resolved instanceof protobuf.Type)) throw new Error(`schema: ${fullName}.${f.name} has unsupported type ${elementType}`);
-        field.message = messageOf(resolved);
+        if (!types.has(f.type)) throw new Error(`schema: ${fullName}.${name} has unsupported type ${f.type}`);
+        field.message = messageOf(f.type);
       }
       schema.fields.push(field);
       schema.byNumber[f.id] = field;
@@ -144,8 +157,7 @@ function compile(root: protobuf.Root): PodSchema {
     return schema;
   }
 
-  const podType = root.lookupType('k8s.io.api.core.v1.Pod');
-  const pod = messageOf(podType);
+  const pod = messageOf('k8s.io.api.core.v1.Pod');
 
   // Members are computed once every message exists, because inline embeds reach into other messages.
   for (const schema of messages.values()) {
@@ -154,7 +166,7 @@ function compile(root: protobuf.Root): PodSchema {
     schema.members = collect(schema).sort((a, b) => compareGoKeys(a.name, b.name));
     schema.memberByName = new Map(schema.members.map((m) => [m.name, m]));
   }
-  return { pod, messages, root };
+  return { pod, messages };
 }
 
 let cached: PodSchema | undefined;
@@ -170,9 +182,7 @@ export const POD_PROTO_FILES = [
 /** The pod schema, loaded once per process (or page). */
 export function podSchema(): PodSchema {
   if (!cached) {
-    const root = protobuf.Root.fromJSON(podProtoDescriptor as protobuf.INamespace);
-    root.resolveAll();
-    cached = compile(root);
+    cached = compile(podProtoDescriptor as DescriptorNamespace);
   }
   return cached;
 }

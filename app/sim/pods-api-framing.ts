@@ -56,6 +56,11 @@ export function singlePodMessage(pod: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The client's GetPodRequest or PodGetRequest: `string podUID = 1`, framed as a pod is in a GetPodResponse. */
+export function getPodRequestMessage(uid: string): Uint8Array {
+  return singlePodMessage(Buffer.from(uid));
+}
+
 /** WatchPodsEvent: `type = 1`, and `pod = 2` unless there is none (INITIAL_SYNC_COMPLETE). */
 export function watchEventMessage(type: WatchEventType, pod?: Uint8Array): Uint8Array {
   const number = EVENT_TYPES.indexOf(type);

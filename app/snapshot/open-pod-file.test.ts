@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeListPodsResponse } from '../kubelet/pods-api-messages';
+import { writeListPodsResponse } from '../kubelet/testing/pods-api-writers';
 import { decodePod } from '../pod/decode';
 import { podBytesListToKubectl, podToKubectlJson, streamPodsAsKubectl } from '../pod/kubectl-json';
 import { podToKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
