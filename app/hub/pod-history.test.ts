@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedPod } from '../pod/pod-tree';
+import { decodeStored } from '../pod/stored-pod';
 import { PodHistory } from './pod-history';
 import { estimateBytes } from './pod-size';
 
@@ -20,7 +21,7 @@ describe('pod history', () => {
     h.record('a', 'LISTED', pod('a', 0), 1000);
     h.record('a', 'MODIFIED', pod('a', 1), 2000);
     h.record('a', 'DELETED', pod('a', 1), 3000);
-    expect(h.versions('a').map((v) => [v.time, v.event, (v.pod.pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount])).toEqual([
+    expect(h.versions('a').map((v) => [v.time, v.event, (decodeStored(v.pod).pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount])).toEqual([
       [1000, 'LISTED', 0],
       [2000, 'MODIFIED', 1],
       [3000, 'DELETED', 1],
@@ -71,9 +72,9 @@ describe('pod history', () => {
     h.record('a', 'MODIFIED', pod('a', 1, 'z'.repeat(5000)), 1);
     const [first, second] = h.versions('a');
     expect(first!.bytes).toBeGreaterThan(0);
-    expect(first!.bytes).toBeLessThan(estimateBytes(first!.pod.pod) / 10);
-    expect(second!.pod.pod.spec).toBe(first!.pod.pod.spec);
-    expect(second!.pod.pod.status).not.toBe(first!.pod.pod.status);
+    expect(first!.bytes).toBeLessThan(estimateBytes(decodeStored(first!.pod).pod) / 10);
+    expect(decodeStored(second!.pod).pod.spec).toBe(decodeStored(first!.pod).pod.spec);
+    expect(decodeStored(second!.pod).pod.status).not.toBe(decodeStored(first!.pod).pod.status);
   });
 
   it('keeps a deleted pod for the retention time, then lets it go; one that comes back keeps it', () => {

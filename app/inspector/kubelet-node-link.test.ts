@@ -7,6 +7,7 @@ import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness'
 import type { NodeState, SshNodeSpec } from '../contract';
 import { eventually } from '../kubelet/testing/oracle';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
@@ -20,11 +21,13 @@ function recorder() {
     rec,
     events: {
       state: (s: NodeState) => rec.states.push(s),
-      reset: (pods: DecodedPod[]) => {
+      // A kubelet's pods come as their bytes: decoded here as the hub decodes them on demand.
+      reset: (pods: StoredPod[]) => {
         rec.resets++;
-        rec.pods = new Map(pods.map((p) => [uid(p), p]));
+        rec.pods = new Map(pods.map(decodeStored).map((p) => [uid(p), p]));
       },
-      change: (type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod) => {
+      change: (type: 'ADDED' | 'MODIFIED' | 'DELETED', stored: StoredPod) => {
+        const pod = decodeStored(stored);
         if (type === 'DELETED') rec.pods.delete(uid(pod));
         else rec.pods.set(uid(pod), pod);
       },

@@ -16,7 +16,7 @@ import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
-import { podDigest, podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
+import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
@@ -39,8 +39,9 @@ export interface KubeletClientOptions {
   channelOptions?: ChannelOptions;
 }
 
-export interface PodList {
-  pods: ReceivedPod[];
+/** P: a received pod, or (with `known`) one the caller held already. */
+export interface PodList<P extends HeldPod = ReceivedPod> {
+  pods: P[];
   /** Pods of the list that do not decode: left out of `pods`, each named (list index, byte offset, uid if read). */
   undecodable: PodDecodeError[];
   api: PodSourceApi;
@@ -54,14 +55,14 @@ export interface SinglePod {
   maskHonoured: boolean | undefined;
 }
 
-export type WatchMessage =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: ReceivedPod }
+export type WatchMessage<P extends HeldPod = ReceivedPod> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: P }
   /** An event whose pod does not decode: the watch goes on without it. */
   | { type: 'UNDECODABLE'; error: PodDecodeError }
   /** Shipped shape only: the replay of existing pods is complete. */
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
-export interface PodStream extends AsyncIterable<WatchMessage> {
+export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterable<WatchMessage<P>> {
   /** 'documented' streams have no end-of-replay marker; the others end their replay with INITIAL_SYNC_COMPLETE. */
   api: PodSourceApi;
   /** Messages received but not yet consumed. */
@@ -75,7 +76,7 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
  * The pod the caller already holds with these wire bytes (by podDigest), handed on as it is instead of
  * decoding it again: a re-sync of 30,000 pods then decodes only the pods that changed.
  */
-export type KnownPod = (digest: string) => ReceivedPod | undefined;
+export type KnownPod<K extends HeldPod> = (digest: string) => K | undefined;
 
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
@@ -84,7 +85,7 @@ export interface KubeletClient {
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).
    */
-  listPods(call?: { waitIfBusy?: boolean; known?: KnownPod }): Promise<PodList>;
+  listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; known?: KnownPod<K> }): Promise<PodList<ReceivedPod | K>>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
   /**
@@ -94,12 +95,12 @@ export interface KubeletClient {
   streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
-  watchPods(known?: KnownPod): Promise<PodStream>;
+  watchPods<K extends HeldPod = ReceivedPod>(known?: KnownPod<K>): Promise<PodStream<ReceivedPod | K>>;
   close(): void;
 }
 
 /** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
-function readOrError(reader: PodReader, bytes: Uint8Array, label: string, known?: KnownPod): ReceivedPod | PodDecodeError {
+function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, label: string, known?: KnownPod<K>): ReceivedPod | K | PodDecodeError {
   const digest = podDigest(bytes);
   const held = known?.(digest);
   if (held) return held;
@@ -117,7 +118,7 @@ function grpcTarget(target: string): string {
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
   const client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
-  const streams = new Set<PodStream>();
+  const streams = new Set<PodStream<HeldPod>>();
   let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
 
   const metadata = () => {
@@ -144,10 +145,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     return waitIfBusy ? busyRetry(call) : call();
   };
   const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
-  const list = async (api: ApiShape, waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => {
+  const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, known?: KnownPod<K>): Promise<PodList<ReceivedPod | K>> => {
     const reader = podReader(options.mask);
     const response = await listResponse(api, waitIfBusy);
-    const pods: ReceivedPod[] = [];
+    const pods: (ReceivedPod | K)[] = [];
     const undecodable: PodDecodeError[] = [];
     readListPodsResponse(response).forEach((p, i) => {
       const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`, known);
@@ -186,7 +187,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
    * its state instead.
    */
-  const detectingList = (waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => detecting((api) => list(api, waitIfBusy, known));
+  const detectingList = <K extends HeldPod>(waitIfBusy: boolean, known?: KnownPod<K>): Promise<PodList<ReceivedPod | K>> => detecting((api) => list(api, waitIfBusy, known));
 
   return {
     async detectApiShape() {
@@ -194,7 +195,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detecting((api) => listBytes(api, true));
       return shape!;
     },
-    listPods: (call) => detectingList(call?.waitIfBusy ?? true, call?.known),
+    listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; known?: KnownPod<K> }) => detectingList(call?.waitIfBusy ?? true, call?.known),
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
@@ -226,7 +227,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
-    async watchPods(known) {
+    async watchPods<K extends HeldPod = ReceivedPod>(known?: KnownPod<K>): Promise<PodStream<ReceivedPod | K>> {
       if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
@@ -238,7 +239,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const seen = new Set<string>();
       let n = 0;
       let cancelled = false;
-      const stream: PodStream = {
+      const stream: PodStream<ReceivedPod | K> = {
         api,
         backlog: () => queue.length,
         maskHonoured: reader.maskHonoured,
@@ -249,7 +250,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         },
         async *[Symbol.asyncIterator]() {
           for await (const message of queue) {
-            let event: WatchMessage;
+            let event: WatchMessage<ReceivedPod | K>;
             try {
               event = toWatchMessage(api, message, n++);
             } catch (err) {
@@ -273,7 +274,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       streams.add(stream);
       return stream;
 
-      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage {
+      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage<ReceivedPod | K> {
         const label = `WatchPods message ${index}`;
         if (shapeNow === 'shipped') {
           const ev = readWatchPodsEvent(message);

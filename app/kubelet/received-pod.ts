@@ -1,8 +1,8 @@
 /**
  * A pod as the client hands it out: decoded, with the user's field mask applied here whatever the
  * kubelet did with it, its identity taken from the wire (so a mask without metadata.uid still tells
- * pods apart), and a digest of its wire bytes rather than the bytes themselves: enough to tell an
- * unchanged pod without decoding it again, at a few dozen bytes instead of a second copy of the pod.
+ * pods apart), a digest of its wire bytes (enough to tell an unchanged pod without decoding it again),
+ * and the bytes themselves, for a holder that keeps them instead of the tree (HeldPod).
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -10,7 +10,8 @@ import { applyFieldMask, formatFieldMask, parseFieldMask, type FieldMask } from 
 import { decodePod } from '../pod/decode';
 import type { DecodedPod, PodObject, PodValue } from '../pod/pod-tree';
 
-export interface ReceivedPod extends DecodedPod {
+/** Who a received pod is and what it was on the wire, without its tree: what a watch may hold per pod. */
+export interface HeldPod {
   uid: string;
   namespace: string;
   name: string;
@@ -20,6 +21,19 @@ export interface ReceivedPod extends DecodedPod {
   tombstone: boolean;
   /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
   maskHonoured?: boolean;
+  /**
+   * The pod's wire bytes as received (before the local mask): a view into the message it came in (for
+   * streamPodBytes, valid during the call only). A holder keeps ownBytes of it, so it does not keep a
+   * whole list response alive.
+   */
+  bytes: Uint8Array;
+}
+
+export interface ReceivedPod extends HeldPod, DecodedPod {}
+
+/** The bytes in a buffer of their own: a view into a larger message would keep all of that message alive. */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']);
@@ -82,11 +96,11 @@ export function podReader(mask: FieldMask | undefined): PodReader {
         name: String(meta.name ?? ''),
         tombstone: isTombstone(decoded.pod),
       };
-      if (!mask || !sent) return { ...decoded, ...identity, digest };
+      if (!mask || !sent) return { ...decoded, ...identity, digest, bytes };
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
       if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
-      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, digest, maskHonoured: honoured };
+      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, digest, bytes, maskHonoured: honoured };
     },
     maskHonoured: () => honoured,
   };
