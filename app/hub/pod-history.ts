@@ -95,10 +95,14 @@ export class PodHistory {
     if (!record) this.pods.set(uid, (record = { versions: [], trimmed: 0, deletedAt: null, newestBytes: 0 }));
     const previous = record.versions.at(-1);
     const relisted = event === 'LISTED' && previous !== undefined && previous.event !== 'DELETED';
-    // A relist brings every pod again: one that did not change is no new version.
-    if (relisted && sameStored(previous.pod, pod)) return previous;
     // Bytes are kept as they are, without what their holder keeps beside them (a row, an identity).
     let stored: StoredPod = isPodBytes(pod) ? { bytes: pod.bytes, ...(pod.mask ? { mask: pod.mask } : {}) } : pod;
+    // A relist brings every pod again: one that did not change is no new version. After a reconnect
+    // its bytes are a new copy, which the pod set holds: the version takes them, so one copy is kept.
+    if (relisted && sameStored(previous.pod, pod)) {
+      if (isPodBytes(stored)) previous.pod = stored;
+      return previous;
+    }
     if (previous) {
       let shared = 0;
       if (!isPodBytes(stored) && !isPodBytes(previous.pod)) {

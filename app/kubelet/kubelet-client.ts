@@ -39,7 +39,7 @@ export interface KubeletClientOptions {
   channelOptions?: ChannelOptions;
 }
 
-/** P: a received pod, or (with `known`) one the caller held already. */
+/** P: a received pod, or what a PodIntake keeps of it. */
 export interface PodList<P extends HeldPod = ReceivedPod> {
   pods: P[];
   /** Pods of the list that do not decode: left out of `pods`, each named (list index, byte offset, uid if read). */
@@ -73,10 +73,15 @@ export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterabl
 }
 
 /**
- * The pod the caller already holds with these wire bytes (by podDigest), handed on as it is instead of
- * decoding it again: a re-sync of 30,000 pods then decodes only the pods that changed.
+ * How a caller that holds pods takes them in. `known`: the pod it holds already with these wire bytes
+ * (by podDigest), handed on as it is instead of being decoded again (a re-sync of 30,000 pods then
+ * decodes only the pods that changed). `keep`: what it holds of a new pod, taken as soon as the pod is
+ * decoded, so a list of 30,000 pods is never 30,000 trees at once.
  */
-export type KnownPod<K extends HeldPod> = (digest: string) => K | undefined;
+export interface PodIntake<K extends HeldPod> {
+  known(digest: string): K | undefined;
+  keep(pod: ReceivedPod): K;
+}
 
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
@@ -85,7 +90,7 @@ export interface KubeletClient {
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).
    */
-  listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; known?: KnownPod<K> }): Promise<PodList<ReceivedPod | K>>;
+  listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }): Promise<PodList<K>>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
   /**
@@ -95,21 +100,26 @@ export interface KubeletClient {
   streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
-  watchPods<K extends HeldPod = ReceivedPod>(known?: KnownPod<K>): Promise<PodStream<ReceivedPod | K>>;
+  watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>>;
   close(): void;
 }
 
 /** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
-function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, label: string, known?: KnownPod<K>): ReceivedPod | K | PodDecodeError {
+function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, label: string, intake?: PodIntake<K>): K | PodDecodeError {
   const digest = podDigest(bytes);
-  const held = known?.(digest);
+  const held = intake?.known(digest);
   if (held) return held;
   try {
-    return reader.read(bytes, label, digest);
+    return taken(reader.read(bytes, label, digest), intake);
   } catch (err) {
     if (err instanceof PodDecodeError) return err;
     throw err;
   }
+}
+
+/** A new pod as the caller keeps it: as received without an intake (K is then ReceivedPod). */
+export function taken<K extends HeldPod>(pod: ReceivedPod, intake: PodIntake<K> | undefined): K {
+  return intake ? intake.keep(pod) : (pod as unknown as K);
 }
 
 function grpcTarget(target: string): string {
@@ -145,13 +155,13 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     return waitIfBusy ? busyRetry(call) : call();
   };
   const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
-  const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, known?: KnownPod<K>): Promise<PodList<ReceivedPod | K>> => {
+  const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => {
     const reader = podReader(options.mask);
     const response = await listResponse(api, waitIfBusy);
-    const pods: (ReceivedPod | K)[] = [];
+    const pods: K[] = [];
     const undecodable: PodDecodeError[] = [];
     readListPodsResponse(response).forEach((p, i) => {
-      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`, known);
+      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`, intake);
       if (pod instanceof PodDecodeError) undecodable.push(pod);
       else pods.push(pod);
     });
@@ -187,7 +197,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
    * its state instead.
    */
-  const detectingList = <K extends HeldPod>(waitIfBusy: boolean, known?: KnownPod<K>): Promise<PodList<ReceivedPod | K>> => detecting((api) => list(api, waitIfBusy, known));
+  const detectingList = <K extends HeldPod>(waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => detecting((api) => list(api, waitIfBusy, intake));
 
   return {
     async detectApiShape() {
@@ -195,7 +205,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detecting((api) => listBytes(api, true));
       return shape!;
     },
-    listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; known?: KnownPod<K> }) => detectingList(call?.waitIfBusy ?? true, call?.known),
+    listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }) => detectingList(call?.waitIfBusy ?? true, call?.intake),
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
@@ -227,7 +237,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
-    async watchPods<K extends HeldPod = ReceivedPod>(known?: KnownPod<K>): Promise<PodStream<ReceivedPod | K>> {
+    async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
       if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
@@ -239,7 +249,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const seen = new Set<string>();
       let n = 0;
       let cancelled = false;
-      const stream: PodStream<ReceivedPod | K> = {
+      const stream: PodStream<K> = {
         api,
         backlog: () => queue.length,
         maskHonoured: reader.maskHonoured,
@@ -250,7 +260,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         },
         async *[Symbol.asyncIterator]() {
           for await (const message of queue) {
-            let event: WatchMessage<ReceivedPod | K>;
+            let event: WatchMessage<K>;
             try {
               event = toWatchMessage(api, message, n++);
             } catch (err) {
@@ -274,16 +284,16 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       streams.add(stream);
       return stream;
 
-      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage<ReceivedPod | K> {
+      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage<K> {
         const label = `WatchPods message ${index}`;
         if (shapeNow === 'shipped') {
           const ev = readWatchPodsEvent(message);
           if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
           if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
-          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`, known);
+          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`, intake);
           return pod instanceof PodDecodeError ? { type: 'UNDECODABLE', error: pod } : { type: ev.type, pod };
         }
-        const pod = readOrError(reader, readGetPodResponse(message), label, known);
+        const pod = readOrError(reader, readGetPodResponse(message), label, intake);
         if (pod instanceof PodDecodeError) return { type: 'UNDECODABLE', error: pod };
         // The documented watch has no event types: a removed pod comes with only its identity and a
         // deletionTimestamp (proto/kubelet/documented/pods.proto).

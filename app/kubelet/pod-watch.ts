@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
-import type { KubeletClient, PodSourceApi, PodStream } from './kubelet-client';
+import type { KubeletClient, PodIntake, PodSourceApi, PodStream } from './kubelet-client';
 import { canPassByWaiting, KubeletError } from './kubelet-error';
 import { podSetChanges, type PodChange } from './pod-set-changes';
 import type { HeldPod, ReceivedPod } from './received-pod';
@@ -141,13 +141,12 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    * that catches up need not decode them again.
    */
   let replayed = new Map<string, W>();
-  const known = (digest: string) => byDigest.get(digest) ?? replayed.get(digest);
-  /** A pod from the client: one held already (handed back by `known`) as it is, a new one kept as `holding` says. */
-  const take = (pod: ReceivedPod | W): W => (known(pod.digest) === pod ? (pod as W) : holding.keep(pod as ReceivedPod));
+  /** The client hands on a pod held already as it is, and keeps a new one as `holding` says as soon as it is decoded. */
+  const intake: PodIntake<W> = { known: (digest) => byDigest.get(digest) ?? replayed.get(digest), keep: holding.keep };
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
-  let stream: PodStream<ReceivedPod | W> | undefined;
+  let stream: PodStream<W> | undefined;
   let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
@@ -231,7 +230,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   };
 
   /** Shipped (and REST polling): ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
-  const consumeShipped = async (s: PodStream<ReceivedPod | W>, attempt: number) => {
+  const consumeShipped = async (s: PodStream<W>, attempt: number) => {
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
     let replay: Map<string, W> | undefined = new Map();
     const undecodable: PodDecodeError[] = [];
@@ -253,11 +252,10 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
         const key = LeftOut.key(message.pod.uid, message.pod.namespace, message.pod.name);
         if (message.type === 'DELETED') replay.delete(key);
         else {
-          const pod = take(message.pod);
-          replay.set(key, pod);
-          replayed.set(pod.digest, pod);
+          replay.set(key, message.pod);
+          replayed.set(message.pod.digest, message.pod);
         }
-      } else apply(message.type, take(message.pod));
+      } else apply(message.type, message.pod);
       if (replay) progress(replay.size + undecodable.length, attempt);
     }
   };
@@ -268,16 +266,16 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    * does not wait out an initializing kubelet: that shows as the watch's state, like the shipped
    * watch's, and close() is not held up by a list retrying for a minute.
    */
-  const consumeDocumented = async (s: PodStream<ReceivedPod | W>) => {
-    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+  const consumeDocumented = async (s: PodStream<W>) => {
+    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake });
     if (closed) return;
-    reconcile(pods.map(take), undecodable);
+    reconcile(pods, undecodable);
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'UNDECODABLE') {
         leftOut.undecodable(message.error);
         leftOutChanged();
-      } else if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, take(message.pod));
+      } else if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, message.pod);
     }
   };
 
@@ -288,11 +286,10 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    */
   const catchUp = async (): Promise<boolean> => {
     try {
-      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake });
       if (closed) return false;
-      const taken = pods.map(take);
       replayed = new Map();
-      reconcile(taken, undecodable, true);
+      reconcile(pods, undecodable, true);
       return true;
     } catch {
       return false;
@@ -306,7 +303,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       const syncsBefore = watchSyncs;
       try {
         opening = true;
-        stream = await client.watchPods(known).finally(() => (opening = false));
+        stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
         await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));

@@ -4,7 +4,7 @@
  * decoded again where a whole pod is needed (detail, exports, diffs, history). Pods that never had
  * bytes (files read as JSON or YAML, the in-memory preview) stay trees.
  */
-import { applyFieldMask, type FieldMask } from '../mask/field-mask';
+import { applyFieldMask, formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { decodePod } from './decode';
 import type { DecodedPod } from './pod-tree';
 
@@ -31,8 +31,13 @@ export function decodeStored(stored: StoredPod): DecodedPod {
 /** Whether two stored pods are the same pod as received: the same bytes (and mask), or the same tree object. */
 export function sameStored(a: StoredPod, b: StoredPod): boolean {
   if (a === b) return true;
-  if (isPodBytes(a) && isPodBytes(b)) return a.mask === b.mask && sameBytes(a.bytes, b.bytes);
+  if (isPodBytes(a) && isPodBytes(b)) return sameMask(a.mask, b.mask) && sameBytes(a.bytes, b.bytes);
   return !isPodBytes(a) && !isPodBytes(b) && a.pod === b.pod;
+}
+
+/** Each connection parses its mask anew: the same paths are the same mask. */
+function sameMask(a: FieldMask | undefined, b: FieldMask | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && formatFieldMask(a) === formatFieldMask(b));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
