@@ -15,7 +15,7 @@ import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodIntake, PodSourceApi, PodStream } from './kubelet-client';
 import { canPassByWaiting, KubeletError } from './kubelet-error';
 import { podSetChanges, type PodChange } from './pod-set-changes';
-import type { HeldPod, ReceivedPod } from './received-pod';
+import { ownBytes, type HeldPod, type ReceivedPod } from './received-pod';
 import type { PodTree } from '../pod/pod-tree';
 import type { PodDecodeError } from '../pod/decode';
 
@@ -117,8 +117,8 @@ export interface PodHolding<W extends HeldPod> {
   tree(pod: W): PodTree;
 }
 
-/** By default the received pod is kept whole, tree and all. */
-const WHOLE: PodHolding<ReceivedPod> = { keep: (pod) => pod, tree: (pod) => pod.pod };
+/** By default the received pod is kept whole, tree and all (its bytes copied out of the message they came in). */
+const WHOLE: PodHolding<ReceivedPod> = { keep: (pod) => ({ ...pod, bytes: ownBytes(pod.bytes) }), tree: (pod) => pod.pod };
 
 export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   backoff?: BackoffPolicy;

@@ -22,9 +22,9 @@ export interface HeldPod {
   /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
   maskHonoured?: boolean;
   /**
-   * The pod's wire bytes as received (before the local mask): a view into the message it came in (for
-   * streamPodBytes, valid during the call only). A holder keeps ownBytes of it, so it does not keep a
-   * whole list response alive.
+   * The pod's wire bytes as received (before the local mask): a view into the message it came in (from
+   * a streamed list, valid while the pod is handed over only). A holder keeps ownBytes of it, which
+   * also keeps no whole message alive.
    */
   bytes: Uint8Array;
 }
