@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedPod } from '../pod/pod-tree';
+import { encodePod } from '../pod/encode';
 import { decodeStored } from '../pod/stored-pod';
 import { PodHistory } from './pod-history';
 import { estimateBytes } from './pod-size';
@@ -92,5 +93,24 @@ describe('pod history', () => {
     expect(h.versions('gone')).toEqual([]);
     expect(h.versions('back')).toHaveLength(3);
     expect(h.bytes).toBeGreaterThan(0);
+  });
+
+  it("keeps a node's versions as their bytes, one copy of the current one, and decodes them as received", () => {
+    const h = new PodHistory(limits, () => 0);
+    const bytes = (restarts: number) => ({ bytes: encodePod(pod('a', restarts).pod), row: 'what the pod set keeps beside' });
+    const listed = bytes(0);
+    h.record('a', 'LISTED', listed, 0);
+    // A reconnect lists the same bytes in a new buffer: no new version, and the version takes the new copy.
+    const again = bytes(0);
+    expect(h.record('a', 'LISTED', again, 1).time).toBe(0);
+    expect(h.versions('a')).toHaveLength(1);
+    expect((h.versions('a')[0]!.pod as { bytes: Uint8Array }).bytes).toBe(again.bytes);
+    expect(h.versions('a')[0]!.pod).not.toHaveProperty('row');
+    h.record('a', 'MODIFIED', bytes(1), 2);
+    const [first, second] = h.versions('a');
+    expect(decodeStored(first!.pod).pod).toEqual(decodeStored({ bytes: encodePod(pod('a', 0).pod) }).pod);
+    expect((decodeStored(second!.pod).pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount).toBe(1);
+    expect(first!.bytes).toBeGreaterThan(again.bytes.length);
+    expect(h.bytes).toBe(first!.bytes);
   });
 });

@@ -158,9 +158,9 @@ export class NodePods {
     return this.mask ? applyFieldMask(tree, this.mask) : tree;
   }
 
-  /** `row` given: taken under this set's mask by the source (a link opened with it). */
-  private entryFor(pod: IncomingPod, row = pod.row): PodEntry {
-    return { pod, row: row ?? rowOfPod(decodeStored(pod).pod, this.mask) };
+  /** A pod with a row has it under this set's mask already (taken by a link opened with that mask). */
+  private entryFor(pod: IncomingPod): PodEntry {
+    return { pod, row: pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask) };
   }
 
   /** Every row derived again (a new mask, or none), sent as a reset. */

@@ -124,6 +124,7 @@ export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   backoff?: BackoffPolicy;
   /** Whether the pods carry a field mask: then a change shows only when the masked pod changes. */
   masked?: boolean;
+  /** What is held of each pod; default the whole ReceivedPod. */
   holding?: PodHolding<W>;
 }
 
