@@ -87,14 +87,14 @@ type LivePod = HeldPod & PodBytes & { row: PodRow };
  */
 function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null): PodHolding<LivePod> {
   return {
-    keep: (pod) => ({
+    keep: (pod, bytes) => ({
       uid: pod.uid,
       namespace: pod.namespace,
       name: pod.name,
       digest: pod.digest,
       tombstone: pod.tombstone,
       ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-      bytes: ownBytes(pod.bytes),
+      bytes: ownBytes(bytes),
       ...(localMask ? { mask: localMask } : {}),
       row: rowOfPod(pod.pod, shownMask, pod.uid),
     }),

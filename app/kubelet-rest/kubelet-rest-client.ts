@@ -73,8 +73,8 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
   const read = async () => readRestPodList(Buffer.from(await get('/pods'), 'utf8'), `${base}/pods on ${o.host}`, o.mask);
   /** The JSON is converted whole, so every pod is decoded; an intake still keeps only what it holds of each. */
   const list = async <K extends HeldPod>(intake?: PodIntake<K>): Promise<PodList<K>> => {
-    const { pods, maskHonoured } = await read();
-    return { pods: pods.map((p) => intake?.known(p.digest) ?? taken(p, intake)), undecodable: [], api: 'rest', maskHonoured };
+    const { pods, bytes, maskHonoured } = await read();
+    return { pods: pods.map((p, i) => intake?.known(p.digest) ?? taken(p, bytes[i]!, intake)), undecodable: [], api: 'rest', maskHonoured };
   };
 
   const same = (a: HeldPod, b: HeldPod) => a.digest === b.digest;

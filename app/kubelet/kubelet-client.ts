@@ -76,11 +76,13 @@ export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterabl
  * How a caller that holds pods takes them in. `known`: the pod it holds already with these wire bytes
  * (by podDigest), handed on as it is instead of being decoded again (a re-sync of 30,000 pods then
  * decodes only the pods that changed). `keep`: what it holds of a new pod, taken as soon as the pod is
- * decoded, so a list of 30,000 pods is never 30,000 trees at once.
+ * decoded, so a list of 30,000 pods is never 30,000 trees at once; `bytes` are the pod's wire bytes, a
+ * view into the message they came in (from a streamed list, valid during the call only): copy what is
+ * kept (ownBytes), which also keeps no whole message alive.
  */
 export interface PodIntake<K extends HeldPod> {
   known(digest: string): K | undefined;
-  keep(pod: ReceivedPod): K;
+  keep(pod: ReceivedPod, bytes: Uint8Array): K;
 }
 
 export interface KubeletClient {
@@ -110,7 +112,7 @@ function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, la
   const held = intake?.known(digest);
   if (held) return held;
   try {
-    return taken(reader.read(bytes, label, digest), intake);
+    return taken(reader.read(bytes, label, digest), bytes, intake);
   } catch (err) {
     if (err instanceof PodDecodeError) return err;
     throw err;
@@ -118,8 +120,8 @@ function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, la
 }
 
 /** A new pod as the caller keeps it: as received without an intake (K is then ReceivedPod). */
-export function taken<K extends HeldPod>(pod: ReceivedPod, intake: PodIntake<K> | undefined): K {
-  return intake ? intake.keep(pod) : (pod as unknown as K);
+export function taken<K extends HeldPod>(pod: ReceivedPod, bytes: Uint8Array, intake: PodIntake<K> | undefined): K {
+  return intake ? intake.keep(pod, bytes) : (pod as unknown as K);
 }
 
 function grpcTarget(target: string): string {

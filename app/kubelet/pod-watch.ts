@@ -15,7 +15,7 @@ import { wakeableSleep } from '../util/wakeable-sleep';
 import type { KubeletClient, PodIntake, PodSourceApi, PodStream } from './kubelet-client';
 import { canPassByWaiting, KubeletError } from './kubelet-error';
 import { podSetChanges, type PodChange } from './pod-set-changes';
-import { ownBytes, type HeldPod, type ReceivedPod } from './received-pod';
+import type { HeldPod, ReceivedPod } from './received-pod';
 import type { PodTree } from '../pod/pod-tree';
 import type { PodDecodeError } from '../pod/decode';
 
@@ -112,13 +112,14 @@ export interface PodWatch<W extends HeldPod = ReceivedPod> {
  * pods keeps their bytes and what it shows of them rather than the trees (kubelet-node-link.ts).
  */
 export interface PodHolding<W extends HeldPod> {
-  keep(pod: ReceivedPod): W;
+  /** As PodIntake.keep: `bytes` are lent, a copy is kept. */
+  keep(pod: ReceivedPod, bytes: Uint8Array): W;
   /** The pod's tree (masked as received) again: a masked pod whose bytes changed is compared by it. */
   tree(pod: W): PodTree;
 }
 
-/** By default the received pod is kept whole, tree and all (its bytes copied out of the message they came in). */
-const WHOLE: PodHolding<ReceivedPod> = { keep: (pod) => ({ ...pod, bytes: ownBytes(pod.bytes) }), tree: (pod) => pod.pod };
+/** By default the received pod is kept whole, tree and all. */
+const WHOLE: PodHolding<ReceivedPod> = { keep: (pod) => pod, tree: (pod) => pod.pod };
 
 export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   backoff?: BackoffPolicy;

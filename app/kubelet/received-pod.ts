@@ -1,8 +1,9 @@
 /**
  * A pod as the client hands it out: decoded, with the user's field mask applied here whatever the
  * kubelet did with it, its identity taken from the wire (so a mask without metadata.uid still tells
- * pods apart), a digest of its wire bytes (enough to tell an unchanged pod without decoding it again),
- * and the bytes themselves, for a holder that keeps them instead of the tree (HeldPod).
+ * pods apart), and a digest of its wire bytes rather than the bytes themselves: enough to tell an
+ * unchanged pod without decoding it again, at a few dozen bytes instead of a second copy of the pod.
+ * A holder of many pods may keep their bytes instead of their trees (PodIntake.keep is handed them).
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -21,12 +22,6 @@ export interface HeldPod {
   tombstone: boolean;
   /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
   maskHonoured?: boolean;
-  /**
-   * The pod's wire bytes as received (before the local mask): a view into the message it came in (from
-   * a streamed list, valid while the pod is handed over only). A holder keeps ownBytes of it, which
-   * also keeps no whole message alive.
-   */
-  bytes: Uint8Array;
 }
 
 export interface ReceivedPod extends HeldPod, DecodedPod {}
@@ -96,11 +91,11 @@ export function podReader(mask: FieldMask | undefined): PodReader {
         name: String(meta.name ?? ''),
         tombstone: isTombstone(decoded.pod),
       };
-      if (!mask || !sent) return { ...decoded, ...identity, digest, bytes };
+      if (!mask || !sent) return { ...decoded, ...identity, digest };
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
       if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));
-      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, digest, bytes, maskHonoured: honoured };
+      return { pod: applyFieldMask(decoded.pod, mask), unknownFields: decoded.unknownFields, ...identity, digest, maskHonoured: honoured };
     },
     maskHonoured: () => honoured,
   };
