@@ -112,5 +112,10 @@ describe('pod history', () => {
     expect((decodeStored(second!.pod).pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount).toBe(1);
     expect(first!.bytes).toBeGreaterThan(again.bytes.length);
     expect(h.bytes).toBe(first!.bytes);
+    // Its deletion reports the pod as last held: the same bytes, kept once.
+    h.record('a', 'DELETED', { bytes: (second!.pod as { bytes: Uint8Array }).bytes }, 3);
+    expect(h.versions('a')).toHaveLength(3);
+    // Only what keeping a version costs besides its pod (as the first's cost beyond its bytes).
+    expect(h.versions('a')[1]!.bytes).toBe(first!.bytes - again.bytes.length);
   });
 });

@@ -104,7 +104,8 @@ export class PodHistory {
       return previous;
     }
     if (previous) {
-      let shared = 0;
+      // A deletion reports the pod as last held: the very bytes of the version before, which cost nothing more.
+      let shared = isPodBytes(stored) && isPodBytes(previous.pod) && stored.bytes === previous.pod.bytes ? record.newestBytes : 0;
       if (!isPodBytes(stored) && !isPodBytes(previous.pod)) {
         const sharing = shareUnchanged(previous.pod.pod, stored.pod);
         if (relisted && sharing.value === previous.pod.pod) return previous;
