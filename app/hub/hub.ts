@@ -20,14 +20,15 @@ import type { AppCore, AppEvent } from '../inspector/app-core';
 import { maskPreview } from '../inspector/mask-preview';
 import { checkMask, maskOf } from '../inspector/node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
-import { NodePods } from '../inspector/node-pods';
+import { incomingUid, NodePods, type IncomingPod } from '../inspector/node-pods';
 import { describePodChange } from '../inspector/pod-change';
 import { PromptBroker } from '../inspector/prompt-broker';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import { fetchedCovers, sharedPaths } from '../mask/mask-coverage';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
-import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
+import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
@@ -109,8 +110,8 @@ export interface HubOptions {
   presets?: PresetStore;
   /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
   removed?(info: NodeInfo): Promise<void>;
-  /** Every live pod event, after the hub applied it (recordings are written from here). */
-  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: DecodedPod[]): void;
+  /** Every live pod event, after the hub applied it (recordings are written from here; decodeStored gives a tree). */
+  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
   history?: HistoryLimits;
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
@@ -135,8 +136,11 @@ export interface Hub extends Omit<AppCore, 'handlers'> {
   openOffline(source: OfflineSource): NodeInfo;
   /** The node, for the Node side's requests (exports, recordings). */
   node(nodeId: string): NodeInfo;
-  /** The pods as shown (masked like the table), all or these UIDs; for exports. */
-  shownPods(nodeId: string, uids: 'all' | string[]): PodTree[];
+  /**
+   * The pods as shown (masked like the table), all or these UIDs, and how many; for exports. Each is
+   * decoded as it is iterated: a node's pods are never all trees at once.
+   */
+  shownPods(nodeId: string, uids: 'all' | string[]): Iterable<PodTree> & { readonly length: number };
   /** The mask those pods went through, for printing exactly its fields; null for whole pods. */
   fieldMask(nodeId: string): FieldMask | null;
   /** The node's current pods as received (unmasked by the app), for a recording's start. */
@@ -169,12 +173,6 @@ interface NodeRecord {
 
 const DEMO_ID = 'demo';
 const DEMO_SPEC: NodeSpec = { kind: 'demo', label: 'Demo node (simulated)' };
-
-function uidOf(pod: PodTree): string | undefined {
-  const meta = pod.metadata;
-  const uid = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as PodObject).uid : undefined;
-  return typeof uid === 'string' && uid !== '' ? uid : undefined;
-}
 
 function labelOf(spec: NodeSpec): string {
   if (spec.label) return spec.label;
@@ -266,10 +264,10 @@ export function createHub(options: HubOptions): Hub {
   const isRemembered = (record: NodeRecord) => record.info.spec.kind === 'ssh' || record.info.spec.kind === 'unix';
 
   /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
-  const recordList = (record: NodeRecord, pods: DecodedPod[], time: number) => {
+  const recordList = (record: NodeRecord, pods: IncomingPod[], time: number) => {
     const seen = new Set<string>();
     for (const pod of pods) {
-      const uid = uidOf(pod.pod);
+      const uid = incomingUid(pod);
       if (!uid) continue;
       seen.add(uid);
       record.history.record(uid, 'LISTED', pod, time);
@@ -282,13 +280,13 @@ export function createHub(options: HubOptions): Hub {
   };
 
   /** The pod set is exactly `pods` now. */
-  const resetPods = (record: NodeRecord, pods: DecodedPod[], time = now()) => {
+  const resetPods = (record: NodeRecord, pods: IncomingPod[], time = now()) => {
     recordList(record, pods, time);
     record.pods.replaceAll(pods);
   };
 
-  const changePod = (record: NodeRecord, type: PodEventType, pod: DecodedPod, time = now()) => {
-    const uid = uidOf(pod.pod);
+  const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
+    const uid = incomingUid(pod);
     if (uid) record.history.record(uid, type, pod, time);
     if (type === 'DELETED') record.pods.remove(pod);
     else record.pods.upsert(type, pod);
@@ -451,7 +449,7 @@ export function createHub(options: HubOptions): Hub {
       // the events feed is for what happens now); the set shown is the one at the end.
       recordList(record, source.initial, source.start);
       for (const { type, pod, time } of source.events) {
-        const uid = uidOf(pod.pod);
+        const uid = incomingUid(pod);
         if (uid) record.history.record(uid, type, pod, time);
       }
       record.pods.replaceAll(source.podsAt(source.end));
@@ -477,7 +475,8 @@ export function createHub(options: HubOptions): Hub {
   };
 
   /** A pod (current, deleted or an earlier version) as shown: through the node's mask, never zero-filled. */
-  const detailOf = (record: NodeRecord, decoded: DecodedPod): PodDetail => {
+  const detailOf = (record: NodeRecord, stored: StoredPod): PodDetail => {
+    const decoded = decodeStored(stored);
     const shown = record.pods.shown(decoded);
     const mask = record.pods.fieldMask;
     return {
@@ -502,7 +501,7 @@ export function createHub(options: HubOptions): Hub {
 
   const podDetail = (record: NodeRecord, uid: string): PodDetail => {
     const entry = record.pods.get(uid);
-    if (entry) return detailOf(record, entry);
+    if (entry) return detailOf(record, entry.pod);
     const last = versionsOf(record, uid).at(-1);
     if (last?.event === 'DELETED') return { ...detailOf(record, last.pod), deletedAt: last.time };
     throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted and its history has expired; pick another pod.');
@@ -548,7 +547,7 @@ export function createHub(options: HubOptions): Hub {
     const record = recordOf(side.nodeId);
     const source = record.offline;
     let at: number | undefined;
-    let pods: DecodedPod[];
+    let pods: StoredPod[];
     if (source?.kind === 'recording') {
       const state = record.info.state;
       at = timelineAt(source, side.at ?? (state.phase === 'offline' ? state.timeline?.at : undefined) ?? source.end);
@@ -557,7 +556,7 @@ export function createHub(options: HubOptions): Hub {
       if (side.at !== undefined) {
         throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
       }
-      pods = [...record.pods.values()];
+      pods = [...record.pods.values()].map((e) => e.pod);
     }
     const own = maskOf(record.info.mask, presets());
     const others = maskOf(other.info.mask, presets());
@@ -566,10 +565,11 @@ export function createHub(options: HubOptions): Hub {
     const both = own || others ? maskOf(shared.length > 0 ? shared.join(',') : 'metadata.uid,metadata.name,metadata.namespace', []) : null;
     return {
       info: { nodeId: side.nodeId, label: record.info.label, mask: record.info.mask, podCount: pods.length, ...(at !== undefined ? { at } : {}) },
-      pods: pods.flatMap((p) => {
-        const uid = uidOf(p.pod);
+      pods: pods.flatMap((stored) => {
+        const { pod } = decodeStored(stored);
+        const uid = incomingUid({ pod, unknownFields: [] });
         if (!uid) return [];
-        return [{ uid, tree: both ? applyFieldMask(p.pod, both) : p.pod }];
+        return [{ uid, tree: both ? applyFieldMask(pod, both) : pod }];
       }),
       ...(both ? { mask: both } : {}),
     };
@@ -689,7 +689,7 @@ export function createHub(options: HubOptions): Hub {
       const matrix = buildWorkloadMatrix(
         records.map((r, i): MatrixInput => {
           const { phase } = r.info.state;
-          if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e)) };
+          if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e.pod)) };
           return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
         }),
       );
@@ -710,8 +710,12 @@ export function createHub(options: HubOptions): Hub {
       if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
       const entries = [...record.pods.values()];
       const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
+      // Decoded one at a time as the preview goes through them.
+      const trees = (function* () {
+        for (const e of entries) yield decodeStored(e.pod).pod;
+      })();
       // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
-      return maskPreview(entries.map((e) => e.pod), parsed, sample?.pod, record.offline ? '' : record.info.mask);
+      return maskPreview(trees, parsed, sample && decodeStored(sample.pod).pod, record.offline ? '' : record.info.mask);
     },
     'mask.presets': () => presets(),
     'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
@@ -743,10 +747,15 @@ export function createHub(options: HubOptions): Hub {
     shownPods(nodeId, uids) {
       const record = recordOf(nodeId);
       const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
-      return entries.map((e) => record.pods.shown(e));
+      return {
+        length: entries.length,
+        *[Symbol.iterator]() {
+          for (const e of entries) yield record.pods.shown(e.pod);
+        },
+      };
     },
     fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
-    currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map(({ pod, unknownFields }) => ({ pod, unknownFields })),
+    currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map((e) => decodeStored(e.pod)),
     setRecording(nodeId, path) {
       const record = nodes.get(nodeId);
       if (!record) return;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedPod } from '../pod/pod-tree';
+import { encodePod } from '../pod/encode';
+import { decodeStored } from '../pod/stored-pod';
 import { PodHistory } from './pod-history';
 import { estimateBytes } from './pod-size';
 
@@ -20,7 +22,7 @@ describe('pod history', () => {
     h.record('a', 'LISTED', pod('a', 0), 1000);
     h.record('a', 'MODIFIED', pod('a', 1), 2000);
     h.record('a', 'DELETED', pod('a', 1), 3000);
-    expect(h.versions('a').map((v) => [v.time, v.event, (v.pod.pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount])).toEqual([
+    expect(h.versions('a').map((v) => [v.time, v.event, (decodeStored(v.pod).pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount])).toEqual([
       [1000, 'LISTED', 0],
       [2000, 'MODIFIED', 1],
       [3000, 'DELETED', 1],
@@ -71,9 +73,9 @@ describe('pod history', () => {
     h.record('a', 'MODIFIED', pod('a', 1, 'z'.repeat(5000)), 1);
     const [first, second] = h.versions('a');
     expect(first!.bytes).toBeGreaterThan(0);
-    expect(first!.bytes).toBeLessThan(estimateBytes(first!.pod.pod) / 10);
-    expect(second!.pod.pod.spec).toBe(first!.pod.pod.spec);
-    expect(second!.pod.pod.status).not.toBe(first!.pod.pod.status);
+    expect(first!.bytes).toBeLessThan(estimateBytes(decodeStored(first!.pod).pod) / 10);
+    expect(decodeStored(second!.pod).pod.spec).toBe(decodeStored(first!.pod).pod.spec);
+    expect(decodeStored(second!.pod).pod.status).not.toBe(decodeStored(first!.pod).pod.status);
   });
 
   it('keeps a deleted pod for the retention time, then lets it go; one that comes back keeps it', () => {
@@ -91,5 +93,29 @@ describe('pod history', () => {
     expect(h.versions('gone')).toEqual([]);
     expect(h.versions('back')).toHaveLength(3);
     expect(h.bytes).toBeGreaterThan(0);
+  });
+
+  it("keeps a node's versions as their bytes, one copy of the current one, and decodes them as received", () => {
+    const h = new PodHistory(limits, () => 0);
+    const bytes = (restarts: number) => ({ bytes: encodePod(pod('a', restarts).pod), row: 'what the pod set keeps beside' });
+    const listed = bytes(0);
+    h.record('a', 'LISTED', listed, 0);
+    // A reconnect lists the same bytes in a new buffer: no new version, and the version takes the new copy.
+    const again = bytes(0);
+    expect(h.record('a', 'LISTED', again, 1).time).toBe(0);
+    expect(h.versions('a')).toHaveLength(1);
+    expect((h.versions('a')[0]!.pod as { bytes: Uint8Array }).bytes).toBe(again.bytes);
+    expect(h.versions('a')[0]!.pod).not.toHaveProperty('row');
+    h.record('a', 'MODIFIED', bytes(1), 2);
+    const [first, second] = h.versions('a');
+    expect(decodeStored(first!.pod).pod).toEqual(decodeStored({ bytes: encodePod(pod('a', 0).pod) }).pod);
+    expect((decodeStored(second!.pod).pod.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0]!.restartCount).toBe(1);
+    expect(first!.bytes).toBeGreaterThan(again.bytes.length);
+    expect(h.bytes).toBe(first!.bytes);
+    // Its deletion reports the pod as last held: the same bytes, kept once.
+    h.record('a', 'DELETED', { bytes: (second!.pod as { bytes: Uint8Array }).bytes }, 3);
+    expect(h.versions('a')).toHaveLength(3);
+    // Only what keeping a version costs besides its pod (as the first's cost beyond its bytes).
+    expect(h.versions('a')[1]!.bytes).toBe(first!.bytes - again.bytes.length);
   });
 });

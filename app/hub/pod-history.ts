@@ -1,4 +1,5 @@
-import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import type { PodTree } from '../pod/pod-tree';
+import { isPodBytes, sameStored, type StoredPod } from '../pod/stored-pod';
 import { estimateBytes, shareUnchanged } from './pod-size';
 
 /** How much pod history one source keeps. */
@@ -32,7 +33,8 @@ export interface PodVersion {
   /** When it arrived (epoch ms). */
   time: number;
   event: VersionEvent;
-  pod: DecodedPod;
+  /** As received: a node's pod as its bytes (decoded when looked at), a file's as its tree. */
+  pod: StoredPod;
   /** Estimated bytes it costs beyond what its successor shares with it; 0 while it is the current version. */
   bytes: number;
 }
@@ -49,8 +51,9 @@ interface PodRecord {
 /**
  * Every pod's versions of one source, oldest first, each with its arrival time and event. Bounded by
  * HistoryLimits: the current version of a pod is never dropped (the pod set holds it anyway); earlier
- * ones go per pod past `perPod`, and across the source oldest first past `totalBytes`. Consecutive
- * versions share unchanged subtrees, so a status update costs about what changed.
+ * ones go per pod past `perPod`, and across the source oldest first past `totalBytes`. A node's
+ * versions are their wire bytes (a few KB each); consecutive versions of a file's pods, which are
+ * trees, share unchanged subtrees, so a status update costs about what changed.
  */
 export class PodHistory {
   private readonly pods = new Map<string, PodRecord>();
@@ -86,27 +89,37 @@ export class PodHistory {
   }
 
   /** A new version of a pod arrived. A pod that comes back after a deletion (same UID) continues its history. */
-  record(uid: string, event: VersionEvent, pod: DecodedPod, time = this.now()): PodVersion {
+  record(uid: string, event: VersionEvent, pod: StoredPod, time = this.now()): PodVersion {
     this.sweep(time);
     let record = this.pods.get(uid);
     if (!record) this.pods.set(uid, (record = { versions: [], trimmed: 0, deletedAt: null, newestBytes: 0 }));
     const previous = record.versions.at(-1);
-    // A relist hands on the very tree already held for a pod that did not change: nothing to compare.
-    if (event === 'LISTED' && previous && previous.event !== 'DELETED' && previous.pod.pod === pod.pod) return previous;
-    let tree = pod.pod;
+    const relisted = event === 'LISTED' && previous !== undefined && previous.event !== 'DELETED';
+    // Bytes are kept as they are, without what their holder keeps beside them (a row, an identity).
+    let stored: StoredPod = isPodBytes(pod) ? { bytes: pod.bytes, ...(pod.mask ? { mask: pod.mask } : {}) } : pod;
+    // A relist brings every pod again: one that did not change is no new version. After a reconnect
+    // its bytes are a new copy, which the pod set holds: the version takes them, so one copy is kept.
+    if (relisted && sameStored(previous.pod, pod)) {
+      if (isPodBytes(stored)) previous.pod = stored;
+      return previous;
+    }
     if (previous) {
-      const { value, shared } = shareUnchanged(previous.pod.pod, pod.pod);
-      // A relist brings every pod again: one that did not change is no new version.
-      if (event === 'LISTED' && previous.event !== 'DELETED' && value === previous.pod.pod) return previous;
-      tree = value as PodTree;
+      // A deletion reports the pod as last held: the very bytes of the version before, which cost nothing more.
+      let shared = isPodBytes(stored) && isPodBytes(previous.pod) && stored.bytes === previous.pod.bytes ? record.newestBytes : 0;
+      if (!isPodBytes(stored) && !isPodBytes(previous.pod)) {
+        const sharing = shareUnchanged(previous.pod.pod, stored.pod);
+        if (relisted && sharing.value === previous.pod.pod) return previous;
+        stored = { ...stored, pod: sharing.value as PodTree };
+        shared = sharing.shared;
+      }
       previous.bytes = Math.max(0, record.newestBytes - shared) + VERSION_OVERHEAD_BYTES;
       this.total += previous.bytes;
       this.kept.add(previous);
       this.queue.push({ uid, version: previous });
     }
-    const version: PodVersion = { id: this.nextId++, time, event, pod: { ...pod, pod: tree }, bytes: 0 };
+    const version: PodVersion = { id: this.nextId++, time, event, pod: stored, bytes: 0 };
     record.versions.push(version);
-    record.newestBytes = estimateBytes(pod.pod);
+    record.newestBytes = isPodBytes(stored) ? stored.bytes.byteLength : estimateBytes(stored.pod);
     record.deletedAt = event === 'DELETED' ? time : null;
     if (event === 'DELETED') this.deleted.push({ uid, at: time });
     this.trimPod(uid, record);

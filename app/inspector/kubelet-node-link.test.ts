@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import type { NodeState, SshNodeSpec } from '../contract';
 import { eventually } from '../kubelet/testing/oracle';
+import { encodePod } from '../pod/encode';
+import { podBytesToKubectlJson, podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
@@ -20,11 +23,13 @@ function recorder() {
     rec,
     events: {
       state: (s: NodeState) => rec.states.push(s),
-      reset: (pods: DecodedPod[]) => {
+      // A kubelet's pods come as their bytes: decoded here as the hub decodes them on demand.
+      reset: (pods: StoredPod[]) => {
         rec.resets++;
-        rec.pods = new Map(pods.map((p) => [uid(p), p]));
+        rec.pods = new Map(pods.map(decodeStored).map((p) => [uid(p), p]));
       },
-      change: (type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod) => {
+      change: (type: 'ADDED' | 'MODIFIED' | 'DELETED', stored: StoredPod) => {
+        const pod = decodeStored(stored);
         if (type === 'DELETED') rec.pods.delete(uid(pod));
         else rec.pods.set(uid(pod), pod);
       },
@@ -35,6 +40,9 @@ function recorder() {
 const phaseOf = (rec: { states: NodeState[] }) => rec.states.at(-1)?.phase;
 const sameUids = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
   rec.pods.size === k.store.size && k.store.uids().every((u) => rec.pods.has(u));
+/** Every pod, decoded from what the link handed on (its bytes), prints exactly as the kubelet's own pod does. */
+const printedAlike = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
+  sameUids(rec, k) && k.store.uids().every((u) => podToKubectlJson(rec.pods.get(u)!.pod) === podBytesToKubectlJson(encodePod(k.store.get(u)!)).json);
 
 function open(spec: Omit<SshNodeSpec, 'kind'>, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
   const { rec, events } = recorder();
@@ -60,8 +68,9 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       expect(rec.states[0]).toEqual({ phase: 'connecting', attempt: 1 });
       expect(rec.resets).toBe(1);
       expect(sameUids(rec, k)).toBe(true);
+      expect(printedAlike(rec, k)).toBe(true);
       k.churn.step(30);
-      await eventually(() => sameUids(rec, k), 'the changes');
+      await eventually(() => printedAlike(rec, k), 'the changes');
       const stoppedAt = Date.now();
       await k.stop();
       await eventually(() => phaseOf(rec) === 'reconnecting', 'reconnecting');

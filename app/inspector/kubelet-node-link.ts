@@ -5,12 +5,13 @@
  * reset() carries the full set after the first sync and after every re-sync; change() the live events.
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
-import type { NodeState } from '../contract';
-import type { DecodedPod } from '../pod/pod-tree';
+import type { NodeState, PodRow } from '../contract';
+import type { FieldMask } from '../mask/field-mask';
+import { decodeStored, type PodBytes } from '../pod/stored-pod';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
-import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
-import { wireMask, type ReceivedPod } from '../kubelet/received-pod';
+import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
+import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { openKubeletRest, type KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
 import { secretSource } from '../kubelet-rest/rest-credentials';
@@ -27,6 +28,7 @@ import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
+import { rowOfPod } from './node-pods';
 import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
@@ -73,7 +75,32 @@ export function nodeStateOf(s: WatchState): NodeState | undefined {
   }
 }
 
-const decodedOnly = ({ pod, unknownFields }: DecodedPod): DecodedPod => ({ pod, unknownFields });
+/**
+ * A pod as a node's watch holds it and the hub keeps it (one object for both): its identity, its wire
+ * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
+ */
+type LivePod = HeldPod & PodBytes & { row: PodRow };
+
+/**
+ * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
+ * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does).
+ */
+function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null): PodHolding<LivePod> {
+  return {
+    keep: (pod, bytes) => ({
+      uid: pod.uid,
+      namespace: pod.namespace,
+      name: pod.name,
+      digest: pod.digest,
+      tombstone: pod.tombstone,
+      ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
+      bytes: ownBytes(bytes),
+      ...(localMask ? { mask: localMask } : {}),
+      row: rowOfPod(pod.pod, shownMask, pod.uid),
+    }),
+    tree: (pod) => decodeStored(pod).pod,
+  };
+}
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
   const { spec, events } = request;
@@ -85,7 +112,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let podResourcesTransport: KubeletTransport | undefined;
   let podResources: PodResourcesClient | undefined;
   let client: KubeletClient | undefined;
-  let watch: PodWatch | undefined;
+  let watch: PodWatch<LivePod> | undefined;
   let closed = false;
   // Ends a dial, host key question or socket probe still in progress when the link is closed.
   const abortOpen = new AbortController();
@@ -112,7 +139,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           noRest,
           ...(podResources ? { podResources } : {}),
           noPodResources,
-          listed: () => w.held().values(),
+          listed: function* () {
+            for (const p of w.held().values()) yield { uid: p.uid, namespace: p.namespace, name: p.name, phase: p.row.phase };
+          },
         });
         if (closed) return;
         events.metrics?.(metrics);
@@ -132,7 +161,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const startWatch = (c: KubeletClient) => {
     client = c;
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
-    const noteHonoured = (pods: readonly ReceivedPod[]) => {
+    const noteHonoured = (pods: readonly LivePod[]) => {
       if (!mask || closed || pods.length === 0) return;
       events.maskHonoured?.(pods.every((p) => p.maskHonoured !== false));
     };
@@ -154,17 +183,17 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
         synced: (pods) => {
           if (closed) return;
-          // The hub keeps the decoded pod only (the watch keeps its identity and digest): one tree per pod.
-          events.reset(pods.map(decodedOnly));
+          // The hub keeps the very objects the watch holds: each pod once, as its bytes and row.
+          events.reset(pods);
           noteHonoured(pods);
         },
         change: ({ type, pod }) => {
           if (closed) return;
-          events.change(type, decodedOnly(pod));
+          events.change(type, pod);
           if (type !== 'DELETED') noteHonoured([pod]);
         },
       },
-      { masked: mask !== undefined },
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null) },
     );
     void readMetrics();
   };

@@ -19,12 +19,14 @@ function countValues(value: PodValue | undefined): number {
 
 const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
 
-export function maskPreview(pods: readonly PodTree[], mask: FieldMask, sample: PodTree | undefined, fetchedWith: string): Extract<MaskPreview, { ok: true }> {
+export function maskPreview(pods: Iterable<PodTree>, mask: FieldMask, sample: PodTree | undefined, fetchedWith: string): Extract<MaskPreview, { ok: true }> {
+  let count = 0;
   let fullBytes = 0;
   let maskedBytes = 0;
   let fullFields = 0;
   let maskedFields = 0;
   for (const pod of pods) {
+    count++;
     const masked = applyFieldMask(pod, mask);
     fullBytes += utf8Length(podToNdjsonLine(pod)) + 1;
     maskedBytes += utf8Length(podToNdjsonLine(masked, { mask })) + 1;
@@ -37,7 +39,7 @@ export function maskPreview(pods: readonly PodTree[], mask: FieldMask, sample: P
     sample: sample
       ? { namespace: String(meta.namespace ?? ''), name: String(meta.name ?? ''), json: podToKubectlJson(applyFieldMask(sample, mask), { mask }) }
       : null,
-    pods: pods.length,
+    pods: count,
     fullBytes,
     maskedBytes,
     fullFields,

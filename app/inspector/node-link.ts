@@ -1,14 +1,17 @@
 import type { FieldMask } from '../mask/field-mask';
 import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
-import type { DecodedPod } from '../pod/pod-tree';
+import type { IncomingPod } from './node-pods';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 
 /** What a live connection to one kubelet reports back to the hub. */
 export interface NodeLinkEvents {
   state(state: NodeState): void;
-  /** The pod set is exactly this now (first list, relist after a reconnect). */
-  reset(pods: DecodedPod[]): void;
-  change(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: DecodedPod): void;
+  /**
+   * The pod set is exactly this now (first list, relist after a reconnect). A kubelet's pods come as
+   * their bytes, with their rows under the request's mask taken while their trees were at hand.
+   */
+  reset(pods: IncomingPod[]): void;
+  change(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: IncomingPod): void;
   /** With a mask: whether the kubelet applied it itself (the pods are masked here either way). */
   maskHonoured?(honoured: boolean): void;
   /** Which kubelet API the pods come from, once known. */

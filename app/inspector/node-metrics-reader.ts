@@ -5,10 +5,9 @@
  * the others still show.
  */
 import type { ContainerProbes, ContainerResources, NodeMetrics, PodUsage } from '../contract';
-import type { ReceivedPod } from '../kubelet/received-pod';
 import type { KubeletRestClient } from '../kubelet-rest/kubelet-rest-client';
 import type { ProbeTable } from '../kubelet-rest/probe-metrics';
-import { runtimeDifference } from '../kubelet-rest/runtime-difference';
+import { runtimeDifference, type ListedPod } from '../kubelet-rest/runtime-difference';
 import type { StatsSummary } from '../kubelet-rest/stats-summary';
 import { summarizeNodeResources } from '../podresources/node-resources-summary';
 import type { AllocatableResourcesResponse, PodResources } from '../podresources/pod-resources-api';
@@ -23,7 +22,7 @@ export interface MetricsSources {
   /** Why there is no PodResources client, shown where devices would be. */
   noPodResources: string;
   /** The pods the kubelet lists now (the watch's held set), for the runtime difference. */
-  listed(): Iterable<ReceivedPod>;
+  listed(): Iterable<ListedPod>;
 }
 
 const unavailable = (reason: string) => ({ available: false as const, reason });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodDeltas } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
+import { decodeStored } from '../pod/stored-pod';
 import type { AppEvent } from './app-core';
 import { parseFieldMask } from '../mask/field-mask';
 import { NodePods } from './node-pods';
@@ -90,7 +91,7 @@ describe('NodePods', () => {
     const last = r.deltas().at(-1)!;
     expect(last.reset).toBe(true);
     expect(last.upserts[0]).toMatchObject({ uid: 'a', phase: '', name: 'web-a' });
-    expect(pods.get('a')!.pod.status).toBeDefined();
+    expect(decodeStored(pods.get('a')!.pod).pod.status).toBeDefined();
     pods.close();
   });
 });

@@ -3,13 +3,27 @@ import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../contract/
 import { podRowFromTree } from '../contract/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';
 import type { AppEvent } from './app-core';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
 import { describePodChange } from './pod-change';
 
-export interface PodEntry extends DecodedPod {
+export interface PodEntry {
+  /** The pod as received (its bytes from a node, its tree from a file); decodeStored gives its tree. */
+  pod: StoredPod;
   /** The row of the pod as shown (after the node's field mask). */
   row: PodRow;
+}
+
+/** A pod handed to the set, with its row under the set's mask when the source took it already (a link does). */
+export type IncomingPod = StoredPod & { row?: PodRow };
+
+/**
+ * The row of a pod as shown through `mask`; a mask may leave out metadata.uid, but the UI still needs
+ * each row's identity (`uid`, when known already).
+ */
+export function rowOfPod(pod: PodTree, mask: FieldMask | null, uid = uidOf(pod)): PodRow {
+  return { ...podRowFromTree(mask ? applyFieldMask(pod, mask) : pod), uid };
 }
 
 /** A queued change; 'reset' means the whole set is sent again. */
@@ -18,8 +32,9 @@ type Change = 'reset' | ({ uid: string } & ({ kind: 'upsert'; row: PodRow } | { 
 /**
  * One node's converged pod set, as the UI sees it. Changes are coalesced per pod and sent at most
  * once per frame as a podDeltas batch (seq +1 each), with the matching events-feed lines, so a
- * watch at 1,000 events/s costs the UI ~60 small updates a second. Each pod is held once, as its
- * decoded tree (the same object the watch and the history hold) with its row.
+ * watch at 1,000 events/s costs the UI ~60 small updates a second. Each pod is held once, as it is
+ * stored (a live node's: its bytes, the same object the watch and the history hold) with its row; its
+ * tree is decoded again where a whole pod is needed.
  */
 export class NodePods {
   private readonly entries = new Map<string, PodEntry>();
@@ -54,21 +69,25 @@ export class NodePods {
   /**
    * The pod set is exactly `pods` now (initial list, relist after a reconnect). Against a set already
    * shown, only what differs goes to the UI: a relist of 30,000 pods of which 50 changed costs the UI 50
-   * rows. A pod whose tree is the object held already (the watch reuses the unchanged) is unchanged.
+   * rows. A pod stored as it is held already (the watch reuses the unchanged) is unchanged.
    */
-  replaceAll(pods: DecodedPod[]): void {
+  replaceAll(pods: IncomingPod[]): void {
     if (this.entries.size === 0) {
-      for (const pod of pods) this.entries.set(uidOf(pod.pod), this.entryFor(pod));
+      for (const pod of pods) {
+        const entry = this.entryFor(pod);
+        this.entries.set(entry.row.uid, entry);
+      }
       this.deltas.push('reset');
     } else {
-      const next = new Map(pods.map((pod) => [uidOf(pod.pod), pod]));
+      const next = new Map(pods.map((pod) => [uidOfIncoming(pod), pod]));
       for (const uid of this.entries.keys()) {
         if (next.has(uid)) continue;
         this.entries.delete(uid);
         this.deltas.push({ uid, kind: 'remove' });
       }
       for (const [uid, pod] of next) {
-        if (this.entries.get(uid)?.pod === pod.pod) continue;
+        const held = this.entries.get(uid);
+        if (held && sameStored(held.pod, pod)) continue;
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
@@ -77,21 +96,22 @@ export class NodePods {
     this.line('RELIST', { namespace: '', name: '', uid: '' }, `${pods.length} pods listed`);
   }
 
-  upsert(type: 'ADDED' | 'MODIFIED', decoded: DecodedPod): void {
-    const uid = uidOf(decoded.pod);
+  upsert(type: 'ADDED' | 'MODIFIED', pod: IncomingPod): void {
+    const entry = this.entryFor(pod);
+    const uid = entry.row.uid;
     const before = this.entries.get(uid);
-    const entry = this.entryFor(decoded);
     this.entries.set(uid, entry);
     this.deltas.push({ uid, kind: 'upsert', row: entry.row });
     this.line(type, entry.row, describePodChange(before?.row, entry.row, this.hidden));
   }
 
-  remove(decoded: DecodedPod): void {
-    const uid = uidOf(decoded.pod);
+  remove(pod: IncomingPod): void {
+    const uid = uidOfIncoming(pod);
     const before = this.entries.get(uid);
-    if (!this.entries.delete(uid)) return;
+    if (!before) return;
+    this.entries.delete(uid);
     this.deltas.push({ uid, kind: 'remove' });
-    this.line('DELETED', before?.row ?? podRowFromTree(decoded.pod), 'deleted');
+    this.line('DELETED', before.row, 'deleted');
   }
 
   /** A field mask changed: every row is derived again and sent as a reset. */
@@ -133,19 +153,19 @@ export class NodePods {
   }
 
   /** The pod as shown: masked like its row. */
-  shown(entry: DecodedPod): PodTree {
-    return this.mask ? applyFieldMask(entry.pod, this.mask) : entry.pod;
+  shown(pod: StoredPod): PodTree {
+    const { pod: tree } = decodeStored(pod);
+    return this.mask ? applyFieldMask(tree, this.mask) : tree;
   }
 
-  private entryFor({ pod, unknownFields }: DecodedPod): PodEntry {
-    // A mask may leave out metadata.uid, but the UI still needs each row's identity.
-    const decoded = { pod, unknownFields };
-    return { ...decoded, row: { ...podRowFromTree(this.shown(decoded)), uid: uidOf(pod) } };
+  /** A pod with a row has it under this set's mask already (taken by a link opened with that mask). */
+  private entryFor(pod: IncomingPod): PodEntry {
+    return { pod, row: pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask) };
   }
 
   /** Every row derived again (a new mask, or none), sent as a reset. */
   private rebuild(): void {
-    for (const [uid, entry] of this.entries) this.entries.set(uid, this.entryFor(entry));
+    for (const [uid, entry] of this.entries) this.entries.set(uid, { pod: entry.pod, row: rowOfPod(decodeStored(entry.pod).pod, this.mask) });
     this.deltas.push('reset');
   }
 
@@ -167,9 +187,23 @@ export class NodePods {
   }
 }
 
-function uidOf(pod: PodTree): string {
+function uidOfIncoming(pod: IncomingPod): string {
+  return pod.row?.uid ?? uidOf(decodeStored(pod).pod);
+}
+
+/** The pod's uid, undefined when it has none: from its row when it has one, else from its tree. */
+export function incomingUid(pod: IncomingPod): string | undefined {
+  return pod.row ? pod.row.uid : uidIn(decodeStored(pod).pod);
+}
+
+function uidIn(pod: PodTree): string | undefined {
   const meta = pod.metadata;
   const uid = meta && typeof meta === 'object' && !Array.isArray(meta) ? meta.uid : undefined;
-  if (typeof uid !== 'string' || uid === '') throw new Error('A pod without metadata.uid cannot be tracked; the kubelet sent an incomplete pod.');
+  return typeof uid === 'string' && uid !== '' ? uid : undefined;
+}
+
+function uidOf(pod: PodTree): string {
+  const uid = uidIn(pod);
+  if (uid === undefined) throw new Error('A pod without metadata.uid cannot be tracked; the kubelet sent an incomplete pod.');
   return uid;
 }

@@ -1,6 +1,7 @@
 import { ContractError, type NodeInfo } from '../contract';
 import type { PodEventType } from '../hub/hub';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
 
 interface Recording {
@@ -60,17 +61,18 @@ export class NodeRecorder {
     void recording?.writer.close().catch(() => undefined);
   }
 
-  podEvent(nodeId: string, type: PodEventType | 'RESET', pods: DecodedPod[]): void {
+  /** Pods are decoded here only while the node is recorded. */
+  podEvent(nodeId: string, type: PodEventType | 'RESET', stored: StoredPod[]): void {
     const recording = this.recordings.get(nodeId);
     if (!recording) return;
     const time = Date.now();
     try {
       if (type !== 'RESET') {
-        this.append(recording, time, type, pods[0]!);
+        this.append(recording, time, type, decodeStored(stored[0]!));
         return;
       }
       const listed = new Set<string>();
-      for (const pod of pods) {
+      for (const pod of stored.map(decodeStored)) {
         const uid = uidOf(pod);
         if (uid) listed.add(uid);
         this.append(recording, time, uid && recording.present.has(uid) ? 'MODIFIED' : 'ADDED', pod);

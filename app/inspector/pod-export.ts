@@ -52,7 +52,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
  * Writes the export atomically; failures say which file and what to do. With a mask, each pod holds
  * exactly the fields it selects (a masked export, not a full kubectl pod).
  */
-export async function writeExport(target: ExportTarget, pods: PodTree[], format: ExportFormat, mask: FieldMask | null = null): Promise<{ bytes: number; warning?: string }> {
+export async function writeExport(target: ExportTarget, pods: Iterable<PodTree>, format: ExportFormat, mask: FieldMask | null = null): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
   // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
   if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {

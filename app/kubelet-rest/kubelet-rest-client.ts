@@ -5,11 +5,11 @@
  * INITIAL_SYNC_COMPLETE as on the shipped shape. Also what only REST has: CPU and memory
  * (`/stats/summary`), probe results (`/metrics/probes`) and what the runtime runs (`/runningpods/`).
  */
-import type { KubeletClient, PodList, PodStream, WatchMessage } from '../kubelet/kubelet-client';
+import { taken, type KubeletClient, type PodIntake, type PodList, type PodStream, type WatchMessage } from '../kubelet/kubelet-client';
 import { EventQueue } from '../kubelet/event-queue';
 import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
 import { podSetChanges } from '../kubelet/pod-set-changes';
-import type { ReceivedPod } from '../kubelet/received-pod';
+import type { HeldPod, ReceivedPod } from '../kubelet/received-pod';
 import type { FieldMask } from '../mask/field-mask';
 import { isSshError } from '../ssh/ssh-errors';
 import { wakeableSleep } from '../util/wakeable-sleep';
@@ -52,7 +52,7 @@ export interface KubeletRestClient extends KubeletClient {
 
 export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRestClient {
   const base = `${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}`;
-  const streams = new Set<PodStream>();
+  const streams = new Set<PodStream<HeldPod>>();
   let previousProbes: ProbeTable | undefined;
 
   const get = async (path: string): Promise<string> => {
@@ -71,16 +71,17 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
 
   // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
   const read = async () => readRestPodList(Buffer.from(await get('/pods'), 'utf8'), `${base}/pods on ${o.host}`, o.mask);
-  const list = async (): Promise<PodList> => {
-    const { pods, maskHonoured } = await read();
-    return { pods, undecodable: [], api: 'rest', maskHonoured };
+  /** The JSON is converted whole, so every pod is decoded; an intake still keeps only what it holds of each. */
+  const list = async <K extends HeldPod>(intake?: PodIntake<K>): Promise<PodList<K>> => {
+    const { pods, bytes, maskHonoured } = await read();
+    return { pods: pods.map((p, i) => intake?.known(p.digest) ?? taken(p, bytes[i]!, intake)), undecodable: [], api: 'rest', maskHonoured };
   };
 
-  const same = (a: ReceivedPod, b: ReceivedPod) => a.digest === b.digest;
+  const same = (a: HeldPod, b: HeldPod) => a.digest === b.digest;
 
   return {
     detectApiShape: async () => 'rest',
-    listPods: () => list(),
+    listPods: (call) => list(call?.intake),
     async listPodBytes() {
       if (o.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
       return (await read()).bytes;
@@ -99,25 +100,25 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     },
     async getPod(uid) {
       // The REST API has no single-pod read: the pod is taken from the list.
-      const { pods, maskHonoured } = await list();
+      const { pods, maskHonoured } = await list<ReceivedPod>();
       const pod = pods.find((p) => p.uid === uid);
       if (!pod) throw new KubeletError('NOT_FOUND', `No pod with UID ${uid} on ${o.host}`, "List the node's pods (nodescope pods NODE) to find the UID.");
       return { pod, api: 'rest', maskHonoured };
     },
-    async watchPods() {
-      const first = await list();
-      const queue = new EventQueue<WatchMessage>();
+    async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
+      const first = await list(intake);
+      const queue = new EventQueue<WatchMessage<K>>();
       const pause = wakeableSleep();
-      let held = new Map<string, ReceivedPod>();
+      let held = new Map<string, K>();
       let cancelled = false;
-      const apply = (pods: ReceivedPod[]) => {
+      const apply = (pods: K[]) => {
         const next = new Map(pods.map((p) => [p.uid, p]));
         for (const change of podSetChanges(held, next, same)) queue.push(change);
         held = next;
       };
       apply(first.pods);
       queue.push({ type: 'INITIAL_SYNC_COMPLETE' });
-      const stream: PodStream = {
+      const stream: PodStream<K> = {
         api: 'rest',
         backlog: () => queue.length,
         maskHonoured: () => first.maskHonoured,
@@ -135,7 +136,7 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
           await pause.sleep(o.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
           if (cancelled) return;
           try {
-            const { pods } = await list();
+            const { pods } = await list(intake);
             if (!cancelled) apply(pods);
           } catch (err) {
             streams.delete(stream);

@@ -14,6 +14,7 @@ import { eventually } from '../kubelet/testing/oracle';
 import { encodePod } from '../pod/encode';
 import { podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { decodeStored } from '../pod/stored-pod';
 import { containerStatuses } from '../sim/pod-status';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import type { HostKeyAnswer } from '../ssh/ssh-prompter';
@@ -244,7 +245,7 @@ describe('the kubelet REST API over SSH', () => {
     expect(divergence(w.held())).toEqual([]);
 
     // The app's node link on the same kubelet: a node whose settings say REST, with the token file.
-    // The link hands the app decoded pods only (no wire identity): they are keyed by their metadata.uid.
+    // The link hands the app stored pods (their bytes): decoded, they are keyed by their metadata.uid.
     const uidOf = (d: DecodedPod) => (d.pod.metadata as { uid: string }).uid;
     const shown = new Map<string, DecodedPod>();
     const states: NodeState[] = [];
@@ -258,9 +259,10 @@ describe('the kubelet REST API over SSH', () => {
           state: (s) => states.push(s),
           reset: (pods) => {
             shown.clear();
-            for (const p of pods) shown.set(uidOf(p), p);
+            for (const p of pods.map(decodeStored)) shown.set(uidOf(p), p);
           },
-          change: (type, decoded) => {
+          change: (type, stored) => {
+            const decoded = decodeStored(stored);
             if (type === 'DELETED') shown.delete(uidOf(decoded));
             else shown.set(uidOf(decoded), decoded);
           },
@@ -287,7 +289,7 @@ describe('the kubelet REST API over SSH', () => {
     sim.rest!.lingering.set('ghost', ghost);
     try {
       const [running, { pods }] = await Promise.all([conn.client.runningPods(), conn.client.listPods()]);
-      const diff = runtimeDifference(running, pods);
+      const diff = runtimeDifference(running, pods.map((p) => ({ ...p, phase: String((p.pod.status as PodObject | undefined)?.phase ?? '') })));
       expect(diff.runtimeOnly.map((p) => p.uid)).toEqual([(ghost.metadata as PodObject).uid]);
       expect(diff.runtimeOnly[0]!.containers).toEqual(((ghost.spec as PodObject).containers as PodObject[]).map((c) => c.name));
       expect(diff.notRunning).toEqual([]);

@@ -16,7 +16,7 @@ import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
-import { podDigest, podReader, wireMask, type PodReader, type ReceivedPod } from './received-pod';
+import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
 
 export type ApiChoice = ApiShape | 'auto';
@@ -39,8 +39,9 @@ export interface KubeletClientOptions {
   channelOptions?: ChannelOptions;
 }
 
-export interface PodList {
-  pods: ReceivedPod[];
+/** P: a received pod, or what a PodIntake keeps of it. */
+export interface PodList<P extends HeldPod = ReceivedPod> {
+  pods: P[];
   /** Pods of the list that do not decode: left out of `pods`, each named (list index, byte offset, uid if read). */
   undecodable: PodDecodeError[];
   api: PodSourceApi;
@@ -54,14 +55,14 @@ export interface SinglePod {
   maskHonoured: boolean | undefined;
 }
 
-export type WatchMessage =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: ReceivedPod }
+export type WatchMessage<P extends HeldPod = ReceivedPod> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: P }
   /** An event whose pod does not decode: the watch goes on without it. */
   | { type: 'UNDECODABLE'; error: PodDecodeError }
   /** Shipped shape only: the replay of existing pods is complete. */
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
-export interface PodStream extends AsyncIterable<WatchMessage> {
+export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterable<WatchMessage<P>> {
   /** 'documented' streams have no end-of-replay marker; the others end their replay with INITIAL_SYNC_COMPLETE. */
   api: PodSourceApi;
   /** Messages received but not yet consumed. */
@@ -72,10 +73,17 @@ export interface PodStream extends AsyncIterable<WatchMessage> {
 }
 
 /**
- * The pod the caller already holds with these wire bytes (by podDigest), handed on as it is instead of
- * decoding it again: a re-sync of 30,000 pods then decodes only the pods that changed.
+ * How a caller that holds pods takes them in. `known`: the pod it holds already with these wire bytes
+ * (by podDigest), handed on as it is instead of being decoded again (a re-sync of 30,000 pods then
+ * decodes only the pods that changed). `keep`: what it holds of a new pod, taken as soon as the pod is
+ * decoded, so a list of 30,000 pods is never 30,000 trees at once; `bytes` are the pod's wire bytes, a
+ * view into the message they came in (from a streamed list, valid during the call only): copy what is
+ * kept (ownBytes), which also keeps no whole message alive.
  */
-export type KnownPod = (digest: string) => ReceivedPod | undefined;
+export interface PodIntake<K extends HeldPod> {
+  known(digest: string): K | undefined;
+  keep(pod: ReceivedPod, bytes: Uint8Array): K;
+}
 
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
@@ -84,7 +92,7 @@ export interface KubeletClient {
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).
    */
-  listPods(call?: { waitIfBusy?: boolean; known?: KnownPod }): Promise<PodList>;
+  listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }): Promise<PodList<K>>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<Uint8Array[]>;
   /**
@@ -94,21 +102,26 @@ export interface KubeletClient {
   streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
-  watchPods(known?: KnownPod): Promise<PodStream>;
+  watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>>;
   close(): void;
 }
 
 /** One pod that does not decode must not hide the others: its error is returned to be named, not thrown. */
-function readOrError(reader: PodReader, bytes: Uint8Array, label: string, known?: KnownPod): ReceivedPod | PodDecodeError {
+function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, label: string, intake?: PodIntake<K>): K | PodDecodeError {
   const digest = podDigest(bytes);
-  const held = known?.(digest);
+  const held = intake?.known(digest);
   if (held) return held;
   try {
-    return reader.read(bytes, label, digest);
+    return taken(reader.read(bytes, label, digest), bytes, intake);
   } catch (err) {
     if (err instanceof PodDecodeError) return err;
     throw err;
   }
+}
+
+/** A new pod as the caller keeps it: as received without an intake (K is then ReceivedPod). */
+export function taken<K extends HeldPod>(pod: ReceivedPod, bytes: Uint8Array, intake: PodIntake<K> | undefined): K {
+  return intake ? intake.keep(pod, bytes) : (pod as unknown as K);
 }
 
 function grpcTarget(target: string): string {
@@ -117,9 +130,11 @@ function grpcTarget(target: string): string {
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
   // grpc-js is loaded by the first unary call or watch, not before: a list streamed over node:http2
-  // (streamPodBytes) never needs it, and loading it is a large share of a CLI start.
+  // (streamPodBytes, and the watch's ListPods) never needs it, and loading it is a large share of a CLI start.
   let client: Client | undefined;
   let closed = false;
+  /** The mask asked of the kubelet, as gRPC metadata. */
+  const maskMetadata: Record<string, string> = options.mask ? { [FIELD_MASK_METADATA_KEY]: formatFieldMask(wireMask(options.mask)) } : {};
   let grpc: Promise<{ client: Client; metadata: () => Metadata }> | undefined;
   const grpcClient = () =>
     // Its `default` (module.exports): the bundled CLI's dynamic import of a CommonJS package has no named exports.
@@ -128,12 +143,12 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (closed) client.close();
       const metadata = () => {
         const md = new Metadata();
-        if (options.mask) md.set(FIELD_MASK_METADATA_KEY, formatFieldMask(wireMask(options.mask)));
+        for (const [key, value] of Object.entries(maskMetadata)) md.set(key, value);
         return md;
       };
       return { client, metadata };
     }));
-  const streams = new Set<PodStream>();
+  const streams = new Set<PodStream<HeldPod>>();
   let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
 
   const fail = (err: unknown, api: ApiShape, method: string) =>
@@ -157,16 +172,25 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     return waitIfBusy ? busyRetry(call) : call();
   };
   const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
-  const list = async (api: ApiShape, waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => {
+  const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => {
     const reader = podReader(options.mask);
-    const response = await listResponse(api, waitIfBusy);
-    const pods: ReceivedPod[] = [];
+    const pods: K[] = [];
     const undecodable: PodDecodeError[] = [];
-    readListPodsResponse(response).forEach((p, i) => {
-      const pod = readOrError(reader, p, `ListPods pods[${i}] at byte ${p.byteOffset - response.byteOffset}`, known);
+    const read = (bytes: Uint8Array, offset: number) => {
+      const pod = readOrError(reader, bytes, `ListPods pods[${pods.length + undecodable.length}] at byte ${offset}`, intake);
       if (pod instanceof PodDecodeError) undecodable.push(pod);
       else pods.push(pod);
-    });
+    };
+    if (intake) {
+      // The intake keeps its own copy of each pod as it arrives: the response (~94 MiB at 30,000 pods,
+      // held twice while grpc-js reassembles it) is never held whole. Busy answers come before any pod.
+      const call = () =>
+        streamListPods(options.target, podsApiMethods(api).ListPods.path, { pod: read }, maskMetadata).catch((err: unknown) => Promise.reject(fail(err, api, 'ListPods')));
+      await (waitIfBusy ? busyRetry(call) : call());
+    } else {
+      const response = await listResponse(api, waitIfBusy);
+      for (const p of readListPodsResponse(response)) read(p, p.byteOffset - response.byteOffset);
+    }
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
 
@@ -199,7 +223,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
    * its state instead.
    */
-  const detectingList = (waitIfBusy: boolean, known?: KnownPod): Promise<PodList> => detecting((api) => list(api, waitIfBusy, known));
+  const detectingList = <K extends HeldPod>(waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => detecting((api) => list(api, waitIfBusy, intake));
 
   return {
     async detectApiShape() {
@@ -207,7 +231,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (!shape) await detecting((api) => listBytes(api, true));
       return shape!;
     },
-    listPods: (call) => detectingList(call?.waitIfBusy ?? true, call?.known),
+    listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }) => detectingList(call?.waitIfBusy ?? true, call?.intake),
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
@@ -239,7 +263,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
-    async watchPods(known) {
+    async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
       if (!shape) await detecting((api) => listBytes(api, false));
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
@@ -252,7 +276,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const seen = new Set<string>();
       let n = 0;
       let cancelled = false;
-      const stream: PodStream = {
+      const stream: PodStream<K> = {
         api,
         backlog: () => queue.length,
         maskHonoured: reader.maskHonoured,
@@ -263,7 +287,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         },
         async *[Symbol.asyncIterator]() {
           for await (const message of queue) {
-            let event: WatchMessage;
+            let event: WatchMessage<K>;
             try {
               event = toWatchMessage(api, message, n++);
             } catch (err) {
@@ -287,16 +311,16 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       streams.add(stream);
       return stream;
 
-      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage {
+      function toWatchMessage(shapeNow: ApiShape, message: Buffer, index: number): WatchMessage<K> {
         const label = `WatchPods message ${index}`;
         if (shapeNow === 'shipped') {
           const ev = readWatchPodsEvent(message);
           if (ev.type === 'INITIAL_SYNC_COMPLETE') return { type: 'INITIAL_SYNC_COMPLETE' };
           if (ev.type === 'UNSPECIFIED') throw new KubeletError('INTERNAL', `${label} has no event type`, 'This kubelet sends events Nodescope does not understand; report it with the kubelet version.');
-          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`, known);
+          const pod = readOrError(reader, ev.pod, `${label} (${ev.type})`, intake);
           return pod instanceof PodDecodeError ? { type: 'UNDECODABLE', error: pod } : { type: ev.type, pod };
         }
-        const pod = readOrError(reader, readGetPodResponse(message), label, known);
+        const pod = readOrError(reader, readGetPodResponse(message), label, intake);
         if (pod instanceof PodDecodeError) return { type: 'UNDECODABLE', error: pod };
         // The documented watch has no event types: a removed pod comes with only its identity and a
         // deletionTimestamp (proto/kubelet/documented/pods.proto).

@@ -31,10 +31,10 @@ export function socketPathOfTarget(target: string): string {
 const grpcError = (code: Status, details: string): Error => Object.assign(new Error(details), { code, details });
 
 /**
- * Calls `methodPath` (a ListPods of either API shape) on the socket and hands every pod of its response
+ * Calls `methodPath` (a ListPods of either API shape) on the socket, with `metadata`, and hands every pod of its response
  * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK.
  */
-export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers): Promise<number> {
+export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers, metadata: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
@@ -53,7 +53,8 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
     });
     session.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));
     session.on('connect', () => session!.setLocalWindowSize(WINDOW));
-    const req = session.request({ ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
+    // gRPC metadata (the field mask) travels as request headers.
+    const req = session.request({ ...metadata, ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
     // The request: one uncompressed, empty message.
     req.end(Buffer.alloc(5));
     let statusHeaders: IncomingHttpHeaders | undefined;

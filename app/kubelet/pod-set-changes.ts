@@ -1,14 +1,14 @@
-import type { ReceivedPod } from './received-pod';
+import type { HeldPod, ReceivedPod } from './received-pod';
 
-export interface PodChange {
+export interface PodChange<W extends HeldPod = ReceivedPod> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   /** For DELETED, the pod as last held (the kubelet sends only its identity). */
-  pod: ReceivedPod;
+  pod: W;
 }
 
 /** The events that turn the pod set `before` into `after` (both by UID); `same` decides what counts as unchanged. */
-export function podSetChanges(before: ReadonlyMap<string, ReceivedPod>, after: ReadonlyMap<string, ReceivedPod>, same: (a: ReceivedPod, b: ReceivedPod) => boolean): PodChange[] {
-  const changes: PodChange[] = [];
+export function podSetChanges<W extends HeldPod>(before: ReadonlyMap<string, W>, after: ReadonlyMap<string, W>, same: (a: W, b: W) => boolean): PodChange<W>[] {
+  const changes: PodChange<W>[] = [];
   for (const [uid, pod] of after) {
     const held = before.get(uid);
     if (!held) changes.push({ type: 'ADDED', pod });

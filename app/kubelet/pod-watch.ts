@@ -12,10 +12,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
-import type { KubeletClient, PodSourceApi, PodStream } from './kubelet-client';
+import type { KubeletClient, PodIntake, PodSourceApi, PodStream } from './kubelet-client';
 import { canPassByWaiting, KubeletError } from './kubelet-error';
 import { podSetChanges, type PodChange } from './pod-set-changes';
-import type { ReceivedPod } from './received-pod';
+import type { HeldPod, ReceivedPod } from './received-pod';
+import type { PodTree } from '../pod/pod-tree';
 import type { PodDecodeError } from '../pod/decode';
 
 export type WatchState =
@@ -47,7 +48,7 @@ class LeftOut {
   }
 
   /** Whether the pod, as received, can be held; when it cannot, it is noted with why. */
-  admit(pod: ReceivedPod, holder: ReceivedPod | undefined): boolean {
+  admit(pod: HeldPod, holder: HeldPod | undefined): boolean {
     const key = LeftOut.key(pod.uid, pod.namespace, pod.name);
     if (pod.uid === '') {
       this.byKey.set(key, `pod ${pod.namespace}/${pod.name} has no metadata.uid; Nodescope follows pods by uid, so it is not shown`);
@@ -66,7 +67,7 @@ class LeftOut {
   }
 
   /** A pod that was left out is gone (deleted, or decodes now). */
-  forget(pod: ReceivedPod): void {
+  forget(pod: HeldPod): void {
     this.byKey.delete(LeftOut.key(pod.uid, pod.namespace, pod.name));
     this.byKey.delete(LeftOut.key(pod.uid, '', pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name));
   }
@@ -84,20 +85,20 @@ class LeftOut {
   }
 }
 
-export interface PodWatchHandlers {
+export interface PodWatchHandlers<W extends HeldPod = ReceivedPod> {
   /**
    * The held set after a replay: the first one, or a re-sync after a reconnect. `changes` turned the
    * previous held set into this one.
    */
-  synced?(pods: ReceivedPod[], changes: PodChange[], resync: boolean): void;
+  synced?(pods: W[], changes: PodChange<W>[], resync: boolean): void;
   /** A live change after the sync. */
-  change?(change: PodChange): void;
+  change?(change: PodChange<W>): void;
   state?(state: WatchState): void;
 }
 
-export interface PodWatch {
+export interface PodWatch<W extends HeldPod = ReceivedPod> {
   /** The pods as of the last event, by UID. */
-  held(): ReadonlyMap<string, ReceivedPod>;
+  held(): ReadonlyMap<string, W>;
   state(): WatchState;
   /** The shape in use, once known. */
   api(): PodSourceApi | undefined;
@@ -106,26 +107,48 @@ export interface PodWatch {
   close(): Promise<void>;
 }
 
-export interface PodWatchOptions {
+/**
+ * What the watch keeps of each pod, taken once as the pod is decoded: a holder of tens of thousands of
+ * pods keeps their bytes and what it shows of them rather than the trees (kubelet-node-link.ts).
+ */
+export interface PodHolding<W extends HeldPod> {
+  /** As PodIntake.keep: `bytes` are lent, a copy is kept. */
+  keep(pod: ReceivedPod, bytes: Uint8Array): W;
+  /** The pod's tree (masked as received) again: a masked pod whose bytes changed is compared by it. */
+  tree(pod: W): PodTree;
+}
+
+/** By default the received pod is kept whole, tree and all. */
+const WHOLE: PodHolding<ReceivedPod> = { keep: (pod) => pod, tree: (pod) => pod.pod };
+
+export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   backoff?: BackoffPolicy;
   /** Whether the pods carry a field mask: then a change shows only when the masked pod changes. */
   masked?: boolean;
+  /** What is held of each pod; default the whole ReceivedPod. */
+  holding?: PodHolding<W>;
 }
 
-export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers, options: PodWatchOptions = {}): PodWatch {
-  let held = new Map<string, ReceivedPod>();
+export function startPodWatch<W extends HeldPod = ReceivedPod>(
+  client: KubeletClient,
+  handlers: PodWatchHandlers<W>,
+  options: PodWatchOptions<W> = {},
+): PodWatch<W> {
+  const holding = options.holding ?? (WHOLE as unknown as PodHolding<W>);
+  let held = new Map<string, W>();
   /** The held pods by the digest of their wire bytes: a replay or list hands these on without decoding them again. */
-  let byDigest = new Map<string, ReceivedPod>();
+  let byDigest = new Map<string, W>();
   /**
    * The pods of the replay under way, by digest: when the kubelet drops it before its end, the list
    * that catches up need not decode them again.
    */
-  let replayed = new Map<string, ReceivedPod>();
-  const known = (digest: string) => byDigest.get(digest) ?? replayed.get(digest);
+  let replayed = new Map<string, W>();
+  /** The client hands on a pod held already as it is, and keeps a new one as `holding` says as soon as it is decoded. */
+  const intake: PodIntake<W> = { known: (digest) => byDigest.get(digest) ?? replayed.get(digest), keep: holding.keep };
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
-  let stream: PodStream | undefined;
+  let stream: PodStream<W> | undefined;
   let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
@@ -140,8 +163,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
     current = s;
     handlers.state?.(s);
   };
-  const same = (a: ReceivedPod, b: ReceivedPod) =>
-    options.masked ? isDeepStrictEqual(a.pod, b.pod) : a.digest === b.digest;
+  const same = (a: W, b: W) => a.digest === b.digest || (options.masked === true && isDeepStrictEqual(holding.tree(a), holding.tree(b)));
 
   /** Says that the pods left out changed, while live (a live state carries them). */
   const leftOutChanged = () => {
@@ -165,8 +187,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    * decode. `listed`: the set is a ListPods made after the kubelet dropped the watch (the caller
    * reports the catching-up state), not a watch's replay.
    */
-  const reconcile = (pods: Iterable<ReceivedPod>, undecodable: PodDecodeError[], listed = false) => {
-    const next = new Map<string, ReceivedPod>();
+  const reconcile = (pods: Iterable<W>, undecodable: PodDecodeError[], listed = false) => {
+    const next = new Map<string, W>();
     leftOut.clear();
     for (const error of undecodable) leftOut.undecodable(error);
     for (const pod of pods) if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
@@ -185,7 +207,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   };
 
   /** A live event; repeats of what is held (a documented replay after the list) are dropped. */
-  const apply = (type: PodChange['type'], pod: ReceivedPod) => {
+  const apply = (type: PodChange['type'], pod: W) => {
     const before = held.get(pod.uid);
     const count = leftOut.size;
     if (type === 'DELETED') {
@@ -210,9 +232,9 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
   };
 
   /** Shipped (and REST polling): ADDED... then INITIAL_SYNC_COMPLETE is the full state; then live events. */
-  const consumeShipped = async (s: PodStream, attempt: number) => {
+  const consumeShipped = async (s: PodStream<W>, attempt: number) => {
     // Keyed by identity, not uid alone: pods that share a uid are told apart when the replay is reconciled.
-    let replay: Map<string, ReceivedPod> | undefined = new Map();
+    let replay: Map<string, W> | undefined = new Map();
     const undecodable: PodDecodeError[] = [];
     // Only this replay's: the catch-up after the last one has run, or failed.
     replayed = new Map();
@@ -246,8 +268,8 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    * does not wait out an initializing kubelet: that shows as the watch's state, like the shipped
    * watch's, and close() is not held up by a list retrying for a minute.
    */
-  const consumeDocumented = async (s: PodStream) => {
-    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+  const consumeDocumented = async (s: PodStream<W>) => {
+    const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake });
     if (closed) return;
     reconcile(pods, undecodable);
     for await (const message of s) {
@@ -266,7 +288,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
    */
   const catchUp = async (): Promise<boolean> => {
     try {
-      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, known });
+      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake });
       if (closed) return false;
       replayed = new Map();
       reconcile(pods, undecodable, true);
@@ -283,7 +305,7 @@ export function startPodWatch(client: KubeletClient, handlers: PodWatchHandlers,
       const syncsBefore = watchSyncs;
       try {
         opening = true;
-        stream = await client.watchPods(known).finally(() => (opening = false));
+        stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
         await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));

@@ -3,6 +3,7 @@
  * kubelet did with it, its identity taken from the wire (so a mask without metadata.uid still tells
  * pods apart), and a digest of its wire bytes rather than the bytes themselves: enough to tell an
  * unchanged pod without decoding it again, at a few dozen bytes instead of a second copy of the pod.
+ * A holder of many pods may keep their bytes instead of their trees (PodIntake.keep is handed them).
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -10,7 +11,8 @@ import { applyFieldMask, formatFieldMask, parseFieldMask, type FieldMask } from 
 import { decodePod } from '../pod/decode';
 import type { DecodedPod, PodObject, PodValue } from '../pod/pod-tree';
 
-export interface ReceivedPod extends DecodedPod {
+/** Who a received pod is and what it was on the wire, without its tree: what a watch may hold per pod. */
+export interface HeldPod {
   uid: string;
   namespace: string;
   name: string;
@@ -20,6 +22,13 @@ export interface ReceivedPod extends DecodedPod {
   tombstone: boolean;
   /** With a mask: whether the kubelet has applied it to every pod so far on this call (it is applied here anyway). */
   maskHonoured?: boolean;
+}
+
+export interface ReceivedPod extends HeldPod, DecodedPod {}
+
+/** The bytes in a buffer of their own: a view into a larger message would keep all of that message alive. */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 const TOMBSTONE_KEYS = new Set(['name', 'namespace', 'uid', 'deletionTimestamp']);
