@@ -3,7 +3,7 @@
  * (parsed by pods-api-messages), so pods reach decodePod untouched and unknown fields survive.
  */
 import type { MethodDefinition } from '@grpc/grpc-js';
-import { getPodRequestMessage } from '../sim/pods-api-framing';
+import { getPodRequestMessage } from './pods-api-framing';
 
 export type ApiShape = 'shipped' | 'documented';
 export const API_SHAPES: readonly ApiShape[] = ['shipped', 'documented'];

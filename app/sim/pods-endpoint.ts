@@ -16,7 +16,7 @@ import type { PodObject, PodTree } from '../pod/pod-tree';
 import type { EncodedPods } from './encoded-pods';
 import { podTime } from './pod-time';
 import type { PodEvent, PodStore } from './pod-store';
-import { podListMessage, singlePodMessage, watchEventMessage } from './pods-api-framing';
+import { podListMessage, singlePodMessage, watchEventMessage } from '../kubelet/pods-api-framing';
 import { type GetPodRequest, type PodsApiShape, podsServiceDefinition } from './pods-api-services';
 import { listenPrivately, prepareSocketPath } from './socket-file';
 import { TokenBucket } from './token-bucket';

@@ -1,6 +1,6 @@
 /**
  * The Pods API's own messages written with protobufjs from proto/kubelet, for tests: an encoder independent
- * of the hand framing the simulator uses (app/sim/pods-api-framing.ts) and of the readers in pods-api-messages.ts.
+ * of the hand framing the simulator uses (pods-api-framing.ts) and of the readers in pods-api-messages.ts.
  */
 import type protobuf from 'protobufjs';
 import { loadProtoRoot } from '../../schema/proto-files';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
-import { writeListPodsResponse } from '../kubelet/testing/pods-api-writers';
+import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
+import { writeListPodsResponse } from './testing/pods-api-writers';
 import { podListMessage, singlePodMessage, watchEventMessage } from './pods-api-framing';
 
 const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill);

@@ -1,10 +1,10 @@
-// The Pods API's response messages around pods that are already encoded, framed by hand: each is a
-// few tag and length bytes in front of cached pod bytes. A 5,000-pod watch replay must be quicker
+// The Pods API's messages around pods that are already encoded, framed by hand (the simulator's answers,
+// and the client's GetPod request): each is a few tag and length bytes in front of cached pod bytes. A 5,000-pod watch replay must be quicker
 // than 100 churn events (or the watcher's buffer overflows before it is done), and protobufjs's
 // general writer costs about 8 µs a message where this costs under 1.
 // Field numbers (proto/kubelet): ListPodsResponse/PodListResponse pods = 1; GetPodResponse,
 // PodGetResponse and PodWatchResponse pod = 1; WatchPodsEvent type = 1 (enum), pod = 2.
-import { EVENT_TYPES, type WatchEventType } from '../kubelet/pods-api-messages';
+import { EVENT_TYPES, type WatchEventType } from './pods-api-messages';
 
 const WIRE_VARINT = 0;
 const WIRE_LEN = 2;
