@@ -547,29 +547,36 @@ export function createHub(options: HubOptions): Hub {
     const record = recordOf(side.nodeId);
     const source = record.offline;
     let at: number | undefined;
-    let pods: StoredPod[];
+    // A live pod's UID is its row's; a file's pods are trees already, read for theirs.
+    let pods: { stored: StoredPod; uid?: string }[];
     if (source?.kind === 'recording') {
       const state = record.info.state;
       at = timelineAt(source, side.at ?? (state.phase === 'offline' ? state.timeline?.at : undefined) ?? source.end);
-      pods = source.podsAt(at);
+      pods = source.podsAt(at).map((stored) => ({ stored }));
     } else {
       if (side.at !== undefined) {
         throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
       }
-      pods = [...record.pods.values()].map((e) => e.pod);
+      pods = [...record.pods.values()].map((e) => ({ stored: e.pod, uid: e.row.uid }));
     }
     const own = maskOf(record.info.mask, presets());
     const others = maskOf(other.info.mask, presets());
     const shared = sharedPaths(own?.paths ?? [], others?.paths ?? []);
     // Masks that share nothing leave only who each pod is to compare.
     const both = own || others ? maskOf(shared.length > 0 ? shared.join(',') : 'metadata.uid,metadata.name,metadata.namespace', []) : null;
+    const shown = (stored: StoredPod) => {
+      const { pod } = decodeStored(stored);
+      return both ? applyFieldMask(pod, both) : pod;
+    };
     return {
       info: { nodeId: side.nodeId, label: record.info.label, mask: record.info.mask, podCount: pods.length, ...(at !== undefined ? { at } : {}) },
-      pods: pods.flatMap((stored) => {
-        const { pod } = decodeStored(stored);
-        const uid = incomingUid({ pod, unknownFields: [] });
-        if (!uid) return [];
-        return [{ uid, tree: both ? applyFieldMask(pod, both) : pod }];
+      pods: pods.flatMap(({ stored, uid }) => {
+        const known = uid ?? incomingUid(stored);
+        if (!known) return [];
+        // Decoded when the job first reads it, in its time slices: a node of 30,000 held as bytes is
+        // not decoded all at once when the comparison starts.
+        let tree: PodTree | undefined;
+        return [{ uid: known, get tree() { return (tree ??= shown(stored)); } }];
       }),
       ...(both ? { mask: both } : {}),
     };
