@@ -13,17 +13,16 @@ import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
-import { openKubeletRest, type KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
+import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
 import { secretSource } from '../kubelet-rest/rest-credentials';
 import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
 import { createPodResourcesClient, type PodResourcesClient } from '../podresources/pod-resources-client';
 import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
-import { findKubeletSocket, openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
-import { createSshSession, type SshSession } from '../ssh/ssh-session';
+import type { KubeletTransport } from '../ssh/kubelet-transport';
+import type { SshSession } from '../ssh/ssh-session';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
-import { resolveSshTarget } from '../ssh/ssh-target';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
@@ -202,6 +201,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const start = async () => {
     if (localSocket) return startWatch(createKubeletClient({ target: localSocket, socketPath: localSocket, ...wireOptions }));
     if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
+    // The SSH side (and ssh2 with it, ~14 MiB resident) is loaded by the first SSH node: a UI showing only local sockets never needs it.
+    const [{ resolveSshTarget }, { createSshSession }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
+      import('../ssh/ssh-target'),
+      import('../ssh/ssh-session'),
+      import('../ssh/kubelet-transport'),
+      import('../kubelet-rest/kubelet-rest-connection'),
+    ]);
     const sshTarget = await resolveSshTarget(spec.host, {
       ...(spec.user ? { user: spec.user } : {}),
       ...(spec.port ? { port: spec.port } : {}),

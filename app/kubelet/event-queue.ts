@@ -13,7 +13,8 @@ const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve)
  * are otherwise handed over in one chain of microtasks, during which no socket is read.
  */
 export class EventQueue<T> implements AsyncIterable<T> {
-  private items: T[] = [];
+  /** A taken item's slot is emptied (undefined) at once: a consumed raw message must not outlive its use. */
+  private items: (T | undefined)[] = [];
   private head = 0;
   private ended = false;
   private error: unknown;
@@ -53,7 +54,10 @@ export class EventQueue<T> implements AsyncIterable<T> {
           sliceStart = performance.now();
           continue;
         }
-        const item = this.items[this.head++]!;
+        const item = this.items[this.head]!;
+        // Let go of it now, not at the next compaction: a 30,000-pod replay queued whole would otherwise
+        // keep every message alive beside the copy the consumer keeps of its pod, until half were taken.
+        this.items[this.head++] = undefined;
         // Compact now and then so a long watch does not keep every consumed event alive.
         if (this.head > 1024 && this.head * 2 > this.items.length) {
           this.items = this.items.slice(this.head);

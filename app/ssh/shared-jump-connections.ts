@@ -1,6 +1,6 @@
 import type { Client } from 'ssh2';
-import { cancelled, connectHop, forwardThrough, type OpenSshOptions, type SshHop } from './ssh-connection';
-import { classifyConnectError, SshError } from './ssh-errors';
+import type { OpenSshOptions, SshHop } from './ssh-connection';
+import { cancelled, classifyConnectError, SshError } from './ssh-errors';
 
 /**
  * One SSH connection per jump host chain, shared by every node behind it, as OpenSSH's ControlMaster
@@ -88,6 +88,8 @@ export function createJumpConnectionPool(): JumpConnectionPool {
 
   const dial = async (entry: Entry, chain: SshHop[], options: OpenSshOptions): Promise<Shared> => {
     const hop = chain[chain.length - 1]!;
+    // ssh2 is loaded by the first SSH connection: a UI showing only local sockets never needs it (~14 MiB resident).
+    const { connectHop, forwardThrough } = await import('./ssh-connection');
     const dialOptions: OpenSshOptions = { ...options, signal: entry.abort.signal };
     const parent = chain.length > 1 ? await acquire(chain.slice(0, -1), dialOptions) : undefined;
     let result;

@@ -4,7 +4,7 @@ import { preferredHostKeyAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
-import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
+import { cancelled, classifyConnectError, SshError, type HopLabel } from './ssh-errors';
 import type { SshPrompter } from './ssh-prompter';
 import type { JumpConnectionPool } from './shared-jump-connections';
 
@@ -90,8 +90,6 @@ function nudgeServerNoDelay(client: Client): void {
     // The connection died already; its close handler reports why.
   }
 }
-
-export const cancelled = (hop: HopLabel) => new SshError('CLOSED', `Connecting to ${hop.host}:${hop.port} was cancelled`, 'Open the node again.');
 
 /** ssh2 only says "verification failed"; the checker's own error says why. */
 function hostKeyRejection(hop: SshHop, err: Error): SshError {

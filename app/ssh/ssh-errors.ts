@@ -73,6 +73,8 @@ export class SshError extends Error {
   }
 }
 
+export const cancelled = (hop: HopLabel) => new SshError('CLOSED', `Connecting to ${hop.host}:${hop.port} was cancelled`, 'Open the node again.');
+
 export function isSshError(err: unknown): err is SshError {
   return err instanceof SshError;
 }
