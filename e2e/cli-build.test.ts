@@ -1,11 +1,13 @@
 // The CLI as installed: `npm install` builds it (the prepare script), bin/nodescope.js runs that build,
 // and falls back to the TypeScript sources, saying so, when the build is missing or older than them.
 // Each case works on a copy of the project, so the real checkout's build is never touched.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulatedKubelet } from '../app/sim/kubelet-server';
 
 const root = resolve(import.meta.dirname, '..');
 let copy: string;
@@ -60,5 +62,19 @@ describe('the nodescope CLI as installed', () => {
     expect(r.stdout).toContain('usage: nodescope decode');
     expect(r.stderr).toMatch(FALLBACK_NOTE);
     expect(r.stderr).toContain('dist/cli is not built');
+  });
+
+  it('reads a kubelet from the sources too: GetPod over gRPC, loaded the way the unbuilt sources load it', async () => {
+    const socketPath = join(copy, 'kubelet.sock');
+    const sim = await startSimulatedKubelet({ socketPath, pods: 3, seed: 2 });
+    try {
+      const [uid] = [...sim.store.uids()];
+      // Not spawnSync: the simulator answers from this process.
+      const r = await promisify(execFile)(process.execPath, [join(copy, 'bin', 'nodescope.js'), 'get', '--local', socketPath, uid!, '-o', 'json'], { encoding: 'utf8' });
+      expect(r.stderr).toMatch(FALLBACK_NOTE);
+      expect((JSON.parse(r.stdout) as { metadata: { uid: string } }).metadata.uid).toBe(uid);
+    } finally {
+      await sim.stop();
+    }
   });
 });

@@ -137,8 +137,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   const maskMetadata: Record<string, string> = options.mask ? { [FIELD_MASK_METADATA_KEY]: formatFieldMask(wireMask(options.mask)) } : {};
   let grpc: Promise<{ client: Client; metadata: () => Metadata }> | undefined;
   const grpcClient = () =>
-    // Its `default` (module.exports): the bundled CLI's dynamic import of a CommonJS package has no named exports.
-    (grpc ??= import('@grpc/grpc-js').then(({ default: { Client, credentials, Metadata } }) => {
+    // The bundled CLI's dynamic import of a CommonJS package has only `default` (module.exports); tsx's
+    // (the sources run unbuilt) has only the named exports: either serves.
+    (grpc ??= import('@grpc/grpc-js').then((loaded) => {
+      const { Client, credentials, Metadata } = (loaded.default as typeof loaded.default | undefined) ?? loaded;
       client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
       if (closed) client.close();
       const metadata = () => {
