@@ -665,6 +665,7 @@ describe('browser mode', () => {
       await dialog.getByText(/^The socket path must be absolute/).waitFor();
       await path.fill(socketPath);
       await dialog.getByLabel('Display name', { exact: true }).fill('local-1');
+      await shot('add-node-local');
       await dialog.getByRole('button', { name: 'Add and connect' }).click();
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => page.getByLabel(/^Node local-1:/).getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/live/i);
