@@ -94,7 +94,7 @@ function element(f: FieldSchema, depth: string, hide = 'false'): string {
     case 'fieldsV1':
       return `w.text(anyText(c.fieldsV1(), ${depth}, w.pretty));`;
     default:
-      return `{ const e = r.lengthDelimited(); ${fn(m)}(r, e, ${depth}, ${hide}, c); r.pos = e; }`;
+      return `{ const e = r.lengthDelimited(); ${fn(m)}(w, r, e, ${depth}, ${hide}, c); r.pos = e; }`;
   }
 }
 
@@ -143,7 +143,7 @@ function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: str
       return `if (${p} >= 0) { ${at} ${KEY} ${element(f, 'd + 1')} }${omit ? '' : ` else { ${KEY} w.text('null'); }`}`;
     case Rule.Struct:
       // Absent (a masked or hand-made pod; Go always writes these): print the struct's zero value.
-      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else ${fn(f.message!)}(r, r.pos, d + 1, ${hide}, c);`;
+      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else ${fn(f.message!)}(w, r, r.pos, d + 1, ${hide}, c);`;
     case Rule.Time:
       return omit
         ? `if (${p} >= 0) { ${at} const t = c.time(); if (t !== null) { ${KEY} w.time(t); } }`
@@ -198,7 +198,7 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: str
     return code;
   });
   const podKeys = isPod ? `first = false; w.indent(d + 1); w.text('"apiVersion"'); w.bytes(KS); w.text('"v1"'); w.byte(44); w.indent(d + 1); w.text('"kind"'); w.bytes(KS); w.text('"Pod"');` : '';
-  return `function ${fn(m)}(r, end, d, h, c) {
+  return `function ${fn(m)}(w, r, end, d, h, c) {
   ${scan}
   let first = true;
   w.byte(123); ${podKeys}
@@ -207,17 +207,20 @@ function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: str
 }`;
 }
 
-export type PodBytesPrinter = (r: WireReader, end: number, depth: number, hideManagedFields: boolean, c: DecodeContext) => void;
+export type PodBytesPrinter = (w: JsonBytesWriter, r: WireReader, end: number, depth: number, hideManagedFields: boolean, c: DecodeContext) => void;
 
-/** Compiles the printer for one layout, writing into `w`. */
-export function compileBytesPrinter(w: JsonBytesWriter, anyText: AnyText): PodBytesPrinter {
+/**
+ * Compiles the printer for one layout. It writes into the writer it is handed: one compiled printer serves
+ * every writer of its layout, so the JIT compiles and optimizes it once per thread, not once per export.
+ */
+export function compileBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesPrinter {
   const schema = podSchema();
   const messages = [...schema.messages.values()].filter((m) => !m.special);
   const index = new Map(messages.map((m, i) => [m, i]));
   const keys: string[] = [];
   const source = [...messages.map((m) => generate(m, index, keys, m === schema.pod)), `return ${fn(schema.pod)};`].join('\n\n');
   const encoder = new TextEncoder();
-  const KS = encoder.encode(w.pretty ? ': ' : ':');
-  const K: MemberKey[] = keys.map((k) => ({ bytes: encoder.encode(`${JSON.stringify(k)}${w.pretty ? ': ' : ':'}`), withLead: [] }));
-  return compileFunctions<PodBytesPrinter>(source, { w, K, KS, anyText, mapEntries, schemas: messages });
+  const KS = encoder.encode(pretty ? ': ' : ':');
+  const K: MemberKey[] = keys.map((k) => ({ bytes: encoder.encode(`${JSON.stringify(k)}${pretty ? ': ' : ':'}`), withLead: [] }));
+  return compileFunctions<PodBytesPrinter>(source, { K, KS, anyText, mapEntries, schemas: messages });
 }

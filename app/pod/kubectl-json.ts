@@ -271,26 +271,22 @@ export interface PrintedPod {
   unknownFields: UnknownField[];
 }
 
-/** A writer and the bytes printer compiled against it. */
-interface Pen {
-  w: JsonBytesWriter;
-  printer?: PodBytesPrinter;
-}
-const newPen = (layout: 'pretty' | 'compact'): Pen => ({ w: new JsonBytesWriter(layout === 'pretty') });
-/** The pens of the synchronous printers, which finish with the writer before they return. */
-const pens = { pretty: newPen('pretty'), compact: newPen('compact') };
 const anyTextFor = (value: unknown, d: number, isPretty: boolean) => anyText(value as PodValue, d, isPretty ? pretty : compact);
+/** The bytes printers, compiled on first use, one per layout for every writer (compileBytesPrinter). */
+const bytesPrinters: Partial<Record<'pretty' | 'compact', PodBytesPrinter>> = {};
+const bytesPrinter = (layout: 'pretty' | 'compact') => (bytesPrinters[layout] ??= compileBytesPrinter(layout === 'pretty', anyTextFor));
+/** The writers of the synchronous printers, which finish with them before they return. */
+const writers = { pretty: new JsonBytesWriter(true), compact: new JsonBytesWriter(false) };
 const textDecoder = new TextDecoder();
 
 /** Prints one pod's bytes into the layout's writer at its current end; returns its unknown fields. */
-function printBytes(pen: Pen, bytes: Uint8Array, depth: number, layout: 'pretty' | 'compact', options: KubectlJsonOptions, label: string): UnknownField[] {
-  const { w } = pen;
-  const printer = (pen.printer ??= compileBytesPrinter(w, anyTextFor));
+function printBytes(w: JsonBytesWriter, bytes: Uint8Array, depth: number, layout: 'pretty' | 'compact', options: KubectlJsonOptions, label: string): UnknownField[] {
+  const printer = bytesPrinter(layout);
   const reader = new WireReader(bytes);
   const context = new DecodeContext(reader);
   const mark = w.op;
   try {
-    printer(reader, bytes.length, depth, options.showManagedFields !== true, context);
+    printer(w, reader, bytes.length, depth, options.showManagedFields !== true, context);
   } catch (err) {
     w.op = mark;
     if (!(err instanceof WireFormatError)) throw err;
@@ -306,17 +302,17 @@ function printBytes(pen: Pen, bytes: Uint8Array, depth: number, layout: 'pretty'
 
 /** Pod bytes straight to kubectl's JSON, without building a tree: the fast path for export and display. */
 export function podBytesToKubectlJson(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
-  const w = pens.pretty.w;
+  const w = writers.pretty;
   w.reset();
-  const unknownFields = printBytes(pens.pretty, bytes, 0, 'pretty', options, label);
+  const unknownFields = printBytes(w, bytes, 0, 'pretty', options, label);
   w.byte(10);
   return { json: textDecoder.decode(w.view()), unknownFields };
 }
 
 export function podBytesToNdjsonLine(bytes: Uint8Array, options: KubectlJsonOptions = {}, label = 'pod'): PrintedPod {
-  const w = pens.compact.w;
+  const w = writers.compact;
   w.reset();
-  const unknownFields = printBytes(pens.compact, bytes, 0, 'compact', options, label);
+  const unknownFields = printBytes(w, bytes, 0, 'compact', options, label);
   return { json: textDecoder.decode(w.view()), unknownFields };
 }
 
@@ -363,12 +359,12 @@ export class PodBytesListPrinter {
   constructor(
     private readonly sink: (chunk: Uint8Array) => void,
     private readonly options: StreamOptions = {},
-    private readonly pen: Pen = newPen(options.ndjson ? 'compact' : 'pretty'),
+    private readonly w: JsonBytesWriter = new JsonBytesWriter(!options.ndjson),
   ) {
     this.layout = options.ndjson ? 'compact' : 'pretty';
     this.labelOf = options.labelOf ?? ((i: number) => `pods[${i}]`);
-    pen.w.reset();
-    if (!options.ndjson && !options.listPart) pen.w.text(LIST_HEAD);
+    w.reset();
+    if (!options.ndjson && !options.listPart) w.text(LIST_HEAD);
   }
 
   /** The number of pods printed so far. */
@@ -378,13 +374,13 @@ export class PodBytesListPrinter {
 
   /** Prints one pod; returns the fields it has that the schema does not know (left out of the JSON). */
   add(bytes: Uint8Array): UnknownField[] {
-    const { w } = this.pen;
+    const { w } = this;
     const { ndjson } = this.options;
     const mark = w.op;
     let fields: UnknownField[] = [];
     try {
       if (!ndjson) w.text(this.written === 0 && !this.options.listPart ? '\n        ' : ',\n        ');
-      fields = printBytes(this.pen, bytes, ndjson ? 0 : 2, this.layout, this.options, this.labelOf(this.i));
+      fields = printBytes(w, bytes, ndjson ? 0 : 2, this.layout, this.options, this.labelOf(this.i));
       if (ndjson) w.byte(10);
       this.written++;
       if (fields.length) this.unknownFields.push({ index: this.i, fields });
@@ -406,7 +402,7 @@ export class PodBytesListPrinter {
    * `printed` of `pods` pods that decoded; `errors` are those that did not.
    */
   addPrinted(part: Uint8Array, pods: number, printed: number, errors: readonly PodDecodeError[]): void {
-    const { w } = this.pen;
+    const { w } = this;
     if (printed > 0) {
       if (w.op > 0) this.sink(w.view());
       w.reset();
@@ -420,7 +416,7 @@ export class PodBytesListPrinter {
 
   /** Closes the List and hands over the rest. */
   end(): Omit<PrintedList, 'bytes'> {
-    const { w } = this.pen;
+    const { w } = this;
     if (!this.options.ndjson && !this.options.listPart) w.text(this.written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
     if (w.op > 0) this.sink(w.view());
     w.reset();
@@ -430,7 +426,7 @@ export class PodBytesListPrinter {
 
 /** Several pods' bytes as a kubectl `List` (or NDJSON lines), in chunks to `sink`; see PodBytesListPrinter. */
 export function streamPodBytesAsKubectl(list: Iterable<Uint8Array>, sink: (chunk: Uint8Array) => void, options: StreamOptions = {}): Omit<PrintedList, 'bytes'> {
-  const printer = new PodBytesListPrinter(sink, options, pens[options.ndjson ? 'compact' : 'pretty']);
+  const printer = new PodBytesListPrinter(sink, options, writers[options.ndjson ? 'compact' : 'pretty']);
   for (const bytes of list) printer.add(bytes);
   return printer.end();
 }
