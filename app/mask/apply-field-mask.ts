@@ -12,14 +12,8 @@
  *   encoder then produce its Go zero value, exactly as for the Go server's cleared field.
  * The input is never modified and shares nothing with the result.
  */
-import type { PodObject, PodTree, PodValue } from '../pod/pod-tree';
+import { setKey, type PodObject, type PodTree, type PodValue } from '../pod/pod-tree';
 import type { FieldMask, Selection } from './field-mask';
-
-/** Object keys come from the wire (label keys may be anything): `__proto__` must stay a key. */
-function setKey(obj: PodObject, key: string, value: PodValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
 
 function copyValue(value: PodValue): PodValue {
   if (typeof value !== 'object' || value === null) return value;

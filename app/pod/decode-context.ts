@@ -3,7 +3,7 @@
  * reading one pod: the reader, the field path, the unknown fields, and the special types' wire forms.
  */
 import { WIRE_LEN, type MessageSchema } from '../schema/pod-schema';
-import type { PodObject, PodValue, UnknownField } from './pod-tree';
+import { setKey, type PodObject, type PodValue, type UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
 /** Go's zero time: 0001-01-01T00:00:00Z, printed as null like an absent time. */
@@ -55,12 +55,6 @@ function jsonDepth(buf: Uint8Array, start: number, end: number): number {
     }
   }
   return deepest;
-}
-
-/** Object keys from the wire may be anything; `__proto__` must become a key, not a prototype. */
-function setKey(obj: PodObject, key: string, value: PodValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /** State of one pod's decoding that the generated functions share: the field path and unknown fields. */

@@ -15,6 +15,12 @@ export interface PodObject {
 }
 export type PodTree = PodObject;
 
+/** Sets a member whose key came from the wire or a file, where keys may be anything: `__proto__` must stay a key, not become the prototype. */
+export function setKey(obj: PodObject, key: string, value: PodValue): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 /** A field our schema does not know (a newer kubelet): kept so nothing is dropped silently. */
 export interface UnknownField {
   /** JSON path of the message that held it, e.g. `spec.containers[0]`. */
