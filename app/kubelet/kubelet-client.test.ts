@@ -11,6 +11,7 @@ import { createPrivateSocketDir } from '../ssh/private-socket-dir';
 import { pollUntil } from '../testing/poll-until';
 import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
+import type { ListPodsStreamHandlers } from './list-pods-stream';
 import { startPodWatch, type PodChange, type PodWatch, type WatchState } from './pod-watch';
 import { divergence, eventually } from './testing/oracle';
 
@@ -279,6 +280,22 @@ describe('streamPodBytes', () => {
     expect(waits).toBeGreaterThan(3);
     expect(count).toBe(300);
     expect(pods).toEqual(encodedPods(k));
+  });
+
+  it("hands back the consumer's own failures as they are, never as a kubelet failure with the kubelet's hint", async () => {
+    const k = await kubelet({ pods: 300 });
+    const own = new Error('the output disk is full');
+    const fail = (): never => {
+      throw own;
+    };
+    const failing: Record<string, ListPodsStreamHandlers> = {
+      'a pod it cannot use': { pod: fail },
+      'the size it is told': { pod: () => undefined, size: fail },
+      'its back-pressure': { pod: () => undefined, wait: () => Promise.reject(own) },
+    };
+    for (const [step, handlers] of Object.entries(failing)) {
+      expect(await client(k.sockets.shipped!).streamPodBytes(handlers).catch((e: unknown) => e), step).toBe(own);
+    }
   });
 
   it('fails as the other calls do: a missing socket names the feature gate, a wrong shape names --api', async () => {

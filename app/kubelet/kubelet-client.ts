@@ -241,18 +241,30 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     },
     streamPodBytes(handlers) {
       if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));
-      // What the consumer throws (a pod it cannot use) comes back as it is, not as a kubelet failure.
+      // What the consumer throws (a pod it cannot use, its output or printing failing) comes back as it is,
+      // not as a kubelet failure.
       let consumerError: unknown;
+      const consumer = (err: unknown): never => {
+        consumerError = err;
+        throw err;
+      };
       const pod = (bytes: Uint8Array, offset: number) => {
         try {
           handlers.pod(bytes, offset);
         } catch (err) {
-          consumerError = err;
-          throw err;
+          consumer(err);
         }
       };
+      const size = (bytes: number) => {
+        try {
+          handlers.size?.(bytes);
+        } catch (err) {
+          consumer(err);
+        }
+      };
+      const wait = () => handlers.wait?.()?.catch(consumer) ?? null;
       const call = (api: ApiShape) =>
-        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod }).catch((err: unknown) =>
+        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod, size, wait }).catch((err: unknown) =>
           Promise.reject(err === consumerError ? err : fail(err, api, 'ListPods')),
         );
       // Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one.
