@@ -573,10 +573,9 @@ export function createHub(options: HubOptions): Hub {
       pods: pods.flatMap(({ stored, uid }) => {
         const known = uid ?? incomingUid(stored);
         if (!known) return [];
-        // Decoded when the job first reads it, in its time slices: a node of 30,000 held as bytes is
-        // not decoded all at once when the comparison starts.
-        let tree: PodTree | undefined;
-        return [{ uid: known, get tree() { return (tree ??= shown(stored)); } }];
+        // Decoded when the job reads it, in its time slices, and not kept: a node of 30,000 held as bytes
+        // is neither decoded all at once when the comparison starts nor held decoded once it is done.
+        return [{ uid: known, get tree() { return shown(stored); } }];
       }),
       ...(both ? { mask: both } : {}),
     };
