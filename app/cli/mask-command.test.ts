@@ -18,7 +18,7 @@ mkdirSync(join(config, 'nodescope'), { recursive: true });
 writeFileSync(join(config, 'nodescope', 'presets.json'), JSON.stringify({ version: 1, presets: [{ name: 'mine', mask: 'metadata.labels' }] }));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const nodescope = (args: string[]) => run(args, { env: { XDG_CONFIG_HOME: config } });
+const nodescope = (args: string[], cwd?: string) => run(args, { env: { XDG_CONFIG_HOME: config }, ...(cwd ? { cwd } : {}) });
 
 /** Every leaf path of a JSON value, lists walked through (as mask paths are). */
 function leafPaths(value: unknown, prefix = ''): string[] {
@@ -53,6 +53,19 @@ describe('nodescope mask', () => {
     expect(r.stdout).toMatch(/^@mine\tsaved\tmetadata\.labels$/m);
     const help = await nodescope(['--help']);
     expect(help.stdout).toMatch(/^  mask +list the pod fields a --mask can name \(tree\) and the mask presets \(presets\)$/m);
+  }, 30_000);
+
+  it('takes a --local socket relative to the working directory, with a mask as without', async () => {
+    const k = await startSimulatedKubelet({ socketPath: join(dir, 'here.sock'), pods: 3 });
+    try {
+      for (const args of [[], ['--mask', 'metadata.name']]) {
+        const r = await nodescope(['pods', '--local', 'here.sock', '-o', 'ndjson', ...args], dir);
+        expect(r.code, r.stderr).toBe(EXIT.ok);
+        expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
+      }
+    } finally {
+      await k.stop();
+    }
   }, 30_000);
 
   it('uses and extends a preset with --mask, sending it to the kubelet, and prints exactly its fields', async () => {

@@ -3,6 +3,7 @@
  * it (ssh's own -l -p -i -J -F, --local for a socket on this machine, --at for a recording), which socket and
  * API shape, the field mask and the output format.
  */
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
@@ -221,7 +222,8 @@ export async function parseNodeArgs(
       configFile: v.config as string | undefined,
       knownHosts: v['known-hosts'] as string | undefined,
     }),
-    ...defined({ local: v.local as string | undefined, at: v.at as string | undefined, socketPath, sudoCommand, mask }),
+    // A relative --local is taken from here: the gRPC client would read a bare 'pods.sock' as a host name.
+    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, sudoCommand, mask }),
     api,
     rest,
     sudo: v.sudo === true,

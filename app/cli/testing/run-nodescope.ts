@@ -15,11 +15,11 @@ export interface Run {
  * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
  * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
  */
-export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; until?: (out: string) => boolean } = {}): Promise<Run> {
+export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; cwd?: string; until?: (out: string) => boolean } = {}): Promise<Run> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = opts.tty
-    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env } })
-    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env } });
+    ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env }, cwd: opts.cwd })
+    : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env }, cwd: opts.cwd });
   const answers = [...(opts.tty?.answers ?? [])];
   const run: Run = { code: null, stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => {
