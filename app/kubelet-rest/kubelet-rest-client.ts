@@ -11,6 +11,7 @@ import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
 import { podSetChanges } from '../kubelet/pod-set-changes';
 import type { HeldPod, ReceivedPod } from '../kubelet/received-pod';
 import type { FieldMask } from '../mask/field-mask';
+import type { PodDecodeError } from '../pod/decode';
 import { isSshError } from '../ssh/ssh-errors';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import { readRestPodList } from './kubelet-rest-pods';
@@ -115,8 +116,8 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       const queue = new EventQueue<WatchMessage<K>>();
       const pause = wakeableSleep();
       let held = new Map<string, K>();
-      /** The messages of the pods last named as not fitting: each is named once, not at every poll. */
-      let named = new Set<string>();
+      /** The pods last named as not fitting, by who they are: each is named when first seen or when its message changes. */
+      let named = new Map<string, PodDecodeError>();
       let cancelled = false;
       const apply = ({ pods, undecodable }: PodList<K>) => {
         const next = new Map(pods.map((p) => [p.uid, p]));
@@ -128,8 +129,10 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
         for (const change of podSetChanges(held, next, same)) queue.push(change);
         held = next;
         // After the changes: a deletion of the same pod would clear its name from the watch's left-out pods.
-        for (const error of undecodable) if (!named.has(error.message)) queue.push({ type: 'UNDECODABLE', error });
-        named = new Set(undecodable.map((e) => e.message));
+        const misfits = new Map(undecodable.map((e) => [`${e.uid ?? ''}\u0000${e.pod}`, e]));
+        for (const [who, error] of named) if (!misfits.has(who)) queue.push({ type: 'UNDECODABLE_GONE', error });
+        for (const [who, error] of misfits) if (named.get(who)?.message !== error.message) queue.push({ type: 'UNDECODABLE', error });
+        named = misfits;
       };
       apply(first);
       queue.push({ type: 'INITIAL_SYNC_COMPLETE' });

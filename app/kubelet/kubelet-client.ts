@@ -74,6 +74,11 @@ export type WatchMessage<P extends HeldPod = ReceivedPod> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: P }
   /** An event whose pod does not decode: the watch goes on without it. */
   | { type: 'UNDECODABLE'; error: PodDecodeError }
+  /**
+   * REST polling: a pod named UNDECODABLE is no longer sent at all (it left /pods while it did not fit),
+   * so no deletion will name it. The Pods API deletes such a pod with an event that decodes.
+   */
+  | { type: 'UNDECODABLE_GONE'; error: PodDecodeError }
   /** Shipped shape only: the replay of existing pods is complete. */
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
