@@ -48,7 +48,7 @@ function convert(value: PodValue, where: string): Converted {
   items(value, where).forEach((item, index) => {
     try {
       const { pod, unknownKeys } = podFromJson(item);
-      out.unknownKeys.push(...unknownKeys.map((k) => `${itemLabel(index)}.${k}`));
+      out.unknownKeys.push(...unknownKeys.map((k) => `items[${index}].${k}`));
       out.fitting.push({ tree: pod, index });
     } catch (err) {
       // One pod that does not fit must not hide the others: it is named and left out, as the Pods API path does.
