@@ -108,7 +108,7 @@ async function measureUi(browser: Browser, pods: number, seed: number): Promise<
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
   try {
     const client = createKubeletClient({ target: socketPath, socketPath });
-    const protobufBytes = (await client.listPodBytes()).reduce((n, b) => n + b.length, 0);
+    const protobufBytes = (await client.listPodBytes()).bytes.reduce((n, b) => n + b.length, 0);
     client.close();
     step('simulated kubelet serving; starting nodescope ui');
     ui = await startUi(work, socketPath);

@@ -30,6 +30,7 @@ export async function listPodsWithProgress(client: KubeletClient, mask: FieldMas
         }
         progress.pod();
       },
+      undecodable: (err) => undecodable.push(err),
     });
   } finally {
     progress.done();

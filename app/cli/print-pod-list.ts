@@ -8,6 +8,7 @@ import { writeFileAtomicFromChunks, writeFileAtomicFromChunksAsync } from '../fs
 import { whyCannotWrite } from '../fs/write-error';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { FieldMask } from '../mask/field-mask';
+import type { PodDecodeError } from '../pod/decode';
 import { PodBytesListPrinter, streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodBytesAsKubectlYaml, streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { PodTree } from '../pod/pod-tree';
@@ -99,16 +100,17 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
     try {
       if (opts.format === 'yaml') {
         // YAML is printed from the whole list: go-yaml's output of a List is not a sum of its items' output.
-        const pods = await unlessAborted(client.listPodBytes(), signal);
+        const { bytes: pods, undecodable } = await unlessAborted(client.listPodBytes(), signal);
         const result = streamPodBytesAsKubectlYaml(pods, (text) => write(Buffer.from(text)), options);
         warnYamlProblems('the pods', result.problems);
         for (const { index, fields } of result.unknownFields) progress.line(terminalText(unknownFieldsWarningForBytes(pods[index]!, fields)));
-        return { errors: result.errors, count: pods.length - result.errors.length };
+        return { errors: [...undecodable, ...result.errors], count: pods.length - result.errors.length };
       }
       const ndjson = opts.format === 'ndjson';
       const printer = new PodBytesListPrinter(write, { ndjson, ...options });
       parallel = new ParallelPodPrinter(printer, { ndjson, ...options }, (line) => progress.line(terminalText(line)));
       const printing = parallel;
+      const undecodable: PodDecodeError[] = [];
       await unlessAborted(
         client.streamPodBytes({
           pod: (bytes) => {
@@ -119,10 +121,11 @@ export async function printPodList(client: KubeletClient, opts: PrintListOptions
           },
           wait: () => printing.wait() ?? wait?.() ?? null,
           size: (n) => printing.expect(n),
+          undecodable: (err) => undecodable.push(err),
         }),
         signal,
       );
-      return { errors: (await printing.end()).errors, count: printer.count };
+      return { errors: [...undecodable, ...(await printing.end()).errors], count: printer.count };
     } finally {
       parallel?.close();
       progress.done();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { pinName, rememberPin } from '../kubelet-rest/kubelet-certificate-pins';
 import { encodePod } from '../pod/encode';
+import type { PodObject } from '../pod/pod-tree';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { ListPodResourcesResponse } from '../podresources/pod-resources-api';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
@@ -15,10 +16,13 @@ import { EXIT } from './exit-codes';
 import { nodescope, watchThroughChanges } from './testing/run-nodescope';
 
 const TOKEN = 'tok-cli-0123456789';
+const FAULTY_PODS = 8;
 
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
+/** A second kubelet, reached through the same node, whose /pods carries 2 pods that do not fit the pod schema. */
+let faulty: SimulatedKubelet;
 let dir: string;
 let tokenFile: string;
 let pins: string;
@@ -32,10 +36,13 @@ beforeAll(async () => {
   });
   tokenFile = join(dir, 'token');
   await writeFile(tokenFile, TOKEN, { mode: 0o600 });
+  faulty = await startSimulatedKubelet({ socketPath: join(dir, 'faulty.sock'), pods: FAULTY_PODS, seed: 33, faults: { undecodable: 2 }, rest: { tokens: { [TOKEN]: 'alice' } } });
   pins = join(dir, 'pins');
   await rememberPin(pins, pinName(h.host, sim.rest!.port), sim.rest!.fingerprint);
+  await rememberPin(pins, pinName(h.host, faulty.rest!.port), faulty.rest!.fingerprint);
 }, 60_000);
 afterAll(async () => {
+  await faulty?.stop();
   await h?.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -82,6 +89,55 @@ describe('node commands on the kubelet REST API', () => {
     expect(lines.slice(0, 110).every((l) => /\sADDED\s/.test(l))).toBe(true);
     expect(lines.slice(110).every((l) => /\s(ADDED|MODIFIED|DELETED)\s/.test(l))).toBe(true);
     expect(r.stderr).toContain('in sync: 110 pods');
+  }, 30_000);
+});
+
+describe('a REST node whose /pods has pods that do not fit the pod schema (nodescope sim --undecodable)', () => {
+  const faultyRest = () => ['-F', h.sshConfig, '--kubelet-port', String(faulty.rest!.port), '--token-file', tokenFile, '--kubelet-pins', pins, '--api', 'rest'];
+  const meta = (i: number) => faulty.store.list()[i]!.metadata as PodObject;
+  /** The simulator breaks every other pod from the second (pod-faults.ts): items 1 and 3 of /pods. */
+  const BAD = [1, 3];
+  const good = () => faulty.store.list().filter((_, i) => !BAD.includes(i));
+  const leftOut = (i: number) =>
+    `nodescope: left out a pod that does not decode: cannot decode pod ${meta(i).namespace as string}/${meta(i).name as string} (/pods items[${i}], uid ${meta(i).uid as string}): does not fit the pod schema: expected an object (PodStatus), found string "cut short" (in status)`;
+  const names = (text: string) => faulty.store.list().filter((p) => text.includes((p.metadata as PodObject).name as string)).length;
+
+  it('pods prints every other pod, exactly as kubectl would, names each bad one, and exits as for a pod that does not decode', async () => {
+    const json = await nodescope(['pods', A.target, ...faultyRest(), '-o', 'json']);
+    expect(json.code, json.stderr).toBe(EXIT.data);
+    expect(json.stdout).toBe(Buffer.from(podBytesListToKubectl(good().map((p) => encodePod(p))).bytes).toString());
+    for (const i of BAD) expect(json.stderr).toContain(leftOut(i));
+
+    for (const args of [[], ['-o', 'yaml'], ['--mask', 'metadata.name,status.phase', '-o', 'ndjson']]) {
+      const r = await nodescope(['pods', A.target, ...faultyRest(), ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(EXIT.data);
+      expect(names(r.stdout), args.join(' ')).toBe(FAULTY_PODS - BAD.length);
+      for (const i of BAD) {
+        expect(r.stdout).not.toContain(meta(i).name);
+        expect(r.stderr).toContain(leftOut(i));
+      }
+    }
+  }, 60_000);
+
+  it('get prints a good pod and names the bad one when asked for it', async () => {
+    const ok = await nodescope(['get', A.target, meta(2).uid as string, ...faultyRest()]);
+    expect(ok.code, ok.stderr).toBe(EXIT.ok);
+    expect(ok.stdout).toBe(podBytesToKubectlJson(encodePod(faulty.store.list()[2]!)).json);
+    const bad = await nodescope(['get', A.target, meta(1).uid as string, ...faultyRest()]);
+    expect(bad.code).toBe(EXIT.data);
+    expect(bad.stderr).toContain(`cannot decode pod ${meta(1).namespace as string}/${meta(1).name as string} (/pods items[1], uid ${meta(1).uid as string})`);
+  }, 30_000);
+
+  it('watch shows the good pods, names the bad ones once, and keeps following changes', async () => {
+    const pod = faulty.store.list()[2]!;
+    const r = await watchThroughChanges(['watch', A.target, ...faultyRest(), '--poll-interval', '0.2', '-o', 'ndjson'], FAULTY_PODS - BAD.length, 1, () =>
+      faulty.store.apply({ op: 'update', pod: { ...pod, metadata: { ...(pod.metadata as PodObject), labels: { changed: 'yes' } } } }),
+    );
+    expect(r.code, r.stderr).toBe(EXIT.data);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string; labels?: object } } });
+    expect(events.slice(0, -1).map((e) => e.object.metadata.name).sort()).toEqual(good().map((p) => (p.metadata as PodObject).name).sort());
+    expect(events.at(-1)).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: meta(2).name, labels: { changed: 'yes' } } } });
+    for (const i of BAD) expect(r.stderr.split(leftOut(i)).length - 1).toBe(1);
   }, 30_000);
 });
 

@@ -34,7 +34,8 @@ options:
                                  (default 100, as the kubelet); events that arrive during a watch's
                                  initial replay count too, so thousands of pods under heavy churn
                                  may need more
-  --undecodable N                serve N pods whose bytes do not decode (name and uid still read)
+  --undecodable N                serve N pods whose bytes do not decode (name and uid still read);
+                                 in the REST API's /pods their status has the wrong type
   --duplicate-uids N             serve N pods with the uid of another pod
   --empty-uids N                 serve N pods with no uid
   --managed-fields-depth N       serve a pod whose managedFields nest N levels deep

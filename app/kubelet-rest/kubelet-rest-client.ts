@@ -11,6 +11,7 @@ import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
 import { podSetChanges } from '../kubelet/pod-set-changes';
 import type { HeldPod, ReceivedPod } from '../kubelet/received-pod';
 import type { FieldMask } from '../mask/field-mask';
+import type { PodDecodeError } from '../pod/decode';
 import { isSshError } from '../ssh/ssh-errors';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import { readRestPodList } from './kubelet-rest-pods';
@@ -69,12 +70,12 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     return res.body.toString('utf8');
   };
 
-  // The JSON is read whole: a pod that does not fit the schema fails the list naming its path (readRestPodList).
+  // The JSON is read whole; an item that does not fit the pod schema is left out and named (readRestPodList).
   const read = async () => readRestPodList(Buffer.from(await get('/pods'), 'utf8'), `${base}/pods on ${o.host}`, o.mask);
   /** The JSON is converted whole, so every pod is decoded; an intake still keeps only what it holds of each. */
   const list = async <K extends HeldPod>(intake?: PodIntake<K>): Promise<PodList<K>> => {
-    const { pods, bytes, maskHonoured } = await read();
-    return { pods: pods.map((p, i) => intake?.known(p.digest) ?? taken(p, bytes[i]!, intake)), undecodable: [], api: 'rest', maskHonoured };
+    const { pods, bytes, undecodable, maskHonoured } = await read();
+    return { pods: pods.map((p, i) => intake?.known(p.digest) ?? taken(p, bytes[i]!, intake)), undecodable, api: 'rest', maskHonoured };
   };
 
   const same = (a: HeldPod, b: HeldPod) => a.digest === b.digest;
@@ -84,12 +85,14 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     listPods: (call) => list(call?.intake),
     async listPodBytes() {
       if (o.mask) throw new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods');
-      return (await read()).bytes;
+      const { bytes, undecodable } = await read();
+      return { bytes, undecodable };
     },
     async streamPodBytes(handlers) {
       if (o.mask) throw new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods');
       // /pods is one JSON document: it is read whole, then handed on pod by pod at the consumer's pace.
-      const pods = (await read()).bytes;
+      const { bytes: pods, undecodable } = await read();
+      for (const error of undecodable) handlers.undecodable(error);
       let offset = 0;
       for (const bytes of pods) {
         handlers.pod(bytes, offset);
@@ -100,8 +103,11 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
     },
     async getPod(uid) {
       // The REST API has no single-pod read: the pod is taken from the list.
-      const { pods, maskHonoured } = await list<ReceivedPod>();
+      const { pods, undecodable, maskHonoured } = await list<ReceivedPod>();
       const pod = pods.find((p) => p.uid === uid);
+      // As GetPod on the Pods API: a pod that is there but cannot be read fails with why, not as absent.
+      const misfit = pod ? undefined : undecodable.find((e) => e.uid === uid);
+      if (misfit) throw misfit;
       if (!pod) throw new KubeletError('NOT_FOUND', `No pod with UID ${uid} on ${o.host}`, "List the node's pods (nodescope pods NODE) to find the UID.");
       return { pod, api: 'rest', maskHonoured };
     },
@@ -110,13 +116,25 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       const queue = new EventQueue<WatchMessage<K>>();
       const pause = wakeableSleep();
       let held = new Map<string, K>();
+      /** The pods last named as not fitting, by who they are: each is named when first seen or when its message changes. */
+      let named = new Map<string, PodDecodeError>();
       let cancelled = false;
-      const apply = (pods: K[]) => {
+      const apply = ({ pods, undecodable }: PodList<K>) => {
         const next = new Map(pods.map((p) => [p.uid, p]));
+        // A held pod that no longer fits stays as last read, as a Pods API watch keeps a pod whose change does not decode.
+        for (const { uid } of undecodable) {
+          const before = uid ? held.get(uid) : undefined;
+          if (before && !next.has(uid!)) next.set(uid!, before);
+        }
         for (const change of podSetChanges(held, next, same)) queue.push(change);
         held = next;
+        // After the changes: a deletion of the same pod would clear its name from the watch's left-out pods.
+        const misfits = new Map(undecodable.map((e) => [`${e.uid ?? ''}\u0000${e.pod}`, e]));
+        for (const [who, error] of named) if (!misfits.has(who)) queue.push({ type: 'UNDECODABLE_GONE', error });
+        for (const [who, error] of misfits) if (named.get(who)?.message !== error.message) queue.push({ type: 'UNDECODABLE', error });
+        named = misfits;
       };
-      apply(first.pods);
+      apply(first);
       queue.push({ type: 'INITIAL_SYNC_COMPLETE' });
       const stream: PodStream<K> = {
         api: 'rest',
@@ -136,8 +154,8 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
           await pause.sleep(o.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
           if (cancelled) return;
           try {
-            const { pods } = await list(intake);
-            if (!cancelled) apply(pods);
+            const polled = await list(intake);
+            if (!cancelled) apply(polled);
           } catch (err) {
             streams.delete(stream);
             return queue.end(err);

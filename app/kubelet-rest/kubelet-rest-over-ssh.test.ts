@@ -72,9 +72,9 @@ async function connect(options: Partial<KubeletRestOptions> & { answers?: HostKe
 }
 
 /** A pins file that already trusts the simulator's current certificate. */
-async function pinned(port = sim.rest!.port, host = h.host): Promise<string> {
+async function pinned(port = sim.rest!.port, host = h.host, kubelet = sim): Promise<string> {
   const file = freshPins();
-  await rememberPin(file, pinName(host, port), sim.rest!.fingerprint);
+  await rememberPin(file, pinName(host, port), kubelet.rest!.fingerprint);
   return file;
 }
 
@@ -85,6 +85,39 @@ async function failure(promise: Promise<unknown>): Promise<KubeletError> {
     return err as KubeletError;
   }
   throw new Error('expected a failure');
+}
+
+/**
+ * The app's node link on a simulated kubelet: a node whose settings say REST, with the token file. The link
+ * hands the app stored pods (their bytes): decoded, they are keyed by their metadata.uid.
+ */
+async function openRestNodeLink(kubelet: SimulatedKubelet) {
+  const uidOf = (d: DecodedPod) => (d.pod.metadata as { uid: string }).uid;
+  const shown = new Map<string, DecodedPod>();
+  const states: NodeState[] = [];
+  const readFrom: string[] = [];
+  const source = openKubeletNodeLink(
+    {
+      nodeId: 'n',
+      spec: { kind: 'ssh', host: A.target, api: 'rest', rest: { port: kubelet.rest!.port, tokenFile: files.token, pollIntervalS: 0.2 } },
+      prompter: scriptedPrompter({}),
+      events: {
+        state: (s) => states.push(s),
+        reset: (pods) => {
+          shown.clear();
+          for (const p of pods.map(decodeStored)) shown.set(uidOf(p), p);
+        },
+        change: (type, stored) => {
+          const decoded = decodeStored(stored);
+          if (type === 'DELETED') shown.delete(uidOf(decoded));
+          else shown.set(uidOf(decoded), decoded);
+        },
+        readFrom: (api) => readFrom.push(api),
+      },
+    },
+    { sshConfigFile: h.sshConfig, pinsFile: await pinned(kubelet.rest!.port, h.host, kubelet) },
+  );
+  return { source, shown, states, readFrom };
 }
 
 beforeAll(async () => {
@@ -245,32 +278,7 @@ describe('the kubelet REST API over SSH', () => {
     expect(divergence(w.held())).toEqual([]);
 
     // The app's node link on the same kubelet: a node whose settings say REST, with the token file.
-    // The link hands the app stored pods (their bytes): decoded, they are keyed by their metadata.uid.
-    const uidOf = (d: DecodedPod) => (d.pod.metadata as { uid: string }).uid;
-    const shown = new Map<string, DecodedPod>();
-    const states: NodeState[] = [];
-    const readFrom: string[] = [];
-    const source = openKubeletNodeLink(
-      {
-        nodeId: 'n',
-        spec: { kind: 'ssh', host: A.target, api: 'rest', rest: { port: sim.rest!.port, tokenFile: files.token, pollIntervalS: 0.2 } },
-        prompter: scriptedPrompter({}),
-        events: {
-          state: (s) => states.push(s),
-          reset: (pods) => {
-            shown.clear();
-            for (const p of pods.map(decodeStored)) shown.set(uidOf(p), p);
-          },
-          change: (type, stored) => {
-            const decoded = decodeStored(stored);
-            if (type === 'DELETED') shown.delete(uidOf(decoded));
-            else shown.set(uidOf(decoded), decoded);
-          },
-          readFrom: (api) => readFrom.push(api),
-        },
-      },
-      { sshConfigFile: h.sshConfig, pinsFile: await pinned() },
-    );
+    const { source, shown, states, readFrom } = await openRestNodeLink(sim);
     try {
       await eventually(() => states.some((s) => s.phase === 'live'), 'the node link to go live');
       expect(readFrom).toEqual(['rest']);
@@ -280,6 +288,30 @@ describe('the kubelet REST API over SSH', () => {
       expect(new Set(changes).size).toBeGreaterThan(1);
     } finally {
       await source.close();
+    }
+  });
+
+  it("leaves out a pod /pods has that does not fit, naming it on the node as the Pods API path does, until it is gone", async () => {
+    const faulty = await startSimulatedKubelet({ socketPath: join(dir, 'faulty.sock'), pods: 6, seed: 23, faults: { undecodable: 1 }, rest: { tokens: { [TOKEN]: 'alice' } } });
+    const { source, shown, states } = await openRestNodeLink(faulty);
+    try {
+      // The simulator breaks the second pod (pod-faults.ts).
+      const bad = faulty.store.list()[1]!.metadata as PodObject;
+      const good = faulty.store.uids().filter((uid) => uid !== bad.uid);
+      const live = () => states.filter((s) => s.phase === 'live').at(-1) as Extract<NodeState, { phase: 'live' }> | undefined;
+      await eventually(() => live() !== undefined, 'the node link to go live');
+      expect(live()!.leftOut).toEqual([
+        `left out a pod that does not decode: cannot decode pod ${bad.namespace as string}/${bad.name as string} (/pods items[1], uid ${bad.uid as string}): does not fit the pod schema: expected an object (PodStatus), found string "cut short" (in status)`,
+      ]);
+      expect([...shown.keys()].sort()).toEqual([...good].sort());
+
+      // Deleted, it leaves /pods without a deletion that names it: the warning goes all the same.
+      faulty.store.apply({ op: 'delete', uid: bad.uid as string });
+      await eventually(() => live()?.leftOut === undefined, 'the warning to go');
+      expect([...shown.keys()].sort()).toEqual([...good].sort());
+    } finally {
+      await source.close();
+      await faulty.stop();
     }
   });
 

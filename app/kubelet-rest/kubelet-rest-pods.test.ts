@@ -10,7 +10,6 @@ import { PodGenerator } from '../sim/pod-generator';
 import { podListJson } from '../sim/kubelet-rest-server';
 import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
 import { parseFieldMask } from '../mask/field-mask';
-import { KubeletError } from '../kubelet/kubelet-error';
 import { readRestPodList } from './kubelet-rest-pods';
 
 const testdata = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', 'snapshot', 'testdata', name);
@@ -55,16 +54,39 @@ describe('reading the kubelet /pods answer', () => {
     expect(list.pods[0]!.pod.metadata).toEqual({ name: (tree.metadata as { name: string }).name });
   });
 
-  it('names what is wrong with an answer that is not a PodList, or a pod that does not fit the schema', () => {
+  it('fails as a whole, saying so, on an answer that is not a PodList or not JSON', () => {
     expect(() => readRestPodList(Buffer.from('{"kind":"Status"}'), where, undefined)).toThrow(/did not answer with a PodList/);
-    const bad = Buffer.from('{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":7}}]}');
-    const err = (() => {
-      try {
-        readRestPodList(bad, where, undefined);
-      } catch (e) {
-        return e as KubeletError;
-      }
-    })();
-    expect(err?.message).toMatch(/metadata\.name/);
+    expect(() => readRestPodList(Buffer.from('<html>404 page not found'), where, undefined)).toThrow(
+      new RegExp(`^${where.replace(/[./]/g, '\\$&')} did not answer with JSON Nodescope can read: `),
+    );
+  });
+
+  it('leaves out a pod that does not fit the pod schema, naming it, and keeps every other pod with its bytes', () => {
+    const generator = new PodGenerator({ seed: 5, nodeName: 'n' });
+    const trees = Array.from({ length: 4 }, () => generator.existing(Date.now()));
+    const items = (JSON.parse(podListJson(trees)) as { items: Record<string, { uid: string; name: string; namespace: string }>[] }).items;
+    const bad = items[1]!;
+    (bad as Record<string, unknown>).status = 'Running';
+    // Not a pod at all: named by its place in the list only.
+    const body = JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [...items, 7] });
+    const list = readRestPodList(Buffer.from(body), where, undefined);
+
+    const good = [trees[0]!, trees[2]!, trees[3]!];
+    expect(list.pods.map((p) => p.uid)).toEqual(good.map((t) => (t.metadata as { uid: string }).uid));
+    expect(list.bytes.map((b) => podBytesToKubectlJson(b).json)).toEqual(good.map((t) => podBytesToKubectlJson(encodePod(t)).json));
+    expect(list.undecodable.map((e) => e.message)).toEqual([
+      `cannot decode pod ${bad.metadata!.namespace}/${bad.metadata!.name} (/pods items[1], uid ${bad.metadata!.uid}): does not fit the pod schema: expected an object (PodStatus), found string "Running" (in status)`,
+      'cannot decode pod /pods items[4]: does not fit the pod schema: expected a pod object, found number 7',
+    ]);
+    expect(list.undecodable[0]!.offset).toBeUndefined();
+  });
+
+  it('leaves out a pod that does not fit even when another pod needs the exact (beyond 2^53) reading', () => {
+    const good = readFileSync(testdata('podlist-api-server.json'), 'utf8');
+    const body = good.replace(/"items"\s*:\s*\[/, '"items":[{"metadata":{"name":7,"namespace":"default"}},');
+    const list = readRestPodList(Buffer.from(body), where, undefined);
+    expect(list.pods).toHaveLength(2);
+    expect(list.pods.map((p) => p.pod.metadata)).toEqual(readRestPodList(Buffer.from(good), where, undefined).pods.map((p) => p.pod.metadata));
+    expect(list.undecodable.map((e) => e.message)).toEqual(['cannot decode pod /pods items[0]: does not fit the pod schema: expected a string, found number 7 (in metadata.name)']);
   });
 });

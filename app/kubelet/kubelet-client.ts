@@ -49,6 +49,21 @@ export interface PodList<P extends HeldPod = ReceivedPod> {
   maskHonoured: boolean | undefined;
 }
 
+/**
+ * The pods as bytes, and the pods the source could not turn into bytes: a REST `/pods` item that does not
+ * fit the pod schema, left out and named. The Pods API hands every pod on as bytes (whoever decodes them
+ * finds those that do not decode), so its `undecodable` is empty.
+ */
+export interface PodBytesList {
+  bytes: Uint8Array[];
+  undecodable: PodDecodeError[];
+}
+
+export interface PodBytesHandlers extends ListPodsStreamHandlers {
+  /** A pod the source could not turn into bytes (see PodBytesList): left out, to be named. */
+  undecodable(error: PodDecodeError): void;
+}
+
 export interface SinglePod {
   pod: ReceivedPod;
   api: PodSourceApi;
@@ -59,6 +74,11 @@ export type WatchMessage<P extends HeldPod = ReceivedPod> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: P }
   /** An event whose pod does not decode: the watch goes on without it. */
   | { type: 'UNDECODABLE'; error: PodDecodeError }
+  /**
+   * REST polling: a pod named UNDECODABLE is no longer sent at all (it left /pods while it did not fit),
+   * so no deletion will name it. The Pods API deletes such a pod with an event that decodes.
+   */
+  | { type: 'UNDECODABLE_GONE'; error: PodDecodeError }
   /** Shipped shape only: the replay of existing pods is complete. */
   | { type: 'INITIAL_SYNC_COMPLETE' };
 
@@ -94,12 +114,12 @@ export interface KubeletClient {
    */
   listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }): Promise<PodList<K>>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
-  listPodBytes(): Promise<Uint8Array[]>;
+  listPodBytes(): Promise<PodBytesList>;
   /**
    * The same list, each pod handed to `handlers.pod` as it arrives rather than all at the end (export
-   * and `-o json` at tens of thousands of pods); resolves with the number of pods. Unmasked only.
+   * and `-o json` at tens of thousands of pods); resolves with the number of pods handed on. Unmasked only.
    */
-  streamPodBytes(handlers: ListPodsStreamHandlers): Promise<number>;
+  streamPodBytes(handlers: PodBytesHandlers): Promise<number>;
   getPod(uid: string): Promise<SinglePod>;
   /** Fails at once while the kubelet initializes, so the caller can show it (startPodWatch does). */
   watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>>;
@@ -237,7 +257,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
-      return detecting((api) => listBytes(api, true));
+      return detecting(async (api) => ({ bytes: await listBytes(api, true), undecodable: [] }));
     },
     streamPodBytes(handlers) {
       if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));

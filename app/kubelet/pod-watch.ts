@@ -63,7 +63,16 @@ class LeftOut {
   }
 
   undecodable(error: PodDecodeError): void {
-    this.byKey.set(LeftOut.key(error.uid ?? '', '', error.pod), `left out a pod that does not decode: ${error.message}`);
+    this.byKey.set(LeftOut.undecodableKey(error), `left out a pod that does not decode: ${error.message}`);
+  }
+
+  /** A pod left out for not decoding is no longer sent. */
+  undecodableGone(error: PodDecodeError): void {
+    this.byKey.delete(LeftOut.undecodableKey(error));
+  }
+
+  private static undecodableKey(error: PodDecodeError): string {
+    return LeftOut.key(error.uid ?? '', '', error.pod);
   }
 
   /** A pod that was left out is gone (deleted, or decodes now). */
@@ -244,6 +253,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
         if (replay) reconcile(replay.values(), undecodable);
         replayed = new Map();
         replay = undefined;
+      } else if (message.type === 'UNDECODABLE_GONE') {
+        leftOut.undecodableGone(message.error);
+        leftOutChanged();
       } else if (message.type === 'UNDECODABLE') {
         if (replay) undecodable.push(message.error);
         else {
@@ -276,6 +288,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       if (closed) return;
       if (message.type === 'UNDECODABLE') {
         leftOut.undecodable(message.error);
+        leftOutChanged();
+      } else if (message.type === 'UNDECODABLE_GONE') {
+        leftOut.undecodableGone(message.error);
         leftOutChanged();
       } else if (message.type !== 'INITIAL_SYNC_COMPLETE') apply(message.type, message.pod);
     }

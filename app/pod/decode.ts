@@ -14,7 +14,8 @@ export class PodDecodeError extends Error {
   constructor(
     /** What the pod is called: its namespace/name when that much decoded, else the caller's label. */
     readonly pod: string,
-    readonly offset: number,
+    /** Where in the bytes decoding stopped; undefined for a pod that came as JSON (the REST API's /pods). */
+    readonly offset: number | undefined,
     readonly path: string,
     readonly reason: string,
     /** Where the caller found it (`pods[3]`, a file name), named too when the pod's own name is known. */
@@ -23,7 +24,7 @@ export class PodDecodeError extends Error {
     readonly uid?: string,
   ) {
     const where = [label !== pod ? label : '', uid ? `uid ${uid}` : ''].filter(Boolean).join(', ');
-    super(`cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason} at byte offset ${offset}${path ? ` (in ${path})` : ''}`);
+    super(`cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason}${offset === undefined ? '' : ` at byte offset ${offset}`}${path ? ` (in ${path})` : ''}`);
     this.name = 'PodDecodeError';
   }
 }
@@ -108,7 +109,8 @@ function compileDecoders(): MessageDecoder {
   return compileFunctions<MessageDecoder>(source, { schemas: messages });
 }
 
-function podLabel(pod: PodObject, fallback: string): string {
+/** The pod's namespace/name as far as it is known, else `fallback`. */
+export function podLabel(pod: PodObject, fallback: string): string {
   const meta = pod.metadata as PodObject | undefined;
   const name = meta?.name;
   if (typeof name !== 'string' || name === '') return fallback;

@@ -13,6 +13,7 @@ import { podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import { probeMetrics, resourceMetrics, statsSummary } from './container-usage';
 import { certificateFingerprint, createClientCa, selfSignedServingCertificate, type ClientCa, type PemPair } from './kubelet-pki';
+import type { PodFaults } from './pod-faults';
 import type { PodStore } from './pod-store';
 
 /** The node subresources the kubelet authorizes requests against. */
@@ -63,10 +64,13 @@ export function subresourcesFor(path: string): NodeSubresource[] {
   return ['proxy'];
 }
 
-/** The kubelet's `/pods`: a v1 PodList in Go's compact JSON, items without kind and apiVersion. */
-export function podListJson(pods: Iterable<PodTree>): string {
+/** The kubelet's `/pods`: a v1 PodList in Go's compact JSON, items without kind and apiVersion; `faults` breaks the chosen ones. */
+export function podListJson(pods: Iterable<PodTree>, faults?: PodFaults): string {
   const items: string[] = [];
-  for (const pod of pods) items.push(podToNdjsonLine(pod, { showManagedFields: true }).replace(/^\{"apiVersion":"v1","kind":"Pod",/, '{'));
+  for (const pod of pods) {
+    const item = podToNdjsonLine(pod, { showManagedFields: true }).replace(/^\{"apiVersion":"v1","kind":"Pod",/, '{');
+    items.push(faults ? faults.jsonItem((pod.metadata as PodObject).uid as string, item) : item);
+  }
   return `{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[${items.join(',')}]}\n`;
 }
 
@@ -110,7 +114,8 @@ function send(res: ServerResponse, status: number, body: string, type = 'text/pl
   res.end(body);
 }
 
-export async function startKubeletRest(store: PodStore, nodeName: string, options: KubeletRestOptions = {}): Promise<SimulatedKubeletRest> {
+/** `faults`: pods served broken on purpose, as on the Pods API (nodescope sim --undecodable). */
+export async function startKubeletRest(store: PodStore, nodeName: string, options: KubeletRestOptions = {}, faults?: PodFaults): Promise<SimulatedKubeletRest> {
   const startedAt = Date.now();
   const clientCa = await createClientCa();
   let serving: PemPair = await selfSignedServingCertificate(nodeName);
@@ -121,7 +126,7 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
 
   const serve = (path: string, res: ServerResponse): number => {
     const now = Date.now();
-    if (path === '/pods' || path === '/pods/') return send(res, 200, podListJson(store.list()), 'application/json'), 200;
+    if (path === '/pods' || path === '/pods/') return send(res, 200, podListJson(store.list(), faults), 'application/json'), 200;
     if (path === '/runningpods' || path === '/runningpods/') {
       const running = store.list().filter((p) => ((p.status as PodObject | undefined)?.phase ?? '') === 'Running');
       return send(res, 200, runningPodsJson([...running, ...lingering.values()]), 'application/json'), 200;

@@ -136,7 +136,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const stopServers = () => Promise.all([...endpoints.map((e) => e.stop()), rest?.stop(), podResources?.stop()]);
   try {
     for (const [api, socketPath] of wanted) endpoints.push(await PodsEndpoint.start({ ...common, api, socketPath }));
-    if (options.rest) rest = await startKubeletRest(store, nodeName, options.rest);
+    if (options.rest) rest = await startKubeletRest(store, nodeName, options.rest, faults);
     if (options.podResourcesSocketPath !== undefined) podResources = await startPodResourcesEndpoint(store, resolve(options.podResourcesSocketPath));
   } catch (err) {
     await stopServers();

@@ -2,7 +2,8 @@
  * Pods the simulated kubelet serves broken or odd, as a buggy or newer kubelet might: bytes that do not
  * decode, a uid another pod has, no uid at all, managedFields nested deeper than any real ones. Lets an operator (and the tests) see how Nodescope copes
  * with a node like that. Chosen at start among the initial pods, every other one from the second, so
- * each sits between good pods; a chosen pod stays faulty through its changes (list, get and watch alike).
+ * each sits between good pods; a chosen pod stays faulty through its changes (list, get and watch alike,
+ * and in the REST API's /pods for pods that do not decode).
  */
 import { encodePod } from '../pod/encode';
 import type { PodObject, PodTree } from '../pod/pod-tree';
@@ -71,6 +72,18 @@ export class PodFaults {
     }
     const metadata = { ...(pod.metadata as PodObject), uid: fault === 'emptyUid' ? '' : this.firstUid };
     return encodePod({ ...pod, metadata });
+  }
+
+  /**
+   * The pod's `/pods` item (JSON with status last) as served: a pod chosen not to decode has a status of
+   * the wrong type there, as a buggy kubelet might send (name and uid still read). The other faults are
+   * the Pods API's only.
+   */
+  jsonItem(uid: string, item: string): string {
+    if (this.byUid.get(uid) !== 'undecodable') return item;
+    // The pod's status object: the conditions' "status" values are strings.
+    const status = item.lastIndexOf(',"status":{');
+    return `${status < 0 ? item.slice(0, -1) : item.slice(0, status)},"status":"cut short"}`;
   }
 
   /** `{"f:spec":{"f:spec":...{}}}`, managedFieldsDepth levels, built once and without recursion. */
