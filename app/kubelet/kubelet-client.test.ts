@@ -9,9 +9,8 @@ import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet, type SimulatedKubeletOptions } from '../sim/kubelet-server';
 import { createPrivateSocketDir } from '../ssh/private-socket-dir';
 import { pollUntil } from '../testing/poll-until';
-import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
+import { createKubeletClient, type KubeletClient, type KubeletClientOptions, type PodBytesHandlers } from './kubelet-client';
 import { KubeletError } from './kubelet-error';
-import type { ListPodsStreamHandlers } from './list-pods-stream';
 import { startPodWatch, type PodChange, type PodWatch, type WatchState } from './pod-watch';
 import { divergence, eventually } from './testing/oracle';
 
@@ -291,10 +290,11 @@ describe('streamPodBytes', () => {
     const fail = (): never => {
       throw own;
     };
-    const failing: Record<string, ListPodsStreamHandlers> = {
-      'a pod it cannot use': { pod: fail },
-      'the size it is told': { pod: () => undefined, size: fail },
-      'its back-pressure': { pod: () => undefined, wait: () => Promise.reject(own) },
+    const none = { pod: () => undefined, undecodable: () => undefined };
+    const failing: Record<string, PodBytesHandlers> = {
+      'a pod it cannot use': { ...none, pod: fail },
+      'the size it is told': { ...none, size: fail },
+      'its back-pressure': { ...none, wait: () => Promise.reject(own) },
     };
     for (const [step, handlers] of Object.entries(failing)) {
       expect(await client(k.sockets.shipped!).streamPodBytes(handlers).catch((e: unknown) => e), step).toBe(own);
