@@ -139,6 +139,7 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       const stream: PodStream<K> = {
         api: 'rest',
         backlog: () => queue.length,
+        failure: () => queue.failure,
         maskHonoured: () => first.maskHonoured,
         cancel() {
           cancelled = true;

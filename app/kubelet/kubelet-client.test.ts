@@ -84,6 +84,18 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
     expect(list.maskHonoured).toBeUndefined();
   });
 
+  it('finds the shape for a watch without a ListPods: a GetPod of no pod answers NOT_FOUND', async () => {
+    const k = await kubelet();
+    const c = client(socketOf(k));
+    const stream = await c.watchPods();
+    expect(stream.api).toBe(shape);
+    stream.cancel();
+    expect(await client(socketOf(k)).detectApiShape()).toBe(shape);
+    const { requests } = k.stats()[shape]!;
+    expect(requests.ListPods ?? {}).toEqual({});
+    expect(requests.GetPod).toEqual({ NOT_FOUND: 2 });
+  });
+
   it('gets every pod as received with one ListPods, even before the shape is known', async () => {
     const k = await kubelet();
     const { bytes, undecodable } = await client(socketOf(k)).listPodBytes();

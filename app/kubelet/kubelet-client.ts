@@ -87,6 +87,11 @@ export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterabl
   api: PodSourceApi;
   /** Messages received but not yet consumed. */
   backlog(): number;
+  /**
+   * How the stream failed, as soon as it has (e.g. the kubelet dropped the watch), while the messages
+   * received before still wait to be consumed; undefined until then.
+   */
+  failure(): unknown;
   maskHonoured(): boolean | undefined;
   /** Ends the stream; the iteration then ends without an error. */
   cancel(): void;
@@ -147,6 +152,9 @@ export function taken<K extends HeldPod>(pod: ReceivedPod, bytes: Uint8Array, in
 function grpcTarget(target: string): string {
   return target.startsWith('/') ? `unix:${target}` : target;
 }
+
+/** A UID no pod has (not even the form of one): GetPod answers NOT_FOUND for it on either shape. */
+const SHAPE_PROBE_UID = 'nodescope-api-shape-probe';
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
   // grpc-js is loaded by the first unary call or watch, not before: a list streamed over node:http2
@@ -245,12 +253,26 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
    * its state instead.
    */
+  /**
+   * Finds which shape answers by asking GetPod for a UID no pod has: NOT_FOUND says the call is there, at
+   * no cost, where a ListPods would bring every pod (30,000 pods: ~90 MB) only to be dropped.
+   */
+  const probeShape = (waitIfBusy: boolean) =>
+    detecting(async (api) => {
+      const probe = () =>
+        unary(api, 'GetPod', SHAPE_PROBE_UID).then(
+          () => undefined,
+          (err: unknown) => {
+            if (!(err instanceof KubeletError && err.code === 'NOT_FOUND')) throw err;
+          },
+        );
+      await (waitIfBusy ? busyRetry(probe) : probe());
+    });
   const detectingList = <K extends HeldPod>(waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => detecting((api) => list(api, waitIfBusy, intake));
 
   return {
     async detectApiShape() {
-      // The list's pods are not decoded: only which shape answers matters here.
-      if (!shape) await detecting((api) => listBytes(api, true));
+      if (!shape) await probeShape(true);
       return shape!;
     },
     listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }) => detectingList(call?.waitIfBusy ?? true, call?.intake),
@@ -298,7 +320,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
     async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
-      if (!shape) await detecting((api) => listBytes(api, false));
+      if (!shape) await probeShape(false);
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
       const { client, metadata } = await grpcClient();
@@ -313,6 +335,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const stream: PodStream<K> = {
         api,
         backlog: () => queue.length,
+        failure: () => queue.failure,
         maskHonoured: reader.maskHonoured,
         cancel: () => {
           cancelled = true;
