@@ -17,7 +17,7 @@ import { buildWorkloadMatrix, type MatrixInput, type WorkloadMatrix } from '../f
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
-import { maskPreview } from '../inspector/mask-preview';
+import { maskPreviewSteps } from '../inspector/mask-preview';
 import { checkMask, maskOf } from '../inspector/node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
 import { incomingUid, NodePods, type IncomingPod } from '../inspector/node-pods';
@@ -29,6 +29,7 @@ import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
@@ -116,6 +117,8 @@ export interface HubOptions {
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
+  /** Longest stretch of whole-node work (a mask preview, the fleet matrix) between two turns of the event loop, in ms (tests shorten it). */
+  sliceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
 }
@@ -531,6 +534,20 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
+  /** Whole-node work under way (previews, matrices), stopped when the hub closes. */
+  const running = new Set<AbortController>();
+  /** The mask preview under way per asker (a mask builder). */
+  const previews = new Map<string, AbortController>();
+  /** Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile. */
+  const inSlices = async <R,>(steps: Iterator<unknown, R>, work = new AbortController()): Promise<R> => {
+    running.add(work);
+    try {
+      return await runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: work.signal });
+    } finally {
+      running.delete(work);
+    }
+  };
+
   /** The last matrix built, and what it was built from. */
   let matrixCache: { version: string; matrix: WorkloadMatrix } | null = null;
 
@@ -709,20 +726,28 @@ export function createHub(options: HubOptions): Hub {
       return {};
     },
     'mask.validate': ({ mask }) => checkMask(mask, presets()),
-    'mask.preview': ({ nodeId, mask, uid }) => {
+    'mask.preview': async ({ nodeId, mask, uid, asker }) => {
       const record = recordOf(nodeId);
       const check = checkMask(mask, presets());
       if (!check.ok) return check;
       const parsed = maskOf(mask, presets());
       if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
-      const entries = [...record.pods.values()];
-      const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
-      // Decoded one at a time as the preview goes through them.
-      const trees = (function* () {
-        for (const e of entries) yield decodeStored(e.pod).pod;
-      })();
+      // The pods as they are now; each is decoded as the preview reaches it.
+      const pods = [...record.pods.values()].map((e) => e.pod);
+      const sample = (uid ? record.pods.get(uid)?.pod : undefined) ?? pods[0];
       // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
-      return maskPreview(trees, parsed, sample && decodeStored(sample.pod).pod, record.offline ? '' : record.info.mask);
+      const steps = maskPreviewSteps(pods, parsed, sample && decodeStored(sample).pod, record.offline ? '' : record.info.mask);
+      // The user typing a mask asks again and again: only the latest of an asker's previews goes on.
+      const work = new AbortController();
+      if (asker) {
+        previews.get(asker)?.abort(new ContractError('cancelled', 'A newer preview of the mask replaced this one.', 'Nothing to do: the newer preview answers.'));
+        previews.set(asker, work);
+      }
+      try {
+        return await inSlices(steps, work);
+      } finally {
+        if (asker && previews.get(asker) === work) previews.delete(asker);
+      }
     },
     'mask.presets': () => presets(),
     'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
@@ -776,6 +801,7 @@ export function createHub(options: HubOptions): Hub {
     },
     async close() {
       diffJobs.close();
+      for (const work of running) work.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

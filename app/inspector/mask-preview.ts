@@ -1,11 +1,14 @@
 /**
  * What a mask would give on a node's pods, before it is applied: one pod through it, printed as a
- * masked export prints it, and how much of the whole pod set it keeps out (bytes and values).
+ * masked export prints it, and how much of the whole pod set it keeps out (bytes and values). A step
+ * per pod, so the hub runs it in time slices (app/util/time-slices) and a 30,000-pod node never holds
+ * the server's thread.
  */
 import type { MaskPreview } from '../contract';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
-import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { podBytesToNdjsonLine, podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodTree, PodValue } from '../pod/pod-tree';
+import { decodeStored, isPodBytes, type StoredPod } from '../pod/stored-pod';
 
 /** Scalars (and null times) in a value: what an operator would call fields. */
 function countValues(value: PodValue | undefined): number {
@@ -19,19 +22,26 @@ function countValues(value: PodValue | undefined): number {
 
 const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
 
-export function maskPreview(pods: Iterable<PodTree>, mask: FieldMask, sample: PodTree | undefined, fetchedWith: string): Extract<MaskPreview, { ok: true }> {
+/** A pod's line in an unmasked NDJSON export: straight from its bytes when it has them as received, without printing a tree. */
+function wholeLine(stored: StoredPod, tree: PodTree): string {
+  return isPodBytes(stored) && !stored.mask ? podBytesToNdjsonLine(stored.bytes).json : podToNdjsonLine(tree);
+}
+
+/** The preview over `pods`, one step per pod (yielding how many are done); its return value is the preview. */
+export function* maskPreviewSteps(pods: Iterable<StoredPod>, mask: FieldMask, sample: PodTree | undefined, fetchedWith: string): Generator<number, Extract<MaskPreview, { ok: true }>> {
   let count = 0;
   let fullBytes = 0;
   let maskedBytes = 0;
   let fullFields = 0;
   let maskedFields = 0;
-  for (const pod of pods) {
-    count++;
+  for (const stored of pods) {
+    const pod = decodeStored(stored).pod;
     const masked = applyFieldMask(pod, mask);
-    fullBytes += utf8Length(podToNdjsonLine(pod)) + 1;
+    fullBytes += utf8Length(wholeLine(stored, pod)) + 1;
     maskedBytes += utf8Length(podToNdjsonLine(masked, { mask })) + 1;
     fullFields += countValues(pod);
     maskedFields += countValues(masked);
+    yield ++count;
   }
   const meta = (sample?.metadata ?? {}) as Record<string, PodValue>;
   return {
