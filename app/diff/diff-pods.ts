@@ -5,7 +5,7 @@
 import { diffValues, deepEqual, type JsonValue, type PatchOp, type ValueChange } from './diff-values';
 import { matchPods, podRef, type MatchedBy, type PodRef } from './match-pods';
 import { activeRules, compileIgnore, type NoiseRule, type NoiseSettings } from './noise-rules';
-import { runInSlices, type SliceOptions } from '../util/time-slices';
+import { runAtOnce, runInSlices, type SliceOptions } from '../util/time-slices';
 
 export type PodChangeKind = 'added' | 'removed' | 'changed' | 'unchanged';
 
@@ -85,11 +85,7 @@ function* podSetDiffSteps<P>(left: readonly P[], right: readonly P[], json: (pod
 
 /** Two pod sets, at once. */
 export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue, noise: NoiseSettings = DEFAULT_NOISE): PodSetDiff {
-  const steps = podSetDiffSteps(left, right, json, noise);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runAtOnce(podSetDiffSteps(left, right, json, noise));
 }
 
 export interface DiffSliceOptions extends Omit<SliceOptions<number>, 'onPause'> {

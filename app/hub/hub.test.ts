@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleRequest, type MaskPreview, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName, type WorkloadMatrixView } from '../contract';
 import type { NodeLinkEvents, NodeLinkRequest } from '../inspector/node-link';
+import { buildWorkloadMatrix, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { maskPreviewSteps } from '../inspector/mask-preview';
 import { parseFieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
@@ -386,5 +387,62 @@ describe('hub: whole-node work goes in time slices', () => {
     // The superseded one ends at its next turn, long before the others have gone through their pods.
     expect(settled[0]).toBe('first: cancelled');
     expect(settled.slice(1).sort()).toEqual(['newer: 200 pods', 'other window: 200 pods']);
+  });
+
+  it('builds the fleet matrix of a big node while the watch\'s changes go out and other requests are answered; asked again meanwhile, that build answers', async () => {
+    const pods = bigNode(300);
+    const { hub, call, source, node } = await busyHub(pods);
+    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
+    const before = shownNow();
+    const order: string[] = [];
+    const first = call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] }).then((m) => (order.push('matrix'), m));
+    const gone = uidOf(pods[0]!);
+    const batchOut = new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && e.payload.removals.includes(gone) && resolve()));
+    source().change('DELETED', pods[0]!);
+    await batchOut;
+    order.push('pod batch');
+    const again = call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    await call('pods.rows', { nodeId: node.id });
+    order.push('pods.rows');
+
+    expect(await first).toEqual(before);
+    expect(order).toEqual(['pod batch', 'pods.rows', 'matrix']);
+    // Asked while the build was under way: that build answers, as of when it started.
+    expect(await again).toEqual(before);
+    // Once it is done, the next request builds the node as it is now.
+    const after = await call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    expect(after).toEqual(shownNow());
+    expect(after).not.toEqual(before);
+  });
+
+  it('rebuilds the matrix from each pod as it is now: a changed pod, a deleted one, a new mask', async () => {
+    const pods = bigNode(120);
+    const { hub, call, source, node } = await busyHub(pods);
+    const matrix = () => call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
+    const batch = () => new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && resolve()));
+
+    const first = await matrix();
+    // A DaemonSet pod is set up anew and fails; another pod is deleted.
+    const changed = pods.findIndex((p) => /DaemonSet/.test(JSON.stringify((decodeStored(p).pod.metadata as Record<string, unknown>).ownerReferences ?? '')));
+    const tree = structuredClone(decodeStored(pods[changed]!).pod);
+    const spec = tree.spec as { containers: { image: string }[] };
+    spec.containers[0]!.image = 'registry.example.internal/changed:9';
+    (tree.status as Record<string, unknown>).phase = 'Failed';
+    const out = batch();
+    source().change('MODIFIED', { bytes: encodePod(tree) });
+    source().change('DELETED', pods[1]!);
+    await out;
+    const rebuilt = await matrix();
+    expect(rebuilt).toEqual(shownNow());
+    expect(rebuilt).not.toEqual(first);
+
+    // A new mask: every pod is read again through it (no container statuses: no ready containers, no restarts).
+    await call('nodes.setMask', { nodeId: node.id, mask: 'metadata,status.phase' });
+    source().state({ phase: 'live', since: 2 });
+    const masked = await matrix();
+    expect(masked).toEqual(shownNow());
+    expect(masked.rows.map((r) => r.cells[0]?.pods)).toEqual(rebuilt.rows.map((r) => r.cells[0]?.pods));
+    expect(masked.rows.map((r) => r.cells[0]?.restarts)).not.toEqual(rebuilt.rows.map((r) => r.cells[0]?.restarts));
   });
 });

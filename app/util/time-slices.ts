@@ -34,3 +34,11 @@ export async function runInSlices<P, R>(steps: Iterator<P, R>, { budgetMs = 12, 
     steps.return?.();
   }
 }
+
+/** Runs `steps` to its end without a pause (a CLI, a small set); its return value is the result. */
+export function runAtOnce<R>(steps: Iterator<unknown, R>): R {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
