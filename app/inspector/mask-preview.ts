@@ -20,7 +20,19 @@ function countValues(value: PodValue | undefined): number {
   return n;
 }
 
-const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(1 << 16);
+/** The UTF-8 length of `text`, encoded into one reused buffer rather than a new one per pod. */
+function utf8Length(text: string): number {
+  if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+  return encoder.encodeInto(text, scratch).written;
+}
+
+/**
+ * Each pod's unmasked NDJSON size and values, per pod as received (a stored pod never changes): the same
+ * for every mask the user tries, so a preview after the first prints and counts only the masked pods.
+ */
+const wholeSizes = new WeakMap<StoredPod, { bytes: number; fields: number }>();
 
 /** A pod's line in an unmasked NDJSON export: straight from its bytes when it has them as received, without printing a tree. */
 function wholeLine(stored: StoredPod, tree: PodTree): string {
@@ -37,9 +49,14 @@ export function* maskPreviewSteps(pods: Iterable<StoredPod>, mask: FieldMask, sa
   for (const stored of pods) {
     const pod = decodeStored(stored).pod;
     const masked = applyFieldMask(pod, mask);
-    fullBytes += utf8Length(wholeLine(stored, pod)) + 1;
+    let whole = wholeSizes.get(stored);
+    if (!whole) {
+      whole = { bytes: utf8Length(wholeLine(stored, pod)) + 1, fields: countValues(pod) };
+      wholeSizes.set(stored, whole);
+    }
+    fullBytes += whole.bytes;
     maskedBytes += utf8Length(podToNdjsonLine(masked, { mask })) + 1;
-    fullFields += countValues(pod);
+    fullFields += whole.fields;
     maskedFields += countValues(masked);
     yield ++count;
   }
