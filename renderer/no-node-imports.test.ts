@@ -17,10 +17,9 @@ const isPreview = (file: string) => relative(here, file).startsWith('dev/');
 /**
  * App code the window runs itself, pure with no state or I/O: the pod's YAML printer (from its kubectl
  * JSON) and the diff engine (the per-pod view diffs two JSON texts it has; whole sets are diffed in the
- * core), with the time-slice runner it and the workload matrix step through. Not the pod printer from
- * bytes (kubectl-json-value.ts).
+ * core). Not the pod printer from bytes (kubectl-json-value.ts).
  */
-const SHARED_APP_FILES = new Set(['app/util/time-slices.ts', 'app/pod/pod-tree.ts', 'app/pod/kubectl-json-to-yaml.ts', 'app/pod/go-yaml-emitter.ts', 'app/pod/json-value-parser.ts', 'app/pod/go-yaml-rules.ts', 'app/snapshot/exact-json.ts']);
+const SHARED_APP_FILES = new Set(['app/pod/pod-tree.ts', 'app/pod/kubectl-json-to-yaml.ts', 'app/pod/go-yaml-emitter.ts', 'app/pod/json-value-parser.ts', 'app/pod/go-yaml-rules.ts', 'app/snapshot/exact-json.ts']);
 const isSharedApp = (rel: string) => rel.startsWith('app/contract/') || SHARED_APP_FILES.has(rel) || (rel.startsWith('app/diff/') && rel !== 'app/diff/kubectl-json-value.ts');
 /** The fleet view's matrix and table exports are the same browser-safe code the CLI prints from (app/fleet). */
 const isSharedFleetFile = (rel: string) => rel.startsWith('app/fleet/');
@@ -96,8 +95,9 @@ describe('renderer imports', () => {
         if (bare && (nodeBuiltins.has(spec) || !allowed.includes(pkg))) problems.push(`${rel} imports ${spec}`);
       }
       // Field masks, the pod schema and the diff engine are browser-safe by design (the mask builder and the
-      // diff views run them); a Node import they gained would still be caught above.
-      const shared = ['renderer/', 'app/mask/', 'app/schema/'];
+      // diff views run them), as is the time-slice runner the diff engine and the workload matrix step
+      // through; a Node import they gained would still be caught above.
+      const shared = ['renderer/', 'app/mask/', 'app/schema/', 'app/util/time-slices.ts'];
       if (!shared.some((dir) => rel.startsWith(dir)) && !isSharedApp(rel) && !isSharedFleetFile(rel)) {
         problems.push(`${rel} is app-core code reached from the renderer`);
       }

@@ -18,10 +18,14 @@ import { podToKubectlJson } from '../pod/kubectl-json';
 import type { PodTree } from '../pod/pod-tree';
 import { runInSlices } from '../util/time-slices';
 
-/** A pod of one side as it is compared: already shown through both sides' masks. */
+/**
+ * A pod of one side as it is compared: already shown through both sides' masks. `tree` may decode the pod
+ * at each read (a live node's pods are held as bytes): a finished comparison keeps its sides for
+ * diff.pods, and must not keep every pod of two big nodes decoded.
+ */
 export interface SidePod {
   uid: string;
-  tree: PodTree;
+  readonly tree: PodTree;
 }
 
 export interface DiffSideInput {
@@ -151,12 +155,12 @@ export class SourceDiffJobs {
       progress(true);
       // Printing every pod is most of the work: done here in slices, so the diff's matching, which
       // reads every pod at once, finds them ready.
-      const json = new Map<PodTree, JsonValue>();
+      const json = new Map<SidePod, JsonValue>();
       await runInSlices(
         (function* () {
           for (const side of [job.left, job.right]) {
             for (const pod of side.pods) {
-              json.set(pod.tree, kubectlJsonValue(pod.tree, side.mask));
+              json.set(pod, kubectlJsonValue(pod.tree, side.mask));
               job.done++;
               yield;
             }
@@ -165,7 +169,7 @@ export class SourceDiffJobs {
         { budgetMs: this.budgetMs, signal, onPause: () => progress() },
       );
       const printed = job.done;
-      const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p.tree)!, noise, {
+      const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p)!, noise, {
         budgetMs: this.budgetMs,
         signal,
         onProgress: (done) => {
@@ -188,10 +192,10 @@ export class SourceDiffJobs {
     this.forgetOld();
   }
 
-  private entries(job: Job, diff: PodSetDiff, json: Map<PodTree, JsonValue>): DiffEntry[] {
+  private entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>): DiffEntry[] {
     // The diff names pods by what their JSON says; a mask may have left the UID out of it.
     const key = (ref: PodRef) => ref.uid || `${ref.namespace}/${ref.name}`;
-    const byKey = (pods: SidePod[]) => new Map(pods.map((p) => [key(podRef(json.get(p.tree)!)), p]));
+    const byKey = (pods: SidePod[]) => new Map(pods.map((p) => [key(podRef(json.get(p)!)), p]));
     const left = byKey(job.left.pods);
     const right = byKey(job.right.pods);
     const entry = (d: PodDiff): DiffEntry[] => {
