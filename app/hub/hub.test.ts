@@ -389,6 +389,15 @@ describe('hub: whole-node work goes in time slices', () => {
     expect(settled.slice(1).sort()).toEqual(['newer: 200 pods', 'other window: 200 pods']);
   });
 
+  it('stops whole-node work under way when the hub closes', async () => {
+    const { hub, node } = await busyHub(bigNode(200));
+    const preview = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name' });
+    const matrix = handleRequest(hub.handlers, 'fleet.matrix', { nodeIds: [node.id] });
+    await hub.close();
+    expect(await preview).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await matrix).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+
   it('builds the fleet matrix of a big node while the watch\'s changes go out and other requests are answered; asked again meanwhile, that build answers', async () => {
     const pods = bigNode(300);
     const { hub, call, source, node } = await busyHub(pods);
