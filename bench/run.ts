@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../app/fs/atomic-file';
 import { cliBench } from './cli.bench';
 import { fleetOpenBench } from './fleet-open.bench';
 import { fleetTableBench } from './fleet-table.bench';
+import { hubSlicesBench } from './hub-slices.bench';
 import { recordedFigures } from './figures';
 import { kubectlYamlBench } from './kubectl-yaml.bench';
 import { podDecodeBench } from './pod-decode.bench';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'sim-list': simListBench,
   'fleet-open': fleetOpenBench,
   'fleet-table': fleetTableBench,
+  'hub-slices': hubSlicesBench,
   ui: uiBench,
 };
 

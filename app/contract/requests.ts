@@ -162,9 +162,13 @@ export const requests = {
   },
   /** Checks a field mask as the user types, without applying it; `@NAME` names a preset. */
   'mask.validate': { input: z.object({ mask: MaskTextSchema }), output: MaskCheckSchema },
-  /** The node's pods through a mask (not applied): a sample pod and what the mask saves. */
+  /**
+   * The node's pods through a mask (not applied): a sample pod and what the mask saves. Worked out in
+   * time slices; a newer preview from the same `asker` (one mask builder) stops an older one still
+   * running, which then fails with code 'cancelled'.
+   */
   'mask.preview': {
-    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional() }),
+    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional(), asker: z.string().min(1).max(100).optional() }),
     output: MaskPreviewSchema,
   },
   /** Built-in presets, then the user's saved ones. */

@@ -5,6 +5,7 @@
 import { diffValues, deepEqual, type JsonValue, type PatchOp, type ValueChange } from './diff-values';
 import { matchPods, podRef, type MatchedBy, type PodRef } from './match-pods';
 import { activeRules, compileIgnore, type NoiseRule, type NoiseSettings } from './noise-rules';
+import { runAtOnce, runInSlices, type SliceOptions } from '../util/time-slices';
 
 export type PodChangeKind = 'added' | 'removed' | 'changed' | 'unchanged';
 
@@ -84,38 +85,22 @@ function* podSetDiffSteps<P>(left: readonly P[], right: readonly P[], json: (pod
 
 /** Two pod sets, at once. */
 export function diffPodSets<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue, noise: NoiseSettings = DEFAULT_NOISE): PodSetDiff {
-  const steps = podSetDiffSteps(left, right, json, noise);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runAtOnce(podSetDiffSteps(left, right, json, noise));
 }
 
-export interface SliceOptions {
-  /** Longest stretch of work between two pauses, in ms. */
-  budgetMs?: number;
+export interface DiffSliceOptions extends Omit<SliceOptions<number>, 'onPause'> {
   /** Pairs compared so far and how many there are at most. */
   onProgress?: (done: number, total: number) => void;
-  signal?: AbortSignal;
 }
 
 /** Two pod sets in slices of at most `budgetMs`, giving the event loop (a UI, a server) a turn between them. */
-export async function diffPodSetsInSlices<P>(
+export function diffPodSetsInSlices<P>(
   left: readonly P[],
   right: readonly P[],
   json: (pod: P) => JsonValue,
   noise: NoiseSettings = DEFAULT_NOISE,
-  { budgetMs = 12, onProgress, signal }: SliceOptions = {},
+  { onProgress, ...slices }: DiffSliceOptions = {},
 ): Promise<PodSetDiff> {
-  const steps = podSetDiffSteps(left, right, json, noise);
   const total = Math.min(left.length, right.length);
-  for (;;) {
-    signal?.throwIfAborted();
-    const until = performance.now() + budgetMs;
-    let step = steps.next();
-    while (!step.done && performance.now() < until) step = steps.next();
-    if (step.done) return step.value;
-    onProgress?.(step.value, total);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  return runInSlices(podSetDiffSteps(left, right, json, noise), { ...slices, onPause: (done) => onProgress?.(done, total) });
 }

@@ -35,8 +35,10 @@ export function canonicalJson(v: PodValue | undefined): string {
   return JSON.stringify(v);
 }
 
+type Aspect = Exclude<DriftKind, 'missing'>;
+
 /** Each compared aspect of a container, or undefined when the source did not send it. */
-const ASPECTS: Record<Exclude<DriftKind, 'missing'>, (c: Record<string, PodValue | undefined>) => string | undefined> = {
+const ASPECTS: Record<Aspect, (c: Record<string, PodValue | undefined>) => string | undefined> = {
   image: (c) => (typeof c.image === 'string' ? c.image : undefined),
   resources: (c) => (c.resources === undefined ? undefined : canonicalJson(c.resources)),
   // An image's own entrypoint is used when both are absent; with the image present, absent means default.
@@ -44,10 +46,24 @@ const ASPECTS: Record<Exclude<DriftKind, 'missing'>, (c: Record<string, PodValue
   env: (c) => (c.image === undefined && c.env === undefined ? undefined : canonicalJson(c.env ?? [])),
 };
 
-function containersOf(pod: PodTree): Map<string, Record<string, PodValue | undefined>> {
+/** A pod's containers by name, each with the aspects drift compares (only those the source sent). */
+export type ContainerAspects = ReadonlyMap<string, Readonly<Partial<Record<Aspect, string>>>>;
+
+/**
+ * What drift reads of a pod: kept per pod by the hub, so a matrix rebuilt under churn reads only the pods
+ * that changed. `share` may hand back an equal string held already (many pods have the same image, env).
+ */
+export function containerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
   const spec = objAt(pod.spec);
-  const out = new Map<string, Record<string, PodValue | undefined>>();
-  for (const c of [...listAt(spec.initContainers), ...listAt(spec.containers)]) out.set(strAt(c.name), c);
+  const out = new Map<string, Partial<Record<Aspect, string>>>();
+  for (const c of [...listAt(spec.initContainers), ...listAt(spec.containers)]) {
+    const aspects: Partial<Record<Aspect, string>> = {};
+    for (const [kind, read] of Object.entries(ASPECTS) as [Aspect, (typeof ASPECTS)['image']][]) {
+      const v = read(c);
+      if (v !== undefined) aspects[kind] = share(v);
+    }
+    out.set(strAt(c.name), aspects);
+  }
   return out;
 }
 
@@ -58,7 +74,8 @@ export interface DriftContext {
   expected: boolean[] | null;
 }
 
-export function findDrift(workload: WorkloadId, podsPerSource: (PodTree[] | null)[], ctx: DriftContext): Drift[] {
+/** The workload's drift, from its pods' containers on each source (null: none of its pods there). */
+export function findDrift(workload: WorkloadId, podsPerSource: (readonly ContainerAspects[] | null)[], ctx: DriftContext): Drift[] {
   const drift: Drift[] = [];
   if (ctx.expected) {
     const missing = ctx.expected.some((should, i) => should && !podsPerSource[i]);
@@ -72,16 +89,14 @@ export function findDrift(workload: WorkloadId, podsPerSource: (PodTree[] | null
   }
   if (!TEMPLATED.has(workload.kind)) return drift;
   const containerNames = new Set<string>();
-  const perSource = podsPerSource.map((pods) => (pods ? pods.map(containersOf) : null));
-  for (const pods of perSource) for (const containers of pods ?? []) for (const name of containers.keys()) containerNames.add(name);
+  for (const pods of podsPerSource) for (const containers of pods ?? []) for (const name of containers.keys()) containerNames.add(name);
   for (const container of [...containerNames].sort()) {
-    for (const [kind, read] of Object.entries(ASPECTS) as [Exclude<DriftKind, 'missing'>, (typeof ASPECTS)['image']][]) {
+    for (const kind of Object.keys(ASPECTS) as Aspect[]) {
       const values: Record<string, string> = {};
-      perSource.forEach((pods, i) => {
+      podsPerSource.forEach((pods, i) => {
         const seen = new Set<string>();
         for (const containers of pods ?? []) {
-          const c = containers.get(container);
-          const v = c ? read(c) : undefined;
+          const v = containers.get(container)?.[kind];
           if (v !== undefined) seen.add(v);
         }
         if (seen.size) values[ctx.sources[i]!] = [...seen].sort().join(' | ');

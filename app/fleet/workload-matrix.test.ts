@@ -3,7 +3,8 @@ import type { PodObject, PodTree } from '../pod/pod-tree';
 import { PodGenerator } from '../sim/pod-generator';
 import { csvField, matrixToCsv, matrixToJson } from './matrix-export';
 import { workloadOf, workloadKey } from './workload-identity';
-import { buildWorkloadMatrix } from './workload-matrix';
+import { runAtOnce } from '../util/time-slices';
+import { buildWorkloadMatrix, matrixPodOf, SharedValues, workloadMatrixSteps } from './workload-matrix';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 
@@ -113,6 +114,17 @@ describe('buildWorkloadMatrix', () => {
     expect(image.values['worker-1']).toBe(mainOf(base.find((p) => inWorkload(p, deployment))!).image);
     expect(m.rows.find((r) => r.key === workloadKey(daemonSet))!.drift[0]!.values).toEqual({ 'worker-1': 'present', 'worker-2': 'missing', 'worker-3': 'present' });
     expect(m.drifted).toBe(4);
+  });
+
+  it('gives the same matrix whether the values pods have alike are shared or not, however few are kept', () => {
+    const a = nodePods('worker-1');
+    const b = nodePods('worker-2').map((p, i) => (i % 7 === 0 ? edited(p, (copy) => (containers(copy)[0]!.image = `other:${i}`)) : p));
+    const sharedBy = (shared: SharedValues) =>
+      runAtOnce(workloadMatrixSteps([{ id: 'worker-1', pods: a.map((p) => matrixPodOf(p, shared)) }, { id: 'worker-2', pods: b.map((p) => matrixPodOf(p, shared)) }]));
+    const once = buildWorkloadMatrix([{ id: 'worker-1', pods: a }, { id: 'worker-2', pods: b }]);
+    expect(once.drifted).toBeGreaterThan(0);
+    expect(sharedBy(new SharedValues(1))).toEqual(once);
+    expect(sharedBy(new SharedValues(3))).toEqual(once);
   });
 
   it('shows a failed source as unknown, never as missing pods or zeros', () => {

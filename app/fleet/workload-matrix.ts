@@ -2,11 +2,14 @@
  * The comparison matrix over many sources: one row per workload (workload-identity.ts), one column per
  * source, each cell the workload's pods there (count, ready, phases, restarts), and the drift between
  * the sources (workload-drift.ts). Pure and browser-safe: the CLI and the fleet view build the same one.
+ * Each pod is read once into what the matrix needs of it (matrixPodOf), which the hub keeps per pod as
+ * received; the rest is steps (workloadMatrixSteps) the hub runs in time slices.
  */
 import { kubectlColumns } from '../contract/pod-row-from-tree';
 import { objAt, strAt } from '../contract/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
-import { findDrift, type Drift } from './workload-drift';
+import { runAtOnce } from '../util/time-slices';
+import { containerAspects, findDrift, type ContainerAspects, type Drift } from './workload-drift';
 import { workloadKey, workloadOf, type WorkloadId } from './workload-identity';
 
 /** A source's pods, or why it could not be read (its column then shows no cells, never zeros). */
@@ -38,35 +41,84 @@ export interface WorkloadMatrix {
   drifted: number;
 }
 
-/** The pods of `rows` on one source, grouped by workload. */
-function groupByWorkload(pods: readonly PodTree[]): Map<string, { workload: WorkloadId; pods: PodTree[] }> {
-  const groups = new Map<string, { workload: WorkloadId; pods: PodTree[] }>();
+/** What the matrix reads of one pod. */
+export interface MatrixPod {
+  workload: WorkloadId;
+  key: string;
+  name: string;
+  /** '' when the phase was not received. */
+  phase: string;
+  /** Every container ready (and there is one). */
+  ready: boolean;
+  restarts: number;
+  containers: ContainerAspects;
+}
+
+/** A source's pods as the matrix reads them, or why it could not be read. */
+export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };
+
+/**
+ * Values many pods have alike (a template's containers, a workload's name), held once for all of them:
+ * a node's replicas cost the matrix a few small objects each, not their containers' env and resources
+ * again. Bounded: past `limit` values it starts afresh (what was shared stays shared).
+ */
+export class SharedValues {
+  private readonly values = new Map<string, unknown>();
+  constructor(private readonly limit = 10_000) {}
+
+  /** The value kept under `key`, else `value`, kept from now on. A string is its own key; other values' keys have a '\\0'. */
+  share<T>(key: string, value: T): T {
+    const kept = this.values.get(key);
+    if (kept !== undefined) return kept as T;
+    if (this.values.size >= this.limit) this.values.clear();
+    this.values.set(key, value);
+    return value;
+  }
+}
+
+export function matrixPodOf(pod: PodTree, shared: SharedValues): MatrixPod {
+  const workload = workloadOf(pod);
+  const key = workloadKey(workload);
+  const containers = containerAspects(pod, (text) => shared.share(text, text));
+  const columns = kubectlColumns(pod);
+  return {
+    ...shared.share(`workload\0${key}`, { workload, key }),
+    name: strAt(objAt(pod.metadata).name),
+    phase: strAt(objAt(pod.status).phase),
+    ready: columns.total > 0 && columns.ready === columns.total,
+    restarts: columns.restarts,
+    containers,
+  };
+}
+
+/** The pods of one source, grouped by workload; a step per pod. */
+function* groupByWorkload(pods: readonly MatrixPod[]): Generator<void, Map<string, { workload: WorkloadId; pods: MatrixPod[] }>> {
+  const groups = new Map<string, { workload: WorkloadId; pods: MatrixPod[] }>();
   for (const pod of pods) {
-    const workload = workloadOf(pod);
-    const key = workloadKey(workload);
-    const group = groups.get(key);
+    const group = groups.get(pod.key);
     if (group) group.pods.push(pod);
-    else groups.set(key, { workload, pods: [pod] });
+    else groups.set(pod.key, { workload: pod.workload, pods: [pod] });
+    yield;
   }
   return groups;
 }
 
-function cellOf(pods: PodTree[]): MatrixCell {
+function cellOf(pods: MatrixPod[]): MatrixCell {
   const cell: MatrixCell = { pods: pods.length, readyPods: 0, phases: {}, restarts: 0, podNames: [] };
   for (const pod of pods) {
-    const columns = kubectlColumns(pod);
-    if (columns.total > 0 && columns.ready === columns.total) cell.readyPods++;
-    cell.restarts += columns.restarts;
-    const phase = strAt(objAt(pod.status).phase);
-    cell.phases[phase] = (cell.phases[phase] ?? 0) + 1;
-    cell.podNames.push(strAt(objAt(pod.metadata).name));
+    if (pod.ready) cell.readyPods++;
+    cell.restarts += pod.restarts;
+    cell.phases[pod.phase] = (cell.phases[pod.phase] ?? 0) + 1;
+    cell.podNames.push(pod.name);
   }
   cell.podNames.sort();
   return cell;
 }
 
-export function buildWorkloadMatrix(inputs: readonly MatrixInput[]): WorkloadMatrix {
-  const perSource = inputs.map((s) => ('pods' in s ? groupByWorkload(s.pods) : null));
+/** The matrix of the sources, a step per pod grouped and per row built; its return value is the matrix. */
+export function* workloadMatrixSteps(inputs: readonly MatrixSource[]): Generator<void, WorkloadMatrix> {
+  const perSource: (Map<string, { workload: WorkloadId; pods: MatrixPod[] }> | null)[] = [];
+  for (const s of inputs) perSource.push('pods' in s ? yield* groupByWorkload(s.pods) : null);
   const workloads = new Map<string, WorkloadId>();
   for (const groups of perSource) for (const [key, g] of groups ?? []) if (!workloads.has(key)) workloads.set(key, g.workload);
   const keys = [...workloads.keys()].sort((a, b) => {
@@ -76,23 +128,35 @@ export function buildWorkloadMatrix(inputs: readonly MatrixInput[]): WorkloadMat
   });
   const answered = perSource.map((g) => g !== null);
   const runsStaticPods = perSource.map((g) => [...(g?.values() ?? [])].some((x) => x.workload.kind === 'Static'));
-  const rows = keys.map((key): MatrixRow => {
+  const rows: MatrixRow[] = [];
+  for (const key of keys) {
     const workload = workloads.get(key)!;
     const podsPerSource = perSource.map((g) => g?.get(key)?.pods ?? null);
-    return {
+    rows.push({
       workload,
       key,
       cells: podsPerSource.map((pods) => (pods ? cellOf(pods) : null)),
-      drift: findDrift(workload, podsPerSource, {
-        sources: inputs.map((s) => s.id),
-        // Where a missing pod counts: every node for a DaemonSet, the control-plane nodes for a static pod.
-        expected: workload.kind === 'DaemonSet' ? answered : workload.kind === 'Static' ? runsStaticPods : null,
-      }),
-    };
-  });
+      drift: findDrift(
+        workload,
+        podsPerSource.map((pods) => pods?.map((p) => p.containers) ?? null),
+        {
+          sources: inputs.map((s) => s.id),
+          // Where a missing pod counts: every node for a DaemonSet, the control-plane nodes for a static pod.
+          expected: workload.kind === 'DaemonSet' ? answered : workload.kind === 'Static' ? runsStaticPods : null,
+        },
+      ),
+    });
+    yield;
+  }
   return {
     sources: inputs.map((s) => ('error' in s ? { id: s.id, error: s.error } : { id: s.id })),
     rows,
     drifted: rows.filter((r) => r.drift.length > 0).length,
   };
+}
+
+/** The matrix of the sources' pods, at once (the CLI). */
+export function buildWorkloadMatrix(inputs: readonly MatrixInput[]): WorkloadMatrix {
+  const shared = new SharedValues();
+  return runAtOnce(workloadMatrixSteps(inputs.map((s) => ('pods' in s ? { id: s.id, pods: s.pods.map((pod) => matrixPodOf(pod, shared)) } : s))));
 }

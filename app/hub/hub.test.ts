@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleRequest, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName, type WorkloadMatrixView } from '../contract';
+import { handleRequest, type MaskPreview, type NodeInfo, type PodDetail, type PodHistoryView, type RequestName, type WorkloadMatrixView } from '../contract';
 import type { NodeLinkEvents, NodeLinkRequest } from '../inspector/node-link';
+import { buildWorkloadMatrix, type WorkloadMatrix } from '../fleet/workload-matrix';
+import { maskPreviewSteps } from '../inspector/mask-preview';
+import { parseFieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
+import { encodePod } from '../pod/encode';
 import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import type { DecodedPod } from '../pod/pod-tree';
+import { decodeStored, type PodBytes } from '../pod/stored-pod';
+import { generatePods } from '../sim/pod-generator';
 import { createHub, type Hub, type OfflineSource, type PresetStore } from './hub';
 import { simulatedRecording } from './simulated-source';
 
@@ -13,7 +19,7 @@ const pod = (uid: string, phase: string, extra: Record<string, string> = {}): De
 });
 
 /** A hub over a hand-driven live source: the test plays the kubelet. */
-function hubWithSource(options: { now?: () => number } = {}) {
+function hubWithSource(options: { now?: () => number; sliceMs?: number } = {}) {
   let events: NodeLinkEvents | undefined;
   let closed = 0;
   const hub = createHub({
@@ -326,5 +332,126 @@ describe('hub: the workload matrix over selected sources', () => {
     expect(m.rows[0]!.drift).toEqual([{ kind: 'image', container: 'agent', values: { 'worker-a': 'agent:1', 'worker-b': 'agent:2', 'worker-a.json': 'agent:1' } }]);
     expect(m.drifted).toBe(1);
     expect((await call<NodeInfo[]>('nodes.list')).filter((n) => n.spec.kind === 'unix').map((n) => n.spec.kind === 'unix' && n.spec.group)).toEqual(['workers', 'workers', 'workers']);
+  });
+});
+
+describe('hub: whole-node work goes in time slices', () => {
+  /** A busy node's pods as a live node holds them: their bytes. */
+  const bigNode = (count: number): PodBytes[] =>
+    generatePods(count, { seed: 30, nodeName: 'big-node', nowMs: Date.UTC(2026, 0, 2, 3, 4, 5) }).map((pod) => ({ bytes: encodePod(pod) }));
+  const uidOf = (pod: PodBytes) => String((decodeStored(pod).pod.metadata as Record<string, unknown>).uid);
+
+  /** A hub whose whole-node work gives the event loop a turn after every pod, over a live node of `pods`. */
+  async function busyHub(pods: PodBytes[]) {
+    const h = hubWithSource({ sliceMs: 0 });
+    open.push(h.hub);
+    const node = await h.call<NodeInfo>('nodes.add', { kind: 'unix', socketPath: '/run/big.sock' });
+    h.source().state({ phase: 'live', since: 1 });
+    const listed = new Promise<void>((resolve) => h.hub.subscribe((e) => e.name === 'podDeltas' && e.payload.reset && resolve()));
+    h.source().reset(pods);
+    await listed;
+    return { ...h, node };
+  }
+
+  it('takes the watch\'s pod changes and answers other requests while a mask preview of a big node is under way', async () => {
+    const pods = bigNode(400);
+    const { hub, call, source, node } = await busyHub(pods);
+    const order: string[] = [];
+    const preview = call<Extract<MaskPreview, { ok: true }>>('mask.preview', { nodeId: node.id, mask: '@identity' }).then((p) => (order.push('preview'), p));
+    const gone = uidOf(pods[0]!);
+    const batchOut = new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && e.payload.removals.includes(gone) && resolve()));
+    source().change('DELETED', pods[0]!);
+    await batchOut;
+    order.push('pod batch');
+    const rows = await call<{ rows: unknown[] }>('pods.rows', { nodeId: node.id });
+    order.push('pods.rows');
+    const result = await preview;
+
+    expect(order).toEqual(['pod batch', 'pods.rows', 'preview']);
+    expect(rows.rows).toHaveLength(399);
+    // The preview is of the pods as they were when it was asked for, as if worked out at once.
+    let steps = maskPreviewSteps(pods, parseFieldMask(BUILT_IN_PRESETS.find((p) => p.name === 'identity')!.paths.join(',')), decodeStored(pods[0]!).pod, '');
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(result).toEqual(step.value);
+    expect(result.pods).toBe(400);
+  });
+
+  it('stops a preview when the same mask builder asks for a newer one; another builder\'s preview goes on', async () => {
+    const { hub, node } = await busyHub(bigNode(200));
+    const settled: string[] = [];
+    const ask = (asker: string, mask: string, name: string) =>
+      handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask, asker }).then((r) => settled.push(r.ok ? `${name}: ${(r.value as MaskPreview & { ok: true }).pods} pods` : `${name}: ${r.error.code}`));
+    const runs = [ask('builder-1', 'metadata.name', 'first'), ask('builder-2', 'metadata.name', 'other window'), ask('builder-1', 'metadata.name,status.phase', 'newer')];
+    await Promise.all(runs);
+    // The superseded one ends at its next turn, long before the others have gone through their pods.
+    expect(settled[0]).toBe('first: cancelled');
+    expect(settled.slice(1).sort()).toEqual(['newer: 200 pods', 'other window: 200 pods']);
+  });
+
+  it('stops whole-node work under way when the hub closes', async () => {
+    const { hub, node } = await busyHub(bigNode(200));
+    const preview = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name' });
+    const matrix = handleRequest(hub.handlers, 'fleet.matrix', { nodeIds: [node.id] });
+    await hub.close();
+    expect(await preview).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await matrix).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+
+  it('builds the fleet matrix of a big node while the watch\'s changes go out and other requests are answered; asked again meanwhile, that build answers', async () => {
+    const pods = bigNode(300);
+    const { hub, call, source, node } = await busyHub(pods);
+    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
+    const before = shownNow();
+    const order: string[] = [];
+    const first = call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] }).then((m) => (order.push('matrix'), m));
+    const gone = uidOf(pods[0]!);
+    const batchOut = new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && e.payload.removals.includes(gone) && resolve()));
+    source().change('DELETED', pods[0]!);
+    await batchOut;
+    order.push('pod batch');
+    const again = call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    await call('pods.rows', { nodeId: node.id });
+    order.push('pods.rows');
+
+    expect(await first).toEqual(before);
+    expect(order).toEqual(['pod batch', 'pods.rows', 'matrix']);
+    // Asked while the build was under way: that build answers, as of when it started.
+    expect(await again).toEqual(before);
+    // Once it is done, the next request builds the node as it is now.
+    const after = await call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    expect(after).toEqual(shownNow());
+    expect(after).not.toEqual(before);
+  });
+
+  it('rebuilds the matrix from each pod as it is now: a changed pod, a deleted one, a new mask', async () => {
+    const pods = bigNode(120);
+    const { hub, call, source, node } = await busyHub(pods);
+    const matrix = () => call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
+    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
+    const batch = () => new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && resolve()));
+
+    const first = await matrix();
+    // A DaemonSet pod is set up anew and fails; another pod is deleted.
+    const changed = pods.findIndex((p) => /DaemonSet/.test(JSON.stringify((decodeStored(p).pod.metadata as Record<string, unknown>).ownerReferences ?? '')));
+    const tree = structuredClone(decodeStored(pods[changed]!).pod);
+    const spec = tree.spec as { containers: { image: string }[] };
+    spec.containers[0]!.image = 'registry.example.internal/changed:9';
+    (tree.status as Record<string, unknown>).phase = 'Failed';
+    const out = batch();
+    source().change('MODIFIED', { bytes: encodePod(tree) });
+    source().change('DELETED', pods[1]!);
+    await out;
+    const rebuilt = await matrix();
+    expect(rebuilt).toEqual(shownNow());
+    expect(rebuilt).not.toEqual(first);
+
+    // A new mask: every pod is read again through it (no container statuses: no ready containers, no restarts).
+    await call('nodes.setMask', { nodeId: node.id, mask: 'metadata,status.phase' });
+    source().state({ phase: 'live', since: 2 });
+    const masked = await matrix();
+    expect(masked).toEqual(shownNow());
+    expect(masked.rows.map((r) => r.cells[0]?.pods)).toEqual(rebuilt.rows.map((r) => r.cells[0]?.pods));
+    expect(masked.rows.map((r) => r.cells[0]?.restarts)).not.toEqual(rebuilt.rows.map((r) => r.cells[0]?.restarts));
   });
 });

@@ -13,11 +13,11 @@ import {
 } from '../contract';
 import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
-import { buildWorkloadMatrix, type MatrixInput, type WorkloadMatrix } from '../fleet/workload-matrix';
+import { matrixPodOf, SharedValues, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
-import { maskPreview } from '../inspector/mask-preview';
+import { maskPreviewSteps } from '../inspector/mask-preview';
 import { checkMask, maskOf } from '../inspector/node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from '../inspector/node-link';
 import { incomingUid, NodePods, type IncomingPod } from '../inspector/node-pods';
@@ -29,6 +29,7 @@ import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
@@ -116,6 +117,8 @@ export interface HubOptions {
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
+  /** Longest stretch of whole-node work (a mask preview, the fleet matrix) between two turns of the event loop, in ms (tests shorten it). */
+  sliceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
 }
@@ -531,8 +534,33 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
-  /** The last matrix built, and what it was built from. */
-  let matrixCache: { version: string; matrix: WorkloadMatrix } | null = null;
+  /** Whole-node work under way (previews, matrices), stopped when the hub closes. */
+  const running = new Set<AbortController>();
+  /** The mask preview under way per asker (a mask builder). */
+  const previews = new Map<string, AbortController>();
+  /** Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile. */
+  const inSlices = async <R,>(steps: Iterator<unknown, R>, work = new AbortController()): Promise<R> => {
+    running.add(work);
+    try {
+      return await runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: work.signal });
+    } finally {
+      running.delete(work);
+    }
+  };
+
+  /** The last matrix built (or being built), and what it was built from. */
+  let matrixCache: { version: string; sources: string; building: boolean; matrix: Promise<WorkloadMatrix> } | null = null;
+  /** What the matrix read of each pod as received, through the mask it was shown with: read again only for a pod that changed. */
+  const matrixPods = new WeakMap<StoredPod, { mask: FieldMask | null; pod: MatrixPod }>();
+  const matrixShared = new SharedValues();
+  const matrixPodFor = (record: NodeRecord, stored: StoredPod): MatrixPod => {
+    const mask = record.pods.fieldMask;
+    const kept = matrixPods.get(stored);
+    if (kept?.mask === mask) return kept.pod;
+    const pod = matrixPodOf(record.pods.shown(stored), matrixShared);
+    matrixPods.set(stored, { mask, pod });
+    return pod;
+  };
 
   const savedPresets = (): PresetStore => {
     if (options.presets) return options.presets;
@@ -686,21 +714,43 @@ export function createHub(options: HubOptions): Hub {
     },
     'fleet.matrix': ({ nodeIds }) => {
       const records = nodeIds.map(recordOf);
-      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them changed.
+      const sources = nodeIds.join(',');
+      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them
+      // changed, and while one is being built for these sources, that one answers (never a pile of them).
       const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
-      if (matrixCache?.version === version) return matrixCache.matrix;
+      if (matrixCache && (matrixCache.version === version || (matrixCache.sources === sources && matrixCache.building))) return matrixCache.matrix;
       const labels = records.map((r) => r.info.label);
       // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
       const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
-      const matrix = buildWorkloadMatrix(
-        records.map((r, i): MatrixInput => {
-          const { phase } = r.info.state;
-          if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), pods: [...r.pods.values()].map((e) => r.pods.shown(e.pod)) };
-          return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
-        }),
+      // The sources as they are now; each pod is read as the build reaches it.
+      const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: StoredPod[] } => {
+        const { phase } = r.info.state;
+        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].map((e) => e.pod) };
+        return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
+      });
+      const steps = (function* () {
+        const inputs: MatrixSource[] = [];
+        for (const source of read) {
+          if ('error' in source) {
+            inputs.push(source);
+            continue;
+          }
+          const pods: MatrixPod[] = [];
+          for (const stored of source.pods) {
+            pods.push(matrixPodFor(source.record, stored));
+            yield;
+          }
+          inputs.push({ id: source.id, pods });
+        }
+        return yield* workloadMatrixSteps(inputs);
+      })();
+      const entry = { version, sources, building: true, matrix: inSlices(steps) };
+      matrixCache = entry;
+      entry.matrix.then(
+        () => (entry.building = false),
+        () => matrixCache === entry && (matrixCache = null),
       );
-      matrixCache = { version, matrix };
-      return matrix;
+      return entry.matrix;
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {
@@ -708,20 +758,28 @@ export function createHub(options: HubOptions): Hub {
       return {};
     },
     'mask.validate': ({ mask }) => checkMask(mask, presets()),
-    'mask.preview': ({ nodeId, mask, uid }) => {
+    'mask.preview': async ({ nodeId, mask, uid, asker }) => {
       const record = recordOf(nodeId);
       const check = checkMask(mask, presets());
       if (!check.ok) return check;
       const parsed = maskOf(mask, presets());
       if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
-      const entries = [...record.pods.values()];
-      const sample = (uid ? record.pods.get(uid) : undefined) ?? entries[0];
-      // Decoded one at a time as the preview goes through them.
-      const trees = (function* () {
-        for (const e of entries) yield decodeStored(e.pod).pod;
-      })();
+      // The pods as they are now; each is decoded as the preview reaches it.
+      const pods = [...record.pods.values()].map((e) => e.pod);
+      const sample = (uid ? record.pods.get(uid)?.pod : undefined) ?? pods[0];
       // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
-      return maskPreview(trees, parsed, sample && decodeStored(sample.pod).pod, record.offline ? '' : record.info.mask);
+      const steps = maskPreviewSteps(pods, parsed, sample && decodeStored(sample).pod, record.offline ? '' : record.info.mask);
+      // The user typing a mask asks again and again: only the latest of an asker's previews goes on.
+      const work = new AbortController();
+      if (asker) {
+        previews.get(asker)?.abort(new ContractError('cancelled', 'A newer preview of the mask replaced this one.', 'Nothing to do: the newer preview answers.'));
+        previews.set(asker, work);
+      }
+      try {
+        return await inSlices(steps, work);
+      } finally {
+        if (asker && previews.get(asker) === work) previews.delete(asker);
+      }
     },
     'mask.presets': () => presets(),
     'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
@@ -775,6 +833,7 @@ export function createHub(options: HubOptions): Hub {
     },
     async close() {
       diffJobs.close();
+      for (const work of running) work.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

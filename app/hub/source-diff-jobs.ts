@@ -16,6 +16,7 @@ import type { NoiseSettings } from '../diff/noise-rules';
 import type { FieldMask } from '../mask/field-mask';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { PodTree } from '../pod/pod-tree';
+import { runInSlices } from '../util/time-slices';
 
 /**
  * A pod of one side as it is compared: already shown through both sides' masks. `tree` may decode the pod
@@ -55,9 +56,6 @@ export interface SourceDiffJobsOptions {
   /** Finished comparisons kept for diff.result and diff.pods; the oldest is forgotten past it. */
   keep?: number;
 }
-
-/** Gives the event loop a turn (a UI, the bridge's other requests). */
-const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const notFound = (jobId: string) =>
   new ContractError('not-found', `There is no comparison ${jobId} (any more).`, 'Older comparisons are forgotten, or it was cancelled: compare the sources again.');
@@ -158,17 +156,18 @@ export class SourceDiffJobs {
       // Printing every pod is most of the work: done here in slices, so the diff's matching, which
       // reads every pod at once, finds them ready.
       const json = new Map<SidePod, JsonValue>();
-      let until = performance.now() + this.budgetMs;
-      for (const [pod, mask] of [...job.left.pods.map((p) => [p, job.left.mask] as const), ...job.right.pods.map((p) => [p, job.right.mask] as const)]) {
-        json.set(pod, kubectlJsonValue(pod.tree, mask));
-        job.done++;
-        if (performance.now() >= until) {
-          progress();
-          await turn();
-          signal.throwIfAborted();
-          until = performance.now() + this.budgetMs;
-        }
-      }
+      await runInSlices(
+        (function* () {
+          for (const side of [job.left, job.right]) {
+            for (const pod of side.pods) {
+              json.set(pod, kubectlJsonValue(pod.tree, side.mask));
+              job.done++;
+              yield;
+            }
+          }
+        })(),
+        { budgetMs: this.budgetMs, signal, onPause: () => progress() },
+      );
       const printed = job.done;
       const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p)!, noise, {
         budgetMs: this.budgetMs,

@@ -5,12 +5,13 @@ import type { PodRow } from '../../app/contract/pods';
 import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/contract/pod-field-sources';
 import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
 import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
-import { sortRows, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { parseFilter } from '../filter/filter-language';
+import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
 import { podLabel } from '../format/pod-label';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
+import { fleetRowKey as rowKey, splitFleetKey as splitKey } from '../state/pod-store';
 import { podMetricsLookup, type PodMetricsView } from '../state/pod-metrics';
 import { downloadText } from '../bridge/download-text';
 import { ComparePodsDialog, type PodOnSource } from './ComparePodsDialog';
@@ -25,15 +26,8 @@ type View = 'pods' | 'compare';
 /** The matrix is rebuilt from the pods as shown this often while it is open, so it follows the nodes. */
 const MATRIX_REFRESH_MS = 3000;
 
-/** A row's key in the table over several sources: the same pod uid may be on two (a node and its snapshot). */
-const rowKey = (nodeId: string, uid: string) => `${nodeId}:${uid}`;
 /** Nothing left out: the header of the table over several sources, whose rows each say what their mask left out. */
 const NONE: ReadonlySet<RowField> = new Set();
-
-const splitKey = (key: string) => {
-  const at = key.indexOf(':');
-  return { nodeId: key.slice(0, at), uid: key.slice(at + 1) };
-};
 
 /**
  * Several sources at once: all their pods in one table (NODE is the source; filter with node:), and the
@@ -60,8 +54,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const counts = new Map<StateCategory, number>();
   for (const n of nodes) counts.set(stateCategory(n.state), (counts.get(stateCategory(n.state)) ?? 0) + 1);
 
-  // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it.
-  const allRows: PodRow[] = nodes.flatMap((n) => model.pods.rows(n.id).map((r) => ({ ...r, uid: rowKey(n.id, r.uid), node: n.label })));
+  const total = nodes.reduce((n, node) => n + model.pods.count(node.id), 0);
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
   // Each row through its own source's mask; NODE is the source here, never left out.
   const masks = new Map(
@@ -69,12 +62,29 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   );
   const maskOf = (key: string) => masks.get(splitKey(key).nodeId) ?? { notSelected: NONE, mask: '' };
   // A row's CPU, memory and probes come from its own source's metrics (REST nodes), or say why there are none.
-  const metricsOf = (row: Pick<PodRow, 'uid' | 'namespace' | 'name'>): PodMetricsView => {
-    const { nodeId, uid } = splitKey(row.uid);
-    return podMetricsLookup(model.metrics.get(nodeId), model.node(nodeId)?.state.phase === 'offline')({ ...row, uid });
-  };
-  // Sorted and filtered by CPU, memory and probes too, each row by its own source's metrics.
-  const rows = sortRows(filter.terms.length ? allRows.filter((r) => matchesFilter(filter, r, metricsOf)) : allRows, order, metricsOf);
+  // The same lookup while no source has a new reading, so the table's index does not sort or filter again.
+  const readings = nodes.flatMap((n) => [n.id, model.metrics.get(n.id), n.state.phase === 'offline']);
+  const lookup = useRef<{ readings: unknown[]; metricsOf: (row: Pick<PodRow, 'uid' | 'namespace' | 'name'>) => PodMetricsView } | null>(null);
+  if (!lookup.current || lookup.current.readings.length !== readings.length || readings.some((r, i) => r !== lookup.current!.readings[i])) {
+    lookup.current = {
+      readings,
+      metricsOf: (row) => {
+        const { nodeId, uid } = splitKey(row.uid);
+        return podMetricsLookup(model.metrics.get(nodeId), model.node(nodeId)?.state.phase === 'offline')({ ...row, uid });
+      },
+    };
+  }
+  const { metricsOf } = lookup.current;
+  // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it. Sorted
+  // and filtered by CPU, memory and probes too, each row by its own source's metrics; kept up to date batch by
+  // batch, not sorted again for each.
+  const rows = model.pods.fleetView(
+    nodes.map((n) => ({ id: n.id, label: n.label })),
+    filter,
+    order,
+    metricsOf,
+  );
+  useEffect(() => () => model.pods.dropFleetView(), [model]);
   /** The first pod of a matrix cell, by its name on that source. */
   const podOfCell = (pick: CellPick): PodOnSource | null => {
     const nodeId = props.nodeIds[pick.source];
@@ -167,7 +177,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
       <Tabs
         label="Views over the selected sources"
         tabs={[
-          { id: 'pods', label: `Pods (${allRows.length})` },
+          { id: 'pods', label: `Pods (${total})` },
           { id: 'compare', label: matrix && view === 'compare' ? `Compare (${matrix.drifted} drifted)` : 'Compare' },
         ]}
         selected={view}
@@ -197,7 +207,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
             <div className={open ? 'content split' : 'content'}>
               <PodsTable
                 rows={rows}
-                totalCount={allRows.length}
+                totalCount={total}
                 order={order}
                 onSort={sortBy}
                 selectedUid={selected}
@@ -223,7 +233,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
                 staleOf={staleOf}
                 metricsOf={metricsOf}
                 noMetrics={nodes.every((n) => n.readFrom !== 'rest')}
-                emptyText={allRows.length > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
+                emptyText={total > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
               />
               {opened && (
                 <PodDetail

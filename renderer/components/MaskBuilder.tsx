@@ -40,6 +40,8 @@ export function MaskBuilder(props: { bridge: Bridge; node: NodeInfo; onClose: ()
   const [error, setError] = useState<string | null>(null);
   const mask = paths.join(',');
   const settledMask = useDebounced(mask, 250);
+  // Names this builder to the core, whatever window it is in: each newer preview stops its older one.
+  const [asker] = useState(() => `mask-builder-${Math.random().toString(36).slice(2)}`);
 
   useEffect(() => {
     bridge.request('mask.presets', {}).then(setPresets, (err: unknown) => setError(errorText(err)));
@@ -50,14 +52,14 @@ export function MaskBuilder(props: { bridge: Bridge; node: NodeInfo; onClose: ()
       setPreview(null);
       return;
     }
-    bridge.request('mask.preview', { nodeId: node.id, mask: settledMask }).then(
+    bridge.request('mask.preview', { nodeId: node.id, mask: settledMask, asker }).then(
       (p) => current && setPreview(p),
       (err: unknown) => current && setError(errorText(err)),
     );
     return () => {
       current = false;
     };
-  }, [bridge, node.id, settledMask]);
+  }, [bridge, node.id, settledMask, asker]);
 
   /** Ticks and presets write the canonical text; the text box keeps whatever the user typed. */
   const choose = (next: string[]) => {

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeBridge } from '../../app/contract/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
-import { parseFilter } from '../filter/filter-language';
+import type { PodRow } from '../../app/contract/pods';
+import { Prng } from '../../app/sim/prng';
+import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { sortRows, type SortOrder } from '../filter/sort-rows';
 import { AppModel } from './app-model';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
-import { PodStore } from './pod-store';
+import { fleetRowKey, PodStore, type FleetSource } from './pod-store';
 
 describe('PodStore', () => {
   it('indexes pods by node and UID and applies batches in seq order', () => {
@@ -266,5 +269,80 @@ describe('frame batching', () => {
     frames.shift()!();
     await new Promise((r) => setTimeout(r, 0));
     expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['fresh']);
+  });
+});
+
+describe('PodStore: the table over several sources', () => {
+  const sources: FleetSource[] = [
+    { id: 'n1', label: 'worker-1' },
+    { id: 'n2', label: 'worker-2' },
+    { id: 'n3', label: 'snapshot.json' },
+  ];
+  /** The table as it was built before: every source's rows, keyed and labelled, filtered and sorted afresh. */
+  const afresh = (store: PodStore, shown: readonly FleetSource[], filterText: string, order: SortOrder) => {
+    const filter = parseFilter(filterText);
+    const all = shown.flatMap((s) => store.rows(s.id).map((r): PodRow => ({ ...r, uid: fleetRowKey(s.id, r.uid), node: s.label })));
+    return sortRows(all.filter((r) => matchesFilter(filter, r)), order);
+  };
+
+  it.each([1, 2, 3])('follows every batch, snapshot, reset and removed source exactly as filtering and sorting afresh would (seed %i)', (seed) => {
+    const random = new Prng(seed);
+    const row = (uid: string) =>
+      testRow({ uid, namespace: random.pick(['default', 'kube-system']), name: `web-${random.int(0, 30)}`, phase: random.pick(['Running', 'Pending', 'Failed']), restarts: random.pick([0, 1, 7]) });
+    const store = new PodStore();
+    const seq = new Map<string, number>();
+    const uids = (id: string) => store.rows(id).map((r) => r.uid);
+    for (const s of sources) {
+      store.applySnapshot(s.id, { seq: 1, rows: Array.from({ length: 40 }, (_, i) => row(`${s.id}-${i}`)) });
+      seq.set(s.id, 1);
+    }
+    let filterText = '-phase:Failed';
+    let order: SortOrder = { key: 'restarts', descending: true };
+    let filter = parseFilter(filterText);
+    let shown = sources;
+    expect(store.fleetView(shown, filter, order)).toEqual(afresh(store, shown, filterText, order));
+    for (let step = 0; step < 60; step++) {
+      const s = random.pick(shown);
+      const next = seq.get(s.id)! + 1;
+      const roll = random.next();
+      if (roll < 0.8) seq.set(s.id, next);
+      if (roll < 0.7) {
+        const upserts = Array.from({ length: random.int(0, 4) }, () => row(random.chance(0.5) ? random.pick(uids(s.id).length ? uids(s.id) : ['x']) : `${s.id}-new-${step}`));
+        // A batch has each pod's last change only: never the same pod upserted and removed.
+        const removals = uids(s.id).filter((uid) => random.chance(0.05) && !upserts.some((r) => r.uid === uid));
+        expect(store.applyDeltas({ nodeId: s.id, seq: next, reset: false, upserts, removals }, step)).toBe('applied');
+      } else if (roll < 0.8) {
+        store.applyDeltas({ nodeId: s.id, seq: next, reset: true, upserts: Array.from({ length: random.int(0, 50) }, (_, i) => row(`${s.id}-reset-${i}`)), removals: [] }, step);
+      } else if (roll < 0.9) {
+        // A gap: the batch is held, then a snapshot comes and the held batch is replayed on it.
+        expect(store.applyDeltas({ nodeId: s.id, seq: next + 1, reset: false, upserts: [row(`${s.id}-held-${step}`)], removals: [] }, step)).toBe('gap');
+        store.applySnapshot(s.id, { seq: next, rows: [...store.rows(s.id).filter(() => random.chance(0.8)), row(`${s.id}-snap-${step}`)] });
+        seq.set(s.id, next + 1);
+      } else if (roll < 0.95) {
+        filterText = random.pick(['', 'web-1', '-phase:Failed', 'ns:kube-system']);
+        filter = parseFilter(filterText);
+        order = random.pick<SortOrder>([{ key: 'name', descending: false }, { key: 'node', descending: true }, { key: 'restarts', descending: true }]);
+      } else if (shown.length === 3) {
+        // A source goes: its rows leave the table.
+        store.removeNode(s.id);
+        shown = shown.filter((x) => x !== s);
+      }
+      expect(store.fleetView(shown, filter, order), `step ${step}`).toEqual(afresh(store, shown, filterText, order));
+    }
+  });
+
+  it('builds the table afresh for other sources or a renamed one, and forgets it when dropped', () => {
+    const store = new PodStore();
+    store.applySnapshot('n1', { seq: 1, rows: [testRow({ uid: 'a' })] });
+    store.applySnapshot('n2', { seq: 1, rows: [testRow({ uid: 'a' }), testRow({ uid: 'b' })] });
+    const order: SortOrder = { key: 'node', descending: false };
+    const view = (shown: FleetSource[]) => store.fleetView(shown, parseFilter(''), order).map((r) => `${r.node} ${r.uid}`);
+    expect(view([{ id: 'n1', label: 'one' }])).toEqual(['one n1:a']);
+    expect(view([{ id: 'n1', label: 'one' }, { id: 'n2', label: 'two' }])).toEqual(['one n1:a', 'two n2:a', 'two n2:b']);
+    expect(view([{ id: 'n1', label: 'renamed' }, { id: 'n2', label: 'two' }])).toEqual(['renamed n1:a', 'two n2:a', 'two n2:b']);
+    store.dropFleetView();
+    // Batches of a dropped table's sources cost it nothing; asked again, it is built from the rows as they are.
+    store.applyDeltas({ nodeId: 'n1', seq: 2, reset: false, upserts: [testRow({ uid: 'c' })], removals: [] }, 1);
+    expect(view([{ id: 'n1', label: 'one' }])).toEqual(['one n1:a', 'one n1:c']);
   });
 });

@@ -26,6 +26,28 @@ interface NodePods {
 
 export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
 
+/** A row's key in the table over several sources: the same pod UID may be on two (a node and its snapshot). */
+export const fleetRowKey = (nodeId: string, uid: string): string => `${nodeId}:${uid}`;
+
+export const splitFleetKey = (key: string): { nodeId: string; uid: string } => {
+  const at = key.indexOf(':');
+  return { nodeId: key.slice(0, at), uid: key.slice(at + 1) };
+};
+
+/** A source of the table over several sources, and the label its rows' NODE column shows. */
+export interface FleetSource {
+  id: string;
+  label: string;
+}
+
+/** The table over several sources, filtered and sorted, kept up to date batch by batch like a node's view. */
+interface FleetRows {
+  /** Which sources, with their labels: another set builds the index afresh. */
+  key: string;
+  labels: ReadonlyMap<string, string>;
+  index: RowIndex;
+}
+
 /**
  * The renderer's pods, indexed by node and UID. Batches are ordered by seq: one already covered by
  * the snapshot is dropped, one that skips a seq reports a gap once (the caller fetches a new
@@ -37,6 +59,7 @@ export type DeltaOutcome = 'applied' | 'duplicate' | 'early' | 'gap';
  */
 export class PodStore {
   private readonly nodes = new Map<string, NodePods>();
+  private fleet: FleetRows | null = null;
 
   constructor(private readonly maxHeldBatches = 256) {}
 
@@ -49,7 +72,9 @@ export class PodStore {
   /** Returns 'gap' when the held batches do not follow on from the snapshot: fetch another. */
   applySnapshot(nodeId: string, snapshot: PodRowsSnapshot): 'applied' | 'gap' {
     const node = this.node(nodeId);
+    const before = node.rows;
     node.rows = new Map(snapshot.rows.map((r) => [r.uid, r]));
+    this.fleetReplaced(nodeId, before, node.rows);
     node.changedAt.clear();
     node.seq = snapshot.seq;
     node.list = null;
@@ -81,10 +106,15 @@ export class PodStore {
       }
     }
     if (batch.reset) {
+      const before = node.rows;
       node.rows = new Map();
       node.changedAt.clear();
       node.index?.reset(batch.upserts);
-    } else node.index?.apply(batch.upserts, batch.removals);
+      this.fleetReplaced(batch.nodeId, before, new Map(batch.upserts.map((r) => [r.uid, r])));
+    } else {
+      node.index?.apply(batch.upserts, batch.removals);
+      this.fleetApply(batch.nodeId, batch.upserts, batch.removals);
+    }
     for (const row of batch.upserts) {
       node.rows.set(row.uid, row);
       if (!batch.reset && now > 0) node.changedAt.set(row.uid, now);
@@ -100,6 +130,8 @@ export class PodStore {
   }
 
   removeNode(nodeId: string): void {
+    const node = this.nodes.get(nodeId);
+    if (node) this.fleetApply(nodeId, [], [...node.rows.keys()]);
     this.nodes.delete(nodeId);
   }
 
@@ -122,6 +154,45 @@ export class PodStore {
     node.index.setOrder(order);
     node.index.setFilter(filter);
     return node.index.rows();
+  }
+
+  /**
+   * The rows of several sources in one table, filtered and sorted: each row keyed by fleetRowKey, its NODE
+   * the source's label. Kept up to date batch by batch (a batch costs what its changes cost, whatever the
+   * sources hold) while the same sources are asked for; dropFleetView when the table closes.
+   */
+  fleetView(sources: readonly FleetSource[], filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf): readonly PodRow[] {
+    const key = JSON.stringify(sources.map((s) => [s.id, s.label]));
+    if (this.fleet?.key !== key) {
+      const labels = new Map(sources.map((s) => [s.id, s.label]));
+      const rows = sources.flatMap((s) => [...(this.nodes.get(s.id)?.rows.values() ?? [])].map((r) => sourcedRow(s.id, s.label, r)));
+      this.fleet = { key, labels, index: new RowIndex(order, filter, rows, metricsOf) };
+    }
+    const { index } = this.fleet;
+    index.setMetrics(metricsOf);
+    index.setOrder(order);
+    index.setFilter(filter);
+    return index.rows();
+  }
+
+  dropFleetView(): void {
+    this.fleet = null;
+  }
+
+  /** A node's batch, into the table over several sources when it is one of them. */
+  private fleetApply(nodeId: string, upserts: readonly PodRow[], removals: readonly string[]): void {
+    const label = this.fleet?.labels.get(nodeId);
+    if (label === undefined) return;
+    this.fleet!.index.apply(
+      upserts.map((r) => sourcedRow(nodeId, label, r)),
+      removals.map((uid) => fleetRowKey(nodeId, uid)),
+    );
+  }
+
+  /** A node's rows were replaced (a snapshot, a reset): what is gone goes, the rest is placed anew. */
+  private fleetReplaced(nodeId: string, before: ReadonlyMap<string, PodRow>, after: ReadonlyMap<string, PodRow>): void {
+    if (!this.fleet?.labels.has(nodeId)) return;
+    this.fleetApply(nodeId, [...after.values()], [...before.keys()].filter((uid) => !after.has(uid)));
   }
 
   get(nodeId: string, uid: string): PodRow | undefined {
@@ -147,4 +218,9 @@ export class PodStore {
   count(nodeId: string): number {
     return this.nodes.get(nodeId)?.rows.size ?? 0;
   }
+}
+
+/** A node's row as the table over several sources shows it. */
+function sourcedRow(nodeId: string, label: string, row: PodRow): PodRow {
+  return { ...row, uid: fleetRowKey(nodeId, row.uid), node: label };
 }
