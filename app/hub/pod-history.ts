@@ -133,6 +133,12 @@ export class PodHistory {
     return this.pods.get(uid)?.versions ?? [];
   }
 
+  /** The bytes of the pod's latest version, when it is a node's pod (kept as bytes); undefined otherwise. */
+  latestBytes(uid: string): Uint8Array | undefined {
+    const latest = this.pods.get(uid)?.versions.at(-1)?.pod;
+    return latest && isPodBytes(latest) ? latest.bytes : undefined;
+  }
+
   /** How many of the pod's earlier versions were dropped to stay within the limits. */
   trimmed(uid: string): number {
     return this.pods.get(uid)?.trimmed ?? 0;
