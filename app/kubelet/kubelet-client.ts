@@ -13,7 +13,7 @@ import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
-import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
+import { listPodsAnswers, streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
 import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';
@@ -174,6 +174,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     return waitIfBusy ? busyRetry(call) : call();
   };
   const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
+  /** Whether `api` answers a ListPods, found from the response's first bytes: the pods themselves are not fetched. */
+  const answers = (api: ApiShape): Promise<void> =>
+    listPodsAnswers(options.target, podsApiMethods(api).ListPods.path, maskMetadata).catch((err: unknown) => Promise.reject(fail(err, api, 'ListPods')));
   const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => {
     const reader = podReader(options.mask);
     const pods: K[] = [];
@@ -229,8 +232,8 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
 
   return {
     async detectApiShape() {
-      // The list's pods are not decoded: only which shape answers matters here.
-      if (!shape) await detecting((api) => listBytes(api, true));
+      // Only which shape answers matters here, not the pods.
+      if (!shape) await detecting((api) => busyRetry(() => answers(api)));
       return shape!;
     },
     listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }) => detectingList(call?.waitIfBusy ?? true, call?.intake),
@@ -266,7 +269,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },
     async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
-      if (!shape) await detecting((api) => listBytes(api, false));
+      if (!shape) await detecting(answers);
       const api = shape!;
       const m = podsApiMethods(api).WatchPods;
       const { client, metadata } = await grpcClient();

@@ -1,5 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { describe, expect, it } from 'vitest';
-import { ListPodsResponseReader } from './list-pods-stream';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
+import { listPodsAnswers, ListPodsResponseReader, streamListPods } from './list-pods-stream';
+import { podsApiMethods } from './pods-api-methods';
 import { writeListPodsResponse } from './testing/pods-api-writers';
 
 /** A gRPC message: the 5-byte prefix (uncompressed, length), then the message. */
@@ -37,5 +43,23 @@ describe('ListPodsResponseReader', () => {
   it('refuses a field that claims more bytes than its message has', () => {
     const reader = new ListPodsResponseReader(() => {});
     expect(() => reader.push(grpcMessage(Buffer.from([0x0a, 0x10, 0x61])))).toThrowError(/longer than its message/);
+  });
+});
+
+describe('listPodsAnswers', () => {
+  it('resolves for the API shape the kubelet serves and fails UNIMPLEMENTED for the other', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-answers-'));
+    const socketPath = join(dir, 'pods.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 2000, seed: 2 });
+    try {
+      await expect(listPodsAnswers(socketPath, podsApiMethods('shipped').ListPods.path)).resolves.toBeUndefined();
+      const err = await listPodsAnswers(socketPath, podsApiMethods('documented').ListPods.path).catch((e: unknown) => e);
+      expect((err as { code: number }).code).toBe(Status.UNIMPLEMENTED);
+      // The calls cut short leave the kubelet serving whole lists.
+      expect(await streamListPods(socketPath, podsApiMethods('shipped').ListPods.path, { pod: () => {} })).toBe(2000);
+    } finally {
+      await k.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -91,6 +91,22 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
 }
 
 /**
+ * Resolves once `methodPath` starts answering on the socket with a response (its first bytes are in), and
+ * cancels the rest; fails as streamListPods does (UNIMPLEMENTED where that API shape is not served, a
+ * busy kubelet's status). Which shape a kubelet serves is known from that, without its whole list
+ * (~90 MiB at 30,000 pods, and seconds over SSH).
+ */
+export async function listPodsAnswers(target: string, methodPath: string, metadata: Record<string, string> = {}): Promise<void> {
+  const answering = new Error('the response started');
+  const stopAtFirstBytes = () => {
+    throw answering;
+  };
+  await streamListPods(target, methodPath, { pod: () => {}, size: stopAtFirstBytes }, metadata).catch((err: unknown) => {
+    if (err !== answering) throw err;
+  });
+}
+
+/**
  * Reads a gRPC message stream holding one ListPodsResponse (pods = field 1, as both API shapes have it)
  * from chunks of any size, handing on each pod as soon as it is whole and skipping fields it does not know.
  */
