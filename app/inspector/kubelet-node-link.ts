@@ -27,7 +27,7 @@ import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
-import { rowOfPod } from './node-pods';
+import { pooledString, rowOfPod } from './node-pods';
 import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
@@ -93,7 +93,7 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
   return {
     keep: (pod, bytes) => ({
       uid: pod.uid,
-      namespace: pod.namespace,
+      namespace: pooledString(pod.namespace),
       name: pod.name,
       digest: pod.digest,
       tombstone: pod.tombstone,
