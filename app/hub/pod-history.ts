@@ -99,7 +99,9 @@ export class PodHistory {
     // A relist brings every pod again: one that did not change is no new version. After a reconnect
     // its bytes are a new copy, which the pod set holds: the version takes them, so one copy is kept.
     if (relisted && sameStored(previous.pod, pod)) {
-      if (isPodBytes(stored)) previous.pod = stored;
+      // Kept as it is when it holds these very bytes already (NodeLinkRequest.heldBytes): a catching-up
+      // node relists every few seconds, and each replaced wrapper would be old garbage.
+      if (isPodBytes(stored) && !(isPodBytes(previous.pod) && previous.pod.bytes === stored.bytes)) previous.pod = stored;
       return previous;
     }
     if (record && previous) {
@@ -152,7 +154,9 @@ export class PodHistory {
 
   /** Pods whose last version is not a deletion: those a relist must still bring. */
   presentUids(): string[] {
-    return [...this.pods].filter(([, r]) => r.deletedAt === null).map(([uid]) => uid);
+    const uids: string[] = [];
+    for (const [uid, record] of this.pods) if (record.deletedAt === null) uids.push(uid);
+    return uids;
   }
 
   /** Pods whose history is kept after they were deleted. */

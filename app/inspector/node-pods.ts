@@ -99,18 +99,21 @@ export class NodePods {
       }
       this.deltas.push('reset');
     } else {
-      const next = new Map(pods.map((pod) => [uidOfIncoming(pod), pod]));
-      for (const uid of this.entries.keys()) {
-        if (next.has(uid)) continue;
-        this.entries.delete(uid);
-        this.deltas.push({ uid, kind: 'remove' });
-      }
-      for (const [uid, pod] of next) {
+      // No map of the new set: a catching-up node relists 30,000 pods every few seconds.
+      const listed = new Set<string>();
+      for (const pod of pods) {
+        const uid = uidOfIncoming(pod);
+        listed.add(uid);
         const held = this.entries.get(uid);
         if (held && sameStored(held.pod, pod)) continue;
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
+      }
+      for (const uid of this.entries.keys()) {
+        if (listed.has(uid)) continue;
+        this.entries.delete(uid);
+        this.deltas.push({ uid, kind: 'remove' });
       }
     }
     this.line('RELIST', { namespace: '', name: '', uid: '' }, `${pods.length} pods listed`);
