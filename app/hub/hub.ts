@@ -322,6 +322,7 @@ export function createHub(options: HubOptions): Hub {
       nodeId: id,
       spec,
       ...(mask ? { mask } : {}),
+      heldBytes: (uid) => record.history.latestBytes(uid),
       prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
       events: {
         state: (state) => current() && linkReported(record, state),

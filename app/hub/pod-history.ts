@@ -92,18 +92,19 @@ export class PodHistory {
   record(uid: string, event: VersionEvent, pod: StoredPod, time = this.now()): PodVersion {
     this.sweep(time);
     let record = this.pods.get(uid);
-    if (!record) this.pods.set(uid, (record = { versions: [], trimmed: 0, deletedAt: null, newestBytes: 0 }));
-    const previous = record.versions.at(-1);
+    const previous = record?.versions.at(-1);
     const relisted = event === 'LISTED' && previous !== undefined && previous.event !== 'DELETED';
     // Bytes are kept as they are, without what their holder keeps beside them (a row, an identity).
     let stored: StoredPod = isPodBytes(pod) ? { bytes: pod.bytes, ...(pod.mask ? { mask: pod.mask } : {}) } : pod;
     // A relist brings every pod again: one that did not change is no new version. After a reconnect
     // its bytes are a new copy, which the pod set holds: the version takes them, so one copy is kept.
     if (relisted && sameStored(previous.pod, pod)) {
-      if (isPodBytes(stored)) previous.pod = stored;
+      // Kept as it is when it holds these very bytes already (NodeLinkRequest.heldBytes): a catching-up
+      // node relists every few seconds, and each replaced wrapper would be old garbage.
+      if (isPodBytes(stored) && !(isPodBytes(previous.pod) && previous.pod.bytes === stored.bytes)) previous.pod = stored;
       return previous;
     }
-    if (previous) {
+    if (record && previous) {
       // A deletion reports the pod as last held: the very bytes of the version before, which cost nothing more.
       let shared = isPodBytes(stored) && isPodBytes(previous.pod) && stored.bytes === previous.pod.bytes ? record.newestBytes : 0;
       if (!isPodBytes(stored) && !isPodBytes(previous.pod)) {
@@ -118,7 +119,10 @@ export class PodHistory {
       this.queue.push({ uid, version: previous });
     }
     const version: PodVersion = { id: this.nextId++, time, event, pod: stored, bytes: 0 };
-    record.versions.push(version);
+    // Exact-size arrays (concat, not push or spread, which grow an array by 16 slots at least: ~130 bytes for each of 30,000 pods
+    // that mostly have one or two versions); copying at most perPod + 1 entries per version costs little.
+    if (record) record.versions = record.versions.concat([version]);
+    else this.pods.set(uid, (record = { versions: [version], trimmed: 0, deletedAt: null, newestBytes: 0 }));
     record.newestBytes = isPodBytes(stored) ? stored.bytes.byteLength : estimateBytes(stored.pod);
     record.deletedAt = event === 'DELETED' ? time : null;
     if (event === 'DELETED') this.deleted.push({ uid, at: time });
@@ -133,6 +137,12 @@ export class PodHistory {
     return this.pods.get(uid)?.versions ?? [];
   }
 
+  /** The bytes of the pod's latest version, when it is a node's pod (kept as bytes); undefined otherwise. */
+  latestBytes(uid: string): Uint8Array | undefined {
+    const latest = this.pods.get(uid)?.versions.at(-1)?.pod;
+    return latest && isPodBytes(latest) ? latest.bytes : undefined;
+  }
+
   /** How many of the pod's earlier versions were dropped to stay within the limits. */
   trimmed(uid: string): number {
     return this.pods.get(uid)?.trimmed ?? 0;
@@ -144,7 +154,9 @@ export class PodHistory {
 
   /** Pods whose last version is not a deletion: those a relist must still bring. */
   presentUids(): string[] {
-    return [...this.pods].filter(([, r]) => r.deletedAt === null).map(([uid]) => uid);
+    const uids: string[] = [];
+    for (const [uid, record] of this.pods) if (record.deletedAt === null) uids.push(uid);
+    return uids;
   }
 
   /** Pods whose history is kept after they were deleted. */

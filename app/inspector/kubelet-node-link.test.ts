@@ -9,11 +9,12 @@ import { eventually } from '../kubelet/testing/oracle';
 import { encodePod } from '../pod/encode';
 import { podBytesToKubectlJson, podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
-import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { decodeStored, type PodBytes, type StoredPod } from '../pod/stored-pod';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
 import type { NodeLink } from './node-link';
+import type { IncomingPod } from './node-pods';
 
 /** What the inspector would see: states, the pod set it rebuilds from reset() and change(). */
 function recorder() {
@@ -85,6 +86,38 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await k.stop();
     }
   }, 30_000);
+
+  it('keeps the bytes held already of a pod received again unchanged (a reconnect), and its own copy of a changed one', async () => {
+    const socketPath = join(dir, 'held.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 6, seed: 5 });
+    const [same, changed] = k.store.uids();
+    // What the hub's history holds of two pods: one as the kubelet sends it now, one as it was before a change.
+    const held = new Map([
+      [same!, encodePod(k.store.get(same!)!)],
+      [changed!, encodePod({ ...k.store.get(changed!)!, metadata: { ...(k.store.get(changed!)!.metadata as PodObject), name: 'renamed' } })],
+    ]);
+    let reset: IncomingPod[] = [];
+    const link = openKubeletNodeLink(
+      {
+        nodeId: 'n1',
+        spec: { kind: 'ssh', host: 'simulated', socketPath },
+        prompter: scriptedPrompter({}),
+        heldBytes: (uid) => held.get(uid),
+        events: { state: () => {}, reset: (pods) => (reset = pods), change: () => {} },
+      },
+      { localSocket: socketPath },
+    );
+    try {
+      await eventually(() => reset.length === 6, 'the first list');
+      const bytesOf = (uid: string) => (reset.find((p) => p.row?.uid === uid) as PodBytes).bytes;
+      expect(bytesOf(same!)).toBe(held.get(same!));
+      expect(bytesOf(changed!)).not.toBe(held.get(changed!));
+      expect(podBytesToKubectlJson(bytesOf(changed!)).json).toBe(podBytesToKubectlJson(encodePod(k.store.get(changed!)!)).json);
+    } finally {
+      await link.close();
+      await k.stop();
+    }
+  });
 
   it('stops with what to change when the socket was never there, instead of retrying for ever', async () => {
     const socketPath = join(dir, 'never.sock');

@@ -7,7 +7,7 @@
  */
 import type { NodeState, PodRow } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
-import { decodeStored, type PodBytes } from '../pod/stored-pod';
+import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
 import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
@@ -27,7 +27,7 @@ import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
-import { rowOfPod } from './node-pods';
+import { pooledString, rowOfPod } from './node-pods';
 import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
@@ -82,18 +82,23 @@ type LivePod = HeldPod & PodBytes & { row: PodRow };
 
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
- * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does).
+ * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does);
+ * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same.
  */
-function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null): PodHolding<LivePod> {
+function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null, heldBytes?: (uid: string) => Uint8Array | undefined): PodHolding<LivePod> {
+  const keptBytes = (uid: string, bytes: Uint8Array) => {
+    const held = heldBytes?.(uid);
+    return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
+  };
   return {
     keep: (pod, bytes) => ({
       uid: pod.uid,
-      namespace: pod.namespace,
+      namespace: pooledString(pod.namespace),
       name: pod.name,
       digest: pod.digest,
       tombstone: pod.tombstone,
       ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-      bytes: ownBytes(bytes),
+      bytes: keptBytes(pod.uid, bytes),
       ...(localMask ? { mask: localMask } : {}),
       row: rowOfPod(pod.pod, shownMask, pod.uid),
     }),
@@ -192,7 +197,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           if (type !== 'DELETED') noteHonoured([pod]);
         },
       },
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null) },
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes) },
     );
     void readMetrics();
   };

@@ -5,6 +5,7 @@ import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';
 import type { AppEvent } from './app-core';
+import { StringPool } from '../util/string-pool';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
 import { describePodChange } from './pod-change';
 
@@ -18,12 +19,31 @@ export interface PodEntry {
 /** A pod handed to the set, with its row under the set's mask when the source took it already (a link does). */
 export type IncomingPod = StoredPod & { row?: PodRow };
 
+/** Shared by every node's rows: many pods have the same namespace, node, owner or labels. */
+const rowStrings = new StringPool();
+
+/** `value` as the copy of it other rows hold already. */
+export const pooledString = (value: string): string => rowStrings.get(value);
+
 /**
  * The row of a pod as shown through `mask`; a mask may leave out metadata.uid, but the UI still needs
- * each row's identity (`uid`, when known already).
+ * each row's identity (`uid`, when known already). The values pods share are held once (pooledString).
  */
 export function rowOfPod(pod: PodTree, mask: FieldMask | null, uid = uidOf(pod)): PodRow {
-  return { ...podRowFromTree(mask ? applyFieldMask(pod, mask) : pod), uid };
+  const row = podRowFromTree(mask ? applyFieldMask(pod, mask) : pod);
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(row.labels)) labels[key] = rowStrings.get(value);
+  return {
+    ...row,
+    uid,
+    namespace: rowStrings.get(row.namespace),
+    phase: rowStrings.get(row.phase),
+    status: rowStrings.get(row.status),
+    node: rowStrings.get(row.node),
+    ownerKind: rowStrings.get(row.ownerKind),
+    ownerName: rowStrings.get(row.ownerName),
+    labels,
+  };
 }
 
 /** A queued change; 'reset' means the whole set is sent again. */
@@ -79,18 +99,21 @@ export class NodePods {
       }
       this.deltas.push('reset');
     } else {
-      const next = new Map(pods.map((pod) => [uidOfIncoming(pod), pod]));
-      for (const uid of this.entries.keys()) {
-        if (next.has(uid)) continue;
-        this.entries.delete(uid);
-        this.deltas.push({ uid, kind: 'remove' });
-      }
-      for (const [uid, pod] of next) {
+      // No map of the new set: a catching-up node relists 30,000 pods every few seconds.
+      const listed = new Set<string>();
+      for (const pod of pods) {
+        const uid = uidOfIncoming(pod);
+        listed.add(uid);
         const held = this.entries.get(uid);
         if (held && sameStored(held.pod, pod)) continue;
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
+      }
+      for (const uid of this.entries.keys()) {
+        if (listed.has(uid)) continue;
+        this.entries.delete(uid);
+        this.deltas.push({ uid, kind: 'remove' });
       }
     }
     this.line('RELIST', { namespace: '', name: '', uid: '' }, `${pods.length} pods listed`);

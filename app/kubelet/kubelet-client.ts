@@ -111,7 +111,7 @@ export interface PodIntake<K extends HeldPod> {
 }
 
 export interface KubeletClient {
-  /** Which shape answers: the configured one, or (auto) found by calling ListPods. */
+  /** Which shape answers: the configured one, or (auto) found by calling GetPod (see probeShape). */
   detectApiShape(): Promise<PodSourceApi>;
   /**
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:

@@ -40,7 +40,9 @@ function sameMask(a: FieldMask | undefined, b: FieldMask | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && formatFieldMask(a) === formatFieldMask(b));
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Whether two byte arrays hold the same bytes (the same array does at once). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
