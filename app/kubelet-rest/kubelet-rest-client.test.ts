@@ -23,10 +23,14 @@ function kubeletAnswering(first: string) {
   return { client, answer: (next: string) => (body = next) };
 }
 
-/** The /pods body with `bad` served with a status of the wrong type, as a buggy kubelet might. */
-function withMisfit(pods: PodTree[], bad: PodTree): string {
-  const list = JSON.parse(podListJson(pods)) as { items: { metadata: { uid: string }; status?: unknown }[] };
-  for (const item of list.items) if (item.metadata.uid === (bad.metadata as PodObject).uid) item.status = 'cut short';
+/** The /pods body with `bad` served with a status (or its uid) of the wrong type, as a buggy kubelet might. */
+function withMisfit(pods: PodTree[], bad: PodTree, field: 'status' | 'uid' = 'status'): string {
+  const list = JSON.parse(podListJson(pods)) as { items: { metadata: { uid: unknown }; status?: unknown }[] };
+  for (const item of list.items) {
+    if (item.metadata.uid !== (bad.metadata as PodObject).uid) continue;
+    if (field === 'status') item.status = 'cut short';
+    else item.metadata.uid = 42;
+  }
   return JSON.stringify(list);
 }
 
@@ -56,5 +60,35 @@ describe('the REST watch with a pod that stops fitting the pod schema', () => {
     kubelet.answer(podListJson([pods[0]!, pods[2]!]));
     await eventually(() => !w.held().has(uid1!), 'the pod to be deleted');
     expect(leftOut()).toEqual([]);
+  });
+
+  it('keeps a pod whose uid is what does not fit, found by its name, and names it once however /pods moves', async () => {
+    const generator = new PodGenerator({ seed: 9, nodeName: 'n' });
+    const pods = Array.from({ length: 3 }, () => generator.existing(Date.now()));
+    const uids = pods.map((p) => (p.metadata as PodObject).uid as string);
+    const kubelet = kubeletAnswering(podListJson(pods));
+    const named: string[][] = [];
+    let state: WatchState | undefined;
+    const w = startPodWatch(kubelet.client, {
+      state: (s) => {
+        state = s;
+        if (s.state === 'live' && s.leftOut.join() !== named.at(-1)?.join()) named.push([...s.leftOut]);
+      },
+    });
+    watches.push(w);
+    await eventually(() => state?.state === 'live', 'the first poll');
+
+    kubelet.answer(withMisfit(pods, pods[2]!, 'uid'));
+    await eventually(() => named.at(-1)?.length === 1, 'the pod whose uid does not fit to be named');
+    expect(named.at(-1)![0]).toMatch(/\(\/pods items\[2\]\): does not fit the pod schema: .*\(in metadata\.uid\)$/);
+    // Not taken for deleted: its uid did not come, its namespace/name did.
+    expect([...w.held().keys()].sort()).toEqual([...uids].sort());
+
+    // Another pod goes: the misfit is now items[1], the same pod with the same fault, and is not named again.
+    kubelet.answer(withMisfit([pods[1]!, pods[2]!], pods[2]!, 'uid'));
+    await eventually(() => !w.held().has(uids[0]!), 'the other pod to be deleted');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(named).toHaveLength(2);
+    expect([...w.held().keys()].sort()).toEqual([uids[1]!, uids[2]!].sort());
   });
 });

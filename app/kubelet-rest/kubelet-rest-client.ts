@@ -121,17 +121,23 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       let cancelled = false;
       const apply = ({ pods, undecodable }: PodList<K>) => {
         const next = new Map(pods.map((p) => [p.uid, p]));
-        // A held pod that no longer fits stays as last read, as a Pods API watch keeps a pod whose change does not decode.
-        for (const { uid } of undecodable) {
-          const before = uid ? held.get(uid) : undefined;
-          if (before && !next.has(uid!)) next.set(uid!, before);
+        // A held pod that no longer fits stays as last read, as a Pods API watch keeps a pod whose change does not
+        // decode: found by its uid, or by its namespace/name when the uid is what does not fit.
+        let byName: Map<string, K> | undefined;
+        for (const { uid, pod } of undecodable) {
+          const before = uid ? held.get(uid) : (byName ??= new Map([...held.values()].map((p) => [`${p.namespace}/${p.name}`, p]))).get(pod);
+          if (before && !next.has(before.uid)) next.set(before.uid, before);
         }
         for (const change of podSetChanges(held, next, same)) queue.push(change);
         held = next;
         // After the changes: a deletion of the same pod would clear its name from the watch's left-out pods.
         const misfits = new Map(undecodable.map((e) => [`${e.uid ?? ''}\u0000${e.pod}`, e]));
         for (const [who, error] of named) if (!misfits.has(who)) queue.push({ type: 'UNDECODABLE_GONE', error });
-        for (const [who, error] of misfits) if (named.get(who)?.message !== error.message) queue.push({ type: 'UNDECODABLE', error });
+        // Named again only when what is wrong changed: not when its place in /pods moved (other pods came or went).
+        for (const [who, error] of misfits) {
+          const before = named.get(who);
+          if (before?.path !== error.path || before.reason !== error.reason) queue.push({ type: 'UNDECODABLE', error });
+        }
         named = misfits;
       };
       apply(first);
@@ -139,7 +145,6 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       const stream: PodStream<K> = {
         api: 'rest',
         backlog: () => queue.length,
-        failure: () => queue.failure,
         maskHonoured: () => first.maskHonoured,
         cancel() {
           cancelled = true;

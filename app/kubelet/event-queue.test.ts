@@ -29,19 +29,6 @@ describe('EventQueue', () => {
     expect(readAfter!).toBeLessThan(10);
   });
 
-  it('tells how it failed at once, while what came before still waits to be taken', async () => {
-    const queue = new EventQueue<string>();
-    queue.push('a');
-    expect(queue.failure).toBeUndefined();
-    const dropped = new Error('dropped');
-    queue.end(dropped);
-    expect(queue.failure).toBe(dropped);
-    expect(queue.length).toBe(1);
-    const cancelled = new EventQueue<string>();
-    cancelled.end();
-    expect(cancelled.failure).toBeUndefined();
-  });
-
   it('ends with the error it was ended with, after what was queued', async () => {
     const queue = new EventQueue<string>();
     queue.push('a');

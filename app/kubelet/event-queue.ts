@@ -38,11 +38,6 @@ export class EventQueue<T> implements AsyncIterable<T> {
     return this.items.length - this.head;
   }
 
-  /** The error the queue ended with, as soon as it has, while items before it may still wait to be taken. */
-  get failure(): unknown {
-    return this.ended ? this.error : undefined;
-  }
-
   private signal(): void {
     const wake = this.wake;
     this.wake = undefined;

@@ -87,11 +87,6 @@ export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterabl
   api: PodSourceApi;
   /** Messages received but not yet consumed. */
   backlog(): number;
-  /**
-   * How the stream failed, as soon as it has (e.g. the kubelet dropped the watch), while the messages
-   * received before still wait to be consumed; undefined until then.
-   */
-  failure(): unknown;
   maskHonoured(): boolean | undefined;
   /** Ends the stream; the iteration then ends without an error. */
   cancel(): void;
@@ -153,8 +148,8 @@ function grpcTarget(target: string): string {
   return target.startsWith('/') ? `unix:${target}` : target;
 }
 
-/** A UID no pod has (not even the form of one): GetPod answers NOT_FOUND for it on either shape. */
-const SHAPE_PROBE_UID = 'nodescope-api-shape-probe';
+/** A well-formed UID no pod has (version 4, all zero): GetPod answers NOT_FOUND for it on either shape. */
+const SHAPE_PROBE_UID = '00000000-0000-4000-8000-000000000000';
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
   // grpc-js is loaded by the first unary call or watch, not before: a list streamed over node:http2
@@ -225,8 +220,8 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   };
 
   /**
-   * A ListPods call on the shipped path, then on the documented one if that is UNIMPLEMENTED; the
-   * shape that answers is kept for every later call.
+   * A call (a ListPods, a GetPod, the shape probe) on the shipped path, then on the documented one if that
+   * is UNIMPLEMENTED; the shape that answers is kept for every later call.
    */
   const detecting = async <T>(call: (api: ApiShape) => Promise<T>): Promise<T> => {
     if (shape) return call(shape);
@@ -250,12 +245,10 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     }
   };
   /**
-   * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
-   * its state instead.
-   */
-  /**
    * Finds which shape answers by asking GetPod for a UID no pod has: NOT_FOUND says the call is there, at
    * no cost, where a ListPods would bring every pod (30,000 pods: ~90 MB) only to be dropped.
+   * `waitIfBusy`: wait out "initializing" and rate limits here; the watch does not, it shows them as
+   * its state instead.
    */
   const probeShape = (waitIfBusy: boolean) =>
     detecting(async (api) => {
@@ -268,6 +261,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         );
       await (waitIfBusy ? busyRetry(probe) : probe());
     });
+  /** `waitIfBusy`: as for probeShape. */
   const detectingList = <K extends HeldPod>(waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => detecting((api) => list(api, waitIfBusy, intake));
 
   return {
@@ -335,7 +329,6 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       const stream: PodStream<K> = {
         api,
         backlog: () => queue.length,
-        failure: () => queue.failure,
         maskHonoured: reader.maskHonoured,
         cancel: () => {
           cancelled = true;

@@ -252,10 +252,6 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     replayed = new Map();
     for await (const message of s) {
       if (closed) return;
-      // A replay the kubelet gave up on (it dropped the watch) never completes: the rest of it is not worked
-      // through (30,000 pods are seconds of decoding) before the catch-up list shows the node.
-      const failure = replay && s.failure();
-      if (failure) throw failure;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
         if (replay) reconcile(replay.values(), undecodable);
         replayed = new Map();
