@@ -24,7 +24,7 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   -F FILE                    ssh_config file (default ~/.ssh/config)
   --known-hosts FILE         known_hosts file to check and remember host keys in
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
-                             the same as giving unix:PATH as the source
+                             the same as giving unix:PATH as the source (here PATH may be relative)
 kubelet:
   --socket PATH              the Pods API socket on the node (default: the first that exists of
                              /var/lib/kubelet/pods-api/pods-api.sock (shipped) and

@@ -15,7 +15,7 @@ export interface SliceOptions<P> {
 }
 
 /** A turn of the event loop: a timer, so pending I/O (a socket, a request) is read before work goes on. */
-export const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Runs `steps` to its end in slices of at most `budgetMs`; its return value is the result. */
 export async function runInSlices<P, R>(steps: Iterator<P, R>, { budgetMs = 12, signal, onPause }: SliceOptions<P> = {}): Promise<R> {
