@@ -116,7 +116,7 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
       const queue = new EventQueue<WatchMessage<K>>();
       const pause = wakeableSleep();
       let held = new Map<string, K>();
-      /** The pods last named as not fitting, by who they are: each is named when first seen or when its message changes. */
+      /** The pods last named as not fitting, by who they are: each is named when first seen or when what is wrong with it changes. */
       let named = new Map<string, PodDecodeError>();
       let cancelled = false;
       const apply = ({ pods, undecodable }: PodList<K>) => {
