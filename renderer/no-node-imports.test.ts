@@ -95,9 +95,10 @@ describe('renderer imports', () => {
         if (bare && (nodeBuiltins.has(spec) || !allowed.includes(pkg))) problems.push(`${rel} imports ${spec}`);
       }
       // Field masks, the pod schema and the diff engine are browser-safe by design (the mask builder and the
-      // diff views run them), as is the time-slice runner the diff engine and the workload matrix step
-      // through; a Node import they gained would still be caught above.
-      const shared = ['renderer/', 'app/mask/', 'app/schema/', 'app/util/time-slices.ts'];
+      // diff views run them), as are the time-slice runner the diff engine and the workload matrix step
+      // through and the table of shared values the matrix reads pods with; a Node import they gained would
+      // still be caught above.
+      const shared = ['renderer/', 'app/mask/', 'app/schema/', 'app/util/time-slices.ts', 'app/util/shared-values.ts'];
       if (!shared.some((dir) => rel.startsWith(dir)) && !isSharedApp(rel) && !isSharedFleetFile(rel)) {
         problems.push(`${rel} is app-core code reached from the renderer`);
       }

@@ -4,7 +4,8 @@ import { PodGenerator } from '../sim/pod-generator';
 import { csvField, matrixToCsv, matrixToJson } from './matrix-export';
 import { workloadOf, workloadKey } from './workload-identity';
 import { runAtOnce } from '../util/time-slices';
-import { buildWorkloadMatrix, matrixPodOf, SharedValues, workloadMatrixSteps } from './workload-matrix';
+import { SharedValues } from '../util/shared-values';
+import { buildWorkloadMatrix, matrixPodOf, workloadMatrixSteps } from './workload-matrix';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 

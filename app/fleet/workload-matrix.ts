@@ -8,6 +8,7 @@
 import { kubectlColumns } from '../contract/pod-row-from-tree';
 import { objAt, strAt } from '../contract/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
+import { SharedValues } from '../util/shared-values';
 import { runAtOnce } from '../util/time-slices';
 import { containerAspects, findDrift, type ContainerAspects, type Drift } from './workload-drift';
 import { workloadKey, workloadOf, type WorkloadId } from './workload-identity';
@@ -56,25 +57,6 @@ export interface MatrixPod {
 
 /** A source's pods as the matrix reads them, or why it could not be read. */
 export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };
-
-/**
- * Values many pods have alike (a template's containers, a workload's name), held once for all of them:
- * a node's replicas cost the matrix a few small objects each, not their containers' env and resources
- * again. Bounded: past `limit` values it starts afresh (what was shared stays shared).
- */
-export class SharedValues {
-  private readonly values = new Map<string, unknown>();
-  constructor(private readonly limit = 10_000) {}
-
-  /** The value kept under `key`, else `value`, kept from now on. A string is its own key; other values' keys have a '\\0'. */
-  share<T>(key: string, value: T): T {
-    const kept = this.values.get(key);
-    if (kept !== undefined) return kept as T;
-    if (this.values.size >= this.limit) this.values.clear();
-    this.values.set(key, value);
-    return value;
-  }
-}
 
 export function matrixPodOf(pod: PodTree, shared: SharedValues): MatrixPod {
   const workload = workloadOf(pod);
@@ -157,6 +139,6 @@ export function* workloadMatrixSteps(inputs: readonly MatrixSource[]): Generator
 
 /** The matrix of the sources' pods, at once (the CLI). */
 export function buildWorkloadMatrix(inputs: readonly MatrixInput[]): WorkloadMatrix {
-  const shared = new SharedValues();
+  const shared = new SharedValues(10_000);
   return runAtOnce(workloadMatrixSteps(inputs.map((s) => ('pods' in s ? { id: s.id, pods: s.pods.map((pod) => matrixPodOf(pod, shared)) } : s))));
 }

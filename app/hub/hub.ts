@@ -13,7 +13,8 @@ import {
 } from '../contract';
 import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
-import { matrixPodOf, SharedValues, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
+import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
@@ -553,7 +554,7 @@ export function createHub(options: HubOptions): Hub {
   let matrixCache: { version: string; sources: string; building: boolean; matrix: Promise<WorkloadMatrix> } | null = null;
   /** What the matrix read of each pod as received, through the mask it was shown with: read again only for a pod that changed. */
   const matrixPods = new WeakMap<StoredPod, { mask: FieldMask | null; pod: MatrixPod }>();
-  const matrixShared = new SharedValues();
+  const matrixShared = new SharedValues(10_000);
   const matrixPodFor = (record: NodeRecord, stored: StoredPod): MatrixPod => {
     const mask = record.pods.fieldMask;
     const kept = matrixPods.get(stored);

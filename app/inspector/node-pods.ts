@@ -5,7 +5,7 @@ import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';
 import type { AppEvent } from './app-core';
-import { StringPool } from '../util/string-pool';
+import { SharedValues } from '../util/shared-values';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
 import { describePodChange } from './pod-change';
 
@@ -20,10 +20,10 @@ export interface PodEntry {
 export type IncomingPod = StoredPod & { row?: PodRow };
 
 /** Shared by every node's rows: many pods have the same namespace, node, owner or labels. */
-const rowStrings = new StringPool();
+const rowStrings = new SharedValues();
 
 /** `value` as the copy of it other rows hold already. */
-export const pooledString = (value: string): string => rowStrings.get(value);
+export const pooledString = (value: string): string => rowStrings.string(value);
 
 /**
  * The row of a pod as shown through `mask`; a mask may leave out metadata.uid, but the UI still needs
@@ -32,16 +32,16 @@ export const pooledString = (value: string): string => rowStrings.get(value);
 export function rowOfPod(pod: PodTree, mask: FieldMask | null, uid = uidOf(pod)): PodRow {
   const row = podRowFromTree(mask ? applyFieldMask(pod, mask) : pod);
   const labels: Record<string, string> = {};
-  for (const [key, value] of Object.entries(row.labels)) labels[key] = rowStrings.get(value);
+  for (const [key, value] of Object.entries(row.labels)) labels[key] = rowStrings.string(value);
   return {
     ...row,
     uid,
-    namespace: rowStrings.get(row.namespace),
-    phase: rowStrings.get(row.phase),
-    status: rowStrings.get(row.status),
-    node: rowStrings.get(row.node),
-    ownerKind: rowStrings.get(row.ownerKind),
-    ownerName: rowStrings.get(row.ownerName),
+    namespace: rowStrings.string(row.namespace),
+    phase: rowStrings.string(row.phase),
+    status: rowStrings.string(row.status),
+    node: rowStrings.string(row.node),
+    ownerKind: rowStrings.string(row.ownerKind),
+    ownerName: rowStrings.string(row.ownerName),
     labels,
   };
 }
