@@ -171,6 +171,8 @@ export const requests = {
     input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional(), asker: z.string().min(1).max(100).optional() }),
     output: MaskPreviewSchema,
   },
+  /** Stops the preview an asker (a mask builder being closed) still has under way; it fails with 'cancelled'. */
+  'mask.previewCancel': { input: z.object({ asker: z.string().min(1).max(100) }), output: Done },
   /** Built-in presets, then the user's saved ones. */
   'mask.presets': { input: NoInput, output: z.array(MaskPresetSchema) },
   /** Saves (or replaces) a preset of the user's; answers the presets as they are now. */

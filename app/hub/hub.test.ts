@@ -389,6 +389,15 @@ describe('hub: whole-node work goes in time slices', () => {
     expect(settled.slice(1).sort()).toEqual(['newer: 200 pods', 'other window: 200 pods']);
   });
 
+  it('stops a preview when its mask builder is closed', async () => {
+    const { hub, node } = await busyHub(bigNode(200));
+    const preview = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name', asker: 'builder-1' });
+    expect(await handleRequest(hub.handlers, 'mask.previewCancel', { asker: 'builder-1' })).toEqual({ ok: true, value: {} });
+    expect(await preview).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    // Nothing under way: nothing to stop.
+    expect(await handleRequest(hub.handlers, 'mask.previewCancel', { asker: 'builder-1' })).toEqual({ ok: true, value: {} });
+  });
+
   it('stops whole-node work under way when the hub closes', async () => {
     const { hub, node } = await busyHub(bigNode(200));
     const preview = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name' });

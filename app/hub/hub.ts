@@ -84,6 +84,7 @@ export type HubRequest =
   | 'prompts.answer'
   | 'mask.validate'
   | 'mask.preview'
+  | 'mask.previewCancel'
   | 'mask.presets'
   | 'mask.savePreset'
   | 'mask.deletePreset'
@@ -782,6 +783,10 @@ export function createHub(options: HubOptions): Hub {
       } finally {
         if (asker && previews.get(asker) === work) previews.delete(asker);
       }
+    },
+    'mask.previewCancel': ({ asker }) => {
+      previews.get(asker)?.abort(new ContractError('cancelled', 'The mask builder that asked for this preview was closed.', 'Nothing to do.'));
+      return {};
     },
     'mask.presets': () => presets(),
     'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),

@@ -46,6 +46,8 @@ export function MaskBuilder(props: { bridge: Bridge; node: NodeInfo; onClose: ()
   useEffect(() => {
     bridge.request('mask.presets', {}).then(setPresets, (err: unknown) => setError(errorText(err)));
   }, [bridge]);
+  // Closed: a preview still under way (seconds on a node of 30,000 pods) is of no use any more.
+  useEffect(() => () => void bridge.request('mask.previewCancel', { asker }).catch(() => undefined), [bridge, asker]);
   useEffect(() => {
     let current = true;
     if (!settledMask) {
