@@ -13,7 +13,6 @@ import {
 } from '../contract';
 import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
 import { podRowFromTree } from '../contract/pod-row-from-tree';
-import { SharedValues } from '../util/shared-values';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../contract/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
@@ -30,6 +29,7 @@ import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
