@@ -22,6 +22,7 @@ import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
+import { createMemoryRelease } from './memory-release';
 
 /** The same host (or socket) reached the same way, whatever its label or group. */
 function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
@@ -78,6 +79,14 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
+  // Connecting a node decodes every pod once, and dropping one frees them all: garbage the heap would
+  // otherwise keep its size for (memory-release.ts). Not after every relist of a node already shown.
+  const memory = createMemoryRelease();
+  const listedSinceConnect = new Set<string>();
+  const dropped = (nodeId: string) => {
+    listedSinceConnect.delete(nodeId);
+    memory.afterLargeChange();
+  };
 
   /** The demo node's link, once its simulated kubelet runs (started on first use). */
   const openDemoLink = (request: NodeLinkRequest): NodeLink => {
@@ -138,6 +147,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     remembered: persist,
     presets,
     removed: async (info) => {
+      dropped(info.id);
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
       if (info.simulated) {
@@ -147,7 +157,13 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         await (await stopping?.catch(() => null))?.close();
       }
     },
-    podEvent: (nodeId, type, pods) => recorder.podEvent(nodeId, type, pods),
+    podEvent: (nodeId, type, pods) => {
+      if (type === 'RESET' && !listedSinceConnect.has(nodeId)) {
+        listedSinceConnect.add(nodeId);
+        memory.afterLargeChange();
+      }
+      recorder.podEvent(nodeId, type, pods);
+    },
     ...(options.history ? { history: options.history } : {}),
   };
   const hub = createHub(hubOptions);
@@ -233,6 +249,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       jumpPool.retry();
       return hub.handlers['nodes.connect'](input);
     },
+    'nodes.disconnect': async (input) => {
+      const done = await hub.handlers['nodes.disconnect'](input);
+      dropped(input.nodeId);
+      return done;
+    },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = hub.node(nodeId);
       const pods = hub.shownPods(nodeId, uids);
@@ -303,6 +324,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     subscribe: hub.subscribe,
     openUploaded: (file) => openFile(file).id,
     async close() {
+      memory.close();
       await recorder.close();
       await hub.close();
       await saving;
