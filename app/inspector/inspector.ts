@@ -79,14 +79,12 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
-  // Connecting a node decodes every pod once, and dropping one frees them all: garbage the heap would
-  // otherwise keep its size for (memory-release.ts). Not after every relist of a node already shown.
+  // Connecting a node decodes every pod once: garbage the heap would keep its size for while the node
+  // churns (memory-release.ts). Not after every relist of a node already shown, nor after a node is dropped:
+  // the server is idle then, and V8's own reducer runs (released at once, the reconnect that followed cost
+  // a fifth more CPU growing the heap back).
   const memory = createMemoryRelease();
   const listedSinceConnect = new Set<string>();
-  const dropped = (nodeId: string) => {
-    listedSinceConnect.delete(nodeId);
-    memory.afterLargeChange();
-  };
 
   /** The demo node's link, once its simulated kubelet runs (started on first use). */
   const openDemoLink = (request: NodeLinkRequest): NodeLink => {
@@ -147,7 +145,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     remembered: persist,
     presets,
     removed: async (info) => {
-      dropped(info.id);
+      listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
       if (info.simulated) {
@@ -251,7 +249,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
     'nodes.disconnect': async (input) => {
       const done = await hub.handlers['nodes.disconnect'](input);
-      dropped(input.nodeId);
+      listedSinceConnect.delete(input.nodeId);
       return done;
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {

@@ -1,5 +1,5 @@
 /**
- * Gives memory back to the system after a large pod set was taken in or dropped. Connecting a node of
+ * Gives memory back to the system after a large pod set was taken in. Connecting a node of
  * 30,000 pods decodes each once, and V8 keeps the heap that grew to until its own memory reducer sees the
  * process idle, which a server following a busy node is not for a while: ~140 MiB of old space for ~50 in
  * use, a 32 MiB young generation and freed buffers, about 170 MiB more than it needs. A memory-reducing
@@ -7,17 +7,17 @@
  * HeapProfiler.collectGarbage; no port is opened) returns it at once, for ~150 ms of this thread. An
  * ordinary collection frees the objects but keeps the pages and the young generation's size.
  *
- * Only for such events, not routinely: it leaves V8 with tight heap limits, and run after every relist of
- * a busy node it more than doubled the server's CPU in full collections.
+ * Only for such events, not routinely: it leaves V8 with tight heap limits for a while, and run after every
+ * relist of a busy node it more than doubled the server's CPU in full collections.
  */
 
 /** How much the resident set must have grown since the last release for a collection to be worth it. */
-export const RELEASE_GROWTH_BYTES = 48 << 20;
+const RELEASE_GROWTH_BYTES = 48 << 20;
 /** Waited after the last change of a burst, so the rows and events built from it are garbage by then. */
 const SETTLE_MS = 500;
 
 export interface MemoryRelease {
-  /** A pod set was taken in or dropped: collect soon, if the process has grown enough since the last time. */
+  /** A large pod set was taken in: collect soon, if the process has grown enough since the last time. */
   afterLargeChange(): void;
   close(): void;
 }
