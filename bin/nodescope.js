@@ -4,6 +4,13 @@
 // run instead (through tsx) with a note, so an edit to app/ is never hidden behind an old build.
 import { readFileSync, statSync } from 'node:fs';
 
+// Pod digests use crypto.hash, new in 20.12: on an older Node the built CLI would fail on an import.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 12)) {
+  process.stderr.write(`nodescope: needs Node.js 20.12 or later, and this is ${process.version}; install a newer Node.js and run it again\n`);
+  process.exit(1);
+}
+
 const root = new URL('../', import.meta.url);
 
 /** Why the build cannot be used, or null when it is current. */

@@ -79,11 +79,13 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
-  // Connecting a node decodes every pod once: garbage the heap would keep its size for while the node
-  // churns (memory-release.ts). Not after every relist of a node already shown, nor after a node is dropped:
-  // the server is idle then, and V8's own reducer runs (released at once, the reconnect that followed cost
-  // a fifth more CPU growing the heap back).
+  // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
+  // churns (memory-release.ts). That is any link the hub opens: a connect, a reconnect after an error, a
+  // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
+  // dropped: the server is idle then and V8's own reducer runs (released at once, the reconnect that
+  // followed cost a fifth more CPU growing the heap back).
   const memory = createMemoryRelease();
+  /** Nodes whose current link has shown its first list. */
   const listedSinceConnect = new Set<string>();
 
   /** The demo node's link, once its simulated kubelet runs (started on first use). */
@@ -141,7 +143,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   const presets = await openPresetStore(options.stateDir);
   const hubOptions: HubOptions = {
-    openLink: (request) => (request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request)),
+    openLink: (request) => {
+      listedSinceConnect.delete(request.nodeId);
+      return request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+    },
     remembered: persist,
     presets,
     removed: async (info) => {
@@ -246,11 +251,6 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
       return hub.handlers['nodes.connect'](input);
-    },
-    'nodes.disconnect': async (input) => {
-      const done = await hub.handlers['nodes.disconnect'](input);
-      listedSinceConnect.delete(input.nodeId);
-      return done;
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = hub.node(nodeId);

@@ -22,57 +22,72 @@ export interface MemoryRelease {
   close(): void;
 }
 
-interface InspectorSession {
-  connect(): void;
-  disconnect(): void;
-  post(method: string, callback: (err: Error | null) => void): void;
+/**
+ * Runs V8's low-memory collection through a session opened for it and closed after: releases are rare, and
+ * no session stays attached to the process. Rejects when the inspector is missing or refuses the session.
+ */
+async function collectAllAvailableGarbage(): Promise<void> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  try {
+    await new Promise<void>((done, fail) => session.post('HeapProfiler.collectGarbage', (err) => (err ? fail(err) : done())));
+  } finally {
+    session.disconnect();
+  }
 }
 
-export function createMemoryRelease(options: { growthBytes?: number; settleMs?: number; released?: (before: number, after: number) => void } = {}): MemoryRelease {
+export function createMemoryRelease(
+  options: { growthBytes?: number; settleMs?: number; collect?: () => Promise<void>; released?: (before: number, after: number) => void } = {},
+): MemoryRelease {
   const growth = options.growthBytes ?? RELEASE_GROWTH_BYTES;
-  // Loaded on first use: a Node built without the inspector throws on importing it, and then nothing is released.
-  let session: Promise<InspectorSession | null> | null = null;
+  const collectGarbage = options.collect ?? collectAllAvailableGarbage;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let collecting = false;
+  /** Asked again during a collection: looked at once it is over. */
+  let askedMeanwhile = false;
+  let failed = false;
   let floor = process.memoryUsage.rss();
 
-  const open = (): Promise<InspectorSession | null> =>
-    (session ??= import('node:inspector').then(
-      ({ Session }) => {
-        const s = new Session();
-        s.connect();
-        return s;
-      },
-      () => null,
-    ));
+  const schedule = () => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void collect(), options.settleMs ?? SETTLE_MS);
+    timer.unref();
+  };
 
   const collect = async () => {
     timer = null;
+    if (collecting) {
+      askedMeanwhile = true;
+      return;
+    }
     const before = process.memoryUsage.rss();
-    if (closed || collecting || before < floor + growth) return;
+    if (closed || failed || before < floor + growth) return;
     collecting = true;
     try {
-      const s = await open();
-      if (s && !closed) await new Promise<void>((done) => s.post('HeapProfiler.collectGarbage', () => done()));
-    } finally {
-      collecting = false;
+      await collectGarbage();
       floor = process.memoryUsage.rss();
       options.released?.(before, floor);
+    } catch (err) {
+      // Without the inspector (a runtime built without it) the memory is given back when V8 gets to it.
+      failed = true;
+      console.error(`nodescope: memory is not given back after large pod lists here: ${(err as Error).message}`);
+    } finally {
+      collecting = false;
+      if (askedMeanwhile) {
+        askedMeanwhile = false;
+        schedule();
+      }
     }
   };
 
   return {
-    afterLargeChange() {
-      if (closed) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void collect(), options.settleMs ?? SETTLE_MS);
-      timer.unref();
-    },
+    afterLargeChange: schedule,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      void session?.then((s) => s?.disconnect());
     },
   };
 }
