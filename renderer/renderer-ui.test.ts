@@ -182,6 +182,22 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('opens the pod a double click started on, when the rows shift under the pointer between its clicks', async () => {
+    const { page, errors } = await open();
+    const rows = page.locator('[role=row][data-uid]');
+    const first = { ns: (await rows.nth(0).locator('.c-ns').textContent())!, name: (await rows.nth(0).locator('.c-name').getAttribute('title'))! };
+    await rows.nth(0).click();
+    // The second click lands two rows down, as it would after pods were added above the first.
+    const box = (await rows.nth(2).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down({ clickCount: 2 });
+    await page.mouse.up({ clickCount: 2 });
+    await page.getByRole('region', { name: `Pod ${first.ns}/${first.name.split('\n')[0]}` }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('[role=row][aria-selected=true]').getAttribute('data-uid')).toBe(await rows.nth(0).getAttribute('data-uid'));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the pod JSON with folding and search', async () => {
     const { page } = await open();
     const uid = (await page.getByRole('row').nth(1).getAttribute('data-uid'))!;

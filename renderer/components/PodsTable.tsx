@@ -163,7 +163,8 @@ const PodRowView = memo(function PodRowView({ index, start, selected, flash, onS
       data-uid={row.uid}
       className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
       style={{ transform: `translateY(${start}px)` }}
-      onClick={() => onSelect(row.uid)}
+      // The second click of a double click selects nothing: the first one picked the pod to open.
+      onClick={(e) => e.detail <= 1 && onSelect(row.uid)}
       onDoubleClick={() => {
         window.getSelection()?.removeAllRanges();
         onOpen(row.uid);
@@ -200,7 +201,9 @@ export function PodsTable(props: Props) {
   const latest = useRef(props);
   latest.current = props;
   const onSelect = useCallback((uid: string) => latest.current.onSelect(uid), []);
-  const onOpen = useCallback((uid: string) => latest.current.onOpen(uid), []);
+  // A double click opens the pod its first click selected: rows shift as pods come and go above,
+  // and the second click can land on the neighbour.
+  const onOpen = useCallback((uid: string) => latest.current.onOpen(latest.current.selectedUid ?? uid), []);
   const selectedIndex = () => (props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1);
 
   // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
