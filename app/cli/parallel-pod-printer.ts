@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PodDecodeError } from '../pod/decode';
-import { streamPodBytesAsKubectl, type PodBytesListPrinter } from '../pod/kubectl-json';
+import { printListPart, type PodBytesListPrinter } from '../pod/kubectl-json';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 
 /** A batch for a worker: pods' bytes back to back, each ending at `ends[i]`; `first` is the first pod's index. */
@@ -51,23 +51,13 @@ export function printBatch(batch: PrintBatch, spare: ArrayBuffer | undefined): P
     pods.push(batch.bytes.subarray(start, end));
     start = end;
   }
-  let out = new Uint8Array(spare ?? new ArrayBuffer(PART_BYTES));
-  let size = 0;
-  const result = streamPodBytesAsKubectl(
-    pods,
-    (chunk) => {
-      if (size + chunk.length > out.length) {
-        const larger = new Uint8Array(Math.max(out.length * 2, size + chunk.length));
-        larger.set(out.subarray(0, size));
-        out = larger;
-      }
-      out.set(chunk, size);
-      size += chunk.length;
-    },
-    { ndjson: batch.ndjson, showManagedFields: batch.showManagedFields, listPart: true, labelOf: (i) => `pods[${batch.first + i}]` },
-  );
+  const result = printListPart(pods, new Uint8Array(spare ?? new ArrayBuffer(PART_BYTES)), {
+    ndjson: batch.ndjson,
+    showManagedFields: batch.showManagedFields,
+    labelOf: (i) => `pods[${batch.first + i}]`,
+  });
   return {
-    part: out.subarray(0, size),
+    part: result.part,
     input: batch.bytes,
     pods: pods.length,
     printed: pods.length - result.errors.length,
