@@ -1,18 +1,25 @@
 /**
  * Pod bytes -> kubectl JSON bytes, without building a tree or creating JS strings: the fast path for export,
- * `nodescope decode` and the detail view. One function per message is generated from the schema: it scans
- * the message once to note where each member is, then writes members in JSON key order with Go's rules
+ * `nodescope decode` and the detail view. Each message gets a plan from the schema (its members in JSON key
+ * order, each with its Go rule, and a table from wire tag to member); one small interpreter walks the plans.
+ * It scans a message once to note where each member is, then writes members in key order with Go's rules
  * (go-json-rules.ts), copying string bytes straight from the input.
+ *
+ * An interpreter rather than one generated function per message (as the decoder and the YAML printer are):
+ * TurboFan compiled the 133 generated functions again in every thread that prints, ~1.2 s of CPU for an
+ * export of 30,000 pods, and recompiled the largest as rare fields turned up. These few small functions
+ * are optimized early, and print as fast once warm (measured 7% faster, in one thread).
  */
-import { compileFunctions, js } from '../schema/compile-functions';
 import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
-import { DecodeContext } from './decode-context';
+import type { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
-import { compareBytes, JsonBytesWriter, type MemberKey } from './json-bytes-writer';
+import { compareBytes, type JsonBytesWriter, type MemberKey } from './json-bytes-writer';
 import type { WireReader } from './wire-reader';
 
 /** Renders FieldsV1 content (managedFields, shown on request only) as JSON text at a depth. */
 export type AnyText = (value: unknown, depth: number, pretty: boolean) => string;
+
+export type PodBytesPrinter = (w: JsonBytesWriter, r: WireReader, end: number, depth: number, hideManagedFields: boolean, c: DecodeContext) => void;
 
 export interface MapEntry {
   k0: number;
@@ -66,161 +73,393 @@ export function mapEntries(r: WireReader, from: number, end: number, tag: number
   return entries.length > 1 ? entries.sort((a, b) => compareBytes(buf, a.k0, a.k1, b.k0, b.k1)) : entries;
 }
 
-const fn = (m: MessageSchema): string => `w_${m.fullName.replace(/\./g, '_')}`;
+// What one element of a member is on the wire.
+const STRING = 0;
+const INT64 = 1;
+const INT32 = 2;
+const BOOL = 3;
+const TIME = 4;
+const QUANTITY = 5;
+const INT_OR_STRING = 6;
+const FIELDS_V1 = 7;
+const MESSAGE = 8;
 
-/**
- * Writes one element whose tag was just read (r.pos at its payload), leaving r.pos after it.
- * `hide` is the managed-fields flag handed to a nested message (true only for the pod's own metadata).
- */
-function element(f: FieldSchema, depth: string, hide = 'false'): string {
+interface MemberPlan {
+  rule: Rule;
+  elem: number;
+  key: MemberKey;
+  tag: number;
+  /** A packed list's tag (its elements in one length-delimited run), or -1. */
+  packedTag: number;
+  omit: boolean;
+  zero: string;
+  /** The element's message (not a special one). */
+  sub: MessagePlan | null;
+  /** The pod's own metadata: hands the managed-fields flag on. */
+  handsOnHide: boolean;
+  /** metadata.managedFields: left out while they are hidden. */
+  managed: boolean;
+}
+
+/** What the scan does with a tag: note a member (SINGLE: last one; FIRST: a list's or map's first), or scan an inline embed. */
+const SINGLE = 0;
+const FIRST = 1;
+const INLINE = 2;
+
+interface ScanAction {
+  kind: number;
+  /** The member's index: where the scan notes its first tag's offset, and a list's or map's region end. */
+  slot: number;
+  /** Length-delimited (skipped by its length), else a varint. */
+  len: boolean;
+  inline: ScanTable | null;
+}
+
+interface ScanTable {
+  schema: MessageSchema;
+  /** By tag; undefined for a tag the message does not expect (DecodeContext.other). */
+  actions: (ScanAction | undefined)[];
+}
+
+interface MessagePlan {
+  members: MemberPlan[];
+  scan: ScanTable;
+  isPod: boolean;
+}
+
+const elemOf = (f: FieldSchema): number => {
   switch (f.scalar) {
     case 'string':
-      return '{ const e = r.lengthDelimited(); w.str(r.buf, r.pos, e); r.pos = e; }';
+      return STRING;
     case 'int64':
-      return 'w.num(r.int64());';
+      return INT64;
     case 'int32':
-      return 'w.num(r.int32());';
+      return INT32;
     case 'bool':
-      return 'w.bool(r.bool());';
+      return BOOL;
   }
-  const m = f.message!;
-  switch (m.special) {
+  switch (f.message?.special) {
     case 'time':
-      return 'w.time(c.time());';
+      return TIME;
     case 'quantity':
-      return 'w.jsStr(c.quantity());';
+      return QUANTITY;
     case 'intOrString':
-      return "{ const v = c.intOrString(); if (typeof v === 'string') w.jsStr(v); else w.num(v); }";
+      return INT_OR_STRING;
     case 'fieldsV1':
-      return `w.text(anyText(c.fieldsV1(), ${depth}, w.pretty));`;
-    default:
-      return `{ const e = r.lengthDelimited(); ${fn(m)}(w, r, e, ${depth}, ${hide}, c); r.pos = e; }`;
+      return FIELDS_V1;
   }
-}
+  return MESSAGE;
+};
 
-interface Slots {
-  pos: Map<FieldSchema, string>;
-  end: Map<FieldSchema, string>;
-}
-
-/** Scan cases: note where each member is (last occurrence; first one and its region for lists and maps). */
-function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
-  const cases = m.fields.map((f) => {
+function scanTable(m: MessageSchema, slotOf: Map<FieldSchema, number>): ScanTable {
+  const actions: (ScanAction | undefined)[] = [];
+  for (const f of m.fields) {
     const tag = (f.number << 3) | f.wireType;
-    const skip = f.wireType === WIRE_LEN ? 'r.pos = r.lengthDelimited();' : 'r.int64();';
+    const len = f.wireType === WIRE_LEN;
     if (f.inline) {
-      // `region` names the embed's end; it must not collide with the members' `e<i>` slots it assigns.
-      const region = `region${endVar === 'end' ? 1 : Number(endVar.slice(6)) + 1}`;
-      return `case ${tag}: { const ${region} = r.lengthDelimited(); while (r.pos < ${region}) { const start = r.pos; const tag = r.uint32(); switch (tag) { ${scanCases(f.message!, slots, index, region)} } } r.expectEnd(${region}); break; }`;
+      actions[tag] = { kind: INLINE, slot: -1, len: true, inline: scanTable(f.message!, slotOf) };
+      continue;
     }
-    const p = slots.pos.get(f)!;
+    const slot = slotOf.get(f)!;
     if (f.repeated || f.map) {
-      const note = `if (${p} < 0) { ${p} = start; ${slots.end.get(f)} = ${endVar}; }`;
-      const packed = f.repeated && f.wireType === WIRE_VARINT ? `\n      case ${(f.number << 3) | WIRE_LEN}: ${note} r.pos = r.lengthDelimited(); break;` : '';
-      return `case ${tag}: ${note} ${skip} break;${packed}`;
-    }
-    return `case ${tag}: ${p} = start; ${skip} break;`;
-  });
-  return `${cases.join('\n      ')}\n      default: c.other(schemas[${index.get(m)}], tag, start);`;
-}
-
-function emitMember(f: FieldSchema, key: number, p: string, e: string, hide: string): string {
-  const { rule, omit, zeroText } = ruleOf(f);
-  const KEY = `w.key(K[${key}], d + 1, first); first = false;`;
-  const at = `r.pos = ${p}; r.uint32();`;
-  const zero = `w.text(${js(zeroText)});`;
-  switch (rule) {
-    case Rule.Scalar: {
-      if (f.scalar === 'string') {
-        const read = `${at} const e = r.lengthDelimited();`;
-        return omit ? `if (${p} >= 0) { ${read} if (e > r.pos) { ${KEY} w.str(r.buf, r.pos, e); } }` : `${KEY} if (${p} >= 0) { ${read} w.str(r.buf, r.pos, e); } else ${zero}`;
-      }
-      const read = f.scalar === 'bool' ? 'r.bool()' : f.scalar === 'int32' ? 'r.int32()' : 'r.int64()';
-      const write = f.scalar === 'bool' ? 'w.bool(v)' : 'w.num(v)';
-      return omit ? `if (${p} >= 0) { ${at} const v = ${read}; if (v) { ${KEY} ${write}; } }` : `${KEY} if (${p} >= 0) { ${at} const v = ${read}; ${write}; } else ${zero}`;
-    }
-    case Rule.Pointer:
-      return `if (${p} >= 0) { ${at} ${KEY} ${element(f, 'd + 1')} }${omit ? '' : ` else { ${KEY} w.text('null'); }`}`;
-    case Rule.Struct:
-      // Absent (a masked or hand-made pod; Go always writes these): print the struct's zero value.
-      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1', hide)} } else ${fn(f.message!)}(w, r, r.pos, d + 1, ${hide}, c);`;
-    case Rule.Time:
-      return omit
-        ? `if (${p} >= 0) { ${at} const t = c.time(); if (t !== null) { ${KEY} w.time(t); } }`
-        : `${KEY} if (${p} >= 0) { ${at} w.time(c.time()); } else w.text('null');`;
-    case Rule.SpecialValue:
-      return `${KEY} if (${p} >= 0) { ${at} ${element(f, 'd + 1')} } else ${zero}`;
-    case Rule.List: {
-      const tag = (f.number << 3) | f.wireType;
-      const packed = f.wireType === WIRE_VARINT ? ` else if (t === ${(f.number << 3) | WIRE_LEN}) { const e2 = r.lengthDelimited(); while (r.pos < e2) { w.bytes(w.lead(d + 2, n++ > 0)); ${element(f, 'd + 2')} } r.expectEnd(e2); }` : '';
-      const none = omit ? '' : ` else { ${KEY} w.text('null'); }`;
-      return `if (${p} >= 0) { ${KEY} w.byte(91); let n = 0; r.pos = ${p}; while (r.pos < ${e}) { const t = r.uint32(); if (t === ${tag}) { w.bytes(w.lead(d + 2, n++ > 0)); ${element(f, 'd + 2')} }${packed} else r.skip(t & 7); } w.indent(d + 1); w.byte(93); }${none}`;
-    }
-    case Rule.Map: {
-      const tag = (f.number << 3) | WIRE_LEN;
-      const none = omit ? '' : ` else { ${KEY} w.text('null'); }`;
-      const value = `if (x.v0 < 0) w.text(${js(f.message?.special === 'quantity' ? '"0"' : '""')}); else w.str(r.buf, x.v0, x.v1);`;
-      return `if (${p} >= 0) { const es = mapEntries(r, ${p}, ${e}, ${tag}, ${f.message?.special === 'quantity'}, c); ${KEY} w.byte(123); for (let i = 0; i < es.length; i++) { const x = es[i]; w.bytes(w.lead(d + 2, i > 0)); w.str(r.buf, x.k0, x.k1); w.bytes(KS); ${value} } w.indent(d + 1); w.byte(125); }${none}`;
-    }
+      actions[tag] = { kind: FIRST, slot, len, inline: null };
+      if (f.repeated && f.wireType === WIRE_VARINT) actions[(f.number << 3) | WIRE_LEN] = { kind: FIRST, slot, len: true, inline: null };
+    } else actions[tag] = { kind: SINGLE, slot, len, inline: null };
   }
+  // No holes: reading one looks up the prototype chain.
+  for (let t = 0; t < actions.length; t++) actions[t] ??= undefined;
+  return { schema: m, actions };
 }
 
-/**
- * The start of a generated message function (reader `r`, message end `end`): one scan that notes where each
- * member is (slot `p<i>`, and `e<i>` for a list's or map's region), so members can then be written in any order.
- */
-export function scanPrologue(m: MessageSchema, index: Map<MessageSchema, number>): { slots: Slots; source: string } {
-  const slots: Slots = { pos: new Map(), end: new Map() };
-  m.members.forEach(({ field }, i) => {
-    slots.pos.set(field, `p${i}`);
-    if (field.repeated || field.map) slots.end.set(field, `e${i}`);
-  });
-  const decl = [...slots.pos.values()].map((v) => `${v} = -1`).concat([...slots.end.values()].map((v) => `${v} = 0`));
-  const source = `let ${decl.join(', ')};
-  while (r.pos < end) {
-    const start = r.pos;
-    const tag = r.uint32();
-    switch (tag) {
-      ${scanCases(m, slots, index, 'end')}
-    }
-  }
-  r.expectEnd(end);`;
-  return { slots, source };
-}
-
-function generate(m: MessageSchema, index: Map<MessageSchema, number>, keys: string[], isPod: boolean): string {
-  const { slots, source: scan } = scanPrologue(m, index);
-  const body = m.members.map(({ name, field }) => {
-    const k = keys.length;
-    keys.push(name);
-    let code = emitMember(field, k, slots.pos.get(field)!, slots.end.get(field) ?? '0', isPod && name === 'metadata' ? 'h' : 'false');
-    if (name === MANAGED_FIELDS) code = `if (!h) { ${code} }`;
-    return code;
-  });
-  const podKeys = isPod ? `first = false; w.indent(d + 1); w.text('"apiVersion"'); w.bytes(KS); w.text('"v1"'); w.byte(44); w.indent(d + 1); w.text('"kind"'); w.bytes(KS); w.text('"Pod"');` : '';
-  return `function ${fn(m)}(w, r, end, d, h, c) {
-  ${scan}
-  let first = true;
-  w.byte(123); ${podKeys}
-  ${body.join('\n  ')}
-  if (first) w.byte(125); else { w.indent(d); w.byte(125); }
-}`;
-}
-
-export type PodBytesPrinter = (w: JsonBytesWriter, r: WireReader, end: number, depth: number, hideManagedFields: boolean, c: DecodeContext) => void;
-
-/**
- * Compiles the printer for one layout. It writes into the writer it is handed: one compiled printer serves
- * every writer of its layout, so the JIT compiles and optimizes it once per thread, not once per export.
- */
-export function compileBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesPrinter {
+/** The plans of every message, with member keys encoded for one layout. */
+function planMessages(pretty: boolean): MessagePlan {
   const schema = podSchema();
-  const messages = [...schema.messages.values()].filter((m) => !m.special);
-  const index = new Map(messages.map((m, i) => [m, i]));
-  const keys: string[] = [];
-  const source = [...messages.map((m) => generate(m, index, keys, m === schema.pod)), `return ${fn(schema.pod)};`].join('\n\n');
+  const plans = new Map<MessageSchema, MessagePlan>();
+  const encoder = new TextEncoder();
+  const planOf = (m: MessageSchema): MessagePlan => {
+    let plan = plans.get(m);
+    if (plan) return plan;
+    plan = { members: [], scan: { schema: m, actions: [] }, isPod: m === schema.pod };
+    plans.set(m, plan);
+    const slotOf = new Map(m.members.map(({ field }, i) => [field, i]));
+    plan.scan = scanTable(m, slotOf);
+    plan.members = m.members.map(({ name, field }) => {
+      const { rule, omit, zeroText } = ruleOf(field);
+      const elem = elemOf(field);
+      return {
+        rule,
+        elem,
+        key: { bytes: encoder.encode(`${JSON.stringify(name)}${pretty ? ': ' : ':'}`), withLead: [] },
+        tag: (field.number << 3) | (field.map ? WIRE_LEN : field.wireType),
+        packedTag: field.repeated && field.wireType === WIRE_VARINT ? (field.number << 3) | WIRE_LEN : -1,
+        omit,
+        zero: zeroText,
+        sub: elem === MESSAGE ? planOf(field.message!) : null,
+        handsOnHide: plan!.isPod && name === 'metadata',
+        managed: name === MANAGED_FIELDS,
+      };
+    });
+    return plan;
+  };
+  return planOf(schema.pod);
+}
+
+/**
+ * The printer for one layout. It writes into the writer it is handed: one printer serves every writer of
+ * its layout, so the JIT optimizes it once per thread, not once per export.
+ */
+export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesPrinter {
+  const pod = planMessages(pretty);
   const encoder = new TextEncoder();
   const KS = encoder.encode(pretty ? ': ' : ':');
-  const K: MemberKey[] = keys.map((k) => ({ bytes: encoder.encode(`${JSON.stringify(k)}${pretty ? ': ' : ':'}`), withLead: [] }));
-  return compileFunctions<PodBytesPrinter>(source, { K, KS, anyText, mapEntries, schemas: messages });
+  // Each message's notes (slots) on one stack: offsets, and region ends for lists and maps.
+  let pos = new Int32Array(1024);
+  let ends = new Int32Array(1024);
+  let sp = 0;
+
+  const scan = (r: WireReader, end: number, t: ScanTable, base: number, c: DecodeContext): void => {
+    const actions = t.actions;
+    while (r.pos < end) {
+      const start = r.pos;
+      const tag = r.uint32();
+      const a = tag < actions.length ? actions[tag] : undefined;
+      if (a === undefined) {
+        c.other(t.schema, tag, start);
+        continue;
+      }
+      if (a.kind === INLINE) {
+        const region = r.lengthDelimited();
+        scan(r, region, a.inline!, base, c);
+        continue;
+      }
+      const at = base + a.slot;
+      if (a.kind === SINGLE) pos[at] = start;
+      else if (pos[at]! < 0) {
+        pos[at] = start;
+        ends[at] = end;
+      }
+      if (a.len) r.pos = r.lengthDelimited();
+      else r.int64();
+    }
+    r.expectEnd(end);
+  };
+
+  /** One element whose tag was just read (r.pos at its payload), leaving r.pos after it. */
+  const element = (w: JsonBytesWriter, r: WireReader, c: DecodeContext, m: MemberPlan, depth: number, hide: boolean): void => {
+    switch (m.elem) {
+      case STRING: {
+        const e = r.lengthDelimited();
+        w.str(r.buf, r.pos, e);
+        r.pos = e;
+        return;
+      }
+      case INT64:
+        return w.num(r.int64());
+      case INT32:
+        return w.num(r.int32());
+      case BOOL:
+        return w.bool(r.bool());
+      case TIME:
+        return w.time(c.time());
+      case QUANTITY:
+        return w.jsStr(c.quantity());
+      case INT_OR_STRING: {
+        const v = c.intOrString();
+        if (typeof v === 'string') w.jsStr(v);
+        else w.num(v);
+        return;
+      }
+      case FIELDS_V1:
+        return w.text(anyText(c.fieldsV1(), depth, w.pretty));
+      default: {
+        const e = r.lengthDelimited();
+        message(w, r, e, depth, hide, c, m.sub!);
+        r.pos = e;
+      }
+    }
+  };
+
+  const message = (w: JsonBytesWriter, r: WireReader, end: number, d: number, h: boolean, c: DecodeContext, plan: MessagePlan): void => {
+    const members = plan.members;
+    const base = sp;
+    const top = base + members.length;
+    if (top > pos.length) {
+      const larger = new Int32Array(pos.length * 2);
+      larger.set(pos);
+      pos = larger;
+      const largerEnds = new Int32Array(ends.length * 2);
+      largerEnds.set(ends);
+      ends = largerEnds;
+    }
+    for (let i = base; i < top; i++) pos[i] = -1;
+    sp = top;
+    scan(r, end, plan.scan, base, c);
+    let first = true;
+    w.byte(123);
+    if (plan.isPod) {
+      first = false;
+      w.indent(d + 1);
+      w.text('"apiVersion"');
+      w.bytes(KS);
+      w.text('"v1"');
+      w.byte(44);
+      w.indent(d + 1);
+      w.text('"kind"');
+      w.bytes(KS);
+      w.text('"Pod"');
+    }
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      if (m.managed && h) continue;
+      // Read again after each member: a nested message may have grown the stack into new arrays.
+      const p = pos[base + i]!;
+      switch (m.rule) {
+        case Rule.Scalar:
+          if (m.elem === STRING) {
+            if (p >= 0) {
+              r.pos = p;
+              r.uint32();
+              const e = r.lengthDelimited();
+              if (!m.omit || e > r.pos) {
+                w.key(m.key, d + 1, first);
+                first = false;
+                w.str(r.buf, r.pos, e);
+              }
+            } else if (!m.omit) {
+              w.key(m.key, d + 1, first);
+              first = false;
+              w.text(m.zero);
+            }
+          } else if (p >= 0) {
+            r.pos = p;
+            r.uint32();
+            const v = m.elem === BOOL ? r.bool() : m.elem === INT32 ? r.int32() : r.int64();
+            if (!m.omit || v) {
+              w.key(m.key, d + 1, first);
+              first = false;
+              if (typeof v === 'boolean') w.bool(v);
+              else w.num(v);
+            }
+          } else if (!m.omit) {
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.text(m.zero);
+          }
+          break;
+        case Rule.Pointer:
+          if (p >= 0) {
+            r.pos = p;
+            r.uint32();
+            w.key(m.key, d + 1, first);
+            first = false;
+            element(w, r, c, m, d + 1, false);
+          } else if (!m.omit) {
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.text('null');
+          }
+          break;
+        case Rule.Struct:
+          // Absent (a masked or hand-made pod; Go always writes these): the struct's zero value.
+          w.key(m.key, d + 1, first);
+          first = false;
+          if (p >= 0) {
+            r.pos = p;
+            r.uint32();
+            element(w, r, c, m, d + 1, m.handsOnHide && h);
+          } else message(w, r, r.pos, d + 1, m.handsOnHide && h, c, m.sub!);
+          break;
+        case Rule.Time:
+          if (p >= 0) {
+            r.pos = p;
+            r.uint32();
+            const t = c.time();
+            if (!m.omit || t !== null) {
+              w.key(m.key, d + 1, first);
+              first = false;
+              w.time(t);
+            }
+          } else if (!m.omit) {
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.text('null');
+          }
+          break;
+        case Rule.SpecialValue:
+          w.key(m.key, d + 1, first);
+          first = false;
+          if (p >= 0) {
+            r.pos = p;
+            r.uint32();
+            element(w, r, c, m, d + 1, false);
+          } else w.text(m.zero);
+          break;
+        case Rule.List:
+          if (p >= 0) {
+            const e = ends[base + i]!;
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.byte(91);
+            let n = 0;
+            r.pos = p;
+            while (r.pos < e) {
+              const t = r.uint32();
+              if (t === m.tag) {
+                w.bytes(w.lead(d + 2, n++ > 0));
+                element(w, r, c, m, d + 2, false);
+              } else if (t === m.packedTag) {
+                const e2 = r.lengthDelimited();
+                while (r.pos < e2) {
+                  w.bytes(w.lead(d + 2, n++ > 0));
+                  element(w, r, c, m, d + 2, false);
+                }
+                r.expectEnd(e2);
+              } else r.skip(t & 7);
+            }
+            w.indent(d + 1);
+            w.byte(93);
+          } else if (!m.omit) {
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.text('null');
+          }
+          break;
+        case Rule.Map:
+          if (p >= 0) {
+            const quantity = m.elem === QUANTITY;
+            const es = mapEntries(r, p, ends[base + i]!, m.tag, quantity, c);
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.byte(123);
+            for (let k = 0; k < es.length; k++) {
+              const x = es[k]!;
+              w.bytes(w.lead(d + 2, k > 0));
+              w.str(r.buf, x.k0, x.k1);
+              w.bytes(KS);
+              if (x.v0 < 0) w.text(quantity ? '"0"' : '""');
+              else w.str(r.buf, x.v0, x.v1);
+            }
+            w.indent(d + 1);
+            w.byte(125);
+          } else if (!m.omit) {
+            w.key(m.key, d + 1, first);
+            first = false;
+            w.text('null');
+          }
+          break;
+      }
+    }
+    if (first) w.byte(125);
+    else {
+      w.indent(d);
+      w.byte(125);
+    }
+    sp = base;
+  };
+
+  return (w, r, end, depth, hideManagedFields, c) => {
+    // A pod that failed to decode left its notes on the stack.
+    sp = 0;
+    message(w, r, end, depth, hideManagedFields, c, pod);
+  };
 }

@@ -3,8 +3,8 @@
  * the Go field kinds, keys sorted bytewise, 4-space indent, Go's HTML-safe escaping, trailing newline.
  *
  * Two printers apply the same rules (go-json-rules.ts): this file's, from a pod tree (decoded, masked or
- * generated), and kubectl-json-bytes.ts's, straight from pod bytes without building a tree (export, decode,
- * detail). Both are generated per message from the schema.
+ * generated), generated per message from the schema; and kubectl-json-bytes.ts's, straight from pod bytes
+ * without building a tree (export, decode, detail), which walks per-message plans made from the schema.
  */
 import { compileFunctions, js } from '../schema/compile-functions';
 import { compareGoKeys, podSchema, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
@@ -13,7 +13,7 @@ import { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import type { FieldMask, Selection } from '../mask/field-mask';
 import { JsonBytesWriter } from './json-bytes-writer';
-import { compileBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
+import { createBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
 import type { PodObject, PodTree, PodValue, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
@@ -271,10 +271,11 @@ export interface PrintedPod {
   unknownFields: UnknownField[];
 }
 
-const anyTextFor = (value: unknown, d: number, isPretty: boolean) => anyText(value as PodValue, d, isPretty ? pretty : compact);
-/** The bytes printers, compiled on first use, one per layout for every writer (compileBytesPrinter). */
+/** FieldsV1 content as kubectl prints it at a depth: the bytes printer's AnyText. */
+export const anyTextFor = (value: unknown, d: number, isPretty: boolean): string => anyText(value as PodValue, d, isPretty ? pretty : compact);
+/** The bytes printers, built on first use, one per layout for every writer (createBytesPrinter). */
 const bytesPrinters: Partial<Record<'pretty' | 'compact', PodBytesPrinter>> = {};
-const bytesPrinter = (layout: 'pretty' | 'compact') => (bytesPrinters[layout] ??= compileBytesPrinter(layout === 'pretty', anyTextFor));
+const bytesPrinter = (layout: 'pretty' | 'compact') => (bytesPrinters[layout] ??= createBytesPrinter(layout === 'pretty', anyTextFor));
 /** The writers of the synchronous printers, which finish with them before they return. */
 const writers = { pretty: new JsonBytesWriter(true), compact: new JsonBytesWriter(false) };
 const textDecoder = new TextDecoder();

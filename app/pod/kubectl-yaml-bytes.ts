@@ -1,8 +1,8 @@
 /**
  * Pod bytes -> kubectl's YAML text without printing JSON and reading it back: the fast path for `-o yaml`
- * and YAML exports. Like the bytes -> JSON printer (kubectl-json-bytes.ts) it is generated per message from
- * the schema and applies the same Go JSON rules (go-json-rules.ts: what is omitted, what prints as a zero
- * value or null), since kubectl's YAML is its JSON converted. What differs is the layout, which is go-yaml's:
+ * and YAML exports. It is generated per message from the schema, and applies the Go JSON rules the bytes ->
+ * JSON printer applies (go-json-rules.ts: what is omitted, what prints as a zero value or null), since
+ * kubectl's YAML is its JSON converted. What differs is the layout, which is go-yaml's:
  * struct members in go-yaml's key order (fixed per message, so sorted once here), map entries sorted by it
  * at run time, and every string written by the go-yaml emitter itself (quoting, folding, literals).
  *
@@ -13,13 +13,13 @@
  * only on the JSON path).
  */
 import { compileFunctions, js } from '../schema/compile-functions';
-import { podSchema, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
+import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
 import type { DecodeContext } from './decode-context';
 import { GoYamlEmitter, isPlainKey } from './go-yaml-emitter';
 import { compareYamlKeys } from './go-yaml-rules';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { valueToKubectlJson } from './kubectl-json';
-import { mapEntries, scanPrologue, type MapEntry } from './kubectl-json-bytes';
+import { mapEntries, type MapEntry } from './kubectl-json-bytes';
 import { parseJsonValue } from './json-value-parser';
 import type { PodValue } from './pod-tree';
 import type { WireReader } from './wire-reader';
@@ -116,6 +116,55 @@ function emitMember(f: FieldSchema, key: string, p: string, e: string, hide: str
       return `if (${p} >= 0) { ${add(`M(r, mapEntries(r, ${p}, ${e}, ${tag}, ${quantity}, c), n + 2, ${quantity})`)} }${none}`;
     }
   }
+}
+
+interface Slots {
+  pos: Map<FieldSchema, string>;
+  end: Map<FieldSchema, string>;
+}
+
+/** Scan cases: note where each member is (last occurrence; first one and its region for lists and maps). */
+function scanCases(m: MessageSchema, slots: Slots, index: Map<MessageSchema, number>, endVar: string): string {
+  const cases = m.fields.map((f) => {
+    const tag = (f.number << 3) | f.wireType;
+    const skip = f.wireType === WIRE_LEN ? 'r.pos = r.lengthDelimited();' : 'r.int64();';
+    if (f.inline) {
+      // `region` names the embed's end; it must not collide with the members' `e<i>` slots it assigns.
+      const region = `region${endVar === 'end' ? 1 : Number(endVar.slice(6)) + 1}`;
+      return `case ${tag}: { const ${region} = r.lengthDelimited(); while (r.pos < ${region}) { const start = r.pos; const tag = r.uint32(); switch (tag) { ${scanCases(f.message!, slots, index, region)} } } r.expectEnd(${region}); break; }`;
+    }
+    const p = slots.pos.get(f)!;
+    if (f.repeated || f.map) {
+      const note = `if (${p} < 0) { ${p} = start; ${slots.end.get(f)} = ${endVar}; }`;
+      const packed = f.repeated && f.wireType === WIRE_VARINT ? `\n      case ${(f.number << 3) | WIRE_LEN}: ${note} r.pos = r.lengthDelimited(); break;` : '';
+      return `case ${tag}: ${note} ${skip} break;${packed}`;
+    }
+    return `case ${tag}: ${p} = start; ${skip} break;`;
+  });
+  return `${cases.join('\n      ')}\n      default: c.other(schemas[${index.get(m)}], tag, start);`;
+}
+
+/**
+ * The start of a generated message function (reader `r`, message end `end`): one scan that notes where each
+ * member is (slot `p<i>`, and `e<i>` for a list's or map's region), so members can then be written in any order.
+ */
+function scanPrologue(m: MessageSchema, index: Map<MessageSchema, number>): { slots: Slots; source: string } {
+  const slots: Slots = { pos: new Map(), end: new Map() };
+  m.members.forEach(({ field }, i) => {
+    slots.pos.set(field, `p${i}`);
+    if (field.repeated || field.map) slots.end.set(field, `e${i}`);
+  });
+  const decl = [...slots.pos.values()].map((v) => `${v} = -1`).concat([...slots.end.values()].map((v) => `${v} = 0`));
+  const source = `let ${decl.join(', ')};
+  while (r.pos < end) {
+    const start = r.pos;
+    const tag = r.uint32();
+    switch (tag) {
+      ${scanCases(m, slots, index, 'end')}
+    }
+  }
+  r.expectEnd(end);`;
+  return { slots, source };
 }
 
 function generate(m: MessageSchema, index: Map<MessageSchema, number>, isPod: boolean): string {
