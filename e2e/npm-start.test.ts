@@ -32,7 +32,13 @@ describe('npm start without an Electron binary', () => {
     expect(lines[0]).toBe(`nodescope: no Electron binary at ${electron.found ? '' : electron.expectedPath} (it could not be downloaded here); serving the UI in a browser instead.`);
     const page = await fetch(url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<title>Nodescope</title>');
+    const html = await page.text();
+    expect(html).toContain('<title>Nodescope</title>');
+    // React's production build, also when the UI was built during npm test (NODE_ENV=test).
+    const script = /<script[^>]+src="\.?\/?([^"]+\.js)"/.exec(html)![1]!;
+    const js = await (await fetch(new URL(script, url))).text();
+    expect(js.includes('createRoot'), `${script} is not the UI's bundle`).toBe(true);
+    expect(js.includes('jsxDEV'), `${script} is React's development build`).toBe(false);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 120_000);

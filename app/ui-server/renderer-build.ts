@@ -52,6 +52,10 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
   // Built beside the old copy and swapped in, so a server (or a second build running at the same
   // time, e.g. parallel tests) never serves a half-written directory.
   const staging = `${rendererOutDir}.${process.pid}-${Date.now()}`;
+  // Vite builds React for development when NODE_ENV says anything but production (npm test sets
+  // "test"), and that build, several times slower, would stay in dist/renderer for npm start.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   try {
     await build({ configFile, logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
     if (!existsSync(join(staging, 'index.html'))) throw new Error(`The Vite build finished but wrote no index.html; check ${configFile}.`);
@@ -64,6 +68,8 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => {}
       if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
     });
   } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
     await rm(staging, { recursive: true, force: true });
   }
   return rendererOutDir;
