@@ -5,12 +5,13 @@
  * It scans a message once to note where each member is, then writes members in key order with Go's rules
  * (go-json-rules.ts), copying string bytes straight from the input.
  *
- * An interpreter rather than one generated function per message (as the decoder and the YAML printer are):
+ * An interpreter rather than one generated function per message (as the decoder and the tree printer are):
  * TurboFan compiled the 133 generated functions again in every thread that prints, ~1.2 s of CPU for an
  * export of 30,000 pods, and recompiled the largest as rare fields turned up. These few small functions
  * are optimized early, and print as fast once warm (measured 7% faster, in one thread).
  */
 import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
+import { Element, elementKind, MemberScanner, scanTable, type ScanTable } from './member-scan';
 import type { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
 import { compareBytes, type JsonBytesWriter, type MemberKey } from './json-bytes-writer';
@@ -73,20 +74,9 @@ export function mapEntries(r: WireReader, from: number, end: number, tag: number
   return entries.length > 1 ? entries.sort((a, b) => compareBytes(buf, a.k0, a.k1, b.k0, b.k1)) : entries;
 }
 
-// What one element of a member is on the wire.
-const STRING = 0;
-const INT64 = 1;
-const INT32 = 2;
-const BOOL = 3;
-const TIME = 4;
-const QUANTITY = 5;
-const INT_OR_STRING = 6;
-const FIELDS_V1 = 7;
-const MESSAGE = 8;
-
 interface MemberPlan {
   rule: Rule;
-  elem: number;
+  elem: Element;
   key: MemberKey;
   tag: number;
   /** A packed list's tag (its elements in one length-delimited run), or -1. */
@@ -101,74 +91,11 @@ interface MemberPlan {
   managed: boolean;
 }
 
-/** What the scan does with a tag: note a member (SINGLE: last one; FIRST: a list's or map's first), or scan an inline embed. */
-const SINGLE = 0;
-const FIRST = 1;
-const INLINE = 2;
-
-interface ScanAction {
-  kind: number;
-  /** The member's index: where the scan notes its first tag's offset, and a list's or map's region end. */
-  slot: number;
-  /** Length-delimited (skipped by its length), else a varint. */
-  len: boolean;
-  inline: ScanTable | null;
-}
-
-interface ScanTable {
-  schema: MessageSchema;
-  /** By tag; undefined for a tag the message does not expect (DecodeContext.other). */
-  actions: (ScanAction | undefined)[];
-}
-
 interface MessagePlan {
+  /** In JSON key order, as MessageSchema.members. */
   members: MemberPlan[];
   scan: ScanTable;
   isPod: boolean;
-}
-
-const elemOf = (f: FieldSchema): number => {
-  switch (f.scalar) {
-    case 'string':
-      return STRING;
-    case 'int64':
-      return INT64;
-    case 'int32':
-      return INT32;
-    case 'bool':
-      return BOOL;
-  }
-  switch (f.message?.special) {
-    case 'time':
-      return TIME;
-    case 'quantity':
-      return QUANTITY;
-    case 'intOrString':
-      return INT_OR_STRING;
-    case 'fieldsV1':
-      return FIELDS_V1;
-  }
-  return MESSAGE;
-};
-
-function scanTable(m: MessageSchema, slotOf: Map<FieldSchema, number>): ScanTable {
-  const actions: (ScanAction | undefined)[] = [];
-  for (const f of m.fields) {
-    const tag = (f.number << 3) | f.wireType;
-    const len = f.wireType === WIRE_LEN;
-    if (f.inline) {
-      actions[tag] = { kind: INLINE, slot: -1, len: true, inline: scanTable(f.message!, slotOf) };
-      continue;
-    }
-    const slot = slotOf.get(f)!;
-    if (f.repeated || f.map) {
-      actions[tag] = { kind: FIRST, slot, len, inline: null };
-      if (f.repeated && f.wireType === WIRE_VARINT) actions[(f.number << 3) | WIRE_LEN] = { kind: FIRST, slot, len: true, inline: null };
-    } else actions[tag] = { kind: SINGLE, slot, len, inline: null };
-  }
-  // No holes: reading one looks up the prototype chain.
-  for (let t = 0; t < actions.length; t++) actions[t] ??= undefined;
-  return { schema: m, actions };
 }
 
 /** The plans of every message, with member keys encoded for one layout. */
@@ -179,13 +106,11 @@ function planMessages(pretty: boolean): MessagePlan {
   const planOf = (m: MessageSchema): MessagePlan => {
     let plan = plans.get(m);
     if (plan) return plan;
-    plan = { members: [], scan: { schema: m, actions: [] }, isPod: m === schema.pod };
+    plan = { members: [], scan: scanTable(m), isPod: m === schema.pod };
     plans.set(m, plan);
-    const slotOf = new Map(m.members.map(({ field }, i) => [field, i]));
-    plan.scan = scanTable(m, slotOf);
     plan.members = m.members.map(({ name, field }) => {
       const { rule, omit, zeroText } = ruleOf(field);
-      const elem = elemOf(field);
+      const elem = elementKind(field);
       return {
         rule,
         elem,
@@ -194,7 +119,7 @@ function planMessages(pretty: boolean): MessagePlan {
         packedTag: field.repeated && field.wireType === WIRE_VARINT ? (field.number << 3) | WIRE_LEN : -1,
         omit,
         zero: zeroText,
-        sub: elem === MESSAGE ? planOf(field.message!) : null,
+        sub: elem === Element.Message ? planOf(field.message!) : null,
         handsOnHide: plan!.isPod && name === 'metadata',
         managed: name === MANAGED_FIELDS,
       };
@@ -212,64 +137,34 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
   const pod = planMessages(pretty);
   const encoder = new TextEncoder();
   const KS = encoder.encode(pretty ? ': ' : ':');
-  // Each message's notes (slots) on one stack: offsets, and region ends for lists and maps.
-  let pos = new Int32Array(1024);
-  let ends = new Int32Array(1024);
-  let sp = 0;
-
-  const scan = (r: WireReader, end: number, t: ScanTable, base: number, c: DecodeContext): void => {
-    const actions = t.actions;
-    while (r.pos < end) {
-      const start = r.pos;
-      const tag = r.uint32();
-      const a = tag < actions.length ? actions[tag] : undefined;
-      if (a === undefined) {
-        c.other(t.schema, tag, start);
-        continue;
-      }
-      if (a.kind === INLINE) {
-        const region = r.lengthDelimited();
-        scan(r, region, a.inline!, base, c);
-        continue;
-      }
-      const at = base + a.slot;
-      if (a.kind === SINGLE) pos[at] = start;
-      else if (pos[at]! < 0) {
-        pos[at] = start;
-        ends[at] = end;
-      }
-      if (a.len) r.pos = r.lengthDelimited();
-      else r.int64();
-    }
-    r.expectEnd(end);
-  };
+  const scanner = new MemberScanner();
 
   /** One element whose tag was just read (r.pos at its payload), leaving r.pos after it. */
   const element = (w: JsonBytesWriter, r: WireReader, c: DecodeContext, m: MemberPlan, depth: number, hide: boolean): void => {
     switch (m.elem) {
-      case STRING: {
+      case Element.String: {
         const e = r.lengthDelimited();
         w.str(r.buf, r.pos, e);
         r.pos = e;
         return;
       }
-      case INT64:
+      case Element.Int64:
         return w.num(r.int64());
-      case INT32:
+      case Element.Int32:
         return w.num(r.int32());
-      case BOOL:
+      case Element.Bool:
         return w.bool(r.bool());
-      case TIME:
+      case Element.Time:
         return w.time(c.time());
-      case QUANTITY:
+      case Element.Quantity:
         return w.jsStr(c.quantity());
-      case INT_OR_STRING: {
+      case Element.IntOrString: {
         const v = c.intOrString();
         if (typeof v === 'string') w.jsStr(v);
         else w.num(v);
         return;
       }
-      case FIELDS_V1:
+      case Element.FieldsV1:
         return w.text(anyText(c.fieldsV1(), depth, w.pretty));
       default: {
         const e = r.lengthDelimited();
@@ -281,19 +176,7 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
 
   const message = (w: JsonBytesWriter, r: WireReader, end: number, d: number, h: boolean, c: DecodeContext, plan: MessagePlan): void => {
     const members = plan.members;
-    const base = sp;
-    const top = base + members.length;
-    if (top > pos.length) {
-      const larger = new Int32Array(pos.length * 2);
-      larger.set(pos);
-      pos = larger;
-      const largerEnds = new Int32Array(ends.length * 2);
-      largerEnds.set(ends);
-      ends = largerEnds;
-    }
-    for (let i = base; i < top; i++) pos[i] = -1;
-    sp = top;
-    scan(r, end, plan.scan, base, c);
+    const base = scanner.open(r, end, plan.scan, c);
     let first = true;
     w.byte(123);
     if (plan.isPod) {
@@ -312,10 +195,10 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
       const m = members[i]!;
       if (m.managed && h) continue;
       // Read again after each member: a nested message may have grown the stack into new arrays.
-      const p = pos[base + i]!;
+      const p = scanner.pos[base + i]!;
       switch (m.rule) {
         case Rule.Scalar:
-          if (m.elem === STRING) {
+          if (m.elem === Element.String) {
             if (p >= 0) {
               r.pos = p;
               r.uint32();
@@ -333,7 +216,7 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
           } else if (p >= 0) {
             r.pos = p;
             r.uint32();
-            const v = m.elem === BOOL ? r.bool() : m.elem === INT32 ? r.int32() : r.int64();
+            const v = m.elem === Element.Bool ? r.bool() : m.elem === Element.Int32 ? r.int32() : r.int64();
             if (!m.omit || v) {
               w.key(m.key, d + 1, first);
               first = false;
@@ -396,7 +279,7 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
           break;
         case Rule.List:
           if (p >= 0) {
-            const e = ends[base + i]!;
+            const e = scanner.ends[base + i]!;
             w.key(m.key, d + 1, first);
             first = false;
             w.byte(91);
@@ -426,8 +309,8 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
           break;
         case Rule.Map:
           if (p >= 0) {
-            const quantity = m.elem === QUANTITY;
-            const es = mapEntries(r, p, ends[base + i]!, m.tag, quantity, c);
+            const quantity = m.elem === Element.Quantity;
+            const es = mapEntries(r, p, scanner.ends[base + i]!, m.tag, quantity, c);
             w.key(m.key, d + 1, first);
             first = false;
             w.byte(123);
@@ -454,12 +337,11 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
       w.indent(d);
       w.byte(125);
     }
-    sp = base;
+    scanner.close(base);
   };
 
   return (w, r, end, depth, hideManagedFields, c) => {
-    // A pod that failed to decode left its notes on the stack.
-    sp = 0;
+    scanner.reset();
     message(w, r, end, depth, hideManagedFields, c, pod);
   };
 }

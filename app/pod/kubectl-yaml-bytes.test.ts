@@ -3,18 +3,20 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatePods } from '../sim/pod-generator';
 import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
+import { decodePod } from './decode';
 import { DecodeContext } from './decode-context';
 import { encodePod } from './encode';
 import { GoYamlEmitter } from './go-yaml-emitter';
 import { podToKubectlJson } from './kubectl-json';
 import { kubectlJsonToYaml } from './kubectl-json-to-yaml';
-import { compileYamlBytesPrinter, YamlFastPathMiss } from './kubectl-yaml-bytes';
+import { createYamlBytesPrinter, YamlFastPathMiss } from './kubectl-yaml-bytes';
 import { podBytesToKubectlYaml, podsToKubectlListYaml, streamPodBytesAsKubectlYaml } from './kubectl-yaml';
 import { podTreesFromKubectlYaml } from './kubectl-yaml-reader';
 import type { PodTree } from './pod-tree';
+import { everyFieldPods } from './testdata/every-field-pods';
 import { WireReader } from './wire-reader';
 
-const print = compileYamlBytesPrinter(new GoYamlEmitter());
+const print = createYamlBytesPrinter(new GoYamlEmitter());
 /** The fast path alone: the pod's YAML document, or 'miss' where it hands the pod to the JSON path. */
 function fast(bytes: Uint8Array): string {
   const r = new WireReader(bytes);
@@ -72,6 +74,12 @@ describe('pod bytes straight to kubectl YAML', () => {
       expect(printed.yaml, f).toBe(kubectlJsonToYaml(json).yaml);
       expect(printed.problems[0]?.path, f).toBe('metadata.annotations.k001');
     }
+  });
+
+  it.each(Object.entries(everyFieldPods('a: b #c')))("%s: prints what the pod's kubectl JSON converts to", (_name, bytes) => {
+    const text = fast(bytes);
+    expect(text).not.toBe('miss');
+    expect(text).toBe(kubectlJsonToYaml(podToKubectlJson(decodePod(bytes).pod)).yaml);
   });
 
   it.skipIf(!hasSharedPods)("prints kubectl's YAML for every shared real pod, with and without managedFields", () => {

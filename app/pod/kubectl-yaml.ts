@@ -3,7 +3,7 @@
  * sigs.k8s.io/yaml (JSON read by go-yaml v2, then go-yaml's Marshal), so this prints kubectl's JSON
  * (kubectl-json.ts) and converts that text the same way (kubectl-json-to-yaml.ts, which the renderer uses
  * on its own): any kubectl JSON converts, not only pods. Pod bytes take a faster way, the same rules
- * generated per message (kubectl-yaml-bytes.ts), and this way only for what that one leaves to it.
+ * applied straight from the bytes (kubectl-yaml-bytes.ts), and this way only for what that one leaves to it.
  *
  * Where kubectl itself cannot carry a string through YAML (go-yaml's reader refuses DEL, C1 controls and
  * U+FFFE/U+FFFF; its YAML of U+0085, U+2028 and U+2029 reads back as line breaks), the YAML printed here keeps the value exactly
@@ -16,7 +16,7 @@ import { GoYamlEmitter } from './go-yaml-emitter';
 import { jsonValueToKubectlYaml, kubectlJsonToYaml, kubectlJsonToYamlItem, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 import { podBytesToKubectlJson, podToKubectlJson, type KubectlJsonOptions } from './kubectl-json';
 import { parseJsonValue, type JsonValue } from './json-value-parser';
-import { compileYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from './kubectl-yaml-bytes';
+import { createYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from './kubectl-yaml-bytes';
 import type { PodTree, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
@@ -48,7 +48,7 @@ let bytesPrinter: PodYamlPrinter | undefined;
  * which reports those, must.
  */
 function fastPodYaml(bytes: Uint8Array, indent: number, options: KubectlJsonOptions, label: string): { text: string; unknownFields: UnknownField[] } | undefined {
-  const printer = (bytesPrinter ??= compileYamlBytesPrinter(fastEmitter));
+  const printer = (bytesPrinter ??= createYamlBytesPrinter(fastEmitter));
   const reader = new WireReader(bytes);
   const context = new DecodeContext(reader);
   let text: string;
