@@ -1,6 +1,6 @@
 /**
  * Which of Go's encoding/json rules applies to a field (docs/pod-json.md, "What kubectl prints"), decided
- * once from the Go field kind. Both kubectl printers (from a tree, from bytes) generate code per rule.
+ * once from the Go field kind. Every kubectl printer (from a tree; from bytes, as JSON and as YAML) applies it.
  */
 import type { FieldSchema } from '../schema/pod-schema';
 

@@ -30,7 +30,7 @@ export interface MapEntry {
   v1: number;
 }
 
-/** The entries of a map field within `[from, end)`, sorted by key bytes as Go writes them. */
+/** The entries of a map field within `[from, end)`, sorted by key bytes as Go writes them, one per key. */
 export function mapEntries(r: WireReader, from: number, end: number, tag: number, quantity: boolean, c: DecodeContext): MapEntry[] {
   const entries: MapEntry[] = [];
   r.pos = from;
@@ -70,8 +70,18 @@ export function mapEntries(r: WireReader, from: number, end: number, tag: number
     r.expectEnd(e);
     entries.push(entry);
   }
+  if (entries.length < 2) return entries;
   const buf = r.buf;
-  return entries.length > 1 ? entries.sort((a, b) => compareBytes(buf, a.k0, a.k1, b.k0, b.k1)) : entries;
+  // A stable sort: of entries with one key (Go never writes them; a hand-made pod may), the last one read stays, as in Go.
+  entries.sort((a, b) => compareBytes(buf, a.k0, a.k1, b.k0, b.k1));
+  let kept = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const next = entries[i + 1];
+    if (next && compareBytes(buf, entries[i]!.k0, entries[i]!.k1, next.k0, next.k1) === 0) continue;
+    entries[kept++] = entries[i]!;
+  }
+  entries.length = kept;
+  return entries;
 }
 
 interface MemberPlan {
@@ -137,7 +147,7 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
   const pod = planMessages(pretty);
   const encoder = new TextEncoder();
   const KS = encoder.encode(pretty ? ': ' : ':');
-  const scanner = new MemberScanner();
+  const scanner = new MemberScanner(podSchema().pod);
 
   /** One element whose tag was just read (r.pos at its payload), leaving r.pos after it. */
   const element = (w: JsonBytesWriter, r: WireReader, c: DecodeContext, m: MemberPlan, depth: number, hide: boolean): void => {
@@ -194,7 +204,6 @@ export function createBytesPrinter(pretty: boolean, anyText: AnyText): PodBytesP
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
       if (m.managed && h) continue;
-      // Read again after each member: a nested message may have grown the stack into new arrays.
       const p = scanner.pos[base + i]!;
       switch (m.rule) {
         case Rule.Scalar:

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodePod } from './decode';
-import { streamPodBytesAsKubectl, streamPodsAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
+import { printListPart, streamPodBytesAsKubectl, streamPodsAsKubectl, podBytesListToKubectl, podBytesToKubectlJson, podBytesToNdjsonLine, podsToKubectlListJson, podToKubectlJson, podToNdjsonLine } from './kubectl-json';
 import { readFileSync } from 'node:fs';
 import { FIELDS_V1_MAX_DEPTH } from './decode-context';
 import { encodePod } from './encode';
@@ -99,6 +99,23 @@ describe('kubectl JSON straight from pod bytes', () => {
     const text = Buffer.concat(chunks).toString('utf8');
     expect(text).toBe(new TextDecoder().decode(podBytesListToKubectl(Array(100).fill(pod)).bytes));
     expect(JSON.parse(text).items).toHaveLength(100);
+  });
+
+  it('prints a part of a List into the buffer it is given, or a larger one, as the streamed part', () => {
+    const pods = [webPodBytes(), webPodBytes().subarray(0, 20), webPodBytes({ specExtra: specWithHostPathVolume })];
+    for (const ndjson of [false, true]) {
+      const chunks: Uint8Array[] = [];
+      const streamed = streamPodBytesAsKubectl(pods, (c) => chunks.push(c.slice()), { ndjson, listPart: true });
+      const into = new Uint8Array(64);
+      const printed = printListPart(pods, into, { ndjson });
+      expect(Buffer.from(printed.part).toString()).toBe(Buffer.concat(chunks).toString());
+      expect(printed.part.buffer).not.toBe(into.buffer);
+      expect(printed.errors.map((e) => e.label)).toEqual(streamed.errors.map((e) => e.label));
+      // The shared writer has its own buffer back: the part can move to another thread.
+      expect(podBytesToKubectlJson(pods[0]!).json).toBe(webPodJson);
+    }
+    const roomy = new Uint8Array(1 << 20);
+    expect(printListPart([webPodBytes()], roomy, {}).part.buffer).toBe(roomy.buffer);
   });
 
   it('prints an absent non-pointer struct as its zero value, as Go does for a masked pod', () => {

@@ -445,6 +445,7 @@ export function printListPart(list: Iterable<Uint8Array>, into: Uint8Array<Array
   } finally {
     // The part's buffer is the caller's now (it may be moved to another thread): the writer keeps its own.
     w.out = own;
+    w.reset();
   }
 }
 

@@ -18,10 +18,10 @@ import { WireReader } from './wire-reader';
 
 const print = createYamlBytesPrinter(new GoYamlEmitter());
 /** The fast path alone: the pod's YAML document, or 'miss' where it hands the pod to the JSON path. */
-function fast(bytes: Uint8Array): string {
+function fast(bytes: Uint8Array, hideManagedFields = true): string {
   const r = new WireReader(bytes);
   try {
-    return `${print(r, bytes.length, 0, true, new DecodeContext(r))}\n`;
+    return `${print(r, bytes.length, 0, hideManagedFields, new DecodeContext(r))}\n`;
   } catch (err) {
     if (err instanceof YamlFastPathMiss) return 'miss';
     throw err;
@@ -77,9 +77,21 @@ describe('pod bytes straight to kubectl YAML', () => {
   });
 
   it.each(Object.entries(everyFieldPods('a: b #c')))("%s: prints what the pod's kubectl JSON converts to", (_name, bytes) => {
-    const text = fast(bytes);
-    expect(text).not.toBe('miss');
-    expect(text).toBe(kubectlJsonToYaml(podToKubectlJson(decodePod(bytes).pod)).yaml);
+    const tree = decodePod(bytes).pod;
+    for (const showManagedFields of [false, true]) {
+      const text = fast(bytes, !showManagedFields);
+      expect(text).not.toBe('miss');
+      expect(text).toBe(kubectlJsonToYaml(podToKubectlJson(tree, { showManagedFields })).yaml);
+    }
+  });
+
+  it('prints a pod with a field unknown to this version and reports it; names what is wrong with a pod cut short', () => {
+    const bytes = encodePod(generatePods(1, { seed: 4, nodeName: 'n', nowMs: Date.UTC(2026, 2, 3) })[0]!);
+    const newer = new Uint8Array([...bytes, 0x9a, 0x06, 0x03, 0x61, 0x62, 0x63]);
+    const printed = podBytesToKubectlYaml(newer);
+    expect(printed.yaml).toBe(podBytesToKubectlYaml(bytes).yaml);
+    expect(printed.unknownFields.map((f) => f.fieldNumber)).toEqual([99]);
+    expect(() => podBytesToKubectlYaml(bytes.subarray(0, 40), {}, 'pods[3]')).toThrow(/pods\[3\].*offset/s);
   });
 
   it.skipIf(!hasSharedPods)("prints kubectl's YAML for every shared real pod, with and without managedFields", () => {

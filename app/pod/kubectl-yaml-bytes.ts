@@ -111,7 +111,7 @@ function planMessages(): YamlPlan {
 /** The printer; it writes every string through `emitter`. */
 export function createYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter {
   const pod = planMessages();
-  const scanner = new MemberScanner();
+  const scanner = new MemberScanner(podSchema().pod);
   const breaks: string[] = [];
   /** A line break and `n` spaces. */
   function NL(n: number): string {
@@ -213,7 +213,6 @@ export function createYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter {
         continue;
       }
       if (m.managed && h) continue;
-      // Read again for each member: a nested message may have grown the scanner's arrays.
       const p = scanner.pos[base + m.slot]!;
       const col = n + m.head.length;
       let text: string | null = null;

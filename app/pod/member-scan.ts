@@ -91,26 +91,39 @@ export function scanTable(m: MessageSchema): ScanTable {
   return tableOf(m, new Map(m.members.map(({ field }, i) => [field, i])), m.members.length);
 }
 
+/** The most slots open at once while printing `m`: its own and, below it, its deepest member message's. */
+function slotsBelow(m: MessageSchema, seen: Set<MessageSchema>): number {
+  if (seen.has(m)) throw new Error(`schema: ${m.fullName} contains itself; the bytes printers need a schema without cycles`);
+  seen.add(m);
+  let deepest = 0;
+  for (const { field } of m.members) {
+    if (field.message && !field.message.special) deepest = Math.max(deepest, slotsBelow(field.message, seen));
+  }
+  seen.delete(m);
+  return m.members.length + deepest;
+}
+
 /** The notes of the messages being printed, nested ones above their parents, on one stack. */
 export class MemberScanner {
   /** Each member's tag offset, -1 when absent. */
-  pos = new Int32Array(1024);
+  readonly pos: Int32Array;
   /** A list's or map's region end (set with its offset). */
-  ends = new Int32Array(1024);
+  readonly ends: Int32Array;
   private sp = 0;
+
+  /** A stack for printing `root` (a printer's plans never nest deeper than its schema). */
+  constructor(root: MessageSchema) {
+    const slots = slotsBelow(root, new Set());
+    this.pos = new Int32Array(slots);
+    this.ends = new Int32Array(slots);
+  }
 
   /** Scans the message in [r.pos, end); its notes are at pos[base + member] until close(base). */
   open(r: WireReader, end: number, t: ScanTable, c: DecodeContext): number {
     const base = this.sp;
     const top = base + t.slots;
-    if (top > this.pos.length) {
-      const pos = new Int32Array(this.pos.length * 2);
-      pos.set(this.pos);
-      this.pos = pos;
-      const ends = new Int32Array(this.ends.length * 2);
-      ends.set(this.ends);
-      this.ends = ends;
-    }
+    // Only a message opened outside its parent's print could get here; a typed array drops writes past its end.
+    if (top > this.pos.length) throw new Error(`${t.schema.fullName} opened deeper than its schema allows`);
     const pos = this.pos;
     for (let i = base; i < top; i++) pos[i] = -1;
     this.sp = top;
@@ -122,7 +135,7 @@ export class MemberScanner {
     this.sp = base;
   }
 
-  /** Drops every message's notes: a pod that failed to print left its own. */
+  /** Drops every message's notes: a pod that failed to print left its own. A printer is not re-entrant. */
   reset(): void {
     this.sp = 0;
   }

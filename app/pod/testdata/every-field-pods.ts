@@ -76,7 +76,7 @@ function podBytes(zero: boolean | null, text: string): Uint8Array {
   return w.finish();
 }
 
-/** The three pods, by name; `text` starts every string set. */
+/** The four pods, by name; `text` starts every string set. */
 export function everyFieldPods(text: string): Record<'every field set' | 'every field zero' | 'every value absent' | 'every field absent', Uint8Array> {
   return {
     'every field set': podBytes(false, text),
