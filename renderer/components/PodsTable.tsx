@@ -34,6 +34,8 @@ const ROW_HEIGHT = 26;
 const OVERSCAN_AHEAD = 12;
 const OVERSCAN_BEHIND = 3;
 const FLASH_MS = 1200;
+/** Longer than any system's double-click interval: a double click's first click is at most this old. */
+const DOUBLE_CLICK_MS = 2000;
 /** The pod count is announced at most this often: pods come and go faster than anyone can listen. */
 const COUNT_ANNOUNCE_MS = 5000;
 
@@ -144,15 +146,16 @@ interface RowProps extends CellsProps {
   start: number;
   selected: boolean;
   flash: boolean;
-  onSelect: (uid: string) => void;
-  onOpen: (uid: string) => void;
+  /** A click on the row: `detail` counts the clicks in a row, `at` is when (the event's time stamp). */
+  onClickRow: (uid: string, detail: number, at: number) => void;
+  onDoubleClickRow: (uid: string, at: number) => void;
 }
 
 /**
  * One row. A batch redraws only the rows it changed; rows it merely moved (a pod added above them)
  * get a new position and index, and keep their cells as drawn.
  */
-const PodRowView = memo(function PodRowView({ index, start, selected, flash, onSelect, onOpen, ...cells }: RowProps) {
+const PodRowView = memo(function PodRowView({ index, start, selected, flash, onClickRow, onDoubleClickRow, ...cells }: RowProps) {
   const { row, stale } = cells;
   return (
     <div
@@ -163,11 +166,10 @@ const PodRowView = memo(function PodRowView({ index, start, selected, flash, onS
       data-uid={row.uid}
       className={`pod-row${selected ? ' selected' : ''}${flash ? ' flash' : ''}${row.deleting ? ' deleting' : ''}${stale ? ' stale' : ''}`}
       style={{ transform: `translateY(${start}px)` }}
-      // The second click of a double click selects nothing: the first one picked the pod to open.
-      onClick={(e) => e.detail <= 1 && onSelect(row.uid)}
-      onDoubleClick={() => {
+      onClick={(e) => onClickRow(row.uid, e.detail, e.timeStamp)}
+      onDoubleClick={(e) => {
         window.getSelection()?.removeAllRanges();
-        onOpen(row.uid);
+        onDoubleClickRow(row.uid, e.timeStamp);
       }}
     >
       <PodRowCells {...cells} />
@@ -200,10 +202,20 @@ export function PodsTable(props: Props) {
   // The handlers rows get stay the same from one render to the next, so unchanged rows are not drawn again.
   const latest = useRef(props);
   latest.current = props;
-  const onSelect = useCallback((uid: string) => latest.current.onSelect(uid), []);
-  // A double click opens the pod its first click selected: rows shift as pods come and go above,
-  // and the second click can land on the neighbour.
-  const onOpen = useCallback((uid: string) => latest.current.onOpen(latest.current.selectedUid ?? uid), []);
+  // A double click opens the pod its first click was on: rows shift as pods come and go above, and the
+  // second click can land on the neighbour. So the second click selects nothing, and the first is kept
+  // for the double click that follows it (a first click elsewhere, on a dialog's backdrop, leaves none).
+  const firstClick = useRef<{ uid: string; at: number } | null>(null);
+  const onClickRow = useCallback((uid: string, detail: number, at: number) => {
+    if (detail > 1) return;
+    firstClick.current = { uid, at };
+    latest.current.onSelect(uid);
+  }, []);
+  const onDoubleClickRow = useCallback((uid: string, at: number) => {
+    const first = firstClick.current;
+    firstClick.current = null;
+    latest.current.onOpen(first && at - first.at < DOUBLE_CLICK_MS ? first.uid : uid);
+  }, []);
   const selectedIndex = () => (props.selectedUid ? props.rows.findIndex((r) => r.uid === props.selectedUid) : -1);
 
   // Bring a newly selected row into view (keyboard, events feed); a re-sort alone does not scroll.
@@ -292,8 +304,8 @@ export function PodsTable(props: Props) {
                     last={props.lastChange(row.uid)}
                     now={now}
                     metricsOf={props.metricsOf}
-                    onSelect={onSelect}
-                    onOpen={onOpen}
+                    onClickRow={onClickRow}
+                    onDoubleClickRow={onDoubleClickRow}
                   />
                 );
               })}
