@@ -41,9 +41,17 @@ export function rendererIsStale(): boolean {
   return sources.some((p) => newestMtime(p) > built);
 }
 
+/** The build under way in this process: a second caller waits for it (the build sets NODE_ENV meanwhile). */
+let building: Promise<string> | null = null;
+
 /** Builds the renderer with Vite when it is missing or stale; returns the directory to serve. */
 export async function ensureRendererBuilt(log: (line: string) => void = () => {}): Promise<string> {
   if (!rendererIsStale()) return rendererOutDir;
+  building ??= buildRenderer(log).finally(() => (building = null));
+  return building;
+}
+
+async function buildRenderer(log: (line: string) => void): Promise<string> {
   const configFile = viteConfig();
   log('nodescope: building the UI (vite)…');
   const { build } = await import('vite').catch(() => {
