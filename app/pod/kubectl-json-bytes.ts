@@ -10,7 +10,7 @@
  * export of 30,000 pods, and recompiled the largest as rare fields turned up. These few small functions
  * are optimized early, and print as fast once warm (measured 7% faster, in one thread).
  */
-import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
+import { podSchema, WIRE_LEN, WIRE_VARINT, type MessageSchema } from '../schema/pod-schema';
 import { Element, elementKind, MemberScanner, scanTable, type ScanTable } from './member-scan';
 import type { DecodeContext } from './decode-context';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';

@@ -12,7 +12,7 @@
  * carry (its problems need their paths), a string with U+FFFD (invalid UTF-8 is replaced per byte as Go does
  * only on the JSON path).
  */
-import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
+import { podSchema, WIRE_LEN, WIRE_VARINT, type MessageSchema } from '../schema/pod-schema';
 import type { DecodeContext } from './decode-context';
 import { GoYamlEmitter, isPlainKey } from './go-yaml-emitter';
 import { compareYamlKeys } from './go-yaml-rules';
