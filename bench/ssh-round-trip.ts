@@ -1,5 +1,5 @@
 // Measures request/response latency through the forwarder against a real sshd (run as root):
-//   node bin/run-ts.js app/ssh/measure-round-trip.ts
+//   node bin/run-ts.js bench/ssh-round-trip.ts
 // Each round sends a small request; the stand-in answers in two writes a millisecond apart, like
 // an HTTP/2 server sending HEADERS, then DATA. With sshd's Nagle left on, the second part waits
 // for the client's delayed ACK (~40 ms); with setNoDelay + the exec nudge it does not.
@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { Client } from 'ssh2';
 import type { Duplex } from 'node:stream';
-import { startSshHarness } from '../../e2e/harness/ssh-harness';
-import { openKubeletTransport } from './kubelet-transport';
-import { harnessHop, harnessTarget, scriptedPrompter } from './testing/ssh-test-kit';
+import { startSshHarness } from '../e2e/harness/ssh-harness';
+import { openKubeletTransport } from '../app/ssh/kubelet-transport';
+import { harnessHop, harnessTarget, scriptedPrompter } from '../app/ssh/testing/ssh-test-kit';
 
 const ROUNDS = 100;
 const REQUEST = Buffer.alloc(48, 1);
