@@ -45,6 +45,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // Exit 6 leaves output its reader did not take: still queued on stdout, it would keep the process alive
+    // until that reader exits, and its EPIPE would then end it with 0. The command has closed everything else.
+    if (code === EXIT.output) process.exit();
   },
   (err: unknown) => {
     printError(`nodescope: ${err instanceof Error ? err.message : String(err)}`);

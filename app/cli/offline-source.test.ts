@@ -3,8 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodePod } from '../pod/decode';
 import { podBytesListToKubectl } from '../pod/kubectl-json';
+import type { PodObject } from '../pod/pod-tree';
 import { webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
+import { endLine, headerLine, podLine, syncedLine } from '../recording/recording-format';
 import { EXIT } from './exit-codes';
 import { nodescope } from './testing/run-nodescope';
 
@@ -43,4 +46,58 @@ describe('node commands on a snapshot file', () => {
     expect(r.stderr).toMatch(new RegExp(`${bad}: pod item 0: metadata.uid: expected a string, found number 5 at line 2`));
     expect(r.stderr).toMatch(/Nodescope never changes it/);
   }, 30_000);
+});
+
+/** A recording as Nodescope writes it: pod web-0 at T, MODIFIED at each of `events` (ms after T), END at `end`. */
+const T = Date.parse('2026-11-23T10:00:00.000Z');
+function recordingText(events: number[], end: number): string[] {
+  const pod = decodePod(webPodBytes()).pod;
+  const modified = structuredClone(pod);
+  (modified.status as PodObject).phase = 'Failed';
+  return [headerLine({ start: T, node: 'worker-1' }), podLine(T, 'INITIAL', pod), syncedLine(T, 1), ...events.map((e) => podLine(T + e, 'MODIFIED', modified)), endLine(T + end)];
+}
+const write = (name: string, lines: string[]) => {
+  const file = join(dir, name);
+  writeFileSync(file, lines.map((l) => l.replace(/\n$/, '')).join('\n') + '\n');
+  return file;
+};
+
+describe('node commands on a recording file', () => {
+  it('--at the length the recording is said to run reaches its end (the end is inclusive): the length is not rounded up', async () => {
+    const file = write('short.recording', recordingText([1000, 6000], 6600));
+    const outside = await nodescope(['pods', file, '--at', '+1h']);
+    expect(outside.code).toBe(EXIT.usage);
+    const length = /runs from .* to .* \((\+[^)]+)\)/.exec(outside.stderr)?.[1];
+    expect(length, outside.stderr).toBe('+6.6s');
+    const atEnd = await nodescope(['pods', file, '--at', length!]);
+    expect(atEnd.code, atEnd.stderr).toBe(EXIT.ok);
+    expect(atEnd.stderr).toContain('(+6.6s): 1 pods');
+    expect(atEnd.stdout).toMatch(/web-0\s+Failed/);
+  }, 30_000);
+
+  it('a startedAt later than the lines after it is an error naming the line, not a complaint about an --at never given', async () => {
+    const lines = recordingText([1000], 2000);
+    lines[0] = lines[0]!.replace('2026-11-23T10:00:00.000Z', '2026-11-23T10:00:05.000Z');
+    const r = await nodescope(['pods', write('late-start.recording', lines)]);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/the time 2026-11-23T10:00:00.000Z is earlier than 2026-11-23T10:00:05.000Z on line 1 \(the header's startedAt\).* at line 2/);
+    expect(r.stderr).toMatch(/Correct that time in a copy of the file/);
+    expect(r.stderr).not.toMatch(/--at/);
+  }, 30_000);
+
+  it('one event dated 2099, or dated in a form that is not RFC 3339, is an error naming its line, not every later event moved', async () => {
+    const lines = recordingText([1000, 2000, 3000], 4000);
+    const far = [...lines];
+    far[4] = far[4]!.replace('2026-11-23T10:00:02.000Z', '2099-11-23T10:00:02.000Z');
+    const r = await nodescope(['pods', write('2099.recording', far), '--at', '+1s']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/the time 2026-11-23T10:00:03.000Z is earlier than 2099-11-23T10:00:02.000Z on line 5, but times in a recording never go back: one of the two lines is wrong at line 6/);
+    for (const loose of ['2026-11-23 10:00:02Z', 'Mon, 23 Nov 2026 10:00:02 GMT', '2026-11-23T10:00:02']) {
+      const bad = [...lines];
+      bad[4] = bad[4]!.replace('2026-11-23T10:00:02.000Z', loose);
+      const b = await nodescope(['pods', write('loose.recording', bad)]);
+      expect(b.code, loose).toBe(EXIT.usage);
+      expect(b.stderr).toContain(`a recording line whose time "${loose}" is not an RFC 3339 time at line 5`);
+    }
+  }, 60_000);
 });

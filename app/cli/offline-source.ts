@@ -24,9 +24,12 @@ export interface OfflinePods {
 const PROGRESS_FROM = 64 * 1024 * 1024;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** An offset from the start, to the millisecond, as --at +D takes it: a length rounded up would name an instant past the end. */
 function offsetText(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m${s % 60}s` : s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
+  const s = Math.floor(ms / 1000);
+  const fraction = ms % 1000 ? `.${String(ms % 1000).padStart(3, '0').replace(/0+$/, '')}` : '';
+  const seconds = `${s % 60}${fraction}s`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m${seconds}` : s >= 60 ? `${Math.floor(s / 60)}m${seconds}` : seconds;
 }
 
 /** The instant the pods are of (ages count to it): --at, the snapshot's time, or now when the file does not say. */

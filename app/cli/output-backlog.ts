@@ -3,6 +3,20 @@ import type { Writable } from 'node:stream';
 /** What a slow reader may leave unread before `watch` stops, rather than growing memory without bound. */
 export const MAX_UNREAD_OUTPUT = 64 * 1024 * 1024;
 
+const SIZE_UNITS: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `--max-unread`: a whole number of KiB, MiB or GiB (`64MiB`), in bytes; undefined when it is not one. */
+export function parseUnreadLimit(text: string): number | undefined {
+  const m = /^([1-9]\d*)(KiB|MiB|GiB)$/.exec(text);
+  return m ? Number(m[1]) * SIZE_UNITS[m[2]!]! : undefined;
+}
+
+/** A limit in the largest unit that writes it whole: `64 MiB`, `512 KiB`. */
+export function unreadLimitText(bytes: number): string {
+  for (const unit of ['GiB', 'MiB', 'KiB']) if (bytes % SIZE_UNITS[unit]! === 0) return `${bytes / SIZE_UNITS[unit]!} ${unit}`;
+  return `${bytes} bytes`;
+}
+
 /**
  * Writes text to a stream at the pace its reader takes it: nothing more is handed to the stream while it
  * asks to wait (back-pressure), so a burst (a watch's initial sync of 14,000 pods) is never blamed on a

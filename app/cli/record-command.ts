@@ -4,9 +4,11 @@
  * Re-syncs after a reconnect are recorded as the events that brought the set up to date.
  */
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { startPodWatch, type PodChange } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import type { PodObject } from '../pod/pod-tree';
+import { monotonicWallClock } from '../recording/recording-clock';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
 import type { RecordingEvent } from '../snapshot/pod-file';
 import { reportFailure } from './cli-failure';
@@ -42,10 +44,14 @@ const spec: NodeCommandSpec = {
     const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
 
     return new Promise<number>((resolve) => {
+      const clock = monotonicWallClock();
       let writer: RecordingWriter | undefined;
+      /** The recording being created (its initial set written); undefined when that failed. */
+      let starting: Promise<RecordingWriter | undefined> | undefined;
+      let startFailure: number | undefined;
       let stopping = false;
       let timer: NodeJS.Timeout | undefined;
-      const stop = (code: number, why?: string) => {
+      const stop = (code: number, why?: string, signal?: NodeJS.Signals) => {
         if (stopping) return;
         stopping = true;
         clearTimeout(timer);
@@ -53,16 +59,23 @@ const spec: NodeCommandSpec = {
         process.off('SIGTERM', interrupted);
         void (async () => {
           await watch.close();
+          // A recording stopped while its initial set was being written holds just that set, and says so.
+          const w = writer ?? (await starting);
           try {
-            await writer?.close();
+            await w?.close();
           } catch (err) {
             code = reportFailure('record', err);
           }
-          if (writer) printError(`nodescope: ${why ?? 'stopped'}: recorded ${writer.events} events (${writer.bytes} bytes) to ${file}`);
+          if (w) printError(`nodescope: ${why ?? 'stopped'}: recorded ${w.events} events (${w.bytes} bytes) to ${file}`);
+          else if (startFailure !== undefined) code = startFailure;
+          else if (signal) {
+            printError(`nodescope: stopped by ${signal} before the node's pods were listed: nothing was recorded and no file was written`);
+            code = 128 + constants.signals[signal];
+          }
           resolve(code);
         })();
       };
-      const interrupted = () => stop(EXIT.ok);
+      const interrupted = (signal: NodeJS.Signals) => stop(EXIT.ok, undefined, signal);
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);
       /** Events that arrive while the initial set is being written wait here, with their arrival times. */
@@ -76,7 +89,7 @@ const spec: NodeCommandSpec = {
       };
       const append = (change: PodChange) => {
         if (stopping) return;
-        const event = { time: Date.now(), type: change.type, pod: change.pod };
+        const event = { time: clock(), type: change.type, pod: change.pod };
         if (writer) write(writer, event);
         else early.push(event);
       };
@@ -89,21 +102,21 @@ const spec: NodeCommandSpec = {
               printError(`nodescope: re-synced: ${changes.length} changes recorded`);
               return;
             }
-            const start = Date.now();
-            startRecording(file, { provenance: { node, origin: 'nodescope record' }, pods, start }).then(
+            starting = startRecording(file, { provenance: { node, origin: 'nodescope record' }, pods, clock }).then(
               (w) => {
-                if (stopping) {
-                  // Stopped while the initial set was being written: the recording holds just that.
-                  void w.close();
-                  return;
-                }
+                if (stopping) return w;
                 writer = w;
                 for (const e of early) if (!stopping) write(w, e);
                 early = [];
                 printError(`nodescope: recording ${pods.length} pods of ${node} and every change to ${file}; ${duration ? `stopping after ${durationText}` : 'Ctrl-C stops'}`);
                 if (duration) timer = setTimeout(() => stop(EXIT.ok, `--duration ${durationText} reached`), duration);
+                return w;
               },
-              (err: unknown) => stop(reportFailure('record', err)),
+              (err: unknown) => {
+                startFailure = reportFailure('record', err);
+                stop(startFailure);
+                return undefined;
+              },
             );
           },
           change: append,

@@ -9,10 +9,10 @@ import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
-import { MAX_UNREAD_OUTPUT, PacedOutput } from './output-backlog';
+import { MAX_UNREAD_OUTPUT, PacedOutput, parseUnreadLimit, unreadLimitText } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
-import type { NodeCommandOptions } from './node-options';
+import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { asOf } from './offline-source';
 import { warnYamlProblems } from './pod-output';
 import { formatTable, maskedCells, podStatusCells } from './pod-table';
@@ -77,11 +77,16 @@ const spec: NodeCommandSpec = {
     "usage: nodescope watch SOURCE [options]\n\nPrints SOURCE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.\n" +
     'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.',
   outputs: ['table', 'ndjson', 'json', 'yaml'],
+  extra: { 'max-unread': { type: 'string' } },
+  extraHelp: `watch:\n  --max-unread SIZE          stop (exit 6) once this much live output waits for a reader that stopped\n                             reading, e.g. 16MiB or 512KiB (default ${unreadLimitText(MAX_UNREAD_OUTPUT).replace(' ', '')})`,
   async run({ client }, opts) {
+    const limitText = opts.extraValues['max-unread'] as string | undefined;
+    const limit = limitText === undefined ? MAX_UNREAD_OUTPUT : parseUnreadLimit(limitText);
+    if (limit === undefined) throw new CliUsageError(`bad --max-unread '${limitText}': give a size such as 64MiB or 512KiB`);
     let stopWatch: ((code: number) => void) | undefined;
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();
-    const output = new PacedOutput(process.stdout);
+    const output = new PacedOutput(process.stdout, limit);
     const eventText = eventPrinter(opts);
     /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
     const printSync = (change: PodChange) => {
@@ -93,7 +98,7 @@ const spec: NodeCommandSpec = {
       warnUnknownFields([change.pod]);
       if (!output.write(eventText(change, new Date())) && stopWatch) {
         process.stderr.write(
-          `nodescope watch: stopping: the reader of the output fell ${MAX_UNREAD_OUTPUT / 1024 / 1024} MiB behind; read it faster, or shrink events with --mask or -o table\n`,
+          `nodescope watch: stopping: the reader of the output fell ${unreadLimitText(limit)} behind; read it faster, or shrink events with --mask or -o table\n`,
         );
         stopWatch(EXIT.output);
         stopWatch = undefined;

@@ -149,7 +149,10 @@ describe('inspector with the demo node', () => {
     const info = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
     const dir = mkdtempSync(join(tmpdir(), 'ns-record-'));
     const path = join(dir, 'demo.recording.ndjson');
-    await call('recording.start', { nodeId: info.id, path });
+    // Private to the user under the usual umask: pods carry secrets in env, as exports do.
+    const umask = process.umask(0o022);
+    await call('recording.start', { nodeId: info.id, path }).finally(() => process.umask(umask));
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     expect((await demoInfo())!.recordingTo).toBe(path);
     await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.ndjson') })).rejects.toThrow(/being recorded already/);
     const from = events.length;

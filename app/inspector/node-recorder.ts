@@ -65,7 +65,8 @@ export class NodeRecorder {
   podEvent(nodeId: string, type: PodEventType | 'RESET', stored: StoredPod[]): void {
     const recording = this.recordings.get(nodeId);
     if (!recording) return;
-    const time = Date.now();
+    // The recording's own clock: a wall clock stepped meanwhile moves neither order nor elapsed time.
+    const time = recording.writer.now();
     try {
       if (type !== 'RESET') {
         this.append(recording, time, type, decodeStored(stored[0]!));

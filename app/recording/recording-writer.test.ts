@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,34 @@ describe('recordings', () => {
       expect(rec.complete).toBe(false);
     });
   }, 30_000);
+
+  it('is private to the user (0600) under the usual umask 022: pods carry secrets in env', async () => {
+    const before = process.umask(0o022);
+    try {
+      const path = fresh();
+      await record(path);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(before);
+    }
+  });
+
+  it('a disk full during the initial set leaves no file it could not open, and says nothing was recorded', async () => {
+    // A real full disk: a 64 KiB tmpfs, smaller than the initial set.
+    const small = join(dir, 'small-disk');
+    mkdirSync(small);
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]).status).toBe(0);
+    try {
+      const path = join(small, 'full.recording');
+      const pods = Array.from({ length: 1000 }, (_, i) => pod(`p${i}`));
+      const err = await startRecording(path, { provenance: {}, pods }).then((w) => w.close(), (e: unknown) => e);
+      expect(err).toBeInstanceOf(RecordingWriteError);
+      expect((err as Error).message).toMatch(/the disk is full\. Nothing was recorded and the file is removed/);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      spawnSync('umount', [small]);
+    }
+  });
 
   it('never writes over an existing file', async () => {
     const path = fresh();

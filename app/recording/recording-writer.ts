@@ -1,17 +1,19 @@
 /**
  * Writes a recording (recording-format.ts): the header and the full pod set first, flushed to disk, then one
  * line per event, appended as it arrives.
- * - Never writes over a file: the recording is created new.
+ * - Never writes over a file: the recording is created new, private to the user (pods carry secrets in env).
+ * - A recording whose initial set the disk refused is removed: without it the file cannot be opened.
  * - Each event is one write of one whole line, so a crash of the process loses at most the event being written.
  * - Data reaches the disk by group commit: an fdatasync starts after a write whenever none is running, so a
  *   power loss loses at most the events of one sync (milliseconds), without one sync per event.
  * - A failed write (full disk) is cut back to the last whole line before the error is thrown, so what was
  *   recorded before stays readable.
  */
-import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { whyCannotWrite } from '../fs/write-error';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { PodFileProvenance, RecordingEvent } from '../snapshot/pod-file';
+import { monotonicWallClock } from './recording-clock';
 import { endLine, headerLine, podLine, syncedLine } from './recording-format';
 
 export class RecordingWriteError extends Error {
@@ -30,6 +32,8 @@ export interface RecordingWriter {
   readonly path: string;
   /** When the initial pod set was written, epoch ms. */
   readonly start: number;
+  /** The recording's clock (recording-clock.ts), epoch ms: stamp events with it. */
+  now(): number;
   /** Events appended so far. */
   readonly events: number;
   /** Bytes in the file. */
@@ -42,11 +46,14 @@ export interface RecordingWriter {
 
 const BATCH = 1 << 20;
 
-export async function startRecording(path: string, init: { provenance: PodFileProvenance; pods: DecodedPod[]; start?: number }): Promise<RecordingWriter> {
-  const start = init.start ?? Date.now();
+/** `clock`: the one the caller stamps events with (made before the recording when events come early). */
+export async function startRecording(path: string, init: { provenance: PodFileProvenance; pods: DecodedPod[]; start?: number; clock?: () => number }): Promise<RecordingWriter> {
+  const now = init.clock ?? monotonicWallClock();
+  const start = init.start ?? now();
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    // 0600: the umask only takes bits away, so the file is private to the user whatever it is.
+    fd = openSync(path, 'wx', 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new RecordingWriteError(path, 'the file already exists', 'Nodescope never writes over a file: give --file a new name.', { cause: err });
@@ -105,13 +112,16 @@ export async function startRecording(path: string, init: { provenance: PodFilePr
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
-    if (err instanceof RecordingWriteError) throw err;
-    throw new RecordingWriteError(path, whyCannotWrite(err) ?? (err as Error).message, 'Free space or choose another disk and record again.', { cause: err });
+    // Without its whole initial set the file cannot be opened: remove it rather than leave a stub that says nothing.
+    rmSync(path, { force: true });
+    const cause = err instanceof RecordingWriteError ? err.cause : err;
+    throw new RecordingWriteError(path, whyCannotWrite(cause) ?? (cause as Error).message, 'Nothing was recorded and the file is removed; free space or choose another disk and record again.', { cause });
   }
 
   return {
     path,
     start,
+    now,
     get events() {
       return events;
     },
@@ -131,7 +141,7 @@ export async function startRecording(path: string, init: { provenance: PodFilePr
       if (closed) return;
       closed = true;
       try {
-        if (!failed) write(endLine(Math.max(lastTime, Date.now())));
+        if (!failed) write(endLine(Math.max(lastTime, now())));
       } catch {
         // `failed` says why; the recording without END still opens, marked incomplete.
       }

@@ -11,6 +11,7 @@ import { JsonSyntaxError, parseExactJson } from './exact-json';
 import { JsonScanError, JsonValueScanner, type Piece } from './json-value-scanner';
 import { InexactNumber, PodJsonError, podFromJson } from './pod-from-json';
 import type { PodFileLimits, PodFileProgress, RecordingEvent, RecordingFile, SnapshotFile } from './pod-file';
+import { parseRfc3339 } from '../util/rfc3339';
 import { PodFileError, type PodFileProblem } from './pod-file-error';
 import type { PodFileProvenance } from './snapshot-provenance';
 
@@ -59,9 +60,10 @@ class JsonPodCollector {
   private readonly initial: DecodedPod[] = [];
   private synced = false;
   private readonly events: RecordingEvent[] = [];
+  private start = 0;
   private endTime: number | undefined;
-  private lastTime = -Infinity;
-  private outOfOrder = 0;
+  /** The latest time so far and its line: the next line's time may not be earlier. */
+  private lastTime = { time: -Infinity, line: 1, text: '' };
   private skippedLines = new Map<string, number>();
   readonly notes: string[] = [];
 
@@ -213,6 +215,19 @@ class JsonPodCollector {
     this.pods.push(pod);
   }
 
+  /** A recording line with a time that cannot be right: named, since a wrong time silently moves every later event. */
+  private timeError(detail: string, piece: Piece): PodFileError {
+    return new PodFileError({
+      file: this.file,
+      problem: 'bad-value',
+      detail,
+      offset: piece.offset,
+      line: piece.line,
+      expected: 'an RFC 3339 UTC time as Nodescope writes it, e.g. 2026-11-23T10:00:00.000Z, no earlier than the line before',
+      next: 'Correct that time in a copy of the file (Nodescope never changes it).',
+    });
+  }
+
   private error(problem: PodFileProblem, detail: string, piece: Piece, expected?: string): PodFileError {
     return podFileError(this.file, problem, detail, { offset: piece.offset, line: piece.line, ...(expected ? { expected } : {}) });
   }
@@ -232,7 +247,10 @@ class JsonPodCollector {
         next: 'Open it with a newer Nodescope.',
       });
     }
-    if (typeof v.startedAt !== 'string' || Number.isNaN(Date.parse(v.startedAt))) throw this.error('bad-value', 'the recording header has no valid startedAt time', piece, 'an RFC 3339 time');
+    const start = typeof v.startedAt === 'string' ? parseRfc3339(v.startedAt) : undefined;
+    if (start === undefined) throw this.timeError(`the recording header's startedAt ${JSON.stringify(v.startedAt ?? null)} is not an RFC 3339 time`, piece);
+    this.start = start;
+    this.lastTime = { time: start, line: piece.line, text: v.startedAt as string };
     this.header = v;
     this.shape = 'recording';
     this.onRecording();
@@ -240,8 +258,15 @@ class JsonPodCollector {
 
   private recordingLine(v: PodValue, piece: Piece): void {
     if (!isObject(v) || typeof v.type !== 'string' || typeof v.time !== 'string') throw this.error('bad-value', 'a recording line without a type and a time', piece, '{"time":…,"type":…}');
-    const time = Date.parse(v.time);
-    if (Number.isNaN(time)) throw this.error('bad-value', `a recording line whose time ${JSON.stringify(v.time)} is not RFC 3339`, piece);
+    const time = parseRfc3339(v.time);
+    if (time === undefined) throw this.timeError(`a recording line whose time ${JSON.stringify(v.time)} is not an RFC 3339 time`, piece);
+    // Times never go back (the recorder's clock is monotonic): an earlier one means this line or an earlier one
+    // was damaged or edited, and reading on would place events at the wrong instants.
+    const last = this.lastTime;
+    if (time < last.time) {
+      throw this.timeError(`the time ${v.time} is earlier than ${last.text} on line ${last.line}${last.line === 1 ? ' (the header\'s startedAt)' : ''}, but times in a recording never go back: one of the two lines is wrong`, piece);
+    }
+    this.lastTime = { time, line: piece.line, text: v.time };
     if (this.endTime !== undefined) throw this.error('bad-value', `a ${v.type} line after the recording's END line`, piece, 'the end of the file');
     switch (v.type) {
       case 'INITIAL':
@@ -259,10 +284,7 @@ class JsonPodCollector {
       case 'DELETED': {
         if (!this.synced) throw this.error('bad-value', `a ${v.type} event before the SYNCED line`, piece, 'the initial pod set first');
         const pod = this.toPod(v.object ?? null, piece, `line ${piece.line}`, objectOf);
-        // Events are kept in arrival order; a clock stepped back is noted, not reordered.
-        if (time < this.lastTime) this.outOfOrder++;
-        this.lastTime = Math.max(this.lastTime, time);
-        this.events.push({ time: Math.max(time, this.lastTime), type: v.type, pod });
+        this.events.push({ time, type: v.type, pod });
         return;
       }
       case 'END':
@@ -281,11 +303,10 @@ class JsonPodCollector {
         expected: 'the SYNCED line after the initial pods',
       });
     }
-    const start = Date.parse(h.startedAt as string);
+    const start = this.start;
     const complete = this.endTime !== undefined;
-    const end = this.endTime ?? Math.max(start, this.lastTime);
+    const end = this.endTime ?? this.lastTime.time;
     if (!complete) this.notes.push(`the recording was not stopped cleanly (no END line): it ends with its last event, at ${new Date(end).toISOString()}`);
-    if (this.outOfOrder) this.notes.push(`${this.outOfOrder} events carry a time earlier than the event before them (the clock was set back): they are placed at the previous event's time`);
     for (const [type, n] of this.skippedLines) this.notes.push(`skipped ${n} lines of type ${type}, which this Nodescope does not know`);
     const provenance: PodFileProvenance = { takenAt: new Date(start).toISOString() };
     if (typeof h.node === 'string') provenance.node = h.node;
