@@ -325,7 +325,7 @@ export function createHub(options: HubOptions): Hub {
       spec,
       ...(mask ? { mask } : {}),
       heldBytes: (uid) => record.history.latestBytes(uid),
-      prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
+      prompter: prompts.prompterFor(id),
       events: {
         state: (state) => current() && linkReported(record, state),
         reset: (pods) => {

@@ -136,7 +136,6 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
   });
   return new Promise((resolve, reject) => {
     const client = new Client();
-    const label = `${hop.user}@${hop.host}`;
     let hostKeyError: Error | undefined;
     let settled = false;
     let afterReady: SshError | null = null;
@@ -176,10 +175,10 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
     };
     const auth = createAuthSession({
       username: hop.user,
+      host: hop.host,
       agentPath: resolveAgentPath(hop.identityAgent, options.env),
       identityFiles: hop.identityFiles,
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
-      label,
       prompter,
     });
     arm();
