@@ -40,6 +40,7 @@ export const PromptSchema = z.discriminatedUnion('kind', [
     kind: z.literal('password'),
     id: z.string().min(1),
     nodeId: z.string(),
+    /** The login that asks: the node's, or behind a jump host that jump host's own (user and HostName). */
     user: z.string(),
     host: z.string(),
     retryReason: z.string().optional(),

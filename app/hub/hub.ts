@@ -325,7 +325,7 @@ export function createHub(options: HubOptions): Hub {
       spec,
       ...(mask ? { mask } : {}),
       heldBytes: (uid) => record.history.latestBytes(uid),
-      prompter: prompts.prompterFor(id, spec.kind === 'ssh' ? { user: spec.user ?? '', host: spec.host } : { user: '', host: labelOf(spec) }),
+      prompter: prompts.prompterFor(id),
       events: {
         state: (state) => current() && linkReported(record, state),
         reset: (pods) => {
@@ -364,8 +364,11 @@ export function createHub(options: HubOptions): Hub {
     const link = record.link;
     record.link = null;
     record.session = null;
+    // The link gives up its dial first, so a question it was asked for a jump host login it shares with
+    // other nodes is handed on to one of them rather than declined for them all.
+    const closing = link?.close();
     prompts.cancelNode(record.info.id);
-    await link?.close();
+    await closing;
     // What a closed connection read is not the node now: no stale CPU or devices shown as current.
     setMetrics(record, null);
   };

@@ -7,7 +7,7 @@ function broker() {
   const events: AppEvent[] = [];
   const waiting: [string, Prompt | null][] = [];
   const b = new PromptBroker((e) => events.push(e), (nodeId, prompt) => waiting.push([nodeId, prompt]));
-  return { b, events, waiting, prompter: b.prompterFor('n1', { user: 'ops', host: 'node-1' }) };
+  return { b, events, waiting, prompter: b.prompterFor('n1') };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -15,7 +15,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('PromptBroker', () => {
   it('asks a lone hidden "Password:" question as a password prompt and passes the answer once', async () => {
     const { b, events, prompter } = broker();
-    const answer = prompter.keyboardInteractive({ name: '', instructions: '', prompts: [{ prompt: 'Password: ', echo: false }] });
+    const answer = prompter.keyboardInteractive({ name: '', login: { user: 'ops', host: 'node-1' }, instructions: '', prompts: [{ prompt: 'Password: ', echo: false }] });
     await tick();
     const [prompt] = b.pending();
     expect(prompt).toMatchObject({ kind: 'password', nodeId: 'n1', user: 'ops', host: 'node-1' });
@@ -25,10 +25,20 @@ describe('PromptBroker', () => {
     expect(events.map((e) => e.name)).toEqual(['prompt', 'promptClosed']);
   });
 
+  it("names the login that asks for a password, a jump host's own rather than the node's", async () => {
+    const { b, prompter } = broker();
+    const answer = prompter.keyboardInteractive({ name: '', login: { user: 'jumper', host: 'bastion-1' }, instructions: '', prompts: [{ prompt: 'Password: ', echo: false }] });
+    await tick();
+    expect(b.pending()).toEqual([expect.objectContaining({ kind: 'password', nodeId: 'n1', user: 'jumper', host: 'bastion-1' })]);
+    b.answer(b.pending()[0]!.id, { kind: 'secret', value: 'pw' });
+    expect(await answer).toEqual(['pw']);
+  });
+
   it('shows other keyboard-interactive questions as they are, with their echo flags', async () => {
     const { b, prompter } = broker();
     const answer = prompter.keyboardInteractive({
       name: 'otp',
+      login: { user: 'ops', host: 'node-1' },
       instructions: 'Two factors',
       prompts: [
         { prompt: 'Password: ', echo: false },

@@ -55,8 +55,8 @@ export class PromptBroker {
     });
   }
 
-  /** The SshPrompter a node's connection uses. */
-  prompterFor(nodeId: string, who: { user: string; host: string }): SshPrompter {
+  /** The SshPrompter a node's connection uses (its jump hosts' logins included). */
+  prompterFor(nodeId: string): SshPrompter {
     return {
       hostKey: async (q): Promise<HostKeyAnswer> => {
         // The kubelet's serving certificate is pinned like a host key, but asked about in its own words.
@@ -78,10 +78,11 @@ export class PromptBroker {
         return answer?.kind === 'secret' ? answer.value : null;
       },
       keyboardInteractive: async (q) => {
-        // A lone hidden "Password:" question is password auth: ask it as such.
+        // A lone hidden "Password:" question is password auth: ask it as such, for the login that asks
+        // (a jump host's own, behind one), as the terminal names it.
         const only = q.prompts.length === 1 ? q.prompts[0] : undefined;
         if (only && !only.echo && /password/i.test(only.prompt)) {
-          const answer = await this.ask(nodeId, { kind: 'password', user: who.user, host: who.host });
+          const answer = await this.ask(nodeId, { kind: 'password', user: q.login.user, host: q.login.host });
           return answer?.kind === 'secret' && answer.value !== null ? [answer.value] : null;
         }
         const answer = await this.ask(nodeId, { kind: 'keyboardInteractive', name: q.name, instructions: q.instructions, questions: q.prompts });

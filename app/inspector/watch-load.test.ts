@@ -32,7 +32,7 @@ beforeAll(async () => {
     {
       nodeId: 'load',
       spec: { kind: 'unix', socketPath: dir.socketPath },
-      prompter: new PromptBroker(emit, () => {}).prompterFor('load', { user: '', host: 'local' }),
+      prompter: new PromptBroker(emit, () => {}).prompterFor('load'),
       events: {
         state: (s) => (state = s),
         reset: (list) => pods.replaceAll(list),

@@ -1,6 +1,7 @@
 import type { Client } from 'ssh2';
 import type { OpenSshOptions, SshHop } from './ssh-connection';
 import { cancelled, classifyConnectError, SshError } from './ssh-errors';
+import type { SshPrompter } from './ssh-prompter';
 
 /**
  * One SSH connection per jump host chain, shared by every node behind it, as OpenSSH's ControlMaster
@@ -25,9 +26,10 @@ export interface JumpLease {
 export interface JumpConnectionPool {
   /**
    * The shared connection to the last hop of `chain` (outermost first), dialled when nobody holds one.
-   * The first caller's prompter answers the questions of a dial that several callers wait for. A login
-   * that failed for a reason the user must fix (host key, authentication) fails every later acquire the
-   * same way, without asking again, until retry().
+   * A dial that several callers wait for asks its questions through the first caller's prompter still
+   * there: a caller that gives up (its signal aborts) hands the question on to the next, so one node's
+   * removal never fails the others. A login that failed for a reason the user must fix (host key,
+   * authentication) fails every later acquire the same way, without asking again, until retry().
    */
   acquire(chain: SshHop[], options: OpenSshOptions): Promise<JumpLease>;
   /** Forgets failures the user has fixed, so the next acquire dials again. */
@@ -43,9 +45,17 @@ interface Shared {
   closed: Promise<void>;
 }
 
+/** A caller waiting for or holding the connection, who can be asked the dial's questions until it gives up. */
+interface Asker {
+  prompter: SshPrompter;
+  signal: AbortSignal | undefined;
+}
+
 interface Entry {
   key: string;
   users: number;
+  /** Who may answer the dial's questions, first comer first. */
+  askers: Asker[];
   /** The dial in progress, or the live connection's promise; unset once it closed. */
   ready?: Promise<Shared>;
   /** Aborts the dial when every user has gone. */
@@ -74,11 +84,48 @@ function unlessAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, hop: S
 /** Failures only the user can fix: remembered, so a hundred nodes do not ask a hundred times. */
 const needsTheUser = (err: SshError) => !err.retryable && err.code !== 'CLOSED';
 
+const GONE = Symbol('the asker gave up');
+
+/** `answer`, or GONE once `signal` aborts: an answer that comes after (a prompt declined as its node closed) is not the user's. */
+function unlessGone<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof GONE> {
+  if (!signal) return answer;
+  if (signal.aborted) return Promise.resolve(GONE);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(GONE);
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (a) => resolve(signal.aborted ? GONE : a),
+      (err: unknown) => (signal.aborted ? resolve(GONE) : reject(err)),
+    ).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The prompter of a shared dial: each question goes to the first asker still there, and to the next one
+ * when that one gives up before answering. Nobody left: the dial is being abandoned anyway.
+ */
+function sharedPrompter(entry: Entry, hop: SshHop): SshPrompter {
+  const ask = async <T>(question: (p: SshPrompter) => Promise<T>): Promise<T> => {
+    for (;;) {
+      const asker = entry.askers.find((a) => !a.signal?.aborted);
+      if (!asker) throw cancelled(hop);
+      const answer = await unlessGone(question(asker.prompter), asker.signal);
+      if (answer !== GONE) return answer;
+    }
+  };
+  return {
+    hostKey: (q) => ask((p) => p.hostKey(q)),
+    passphrase: (q) => ask((p) => p.passphrase(q)),
+    keyboardInteractive: (q) => ask((p) => p.keyboardInteractive(q)),
+  };
+}
+
 export function createJumpConnectionPool(): JumpConnectionPool {
   const entries = new Map<string, Entry>();
   const fatal = new Map<string, SshError>();
 
-  const release = (entry: Entry) => {
+  const release = (entry: Entry, asker: Asker) => {
+    entry.askers = entry.askers.filter((a) => a !== asker);
     entry.users--;
     if (entry.users > 0) return;
     if (entries.get(entry.key) === entry) entries.delete(entry.key);
@@ -90,7 +137,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     const hop = chain[chain.length - 1]!;
     // ssh2 is loaded by the first SSH connection: a UI showing only local sockets never needs it (~14 MiB resident).
     const { connectHop, forwardThrough } = await import('./ssh-connection');
-    const dialOptions: OpenSshOptions = { ...options, signal: entry.abort.signal };
+    const dialOptions: OpenSshOptions = { ...options, prompter: sharedPrompter(entry, hop), signal: entry.abort.signal };
     const parent = chain.length > 1 ? await acquire(chain.slice(0, -1), dialOptions) : undefined;
     let result;
     try {
@@ -132,11 +179,13 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     if (known) throw known;
     let entry = entries.get(key);
     if (!entry) {
-      entry = { key, users: 0, abort: new AbortController(), end: () => {} };
+      entry = { key, users: 0, askers: [], abort: new AbortController(), end: () => {} };
       entries.set(key, entry);
     }
     const mine = entry;
+    const asker: Asker = { prompter: options.prompter, signal: options.signal };
     mine.users++;
+    mine.askers.push(asker);
     const ready = (mine.ready ??= dial(mine, chain, options));
     ready.catch((err: unknown) => {
       // A failed dial is forgotten at once: the next acquire dials again, unless the user must act first.
@@ -149,7 +198,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     try {
       shared = await unlessAborted(ready, options.signal, hop);
     } catch (err) {
-      release(mine);
+      release(mine, asker);
       throw err;
     }
     let released = false;
@@ -161,7 +210,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
       release: () => {
         if (released) return;
         released = true;
-        release(mine);
+        release(mine, asker);
       },
     };
   };

@@ -12,13 +12,13 @@ import type { SshPrompter } from './ssh-prompter';
 
 export interface AuthPlan {
   username: string;
+  /** The host logged in to (HostName), named in prompts as `username@host`. */
+  host: string;
   /** ssh-agent socket or pipe; undefined: no agent. */
   agentPath: string | undefined;
   identityFiles: string[];
   /** IdentitiesOnly: use only agent keys that match `identityFiles`. */
   identitiesOnly?: boolean;
-  /** `user@host` shown in password prompts. */
-  label: string;
   prompter: SshPrompter;
 }
 
@@ -39,12 +39,14 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
   const tried: string[] = [];
   const skipped: string[] = [];
   const { username, prompter } = plan;
+  const login = { user: username, host: plan.host };
+  const label = `${username}@${plan.host}`;
   let userDeclined = false;
 
   const askKeyboard = (name: string, instructions: string, prompts: Prompt[], finish: KeyboardInteractiveCallback) => {
     if (prompts.length === 0) return finish([]);
     prompter
-      .keyboardInteractive({ name: name || plan.label, instructions, prompts: prompts.map((p) => ({ prompt: p.prompt, echo: !!p.echo })) })
+      .keyboardInteractive({ name: name || label, login, instructions, prompts: prompts.map((p) => ({ prompt: p.prompt, echo: !!p.echo })) })
       .then(
         (answers) => {
           if (answers === null) userDeclined = true;
@@ -95,9 +97,10 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
     label: 'password',
     build: async () => {
       const answers = await prompter.keyboardInteractive({
-        name: plan.label,
+        name: label,
+        login,
         instructions: '',
-        prompts: [{ prompt: `${plan.label}'s password: `, echo: false }],
+        prompts: [{ prompt: `${label}'s password: `, echo: false }],
       });
       if (answers === null || answers[0] === undefined) {
         userDeclined = true;

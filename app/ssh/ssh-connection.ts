@@ -46,7 +46,10 @@ export interface OpenSshOptions {
   keepaliveIntervalMs?: number;
   /** Unanswered keepalives before the link counts as dead; default ServerAliveCountMax or 3. */
   keepaliveCountMax?: number;
-  /** Time allowed to reach the host and exchange keys, default ConnectTimeout or 20 s. */
+  /**
+   * Time allowed to reach the host, and again to log in (to the end of authentication), default ConnectTimeout
+   * or 20 s; time spent waiting for the user's answer to a question does not count.
+   */
   connectTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   /** Abandons the dial (e.g. the node was closed while a host key question waits): every hop is torn down. */
@@ -133,29 +136,55 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
   });
   return new Promise((resolve, reject) => {
     const client = new Client();
-    const label = `${hop.user}@${hop.host}`;
-    const auth = createAuthSession({
-      username: hop.user,
-      agentPath: resolveAgentPath(hop.identityAgent, options.env),
-      identityFiles: hop.identityFiles,
-      ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
-      label,
-      prompter: hop.batchMode ? { ...options.prompter, passphrase: async () => null, keyboardInteractive: async () => null } : options.prompter,
-    });
     let hostKeyError: Error | undefined;
     let settled = false;
     let afterReady: SshError | null = null;
 
     const timeoutMs = connectTimeoutMs(hop, options);
-    // ssh2's readyTimeout would also run while the user reads a host key or passphrase prompt,
-    // so our own timer covers only reaching the host and the key exchange.
-    const connectTimer = setTimeout(() => {
-      fail(new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
-        'Check the address, port and network path (VPN, firewall, ProxyJump).'));
-    }, timeoutMs);
+    // ssh2's readyTimeout would also run while the user reads a host key or passphrase prompt, so our own
+    // timer bounds the server's part: reaching the host and the key exchange, then (once the host key is
+    // offered) the whole login. A question to the user stops it; the answer starts it afresh.
+    let loggingIn = false;
+    let asking = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const onTimeout = () =>
+      fail(loggingIn
+        ? new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,
+          `The host's sshd (or the PAM or directory service behind its login) is stuck: check its logs, or raise ConnectTimeout for ${hop.host} in your SSH config.`)
+        : new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
+          'Check the address, port and network path (VPN, firewall, ProxyJump).'));
+    const arm = () => {
+      clearTimeout(timer);
+      if (!settled && asking === 0) timer = setTimeout(onTimeout, timeoutMs);
+    };
+    const whileAsking = <Q, A>(ask: (q: Q) => Promise<A>) => async (q: Q): Promise<A> => {
+      asking++;
+      clearTimeout(timer);
+      try {
+        return await ask(q);
+      } finally {
+        asking--;
+        arm();
+      }
+    };
+    const asked = hop.batchMode ? { ...options.prompter, passphrase: async () => null, keyboardInteractive: async () => null } : options.prompter;
+    const prompter: SshPrompter = {
+      hostKey: whileAsking((q) => asked.hostKey(q)),
+      passphrase: whileAsking((q) => asked.passphrase(q)),
+      keyboardInteractive: whileAsking((q) => asked.keyboardInteractive(q)),
+    };
+    const auth = createAuthSession({
+      username: hop.user,
+      host: hop.host,
+      agentPath: resolveAgentPath(hop.identityAgent, options.env),
+      identityFiles: hop.identityFiles,
+      ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
+      prompter,
+    });
+    arm();
 
     const fail = (err: unknown) => {
-      clearTimeout(connectTimer);
+      clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (settled) return;
       settled = true;
@@ -184,7 +213,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       if (!settled) fail(new Error('connection closed during the handshake'));
     });
     client.once('ready', () => {
-      clearTimeout(connectTimer);
+      clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       settled = true;
       nudgeServerNoDelay(client);
@@ -201,9 +230,13 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       authHandler: auth.handler,
       algorithms: { serverHostKey: serverHostKey as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
       hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
-        clearTimeout(connectTimer);
-        checkHostKey(hop, blob, options.prompter).then(
-          () => verify(true),
+        loggingIn = true;
+        clearTimeout(timer);
+        checkHostKey(hop, blob, prompter).then(
+          () => {
+            arm();
+            verify(true);
+          },
           (err: Error) => {
             hostKeyError = err;
             verify(false);

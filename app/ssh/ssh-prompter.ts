@@ -32,6 +32,11 @@ export interface PassphraseQuestion {
 export interface KeyboardInteractiveQuestion {
   /** Who asks, e.g. `operator@node-1` (servers often leave `name` empty). */
   name: string;
+  /**
+   * The login that asks: the user and host (HostName, as ssh names it) of the hop being logged in to. Behind
+   * a jump host that is the jump host while its own login asks, so a password is typed for the right host.
+   */
+  login: { user: string; host: string };
   instructions: string;
   prompts: { prompt: string; echo: boolean }[];
 }
