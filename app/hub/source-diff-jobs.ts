@@ -6,7 +6,7 @@ import {
   type DiffResult,
   type DiffSideInfo,
 } from '../contract';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { diffPodSetsInSlices, shownChanges, type PodDiff, type PodSetDiff } from '../diff/diff-pods';
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
