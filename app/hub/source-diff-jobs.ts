@@ -11,7 +11,7 @@ import { diffPodSetsInSlices, shownChanges, type PodDiff, type PodSetDiff } from
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
 import { podRef, type PodRef } from '../diff/match-pods';
-import { kubectlJsonValue } from '../diff/kubectl-json-value';
+import { kubectlJsonValue } from '../pod/kubectl-json-value';
 import type { NoiseSettings } from '../diff/noise-rules';
 import type { FieldMask } from '../mask/field-mask';
 import { podToKubectlJson } from '../pod/kubectl-json';
