@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Tests run in plain Node (app/, main/ logic, renderer logic) and against real sshd/sockets (e2e/).
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     globalSetup: ['scripts/build-cli-before-tests.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -4,7 +4,7 @@
  * 110 rows, in rows per second (interleaved, same run). Target: per row within 3x of one node, i.e. the
  * view's cost grows with the rows and no faster (the sort's n log n aside).
  */
-import { podRowFromTree } from '../app/contract/pod-row-from-tree';
+import { podRowFromTree } from '../app/pod/view/pod-row-from-tree';
 import type { PodRow } from '../app/contract/pods';
 import { generatePods } from '../app/sim/pod-generator';
 import { matchesFilter, parseFilter } from '../renderer/filter/filter-language';

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { podProtoDescriptorText } from '../app/schema/pod-proto-descriptor';
+import { podProtoDescriptorText } from '../app/proto/pod-proto-descriptor';
 
 const target = fileURLToPath(new URL('../app/schema/pod-proto.generated.ts', import.meta.url));
 writeFileSync(target, podProtoDescriptorText());

@@ -7,7 +7,7 @@ import { diffPod, diffPodSets, shownChanges, type PodSetDiff } from '../diff/dif
 import { alignSides } from '../diff/align-sides';
 import { podSetDiffJson, podSetPatchLines, type DiffSideInfo } from '../diff/diff-output';
 import { podSetDiffText } from '../diff/diff-text';
-import { kubectlJsonValue } from '../diff/kubectl-json-value';
+import { kubectlJsonValue } from '../pod/kubectl-json-value';
 import { podRef } from '../diff/match-pods';
 import { activeRules, IgnorePatternError, parsePattern, type NoiseSettings } from '../diff/noise-rules';
 import type { JsonValue } from '../diff/diff-values';

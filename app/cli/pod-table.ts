@@ -1,6 +1,6 @@
 /** `nodescope pods` output: kubectl-like aligned columns, one pod per line. */
-import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../contract/pod-field-sources';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../pod/view/pod-field-sources';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodTree } from '../pod/pod-tree';
 import { kubectlAge } from './kubectl-age';

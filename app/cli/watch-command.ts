@@ -2,7 +2,7 @@
  * `nodescope watch NODE`: one line per pod event until interrupted. The watch reconnects on its own
  * and, after a re-sync, prints the events that bring the shown set up to date.
  */
-import type { RowField } from '../contract/pod-field-sources';
+import type { RowField } from '../pod/view/pod-field-sources';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';

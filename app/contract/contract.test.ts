@@ -8,7 +8,7 @@ import {
   validateRequest,
   bridgeSocketUrl,
 } from './index';
-import { createFakeBridge } from './fake-bridge';
+import { createFakeBridge } from './testing/fake-bridge';
 import type { PodRow } from './pods';
 import { testRow } from './testing/test-row';
 

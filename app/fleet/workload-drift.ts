@@ -4,7 +4,7 @@
  * pod) missing where it should run. A value a source did not send (a field mask left it out) is not
  * compared, never taken as empty. Browser-safe.
  */
-import { listAt, objAt, strAt } from '../contract/pod-tree-access';
+import { listAt, objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree, PodValue } from '../pod/pod-tree';
 import type { WorkloadId } from './workload-identity';
 

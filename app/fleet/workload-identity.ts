@@ -4,8 +4,8 @@
  * node suffix stripped), a bare pod by its own name. The same workload on two nodes gets the same key.
  * Browser-safe.
  */
-import { isStaticPod, ownerOf } from '../contract/pod-row-from-tree';
-import { objAt, strAt, stringMapAt } from '../contract/pod-tree-access';
+import { isStaticPod, ownerOf } from '../pod/view/pod-metadata';
+import { objAt, strAt, stringMapAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 
 export type WorkloadKind = 'DaemonSet' | 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob' | 'Job' | 'Static' | 'Pod' | (string & {});

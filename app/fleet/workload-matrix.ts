@@ -5,8 +5,8 @@
  * Each pod is read once into what the matrix needs of it (matrixPodOf), which the hub keeps per pod as
  * received; the rest is steps (workloadMatrixSteps) the hub runs in time slices.
  */
-import { kubectlColumns } from '../contract/pod-row-from-tree';
-import { objAt, strAt } from '../contract/pod-tree-access';
+import { kubectlColumns } from '../pod/view/kubectl-columns';
+import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 import { SharedValues } from '../util/shared-values';
 import { runAtOnce } from '../util/time-slices';

@@ -11,10 +11,10 @@ import {
   type Prompt,
   type RequestHandlers,
 } from '../contract';
-import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { SUMMARY_FIELD_SOURCES, unselectedFields } from '../pod/view/pod-field-sources';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
-import { summarizePod } from '../contract/summarize-pod';
+import { summarizePod } from '../pod/view/summarize-pod';
 import { AppNotices } from '../inspector/app-notices';
 import type { AppCore, AppEvent } from '../inspector/app-core';
 import { maskPreviewSteps } from '../inspector/mask-preview';

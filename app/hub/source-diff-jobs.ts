@@ -6,12 +6,12 @@ import {
   type DiffResult,
   type DiffSideInfo,
 } from '../contract';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { diffPodSetsInSlices, shownChanges, type PodDiff, type PodSetDiff } from '../diff/diff-pods';
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
 import { podRef, type PodRef } from '../diff/match-pods';
-import { kubectlJsonValue } from '../diff/kubectl-json-value';
+import { kubectlJsonValue } from '../pod/kubectl-json-value';
 import type { NoiseSettings } from '../diff/noise-rules';
 import type { FieldMask } from '../mask/field-mask';
 import { podToKubectlJson } from '../pod/kubectl-json';

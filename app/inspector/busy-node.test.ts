@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type NodeState, type PodRowsSnapshot, type RequestName } from '../contract';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { createHub, type Hub } from '../hub/hub';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../ssh/private-socket-dir';

@@ -1,6 +1,6 @@
 import type { FeedLine, PodRow, PodRowsSnapshot } from '../contract';
-import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../contract/pod-field-sources';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../pod/view/pod-field-sources';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';

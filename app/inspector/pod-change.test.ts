@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodRow } from '../contract';
 import { testRow } from '../contract/testing/test-row';
-import { ROW_FIELD_SOURCES, unselectedFields } from '../contract/pod-field-sources';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../pod/view/pod-field-sources';
 import { describePodChange } from './pod-change';
 
 const row = (over: Partial<PodRow> = {}): PodRow =>

@@ -1,5 +1,5 @@
 import type { PodRow } from '../contract';
-import type { RowField } from '../contract/pod-field-sources';
+import type { RowField } from '../pod/view/pod-field-sources';
 
 /**
  * What changed between two versions of a pod, in one line for the events feed — the things an

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeState, PodDeltas } from '../contract';
-import { podRowFromTree } from '../contract/pod-row-from-tree';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../ssh/private-socket-dir';
 import { pollUntil } from '../testing/poll-until';

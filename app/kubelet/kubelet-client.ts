@@ -8,7 +8,7 @@
  */
 import type { ChannelOptions, Client, ClientReadableStream, Metadata } from '@grpc/grpc-js';
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
-import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
+import { FIELD_MASK_METADATA_KEY } from './mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
 import { EventQueue } from './event-queue';

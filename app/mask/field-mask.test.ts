@@ -5,7 +5,6 @@ import { podToKubectlJson } from '../pod/kubectl-json';
 import type { PodTree } from '../pod/pod-tree';
 import { hasSharedPods, loadSharedPods } from '../testing/shared-fixtures';
 import { applyFieldMask, FieldMaskError, fieldMaskCompletions, formatFieldMask, parseFieldMask } from './field-mask';
-import { FIELD_MASK_METADATA_KEY, fieldMaskFromMetadata } from './mask-metadata';
 
 /** The error parseFieldMask throws for `text`, checked to point at its segment. */
 function maskError(text: string): FieldMaskError {
@@ -198,17 +197,6 @@ describe('fieldMaskCompletions', () => {
     expect(fieldMaskCompletions('status.startTime.')).toEqual([]);
     expect(fieldMaskCompletions('spec.contaners.')).toEqual([]);
     expect(fieldMaskCompletions('spec.zz')).toEqual([]);
-  });
-});
-
-describe('fieldMaskFromMetadata', () => {
-  it('reads the one value of the metadata key, and rejects several values', () => {
-    expect(FIELD_MASK_METADATA_KEY).toBe('x-kubernetes-fieldmask');
-    expect(fieldMaskFromMetadata([])).toBeUndefined();
-    expect(fieldMaskFromMetadata(['status.phase, metadata.name'])?.paths).toEqual(['metadata.name', 'status.phase']);
-    expect(fieldMaskFromMetadata([Buffer.from('status.phase')])?.paths).toEqual(['status.phase']);
-    expect(() => fieldMaskFromMetadata(['status.phase', 'metadata.name'])).toThrow(/2 values for x-kubernetes-fieldmask/);
-    expect(() => fieldMaskFromMetadata(['status.phse'])).toThrow(FieldMaskError);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { MethodDefinition } from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
-import { loadProtoRoot } from '../schema/proto-files';
+import { loadProtoRoot } from '../proto/proto-files';
 
 export interface TopologyInfo {
   nodes: { ID: number }[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 import { podProtoDescriptor } from './pod-proto.generated';
-import { podProtoDescriptorText } from './pod-proto-descriptor';
+import { podProtoDescriptorText } from '../proto/pod-proto-descriptor';
 import { compareGoKeys, podSchema } from './pod-schema';
 
 describe('pod schema', () => {

@@ -3,7 +3,7 @@
 // pre-encoded and cached), so responses pass through unchanged; only GetPod's request is parsed.
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
-import { loadProtoRoot } from '../schema/proto-files';
+import { loadProtoRoot } from '../proto/proto-files';
 
 export type PodsApiShape = 'shipped' | 'documented';
 

@@ -11,7 +11,7 @@ import {
   type ServerWritableStream,
 } from '@grpc/grpc-js';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
-import { FIELD_MASK_METADATA_KEY, fieldMaskFromMetadata } from '../mask/mask-metadata';
+import { FIELD_MASK_METADATA_KEY, fieldMaskFromMetadata } from '../kubelet/mask-metadata';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import type { EncodedPods } from './encoded-pods';
 import { podTime } from './pod-time';

@@ -25,7 +25,7 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
-import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/contract/pod-field-sources';
+import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
-import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/contract/pod-field-sources';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/pod/view/pod-field-sources';
 import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
 import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
 import { parseFilter } from '../filter/filter-language';

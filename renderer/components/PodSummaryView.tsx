@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ContainerStateView, ContainerView, PodSummary, UnknownFieldView } from '../../app/contract/pods';
-import type { SummaryField } from '../../app/contract/pod-field-sources';
+import type { SummaryField } from '../../app/pod/view/pod-field-sources';
 import { formatAge } from '../format/age';
 import { NotSelected } from './NotSelected';
 

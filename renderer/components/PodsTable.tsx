@@ -1,6 +1,6 @@
 import { useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { RowField } from '../../app/contract/pod-field-sources';
+import type { RowField } from '../../app/pod/view/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';

@@ -1,5 +1,5 @@
 import { ContractError } from '../../app/contract/errors';
-import { createFakeBridge, type FakeBridge } from '../../app/contract/fake-bridge';
+import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import type { AppEvent } from '../../app/inspector/app-core';
 import type { NodeLink, NodeLinkRequest } from '../../app/inspector/node-link';
 import { createHub } from '../../app/hub/hub';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeBridge } from '../../app/contract/fake-bridge';
+import { createFakeBridge } from '../../app/contract/testing/fake-bridge';
 import type { Notice } from '../../app/contract/notices';
 import { AppModel } from './app-model';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeBridge } from '../../app/contract/fake-bridge';
+import { createFakeBridge } from '../../app/contract/testing/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
 import type { PodRow } from '../../app/contract/pods';
 import { Prng } from '../../app/sim/prng';

@@ -3,7 +3,7 @@
  * of the hand framing the simulator uses (pods-api-framing.ts) and of the readers in pods-api-messages.ts.
  */
 import type protobuf from 'protobufjs';
-import { loadProtoRoot } from '../../schema/proto-files';
+import { loadProtoRoot } from '../../proto/proto-files';
 import { EVENT_TYPES, type WatchEventType } from '../pods-api-messages';
 
 let root: protobuf.Root | undefined;

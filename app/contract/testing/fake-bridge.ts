@@ -1,9 +1,9 @@
-import type { Bridge } from './bridge';
-import { validateEvent } from './bridge';
-import { unwrapResult } from './errors';
-import type { EventName, EventPayload } from './events';
-import { handleRequest, type RequestHandlers } from './handle-request';
-import type { RequestInput, RequestName, RequestOutput } from './requests';
+import type { Bridge } from '../bridge';
+import { validateEvent } from '../bridge';
+import { unwrapResult } from '../errors';
+import type { EventName, EventPayload } from '../events';
+import { handleRequest, type RequestHandlers } from '../handle-request';
+import type { RequestInput, RequestName, RequestOutput } from '../requests';
 
 export interface FakeBridge extends Bridge {
   /** Pushes an event to subscribers, validated like a real host would. */

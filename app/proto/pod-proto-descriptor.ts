@@ -1,4 +1,4 @@
-import { POD_PROTO_FILES } from './pod-schema';
+import { POD_PROTO_FILES } from '../schema/pod-schema';
 import { loadProtoRoot } from './proto-files';
 
 /** The text of pod-proto.generated.ts for the proto files on disk (Node only; see scripts/gen-pod-proto.ts). */

@@ -1,23 +1,6 @@
-import type { PodObject, PodTree } from '../pod/pod-tree';
-import type { PodRow } from './pods';
-import { listAt, numAt, objAt, strAt, stringMapAt } from './pod-tree-access';
-
-/** The controlling owner (or the first one), as kubectl and k9s show it. */
-export function ownerOf(meta: PodObject): { kind: string; name: string } {
-  const owners = listAt(meta.ownerReferences);
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
-  return { kind: strAt(owner?.kind), name: strAt(owner?.name) };
-}
-
-/**
- * Static pods come from files on the node: through the API server they appear as mirror pods
- * (annotation kubernetes.io/config.mirror); the kubelet itself reports their source as file/http.
- */
-export function isStaticPod(meta: PodObject): boolean {
-  const annotations = stringMapAt(meta.annotations);
-  const source = annotations['kubernetes.io/config.source'];
-  return 'kubernetes.io/config.mirror' in annotations || source === 'file' || source === 'http';
-}
+import type { PodObject, PodTree } from '../pod-tree';
+import { isDeleting } from './pod-metadata';
+import { listAt, numAt, objAt, strAt } from './pod-tree-access';
 
 function terminatedReason(state: PodObject, prefix: string): string {
   const reason = strAt(state.reason);
@@ -25,8 +8,6 @@ function terminatedReason(state: PodObject, prefix: string): string {
   const signal = numAt(state.signal);
   return signal !== 0 ? `${prefix}Signal:${signal}` : `${prefix}ExitCode:${numAt(state.exitCode)}`;
 }
-
-const isDeleting = (meta: PodObject): boolean => meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;
 
 const conditionTrue = (status: PodObject, type: string): boolean =>
   listAt(status.conditions).some((c) => c.type === type && c.status === 'True');
@@ -104,32 +85,4 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
     else if (phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
   }
   return { status: reason, ready, total, restarts };
-}
-
-/** The compact table row for a decoded pod. */
-export function podRowFromTree(pod: PodTree): PodRow {
-  const meta = objAt(pod.metadata);
-  const spec = objAt(pod.spec);
-  const status = objAt(pod.status);
-  const columns = kubectlColumns(pod);
-  const owner = ownerOf(meta);
-  const created = meta.creationTimestamp;
-  return {
-    uid: strAt(meta.uid),
-    namespace: strAt(meta.namespace),
-    name: strAt(meta.name),
-    phase: strAt(status.phase),
-    status: columns.status,
-    ready: columns.ready,
-    total: columns.total,
-    restarts: columns.restarts,
-    createdAt: typeof created === 'string' ? created : null,
-    podIP: strAt(status.podIP),
-    node: strAt(spec.nodeName),
-    ownerKind: owner.kind,
-    ownerName: owner.name,
-    isStatic: isStaticPod(meta),
-    labels: stringMapAt(meta.labels),
-    deleting: isDeleting(meta),
-  };
 }

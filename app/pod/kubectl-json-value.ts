@@ -3,10 +3,10 @@
  * prints (zero values included) and pods read from a file compare equal to the same pods read from bytes.
  */
 import type { FieldMask } from '../mask/field-mask';
-import { podToKubectlJson } from '../pod/kubectl-json';
-import type { PodTree } from '../pod/pod-tree';
-import type { JsonValue } from './diff-values';
-import { exactJsonValue } from './exact-json-value';
+import { podToKubectlJson } from './kubectl-json';
+import type { PodTree } from './pod-tree';
+import type { JsonValue } from '../diff/diff-values';
+import { exactJsonValue } from '../diff/exact-json-value';
 
 /** `mask`: the pod was read through it, so only its fields are printed (none zero-filled). */
 export function kubectlJsonValue(pod: PodTree, mask?: FieldMask): JsonValue {

@@ -2,8 +2,8 @@
  * How a request carries a field mask (docs/kubelet-pods-api.md §2): the ASCII metadata key
  * `x-kubernetes-fieldmask` with one comma-separated list of paths.
  */
-import { FieldMaskError } from './field-mask-error';
-import { parseFieldMask, type FieldMask } from './field-mask';
+import { FieldMaskError } from '../mask/field-mask-error';
+import { parseFieldMask, type FieldMask } from '../mask/field-mask';
 
 export const FIELD_MASK_METADATA_KEY = 'x-kubernetes-fieldmask';
 

@@ -1,4 +1,4 @@
-import type { PodObject, PodValue } from '../pod/pod-tree';
+import type { PodObject, PodValue } from '../pod-tree';
 
 // Typed reads of a pod tree whose keys may be absent (presence mirrors the wire).
 export const objAt = (v: PodValue | undefined): PodObject =>

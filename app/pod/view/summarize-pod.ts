@@ -1,6 +1,7 @@
-import type { PodObject, PodTree } from '../pod/pod-tree';
-import type { ContainerStateView, ContainerView, PodSummary } from './pods';
-import { isStaticPod, kubectlColumns, ownerOf } from './pod-row-from-tree';
+import type { ContainerStateView, ContainerView, PodSummary } from '../../contract/pods';
+import type { PodObject, PodTree } from '../pod-tree';
+import { kubectlColumns } from './kubectl-columns';
+import { isStaticPod, ownerOf } from './pod-metadata';
 import { listAt, numAt, objAt, optStrAt, strAt, stringMapAt } from './pod-tree-access';
 
 function stateView(state: PodObject): ContainerStateView {

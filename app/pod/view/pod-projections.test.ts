@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hasSharedPods, sharedPodsDir } from '../testing/shared-fixtures';
+import { hasSharedPods, sharedPodsDir } from '../../testing/shared-fixtures';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PodTree } from '../pod/pod-tree';
-import { PodRowSchema, PodSummarySchema } from './pods';
+import type { PodTree } from '../pod-tree';
+import { PodRowSchema, PodSummarySchema } from '../../contract/pods';
 import { podRowFromTree } from './pod-row-from-tree';
 import { summarizePod } from './summarize-pod';
 

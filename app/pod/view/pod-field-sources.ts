@@ -2,7 +2,7 @@
  * Which pod fields each value the UI shows is computed from, so that under a field mask a value
  * whose fields were all left out is shown as "not selected" rather than as an empty or zero value.
  */
-import { keepsAnyOf } from '../mask/mask-coverage';
+import { keepsAnyOf } from '../../mask/mask-coverage';
 
 /** The table's columns and their source fields. */
 export const ROW_FIELD_SOURCES = {

@@ -1,0 +1,24 @@
+import type { PodObject } from '../pod-tree';
+import { listAt, strAt, stringMapAt } from './pod-tree-access';
+
+// What a pod's metadata says about it: who owns it, whether it is static, whether it is being deleted.
+
+/** The controlling owner (or the first one), as kubectl and k9s show it. */
+export function ownerOf(meta: PodObject): { kind: string; name: string } {
+  const owners = listAt(meta.ownerReferences);
+  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  return { kind: strAt(owner?.kind), name: strAt(owner?.name) };
+}
+
+/**
+ * Static pods come from files on the node: through the API server they appear as mirror pods
+ * (annotation kubernetes.io/config.mirror); the kubelet itself reports their source as file/http.
+ */
+export function isStaticPod(meta: PodObject): boolean {
+  const annotations = stringMapAt(meta.annotations);
+  const source = annotations['kubernetes.io/config.source'];
+  return 'kubernetes.io/config.mirror' in annotations || source === 'file' || source === 'http';
+}
+
+/** A deletion timestamp is set: the pod is on its way out (kubectl prints Terminating). */
+export const isDeleting = (meta: PodObject): boolean => meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;

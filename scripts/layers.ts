@@ -1,0 +1,74 @@
+/**
+ * The layer rule: where code runs decides what it may import, folder by folder. This is the one place
+ * it is written down; scripts/check-layers.ts enforces it (in `npm run typecheck` and in the tests), and
+ * tsconfig.browser.json typechecks the browser-safe folders without Node's types.
+ *
+ * A file belongs to the layer of the longest folder that contains it; anything not listed (the rest of
+ * app/, e2e/, scripts/, bench/) is Node code.
+ */
+export interface Layer {
+  name: string;
+  /** Folders relative to the project root, each ending in `/`. */
+  folders: readonly string[];
+  /**
+   * 'browser': runs in a page with no Node. Every file it imports, followed transitively into any
+   * folder, may import no Node built-in, no Electron and only the packages listed here.
+   * 'electron': Electron's main process (Node built-ins and Electron). 'node': Node built-ins.
+   */
+  runs: 'browser' | 'electron' | 'node';
+  /** For browser layers, the only packages its code (and code it reaches) may import. */
+  packages?: readonly string[];
+  /** Browser layers only: also typechecked without Node's types (tsconfig.browser.json). */
+  typecheckWithoutNode?: boolean;
+}
+
+/** Packages that run in a page as they are. */
+const BROWSER_PACKAGES = ['zod', 'diff'];
+/** React and its companions: the renderer only. */
+export const REACT_PACKAGES = ['react', 'react-dom', '@tanstack/react-virtual'];
+export const ELECTRON_PACKAGES = ['electron'];
+
+export const LAYERS: readonly Layer[] = [
+  {
+    name: 'renderer',
+    folders: ['renderer/'],
+    runs: 'browser',
+    packages: [...BROWSER_PACKAGES, ...REACT_PACKAGES],
+    typecheckWithoutNode: true,
+  },
+  {
+    // The design preview runs the real hub in the page (never shipped). app/hub itself is Node code:
+    // its pod decoding uses Node's Buffer where it exists, so what it reaches is import-checked from
+    // here but not typechecked without Node.
+    name: 'design preview',
+    folders: ['renderer/dev/'],
+    runs: 'browser',
+    packages: [...BROWSER_PACKAGES, ...REACT_PACKAGES, 'protobufjs'],
+  },
+  {
+    // The browser-safe core: the UI contract, pod views, field masks, the diff engine, the fleet matrix
+    // and shared utilities.
+    name: 'core',
+    folders: ['app/contract/', 'app/pod/view/', 'app/mask/', 'app/diff/', 'app/fleet/', 'app/util/'],
+    runs: 'browser',
+    packages: BROWSER_PACKAGES,
+    typecheckWithoutNode: true,
+  },
+  {
+    // The pod schema, read with protobufjs from its generated descriptor (no code generated, so the
+    // renderer's CSP holds); the only browser-safe folder that may use that library.
+    name: 'pod schema',
+    folders: ['app/schema/'],
+    runs: 'browser',
+    packages: [...BROWSER_PACKAGES, 'protobufjs'],
+    typecheckWithoutNode: true,
+  },
+  { name: 'electron main', folders: ['main/'], runs: 'electron' },
+];
+
+const bySpecificity = [...LAYERS].flatMap((layer) => layer.folders.map((folder) => ({ folder, layer }))).sort((a, b) => b.folder.length - a.folder.length);
+
+/** The layer of a file (path relative to the project root, with `/`); undefined is Node code. */
+export function layerOf(relPath: string): Layer | undefined {
+  return bySpecificity.find((entry) => relPath.startsWith(entry.folder))?.layer;
+}
