@@ -71,8 +71,8 @@ describe('nodescope sim', () => {
 
   it('stops on SIGINT too, ending open watches, and answers as initializing at first when asked', async () => {
     const socket = join(dir, 'init.sock');
-    const sim = await startSim(['--socket', socket, '--pods', '5', '--churn', '50', '--initializing', '1.5']);
-    expect(sim.output().stdout).toContain('churn: 50 changes/s; watchers dropped beyond 100 pending events');
+    const sim = await startSim(['--socket', socket, '--pods', '5', '--churn', '50', '--initializing', '1.5', '--strict-watch-buffer']);
+    expect(sim.output().stdout).toContain('churn: 50 changes/s; watchers dropped beyond 100 pending events (strict: none held in transit, queued events discarded)');
     expect(sim.output().stdout).toContain('initializing for 1.5 s after start');
     const c = podsClient(socket, 'shipped');
     try {

@@ -33,7 +33,11 @@ options:
   --watch-buffer N               live events a watcher may fall behind before it is dropped
                                  (default 100, as the kubelet); events that arrive during a watch's
                                  initial replay count too, so thousands of pods under heavy churn
-                                 may need more
+                                 may need more. As the kubelet's, a watcher that stops reading first
+                                 gets what the HTTP/2 window and 64 KiB more hold, then the N queued
+                                 events, then RESOURCE_EXHAUSTED "watch client channel closed"
+  --strict-watch-buffer          drop such a watcher harder than the kubelet: one message in transit,
+                                 and the N queued events discarded at the drop
   --undecodable N                serve N pods whose bytes do not decode (name and uid still read);
                                  in the REST API's /pods their status has the wrong type
   --duplicate-uids N             serve N pods with the uid of another pod
@@ -90,6 +94,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
       initializing: { type: 'string' },
       node: { type: 'string' },
       'watch-buffer': { type: 'string' },
+      'strict-watch-buffer': { type: 'boolean', default: false },
       'rest-port': { type: 'string' },
       'read-only-port': { type: 'string' },
       'token-file': { type: 'string' },
@@ -126,6 +131,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
     initializingMs: initializingSeconds === undefined ? undefined : Math.round(initializingSeconds * 1000),
     nodeName: values.node,
     watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
+    strictWatchBuffer: values['strict-watch-buffer'],
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
   if (restPort !== undefined) result.rest = { port: restPort, ...(readOnlyPort !== undefined ? { readOnlyPort } : {}) };
@@ -204,7 +210,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (kubelet.podResources) lines.push(`  PodResources API on unix:${kubelet.podResources.socketPath}`);
-  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
+  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events${opts.strictWatchBuffer ? ' (strict: none held in transit, queued events discarded)' : ''}`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
   if (opts.faults) lines.push(`  faulty pods: ${Object.entries(opts.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   lines.push('Stop with Ctrl-C.');
