@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
+import { podToNdjsonLine } from '../pod/kubectl-json';
+import { PodGenerator } from '../sim/pod-generator';
 import { callerOf, driveInspector } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
@@ -323,6 +325,46 @@ describe('inspector in Electron', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('save dialog') } });
       expect(await call('recording.start', { nodeId: node.id })).toEqual({ status: 'cancelled' });
       expect(asked[0]).toMatch(/node-1-.*\.recording\.ndjson$/);
+    } finally {
+      await electron.close();
+    }
+  });
+
+  it('opens only files the user chose (open dialog, a drop, the command line), never one the page names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-electron-open-'));
+    const generator = new PodGenerator({ seed: 4, nodeName: 'n' });
+    const podFile = (name: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `${podToNdjsonLine(generator.existing(Date.now()))}\n`);
+      return path;
+    };
+    const [picked, dropped, fromCli] = [podFile('picked.ndjson'), podFile('dropped.ndjson'), podFile('cli.ndjson')];
+    // Not a pod file: the reader's error would show the page how it starts.
+    const secret = join(dir, 'id_ed25519');
+    writeFileSync(secret, 'TOP-SECRET-KEY-MATERIAL');
+    const electron = await createInspector({
+      mode: 'electron',
+      stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
+      demo: false,
+      files: [fromCli],
+      pickOpenPaths: async () => [picked],
+      openLink: () => ({ close: async () => {} }),
+    });
+    try {
+      const call = callerOf(electron);
+      for (const named of [secret, join(dir, 'sub', '..', 'id_ed25519'), picked, dropped]) {
+        const refused = await handleRequest(electron.handlers, 'sources.open', { paths: [named] });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'paths', message: expect.stringContaining('open dialog') } });
+        expect(JSON.stringify(refused)).not.toContain('TOP-SECRET');
+      }
+      const fromDialog = (await call('sources.open', {})) as { nodes: NodeInfo[] };
+      expect(fromDialog.nodes.map((n) => n.spec)).toEqual([{ kind: 'snapshot', file: picked, label: 'picked.ndjson' }]);
+      const fromDrop = await electron.openDropped([dropped]);
+      expect(fromDrop.map((n) => n.podCount)).toEqual([1]);
+      // Undo reopens a removed file source by its path: files the user chose may be named again.
+      await call('nodes.remove', { nodeId: fromDialog.nodes[0]!.id });
+      for (const again of [picked, dropped, fromCli]) expect(await call('sources.open', { paths: [again] })).toMatchObject({ status: 'opened' });
+      expect(await handleRequest(electron.handlers, 'sources.open', { paths: [secret] })).toMatchObject({ ok: false, error: { field: 'paths' } });
     } finally {
       await electron.close();
     }
