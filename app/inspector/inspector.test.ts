@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,7 +154,7 @@ describe('inspector with the demo node', () => {
     const path = join(dir, 'demo.recording.ndjson');
     await call('recording.start', { nodeId: info.id, path });
     expect((await demoInfo())!.recordingTo).toBe(path);
-    await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.ndjson') })).rejects.toThrow(/being recorded already/);
+    await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.recording') })).rejects.toThrow(/being recorded already/);
     const from = events.length;
     await pollUntil('two churn changes', () => events.slice(from).filter((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset).length, (n) => n >= 2);
     const stopped = (await call('recording.stop', { nodeId: info.id })) as { path: string; events: number };
@@ -175,6 +176,30 @@ describe('inspector with the demo node', () => {
     const history = (await call('pods.history', { nodeId: recording.id, uid: rows[0]!.uid })) as { versions: { event: string; time: number }[] };
     expect(history.versions[0]).toEqual(expect.objectContaining({ event: 'LISTED', time: timeline!.start }));
     await call('nodes.remove', { nodeId: recording.id });
+  });
+
+  it('records where the page says only to a new .recording file, private to the user: never a profile, a file, a link or a pipe', async () => {
+    const info = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
+    const dir = mkdtempSync(join(tmpdir(), 'ns-record-where-'));
+    const profile = join(dir, '.profile');
+    const wrongKind = await handleRequest(inspector.handlers, 'recording.start', { nodeId: info.id, path: profile });
+    expect(wrongKind).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'path', message: expect.stringContaining('.recording') } });
+    expect(existsSync(profile)).toBe(false);
+    const existing = join(dir, 'old.recording');
+    writeFileSync(existing, 'keep me');
+    const dangling = join(dir, 'dangling.recording');
+    symlinkSync(join(dir, 'nowhere'), dangling);
+    const pipe = join(dir, 'pipe.recording.ndjson');
+    execFileSync('mkfifo', [pipe]);
+    for (const path of [existing, dangling, pipe]) {
+      expect(await handleRequest(inspector.handlers, 'recording.start', { nodeId: info.id, path })).toMatchObject({ ok: false, error: { code: 'export-failed' } });
+    }
+    expect(readFileSync(existing, 'utf8')).toBe('keep me');
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+    const path = join(dir, 'node.recording');
+    expect(await call('recording.start', { nodeId: info.id, path })).toEqual({ status: 'recording', path });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await call('recording.stop', { nodeId: info.id });
   });
 
   it('asks for a path in browser mode instead of failing silently', async () => {

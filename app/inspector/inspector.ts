@@ -9,6 +9,8 @@ import type { NodeLink, NodeLinkRequest } from './node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
+import { requireFileKind } from './written-file-kind';
+import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
 import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
 import type { HistoryLimits } from '../hub/pod-history';
@@ -315,6 +317,9 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       if (path !== undefined && options.mode === 'electron') {
         throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
       }
+      // A path the page names (browser mode) is held to what exports are: an absolute path to a file of the
+      // right kind. The writer then makes it new and private, never over a file, link, pipe or device.
+      if (path !== undefined) requireFileKind(path, RECORDING_FILE_EXTENSIONS, 'Recordings', 'node.recording');
       let target = path ?? null;
       if (target === null) {
         if (!options.pickSavePath) {

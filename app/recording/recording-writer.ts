@@ -1,7 +1,7 @@
 /**
  * Writes a recording (recording-format.ts): the header and the full pod set first, flushed to disk, then one
  * line per event, appended as it arrives.
- * - Never writes over a file: the recording is created new.
+ * - Never writes over a file: the recording is created new, private to the user (0600).
  * - Each event is one write of one whole line, so a crash of the process loses at most the event being written.
  * - Data reaches the disk by group commit: an fdatasync starts after a write whenever none is running, so a
  *   power loss loses at most the events of one sync (milliseconds), without one sync per event.
@@ -46,7 +46,8 @@ export async function startRecording(path: string, init: { provenance: PodFilePr
   const start = init.start ?? Date.now();
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    // New, never over a file (or a link, pipe or device), and private: pods can carry secrets from env values.
+    fd = openSync(path, 'wx', 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new RecordingWriteError(path, 'the file already exists', 'Nodescope never writes over a file: give --file a new name.', { cause: err });
