@@ -1,6 +1,8 @@
 import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
 import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
 import type { AppCore } from '../app/inspector/app-core';
+import type { Inspector } from '../app/inspector/inspector';
+import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { answerIpcRequest } from './ipc-request';
 import { isAppUrl } from './navigation-guard';
 
@@ -33,4 +35,12 @@ export function bindContractToIpc(core: AppCore, appOrigin: string): () => void 
     unsubscribe();
     for (const name of requestNames) ipcMain.removeHandler(requestChannel(name));
   };
+}
+
+/** Opens files dropped on the window, whose paths only the preload sends (dropped-files.ts). */
+export function bindDroppedFilesToIpc(inspector: Inspector, appOrigin: string): () => void {
+  ipcMain.handle(DROPPED_FILES_CHANNEL, (event: IpcMainInvokeEvent, paths: unknown) =>
+    answerDroppedFiles(inspector.openDropped, appOrigin, event.senderFrame?.url ?? '', paths),
+  );
+  return () => ipcMain.removeHandler(DROPPED_FILES_CHANNEL);
 }

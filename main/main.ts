@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createInspector } from '../app/inspector/inspector';
 import { APP_ORIGIN, registerAppScheme, serveRendererFrom } from './app-protocol';
 import { enforceCsp } from './csp-headers';
-import { bindContractToIpc } from './ipc-binding';
+import { bindContractToIpc, bindDroppedFilesToIpc } from './ipc-binding';
 import { installNavigationGuards } from './navigation-guard';
 import { denyAllPermissions } from './permission-handler';
 import { createMainWindow } from './window';
@@ -59,7 +59,12 @@ async function start(): Promise<void> {
       return result.canceled ? [] : result.filePaths;
     },
   });
-  const unbind = bindContractToIpc(inspector, APP_ORIGIN);
+  const unbindContract = bindContractToIpc(inspector, APP_ORIGIN);
+  const unbindDropped = bindDroppedFilesToIpc(inspector, APP_ORIGIN);
+  const unbind = () => {
+    unbindContract();
+    unbindDropped();
+  };
 
   let window = await createMainWindow(join(here, 'preload.cjs'));
   // On macOS the app outlives its window: a second launch or a dock click opens a new one.

@@ -35,7 +35,8 @@ async function startSim(args: string[]) {
 }
 
 function nodescope(args: string[]) {
-  const r = spawnSync(process.execPath, [bin, 'sim', ...args], { encoding: 'utf8' });
+  // A sim that failed to start but never exits (or ignores SIGTERM) fails the test instead of hanging it.
+  const r = spawnSync(process.execPath, [bin, 'sim', ...args], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -71,8 +72,8 @@ describe('nodescope sim', () => {
 
   it('stops on SIGINT too, ending open watches, and answers as initializing at first when asked', async () => {
     const socket = join(dir, 'init.sock');
-    const sim = await startSim(['--socket', socket, '--pods', '5', '--churn', '50', '--initializing', '1.5']);
-    expect(sim.output().stdout).toContain('churn: 50 changes/s; watchers dropped beyond 100 pending events');
+    const sim = await startSim(['--socket', socket, '--pods', '5', '--churn', '50', '--initializing', '1.5', '--strict-watch-buffer']);
+    expect(sim.output().stdout).toContain('churn: 50 changes/s; watchers dropped beyond 100 pending events (strict: none held in transit, queued events discarded)');
     expect(sim.output().stdout).toContain('initializing for 1.5 s after start');
     const c = podsClient(socket, 'shipped');
     try {
@@ -132,6 +133,22 @@ describe('nodescope sim', () => {
     sim.child.kill('SIGTERM');
     expect(await sim.exited).toBe(0);
     expect(nodescope(['--socket', join(dir, 'x.sock'), '--token-file', tokenFile]).stderr).toContain('need --rest-port');
+  });
+
+  it('refuses a --client-cert-dir that is missing or not a folder before serving, exits 2 and leaves nothing serving', () => {
+    const socket = join(dir, 'certs.sock');
+    const missing = join(dir, 'no-such-folder');
+    const r = nodescope(['--socket', socket, '--rest-port', '0', '--client-cert-dir', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--client-cert-dir ${missing} does not exist; create it first (mkdir -p ${missing})`);
+    expect(r.stdout).not.toContain('serving');
+    expect(() => statSync(socket)).toThrow();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const notFolder = nodescope(['--socket', socket, '--rest-port', '0', '--client-cert-dir', file]);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toContain(`--client-cert-dir ${file} is not a folder`);
+    expect(() => statSync(socket)).toThrow();
   });
 
   it('explains bad command lines and exits 2', () => {

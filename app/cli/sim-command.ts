@@ -2,12 +2,12 @@
  * `nodescope sim`: a simulated kubelet serving the node-local Pods API on a UNIX socket, with generated
  * pods and optional churn, until interrupted. For trying Nodescope without a cluster and for tests.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../fs/atomic-file';
-import type { KubeletRestOptions } from '../sim/kubelet-rest-server';
-import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubeletOptions } from '../sim/kubelet-server';
+import type { KubeletRestOptions, SimulatedKubeletRest } from '../sim/kubelet-rest-server';
+import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubelet, type SimulatedKubeletOptions } from '../sim/kubelet-server';
 import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
@@ -33,7 +33,11 @@ options:
   --watch-buffer N               live events a watcher may fall behind before it is dropped
                                  (default 100, as the kubelet); events that arrive during a watch's
                                  initial replay count too, so thousands of pods under heavy churn
-                                 may need more
+                                 may need more. As the kubelet's, a watcher that stops reading first
+                                 gets what the HTTP/2 window and 64 KiB more hold, then the N queued
+                                 events, then RESOURCE_EXHAUSTED "watch client channel closed"
+  --strict-watch-buffer          drop such a watcher harder than the kubelet: one message in transit,
+                                 and the N queued events discarded at the drop
   --undecodable N                serve N pods whose bytes do not decode (name and uid still read);
                                  in the REST API's /pods their status has the wrong type
   --duplicate-uids N             serve N pods with the uid of another pod
@@ -44,8 +48,8 @@ kubelet REST API (HTTPS on 127.0.0.1 with a self-signed serving certificate made
   --rest-port PORT               serve it on this loopback port (0: any free port)
   --read-only-port PORT          also serve the read-only port, plain HTTP without authentication
   --token-file FILE              accept the bearer token in FILE (as user sim-admin)
-  --client-cert-dir DIR          write a client certificate and key for user sim-admin there (0600),
-                                 signed by a client CA the simulator trusts
+  --client-cert-dir DIR          write a client certificate and key for user sim-admin into this
+                                 existing folder (0600), signed by a client CA the simulator trusts
   --authorizer ok|down           down: authorization fails as when the control plane is unreachable
 PodResources API:
   --pod-resources-socket PATH    serve it on this UNIX socket (GPUs, SR-IOV VFs, exclusive CPUs)
@@ -90,6 +94,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
       initializing: { type: 'string' },
       node: { type: 'string' },
       'watch-buffer': { type: 'string' },
+      'strict-watch-buffer': { type: 'boolean', default: false },
       'rest-port': { type: 'string' },
       'read-only-port': { type: 'string' },
       'token-file': { type: 'string' },
@@ -126,6 +131,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
     initializingMs: initializingSeconds === undefined ? undefined : Math.round(initializingSeconds * 1000),
     nodeName: values.node,
     watchBufferLimit: whole(values['watch-buffer'], '--watch-buffer', 1),
+    strictWatchBuffer: values['strict-watch-buffer'],
   };
   if (documentedSocket !== undefined) result.documentedSocketPath = documentedSocket;
   if (restPort !== undefined) result.rest = { port: restPort, ...(readOnlyPort !== undefined ? { readOnlyPort } : {}) };
@@ -143,16 +149,50 @@ function options(argv: string[]): SimCliOptions | 'help' {
   return result;
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+/**
+ * The first SIGINT or SIGTERM, caught so the sim can remove its sockets. `release` gives the signals
+ * back to Node's default (exit) once the sim no longer waits for them, so none is ever ignored.
+ */
+function catchStopSignal(): { received: Promise<NodeJS.Signals>; release: () => void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const release = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (signal) => {
+      release();
       resolve(signal);
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { received, release };
+}
+
+/** The folder for the client certificate must exist before anything is served; it is not made for the user. */
+async function checkClientCertDir(dir: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new SimulatorOptionsError(`--client-cert-dir ${dir} does not exist; create it first (mkdir -p ${dir}) or name another folder`);
+    }
+    throw new SimulatorOptionsError(`cannot use --client-cert-dir ${dir}: ${(err as Error).message}`);
+  }
+  if (!info.isDirectory()) throw new SimulatorOptionsError(`--client-cert-dir ${dir} is not a folder; name a folder for client.crt and client.key`);
+}
+
+/** Writes the client certificate and key (0600, atomically) into `dir`. */
+async function writeClientCertificate(rest: SimulatedKubeletRest, dir: string): Promise<void> {
+  const pair = await rest.clientCa.issue(SIM_USER);
+  try {
+    await writeFileAtomic(join(dir, 'client.crt'), pair.certPem);
+    await writeFileAtomic(join(dir, 'client.key'), pair.keyPem);
+  } catch (err) {
+    throw new SimulatorOptionsError(`cannot write the client certificate into --client-cert-dir ${dir}: ${(err as Error).message}; check that you may write there, or name another folder`);
+  }
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -167,9 +207,18 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return EXIT.ok;
   }
-  // Listen for signals before serving, so an early Ctrl-C still cleans up the socket.
-  const signal = waitForSignal();
-  let kubelet;
+  // Catch the signals before serving, so an early Ctrl-C still cleans up the socket.
+  const signal = catchStopSignal();
+  try {
+    return await serveUntilSignal(opts, signal.received);
+  } finally {
+    signal.release();
+  }
+}
+
+async function serveUntilSignal(opts: SimCliOptions, stopSignal: Promise<NodeJS.Signals>): Promise<number> {
+  let kubelet: SimulatedKubelet | undefined;
+  const lines: string[] = [];
   try {
     if (opts.tokenFile !== undefined && opts.rest) {
       const token = (await readFile(opts.tokenFile, 'utf8').catch((err: Error) => {
@@ -178,39 +227,40 @@ export async function run(argv: string[]): Promise<number> {
       if (!token) throw new SimulatorOptionsError(`--token-file ${opts.tokenFile} is empty`);
       (opts.rest as KubeletRestOptions).tokens = { [token]: SIM_USER };
     }
+    if (opts.clientCertDir !== undefined) await checkClientCertDir(opts.clientCertDir);
     kubelet = await startSimulatedKubelet(opts);
+    lines.push(`nodescope sim: serving ${kubelet.store.size} pods of node ${kubelet.nodeName} (seed ${opts.seed ?? 1})`);
+    for (const [api, socket] of Object.entries(kubelet.sockets)) {
+      const note = api === 'documented' ? ', field masks honoured' : '';
+      lines.push(`  ${api} Pods API (${servicePrefix[api as keyof typeof servicePrefix]}/*${note}) on unix:${socket}`);
+    }
+    const { rest } = kubelet;
+    if (rest) {
+      if (opts.authorizerDown) rest.setAuthorizer('webhook-down');
+      lines.push(`  REST API on https://127.0.0.1:${rest.port} (serving certificate SHA-256 ${rest.fingerprint})${rest.readOnlyPort !== undefined ? `, read-only port http://127.0.0.1:${rest.readOnlyPort}` : ''}`);
+      if (opts.authorizerDown) lines.push('  authorization fails as with the control plane down (500 Authorization error)');
+      if (opts.clientCertDir !== undefined) {
+        await writeClientCertificate(rest, opts.clientCertDir);
+        lines.push(`  client certificate for ${SIM_USER} in ${join(opts.clientCertDir, 'client.crt')} and client.key`);
+      }
+    }
   } catch (err) {
+    // Nothing is left serving after a failed start: the servers would keep the process alive.
+    await kubelet?.stop();
     if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
       printError(`nodescope sim: ${err.message}`);
       return EXIT.usage;
     }
     throw err;
   }
-  const lines = [`nodescope sim: serving ${kubelet.store.size} pods of node ${kubelet.nodeName} (seed ${opts.seed ?? 1})`];
-  for (const [api, socket] of Object.entries(kubelet.sockets)) {
-    const note = api === 'documented' ? ', field masks honoured' : '';
-    lines.push(`  ${api} Pods API (${servicePrefix[api as keyof typeof servicePrefix]}/*${note}) on unix:${socket}`);
-  }
-  const { rest } = kubelet;
-  if (rest) {
-    if (opts.authorizerDown) rest.setAuthorizer('webhook-down');
-    lines.push(`  REST API on https://127.0.0.1:${rest.port} (serving certificate SHA-256 ${rest.fingerprint})${rest.readOnlyPort !== undefined ? `, read-only port http://127.0.0.1:${rest.readOnlyPort}` : ''}`);
-    if (opts.authorizerDown) lines.push('  authorization fails as with the control plane down (500 Authorization error)');
-    if (opts.clientCertDir !== undefined) {
-      const pair = await rest.clientCa.issue(SIM_USER);
-      await writeFileAtomic(join(opts.clientCertDir, 'client.crt'), pair.certPem);
-      await writeFileAtomic(join(opts.clientCertDir, 'client.key'), pair.keyPem);
-      lines.push(`  client certificate for ${SIM_USER} in ${join(opts.clientCertDir, 'client.crt')} and client.key`);
-    }
-  }
   if (kubelet.podResources) lines.push(`  PodResources API on unix:${kubelet.podResources.socketPath}`);
-  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events`);
+  lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events${opts.strictWatchBuffer ? ' (strict: none held in transit, queued events discarded)' : ''}`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
   if (opts.faults) lines.push(`  faulty pods: ${Object.entries(opts.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   lines.push('Stop with Ctrl-C.');
   console.log(lines.join('\n'));
 
-  const received = await signal;
+  const received = await stopSignal;
   await kubelet.stop();
   const served = Object.values(kubelet.stats()).map((s: EndpointStats) => {
     const count = (m: PodsMethod) => Object.values(s.requests[m]).reduce((a, b) => a + b, 0);

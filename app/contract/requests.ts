@@ -135,7 +135,7 @@ export const requests = {
    * takes a path; Electron refuses one and asks with its save dialog, so only the user names files.
    */
   'recording.start': {
-    input: NodeIdSchema.extend({ path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/node.nsrec').optional() }),
+    input: NodeIdSchema.extend({ path: z.string().trim().startsWith('/', 'Give an absolute file path, e.g. /tmp/node.recording').optional() }),
     output: z.discriminatedUnion('status', [
       z.object({ status: z.literal('recording'), path: z.string() }),
       z.object({ status: z.literal('cancelled') }),

@@ -10,7 +10,9 @@ import { openKubeletNodeLink } from './kubelet-node-link';
 
 // A big, busy node with the kubelet's own 100-event watch buffer: 30,000 pods take seconds to replay,
 // and 200 changes a second fill the buffer in half of one, so the kubelet drops the watch during its
-// replay however fast it is read. The app must still show the pods, and converge once it can.
+// replay however fast it is read. The strict buffer cuts the replay short there (the kubelet would
+// still send the rest of it first), so the app never gets a whole replay: it must still show the pods,
+// and converge once it can.
 let dir: PrivateSocketDir;
 let sim: SimulatedKubelet;
 let hub: Hub;
@@ -24,7 +26,7 @@ const call = async <T,>(name: RequestName, input: unknown): Promise<T> => {
 
 beforeAll(async () => {
   dir = createPrivateSocketDir('busy.sock');
-  sim = await startSimulatedKubelet({ socketPath: dir.socketPath, pods: 30_000, churnPerSecond: 200, seed: 12 });
+  sim = await startSimulatedKubelet({ socketPath: dir.socketPath, pods: 30_000, churnPerSecond: 200, seed: 12, strictWatchBuffer: true });
   hub = createHub({ openLink: (request) => openKubeletNodeLink(request) });
   hub.subscribe((event) => {
     if (event.name === 'nodeState') states.push(event.payload.state);

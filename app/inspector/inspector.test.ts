@@ -1,10 +1,13 @@
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
+import { podToNdjsonLine } from '../pod/kubectl-json';
+import { PodGenerator } from '../sim/pod-generator';
 import { callerOf, driveInspector } from './testing/drive-inspector';
 import { createInspector, type Inspector } from './inspector';
 
@@ -154,7 +157,7 @@ describe('inspector with the demo node', () => {
     await call('recording.start', { nodeId: info.id, path }).finally(() => process.umask(umask));
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect((await demoInfo())!.recordingTo).toBe(path);
-    await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.ndjson') })).rejects.toThrow(/being recorded already/);
+    await expect(call('recording.start', { nodeId: info.id, path: join(dir, 'other.recording') })).rejects.toThrow(/being recorded already/);
     const from = events.length;
     await pollUntil('two churn changes', () => events.slice(from).filter((e) => e.name === 'podDeltas' && !(e.payload as PodDeltas).reset).length, (n) => n >= 2);
     const stopped = (await call('recording.stop', { nodeId: info.id })) as { path: string; events: number };
@@ -176,6 +179,30 @@ describe('inspector with the demo node', () => {
     const history = (await call('pods.history', { nodeId: recording.id, uid: rows[0]!.uid })) as { versions: { event: string; time: number }[] };
     expect(history.versions[0]).toEqual(expect.objectContaining({ event: 'LISTED', time: timeline!.start }));
     await call('nodes.remove', { nodeId: recording.id });
+  });
+
+  it('records where the page says only to a new .recording file, private to the user: never a profile, a file, a link or a pipe', async () => {
+    const info = await pollUntil('the demo node live with pods', demoInfo, liveWithPods);
+    const dir = mkdtempSync(join(tmpdir(), 'ns-record-where-'));
+    const profile = join(dir, '.profile');
+    const wrongKind = await handleRequest(inspector.handlers, 'recording.start', { nodeId: info.id, path: profile });
+    expect(wrongKind).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'path', message: expect.stringContaining('.recording') } });
+    expect(existsSync(profile)).toBe(false);
+    const existing = join(dir, 'old.recording');
+    writeFileSync(existing, 'keep me');
+    const dangling = join(dir, 'dangling.recording');
+    symlinkSync(join(dir, 'nowhere'), dangling);
+    const pipe = join(dir, 'pipe.recording.ndjson');
+    execFileSync('mkfifo', [pipe]);
+    for (const path of [existing, dangling, pipe]) {
+      expect(await handleRequest(inspector.handlers, 'recording.start', { nodeId: info.id, path })).toMatchObject({ ok: false, error: { code: 'export-failed' } });
+    }
+    expect(readFileSync(existing, 'utf8')).toBe('keep me');
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+    const path = join(dir, 'node.recording');
+    expect(await call('recording.start', { nodeId: info.id, path })).toEqual({ status: 'recording', path });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await call('recording.stop', { nodeId: info.id });
   });
 
   it('asks for a path in browser mode instead of failing silently', async () => {
@@ -326,6 +353,46 @@ describe('inspector in Electron', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('save dialog') } });
       expect(await call('recording.start', { nodeId: node.id })).toEqual({ status: 'cancelled' });
       expect(asked[0]).toMatch(/node-1-.*\.recording\.ndjson$/);
+    } finally {
+      await electron.close();
+    }
+  });
+
+  it('opens only files the user chose (open dialog, a drop, the command line), never one the page names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-electron-open-'));
+    const generator = new PodGenerator({ seed: 4, nodeName: 'n' });
+    const podFile = (name: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `${podToNdjsonLine(generator.existing(Date.now()))}\n`);
+      return path;
+    };
+    const [picked, dropped, fromCli] = [podFile('picked.ndjson'), podFile('dropped.ndjson'), podFile('cli.ndjson')];
+    // Not a pod file: the reader's error would show the page how it starts.
+    const secret = join(dir, 'id_ed25519');
+    writeFileSync(secret, 'TOP-SECRET-KEY-MATERIAL');
+    const electron = await createInspector({
+      mode: 'electron',
+      stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
+      demo: false,
+      files: [fromCli],
+      pickOpenPaths: async () => [picked],
+      openLink: () => ({ close: async () => {} }),
+    });
+    try {
+      const call = callerOf(electron);
+      for (const named of [secret, join(dir, 'sub', '..', 'id_ed25519'), picked, dropped]) {
+        const refused = await handleRequest(electron.handlers, 'sources.open', { paths: [named] });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', field: 'paths', message: expect.stringContaining('open dialog') } });
+        expect(JSON.stringify(refused)).not.toContain('TOP-SECRET');
+      }
+      const fromDialog = (await call('sources.open', {})) as { nodes: NodeInfo[] };
+      expect(fromDialog.nodes.map((n) => n.spec)).toEqual([{ kind: 'snapshot', file: picked, label: 'picked.ndjson' }]);
+      const fromDrop = await electron.openDropped([dropped]);
+      expect(fromDrop.map((n) => n.podCount)).toEqual([1]);
+      // Undo reopens a removed file source by its path: files the user chose may be named again.
+      await call('nodes.remove', { nodeId: fromDialog.nodes[0]!.id });
+      for (const again of [picked, dropped, fromCli]) expect(await call('sources.open', { paths: [again] })).toMatchObject({ status: 'opened' });
+      expect(await handleRequest(electron.handlers, 'sources.open', { paths: [secret] })).toMatchObject({ ok: false, error: { field: 'paths' } });
     } finally {
       await electron.close();
     }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { ContractError, type AddNodeSpec, type RequestHandlers } from '../contract';
+import { join, resolve } from 'node:path';
+import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppCore } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
@@ -9,6 +9,8 @@ import type { NodeLink, NodeLinkRequest } from './node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
+import { requireFileKind } from './written-file-kind';
+import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
 import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
 import type { HistoryLimits } from '../hub/pod-history';
@@ -63,6 +65,11 @@ export interface InspectorOptions {
 export interface Inspector extends AppCore {
   /** Opens an uploaded file's pods (browser mode); returns the new source's id. */
   openUploaded(file: PodFile): string;
+  /**
+   * Opens files the user dropped on the window, their paths as the host (Electron's preload, not the
+   * page) read them; from then on the page may name them again (undo reopens a removed file source).
+   */
+  openDropped(paths: string[]): Promise<NodeInfo[]>;
   close(): Promise<void>;
 }
 
@@ -218,6 +225,18 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     return info;
   };
 
+  /**
+   * Files the user chose: in the open dialog, by dropping them on the window, on the command line. In
+   * Electron these are the only paths the page may name, as only the save dialog names an export: a
+   * compromised page could otherwise open any file of the user's, and the reader's errors would show
+   * the page its first bytes.
+   */
+  const chosenFiles = new Set<string>();
+  const openChosenFiles = (paths: string[]) => {
+    for (const path of paths) chosenFiles.add(resolve(path));
+    return openFiles(paths);
+  };
+
   /** Opens files one by one; a bad one is reported with what is wrong and where, the others still open. */
   const openFiles = async (paths: string[]) => {
     const opened = [];
@@ -273,15 +292,24 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return { status: 'saved', path: target.path, count: pods.length, ...written };
     },
     'sources.open': async ({ paths }) => {
-      let chosen = paths ?? null;
-      if (chosen === null) {
+      if (paths === undefined) {
         if (!options.pickOpenPaths) {
           throw new ContractError('invalid-input', 'Give the paths of the files to open.', 'In a browser, upload the file with "Open snapshot…" or drop it on the window.');
         }
-        chosen = await options.pickOpenPaths();
-        if (chosen.length === 0) return { status: 'cancelled' };
+        const picked = await options.pickOpenPaths();
+        if (picked.length === 0) return { status: 'cancelled' };
+        return { status: 'opened', nodes: await openChosenFiles(picked) };
       }
-      return { status: 'opened', nodes: await openFiles(chosen) };
+      const notChosen = options.mode === 'electron' ? paths.find((path) => !chosenFiles.has(resolve(path))) : undefined;
+      if (notChosen !== undefined) {
+        throw new ContractError(
+          'invalid-input',
+          `In the desktop app files are opened from the open dialog or by dropping them on the window, not by a path the page names (${notChosen}).`,
+          'Use Open snapshot… and pick the file there, or drop it on the window.',
+          'paths',
+        );
+      }
+      return { status: 'opened', nodes: await openFiles(paths) };
     },
     'recording.start': async ({ nodeId, path }) => {
       const node = hub.node(nodeId);
@@ -289,6 +317,9 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       if (path !== undefined && options.mode === 'electron') {
         throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
       }
+      // A path the page names (browser mode) is held to what exports are: an absolute path to a file of the
+      // right kind. The writer then makes it new and private, never over a file, link, pipe or device.
+      if (path !== undefined) requireFileKind(path, RECORDING_FILE_EXTENSIONS, 'Recordings', 'node.recording');
       let target = path ?? null;
       if (target === null) {
         if (!options.pickSavePath) {
@@ -307,7 +338,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   for (const node of saved) hub.restore(node);
   if (options.files?.length) {
     try {
-      await openFiles(options.files);
+      await openChosenFiles(options.files);
     } catch (err) {
       hub.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
     }
@@ -321,6 +352,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     handlers,
     subscribe: hub.subscribe,
     openUploaded: (file) => openFile(file).id,
+    openDropped: openChosenFiles,
     async close() {
       memory.close();
       await recorder.close();

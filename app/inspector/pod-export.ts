@@ -6,6 +6,7 @@ import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodTree } from '../pod/pod-tree';
+import { requireFileKind } from './written-file-kind';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
 
@@ -54,15 +55,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
  */
 export async function writeExport(target: ExportTarget, pods: Iterable<PodTree>, format: ExportFormat, mask: FieldMask | null = null): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
-  // Limiting the kind of file keeps a slip from replacing a shell profile or a key with pod JSON.
-  if (!EXPORT_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext))) {
-    throw new ContractError(
-      'invalid-input',
-      `Exports are saved as ${EXPORT_EXTENSIONS.join(', ')} files, not ${path}.`,
-      `Name the file with one of those extensions, e.g. pods${EXPORT_EXTENSION[format]}.`,
-      'path',
-    );
-  }
+  requireFileKind(path, EXPORT_EXTENSIONS, 'Exports', `pods${EXPORT_EXTENSION[format]}`);
   try {
     // A kubectl List (JSON or YAML) or one pod per line, written as it is printed: 10,000 pods never sit in
     // memory as one text.

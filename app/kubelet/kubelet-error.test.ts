@@ -26,11 +26,11 @@ describe('kubelet errors: what the user is told to do', () => {
   it.each([
     [Status.FAILED_PRECONDITION, 'Kubelet is initializing', 'ListPods', 'INITIALIZING', true],
     [Status.RESOURCE_EXHAUSTED, 'rejected by rate limit', 'GetPod', 'RATE_LIMITED', true],
-    [Status.RESOURCE_EXHAUSTED, 'watcher fell behind', 'WatchPods', 'WATCH_DROPPED', true],
+    [Status.RESOURCE_EXHAUSTED, 'watch client channel closed', 'WatchPods', 'WATCH_DROPPED', true],
     // The kubelet restarting ends streams with CANCELLED (grpc-go forceShutdown): not the user's cancel.
     [Status.CANCELLED, 'Call cancelled', 'WatchPods', 'CANCELLED', true],
     [Status.UNIMPLEMENTED, 'unknown service v1alpha1.Pods', 'ListPods', 'UNIMPLEMENTED', false],
-    [Status.NOT_FOUND, 'pod x not found', 'GetPod', 'NOT_FOUND', false],
+    [Status.NOT_FOUND, 'pod with UID x not found', 'GetPod', 'NOT_FOUND', false],
     [Status.INTERNAL, 'failed to marshal pod', 'ListPods', 'INTERNAL', false],
     [Status.INTERNAL, 'failed to marshal pod', 'WatchPods', 'INTERNAL', true],
   ] as const)('maps %s (%s) from %s to %s, retryable %s', (code, details, method, expected, retryable) => {

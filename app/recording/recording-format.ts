@@ -14,6 +14,8 @@ import type { PodTree } from '../pod/pod-tree';
 export const RECORDING_VERSION = 1;
 /** The header's key: its presence on the first line is what makes a file a recording. */
 export const RECORDING_KEY = 'nodescopeRecording';
+/** What a recording file's name ends in: `nodescope record --file` and the UI's suggested names. */
+export const RECORDING_FILE_EXTENSIONS = ['.recording', '.recording.ndjson'];
 
 export type RecordedEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type RecordingLineType = 'INITIAL' | 'SYNCED' | 'END' | RecordedEventType;

@@ -52,7 +52,7 @@ export async function startRecording(path: string, init: { provenance: PodFilePr
   const start = init.start ?? now();
   let fd: number;
   try {
-    // 0600: the umask only takes bits away, so the file is private to the user whatever it is.
+    // New, never over a file (or a link, pipe or device), and private: pods can carry secrets from env values.
     fd = openSync(path, 'wx', 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {

@@ -120,7 +120,8 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     expect(json(await c.get(uidOf(target)))).toBe(json(target));
     const err = await grpcError(c.get('0b0e7a5e-0000-4000-8000-000000000000'));
     expect(err.code).toBe(grpc.status.NOT_FOUND);
-    expect(err.details).toBe('pod 0b0e7a5e-0000-4000-8000-000000000000 not found');
+    // The kubelet's own text (pkg/kubelet/pods/server.go).
+    expect(err.details).toBe('pod with UID 0b0e7a5e-0000-4000-8000-000000000000 not found');
   });
 
   it('replays every pod sorted by UID, then streams live changes', async () => {
@@ -160,33 +161,64 @@ describe.each<PodsApiShape>(['shipped', 'documented'])('simulated kubelet, %s sh
     }
   });
 
-  it('drops a watcher that stops reading once it is more than 100 events behind, and only that one', async () => {
-    const kubelet = await start({ ...opts, pods: 60 });
+  /**
+   * Starts a watcher that stops reading after its replay and one that keeps reading, then makes 1,000
+   * changes in batches of 50, each once the prompt reader has everything before it: it is never more
+   * than 50 behind, however busy the machine, while the paused one falls further and further back.
+   */
+  async function pausedAndPromptWatchers(kubelet: SimulatedKubelet) {
     const slow = client(kubelet, shape).watch();
     const fast = client(kubelet, shape).watch();
-    const replayLength = shape === 'shipped' ? 61 : 60;
+    const replayLength = shape === 'shipped' ? kubelet.store.size + 1 : kubelet.store.size;
     await readUntil(slow, (seen) => seen.length === replayLength);
     const fastReplay = await readUntil(fast, (seen) => seen.length === replayLength);
     expect(fastReplay).toHaveLength(replayLength);
-    // `slow` is paused now and never reads again until the end; `fast` keeps reading.
     const fastSeen: WatchMessage[] = [];
     fast.on('data', (m: WatchMessage) => fastSeen.push(m));
     fast.resume();
-    // Changes come in batches of 50, each once the prompt reader has everything before it: it is
-    // never more than 50 behind, however busy the machine, while the paused one falls further back.
     let changes = 0;
     for (let batch = 0; batch < 20; batch++) {
       changes += kubelet.churn.step(50).length;
       await expect.poll(() => fastSeen.length, { timeout: 10_000 }).toBe(changes);
     }
+    return { slow, fastSeen, changes };
+  }
+  const sameEvent = (m: WatchMessage) => [m.type, m.pod && json(m.pod)];
+
+  it('drops a watcher that stops reading as the kubelet does: after what its transport holds and 100 queued events, and only that one', async () => {
+    const kubelet = await start({ ...opts, pods: 60 });
+    const { slow, fastSeen, changes } = await pausedAndPromptWatchers(kubelet);
+    let stats = kubelet.stats()[shape]!;
+    expect(stats.watchEventsDropped).toBe(1);
+    // The dropped watcher's handler still holds the events queued before the drop, waiting to send them.
+    expect(stats.activeWatches).toBe(2);
+    expect(stats.requests.WatchPods.RESOURCE_EXHAUSTED).toBeUndefined();
+
+    const { seen, error } = await readToEnd(slow);
+    expect(error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(error?.details).toBe('watch client channel closed');
+    // Every change up to the drop, in order and none missing: what reached the HTTP/2 window and
+    // grpc-go's write quota while it was paused, the event its handler was sending, and the 100 queued.
+    expect(seen.length).toBeGreaterThan(101);
+    expect(seen.length).toBeLessThan(changes);
+    expect(seen.map(sameEvent)).toEqual(fastSeen.slice(0, seen.length).map(sameEvent));
+    stats = kubelet.stats()[shape]!;
+    expect(stats.requests.WatchPods.RESOURCE_EXHAUSTED).toBe(1);
+    expect(stats.activeWatches).toBe(1);
+  });
+
+  it('with strictWatchBuffer, cuts a watcher that stops reading harder: at once, with nothing queued delivered', async () => {
+    const kubelet = await start({ ...opts, pods: 60, strictWatchBuffer: true });
+    const { slow, fastSeen } = await pausedAndPromptWatchers(kubelet);
     const stats = kubelet.stats()[shape]!;
     expect(stats.watchEventsDropped).toBe(1);
     expect(stats.requests.WatchPods.RESOURCE_EXHAUSTED).toBe(1);
     expect(stats.activeWatches).toBe(1);
     const { seen, error } = await readToEnd(slow);
     expect(error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
-    expect(error?.details).toMatch(/fell more than 100 events behind/);
-    expect(seen.length).toBeLessThan(changes);
+    expect(error?.details).toBe('watch client channel closed');
+    expect(seen.length).toBeLessThan(100);
+    expect(seen.map(sameEvent)).toEqual(fastSeen.slice(0, seen.length).map(sameEvent));
   });
 
   it('fails every call with FAILED_PRECONDITION while initializing, then serves', async () => {

@@ -31,6 +31,11 @@ export interface SimulatedKubeletOptions {
   rateLimit?: { qps: number; burst: number };
   /** Live events a watcher may fall behind before it is dropped; default the kubelet's 100. */
   watchBufferLimit?: number;
+  /**
+   * Drop a slow watcher more harshly than the kubelet: nothing held in the transport beyond one message,
+   * and the queued events discarded at the drop (watch-pump.ts). For tests that need a drop to happen.
+   */
+  strictWatchBuffer?: boolean;
   /** Also serve the kubelet's HTTPS API (and optionally its read-only port) on loopback. */
   rest?: KubeletRestOptions;
   /** Also serve the PodResources API on this UNIX socket. */
@@ -126,6 +131,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
     initializing: () => performance.now() < readyAt,
     rateLimit: options.rateLimit ?? { qps: 100, burst: 10 },
     watchBufferLimit: options.watchBufferLimit ?? 100,
+    strictWatchBuffer: options.strictWatchBuffer ?? false,
   };
 
   const wanted: [PodsApiShape, string][] = [[options.api ?? 'shipped', resolve(options.socketPath)]];

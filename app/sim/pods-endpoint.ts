@@ -43,6 +43,8 @@ export interface EndpointOptions {
   initializing: () => boolean;
   rateLimit: { qps: number; burst: number };
   watchBufferLimit: number;
+  /** Drop slow watchers more harshly than the kubelet (watch-pump.ts). */
+  strictWatchBuffer: boolean;
 }
 
 class CallError extends Error {
@@ -160,7 +162,7 @@ export class PodsEndpoint {
 
   private get(uid: string, mask: FieldMask | undefined): Uint8Array {
     const entry = this.options.store.entry(uid);
-    if (!entry) throw new CallError(Status.NOT_FOUND, `pod ${uid} not found`);
+    if (!entry) throw new CallError(Status.NOT_FOUND, `pod with UID ${uid} not found`);
     return singlePodMessage(this.options.encoded.bytes(uid, entry, mask));
   }
 
@@ -177,10 +179,14 @@ export class PodsEndpoint {
     const { store, encoded } = this.options;
     const pump: WatchPump = new WatchPump(call, {
       limit: this.options.watchBufferLimit,
+      strict: this.options.strictWatchBuffer,
+      onDropped: () => {
+        this.dropped++;
+        unsubscribe();
+      },
       onEnd: (code) => {
         this.pumps.delete(pump);
         unsubscribe();
-        if (code === Status.RESOURCE_EXHAUSTED) this.dropped++;
         this.count('WatchPods', code);
       },
     });

@@ -1,10 +1,11 @@
 import type { Bridge } from '../../app/contract/bridge';
+import type { RequestOutput } from '../../app/contract/requests';
 import { TOKEN_PARAM, UPLOAD_NAME_PARAM, UPLOAD_PATH } from '../../app/contract/ws-wire';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload: where a dropped file is on disk (Electron gives pages no paths). */
-    nodescopeFiles?: { pathFor(file: File): string };
+    /** Set by the Electron preload: opens dropped files, whose paths it reads itself (Electron gives pages none). */
+    nodescopeFiles?: { open(files: File[]): Promise<RequestOutput<'sources.open'>> };
   }
 }
 
@@ -16,7 +17,7 @@ declare global {
 export async function openFiles(bridge: Bridge, files: File[]): Promise<string[]> {
   const electron = window.nodescopeFiles;
   if (electron) {
-    const opened = await bridge.request('sources.open', { paths: files.map((f) => electron.pathFor(f)) });
+    const opened = await electron.open(files);
     return opened.status === 'opened' ? opened.nodes.map((n) => n.id) : [];
   }
   const ids: string[] = [];
