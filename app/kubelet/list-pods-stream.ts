@@ -1,7 +1,7 @@
 /**
  * One ListPods call read as it arrives, each pod handed on as soon as its bytes are in. grpc-js hands a
  * unary response over only whole: at 30,000 pods that is ~94 MiB held twice while it is reassembled, with
- * nothing to show or print until the last byte. The export path reads the call itself over node:http2
+ * nothing to show or print until the last byte. Every ListPods is read here over node:http2
  * instead (gRPC's framing on HTTP/2 is small: a 5-byte prefix per message, the status in trailers), so
  * printing overlaps the transfer, memory holds about one pod plus what the caller keeps, and the CLI can
  * count pods as they come. Failures come back shaped as grpc-js errors (code, details), for toKubeletError.
@@ -28,20 +28,42 @@ export function socketPathOfTarget(target: string): string {
   return target.replace(/^unix:(\/\/)?/, '');
 }
 
+/** How long a call may wait for the kubelet to answer, or to go on with an answer it stopped sending. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
 const grpcError = (code: Status, details: string): Error => Object.assign(new Error(details), { code, details });
 
 /**
  * Calls `methodPath` (a ListPods of either API shape) on the socket, with `metadata`, and hands every pod of its response
- * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK.
+ * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that sends nothing
+ * for `idleMs` (no answer, or a stop in the middle of one; time spent waiting on `handlers.wait` does not count)
+ * fails the call with DEADLINE_EXCEEDED: a hung kubelet must not hold the command forever.
  */
-export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers, metadata: Record<string, string> = {}): Promise<number> {
+export function streamListPods(
+  target: string,
+  methodPath: string,
+  handlers: ListPodsStreamHandlers,
+  metadata: Record<string, string> = {},
+  idleMs = DEFAULT_CALL_TIMEOUT_MS,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
     let settled = false;
+    let answered = false;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const silent = () => {
+      const what = answered ? `${methodPath} sent nothing more for ${idleMs / 1000} s in the middle of its answer` : `no answer to ${methodPath} within ${idleMs / 1000} s`;
+      finish(grpcError(Status.DEADLINE_EXCEEDED, what));
+    };
+    const watchIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(silent, idleMs);
+    };
     const finish = (err: Error | null) => {
       if (settled) return;
       settled = true;
+      clearTimeout(idle);
       session?.destroy();
       if (err) reject(err);
       else resolve(reader.pods);
@@ -57,8 +79,11 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
     const req = session.request({ ...metadata, ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
     // The request: one uncompressed, empty message.
     req.end(Buffer.alloc(5));
+    watchIdle();
     let statusHeaders: IncomingHttpHeaders | undefined;
     req.on('response', (headers) => {
+      answered = true;
+      watchIdle();
       if (headers[':status'] !== 200) return finish(grpcError(Status.UNKNOWN, `HTTP status ${headers[':status']} from ${methodPath}`));
       // A trailers-only response (an error before any message) has its status here.
       if (headers['grpc-status'] !== undefined) statusHeaders = headers;
@@ -67,6 +92,8 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
       statusHeaders = trailers;
     });
     req.on('data', (chunk: Buffer) => {
+      answered = true;
+      watchIdle();
       try {
         reader.push(chunk);
       } catch (err) {
@@ -76,7 +103,15 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
       const wait = handlers.wait?.();
       if (wait) {
         req.pause();
-        wait.then(() => req.resume(), (err: Error) => finish(err));
+        clearTimeout(idle);
+        wait.then(
+          () => {
+            if (settled) return;
+            watchIdle();
+            req.resume();
+          },
+          (err: Error) => finish(err),
+        );
       }
     });
     req.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));

@@ -1,0 +1,45 @@
+/**
+ * A hostile kubelet for tests: a Pods API socket that takes every call (HTTP/2, as gRPC) and never answers
+ * it ('silent'), or answers a ListPods with its headers and the first bytes of a message, then nothing more
+ * ('stalls'). The streams stay open until the server stops, as a hung kubelet's would.
+ */
+import { createServer, type Http2Server, type Http2Session } from 'node:http2';
+
+export interface UnansweringKubelet {
+  /** Calls received, by path. */
+  calls: string[];
+  stop(): Promise<void>;
+}
+
+export async function startUnansweringKubelet(socketPath: string, mode: 'silent' | 'stalls' = 'silent'): Promise<UnansweringKubelet> {
+  const calls: string[] = [];
+  const sessions = new Set<Http2Session>();
+  const server: Http2Server = createServer();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+    session.on('error', () => {});
+  });
+  server.on('stream', (stream, headers) => {
+    calls.push(String(headers[':path']));
+    stream.on('error', () => {});
+    stream.resume();
+    if (mode === 'stalls') {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      // A 5-byte gRPC prefix announcing 1000 bytes, and the first field header of the ListPodsResponse.
+      stream.write(Buffer.from([0, 0, 0, 0x03, 0xe8, 0x0a, 0x10]));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  return {
+    calls,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sessions) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
