@@ -3,7 +3,7 @@
  * it ('silent'), or answers a ListPods with its headers and the first bytes of a message, then nothing more
  * ('stalls'). The streams stay open until the server stops, as a hung kubelet's would.
  */
-import { createServer, type Http2Server, type Http2Session } from 'node:http2';
+import { createServer, type Http2Server, type Http2Session, type ServerHttp2Stream } from 'node:http2';
 
 export interface UnansweringKubelet {
   /** Calls received, by path. */
@@ -20,7 +20,7 @@ export async function startUnansweringKubelet(socketPath: string, mode: 'silent'
     session.on('close', () => sessions.delete(session));
     session.on('error', () => {});
   });
-  server.on('stream', (stream, headers) => {
+  server.on('stream', (stream: ServerHttp2Stream, headers) => {
     calls.push(String(headers[':path']));
     stream.on('error', () => {});
     stream.resume();
