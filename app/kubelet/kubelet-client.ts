@@ -11,10 +11,11 @@ import type { ChannelOptions, Client, ClientReadableStream, Metadata } from '@gr
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
+import { DEFAULT_CALL_TIMEOUT_MS } from './call-timeout';
 import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
-import { DEFAULT_CALL_TIMEOUT_MS, streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
+import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
 import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';

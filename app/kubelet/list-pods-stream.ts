@@ -10,6 +10,7 @@
 import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
+import { DEFAULT_CALL_TIMEOUT_MS, watchAnswer } from './call-timeout';
 
 export interface ListPodsStreamHandlers {
   /** One pod's bytes, and where they start in the ListPodsResponse; a view valid during the call only (copy to keep). */
@@ -28,42 +29,30 @@ export function socketPathOfTarget(target: string): string {
   return target.replace(/^unix:(\/\/)?/, '');
 }
 
-/** How long a call may wait for the kubelet to answer, or to go on with an answer it stopped sending. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-
 const grpcError = (code: Status, details: string): Error => Object.assign(new Error(details), { code, details });
 
 /**
  * Calls `methodPath` (a ListPods of either API shape) on the socket, with `metadata`, and hands every pod of its response
- * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that sends nothing
- * for `idleMs` (no answer, or a stop in the middle of one; time spent waiting on `handlers.wait` does not count)
- * fails the call with DEADLINE_EXCEEDED: a hung kubelet must not hold the command forever.
+ * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that does not
+ * answer within `timeoutMs`, or then brings too little of its answer in a `timeoutMs` (watchAnswer; time spent
+ * waiting on `handlers.wait` does not count), fails the call with DEADLINE_EXCEEDED.
  */
 export function streamListPods(
   target: string,
   methodPath: string,
   handlers: ListPodsStreamHandlers,
   metadata: Record<string, string> = {},
-  idleMs = DEFAULT_CALL_TIMEOUT_MS,
+  timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
     let settled = false;
-    let answered = false;
-    let idle: ReturnType<typeof setTimeout> | undefined;
-    const silent = () => {
-      const what = answered ? `${methodPath} sent nothing more for ${idleMs / 1000} s in the middle of its answer` : `no answer to ${methodPath} within ${idleMs / 1000} s`;
-      finish(grpcError(Status.DEADLINE_EXCEEDED, what));
-    };
-    const watchIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(silent, idleMs);
-    };
+    const answer = watchAnswer(timeoutMs, (why) => finish(grpcError(Status.DEADLINE_EXCEEDED, why)));
     const finish = (err: Error | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(idle);
+      answer.stop();
       session?.destroy();
       if (err) reject(err);
       else resolve(reader.pods);
@@ -79,11 +68,9 @@ export function streamListPods(
     const req = session.request({ ...metadata, ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
     // The request: one uncompressed, empty message.
     req.end(Buffer.alloc(5));
-    watchIdle();
     let statusHeaders: IncomingHttpHeaders | undefined;
     req.on('response', (headers) => {
-      answered = true;
-      watchIdle();
+      answer.begun();
       if (headers[':status'] !== 200) return finish(grpcError(Status.UNKNOWN, `HTTP status ${headers[':status']} from ${methodPath}`));
       // A trailers-only response (an error before any message) has its status here.
       if (headers['grpc-status'] !== undefined) statusHeaders = headers;
@@ -92,8 +79,8 @@ export function streamListPods(
       statusHeaders = trailers;
     });
     req.on('data', (chunk: Buffer) => {
-      answered = true;
-      watchIdle();
+      answer.begun();
+      answer.received(chunk.length);
       try {
         reader.push(chunk);
       } catch (err) {
@@ -103,11 +90,11 @@ export function streamListPods(
       const wait = handlers.wait?.();
       if (wait) {
         req.pause();
-        clearTimeout(idle);
+        answer.pause();
         wait.then(
           () => {
             if (settled) return;
-            watchIdle();
+            answer.resume();
             req.resume();
           },
           (err: Error) => finish(err),
