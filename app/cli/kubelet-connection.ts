@@ -68,6 +68,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
     ...(rest.caFile ? { caFile: rest.caFile } : {}),
     ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
     ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     ...(opts.mask ? { mask: opts.mask } : {}),
     onChannelEvent: (e) => {
       if (e.type === 'switched-to-command') printError(`nodescope: ${e.reason}; using \`${e.command}\` on the node`);

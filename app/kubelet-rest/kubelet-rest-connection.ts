@@ -35,6 +35,8 @@ export interface KubeletRestOptions extends SshSessionOptions {
   onChannelEvent?: (event: TcpChannelEvent) => void;
   mask?: FieldMask;
   pollIntervalMs?: number;
+  /** How long a request may go unanswered (kubelet-rest-transport.ts); default 30 s. */
+  callTimeoutMs?: number;
   /** An existing session to the node (the one the Pods API probe used), kept open by the caller. */
   session?: SshSession;
 }
@@ -79,6 +81,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
       port,
       tls: !readOnly,
       credentials,
+      ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
       trust: {
         ...(ca ? { ca, caFile: options.caFile! } : {}),
         pinsFile: options.pinsFile,
