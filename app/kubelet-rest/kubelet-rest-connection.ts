@@ -7,7 +7,6 @@
  *   const { pods } = await rest.client.listPods();
  *   await rest.close();
  */
-import { readFile } from 'node:fs/promises';
 import type { FieldMask } from '../mask/field-mask';
 import type { SshTarget } from '../ssh/ssh-connection';
 import { createSshSession, type SshSession, type SshSessionOptions } from '../ssh/ssh-session';
@@ -15,7 +14,7 @@ import { pinName } from './kubelet-certificate-pins';
 import { createKubeletRestClient, type KubeletRestClient } from './kubelet-rest-client';
 import { createRestTransport } from './kubelet-rest-transport';
 import { createNodeTcpChannel, type NodeTcpChannel, type TcpBridgeMode, type TcpChannelEvent } from './node-tcp-channel';
-import { CredentialError, loadRestCredentials, validateSources, type RestCredentialSources } from './rest-credentials';
+import { CredentialError, loadRestCredentials, readCredentialFile, validateSources, type RestCredentialSources } from './rest-credentials';
 
 export const KUBELET_PORT = 10250;
 export const KUBELET_READ_ONLY_PORT = 10255;
@@ -60,9 +59,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
   validateSources(options.credentials ?? {});
   let ca: string | undefined;
   if (options.caFile) {
-    ca = await readFile(options.caFile, 'utf8').catch((err: Error) => {
-      throw new CredentialError(`cannot read the kubelet CA file ${options.caFile}: ${err.message}`, 'Give the PEM file of the CA that signs the kubelet serving certificate.');
-    });
+    ca = await readCredentialFile(options.caFile, 'kubelet CA');
   }
   const own = !options.session;
   const session = options.session ?? createSshSession(target, options);
