@@ -12,7 +12,7 @@ import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from '../mask/mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { DEFAULT_CALL_TIMEOUT_MS } from './call-timeout';
-import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
+import { KUBELET_CHANNEL_OPTIONS, MAX_MESSAGE_BYTES } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
@@ -209,6 +209,16 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   const closing = new AbortController();
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, { ...options.retry, signal: closing.signal });
 
+  /**
+   * A list held whole (decoded pods, or their bytes) keeps the bound grpc-js had on it: the largest message
+   * Nodescope accepts. Lists handed on pod by pod (streamPodBytes, an intake) are not held whole, so not bound.
+   */
+  const heldWhole = (bytes: number) => {
+    if (bytes <= MAX_MESSAGE_BYTES) return;
+    throw new KubeletError('TOO_LARGE',
+      `The kubelet's ListPods answer on ${options.socketPath} is ${bytes} bytes, larger than the ${MAX_MESSAGE_BYTES >> 20} MiB Nodescope holds at once; it was not read`,
+      'Ask for fewer fields with --mask (the kubelet then sends less), or use export (-o json or ndjson), which hands the pods on one by one at any size.');
+  };
   /** Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one. */
   const maybeRetry = <T>(waitIfBusy: boolean, call: () => Promise<T>) => (waitIfBusy ? busyRetry(call) : call());
   const listBytes = async (api: ApiShape): Promise<Uint8Array[]> => {
@@ -216,7 +226,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     // Each pod copied out: the views are valid during the call only.
     await busyRetry(() => {
       bytes.length = 0;
-      return listCall(api, { pod: (pod) => bytes.push(Uint8Array.prototype.slice.call(pod)) });
+      return listCall(api, { pod: (pod) => bytes.push(Uint8Array.prototype.slice.call(pod)), size: heldWhole });
     });
     return bytes;
   };
@@ -231,7 +241,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     };
     // Each pod is decoded (or kept by the intake) as it arrives: the response (~94 MiB at 30,000 pods,
     // held twice while grpc-js reassembles it) is never held whole.
-    await maybeRetry(waitIfBusy, () => listCall(api, { pod: read }));
+    await maybeRetry(waitIfBusy, () => listCall(api, intake ? { pod: read } : { pod: read, size: heldWhole }));
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
 

@@ -15,7 +15,7 @@ afterEach(async () => {
   dir?.remove();
 });
 
-async function unanswered(mode: 'silent' | 'stalls' | 'drips', call: (c: KubeletClient) => Promise<unknown>): Promise<KubeletError> {
+async function unanswered(mode: 'silent' | 'stalls' | 'drips' | 'huge', call: (c: KubeletClient) => Promise<unknown>): Promise<KubeletError> {
   dir = createPrivateSocketDir('unanswering.sock');
   kubelet = await startUnansweringKubelet(dir.socketPath, mode);
   client = createKubeletClient({ target: dir.socketPath, socketPath: dir.socketPath, callTimeoutMs: 300 });
@@ -57,5 +57,18 @@ describe('a kubelet that does not answer', () => {
     const err = await unanswered('drips', (c) => c.listPods());
     expect(err.code).toBe('NO_ANSWER');
     expect(err.message).toMatch(/it sent only \d+ bytes of its answer in 0\.3 s: too slow to finish/);
+  });
+});
+
+describe('a ListPods answer larger than Nodescope holds at once', () => {
+  it.each([
+    ['listPods', (c: KubeletClient) => c.listPods()],
+    ['listPodBytes', (c: KubeletClient) => c.listPodBytes()],
+  ])('fails %s as TOO_LARGE as soon as the size is known, saying how to ask for less', async (_name, call) => {
+    const err = await unanswered('huge', call);
+    expect(err.code).toBe('TOO_LARGE');
+    expect(err.message).toMatch(/ListPods answer on .*unanswering\.sock is 629145600 bytes, larger than the 512 MiB Nodescope holds at once/);
+    expect(err.hint).toContain('--mask');
+    expect(err.retryable).toBe(false);
   });
 });
