@@ -42,7 +42,7 @@ export interface KubeletClientOptions {
    * again whenever it stops sending in the middle): default DEFAULT_CALL_TIMEOUT_MS. The watch itself is not bounded.
    */
   callTimeoutMs?: number;
-  /** grpc-js options over KUBELET_CHANNEL_OPTIONS (the benchmark's stock-client baseline resets the window). */
+  /** grpc-js options over KUBELET_CHANNEL_OPTIONS; a flow-control window here sets the lists' too (the benchmark's stock-client baseline resets it). */
   channelOptions?: ChannelOptions;
 }
 
@@ -187,6 +187,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     toKubeletError(err, { api, method, socketPath: options.socketPath, transportError: options.transportError ?? (() => null) });
 
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const windowOption = options.channelOptions?.['grpc-node.flow_control_window'];
+  /** The lists' receive window follows the channel's when it is set (the benchmark's stock-client baseline). */
+  const listWindow = typeof windowOption === 'number' ? windowOption : undefined;
   /** A GetPod: one pod, so the deadline covers the whole call. */
   const getPodCall = async (api: ApiShape, uid: string): Promise<Buffer> => {
     const { client, metadata } = await grpcClient();
@@ -202,7 +205,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
    * transfer: a large list over a slow link takes as long as it takes, a kubelet that stops answering fails.
    */
   const listCall = (api: ApiShape, handlers: ListPodsStreamHandlers, consumerError?: () => unknown) =>
-    streamListPods(options.target, podsApiMethods(api).ListPods.path, handlers, maskMetadata, callTimeoutMs).catch((err: unknown) =>
+    streamListPods(options.target, podsApiMethods(api).ListPods.path, handlers, { metadata: maskMetadata, timeoutMs: callTimeoutMs, window: listWindow }).catch((err: unknown) =>
       Promise.reject(consumerError && err === consumerError() ? err : fail(err, api, 'ListPods')),
     );
   // Closing ends the waits for a busy kubelet too: a closed client must not keep the process alive retrying.

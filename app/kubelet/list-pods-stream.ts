@@ -31,19 +31,23 @@ export function socketPathOfTarget(target: string): string {
 
 const grpcError = (code: Status, details: string): Error => Object.assign(new Error(details), { code, details });
 
+export interface ListPodsCallOptions {
+  /** gRPC metadata (the field mask), sent as request headers. */
+  metadata?: Record<string, string>;
+  /** Default DEFAULT_CALL_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** The HTTP/2 receive window; default 16 MiB (the benchmark's stock-client baseline sets HTTP/2's 64 KiB). */
+  window?: number;
+}
+
 /**
- * Calls `methodPath` (a ListPods of either API shape) on the socket, with `metadata`, and hands every pod of its response
- * to `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that does not
- * answer within `timeoutMs`, or then brings too little of its answer in a `timeoutMs` (watchAnswer; time spent
+ * Calls `methodPath` (a ListPods of either API shape) on the socket and hands every pod of its response to
+ * `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that does not
+ * answer within the timeout, or then brings too little of its answer in a timeout (watchAnswer; time spent
  * waiting on `handlers.wait` does not count), fails the call with DEADLINE_EXCEEDED.
  */
-export function streamListPods(
-  target: string,
-  methodPath: string,
-  handlers: ListPodsStreamHandlers,
-  metadata: Record<string, string> = {},
-  timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
-): Promise<number> {
+export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers, options: ListPodsCallOptions = {}): Promise<number> {
+  const { metadata = {}, timeoutMs = DEFAULT_CALL_TIMEOUT_MS, window = WINDOW } = options;
   return new Promise((resolve, reject) => {
     const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
     let session: ClientHttp2Session | undefined;
@@ -59,11 +63,11 @@ export function streamListPods(
     };
     session = connect('http://localhost', {
       createConnection: () => connectSocket(socketPathOfTarget(target)),
-      settings: { initialWindowSize: WINDOW },
+      settings: { initialWindowSize: window },
       maxSessionMemory: 64,
     });
     session.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));
-    session.on('connect', () => session!.setLocalWindowSize(WINDOW));
+    session.on('connect', () => session!.setLocalWindowSize(window));
     // gRPC metadata (the field mask) travels as request headers.
     const req = session.request({ ...metadata, ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
     // The request: one uncompressed, empty message.
