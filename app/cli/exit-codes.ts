@@ -7,7 +7,7 @@ export const EXIT = {
   usage: 2,
   /** SSH or socket could not be reached. */
   connection: 3,
-  /** The kubelet answered with an error (initializing, rate limited, not found, ...). */
+  /** The kubelet answered with an error (initializing, rate limited, not found, too large, ...), or took a call and never answered it. */
   api: 4,
   /** Data could not be decoded. */
   data: 5,

@@ -68,6 +68,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
     ...(rest.caFile ? { caFile: rest.caFile } : {}),
     ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
     ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     ...(opts.mask ? { mask: opts.mask } : {}),
     onChannelEvent: (e) => {
       if (e.type === 'switched-to-command') printError(`nodescope: ${e.reason}; using \`${e.command}\` on the node`);
@@ -87,7 +88,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
 
 export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
   const api = opts.api === 'rest' ? 'auto' : opts.api;
-  const common = { api, ...(opts.mask ? { mask: opts.mask } : {}), retry: { onRetry: announceRetry } };
+  const common = { api, ...(opts.mask ? { mask: opts.mask } : {}), ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}), retry: { onRetry: announceRetry } };
   if (opts.local !== undefined) {
     const client = createKubeletClient({ target: opts.local, socketPath: opts.local, ...common });
     return { client, socketPath: opts.local, close: async () => client.close() };

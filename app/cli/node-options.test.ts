@@ -22,6 +22,8 @@ describe('REST options of the node commands', () => {
     [['--read-only', '--token-file', 't'], 'takes no credentials'],
     [['--kubelet-port', '70000'], 'bad --kubelet-port'],
     [['--poll-interval', '0'], 'bad --poll-interval'],
+    [['--call-timeout', '0'], 'bad --call-timeout'],
+    [['--call-timeout', 'soon'], 'bad --call-timeout'],
     [['--tcp-bridge-command', 'nc localhost 10250'], 'must contain {port}'],
     [['--api', 'rest', '--local', '/tmp/s.sock'], 'reached over SSH'],
   ])('refuses %j', async (argv, message) => {

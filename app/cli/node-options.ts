@@ -31,6 +31,8 @@ kubelet:
                              /var/lib/kubelet/pods/kubelet.sock (documented; tried first with --api documented))
   --api shipped|documented|rest|auto   the Pods API's wire shape, or the kubelet REST API
                              (default auto: the Pods API socket if the node has one, else REST)
+  --call-timeout SECONDS     how long the kubelet may take to answer a call, or stay silent in the
+                             middle of an answer, before Nodescope gives up on it (default 30)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
   --mask PATHS               field mask, e.g. metadata.name,status.phase; @NAME is a preset
@@ -68,6 +70,7 @@ const OPTIONS = {
   at: { type: 'string' },
   socket: { type: 'string' },
   api: { type: 'string', default: 'auto' },
+  'call-timeout': { type: 'string' },
   sudo: { type: 'boolean', default: false },
   'sudo-command': { type: 'string' },
   mask: { type: 'string' },
@@ -95,6 +98,8 @@ export interface NodeCommandOptions {
   /** --at: the instant of a recording to show. */
   at?: string;
   socketPath?: string;
+  /** --call-timeout: how long a kubelet call may go unanswered (both APIs); the client's default without it. */
+  callTimeoutMs?: number;
   api: ApiChoice | 'rest';
   rest: RestCliOptions;
   sudo: boolean;
@@ -194,6 +199,12 @@ export async function parseNodeArgs(
     port = Number(v.port);
     if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliUsageError(`bad port '${String(v.port)}' for -p: use a number from 1 to 65535`);
   }
+  let callTimeoutMs: number | undefined;
+  if (v['call-timeout'] !== undefined) {
+    const seconds = Number(v['call-timeout']);
+    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['call-timeout']).trim() === '') throw new CliUsageError(`bad --call-timeout '${String(v['call-timeout'])}': give seconds, at least 0.1`);
+    callTimeoutMs = Math.round(seconds * 1000);
+  }
   const socketPath = v.socket as string | undefined;
   if (socketPath !== undefined && !socketPath.startsWith('/')) throw new CliUsageError(`--socket must be an absolute path on the node, got '${socketPath}'`);
   const sudoCommand = v['sudo-command'] as string | undefined;
@@ -223,7 +234,7 @@ export async function parseNodeArgs(
       knownHosts: v['known-hosts'] as string | undefined,
     }),
     // A relative --local is taken from here: the gRPC client would read a bare 'pods.sock' as a host name.
-    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, sudoCommand, mask }),
+    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, callTimeoutMs, sudoCommand, mask }),
     api,
     rest,
     sudo: v.sudo === true,

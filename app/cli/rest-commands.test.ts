@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { pinName, rememberPin } from '../kubelet-rest/kubelet-certificate-pins';
+import { startHostileRestKubelet } from '../kubelet-rest/testing/hostile-rest-kubelet';
 import { encodePod } from '../pod/encode';
 import type { PodObject } from '../pod/pod-tree';
 import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
@@ -89,6 +90,20 @@ describe('node commands on the kubelet REST API', () => {
     expect(lines.slice(0, 110).every((l) => /\sADDED\s/.test(l))).toBe(true);
     expect(lines.slice(110).every((l) => /\s(ADDED|MODIFIED|DELETED)\s/.test(l))).toBe(true);
     expect(r.stderr).toContain('in sync: 110 pods');
+  }, 30_000);
+});
+
+describe('a REST port on the node that hangs, or answers too much', () => {
+  it('pods fails within --call-timeout when the port takes the request and never answers, exit 4 with what to check', async () => {
+    const port = await startHostileRestKubelet('silent');
+    try {
+      const r = await nodescope(['pods', A.target, '-F', h.sshConfig, '--api', 'rest', '--read-only', '--kubelet-port', String(port.port), '--call-timeout', '0.5']);
+      expect(r.code, r.stderr).toBe(EXIT.api);
+      expect(r.stderr).toContain(`The kubelet on ${h.host} port ${port.port} did not answer GET /pods: no answer within 0.5 s`);
+      expect(r.stderr).toMatch(/next step: .*journalctl -u kubelet/);
+    } finally {
+      await port.stop();
+    }
   }, 30_000);
 });
 

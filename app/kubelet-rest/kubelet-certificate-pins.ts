@@ -3,9 +3,11 @@
  * `NAME SHA256-FINGERPRINT`, where NAME is `host:port` as the user named the node. Kept beside
  * known_hosts in the state directory, written atomically (0600 when new), one writer at a time.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-file';
+import { readSmallFile, UnsuitableFileError, type SmallFileLimit } from '../fs/read-small-file';
+import { KubeletError } from '../kubelet/kubelet-error';
 
 export const PINS_FILE_NAME = 'kubelet_certificates';
 
@@ -19,19 +21,30 @@ export interface StoredPin {
 
 export type PinResult = { status: 'known' } | { status: 'unknown' } | { status: 'changed'; stored: StoredPin };
 
+/** As the node list: a line per kubelet is ~100 bytes, so this is far more kubelets than anyone pins. */
+const PINS_FILE: SmallFileLimit = { what: 'kubelet certificate pins file', maxBytes: 16 << 20 };
+
+/**
+ * The pins file's text, undefined when it does not exist. A FIFO, a device or a file past the limit is refused
+ * (a FIFO would hang the connection, /dev/zero fill memory) as a TLS failure: certificates cannot be checked.
+ */
+async function readPinsText(file: string, doing: string): Promise<string | undefined> {
+  try {
+    return (await readSmallFile(file, PINS_FILE)).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const hint = err instanceof UnsuitableFileError ? 'Give --kubelet-pins the path of a regular file, or leave it out for the default.' : 'Fix its permissions, or move it away to start afresh.';
+    throw new KubeletError('TLS', `cannot ${doing} the kubelet certificate pins in ${file}: ${(err as Error).message}`, hint, { cause: err });
+  }
+}
+
 const FINGERPRINT = /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/;
 
 /** The pins file's line name for a kubelet. */
 export const pinName = (host: string, port: number) => `${host.toLowerCase()}:${port}`;
 
 async function readPins(file: string): Promise<{ name: string; fingerprint: string; line: number }[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new Error(`cannot read the kubelet certificate pins in ${file}: ${(err as Error).message}. Fix its permissions, or move it away to start afresh.`);
-  }
+  const text = (await readPinsText(file, 'read')) ?? '';
   return text.split('\n').flatMap((raw, i) => {
     const [name, fingerprint] = raw.trim().split(/\s+/);
     return name && fingerprint && !name.startsWith('#') && FINGERPRINT.test(fingerprint) ? [{ name, fingerprint, line: i + 1 }] : [];
@@ -51,10 +64,7 @@ const pending = new Map<string, Promise<void>>();
 export async function rememberPin(file: string, name: string, fingerprint: string): Promise<void> {
   const previous = pending.get(file) ?? Promise.resolve();
   const write = previous.catch(() => undefined).then(async () => {
-    const existing = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return undefined;
-      throw new Error(`cannot update the kubelet certificate pins in ${file}: ${err.message}`);
-    });
+    const existing = await readPinsText(file, 'update');
     if (existing === undefined) await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const prefix = !existing ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
     await writeFileAtomic(file, `${prefix}${name} ${fingerprint}\n`);

@@ -7,7 +7,6 @@
  *   const { pods } = await rest.client.listPods();
  *   await rest.close();
  */
-import { readFile } from 'node:fs/promises';
 import type { FieldMask } from '../mask/field-mask';
 import type { SshTarget } from '../ssh/ssh-connection';
 import { createSshSession, type SshSession, type SshSessionOptions } from '../ssh/ssh-session';
@@ -15,7 +14,7 @@ import { pinName } from './kubelet-certificate-pins';
 import { createKubeletRestClient, type KubeletRestClient } from './kubelet-rest-client';
 import { createRestTransport } from './kubelet-rest-transport';
 import { createNodeTcpChannel, type NodeTcpChannel, type TcpBridgeMode, type TcpChannelEvent } from './node-tcp-channel';
-import { CredentialError, loadRestCredentials, validateSources, type RestCredentialSources } from './rest-credentials';
+import { CredentialError, loadRestCredentials, readCredentialFile, validateSources, type RestCredentialSources } from './rest-credentials';
 
 export const KUBELET_PORT = 10250;
 export const KUBELET_READ_ONLY_PORT = 10255;
@@ -35,6 +34,8 @@ export interface KubeletRestOptions extends SshSessionOptions {
   onChannelEvent?: (event: TcpChannelEvent) => void;
   mask?: FieldMask;
   pollIntervalMs?: number;
+  /** How long a request may go unanswered (kubelet-rest-transport.ts); default 30 s. */
+  callTimeoutMs?: number;
   /** An existing session to the node (the one the Pods API probe used), kept open by the caller. */
   session?: SshSession;
 }
@@ -58,9 +59,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
   validateSources(options.credentials ?? {});
   let ca: string | undefined;
   if (options.caFile) {
-    ca = await readFile(options.caFile, 'utf8').catch((err: Error) => {
-      throw new CredentialError(`cannot read the kubelet CA file ${options.caFile}: ${err.message}`, 'Give the PEM file of the CA that signs the kubelet serving certificate.');
-    });
+    ca = await readCredentialFile(options.caFile, 'kubelet CA');
   }
   const own = !options.session;
   const session = options.session ?? createSshSession(target, options);
@@ -79,6 +78,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
       port,
       tls: !readOnly,
       credentials,
+      ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
       trust: {
         ...(ca ? { ca, caFile: options.caFile! } : {}),
         pinsFile: options.pinsFile,

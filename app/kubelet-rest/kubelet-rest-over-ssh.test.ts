@@ -20,7 +20,7 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import type { HostKeyAnswer } from '../ssh/ssh-prompter';
 import { closedPort, harnessTarget, scriptedPrompter, startEchoSocket } from '../ssh/testing/ssh-test-kit';
 import { pinName, rememberPin } from './kubelet-certificate-pins';
-import { openKubeletRest, type KubeletRestConnection, type KubeletRestOptions } from './kubelet-rest-connection';
+import { CredentialError, openKubeletRest, type KubeletRestConnection, type KubeletRestOptions } from './kubelet-rest-connection';
 import { probeKey } from './probe-metrics';
 import { runtimeDifference } from './runtime-difference';
 
@@ -172,6 +172,13 @@ describe('the kubelet REST API over SSH', () => {
     const onNode = await connect({ pinsFile: await pinned(), credentials: { token: { nodePath: files.token } } });
     expect((await onNode.conn.client.listPods()).pods).toHaveLength(sim.store.size);
     expect(sim.rest!.requests.at(-1)?.user).toBe('alice');
+  });
+
+  it('reads at most 1 MiB of a credential on the node: node:/dev/zero is refused with what to check', async () => {
+    const err = await failure(connect({ pinsFile: await pinned(), credentials: { clientCert: { nodePath: '/dev/zero' }, clientKey: { nodePath: '/dev/zero' } } }));
+    expect(err).toBeInstanceOf(CredentialError);
+    expect(err.message).toBe('the client certificate at /dev/zero on the node is larger than 1 MiB, which no client certificate is; it was not read whole');
+    expect(err.hint).toBe('Check that /dev/zero is the client certificate file itself, not a device or a FIFO (ls -l on the node).');
   });
 
   it('verifies against a CA file without asking, and names a CA that did not sign the certificate', async () => {

@@ -2,12 +2,15 @@
  * GET requests to the kubelet's REST API through a node TCP channel: TLS to the kubelet on :10250
  * (plain HTTP on the read-only :10255), the serving certificate verified against a CA file or pinned by
  * its SHA-256 fingerprint like an SSH host key (asked on first use, refused when it changed, never
- * accepted silently), and the bearer token or client certificate sent. One channel per request.
+ * accepted silently), and the bearer token or client certificate sent. One channel per request. A kubelet
+ * port that accepts and then hangs, or drips its answer, fails the request within the call timeout
+ * (call-timeout.ts), and an answer larger than the limit is refused as such.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { KubeletError } from '../kubelet/kubelet-error';
+import { DEFAULT_CALL_TIMEOUT_MS, watchAnswer } from '../kubelet/call-timeout';
+import { KubeletError, NO_ANSWER_HINT } from '../kubelet/kubelet-error';
 import { CERTIFICATE_KIND } from './certificate-kind';
 import type { HostKeyAnswer, HostKeyQuestion } from '../ssh/ssh-prompter';
 import { checkPin, rememberPin } from './kubelet-certificate-pins';
@@ -39,7 +42,12 @@ export interface RestTransportOptions {
   credentials: RestCredentials;
   /** Largest body accepted; default 512 MiB (as the Pods API's messages). */
   maxBodyBytes?: number;
+  /** How long the TLS handshake, the answer's start, and each stretch of it may take (watchAnswer); default 30 s. */
+  callTimeoutMs?: number;
 }
+
+/** The largest answer accepted by default: as the largest Pods API message. */
+export const MAX_REST_BODY_BYTES = 512 * 1024 * 1024;
 
 export interface RestResponse {
   status: number;
@@ -55,6 +63,18 @@ export interface RestTransport {
 const onNodeCheck = '`openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt` on the node (or the file its tlsCertFile names)';
 
 const tlsError = (message: string, hint: string, cause?: unknown) => new KubeletError('TLS', message, hint, { cause });
+
+const noAnswer = (o: RestTransportOptions, what: string, why: string) =>
+  new KubeletError('NO_ANSWER', `The kubelet on ${o.host} port ${o.port} did not answer ${what}: ${why}`, NO_ANSWER_HINT, { retryable: true });
+
+const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
+
+function tooLarge(o: RestTransportOptions, path: string, max: number, size: string): KubeletError {
+  return new KubeletError('TOO_LARGE', `The kubelet's answer to GET ${path} on ${o.host} is ${size}, larger than the ${sizeText(max)} Nodescope accepts; it was not read`,
+    path === '/pods'
+      ? 'The Pods API hands pods on one by one at any count: read this node with --api auto (or pods) on a kubelet with the PodsAPI feature gate. A --mask does not make /pods smaller (the kubelet sends every field).'
+      : 'Report this with the kubelet version: this endpoint is never that large.');
+}
 
 function handshake(stream: Duplex, o: RestTransportOptions): Promise<TLSSocket> {
   const { credentials } = o;
@@ -73,9 +93,20 @@ function handshake(stream: Duplex, o: RestTransportOptions): Promise<TLSSocket> 
       reject(tlsError(`TLS handshake with the kubelet on ${o.host} port ${o.port} failed: ${err.message}`,
         o.port === 10255 ? 'Port 10255 is the read-only port: plain HTTP, use --read-only.' : 'Check that the port is the kubelet HTTPS port (10250) and that the client key matches its certificate.', err));
     };
-    sock.once('error', fail);
+    // A port that accepts and never answers the handshake must not hold the request.
+    const timer = setTimeout(() => {
+      sock.off('error', failed);
+      sock.destroy();
+      reject(noAnswer(o, 'the TLS handshake', `no answer within ${(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) / 1000} s`));
+    }, o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+    const failed = (err: Error) => {
+      clearTimeout(timer);
+      fail(err);
+    };
+    sock.once('error', failed);
     sock.once('secureConnect', () => {
-      sock.off('error', fail);
+      clearTimeout(timer);
+      sock.off('error', failed);
       resolve(sock);
     });
   });
@@ -129,19 +160,38 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
       if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
-      const max = o.maxBodyBytes ?? 512 * 1024 * 1024;
+      const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
+      let settled = false;
+      const fail = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        answer.stop();
+        req.destroy();
+        reject(err);
+      };
+      // From the request on: the headers (however slowly dripped) within the timeout, then the body in stretches.
+      const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => fail(noAnswer(o, `GET ${path}`, why)));
       const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers }, (res: IncomingMessage) => {
+        answer.begun();
+        const announced = Number(res.headers['content-length']);
+        if (announced > max) return fail(tooLarge(o, path, max, `${announced} bytes`));
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > max) return void res.destroy(new Error(`the answer is larger than ${max} bytes`));
+          answer.received(c.length);
+          if (size > max) return fail(tooLarge(o, path, max, `more than ${sizeText(max)}`));
           chunks.push(c);
         });
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        res.once('error', reject);
+        res.once('end', () => {
+          if (settled) return;
+          settled = true;
+          answer.stop();
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+        });
+        res.on('error', (err) => fail(o.channel.lastError() ?? err));
       });
-      req.once('error', (err) => reject(o.channel.lastError() ?? err));
+      req.on('error', (err) => fail(o.channel.lastError() ?? err));
       req.end();
     });
 

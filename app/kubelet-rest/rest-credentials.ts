@@ -4,9 +4,9 @@
  * kubelet's own files are root-only). Contents stay in memory: never in argv, logs or messages.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Client } from 'ssh2';
-import { runRemote, shellQuote } from '../ssh/remote-exec';
+import { readSmallFile, UnsuitableFileError } from '../fs/read-small-file';
+import { RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
 
 export type SecretSource = { file: string } | { nodePath: string };
 
@@ -39,16 +39,35 @@ const where = (s: SecretSource) => ('file' in s ? s.file : `${s.nodePath} on the
 /** `sudo -n cat -- PATH`: the command sudoers must allow to read a node path as a non-root user. */
 export const nodeReadCommand = (path: string) => `sudo -n cat -- ${shellQuote(path)}`;
 
-async function read(source: SecretSource, what: string, client: () => Promise<Client>): Promise<string> {
-  if ('file' in source) {
-    try {
-      return await readFile(source.file, 'utf8');
-    } catch (err) {
-      throw new CredentialError(`cannot read the ${what} file ${source.file}: ${(err as Error).message}`, 'Check the path and that you may read it.');
-    }
+/** The most a credential or CA file may hold: a certificate chain is a few KiB, a CA bundle a few hundred. */
+export const CREDENTIAL_FILE_MAX_BYTES = 1 << 20;
+
+/** A file here that holds a credential or CA, read only when it is a regular file within the limit (read-small-file.ts). */
+export async function readCredentialFile(file: string, what: string): Promise<string> {
+  try {
+    return (await readSmallFile(file, { what: `${what} file`, maxBytes: CREDENTIAL_FILE_MAX_BYTES })).toString('utf8');
+  } catch (err) {
+    if (err instanceof UnsuitableFileError) throw new CredentialError(`cannot read the ${what} file: ${err.message}`, `Give the path of the ${what} file itself.`);
+    throw new CredentialError(`cannot read the ${what} file ${file}: ${(err as Error).message}`, 'Check the path and that you may read it.');
   }
+}
+
+async function read(source: SecretSource, what: string, client: () => Promise<Client>): Promise<string> {
+  if ('file' in source) return readCredentialFile(source.file, what);
   const command = nodeReadCommand(source.nodePath);
-  const r = await runRemote(await client(), command);
+  let r;
+  try {
+    // `cat` of a device (/dev/zero) never ends, and of a FIFO waits for a writer: both are bounded.
+    r = await runRemote(await client(), command, { maxStdoutBytes: CREDENTIAL_FILE_MAX_BYTES });
+  } catch (err) {
+    if (!(err instanceof RemoteRunError)) throw err;
+    throw new CredentialError(
+      err.code === 'TOO_MUCH_OUTPUT'
+        ? `the ${what} at ${source.nodePath} on the node is larger than ${CREDENTIAL_FILE_MAX_BYTES / (1 << 20)} MiB, which no ${what} is; it was not read whole`
+        : `reading the ${what} at ${source.nodePath} on the node with \`${command}\` did not finish: ${err.message}`,
+      `Check that ${source.nodePath} is the ${what} file itself, not a device or a FIFO (ls -l on the node).`,
+    );
+  }
   if (r.code !== 0) {
     throw new CredentialError(`cannot read the ${what} at ${source.nodePath} on the node: ${r.stderr.trim() || `exit code ${r.code}`}`,
       `Check the path; as a non-root user, sudoers must allow \`${command}\`.`);

@@ -9,7 +9,7 @@ import { KubeletError } from './kubelet-error';
 export const CALL_RETRY_BACKOFF: BackoffPolicy = { initialMs: 200, factor: 2, maxMs: 5_000, jitter: 0.2 };
 
 export interface RetryOptions {
-  /** Give up after this long in total (default 60 s); the last error is thrown. */
+  /** Give up after this long in total (default 60 s): the last error is thrown, with a next step that no longer promises a retry. */
   maxWaitMs?: number;
   backoff?: BackoffPolicy;
   /** Called before each wait. */
@@ -20,8 +20,41 @@ export interface RetryOptions {
 
 const WAIT_CODES = new Set(['INITIALIZING', 'RATE_LIMITED']);
 
+/** What to do once waiting did not help: the error's own hint says "Nodescope retries", which is over. */
+const GAVE_UP_HINT: Record<string, string> = {
+  INITIALIZING:
+    'The kubelet should be ready within seconds: check its state and log on the node (systemctl status kubelet; journalctl -u kubelet), then run the command again.',
+  RATE_LIMITED:
+    'Something else keeps the Pods API busy (ListPods and GetPod share 100 requests/s per kubelet): find what calls it so often, then run the command again.',
+};
+
+function gaveUp(err: KubeletError, waitedMs: number): KubeletError {
+  return new KubeletError(err.code, `${err.message} (Nodescope waited ${(waitedMs / 1000).toFixed(1)} s for it and stopped)`, GAVE_UP_HINT[err.code] ?? err.hint, {
+    cause: err,
+    retryable: err.retryable,
+  });
+}
+
+/**
+ * Sleeps `ms`, or less when `signal` aborts (or did during the call); the abort listener goes with the
+ * wait, so many waits add none up.
+ */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export async function retryWhileBusy<T>(call: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const deadline = performance.now() + (options.maxWaitMs ?? 60_000);
+  const start = performance.now();
+  const deadline = start + (options.maxWaitMs ?? 60_000);
   const { signal } = options;
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
@@ -30,12 +63,9 @@ export async function retryWhileBusy<T>(call: () => Promise<T>, options: RetryOp
     } catch (err) {
       if (!(err instanceof KubeletError) || !WAIT_CODES.has(err.code)) throw err;
       const delay = backoffDelayMs(attempt, options.backoff ?? CALL_RETRY_BACKOFF);
-      if (performance.now() + delay > deadline) throw err;
+      if (performance.now() + delay > deadline) throw gaveUp(err, performance.now() - start);
       options.onRetry?.(err, delay, attempt);
-      await new Promise<void>((r) => {
-        const timer = setTimeout(r, delay);
-        signal?.addEventListener('abort', () => (clearTimeout(timer), r()), { once: true });
-      });
+      await wait(delay, signal);
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The kubelet Pods API client: grpc-js over a `unix://` target (the SSH transport's private socket,
- * or a socket on this machine), both API shapes, field masks sent as metadata and always applied
+ * The kubelet Pods API client over a `unix://` target (the SSH transport's private socket, or a socket
+ * on this machine): GetPod and the watch through grpc-js, ListPods read as it arrives over node:http2
+ * (list-pods-stream.ts), each call bounded by callTimeoutMs but the watch; both API shapes, field masks sent as metadata and always applied
  * locally, errors mapped to KubeletError with the transport's real cause.
  *
  *   const client = createKubeletClient({ target: transport.target, socketPath, transportError: transport.lastError });
@@ -10,11 +11,12 @@ import type { ChannelOptions, Client, ClientReadableStream, Metadata } from '@gr
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from './mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
-import { KUBELET_CHANNEL_OPTIONS } from './channel-options';
+import { DEFAULT_CALL_TIMEOUT_MS } from './call-timeout';
+import { KUBELET_CHANNEL_OPTIONS, MAX_MESSAGE_BYTES } from './channel-options';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
-import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from './pods-api-messages';
+import { readGetPodResponse, readWatchPodsEvent } from './pods-api-messages';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
 import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
@@ -35,7 +37,12 @@ export interface KubeletClientOptions {
   transportError?: () => Error | null;
   /** How unary calls wait out "initializing" and rate limits. */
   retry?: RetryOptions;
-  /** grpc-js options over KUBELET_CHANNEL_OPTIONS (the benchmark's stock-client baseline resets the window). */
+  /**
+   * How long a call may wait for the kubelet to answer (a GetPod in all; a ListPods to start answering, and
+   * again whenever it stops sending in the middle): default DEFAULT_CALL_TIMEOUT_MS. The watch itself is not bounded.
+   */
+  callTimeoutMs?: number;
+  /** grpc-js options over KUBELET_CHANNEL_OPTIONS; a flow-control window here sets the lists' too (the benchmark's stock-client baseline resets it). */
   channelOptions?: ChannelOptions;
 }
 
@@ -179,24 +186,53 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   const fail = (err: unknown, api: ApiShape, method: string) =>
     toKubeletError(err, { api, method, socketPath: options.socketPath, transportError: options.transportError ?? (() => null) });
 
-  const unary = async <Req>(api: ApiShape, name: 'ListPods' | 'GetPod', request: Req): Promise<Buffer> => {
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const windowOption = options.channelOptions?.['grpc-node.flow_control_window'];
+  /** The lists' receive window follows the channel's when it is set (the benchmark's stock-client baseline). */
+  const listWindow = typeof windowOption === 'number' ? windowOption : undefined;
+  /** A GetPod: one pod, so the deadline covers the whole call. */
+  const getPodCall = async (api: ApiShape, uid: string): Promise<Buffer> => {
     const { client, metadata } = await grpcClient();
     return new Promise((resolve, reject) => {
-      const m = podsApiMethods(api)[name] as ReturnType<typeof podsApiMethods>['GetPod'];
-      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, request as string, metadata(), (err, res) =>
-        err || !res ? reject(fail(err, api, name)) : resolve(res),
+      const m = podsApiMethods(api).GetPod;
+      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, uid, metadata(), { deadline: Date.now() + callTimeoutMs }, (err, res) =>
+        err || !res ? reject(fail(err, api, 'GetPod')) : resolve(res),
       );
     });
   };
+  /**
+   * A ListPods read as it arrives (list-pods-stream.ts), so that its bound is on silence, not on the whole
+   * transfer: a large list over a slow link takes as long as it takes, a kubelet that stops answering fails.
+   */
+  const listCall = (api: ApiShape, handlers: ListPodsStreamHandlers, consumerError?: () => unknown) =>
+    streamListPods(options.target, podsApiMethods(api).ListPods.path, handlers, { metadata: maskMetadata, timeoutMs: callTimeoutMs, window: listWindow }).catch((err: unknown) =>
+      Promise.reject(consumerError && err === consumerError() ? err : fail(err, api, 'ListPods')),
+    );
   // Closing ends the waits for a busy kubelet too: a closed client must not keep the process alive retrying.
   const closing = new AbortController();
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, { ...options.retry, signal: closing.signal });
 
-  const listResponse = (api: ApiShape, waitIfBusy: boolean): Promise<Buffer> => {
-    const call = () => unary(api, 'ListPods', undefined);
-    return waitIfBusy ? busyRetry(call) : call();
+  /**
+   * A list held whole (decoded pods, or their bytes) keeps the bound grpc-js had on it: the largest message
+   * Nodescope accepts. Lists handed on pod by pod (streamPodBytes, an intake) are not held whole, so not bound.
+   */
+  const heldWhole = (bytes: number) => {
+    if (bytes <= MAX_MESSAGE_BYTES) return;
+    throw new KubeletError('TOO_LARGE',
+      `The kubelet's ListPods answer on ${options.socketPath} is ${bytes} bytes, larger than the ${MAX_MESSAGE_BYTES >> 20} MiB Nodescope holds at once; it was not read`,
+      'Ask for fewer fields with --mask (the kubelet then sends less), or use export (-o json or ndjson), which hands the pods on one by one at any size.');
   };
-  const listBytes = async (api: ApiShape, waitIfBusy: boolean): Promise<Uint8Array[]> => readListPodsResponse(await listResponse(api, waitIfBusy));
+  /** Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one. */
+  const maybeRetry = <T>(waitIfBusy: boolean, call: () => Promise<T>) => (waitIfBusy ? busyRetry(call) : call());
+  const listBytes = async (api: ApiShape): Promise<Uint8Array[]> => {
+    const bytes: Uint8Array[] = [];
+    // Each pod copied out: the views are valid during the call only.
+    await busyRetry(() => {
+      bytes.length = 0;
+      return listCall(api, { pod: (pod) => bytes.push(Uint8Array.prototype.slice.call(pod)), size: heldWhole });
+    });
+    return bytes;
+  };
   const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => {
     const reader = podReader(options.mask);
     const pods: K[] = [];
@@ -206,16 +242,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       if (pod instanceof PodDecodeError) undecodable.push(pod);
       else pods.push(pod);
     };
-    if (intake) {
-      // The intake keeps its own copy of each pod as it arrives: the response (~94 MiB at 30,000 pods,
-      // held twice while grpc-js reassembles it) is never held whole. Busy answers come before any pod.
-      const call = () =>
-        streamListPods(options.target, podsApiMethods(api).ListPods.path, { pod: read }, maskMetadata).catch((err: unknown) => Promise.reject(fail(err, api, 'ListPods')));
-      await (waitIfBusy ? busyRetry(call) : call());
-    } else {
-      const response = await listResponse(api, waitIfBusy);
-      for (const p of readListPodsResponse(response)) read(p, p.byteOffset - response.byteOffset);
-    }
+    // Each pod is decoded (or kept by the intake) as it arrives: the response (~94 MiB at 30,000 pods,
+    // held twice while grpc-js reassembles it) is never held whole.
+    await maybeRetry(waitIfBusy, () => listCall(api, intake ? { pod: read } : { pod: read, size: heldWhole }));
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
 
@@ -253,7 +282,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   const probeShape = (waitIfBusy: boolean) =>
     detecting(async (api) => {
       const probe = () =>
-        unary(api, 'GetPod', SHAPE_PROBE_UID).then(
+        getPodCall(api, SHAPE_PROBE_UID).then(
           () => undefined,
           (err: unknown) => {
             if (!(err instanceof KubeletError && err.code === 'NOT_FOUND')) throw err;
@@ -273,7 +302,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));
-      return detecting(async (api) => ({ bytes: await listBytes(api, true), undecodable: [] }));
+      return detecting(async (api) => ({ bytes: await listBytes(api), undecodable: [] }));
     },
     streamPodBytes(handlers) {
       if (options.mask) return Promise.reject(new Error('streamPodBytes hands on pods as the kubelet sent them; with a mask, use listPods'));
@@ -299,17 +328,12 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         }
       };
       const wait = () => handlers.wait?.()?.catch(consumer) ?? null;
-      const call = (api: ApiShape) =>
-        streamListPods(options.target, podsApiMethods(api).ListPods.path, { ...handlers, pod, size, wait }).catch((err: unknown) =>
-          Promise.reject(err === consumerError ? err : fail(err, api, 'ListPods')),
-        );
-      // Busy answers (initializing, rate limited) come before any pod, so a retry never repeats one.
-      return detecting((api) => busyRetry(() => call(api)));
+      return detecting((api) => busyRetry(() => listCall(api, { ...handlers, pod, size, wait }, () => consumerError)));
     },
     async getPod(uid) {
       // GetPod itself finds the shape: no ListPods of every pod to fetch one.
       let api: ApiShape = 'shipped';
-      const bytes = await detecting((a) => busyRetry(() => unary((api = a), 'GetPod', uid)));
+      const bytes = await detecting((a) => busyRetry(() => getPodCall((api = a), uid)));
       const reader = podReader(options.mask);
       return { pod: reader.read(readGetPodResponse(bytes), `GetPod ${uid}`), api, maskHonoured: reader.maskHonoured() };
     },

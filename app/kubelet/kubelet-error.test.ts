@@ -18,6 +18,15 @@ describe('kubelet errors: what the user is told to do', () => {
     expect(err).toMatchObject({ code: 'PERMISSION', sshCode: 'SUDO_REFUSED', message: cause.message, hint: cause.hint, retryable: false });
   });
 
+  it('names a call the kubelet did not answer in time as NO_ANSWER, unless SSH behind it failed', () => {
+    const late = toKubeletError(grpcError(Status.DEADLINE_EXCEEDED, 'no answer within 30 s'), ctx());
+    expect(late).toMatchObject({ code: 'NO_ANSWER', retryable: true });
+    expect(late.message).toBe('The kubelet did not answer ListPods (shipped API) on /var/lib/kubelet/pods-api/pods-api.sock: no answer within 30 s');
+    expect(late.hint).toContain('--call-timeout');
+    const cause = new SshError('KEEPALIVE_TIMEOUT', 'node-1 stopped answering keepalives', 'It will be re-dialled.');
+    expect(toKubeletError(grpcError(Status.DEADLINE_EXCEEDED, 'no answer within 30 s'), ctx(cause))).toMatchObject({ code: 'UNREACHABLE', sshCode: 'KEEPALIVE_TIMEOUT' });
+  });
+
   it('adds the PodsAPI feature gate to a missing socket on the node', () => {
     const cause = new SshError('SOCKET_MISSING', 'No kubelet socket at node-1:/x.sock', 'Check the socket path.');
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'x'), ctx(cause)).hint).toMatch(/Check the socket path\. The Pods API needs the PodsAPI feature gate \(Kubernetes 1\.36\+, on by default from 1\.37\)/);

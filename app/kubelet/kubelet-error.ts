@@ -30,6 +30,10 @@ export type KubeletErrorCode =
   | 'FORBIDDEN'
   /** REST API: the kubelet could not ask the API server whether to allow the request (control plane down). */
   | 'AUTHORIZER_DOWN'
+  /** The kubelet took the call but sent no answer (or stopped in the middle of one) within the call timeout. */
+  | 'NO_ANSWER'
+  /** REST API: the kubelet's answer is larger than Nodescope accepts. */
+  | 'TOO_LARGE'
   /** REST API: the serving certificate is untrusted, changed or refused, or the TLS handshake failed. */
   | 'TLS'
   | 'INTERNAL';
@@ -39,6 +43,11 @@ const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_
 export const FEATURE_GATE_HINT =
   'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, ' +
   'or give the socket path with --socket (shipped: /var/lib/kubelet/pods-api/pods-api.sock, documented: /var/lib/kubelet/pods/kubelet.sock, under the kubelet --root-dir).';
+
+/** A kubelet that takes calls but does not answer them is stuck, not unreachable. */
+export const NO_ANSWER_HINT =
+  'The kubelet took the call but is not answering: check its state and log on the node (systemctl status kubelet; journalctl -u kubelet), ' +
+  'then try again; --call-timeout SECONDS gives a slow kubelet longer.';
 
 export class KubeletError extends Error {
   override readonly name = 'KubeletError';
@@ -141,8 +150,12 @@ export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
       return new KubeletError('INVALID_ARGUMENT', `The kubelet rejected the request: ${details}`, 'Check the field mask paths (e.g. metadata.name,status.phase).', { cause: err });
     case Status.CANCELLED:
       return new KubeletError('CANCELLED', `${what} was cancelled by the other side (kubelet restart?): ${details}`, 'Nodescope retries.', { cause: err });
-    case Status.UNAVAILABLE:
     case Status.DEADLINE_EXCEEDED: {
+      const cause = ctx.transportError();
+      if (cause && isSshError(cause)) return fromSsh(cause);
+      return new KubeletError('NO_ANSWER', `The kubelet did not answer ${what}: ${details}`, NO_ANSWER_HINT, { cause: err, retryable: true });
+    }
+    case Status.UNAVAILABLE: {
       const cause = ctx.transportError();
       if (cause && isSshError(cause)) return fromSsh(cause);
       const local = fromLocalSocket(details, ctx, err as ServiceError);

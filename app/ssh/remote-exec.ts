@@ -27,21 +27,53 @@ export interface RemoteRunResult {
   code: number | null;
 }
 
+/** A remote command that ran too long, or printed more than it may. */
+export class RemoteRunError extends Error {
+  override readonly name = 'RemoteRunError';
+  constructor(
+    readonly code: 'TIMEOUT' | 'TOO_MUCH_OUTPUT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RemoteRunOptions {
+  /** Default 10 s. */
+  timeoutMs?: number;
+  /** The most stdout kept: past it the command is stopped and the run fails (default: no limit). */
+  maxStdoutBytes?: number;
+}
+
 /**
  * Runs a short command and collects its output. The command runs through the user's login
- * shell, whose rc files can hang (a stale lock, a prompt), so it gets a deadline.
+ * shell, whose rc files can hang (a stale lock, a prompt), so it gets a deadline; a command that may
+ * print without end (`cat` of a device) gets a bound on its output too.
  */
-export async function runRemote(client: Client, command: string, timeoutMs = 10_000): Promise<RemoteRunResult> {
+export async function runRemote(client: Client, command: string, options: RemoteRunOptions = {}): Promise<RemoteRunResult> {
+  const { timeoutMs = 10_000, maxStdoutBytes = Infinity } = options;
   const ch = await openExec(client, command);
   return new Promise((resolve, reject) => {
     let stdout = '';
+    let stdoutBytes = 0;
     let stderr = '';
     let code: number | null = null;
-    const timer = setTimeout(() => {
-      reject(new Error(`remote command did not finish within ${timeoutMs / 1000} s (does the login shell's rc file hang?)`));
+    const fail = (err: RemoteRunError) => {
+      clearTimeout(timer);
+      reject(err);
       ch.close();
-    }, timeoutMs);
-    ch.on('data', (d: Buffer) => (stdout += d.toString()));
+    };
+    const timer = setTimeout(
+      () => fail(new RemoteRunError('TIMEOUT', `remote command did not finish within ${timeoutMs / 1000} s (does the login shell's rc file hang?)`)),
+      timeoutMs,
+    );
+    ch.on('data', (d: Buffer) => {
+      // Past the limit the run has failed already: what is still in flight is dropped.
+      if (stdoutBytes > maxStdoutBytes) return;
+      stdoutBytes += d.length;
+      if (stdoutBytes > maxStdoutBytes) return fail(new RemoteRunError('TOO_MUCH_OUTPUT', `remote command printed more than ${maxStdoutBytes} bytes`));
+      stdout += d.toString();
+    });
     ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     ch.on('exit', (c: number | null) => (code = c));
     ch.on('error', () => {});
