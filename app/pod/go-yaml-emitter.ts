@@ -28,7 +28,7 @@ const enum Style {
 export interface StringProblem {
   path: string;
   /** 'refused': go-yaml's reader rejects the character (kubectl prints an error and no YAML);
-   *  'altered': kubectl's YAML of the value does not read back the same (U+0085, U+2028, U+2029). */
+   *  'altered': kubectl's YAML of the value does not read back the same (U+0085). */
   kind: 'refused' | 'altered';
   codePoint: number;
 }
@@ -38,10 +38,10 @@ const isPrintable = (c: number) =>
   c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
 const isBlankz = (c: number) => c === 32 || c === 9 || c === 0 || isBreak(c);
 /**
- * Line separators kubectl's YAML does not keep: a raw U+0085 in its JSON is read as a line break, and
- * U+2028/U+2029 are written raw inside quotes or literals, where YAML 1.1 readers (go-yaml too) fold them.
+ * The line separator kubectl's YAML does not keep: a raw U+0085 (NEL) in its JSON is folded to a space when
+ * go-yaml reads that JSON. U+2028/U+2029 are kept: go-yaml writes them raw and reads them back as they were.
  */
-const isLineSeparator = (c: number) => c === 0x85 || c === 0x2028 || c === 0x2029;
+const NEL = 0x85;
 /** Characters go-yaml's reader refuses in its input ("control characters are not allowed"). */
 const isRefused = (c: number) => c === 0x7f || (c >= 0x80 && c <= 0x9f && c !== 0x85) || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff);
 
@@ -325,11 +325,8 @@ export class GoYamlEmitter {
       }
       if (!isPrintable(c)) special = true;
       if (isRefused(c)) this.problems.push({ path: this.pathText(), kind: 'refused', codePoint: c });
-      else if (isLineSeparator(c)) {
-        // Escaped here (\N, \L, \P) so the value reads back; kubectl's YAML would not.
-        special = true;
-        this.problems.push({ path: this.pathText(), kind: 'altered', codePoint: c });
-      }
+      // Not printable, so escaped here (\N) and the value reads back; kubectl's YAML would print a space.
+      else if (c === NEL) this.problems.push({ path: this.pathText(), kind: 'altered', codePoint: c });
       if (c === 32) {
         if (i === 0) leadingSpace = true;
         if (next === value.length) trailingSpace = true;

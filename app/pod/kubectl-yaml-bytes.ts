@@ -10,7 +10,8 @@
  * the first one (after `key:` and a line break, or after `- `). What this layout does not cover throws
  * YamlFastPathMiss, and the caller prints the pod through its JSON text instead: a string kubectl could not
  * carry (its problems need their paths), a string with U+FFFD (invalid UTF-8 is replaced per byte as Go does
- * only on the JSON path).
+ * only on the JSON path), a `|` literal whose last line break is a U+2028/U+2029 (go-yaml writes what follows
+ * on the same line, after it, where this layout puts a line break first).
  */
 import { podSchema, WIRE_LEN, WIRE_VARINT, type MessageSchema } from '../schema/pod-schema';
 import type { DecodeContext } from './decode-context';
@@ -126,7 +127,8 @@ export function createYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter {
       emitter.problems.length = 0;
       miss();
     }
-    return value.includes('\ufffd') ? miss() : text;
+    const last = text.charCodeAt(text.length - 1);
+    return value.includes('\ufffd') || last === 0x2028 || last === 0x2029 ? miss() : text;
   }
   /** A string value; see GoYamlEmitter.valueText. */
   function S(value: string, column: number, indent: number): string {

@@ -4,12 +4,14 @@
  *
  * The `yaml` library parses (YAML 1.1, every scalar kept as its text by the failsafe schema); unquoted
  * scalars are then typed as go-yaml types them (YAML 1.1 booleans, nulls, integers in Go's bases, floats),
- * so a value reads back exactly as kubectl wrote it, integers beyond 2^53 included (as bigint).
+ * so a value reads back exactly as kubectl wrote it, integers beyond 2^53 included (as bigint), and U+2028/U+2029
+ * as go-yaml reads them (yaml11-line-breaks.ts).
  * Browser-safe.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, Scalar, type Node } from 'yaml';
 import { isBase60Float, resolvesAsString, yamlNumberText } from './go-yaml-rules';
 import type { PodObject, PodTree, PodValue } from './pod-tree';
+import { separatorScalarValue, withSeparatorsAsNewlines } from './yaml11-line-breaks';
 
 export class KubectlYamlError extends Error {}
 
@@ -36,20 +38,32 @@ function plainValue(s: string): PodValue {
   return f;
 }
 
-function toValue(node: Node | null | undefined, where: string): PodValue {
+/** One line of double-quoted YAML, unescaped. */
+function unescapeDoubleQuoted(text: string): string {
+  return String(parseDocument(text, { version: '1.1', schema: 'failsafe' }).contents);
+}
+
+/** A scalar's text as go-yaml reads it from `source` (U+2028/U+2029 kept where they were, see yaml11-line-breaks.ts). */
+function scalarText(node: Scalar, source: string, where: string): string {
+  const text = separatorScalarValue(node, source, unescapeDoubleQuoted);
+  if (text === undefined) throw new KubectlYamlError(`${where}: an unquoted or folded (>) value holding U+2028 or U+2029 (not YAML that kubectl writes)`);
+  return text;
+}
+
+function toValue(node: Node | null | undefined, where: string, source: string): PodValue {
   if (node === null || node === undefined) return null;
   if (isScalar(node)) {
-    const text = String(node.value);
+    const text = scalarText(node, source, where);
     return node.type === Scalar.PLAIN ? plainValue(text) : text;
   }
-  if (isSeq(node)) return node.items.map((item, i) => toValue(item as Node, `${where}[${i}]`));
+  if (isSeq(node)) return node.items.map((item, i) => toValue(item as Node, `${where}[${i}]`, source));
   if (isMap(node)) {
     const entries: [string, PodValue][] = [];
     for (const pair of node.items) {
       const key = pair.key as Node;
       if (!isScalar(key)) throw new KubectlYamlError(`${where}: a key that is not a string (not YAML that kubectl writes)`);
-      const k = String(key.value);
-      entries.push([k, toValue(pair.value as Node, `${where}.${k}`)]);
+      const k = scalarText(key, source, where);
+      entries.push([k, toValue(pair.value as Node, `${where}.${k}`, source)]);
     }
     // fromEntries makes own properties, even for a key named __proto__.
     return Object.fromEntries(entries) as PodObject;
@@ -62,13 +76,13 @@ function toValue(node: Node | null | undefined, where: string): PodValue {
  * value it holds. Throws KubectlYamlError naming the line of a syntax error.
  */
 export function readKubectlYaml(text: string): PodValue[] {
-  const docs = parseAllDocuments(text, { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
+  const docs = parseAllDocuments(withSeparatorsAsNewlines(text), { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
   if (!Array.isArray(docs)) return [];
   const values: PodValue[] = [];
   docs.forEach((doc, i) => {
     const error = doc.errors[0];
     if (error) throw new KubectlYamlError(`not valid YAML: ${error.message.split('\n')[0]}`);
-    if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`));
+    if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`, text));
   });
   return values;
 }

@@ -264,7 +264,7 @@ describe('YAML pod files', () => {
 
   // The every-field cases are left out: they carry `time: null` in managedFields, which kubectl's unstructured
   // patch keeps but no Go server sends (it omits a nil time), and a pod read back prints as the server would.
-  it.each(['big-ints', 'empty-collections', 'long-strings', 'odd-keys', ...[0, 1, 2, 3, 4, 5].map((i) => `odd-strings-0${i}`)])('reads kubectl\'s own YAML of %s back to a pod that prints those bytes again', async (name) => {
+  it.each(['big-ints', 'empty-collections', 'line-separators', 'long-strings', 'odd-keys', ...[0, 1, 2, 3, 4, 5].map((i) => `odd-strings-0${i}`)])('reads kubectl\'s own YAML of %s back to a pod that prints those bytes again', async (name) => {
     const kubectlYaml = readFileSync(join(yamlCases, `${name}.yaml`), 'utf8');
     const opened = snapshot(await openPodFile(file(kubectlYaml, `${name}.yaml`)));
     expect(opened.format).toBe('yaml');
