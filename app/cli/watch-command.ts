@@ -62,7 +62,8 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
     if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
     if (opts.output === 'json') return podToKubectlJson(change.pod.pod, options);
     if (opts.output === 'yaml') {
-      const printed = watchEventToKubectlYaml(change.type, podToKubectlJson(change.pod.pod, options), documents++ > 0);
+      // The compact JSON reads as the same value, without the indentation deep managedFields grow to.
+      const printed = watchEventToKubectlYaml(change.type, podToNdjsonLine(change.pod.pod, options), documents++ > 0);
       warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
       return printed.yaml;
     }
@@ -82,7 +83,24 @@ const spec: NodeCommandSpec = {
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();
     const output = new PacedOutput(process.stdout);
-    const eventText = eventPrinter(opts);
+    const printer = eventPrinter(opts);
+    /**
+     * An event's text. Printing runs inside the watch's callbacks, whose failures the watch would report as
+     * the kubelet's (exit 4): a failure to print is Nodescope's own, so it ends the watch here, saying so.
+     */
+    const eventText = (change: PodChange, at: Date): string => {
+      try {
+        return printer(change, at);
+      } catch (err) {
+        if (stopWatch) {
+          printError(`nodescope watch: cannot print the ${change.type} event of pod ${change.pod.namespace}/${change.pod.name}: ${(err as Error).message}`);
+          printError(`  next step: this is a fault in Nodescope, not in the kubelet: report it; nodescope get SOURCE ${String((change.pod.pod.metadata as PodObject | undefined)?.uid ?? 'UID')} -o json prints the pod`);
+          stopWatch(EXIT.internal);
+          stopWatch = undefined;
+        }
+        return '';
+      }
+    };
     /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
     const printSync = (change: PodChange) => {
       warnUnknownFields([change.pod]);

@@ -125,7 +125,7 @@ export class GoYamlEmitter {
   /** One YAML document (go-yaml's Marshal): the value, then a final line break. */
   document(value: JsonValue): string {
     this.reset(-1);
-    this.node(value, false, false, false);
+    this.node(value, false, false);
     this.writeIndent();
     return this.out;
   }
@@ -138,7 +138,7 @@ export class GoYamlEmitter {
     this.reset(0);
     this.pathRoot = pathPrefix;
     this.writeIndicator('-', true, false, true);
-    this.node(value, true, false, false);
+    this.node(value, false, false);
     if (this.column > 0) this.putBreak();
     return this.out;
   }
@@ -168,7 +168,7 @@ export class GoYamlEmitter {
     this.column = column;
     this.whitespace = false;
     this.indention = false;
-    this.node(value, false, true, false);
+    this.node(value, true, false);
     const out = this.out;
     return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
   }
@@ -192,14 +192,60 @@ export class GoYamlEmitter {
     this.indention = true;
   }
 
-  private node(v: JsonValue, sequence: boolean, mapping: boolean, simpleKey: boolean): void {
+  /**
+   * A value and everything in it. Collections are held open on a stack rather than by recursion: FieldsV1
+   * (managedFields) nests up to 9,996 levels, as deep as kubectl prints, far deeper than the call stack.
+   * `mapping`: the value follows a mapping key (a sequence there is written at the key's indentation).
+   */
+  private node(root: JsonValue, mapping: boolean, simpleKey: boolean): void {
+    const open: { items: JsonValue[] | JsonObject; keys: string[] | null; next: number }[] = [];
+    let v = root;
+    for (;;) {
+      if (Array.isArray(v) && v.length > 0) {
+        this.increaseIndent(false, mapping && !this.indention);
+        open.push({ items: v, keys: null, next: 0 });
+      } else if (v instanceof Map && v.size > 0) {
+        this.increaseIndent(false, false);
+        open.push({ items: v, keys: [...v.keys()].sort(compareYamlKeys), next: 0 });
+      } else this.leaf(v, simpleKey);
+      // On to the next entry, closing every collection that has none left.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return;
+        // The entry just written is done with.
+        if (top.next > 0) this.path.pop();
+        if (top.next === (top.keys ?? (top.items as JsonValue[])).length) {
+          this.indent = this.indents.pop()!;
+          open.pop();
+          continue;
+        }
+        const i = top.next++;
+        this.writeIndent();
+        if (top.keys === null) {
+          this.writeIndicator('-', true, false, true);
+          this.path.push(i);
+          v = (top.items as JsonValue[])[i]!;
+          mapping = false;
+        } else {
+          const k = top.keys[i]!;
+          this.key(k);
+          v = (top.items as JsonObject).get(k)!;
+          mapping = true;
+        }
+        simpleKey = false;
+        break;
+      }
+    }
+  }
+
+  /** A scalar, or an empty collection (`{}`, `[]`). */
+  private leaf(v: JsonValue, simpleKey: boolean): void {
     if (typeof v === 'string') return this.string(v, simpleKey);
     if (typeof v === 'number') return this.scalar(String(v), Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (typeof v === 'boolean') return this.scalar(v ? 'true' : 'false', Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (v === null) return this.scalar('null', Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (v instanceof YamlNumber) return this.scalar(v.text, Style.Plain, SIMPLE_ANALYSIS, simpleKey);
-    if (Array.isArray(v)) return v.length === 0 ? this.emptyFlow('[', ']') : this.sequence(v, mapping);
-    return v.size === 0 ? this.emptyFlow('{', '}') : this.mapping(v);
+    return Array.isArray(v) ? this.emptyFlow('[', ']') : this.emptyFlow('{', '}');
   }
 
   private emptyFlow(open: string, close: string): void {
@@ -207,30 +253,15 @@ export class GoYamlEmitter {
     this.writeIndicator(close, false, false, false);
   }
 
-  private sequence(items: JsonValue[], mappingContext: boolean): void {
-    this.increaseIndent(false, mappingContext && !this.indention);
-    for (let i = 0; i < items.length; i++) {
-      this.writeIndent();
-      this.writeIndicator('-', true, false, true);
-      this.path.push(i);
-      this.node(items[i]!, true, false, false);
-      this.path.pop();
-    }
-    this.indent = this.indents.pop()!;
-  }
-
-  private mapping(m: JsonObject): void {
-    this.increaseIndent(false, false);
-    const keys = [...m.keys()].sort(compareYamlKeys);
-    for (const k of keys) {
-      this.writeIndent();
-      this.entry(k, m.get(k)!);
-    }
-    this.indent = this.indents.pop()!;
-  }
-
   /** One key and its value, from the key's column on. */
   private entry(k: string, v: JsonValue): void {
+    this.key(k);
+    this.node(v, true, false);
+    this.path.pop();
+  }
+
+  /** A mapping key up to its `:`, its value's path entry pushed (the caller pops it once the value is written). */
+  private key(k: string): void {
     this.path.push(k);
     if (isPlainKey(k)) {
       // What the general path below writes for a plain key, without its bookkeeping: most keys are plain.
@@ -240,16 +271,14 @@ export class GoYamlEmitter {
       this.whitespace = false;
       this.indention = false;
     } else if (this.isSimpleKey(k)) {
-      this.node(k, false, true, true);
+      this.leaf(k, true);
       this.writeIndicator(':', false, false, false);
     } else {
       this.writeIndicator('?', true, false, true);
-      this.node(k, false, true, false);
+      this.leaf(k, false);
       this.writeIndent();
       this.writeIndicator(':', true, false, true);
     }
-    this.node(v, false, true, false);
-    this.path.pop();
   }
 
   /** yaml_emitter_check_simple_key for a string key: one line, at most 128 bytes. */

@@ -18,7 +18,7 @@ import type { DecodeContext } from './decode-context';
 import { GoYamlEmitter, isPlainKey } from './go-yaml-emitter';
 import { compareYamlKeys } from './go-yaml-rules';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
-import { valueToKubectlJson } from './kubectl-json';
+import { goJsonCompact } from './kubectl-json';
 import { mapEntries, type MapEntry } from './kubectl-json-bytes';
 import { Element, elementKind, MemberScanner, scanTable, type ScanTable } from './member-scan';
 import { parseJsonValue } from './json-value-parser';
@@ -134,9 +134,12 @@ export function createYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter {
   function S(value: string, column: number, indent: number): string {
     return emitter.quickString(value, column) ?? checked(emitter.valueText(value, column, indent), value);
   }
-  /** FieldsV1 content (managedFields of an ObjectMeta other than the pod's own), through its JSON as kubectl converts it. */
+  /**
+   * FieldsV1 content (managedFields), through its JSON as kubectl converts it: compact, which reads as the same
+   * value as kubectl's indented JSON, whose indentation grows with the square of the depth (400 MB at 9,996).
+   */
   function F(value: PodValue, column: number, indent: number): string {
-    const json = valueToKubectlJson(value);
+    const json = goJsonCompact(value);
     return checked(emitter.valueText(parseJsonValue(json), column, indent), json);
   }
   /**

@@ -71,6 +71,8 @@ function toValue(node: Node | null | undefined, where: string, source: string): 
   throw new KubectlYamlError(`${where}: aliases and tags are not YAML that kubectl writes`);
 }
 
+const STACK_OVERFLOW = 'Maximum call stack size exceeded';
+
 /**
  * Every document of kubectl YAML text (a single object, a List, or a `---` separated stream) as the JSON
  * value it holds. Throws KubectlYamlError naming the line of a syntax error.
@@ -79,11 +81,18 @@ export function readKubectlYaml(text: string): PodValue[] {
   const docs = parseAllDocuments(withSeparatorsAsNewlines(text), { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
   if (!Array.isArray(docs)) return [];
   const values: PodValue[] = [];
-  docs.forEach((doc, i) => {
-    const error = doc.errors[0];
-    if (error) throw new KubectlYamlError(`not valid YAML: ${error.message.split('\n')[0]}`);
-    if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`, text));
-  });
+  try {
+    docs.forEach((doc, i) => {
+      const error = doc.errors[0];
+      if (error?.message.startsWith(STACK_OVERFLOW)) throw new RangeError(STACK_OVERFLOW);
+      if (error) throw new KubectlYamlError(`not valid YAML: ${error.message.split('\n')[0]}`);
+      if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`, text));
+    });
+  } catch (err) {
+    // The parser recurses once per level: managedFields deeper than about 800 levels are more than it can read.
+    if (err instanceof RangeError && err.message.startsWith(STACK_OVERFLOW)) throw new KubectlYamlError('the YAML nests deeper than this reader can follow (managedFields hundreds of levels deep?); save the pods as JSON (-o json), which reads at any depth kubectl prints');
+    throw err;
+  }
   return values;
 }
 

@@ -17,7 +17,9 @@ import {
   yamlProblemsWarning,
 } from './kubectl-yaml';
 import { KubectlYamlError, podTreesFromKubectlYaml, readKubectlYaml } from './kubectl-yaml-reader';
-import { webPodBytes } from './testdata/handmade-pods';
+import { FIELDS_V1_MAX_DEPTH } from './decode-context';
+import { podToNdjsonLine } from './kubectl-json';
+import { webPodBytes, withDeepManagedFields } from './testdata/handmade-pods';
 
 // What kubectl v1.32 printed for generated pods (scripts/gen-yaml-cases.ts): NAME.json in, NAME.yaml out.
 const casesDir = resolve(import.meta.dirname, 'testdata', 'yaml');
@@ -133,6 +135,45 @@ describe('kubectl YAML of pods', () => {
     const [tree] = podTreesFromKubectlYaml(podToKubectlYaml(pod).yaml);
     expect(podToKubectlJson(tree!)).toBe(podToKubectlJson(pod));
     expect((tree!.metadata as { generation: bigint }).generation).toBe(1152921504606846977n);
+  });
+});
+
+describe('kubectl YAML of managedFields nested deep', () => {
+  // kubectl v1.32's YAML of kubectl-managed-fields-140-deep.json (the web pod with withDeepManagedFields(140)).
+  const kubectl140 = readFileSync(resolve(import.meta.dirname, 'testdata', 'kubectl-managed-fields-140-deep.yaml'), 'utf8');
+  /** The fieldsV1 of withDeepManagedFields(depth) as go-yaml writes it under managedFields[0]: a key per level. */
+  const fieldsV1Block = (depth: number): string => {
+    let text = '';
+    for (let level = 0; level < depth - 2; level++) text += `${' '.repeat(6 + 2 * level)}f:a:\n`;
+    return `${text}${' '.repeat(6 + 2 * (depth - 2))}f:a: {}\n`;
+  };
+  /** Where two long texts first differ (a failed toBe would print 100 MB). */
+  const firstDifference = (a: string, b: string): number | undefined => {
+    for (let i = 0; i < Math.max(a.length, b.length); i += 4096) if (a.slice(i, i + 4096) !== b.slice(i, i + 4096)) return i;
+    return undefined;
+  };
+
+  it('prints 140 levels as kubectl does, from the bytes and through the JSON', () => {
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(140) });
+    expect(podBytesToKubectlYaml(bytes, { showManagedFields: true }).yaml).toBe(kubectl140);
+    expect(podToKubectlYaml(decodePod(bytes).pod, { showManagedFields: true }).yaml).toBe(kubectl140);
+    expect(kubectl140).toContain(`    fieldsV1:\n${fieldsV1Block(140)}    manager: m\n`);
+  });
+
+  it('prints the deepest fieldsV1 kubectl prints (9,996 levels) without running out of stack, as kubectl does at 140 levels', () => {
+    // kubectl's own YAML at 9,996 levels is 100 MB (checked equal by hand); its 140 levels, made as deep, stand for it.
+    const expected = kubectl140.replace(fieldsV1Block(140), fieldsV1Block(FIELDS_V1_MAX_DEPTH));
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(FIELDS_V1_MAX_DEPTH) });
+    const printed = podBytesToKubectlYaml(bytes, { showManagedFields: true });
+    expect(printed.problems).toEqual([]);
+    expect(firstDifference(printed.yaml, expected)).toBeUndefined();
+    // The JSON path: the tree's JSON converted, as `watch -o yaml` prints it.
+    expect(firstDifference(kubectlJsonToYaml(podToNdjsonLine(decodePod(bytes).pod, { showManagedFields: true })).yaml, expected)).toBeUndefined();
+  });
+
+  it('says YAML nested deeper than its reader follows is too deep, and to keep the pods as JSON', () => {
+    const yaml = podBytesToKubectlYaml(webPodBytes({ metaExtra: withDeepManagedFields(2000) }), { showManagedFields: true }).yaml;
+    expect(() => podTreesFromKubectlYaml(yaml)).toThrow(/nests deeper than this reader can follow .*save the pods as JSON/);
   });
 });
 
