@@ -8,12 +8,20 @@
  * as go-yaml reads them (yaml11-line-breaks.ts).
  * Browser-safe.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, Scalar, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, parseDocument, Scalar, type Node } from 'yaml';
 import { isBase60Float, resolvesAsString, yamlNumberText } from './go-yaml-rules';
 import type { PodObject, PodTree, PodValue } from './pod-tree';
 import { separatorScalarValue, withSeparatorsAsNewlines } from './yaml11-line-breaks';
 
-export class KubectlYamlError extends Error {}
+export class KubectlYamlError extends Error {
+  constructor(
+    message: string,
+    /** The 1-based line of the value it is about, when it is about one. */
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
 
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
@@ -50,8 +58,29 @@ function scalarText(node: Scalar, source: string, where: string): string {
   return text;
 }
 
+/** The 1-based line of `offset` in `source`. */
+function lineOf(source: string, offset: number): number {
+  let line = 1;
+  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * kubectl writes no tags (`!!binary`, `!custom`) and no aliases: what a value means would then hang on them,
+ * and reading it as plain text would make a pod kubectl never printed, so such a value is refused.
+ */
+function refuseTagsAndAliases(node: Node, where: string, source: string): void {
+  const line = node.range ? lineOf(source, node.range[0]) : undefined;
+  if (isAlias(node)) throw new KubectlYamlError(`${where}: an alias (*${node.source}), which kubectl never writes`, line);
+  if (node.tag !== undefined) {
+    const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
+    throw new KubectlYamlError(`${where}: the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means)`, line);
+  }
+}
+
 function toValue(node: Node | null | undefined, where: string, source: string): PodValue {
   if (node === null || node === undefined) return null;
+  refuseTagsAndAliases(node, where, source);
   if (isScalar(node)) {
     const text = scalarText(node, source, where);
     return node.type === Scalar.PLAIN ? plainValue(text) : text;
@@ -62,13 +91,14 @@ function toValue(node: Node | null | undefined, where: string, source: string): 
     for (const pair of node.items) {
       const key = pair.key as Node;
       if (!isScalar(key)) throw new KubectlYamlError(`${where}: a key that is not a string (not YAML that kubectl writes)`);
+      refuseTagsAndAliases(key, where, source);
       const k = scalarText(key, source, where);
       entries.push([k, toValue(pair.value as Node, `${where}.${k}`, source)]);
     }
     // fromEntries makes own properties, even for a key named __proto__.
     return Object.fromEntries(entries) as PodObject;
   }
-  throw new KubectlYamlError(`${where}: aliases and tags are not YAML that kubectl writes`);
+  throw new KubectlYamlError(`${where}: not YAML that kubectl writes`);
 }
 
 const STACK_OVERFLOW = 'Maximum call stack size exceeded';

@@ -272,6 +272,20 @@ describe('YAML pod files', () => {
     expect(podToKubectlYaml(opened.pods[0]!.pod, { showManagedFields: true }).yaml).toBe(kubectlYaml);
   });
 
+  it('refuses tagged values (!!binary, !custom) naming the file, the line and what to do, instead of reading them as text', async () => {
+    const pod = (data: string, key = 'data') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  uid: u1\n  annotations:\n    ${key}: ${data}\n`;
+    for (const [text, tag] of [[pod('!!binary aGVsbG8='), '!!binary'], [pod('!custom x'), '!custom'], [pod('!!str 5'), '!!str'], [pod('x', '!k key'), '!k'], [pod('!!map {a: b}'), '!!map']]) {
+      const err = await failure(file(text!, 'tagged.yaml'));
+      expect(err.problem, text).toBe('bad-value');
+      expect(err.line, text).toBe(7);
+      expect(err.message, text).toContain(`tagged.yaml: document 1.metadata.annotations`);
+      expect(err.message, text).toContain(`the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means) at line 7`);
+      expect(err.next, text).toMatch(/Fix or remove that pod in a copy of the file/);
+    }
+    const alias = await failure(file(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: &n a\n  uid: u1\n  labels:\n    n: *n\n`, 'alias.yaml'));
+    expect(alias.message).toMatch(/alias\.yaml: document 1\.metadata\.labels\.n: an alias \(\*n\), which kubectl never writes at line 7/);
+  });
+
   it('opens a YAML List export of every shared fixture with each pod as it was', async () => {
     const pods = hasSharedPods ? loadSharedPods().map((f) => decodePod(f.pb).pod) : [decodePod(webPodBytes()).pod];
     let yaml = '';
