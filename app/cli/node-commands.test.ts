@@ -11,7 +11,7 @@ import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../
 import { writeListPodsResponse } from '../kubelet/testing/pods-api-writers';
 import { decodePod } from '../pod/decode';
 import { encodePod } from '../pod/encode';
-import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
+import { podBytesListToKubectl, podBytesToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { kubectlJsonToYaml, podBytesToKubectlYaml } from '../pod/kubectl-yaml';
 import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
@@ -268,6 +268,33 @@ describe('nodescope node commands: local sockets and bad input', () => {
         expect(r.stdout).toContain('ns\\x9b2J\\u202e');
         expect(r.stdout).toContain('evil\\x1b]0;PWNED\\x07\\x1b[2J');
       }
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('watches in JSON as kubectl get -w -o json --output-watch-events prints: typed events, a deletion with the pod as last seen', async () => {
+    const socketPath = join(dir, 'events.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3, seed: 4 });
+    try {
+      const gone = k.store.list()[1]!;
+      let deleted = false;
+      const lines = (out: string) => out.split('\n').filter(Boolean);
+      const r = await nodescope(['watch', '--local', socketPath, '-o', 'json'], {
+        until: (out) => {
+          if (lines(out).length >= 3 && !deleted) {
+            deleted = true;
+            k.store.apply({ op: 'delete', uid: String((gone.metadata as PodObject).uid) });
+          }
+          return lines(out).length >= 4;
+        },
+      });
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      const events = lines(r.stdout);
+      expect(events).toHaveLength(4);
+      expect(events.slice(0, 3).map((e) => JSON.parse(e).type)).toEqual(['ADDED', 'ADDED', 'ADDED']);
+      // The whole pod as the watch last held it (spec and status too), not the kubelet's name, namespace and uid.
+      expect(events[3]).toBe(`{"type":"DELETED","object":${podToNdjsonLine(gone)}}`);
     } finally {
       await k.stop();
     }

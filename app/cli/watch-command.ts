@@ -5,7 +5,7 @@
 import type { RowField } from '../contract/pod-field-sources';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
-import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { podToNdjsonLine } from '../pod/kubectl-json';
 import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
@@ -49,9 +49,11 @@ export function stateLine(s: WatchState): string | undefined {
 }
 
 /**
- * Events as text in the chosen output: ndjson, the API server's watch events; json, the objects (kubectl
- * get -w -o json); yaml, one document per event with `---` before all but the first (kubectl get -w -o yaml
- * --output-watch-events); table, aligned lines.
+ * Events as text in the chosen output, each with its type, so a deletion shows in every one: ndjson, the API
+ * server's watch events; json, the same bytes, as kubectl get -w -o json --output-watch-events prints them (its
+ * JSON printer writes a watch event compact, one a line); yaml, one document per event with `---` before all but
+ * the first (kubectl get -w -o yaml --output-watch-events); table, aligned lines. A DELETED event carries the
+ * pod as last held, as an API server's watch does (the kubelet sends only its name, namespace and uid).
  */
 function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>): (change: WatchLineEvent, at: Date) => string {
   // A masked pod prints only what the mask selected, never Go's zero values for the rest.
@@ -59,8 +61,7 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
   const masked = maskedCells(opts.mask);
   let documents = 0;
   return (change, at) => {
-    if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
-    if (opts.output === 'json') return podToKubectlJson(change.pod.pod, options);
+    if (opts.output === 'ndjson' || opts.output === 'json') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
     if (opts.output === 'yaml') {
       // The compact JSON reads as the same value, without the indentation deep managedFields grow to.
       const printed = watchEventToKubectlYaml(change.type, podToNdjsonLine(change.pod.pod, options), documents++ > 0);
@@ -76,7 +77,10 @@ const spec: NodeCommandSpec = {
   replays: true,
   usage:
     "usage: nodescope watch SOURCE [options]\n\nPrints SOURCE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.\n" +
-    'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.',
+    'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.\n\n' +
+    '-o json and -o ndjson print one event a line, {"type":"ADDED","object":{...}}, as kubectl get -w -o json\n' +
+    '--output-watch-events does; -o yaml one document per event, as kubectl does with -o yaml. A DELETED event\n' +
+    "carries the pod as last seen, as an API server's watch does (the kubelet itself sends only its name,\nnamespace and uid).",
   outputs: ['table', 'ndjson', 'json', 'yaml'],
   async run({ client }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
