@@ -108,10 +108,10 @@ const STACK_OVERFLOW = 'Maximum call stack size exceeded';
  * value it holds. Throws KubectlYamlError naming the line of a syntax error.
  */
 export function readKubectlYaml(text: string): PodValue[] {
-  const docs = parseAllDocuments(withSeparatorsAsNewlines(text), { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
-  if (!Array.isArray(docs)) return [];
   const values: PodValue[] = [];
   try {
+    const docs = parseAllDocuments(withSeparatorsAsNewlines(text), { version: '1.1', schema: 'failsafe', merge: false, uniqueKeys: false, prettyErrors: true });
+    if (!Array.isArray(docs)) return [];
     docs.forEach((doc, i) => {
       const error = doc.errors[0];
       if (error?.message.startsWith(STACK_OVERFLOW)) throw new RangeError(STACK_OVERFLOW);
@@ -119,8 +119,11 @@ export function readKubectlYaml(text: string): PodValue[] {
       if (doc.contents !== null) values.push(toValue(doc.contents as Node, `document ${i + 1}`, text));
     });
   } catch (err) {
-    // The parser recurses once per level: managedFields deeper than about 800 levels are more than it can read.
-    if (err instanceof RangeError && err.message.startsWith(STACK_OVERFLOW)) throw new KubectlYamlError('the YAML nests deeper than this reader can follow (managedFields hundreds of levels deep?); save the pods as JSON (-o json), which reads at any depth kubectl prints');
+    // The parser recurses per level (and reports running out of stack as an error, or throws it): managedFields
+    // deeper than about 800 levels are more than it can read.
+    if (err instanceof RangeError && err.message.startsWith(STACK_OVERFLOW)) {
+      throw new KubectlYamlError('the YAML nests deeper than this reader can follow (about 800 levels: managedFields that deep?); export the pods without --show-managed-fields to leave managedFields out');
+    }
     throw err;
   }
   return values;

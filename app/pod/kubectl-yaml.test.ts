@@ -171,9 +171,9 @@ describe('kubectl YAML of managedFields nested deep', () => {
     expect(firstDifference(kubectlJsonToYaml(podToNdjsonLine(decodePod(bytes).pod, { showManagedFields: true })).yaml, expected)).toBeUndefined();
   });
 
-  it('says YAML nested deeper than its reader follows is too deep, and to keep the pods as JSON', () => {
+  it('says YAML nested deeper than its reader follows is too deep, and how to leave managedFields out', () => {
     const yaml = podBytesToKubectlYaml(webPodBytes({ metaExtra: withDeepManagedFields(2000) }), { showManagedFields: true }).yaml;
-    expect(() => podTreesFromKubectlYaml(yaml)).toThrow(/nests deeper than this reader can follow .*save the pods as JSON/);
+    expect(() => podTreesFromKubectlYaml(yaml)).toThrow(/nests deeper than this reader can follow .*export the pods without --show-managed-fields/);
   });
 });
 
