@@ -1,7 +1,7 @@
 /**
  * Makes the kubectl YAML oracle cases in app/pod/testdata/yaml/: pods that fill every field of the pod schema
  * and carry odd strings (quotes, colons, hashes, leading spaces, numbers and YAML 1.1 words as strings, long
- * text with and without spaces, multi-line text, unicode, big integers), each run through kubectl:
+ * text with and without spaces, multi-line text, unicode, U+2028/U+2029, big integers), each run through kubectl:
  *
  *   kubectl patch --local -f POD.json --type=merge -p '{}' -o json   -> NAME.json  (the input)
  *   kubectl patch --local -f POD.json --type=merge -p '{}' -o yaml   -> NAME.yaml  (what must come out)
@@ -190,8 +190,29 @@ function emptyPod(name: string): PodTree {
   return pod;
 }
 
-/** Strings kubectl refuses to print as YAML; their cases expect a refusal (kubectl-yaml.test.ts covers the line separators kubectl prints changed). */
+/**
+ * U+2028 and U+2029, which go-yaml writes raw (inside quotes or literals, indented after them as after a line
+ * break) and reads back as they were: in every quoting style, next to spaces and newlines, and where lines fold.
+ */
+export const LINE_SEPARATOR_STRINGS: string[] = [
+  'a\u2028b', 'a\u2029b', '\u2028', '\u2029', '\u2028\u2029', '\u2028lead', '\u2029lead', 'trail\u2028', 'trail\u2029', '1\u2028 2', 'a \u2028b', ' a\u2028b',
+  'a\u2028\u2029b', 'a\u2028\u2028b', 'a\n\u2028b', 'a\u2028\nb', 'a\nb\u2029', 'a\nb\u2029\n', '\u2028\n', '\n\u2029', 'a\u2029\n\nb\n', 'x: \u2028y', '#\u2028',
+  '-\u2028a', 'tab\t\u2028', 'a\u2028\u0001', "it's\u2028", 'é\u2029日本', 'yes\u2028', '0\u2029',
+  `${words(20)}\u2028${words(20)}`, `${words(15)}\n${words(10)}\u2029${words(10)}\n`, `"${words(12)}\u2028${words(12)}"`, `${words(12)}\u2029 ${words(12)}`,
+];
+
+/** Keys holding U+2028/U+2029: never simple keys (they count as line breaks), so go-yaml writes them after `? `. */
+export const LINE_SEPARATOR_KEYS: string[] = ['k\u2028ey', '\u2029', 'a/b\u2029c', `${'long-key-'.repeat(5)}\u2028end`];
+
+/** Strings kubectl refuses to print as YAML; their cases expect a refusal (kubectl-yaml.test.ts covers U+0085, which kubectl prints changed). */
 export const REFUSED_STRINGS = ['a\u007fb', 'a\u0080b', 'a\u009fb', 'a\ufffeb', 'a\uffffb'];
+
+function lineSeparatorsPod(name: string): PodTree {
+  const pod = stringsPod(name, LINE_SEPARATOR_STRINGS);
+  const labels = Object.fromEntries(LINE_SEPARATOR_KEYS.map((k, i) => [k, LINE_SEPARATOR_STRINGS[i]!]));
+  pod.metadata = { ...(pod.metadata as PodObject), labels };
+  return pod;
+}
 
 function cases(): [string, PodTree][] {
   const list: [string, PodTree][] = [];
@@ -206,6 +227,7 @@ function cases(): [string, PodTree][] {
   list.push(['odd-keys', keysPod('keys')]);
   list.push(['big-ints', bigIntPod('big')]);
   list.push(['empty-collections', emptyPod('empty')]);
+  list.push(['line-separators', lineSeparatorsPod('line-separators')]);
   REFUSED_STRINGS.forEach((s, i) => list.push([`refused-${i}`, stringsPod(`refused-${i}`, ['ok', s])]));
   return list;
 }

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeListPodsResponse, writeWatchPodsEvent } from '../kubelet/testing/pods-api-writers';
+import { encodePod } from '../pod/encode';
 import { kubectlJsonToYaml } from '../pod/kubectl-yaml';
+import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
 import { str, webPodBytes, webPodJson, withDeepManagedFields } from '../pod/testdata/handmade-pods';
 
 const bin = resolve(__dirname, '..', '..', 'bin', 'nodescope.js');
@@ -30,12 +32,22 @@ describe('nodescope decode', () => {
     const pod = nodescope(['decode', '-o', 'yaml', file('web-y.pb', webPodBytes())]);
     expect(pod.code).toBe(0);
     expect(pod.stdout).toBe(kubectlJsonToYaml(webPodJson).yaml);
-    // The pod's note holds U+2028, which kubectl's YAML would not keep.
-    expect(pod.stderr).toMatch(/kubectl would print .*web-y\.pb with values that do not read back the same .*metadata\.annotations\.note \(U\+2028\)/);
+    // The pod's note holds U+2028, which kubectl's YAML keeps: nothing to warn about.
+    expect(pod.stderr).toBe('');
     const good = webPodBytes();
     const r = nodescope(['decode', '--type', 'list', '-o', 'yaml', file('list-y.pb', writeListPodsResponse([good, good]))]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(kubectlJsonToYaml(`{"apiVersion":"v1","items":[${webPodJson},${webPodJson}],"kind":"List","metadata":{"resourceVersion":""}}`).yaml);
+  });
+
+  it("prints U+2028/U+2029 as kubectl does (kubectl v1.32's bytes), and only U+0085 escaped, with a warning", () => {
+    const cases = resolve(__dirname, '..', 'pod', 'testdata', 'yaml');
+    const kubectlYaml = readFileSync(join(cases, 'line-separators.yaml'), 'utf8');
+    const tree = podTreesFromKubectlYaml(kubectlYaml)[0]!;
+    expect(nodescope(['decode', '-o', 'yaml', file('ls.pb', encodePod(tree))])).toEqual({ code: 0, stdout: kubectlYaml, stderr: '' });
+    const nel = nodescope(['decode', '-o', 'yaml', file('nel.pb', encodePod({ ...tree, metadata: { ...(tree.metadata as object), annotations: { a: 'x\u0085y' } } }))]);
+    expect(nel.stdout).toContain('    a: "x\\Ny"\n');
+    expect(nel.stderr).toMatch(/kubectl would print .*nel\.pb with values that do not read back the same \(U\+0085 reads back as a space\): metadata\.annotations\.a \(U\+0085\)/);
   });
 
   it('prints a captured ListPodsResponse as a List, keeping the good pods when one is malformed', () => {

@@ -9,11 +9,13 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { writeListPodsResponse } from '../kubelet/testing/pods-api-writers';
+import { decodePod } from '../pod/decode';
 import { encodePod } from '../pod/encode';
-import { podBytesListToKubectl, podBytesToKubectlJson } from '../pod/kubectl-json';
+import { podBytesListToKubectl, podBytesToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { kubectlJsonToYaml, podBytesToKubectlYaml } from '../pod/kubectl-yaml';
 import { podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
+import { webPodBytes, withDeepManagedFields } from '../pod/testdata/handmade-pods';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { podsServiceDefinition } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
@@ -270,6 +272,49 @@ describe('nodescope node commands: local sockets and bad input', () => {
       await k.stop();
     }
   }, 30_000);
+
+  it('watches in JSON as kubectl get -w -o json --output-watch-events prints: typed events, a deletion with the pod as last seen', async () => {
+    const socketPath = join(dir, 'events.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 3, seed: 4 });
+    try {
+      const gone = k.store.list()[1]!;
+      let deleted = false;
+      const lines = (out: string) => out.split('\n').filter(Boolean);
+      const r = await nodescope(['watch', '--local', socketPath, '-o', 'json'], {
+        until: (out) => {
+          if (lines(out).length >= 3 && !deleted) {
+            deleted = true;
+            k.store.apply({ op: 'delete', uid: String((gone.metadata as PodObject).uid) });
+          }
+          return lines(out).length >= 4;
+        },
+      });
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      const events = lines(r.stdout);
+      expect(events).toHaveLength(4);
+      expect(events.slice(0, 3).map((e) => JSON.parse(e).type)).toEqual(['ADDED', 'ADDED', 'ADDED']);
+      // The whole pod as the watch last held it (spec and status too), not the kubelet's name, namespace and uid.
+      expect(events[3]).toBe(`{"type":"DELETED","object":${podToNdjsonLine(gone)}}`);
+    } finally {
+      await k.stop();
+    }
+  }, 30_000);
+
+  it('watches a pod with managedFields nested 4,000 levels in YAML, as kubectl prints it, instead of blaming the kubelet', async () => {
+    const socketPath = join(dir, 'deep.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 0 });
+    try {
+      const bytes = webPodBytes({ metaExtra: withDeepManagedFields(4000) });
+      k.store.apply({ op: 'add', pod: decodePod(bytes).pod });
+      const r = await nodescope(['watch', '--local', socketPath, '-o', 'yaml', '--show-managed-fields'], { until: (out) => out.endsWith('type: ADDED\n') });
+      expect(r.code, r.stderr.slice(0, 2000)).toBe(EXIT.ok);
+      expect(r.stderr).not.toMatch(/kubelet/);
+      const pod = podBytesToKubectlYaml(bytes, { showManagedFields: true }).yaml;
+      expect(r.stdout === `object:\n${pod.replace(/^(?=.)/gm, '  ')}type: ADDED\n`).toBe(true);
+    } finally {
+      await k.stop();
+    }
+  }, 60_000);
 
   it('leaves an existing export alone unless --force, and then keeps its permissions', async () => {
     const socketPath = join(dir, 'force.sock');

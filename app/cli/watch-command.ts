@@ -5,7 +5,7 @@
 import type { RowField } from '../pod/view/pod-field-sources';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
-import { podToKubectlJson, podToNdjsonLine } from '../pod/kubectl-json';
+import { podToNdjsonLine } from '../pod/kubectl-json';
 import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
@@ -49,9 +49,11 @@ export function stateLine(s: WatchState): string | undefined {
 }
 
 /**
- * Events as text in the chosen output: ndjson, the API server's watch events; json, the objects (kubectl
- * get -w -o json); yaml, one document per event with `---` before all but the first (kubectl get -w -o yaml
- * --output-watch-events); table, aligned lines.
+ * Events as text in the chosen output, each with its type, so a deletion shows in every one: ndjson, the API
+ * server's watch events; json, the same bytes, as kubectl get -w -o json --output-watch-events prints them (its
+ * JSON printer writes a watch event compact, one a line); yaml, one document per event with `---` before all but
+ * the first (kubectl get -w -o yaml --output-watch-events); table, aligned lines. A DELETED event carries the
+ * pod as last held, as an API server's watch does (the kubelet sends only its name, namespace and uid).
  */
 function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFields' | 'mask'>): (change: WatchLineEvent, at: Date) => string {
   // A masked pod prints only what the mask selected, never Go's zero values for the rest.
@@ -59,10 +61,10 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
   const masked = maskedCells(opts.mask);
   let documents = 0;
   return (change, at) => {
-    if (opts.output === 'ndjson') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
-    if (opts.output === 'json') return podToKubectlJson(change.pod.pod, options);
+    if (opts.output === 'ndjson' || opts.output === 'json') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
     if (opts.output === 'yaml') {
-      const printed = watchEventToKubectlYaml(change.type, podToKubectlJson(change.pod.pod, options), documents++ > 0);
+      // The compact JSON reads as the same value, without the indentation deep managedFields grow to.
+      const printed = watchEventToKubectlYaml(change.type, podToNdjsonLine(change.pod.pod, options), documents++ > 0);
       warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
       return printed.yaml;
     }
@@ -75,7 +77,10 @@ const spec: NodeCommandSpec = {
   replays: true,
   usage:
     "usage: nodescope watch SOURCE [options]\n\nPrints SOURCE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.\n" +
-    'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.',
+    'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.\n\n' +
+    '-o json and -o ndjson print one event a line, {"type":"ADDED","object":{...}}, as kubectl get -w -o json\n' +
+    '--output-watch-events does; -o yaml one document per event, as kubectl does with -o yaml. A DELETED event\n' +
+    "carries the pod as last seen, as an API server's watch does (the kubelet itself sends only its name,\nnamespace and uid).",
   outputs: ['table', 'ndjson', 'json', 'yaml'],
   extra: { 'max-unread': { type: 'string' } },
   extraHelp: `watch:\n  --max-unread SIZE          stop (exit 6) once this much live output waits for a reader that stopped\n                             reading, e.g. 16MiB or 512KiB (default ${unreadLimitText(MAX_UNREAD_OUTPUT).replace(' ', '')})`,
@@ -87,7 +92,24 @@ const spec: NodeCommandSpec = {
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();
     const output = new PacedOutput(process.stdout, limit);
-    const eventText = eventPrinter(opts);
+    const printer = eventPrinter(opts);
+    /**
+     * An event's text. Printing runs inside the watch's callbacks, whose failures the watch would report as
+     * the kubelet's (exit 4): a failure to print is Nodescope's own, so it ends the watch here, saying so.
+     */
+    const eventText = (change: PodChange, at: Date): string => {
+      try {
+        return printer(change, at);
+      } catch (err) {
+        if (stopWatch) {
+          printError(`nodescope watch: cannot print the ${change.type} event of pod ${change.pod.namespace}/${change.pod.name}: ${(err as Error).message}`);
+          printError(`  next step: this is a fault in Nodescope, not in the kubelet: report it; nodescope get SOURCE ${String((change.pod.pod.metadata as PodObject | undefined)?.uid ?? 'UID')} -o json prints the pod`);
+          stopWatch(EXIT.internal);
+          stopWatch = undefined;
+        }
+        return '';
+      }
+    };
     /** A sync's events are written as the reader takes them, made on their turn: the watch holds their pods anyway. */
     const printSync = (change: PodChange) => {
       warnUnknownFields([change.pod]);

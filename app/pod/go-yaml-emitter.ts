@@ -12,6 +12,7 @@
  * Browser-safe: no node: imports.
  */
 import { compareYamlKeys, isBase60Float, resolvesAsString } from './go-yaml-rules';
+import { analyzeScalar, codePoints, escape, isBreak, isPrintable, isSimple, SIMPLE_ANALYSIS, utf8Length, type Analysis, type ProblemKind } from './go-yaml-scalar-analysis';
 import { YamlNumber, type JsonObject, type JsonValue } from './json-value-parser';
 
 const BEST_WIDTH = 80;
@@ -27,46 +28,8 @@ const enum Style {
 /** A string's characters that kubectl cannot carry through its YAML (see KubectlYamlProblem). */
 export interface StringProblem {
   path: string;
-  /** 'refused': go-yaml's reader rejects the character (kubectl prints an error and no YAML);
-   *  'altered': kubectl's YAML of the value does not read back the same (U+0085, U+2028, U+2029). */
-  kind: 'refused' | 'altered';
+  kind: ProblemKind;
   codePoint: number;
-}
-
-const isBreak = (c: number) => c === 10 || c === 13 || c === 0x85 || c === 0x2028 || c === 0x2029;
-const isPrintable = (c: number) =>
-  c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
-const isBlankz = (c: number) => c === 32 || c === 9 || c === 0 || isBreak(c);
-/**
- * Line separators kubectl's YAML does not keep: a raw U+0085 in its JSON is read as a line break, and
- * U+2028/U+2029 are written raw inside quotes or literals, where YAML 1.1 readers (go-yaml too) fold them.
- */
-const isLineSeparator = (c: number) => c === 0x85 || c === 0x2028 || c === 0x2029;
-/** Characters go-yaml's reader refuses in its input ("control characters are not allowed"). */
-const isRefused = (c: number) => c === 0x7f || (c >= 0x80 && c <= 0x9f && c !== 0x85) || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff);
-
-const utf8Length = (s: string): number => {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-};
-
-/** Code points in `s` (a surrogate pair is one character to the emitter's column count). */
-function codePoints(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) n--;
-  }
-  return n;
 }
 
 /** A string go-yaml writes as it is, unquoted (most strings in a pod). */
@@ -75,39 +38,6 @@ const isPlain = (s: string): boolean => isSimple(s) && resolvesAsString(s) && !i
 /** A key go-yaml writes as it is, unquoted, before its `:` (most keys). */
 export function isPlainKey(k: string): boolean {
   return k.length <= 128 && isPlain(k);
-}
-
-interface Analysis {
-  multiline: boolean;
-  blockPlain: boolean;
-  single: boolean;
-  block: boolean;
-}
-
-const SIMPLE_ANALYSIS: Analysis = { multiline: false, blockPlain: true, single: true, block: true };
-
-/** Characters that may not start a plain scalar (`?`, `:` and `-` only when a space or the end follows). */
-const LEADING_INDICATOR = new Uint8Array(128);
-for (const c of '#,[]{}&*!|>\'"%@`') LEADING_INDICATOR[c.charCodeAt(0)] = 1;
-
-/**
- * What analyze() would find for most pod strings, in one cheap pass: printable ASCII, no leading or trailing
- * space, no indicator at the start, no `: ` or ` #` inside. Such a string may be plain and needs no escape.
- */
-function isSimple(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  const c0 = s.charCodeAt(0);
-  if (c0 >= 128 || LEADING_INDICATOR[c0] === 1 || c0 === 32 || s.charCodeAt(n - 1) === 32) return false;
-  if ((c0 === 63 || c0 === 58 || c0 === 45) && (n === 1 || s.charCodeAt(1) === 32)) return false;
-  if (n >= 3 && (s.startsWith('---') || s.startsWith('...'))) return false;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 32 || c > 126) return false;
-    if (c === 58 && (i + 1 === n || s.charCodeAt(i + 1) === 32)) return false;
-    if (c === 35 && s.charCodeAt(i - 1) === 32) return false;
-  }
-  return true;
 }
 
 export class GoYamlEmitter {
@@ -125,7 +55,7 @@ export class GoYamlEmitter {
   /** One YAML document (go-yaml's Marshal): the value, then a final line break. */
   document(value: JsonValue): string {
     this.reset(-1);
-    this.node(value, false, false, false);
+    this.node(value, false, false);
     this.writeIndent();
     return this.out;
   }
@@ -138,7 +68,7 @@ export class GoYamlEmitter {
     this.reset(0);
     this.pathRoot = pathPrefix;
     this.writeIndicator('-', true, false, true);
-    this.node(value, true, false, false);
+    this.node(value, false, false);
     if (this.column > 0) this.putBreak();
     return this.out;
   }
@@ -168,7 +98,7 @@ export class GoYamlEmitter {
     this.column = column;
     this.whitespace = false;
     this.indention = false;
-    this.node(value, false, true, false);
+    this.node(value, true, false);
     const out = this.out;
     return out.charCodeAt(out.length - 1) === 10 ? out.slice(0, -1) : out;
   }
@@ -192,14 +122,60 @@ export class GoYamlEmitter {
     this.indention = true;
   }
 
-  private node(v: JsonValue, sequence: boolean, mapping: boolean, simpleKey: boolean): void {
+  /**
+   * A value and everything in it. Collections are held open on a stack rather than by recursion: FieldsV1
+   * (managedFields) nests up to 9,996 levels, as deep as kubectl prints, far deeper than the call stack.
+   * `mapping`: the value follows a mapping key (a sequence there is written at the key's indentation).
+   */
+  private node(root: JsonValue, mapping: boolean, simpleKey: boolean): void {
+    const open: { items: JsonValue[] | JsonObject; keys: string[] | null; next: number }[] = [];
+    let v = root;
+    for (;;) {
+      if (Array.isArray(v) && v.length > 0) {
+        this.increaseIndent(false, mapping && !this.indention);
+        open.push({ items: v, keys: null, next: 0 });
+      } else if (v instanceof Map && v.size > 0) {
+        this.increaseIndent(false, false);
+        open.push({ items: v, keys: [...v.keys()].sort(compareYamlKeys), next: 0 });
+      } else this.leaf(v, simpleKey);
+      // On to the next entry, closing every collection that has none left.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return;
+        // The entry just written is done with.
+        if (top.next > 0) this.path.pop();
+        if (top.next === (top.keys ?? (top.items as JsonValue[])).length) {
+          this.indent = this.indents.pop()!;
+          open.pop();
+          continue;
+        }
+        const i = top.next++;
+        this.writeIndent();
+        if (top.keys === null) {
+          this.writeIndicator('-', true, false, true);
+          this.path.push(i);
+          v = (top.items as JsonValue[])[i]!;
+          mapping = false;
+        } else {
+          const k = top.keys[i]!;
+          this.key(k);
+          v = (top.items as JsonObject).get(k)!;
+          mapping = true;
+        }
+        simpleKey = false;
+        break;
+      }
+    }
+  }
+
+  /** A scalar, or an empty collection (`{}`, `[]`). */
+  private leaf(v: JsonValue, simpleKey: boolean): void {
     if (typeof v === 'string') return this.string(v, simpleKey);
     if (typeof v === 'number') return this.scalar(String(v), Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (typeof v === 'boolean') return this.scalar(v ? 'true' : 'false', Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (v === null) return this.scalar('null', Style.Plain, SIMPLE_ANALYSIS, simpleKey);
     if (v instanceof YamlNumber) return this.scalar(v.text, Style.Plain, SIMPLE_ANALYSIS, simpleKey);
-    if (Array.isArray(v)) return v.length === 0 ? this.emptyFlow('[', ']') : this.sequence(v, mapping);
-    return v.size === 0 ? this.emptyFlow('{', '}') : this.mapping(v);
+    return Array.isArray(v) ? this.emptyFlow('[', ']') : this.emptyFlow('{', '}');
   }
 
   private emptyFlow(open: string, close: string): void {
@@ -207,30 +183,15 @@ export class GoYamlEmitter {
     this.writeIndicator(close, false, false, false);
   }
 
-  private sequence(items: JsonValue[], mappingContext: boolean): void {
-    this.increaseIndent(false, mappingContext && !this.indention);
-    for (let i = 0; i < items.length; i++) {
-      this.writeIndent();
-      this.writeIndicator('-', true, false, true);
-      this.path.push(i);
-      this.node(items[i]!, true, false, false);
-      this.path.pop();
-    }
-    this.indent = this.indents.pop()!;
-  }
-
-  private mapping(m: JsonObject): void {
-    this.increaseIndent(false, false);
-    const keys = [...m.keys()].sort(compareYamlKeys);
-    for (const k of keys) {
-      this.writeIndent();
-      this.entry(k, m.get(k)!);
-    }
-    this.indent = this.indents.pop()!;
-  }
-
   /** One key and its value, from the key's column on. */
   private entry(k: string, v: JsonValue): void {
+    this.key(k);
+    this.node(v, true, false);
+    this.path.pop();
+  }
+
+  /** A mapping key up to its `:`, its value's path entry pushed (the caller pops it once the value is written). */
+  private key(k: string): void {
     this.path.push(k);
     if (isPlainKey(k)) {
       // What the general path below writes for a plain key, without its bookkeeping: most keys are plain.
@@ -240,16 +201,14 @@ export class GoYamlEmitter {
       this.whitespace = false;
       this.indention = false;
     } else if (this.isSimpleKey(k)) {
-      this.node(k, false, true, true);
+      this.leaf(k, true);
       this.writeIndicator(':', false, false, false);
     } else {
       this.writeIndicator('?', true, false, true);
-      this.node(k, false, true, false);
+      this.leaf(k, false);
       this.writeIndent();
       this.writeIndicator(':', true, false, true);
     }
-    this.node(v, false, true, false);
-    this.path.pop();
   }
 
   /** yaml_emitter_check_simple_key for a string key: one line, at most 128 bytes. */
@@ -262,7 +221,7 @@ export class GoYamlEmitter {
   /** encode.go stringv: literal for text with a newline, plain when it reads back as a string, else double-quoted. */
   private string(s: string, simpleKey: boolean): void {
     const simple = isSimple(s);
-    const analysis = simple ? SIMPLE_ANALYSIS : this.analyze(s);
+    const analysis = simple ? SIMPLE_ANALYSIS : analyzeScalar(s, this.note);
     const style = !simple && s.includes('\n') ? Style.Literal : s !== '' && resolvesAsString(s) && !isBase60Float(s) ? Style.Plain : Style.Double;
     this.scalar(s, style, analysis, simpleKey);
   }
@@ -283,81 +242,10 @@ export class GoYamlEmitter {
     this.indent = this.indents.pop()!;
   }
 
-  /** yaml_emitter_analyze_scalar (unicode output, block context), noting what kubectl cannot read. */
-  private analyze(value: string): Analysis {
-    if (value === '') return { multiline: false, blockPlain: true, single: true, block: false };
-    let blockIndicators = value.startsWith('---') || value.startsWith('...');
-    let lineBreaks = false;
-    let special = false;
-    let leadingSpace = false;
-    let leadingBreak = false;
-    let trailingSpace = false;
-    let trailingBreak = false;
-    let breakSpace = false;
-    let spaceBreak = false;
-    let precededByWhitespace = true;
-    let previousSpace = false;
-    let previousBreak = false;
-    for (let i = 0; i < value.length; ) {
-      const c = value.codePointAt(i)!;
-      if (c > 32 && c < 127 && c !== 58 && c !== 35 && i > 0) {
-        // Most characters: printable ASCII past the first that is no space, `:` or `#` changes nothing below but these.
-        previousSpace = false;
-        previousBreak = false;
-        precededByWhitespace = false;
-        i++;
-        continue;
-      }
-      const next = i + (c > 0xffff ? 2 : 1);
-      const n = value.charCodeAt(next);
-      const followedByWhitespace = next >= value.length || n === 32 || n === 9;
-      if (i === 0) {
-        switch (c) {
-          case 35: case 44: case 91: case 93: case 123: case 125: case 38: case 42: case 33: case 124: case 62: case 39: case 34: case 37: case 64: case 96:
-            blockIndicators = true;
-            break;
-          case 63: case 58: case 45:
-            if (followedByWhitespace) blockIndicators = true;
-            break;
-        }
-      } else if ((c === 58 && followedByWhitespace) || (c === 35 && precededByWhitespace)) {
-        blockIndicators = true;
-      }
-      if (!isPrintable(c)) special = true;
-      if (isRefused(c)) this.problems.push({ path: this.pathText(), kind: 'refused', codePoint: c });
-      else if (isLineSeparator(c)) {
-        // Escaped here (\N, \L, \P) so the value reads back; kubectl's YAML would not.
-        special = true;
-        this.problems.push({ path: this.pathText(), kind: 'altered', codePoint: c });
-      }
-      if (c === 32) {
-        if (i === 0) leadingSpace = true;
-        if (next === value.length) trailingSpace = true;
-        if (previousBreak) breakSpace = true;
-        previousSpace = true;
-        previousBreak = false;
-      } else if (isBreak(c)) {
-        lineBreaks = true;
-        if (i === 0) leadingBreak = true;
-        if (next === value.length) trailingBreak = true;
-        if (previousSpace) spaceBreak = true;
-        previousSpace = false;
-        previousBreak = true;
-      } else {
-        previousSpace = false;
-        previousBreak = false;
-      }
-      precededByWhitespace = isBlankz(c);
-      i = next;
-    }
-    const a: Analysis = { multiline: lineBreaks, blockPlain: true, single: true, block: true };
-    if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlain = false;
-    if (trailingSpace) a.block = false;
-    if (breakSpace) a.blockPlain = a.single = false;
-    if (spaceBreak || special) a.blockPlain = a.single = a.block = false;
-    if (lineBreaks || blockIndicators) a.blockPlain = false;
-    return a;
-  }
+  /** A character of the string at `path` that kubectl could not carry (see StringProblem). */
+  private readonly note = (kind: ProblemKind, codePoint: number): void => {
+    this.problems.push({ path: this.pathText(), kind, codePoint });
+  };
 
   private pathText(): string {
     let p = this.pathRoot;
@@ -572,17 +460,4 @@ export class GoYamlEmitter {
       i = j;
     }
   }
-}
-
-const HEX = '0123456789ABCDEF';
-const NAMED: Record<number, string> = { 0: '0', 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 27: 'e', 34: '"', 92: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P' };
-
-/** go-yaml's escape in a double-quoted scalar: a name, else \xXX, \uXXXX or \UXXXXXXXX in upper-case hex. */
-function escape(c: number): string {
-  const named = NAMED[c];
-  if (named !== undefined) return `\\${named}`;
-  const [letter, width] = c <= 0xff ? ['x', 2] : c <= 0xffff ? ['u', 4] : ['U', 8];
-  let hex = '';
-  for (let k = (width - 1) * 4; k >= 0; k -= 4) hex += HEX[(c >> k) & 15];
-  return `\\${letter}${hex}`;
 }

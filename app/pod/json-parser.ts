@@ -78,57 +78,18 @@ export function parseJson<V, O>(text: string, build: JsonBuild<V, O>): V {
       i++;
     }
   };
-  const value = (depth: number): V => {
+  /** After an object's `{` or `,`: its next key, up to and past the `:`. */
+  const key = (): string => {
     ws();
-    const c = text.charCodeAt(i);
-    if ((c === 0x7b || c === 0x5b) && depth >= build.maxDepth) fail(`nested deeper than ${build.maxDepth} levels`, 'a pod, which nests far less');
-    if (c === 0x7b) {
-      i++;
-      const obj = build.object();
-      ws();
-      if (text.charCodeAt(i) === 0x7d) {
-        i++;
-        return build.fromObject(obj);
-      }
-      for (;;) {
-        ws();
-        if (text.charCodeAt(i) !== 0x22) fail(`${describe(text, i)} where an object key belongs`, 'a quoted key');
-        const key = string();
-        ws();
-        if (text.charCodeAt(i) !== 0x3a) fail(`${describe(text, i)} after an object key`, "':'");
-        i++;
-        build.member(obj, key, value(depth + 1));
-        ws();
-        const d = text.charCodeAt(i);
-        if (d === 0x7d) {
-          i++;
-          return build.fromObject(obj);
-        }
-        if (d !== 0x2c) fail(`${describe(text, i)} after an object member`, "',' or '}'");
-        i++;
-      }
-    }
-    if (c === 0x5b) {
-      i++;
-      const items: V[] = [];
-      ws();
-      if (text.charCodeAt(i) === 0x5d) {
-        i++;
-        return build.fromArray(items);
-      }
-      for (;;) {
-        items.push(value(depth + 1));
-        ws();
-        const d = text.charCodeAt(i);
-        if (d === 0x5d) {
-          i++;
-          return build.fromArray(items);
-        }
-        if (d !== 0x2c) fail(`${describe(text, i)} after an array element`, "',' or ']'");
-        i++;
-      }
-    }
-    if (c === 0x22) return string() as V;
+    if (text.charCodeAt(i) !== 0x22) fail(`${describe(text, i)} where an object key belongs`, 'a quoted key');
+    const k = string();
+    ws();
+    if (text.charCodeAt(i) !== 0x3a) fail(`${describe(text, i)} after an object key`, "':'");
+    i++;
+    return k;
+  };
+  const scalar = (): V => {
+    if (text.charCodeAt(i) === 0x22) return string() as V;
     if (text.startsWith('true', i)) {
       i += 4;
       return true as V;
@@ -148,7 +109,58 @@ export function parseJson<V, O>(text: string, build: JsonBuild<V, O>): V {
     i += literal.length;
     return build.number(literal, !/[.eE]/.test(literal));
   };
-  const result = value(0);
+  /**
+   * One value. Objects and arrays being read are held on a stack rather than by recursion, so nesting is
+   * bounded by maxDepth alone (FieldsV1 nests up to 9,996 levels, far deeper than the call stack).
+   */
+  const value = (): V => {
+    const open: ({ object: O; key: string; items?: undefined } | { items: V[] })[] = [];
+    for (;;) {
+      ws();
+      const c = text.charCodeAt(i);
+      if ((c === 0x7b || c === 0x5b) && open.length >= build.maxDepth) fail(`nested deeper than ${build.maxDepth} levels`, 'a pod, which nests far less');
+      let v: V;
+      if (c === 0x7b) {
+        i++;
+        ws();
+        if (text.charCodeAt(i) !== 0x7d) {
+          open.push({ object: build.object(), key: key() });
+          continue;
+        }
+        i++;
+        v = build.fromObject(build.object());
+      } else if (c === 0x5b) {
+        i++;
+        ws();
+        if (text.charCodeAt(i) !== 0x5d) {
+          open.push({ items: [] });
+          continue;
+        }
+        i++;
+        v = build.fromArray([]);
+      } else v = scalar();
+      // Into the object or array it is in, then on past every one that ends here.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return v;
+        if (top.items !== undefined) top.items.push(v);
+        else build.member(top.object, top.key, v);
+        ws();
+        const d = text.charCodeAt(i);
+        if (d === (top.items !== undefined ? 0x5d : 0x7d)) {
+          i++;
+          open.pop();
+          v = top.items !== undefined ? build.fromArray(top.items) : build.fromObject(top.object);
+          continue;
+        }
+        if (d !== 0x2c) fail(top.items !== undefined ? `${describe(text, i)} after an array element` : `${describe(text, i)} after an object member`, top.items !== undefined ? "',' or ']'" : "',' or '}'");
+        i++;
+        if (top.items === undefined) top.key = key();
+        break;
+      }
+    }
+  };
+  const result = value();
   ws();
   if (i < text.length) fail(`${describe(text, i)} after the value`, 'nothing more');
   return result;

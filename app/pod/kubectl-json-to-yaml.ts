@@ -45,6 +45,6 @@ export function yamlProblemsText(what: string, problems: StringProblem[]): strin
   const where = (ps: StringProblem[]) => `${ps.slice(0, 3).map((p) => `${p.path} (${u(p.codePoint)})`).join(', ')}${ps.length > 3 ? ` and ${ps.length - 3} more` : ''}`;
   const parts: string[] = [];
   if (refused.length) parts.push(`kubectl would refuse to print ${what} as YAML ("control characters are not allowed"): ${where(refused)}`);
-  if (altered.length) parts.push(`kubectl would print ${what} with values that do not read back the same (line separators): ${where(altered)}`);
+  if (altered.length) parts.push(`kubectl would print ${what} with values that do not read back the same (U+0085 reads back as a space): ${where(altered)}`);
   return `${parts.join('; ')}; printed here as valid YAML that reads back to the same JSON`;
 }

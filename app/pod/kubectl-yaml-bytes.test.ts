@@ -46,7 +46,24 @@ describe('pod bytes straight to kubectl YAML', () => {
       else expect(text, c.name).toBe(c.yaml);
       expect(podBytesToKubectlYaml(c.bytes).yaml, c.name).toBe(c.yaml);
     }
-    expect(misses).toEqual([]);
+    // Only its `|` literals that end with U+2029 (see the next test) take the JSON path.
+    expect(misses).toEqual(['line-separators']);
+  });
+
+  it('prints U+2028/U+2029 itself, leaving to the JSON path only a `|` literal that ends with one', () => {
+    const withNote = (note: string): PodTree => {
+      const tree = decodePod(cases.find((c) => c.name === 'big-ints')!.bytes).pod;
+      return { ...tree, metadata: { ...(tree.metadata as object), annotations: { note, z: 'after' } } };
+    };
+    for (const note of ['a\u2028b', '\u2029', 'x: \u2028y', 'a\n\u2028b\n', `${'word '.repeat(20)}\u2028${'word '.repeat(20)}`]) {
+      const tree = withNote(note);
+      expect(fast(encodePod(tree)), JSON.stringify(note)).toBe(kubectlJsonToYaml(podToKubectlJson(tree)).yaml);
+    }
+    for (const note of ['a\nb\u2029', 'a\n\u2028']) {
+      const tree = withNote(note);
+      expect(fast(encodePod(tree)), JSON.stringify(note)).toBe('miss');
+      expect(podBytesToKubectlYaml(encodePod(tree)).yaml).toContain(`${note.slice(-1)}    z: after\n`);
+    }
   });
 
   it("prints the simulator's pods as their kubectl JSON converts", () => {

@@ -10,14 +10,15 @@
  * the first one (after `key:` and a line break, or after `- `). What this layout does not cover throws
  * YamlFastPathMiss, and the caller prints the pod through its JSON text instead: a string kubectl could not
  * carry (its problems need their paths), a string with U+FFFD (invalid UTF-8 is replaced per byte as Go does
- * only on the JSON path).
+ * only on the JSON path), a `|` literal whose last line break is a U+2028/U+2029 (go-yaml writes what follows
+ * on the same line, after it, where this layout puts a line break first).
  */
 import { podSchema, WIRE_LEN, WIRE_VARINT, type MessageSchema } from '../schema/pod-schema';
 import type { DecodeContext } from './decode-context';
 import { GoYamlEmitter, isPlainKey } from './go-yaml-emitter';
 import { compareYamlKeys } from './go-yaml-rules';
 import { MANAGED_FIELDS, Rule, ruleOf } from './go-json-rules';
-import { valueToKubectlJson } from './kubectl-json';
+import { goJsonCompact } from './kubectl-json';
 import { mapEntries, type MapEntry } from './kubectl-json-bytes';
 import { Element, elementKind, MemberScanner, scanTable, type ScanTable } from './member-scan';
 import { parseJsonValue } from './json-value-parser';
@@ -126,15 +127,19 @@ export function createYamlBytesPrinter(emitter: GoYamlEmitter): PodYamlPrinter {
       emitter.problems.length = 0;
       miss();
     }
-    return value.includes('\ufffd') ? miss() : text;
+    const last = text.charCodeAt(text.length - 1);
+    return value.includes('\ufffd') || last === 0x2028 || last === 0x2029 ? miss() : text;
   }
   /** A string value; see GoYamlEmitter.valueText. */
   function S(value: string, column: number, indent: number): string {
     return emitter.quickString(value, column) ?? checked(emitter.valueText(value, column, indent), value);
   }
-  /** FieldsV1 content (managedFields of an ObjectMeta other than the pod's own), through its JSON as kubectl converts it. */
+  /**
+   * FieldsV1 content (managedFields), through its JSON as kubectl converts it: compact, which reads as the same
+   * value as kubectl's indented JSON, whose indentation grows with the square of the depth (400 MB at 9,996).
+   */
   function F(value: PodValue, column: number, indent: number): string {
-    const json = valueToKubectlJson(value);
+    const json = goJsonCompact(value);
     return checked(emitter.valueText(parseJsonValue(json), column, indent), json);
   }
   /**

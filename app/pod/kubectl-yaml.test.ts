@@ -17,7 +17,9 @@ import {
   yamlProblemsWarning,
 } from './kubectl-yaml';
 import { KubectlYamlError, podTreesFromKubectlYaml, readKubectlYaml } from './kubectl-yaml-reader';
-import { webPodBytes } from './testdata/handmade-pods';
+import { FIELDS_V1_MAX_DEPTH } from './decode-context';
+import { podToNdjsonLine } from './kubectl-json';
+import { webPodBytes, withDeepManagedFields } from './testdata/handmade-pods';
 
 // What kubectl v1.32 printed for generated pods (scripts/gen-yaml-cases.ts): NAME.json in, NAME.yaml out.
 const casesDir = resolve(import.meta.dirname, 'testdata', 'yaml');
@@ -72,12 +74,14 @@ describe('kubectl YAML of generated pods (kubectl v1.32 as oracle)', () => {
 });
 
 describe('kubectl YAML, rules kubectl has no say in', () => {
-  it('keeps line separators kubectl would not (U+0085 read as a break, U+2028/U+2029 written raw) and warns', () => {
-    const printed = kubectlJsonToYaml('{"a":"x\u0085y","b":["1\u2028 2","3\\n\u2029"]}');
-    expect(printed.yaml).toBe('a: "x\\Ny"\nb:\n- "1\\L 2"\n- "3\\n\\P"\n');
-    expect(printed.problems.map((p) => [p.path, p.kind, p.codePoint])).toEqual([['a', 'altered', 0x85], ['b[0]', 'altered', 0x2028], ['b[1]', 'altered', 0x2029]]);
-    expect(readKubectlYaml(printed.yaml)).toEqual([{ a: 'x\u0085y', b: ['1\u2028 2', '3\n\u2029'] }]);
-    expect(yamlProblemsWarning('pod p', printed.problems)).toMatch(/do not read back the same .*a \(U\+0085\), b\[0\] \(U\+2028\)/);
+  it('keeps U+0085 escaped (kubectl reads it as a space) and warns; U+2028/U+2029 go out as kubectl writes them', () => {
+    const printed = kubectlJsonToYaml('{"a":"x\u0085y","b":["1\u2028 2","3\\n\u2029","p\u2028q"]}');
+    expect(printed.yaml).toBe('a: "x\\Ny"\nb:\n- "1\\L 2"\n- |+\n  3\n\u2029- \'p\u2028  q\'\n');
+    expect(printed.problems.map((p) => [p.path, p.kind, p.codePoint])).toEqual([['a', 'altered', 0x85]]);
+    expect(readKubectlYaml(printed.yaml)).toEqual([{ a: 'x\u0085y', b: ['1\u2028 2', '3\n\u2029', 'p\u2028q'] }]);
+    expect(yamlProblemsWarning('pod p', printed.problems)).toBe(
+      'nodescope: kubectl would print pod p with values that do not read back the same (U+0085 reads back as a space): a (U+0085); printed here as valid YAML that reads back to the same JSON',
+    );
   });
 
   it('prints JSON numbers as go-yaml does after reading them: int64, uint64, else float64 in Go\'s g format', () => {
@@ -131,6 +135,45 @@ describe('kubectl YAML of pods', () => {
     const [tree] = podTreesFromKubectlYaml(podToKubectlYaml(pod).yaml);
     expect(podToKubectlJson(tree!)).toBe(podToKubectlJson(pod));
     expect((tree!.metadata as { generation: bigint }).generation).toBe(1152921504606846977n);
+  });
+});
+
+describe('kubectl YAML of managedFields nested deep', () => {
+  // kubectl v1.32's YAML of kubectl-managed-fields-140-deep.json (the web pod with withDeepManagedFields(140)).
+  const kubectl140 = readFileSync(resolve(import.meta.dirname, 'testdata', 'kubectl-managed-fields-140-deep.yaml'), 'utf8');
+  /** The fieldsV1 of withDeepManagedFields(depth) as go-yaml writes it under managedFields[0]: a key per level. */
+  const fieldsV1Block = (depth: number): string => {
+    let text = '';
+    for (let level = 0; level < depth - 2; level++) text += `${' '.repeat(6 + 2 * level)}f:a:\n`;
+    return `${text}${' '.repeat(6 + 2 * (depth - 2))}f:a: {}\n`;
+  };
+  /** Where two long texts first differ (a failed toBe would print 100 MB). */
+  const firstDifference = (a: string, b: string): number | undefined => {
+    for (let i = 0; i < Math.max(a.length, b.length); i += 4096) if (a.slice(i, i + 4096) !== b.slice(i, i + 4096)) return i;
+    return undefined;
+  };
+
+  it('prints 140 levels as kubectl does, from the bytes and through the JSON', () => {
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(140) });
+    expect(podBytesToKubectlYaml(bytes, { showManagedFields: true }).yaml).toBe(kubectl140);
+    expect(podToKubectlYaml(decodePod(bytes).pod, { showManagedFields: true }).yaml).toBe(kubectl140);
+    expect(kubectl140).toContain(`    fieldsV1:\n${fieldsV1Block(140)}    manager: m\n`);
+  });
+
+  it('prints the deepest fieldsV1 kubectl prints (9,996 levels) without running out of stack, as kubectl does at 140 levels', () => {
+    // kubectl's own YAML at 9,996 levels is 100 MB (checked equal by hand); its 140 levels, made as deep, stand for it.
+    const expected = kubectl140.replace(fieldsV1Block(140), fieldsV1Block(FIELDS_V1_MAX_DEPTH));
+    const bytes = webPodBytes({ metaExtra: withDeepManagedFields(FIELDS_V1_MAX_DEPTH) });
+    const printed = podBytesToKubectlYaml(bytes, { showManagedFields: true });
+    expect(printed.problems).toEqual([]);
+    expect(firstDifference(printed.yaml, expected)).toBeUndefined();
+    // The JSON path: the tree's JSON converted, as `watch -o yaml` prints it.
+    expect(firstDifference(kubectlJsonToYaml(podToNdjsonLine(decodePod(bytes).pod, { showManagedFields: true })).yaml, expected)).toBeUndefined();
+  });
+
+  it('says YAML nested deeper than its reader follows is too deep, and how to leave managedFields out', () => {
+    const yaml = podBytesToKubectlYaml(webPodBytes({ metaExtra: withDeepManagedFields(2000) }), { showManagedFields: true }).yaml;
+    expect(() => podTreesFromKubectlYaml(yaml)).toThrow(/nests deeper than this reader can follow .*export the pods without --show-managed-fields/);
   });
 });
 

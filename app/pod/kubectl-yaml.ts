@@ -6,7 +6,7 @@
  * applied straight from the bytes (kubectl-yaml-bytes.ts), and this way only for what that one leaves to it.
  *
  * Where kubectl itself cannot carry a string through YAML (go-yaml's reader refuses DEL, C1 controls and
- * U+FFFE/U+FFFF; its YAML of U+0085, U+2028 and U+2029 reads back as line breaks), the YAML printed here keeps the value exactly
+ * U+FFFE/U+FFFF; its YAML of U+0085 reads back as a space), the YAML printed here keeps the value exactly
  * (escaped in double quotes, which reads back to the same JSON) and `problems` says where, so the caller
  * can say that kubectl would have refused or changed it.
  */

@@ -264,12 +264,26 @@ describe('YAML pod files', () => {
 
   // The every-field cases are left out: they carry `time: null` in managedFields, which kubectl's unstructured
   // patch keeps but no Go server sends (it omits a nil time), and a pod read back prints as the server would.
-  it.each(['big-ints', 'empty-collections', 'long-strings', 'odd-keys', ...[0, 1, 2, 3, 4, 5].map((i) => `odd-strings-0${i}`)])('reads kubectl\'s own YAML of %s back to a pod that prints those bytes again', async (name) => {
+  it.each(['big-ints', 'empty-collections', 'line-separators', 'long-strings', 'odd-keys', ...[0, 1, 2, 3, 4, 5].map((i) => `odd-strings-0${i}`)])('reads kubectl\'s own YAML of %s back to a pod that prints those bytes again', async (name) => {
     const kubectlYaml = readFileSync(join(yamlCases, `${name}.yaml`), 'utf8');
     const opened = snapshot(await openPodFile(file(kubectlYaml, `${name}.yaml`)));
     expect(opened.format).toBe('yaml');
     expect(opened.pods).toHaveLength(1);
     expect(podToKubectlYaml(opened.pods[0]!.pod, { showManagedFields: true }).yaml).toBe(kubectlYaml);
+  });
+
+  it('refuses tagged values (!!binary, !custom) naming the file, the line and what to do, instead of reading them as text', async () => {
+    const pod = (data: string, key = 'data') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  uid: u1\n  annotations:\n    ${key}: ${data}\n`;
+    for (const [text, tag] of [[pod('!!binary aGVsbG8='), '!!binary'], [pod('!custom x'), '!custom'], [pod('!!str 5'), '!!str'], [pod('x', '!k key'), '!k'], [pod('!!map {a: b}'), '!!map']]) {
+      const err = await failure(file(text!, 'tagged.yaml'));
+      expect(err.problem, text).toBe('bad-value');
+      expect(err.line, text).toBe(7);
+      expect(err.message, text).toContain(`tagged.yaml: document 1.metadata.annotations`);
+      expect(err.message, text).toContain(`the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means) at line 7`);
+      expect(err.next, text).toMatch(/Fix or remove that pod in a copy of the file/);
+    }
+    const alias = await failure(file(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: &n a\n  uid: u1\n  labels:\n    n: *n\n`, 'alias.yaml'));
+    expect(alias.message).toMatch(/alias\.yaml: document 1\.metadata\.labels\.n: an alias \(\*n\), which kubectl never writes at line 7/);
   });
 
   it('opens a YAML List export of every shared fixture with each pod as it was', async () => {

@@ -18,7 +18,10 @@ export function readPodYaml(bytes: Uint8Array, file: string): YamlPods {
   try {
     trees = podTreesFromKubectlYaml(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (err) {
-    if (err instanceof KubectlYamlError) throw podFileError(file, 'not-pods', err.message, { expected: 'kubectl YAML of a Pod or a List of pods' }, err);
+    // An error at a line is about one value there (a tag, say): that pod is to fix, or to export again.
+    if (err instanceof KubectlYamlError) {
+      throw podFileError(file, err.line === undefined ? 'not-pods' : 'bad-value', err.message, { expected: 'kubectl YAML of a Pod or a List of pods', line: err.line }, err);
+    }
     if (err instanceof TypeError) throw podFileError(file, 'not-json', 'the file is not UTF-8 text', { expected: 'kubectl YAML' }, err);
     throw err;
   }
