@@ -182,7 +182,7 @@ class JsonPodCollector {
       } catch (err) {
         if (!(err instanceof InexactNumber)) throw err;
         // An integer beyond 2^53 was rounded by JSON.parse: parse this pod again, exactly.
-        converted = podFromJson(select(this.parseExact(piece.bytes.toString('utf8'), piece)));
+        converted = podFromJson(select(this.parseExact(piece.bytes.toString('utf8'), piece)), { exact: true });
       }
     } catch (err) {
       if (err instanceof PodJsonError) throw this.error('bad-value', `pod ${label}: ${err.message}`, piece);

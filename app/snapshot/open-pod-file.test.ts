@@ -200,6 +200,23 @@ describe('bad files', () => {
     expect(err.message).toMatch(/default\/web-0: status.phase: expected a string, found number 7/);
   });
 
+  it('an int64 written as a float beyond int64 (1e20) is refused as Go refuses it: file, line, field path, range', async () => {
+    // JSON.parse rounds it, the exact parse keeps it a float: both passes used to throw, and the CLI exited 70 with no message.
+    const json = file(list.replace(/"generation": \d+/, '"generation": 1e20'));
+    const err = await failure(json);
+    expect(err.problem).toBe('bad-value');
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(json);
+    expect(err.message).toMatch(/pod default\/web-0: metadata\.generation: expected a 64-bit integer, found number 100000000000000000000 \(out of int64 range\)/);
+    const inRange = await failure(file(webPodJson.replace(/"generation": \d+/, '"generation": 1e18')));
+    expect(inRange.message).toMatch(/metadata\.generation: expected a 64-bit integer written in digits, found number 1000000000000000000/);
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    const fromYaml = await failure(file(yaml.replace(/generation: \d+/, 'generation: 1e20'), 'float.yaml'));
+    expect(fromYaml.problem).toBe('bad-value');
+    expect(fromYaml.message).toMatch(/metadata\.generation: expected a 64-bit integer, found number 100000000000000000000 \(out of int64 range\)/);
+  });
+
   it('deep nesting is refused without exhausting the stack', async () => {
     const err = await failure(file('{"a":'.repeat(200_000)));
     expect(err.problem).toBe('too-deep');

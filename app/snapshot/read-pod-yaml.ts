@@ -27,7 +27,7 @@ export function readPodYaml(bytes: Uint8Array, file: string): YamlPods {
   const pods = trees.map((tree, i): DecodedPod => {
     let converted;
     try {
-      converted = podFromJson(tree);
+      converted = podFromJson(tree, { exact: true });
     } catch (err) {
       if (err instanceof PodJsonError) throw podFileError(file, 'bad-value', `pod ${i}: ${err.message}`, { expected: 'a pod as kubectl prints it' }, err);
       throw err;
