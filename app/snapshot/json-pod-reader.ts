@@ -54,6 +54,7 @@ class JsonPodCollector {
   private readonly skippedKinds = new Map<string, number>();
   private unknownKeys = new Set<string>();
   private podsWithUnknownKeys = 0;
+  private repeatedItems = 0;
   // Recording state.
   private header: PodObject | undefined;
   private readonly initial: DecodedPod[] = [];
@@ -81,6 +82,17 @@ class JsonPodCollector {
       return;
     }
     this.addPod(this.pods, this.toPod(value, piece, `item ${this.pods.length}`));
+  }
+
+  /** A List with a second `items` array: as in Go and jq, the last one is the List's. */
+  itemsAgain(): void {
+    this.pods.length = 0;
+    this.indexByUid.clear();
+    this.duplicates = 0;
+    this.skippedKinds.clear();
+    this.unknownKeys.clear();
+    this.podsWithUnknownKeys = 0;
+    this.repeatedItems++;
   }
 
   value(piece: Piece, items: number): void {
@@ -128,6 +140,7 @@ class JsonPodCollector {
 
   finish(): JsonPodFile {
     if (this.values === 0 && this.shape === 'unknown') throw podFileError(this.file, 'empty', 'the file holds no JSON value, only white space');
+    if (this.repeatedItems) this.notes.push(`the List has "items" ${this.repeatedItems + 1} times: the last was read, as kubectl and jq read it`);
     if (this.duplicates) this.notes.push(`${this.duplicates} pods appear more than once (same metadata.uid): the last of each was kept`);
     if (this.podsWithUnknownKeys) {
       const some = [...this.unknownKeys].slice(0, 3).join(', ');
@@ -307,7 +320,7 @@ function podLabel(pod: PodObject, fallback: string): string {
 export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: string, options: JsonReadOptions): Promise<JsonPodFile> {
   const collector = new JsonPodCollector(file, options.limits.maxDepth, () => (scanner.lineDelimited = true));
   const scanner = new JsonValueScanner(
-    { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n) },
+    { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n), itemsAgain: () => collector.itemsAgain() },
     { maxPieceBytes: options.limits.maxPieceBytes, maxDepth: options.limits.maxDepth },
   );
   try {

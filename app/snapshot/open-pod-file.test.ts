@@ -126,6 +126,17 @@ describe("the project's own kubectl output", () => {
     expect(empty.pods).toEqual([]);
   });
 
+  it('a List with "items" twice holds the last, as Go and jq read it, and says so', async () => {
+    const other = webPodJson.replace('"name": "web-0"', '"name": "web-9"').replace('0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11', '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f19');
+    const text = `{"apiVersion": "v1", "items": [${webPodJson}], "kind": "List", "items": [${other}, ${other.replace(/web-9/g, 'web-8').replace(/2f19/g, '2f18')}]}`;
+    expect((JSON.parse(text) as { items: { metadata: { name: string } }[] }).items.map((p) => p.metadata.name)).toEqual(['web-9', 'web-8']);
+    for (const sizes of [[text.length], [7, 1, 3]]) {
+      const opened = snapshot(await readPodStream(inPieces(Buffer.from(text), sizes), 'twice.json'));
+      expect(opened.pods.map((p) => (p.pod.metadata as PodObject).name)).toEqual(['web-9', 'web-8']);
+      expect(opened.notes).toContain('the List has "items" 2 times: the last was read, as kubectl and jq read it');
+    }
+  });
+
   it('reports progress up to the whole file', async () => {
     const seen: { pods: number; bytes: number; totalBytes?: number }[] = [];
     const path = file(printList(Array.from({ length: 3 }, () => decodePod(webPodBytes()).pod)));
