@@ -272,6 +272,13 @@ describe('bad files', () => {
     expect(err.offset).toBeGreaterThan(0);
   });
 
+  it('a .pb whose length varint overflows 32 bits is refused with its offset, not wrapped and decoded', async () => {
+    const err = await failure(file(new Uint8Array([0x0a, 0x89, 0x80, 0x80, 0x80, 0x10, 0x0a, 0x07, ...Buffer.from('abcdefg')]), 'wrap.pb'));
+    expect(err.problem).toBe('bad-value');
+    expect(err.offset).toBe(1);
+    expect(err.message).toMatch(/larger than 4294967295/);
+  });
+
   it('leaves every bad file exactly as it was', async () => {
     const paths = [file('{"items": [ {"metadata": '), file(list.replace('"uid"', '"uid": 5, "x"'))];
     for (const path of paths) {
