@@ -198,11 +198,25 @@ describe('bad files', () => {
     expect(err.message).toMatch(/1 pods were read before it/);
   });
 
-  it('a pod without uid is refused with its name and line', async () => {
-    const err = await failure(file(list.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""')));
+  it('a snapshot keeps every pod, without a uid or sharing one, in order (pods and export print them all)', async () => {
+    const noUid = list.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""');
+    const twice = snapshot(await openPodFile(file(list)));
+    expect(printList(twice.pods.map((p) => p.pod))).toBe(list);
+    const without = snapshot(await openPodFile(file(noUid)));
+    expect(without.pods.map((p) => (p.pod.metadata as PodObject).uid)).toEqual(['', '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11']);
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod, decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    expect(snapshot(await openPodFile(file(yaml.replace(/ {4}uid: .*\n/, ''), 'no-uid.yaml'))).pods).toHaveLength(2);
+    expect(snapshot(await openPodFile(file(writeListPodsResponse([webPodBytes(), webPodBytes()]), 'twice.pb'))).pods).toHaveLength(2);
+  });
+
+  it("a recording's pod without uid is refused with its line: a recording follows pods by uid", async () => {
+    const pod = JSON.stringify(JSON.parse(webPodJson.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""')));
+    const text = `{"nodescopeRecording":1,"startedAt":"2026-11-23T10:00:00Z"}\n{"time":"2026-11-23T10:00:00Z","type":"INITIAL","object":${pod}}\n`;
+    const err = await failure(file(text, 'r.recording'));
     expect(err.problem).toBe('no-uid');
     expect(err.message).toMatch(/pod default\/web-0 has no metadata.uid/);
-    expect(err.line).toBe(4);
+    expect(err.line).toBe(2);
   });
 
   it('a value of the wrong type names the pod and the field path', async () => {
@@ -256,7 +270,6 @@ describe('bad files', () => {
   it('empty, YAML without pods, a folder and a missing file each say what they are', async () => {
     expect((await failure(file(''))).problem).toBe('empty');
     expect((await failure(file('  \n'))).problem).toBe('empty');
-    expect((await failure(file('apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n'))).problem).toBe('no-uid');
     expect((await failure(file('apiVersion: v1\nkind: Service\n'))).message).toMatch(/a Service, not a Pod/);
     expect((await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n'))).problem).toBe('not-pods');
     const folder = join(dir, 'folder.json');

@@ -9,7 +9,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { PodDecodeError } from '../pod/decode';
-import type { PodObject } from '../pod/pod-tree';
 import { podFileError, readJsonPods, tooLargeFile } from './json-pod-reader';
 import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPodFileOptions } from './pod-file';
 import { PodFileError } from './pod-file-error';
@@ -58,13 +57,6 @@ async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, limits: 
   return Buffer.concat(parts, bytes);
 }
 
-function checkUids(file: string, pods: { pod: PodObject }[]): void {
-  for (const [i, p] of pods.entries()) {
-    const uid = (p.pod.metadata as PodObject | undefined)?.uid;
-    if (typeof uid !== 'string' || uid === '') throw podFileError(file, 'no-uid', `pod ${i} has no metadata.uid`, { expected: 'every pod to have its uid' });
-  }
-}
-
 /**
  * Reads pod data from a stream (a browser upload, or a file opened by openPodFile); `name` is the file's name,
  * used to tell .pb files and in messages. Provenance is only what the data itself carries (a recording's header).
@@ -92,7 +84,6 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
       if (!(err instanceof PodDecodeError)) throw err;
       throw podFileError(name, 'bad-value', `not pod bytes nor a ListPodsResponse: ${err.message}`, { offset: err.offset, expected: 'a protobuf pod (v1.Pod) or ListPodsResponse' }, err);
     }
-    checkUids(name, read.pods);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: read.format, provenance: {}, pods: read.pods, notes: [] };
   }
