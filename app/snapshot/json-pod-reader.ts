@@ -9,6 +9,7 @@ import { RECORDING_KEY, RECORDING_VERSION } from '../recording/recording-format'
 import { recordingTimeline } from '../recording/recording-timeline';
 import { JsonSyntaxError, parseExactJson } from './exact-json';
 import { JsonScanError, JsonValueScanner, type Piece } from './json-value-scanner';
+import type { KeptPodsBudget } from './kept-pods-budget';
 import { InexactNumber, PodJsonError, podFromJson } from './pod-from-json';
 import type { PodFileLimits, PodFileProgress, RecordingEvent, RecordingFile, SnapshotFile } from './pod-file';
 import { PodFileError, type PodFileProblem } from './pod-file-error';
@@ -26,6 +27,7 @@ const NEXT: Record<PodFileProblem, string> = {
   'bad-value': 'Fix or remove that pod in a copy of the file (Nodescope never changes it), or export the pods again.',
   'too-large': 'A pod in Kubernetes is at most 1.5 MiB: this is not a pod file, or it was damaged.',
   'too-deep': 'Pods nest far less deeply: this is not a pod file, or it was damaged.',
+  'too-many': 'Split it into smaller files and open them one by one.',
   unsupported: 'Save the pods as JSON instead: kubectl get pods -o json > pods.json.',
   aborted: 'Open it again when you are ready.',
 };
@@ -38,6 +40,8 @@ type Shape = 'unknown' | 'list' | 'pods' | 'recording';
 
 export interface JsonReadOptions {
   limits: PodFileLimits;
+  /** Bounds the pods kept: by count, and by the heap they fill. */
+  budget: KeptPodsBudget;
   signal?: AbortSignal;
   onProgress?: (progress: PodFileProgress) => void;
   totalBytes?: number;
@@ -67,6 +71,8 @@ class JsonPodCollector {
   constructor(
     private readonly file: string,
     private readonly maxDepth: number,
+    private readonly budget: KeptPodsBudget,
+    private readonly totalBytes: number | undefined,
     /** Called when the file turns out to be a recording: its lines are whole values from then on. */
     private readonly onRecording: () => void,
   ) {}
@@ -207,6 +213,7 @@ class JsonPodCollector {
     }
     const uid = (converted.pod.metadata as PodObject).uid;
     if (select && (typeof uid !== 'string' || uid === '')) throw this.error('no-uid', `pod ${label} has no metadata.uid`, piece, 'every pod of a recording to have its uid');
+    this.budget.add(piece.offset + piece.bytes.length, this.totalBytes);
     return { pod: converted.pod, unknownFields: [] };
   }
 
@@ -302,7 +309,7 @@ function podLabel(pod: PodObject, fallback: string): string {
 
 /** Reads JSON pod data from `chunks`; `file` names it in errors. */
 export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: string, options: JsonReadOptions): Promise<JsonPodFile> {
-  const collector = new JsonPodCollector(file, options.limits.maxDepth, () => (scanner.lineDelimited = true));
+  const collector = new JsonPodCollector(file, options.limits.maxDepth, options.budget, options.totalBytes, () => (scanner.lineDelimited = true));
   const scanner = new JsonValueScanner(
     { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n), itemsAgain: () => collector.itemsAgain() },
     { maxPieceBytes: options.limits.maxPieceBytes, maxDepth: options.limits.maxDepth },
@@ -312,6 +319,7 @@ export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: stri
       if (options.signal?.aborted) throw podFileError(file, 'aborted', 'opening was cancelled');
       scanner.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       if (scanner.bytes > options.limits.maxFileBytes) throw tooLargeFile(file, scanner.bytes, options.limits.maxFileBytes);
+      options.budget.checkHeap(scanner.bytes, options.totalBytes);
       options.onProgress?.({ pods: collector.pods.length, bytes: scanner.bytes, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     }
     scanner.end();

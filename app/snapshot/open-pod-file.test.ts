@@ -256,6 +256,49 @@ describe('bad files', () => {
     expect(err.message).toMatch(/larger than 1 MiB/);
   });
 
+  it('too many pods for memory: refused once past the pod limit, saying how many were read, the limit and what to do', async () => {
+    const ndjson = Array.from({ length: 5 }, (_, i) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}`).join('\n');
+    const err = await failure(file(ndjson, 'five.ndjson'), { limits: { maxPods: 3 } });
+    expect(err.problem).toBe('too-many');
+    expect(err.message).toMatch(/the file holds more than 3 pods \(4 read, 0 MB of the file's 0 MB\); Nodescope keeps a file's pods in memory and opens at most 3/);
+    expect(err.next).toMatch(/split -l 100000/);
+    // A .pb list and YAML count their pods as well.
+    const pb = await failure(file(writeListPodsResponse([webPodBytes(), webPodBytes()]), 'two.pb'), { limits: { maxPods: 1 } });
+    expect(pb.problem).toBe('too-many');
+    expect(snapshot(await openPodFile(file(ndjson, 'fits.ndjson'), { limits: { maxPods: 5 } })).pods).toHaveLength(5);
+  });
+
+  it('pods whose objects fill the heap are refused before memory runs out, whatever their count', async () => {
+    const ndjson = Array.from({ length: 200 }, (_, i) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}`).join('\n');
+    // The heap as the pods read fill it: 10 units a chunk of a 1,000-unit limit.
+    let used = 0;
+    const heap = () => ({ used: (used += 10), limit: 1000 });
+    const err = await readPodStream(inPieces(Buffer.from(ndjson), [64]), 'heavy.ndjson', { heap, limits: { maxHeapShare: 0.5 } }).then(
+      () => undefined,
+      (e: unknown) => e as PodFileError,
+    );
+    expect(err?.problem).toBe('too-many');
+    expect(err?.message).toMatch(/^heavy\.ndjson: the \d+ pods read \(up to byte [\d,]+\) fill 0 MB of the 0 MB of memory this process may use: the rest would not fit\./);
+    expect(used).toBe(510);
+  });
+
+  it('a file of more pods than the default limit (300,000: a 484 MB NDJSON of 15 M tiny pods has more) is refused, not run out of memory', async () => {
+    const line = (i: number) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}\n`;
+    async function* lines(): AsyncIterable<Uint8Array> {
+      for (let i = 0; i < 320_000; ) {
+        let chunk = '';
+        for (const end = i + 20_000; i < end; i++) chunk += line(i);
+        yield Buffer.from(chunk);
+      }
+    }
+    const err = await readPodStream(lines(), 'many.ndjson').then(
+      () => undefined,
+      (e: unknown) => e as PodFileError,
+    );
+    expect(err?.problem).toBe('too-many');
+    expect(err?.message).toMatch(/more than 300,000 pods \(300,001 read/);
+  }, 60_000);
+
   it('a file over 2 GiB is refused before reading, with what to do', async () => {
     const path = join(dir, 'huge.json');
     writeFileSync(path, '');

@@ -8,8 +8,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
 import { PodDecodeError } from '../pod/decode';
 import { podFileError, readJsonPods, tooLargeFile } from './json-pod-reader';
+import { KeptPodsBudget, type HeapUse } from './kept-pods-budget';
 import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPodFileOptions } from './pod-file';
 import { PodFileError } from './pod-file-error';
 import { readPodProtobuf } from './read-pod-protobuf';
@@ -45,16 +47,23 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
   for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
 }
 
-async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, limits: PodFileLimits, options: ReadPodFileOptions): Promise<Buffer> {
+async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, limits: PodFileLimits, budget: KeptPodsBudget, options: ReadPodFileOptions & { totalBytes?: number }): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let bytes = 0;
   for await (const chunk of chunks) {
     if (options.signal?.aborted) throw podFileError(file, 'aborted', 'opening was cancelled');
     bytes += chunk.length;
     if (bytes > limits.maxFileBytes) throw tooLargeFile(file, bytes, limits.maxFileBytes);
+    budget.checkHeap(bytes, options.totalBytes);
     parts.push(chunk);
   }
   return Buffer.concat(parts, bytes);
+}
+
+/** V8's heap figures: what the pods read fill, and the most this process may use. */
+function v8Heap(): HeapUse {
+  const h = getHeapStatistics();
+  return { used: h.used_heap_size, limit: h.heap_size_limit };
 }
 
 /**
@@ -69,14 +78,16 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
   if (first.done) throw podFileError(name, 'empty', 'the file is empty');
   const stream = prepend(first.value, it);
   const kind = sniff(name, first.value);
+  const budget = new KeptPodsBudget(name, limits, options.heap ?? v8Heap);
   if (kind === 'yaml') {
-    const bytes = await readAll(stream, name, limits, options);
+    const bytes = await readAll(stream, name, limits, budget, options);
     const read = readPodYaml(bytes, name);
+    for (let i = 0; i < read.pods.length; i++) budget.add(bytes.length, options.totalBytes);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: 'yaml', provenance: {}, pods: read.pods, notes: read.notes };
   }
   if (kind === 'protobuf') {
-    const bytes = await readAll(stream, name, limits, options);
+    const bytes = await readAll(stream, name, limits, budget, options);
     let read;
     try {
       read = readPodProtobuf(bytes, name);
@@ -84,10 +95,11 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
       if (!(err instanceof PodDecodeError)) throw err;
       throw podFileError(name, 'bad-value', `not pod bytes nor a ListPodsResponse: ${err.message}`, { offset: err.offset, expected: 'a protobuf pod (v1.Pod) or ListPodsResponse' }, err);
     }
+    for (let i = 0; i < read.pods.length; i++) budget.add(bytes.length, options.totalBytes);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: read.format, provenance: {}, pods: read.pods, notes: [] };
   }
-  const read = await readJsonPods(stream, name, { ...options, limits });
+  const read = await readJsonPods(stream, name, { ...options, limits, budget });
   return read.kind === 'recording' ? { ...read, path: name } : { ...read, path: name, provenance: {} };
 }
 
