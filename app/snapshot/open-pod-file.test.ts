@@ -363,6 +363,36 @@ describe('YAML pod files', () => {
     expect(podToKubectlYaml(opened.pods[0]!.pod, { showManagedFields: true }).yaml).toBe(kubectlYaml);
   });
 
+  it('is parsed off the event loop: the loop turns while a big YAML file is read, and its pods arrive whole', async () => {
+    const pods = Array.from({ length: 300 }, () => decodePod(webPodBytes()).pod);
+    let yaml = '';
+    streamPodsAsKubectlYaml(pods, (t) => (yaml += t));
+    // The whole file in one chunk: reading it takes no turn of the loop, so every turn counted is the parse's.
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      if (done) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const opened = snapshot(await readPodStream(inPieces(Buffer.from(yaml), [yaml.length]), 'big.yaml'));
+    done = true;
+    expect(turns).toBeGreaterThan(1);
+    expect(opened.pods.map((p) => podToKubectlJson(p.pod))).toEqual(pods.map((p) => podToKubectlJson(p)));
+  });
+
+  it('a YAML file over the YAML limit is refused with why and what to do instead', async () => {
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    const err = await failure(file(yaml, 'big.yaml'), { limits: { maxYamlBytes: 100 } });
+    expect(err.problem).toBe('too-large');
+    expect(err.message).toMatch(/this YAML is larger than 100 bytes; Nodescope reads YAML pod files of up to 100 bytes, since YAML is read whole/);
+    expect(err.next).toMatch(/kubectl get pods -o json/);
+    const bad = await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n', 'bad.yaml'));
+    expect(bad.problem).toBe('not-pods');
+  });
+
   it('opens a YAML List export of every shared fixture with each pod as it was', async () => {
     const pods = hasSharedPods ? loadSharedPods().map((f) => decodePod(f.pb).pod) : [decodePod(webPodBytes()).pod];
     let yaml = '';

@@ -15,7 +15,7 @@ import { KeptPodsBudget, type HeapUse } from './kept-pods-budget';
 import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPodFileOptions } from './pod-file';
 import { PodFileError } from './pod-file-error';
 import { readPodProtobuf } from './read-pod-protobuf';
-import { readPodYaml } from './read-pod-yaml';
+import { readPodYamlOffThread } from './read-pod-yaml-off-thread';
 import { readSnapshotSidecar, SIDECAR_SUFFIX } from './snapshot-provenance';
 
 export * from './pod-file';
@@ -47,17 +47,28 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
   for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
 }
 
-async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, limits: PodFileLimits, budget: KeptPodsBudget, options: ReadPodFileOptions & { totalBytes?: number }): Promise<Buffer> {
+/** `tooLarge` says why when the file passes `max` bytes. */
+async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, max: number, tooLarge: (bytes: number) => PodFileError, budget: KeptPodsBudget, options: ReadPodFileOptions & { totalBytes?: number }): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let bytes = 0;
   for await (const chunk of chunks) {
     if (options.signal?.aborted) throw podFileError(file, 'aborted', 'opening was cancelled');
     bytes += chunk.length;
-    if (bytes > limits.maxFileBytes) throw tooLargeFile(file, bytes, limits.maxFileBytes);
+    if (bytes > max) throw tooLarge(bytes);
     budget.checkHeap(bytes, options.totalBytes);
     parts.push(chunk);
   }
   return Buffer.concat(parts, bytes);
+}
+
+function tooLargeYaml(file: string, bytes: number, max: number): PodFileError {
+  const mib = (n: number) => (n >= 1024 ** 2 ? `${Math.round(n / 1024 ** 2)} MiB` : `${n} bytes`);
+  return new PodFileError({
+    file,
+    problem: 'too-large',
+    detail: `this YAML is ${bytes > max ? `larger than ${mib(max)}` : mib(bytes)}; Nodescope reads YAML pod files of up to ${mib(max)}, since YAML is read whole and takes many times its size in memory`,
+    next: 'Save the pods as JSON instead (kubectl get pods -o json > pods.json, or nodescope export), which opens as it streams in, up to 2 GiB; or split the YAML.',
+  });
 }
 
 /** V8's heap figures: what the pods read fill, and the most this process may use. */
@@ -80,14 +91,14 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
   const kind = sniff(name, first.value);
   const budget = new KeptPodsBudget(name, limits, options.heap ?? v8Heap);
   if (kind === 'yaml') {
-    const bytes = await readAll(stream, name, limits, budget, options);
-    const read = readPodYaml(bytes, name);
+    const bytes = await readAll(stream, name, limits.maxYamlBytes, (n) => tooLargeYaml(name, n, limits.maxYamlBytes), budget, options);
+    const read = await readPodYamlOffThread(bytes, name, options.signal);
     for (let i = 0; i < read.pods.length; i++) budget.add(bytes.length, options.totalBytes);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: 'yaml', provenance: {}, pods: read.pods, notes: read.notes };
   }
   if (kind === 'protobuf') {
-    const bytes = await readAll(stream, name, limits, budget, options);
+    const bytes = await readAll(stream, name, limits.maxFileBytes, (n) => tooLargeFile(name, n, limits.maxFileBytes), budget, options);
     let read;
     try {
       read = readPodProtobuf(bytes, name);
