@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleMain } from './bundle';
 
@@ -21,5 +21,7 @@ describe('bundleMain', () => {
     expect(main).toMatch(/from "ssh2"/);
     expect(main).toMatch(/from "@grpc\/grpc-js"/);
     expect(main).toContain('nodescope:');
+    // The YAML reader's worker, beside main.mjs where read-pod-yaml-off-thread.ts starts it.
+    expect(readFileSync(join(dirname(out.main), 'yaml-pod-worker.mjs'), 'utf8')).toContain('parentPort');
   }, 60_000);
 });

@@ -21,6 +21,14 @@ export async function bundleMain(outDir = mainOutDir): Promise<{ main: string; p
       format: 'esm',
       packages: 'external',
     }),
+    // The YAML pod file reader's worker, started by its path beside main.mjs, with its extension (read-pod-yaml-off-thread.ts).
+    build({
+      ...common,
+      entryPoints: [join(projectRoot, 'app', 'snapshot', 'yaml-pod-worker.ts')],
+      outfile: join(outDir, 'yaml-pod-worker.mjs'),
+      format: 'esm',
+      packages: 'external',
+    }),
     build({
       ...common,
       entryPoints: [join(projectRoot, 'main', 'preload.ts')],

@@ -32,8 +32,13 @@ export async function buildCli(root = projectRoot): Promise<string> {
   try {
     const result = await build({
       absWorkingDir: root,
-      // The printing worker is an entry of its own: ParallelPodPrinter starts it by its path beside the chunks.
-      entryPoints: [join(root, 'app', 'cli', 'main.ts'), join(root, 'app', 'cli', 'pod-print-worker.ts')],
+      // The workers are entries of their own, started by their path beside the chunks: ParallelPodPrinter's
+      // printing worker and the YAML pod file reader (read-pod-yaml-off-thread.ts).
+      entryPoints: [
+        { in: join(root, 'app', 'cli', 'main.ts'), out: 'main' },
+        { in: join(root, 'app', 'cli', 'pod-print-worker.ts'), out: 'pod-print-worker' },
+        { in: join(root, 'app', 'snapshot', 'yaml-pod-worker.ts'), out: 'yaml-pod-worker' },
+      ],
       outdir: staging,
       bundle: true,
       splitting: true,

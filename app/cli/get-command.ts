@@ -4,6 +4,8 @@ import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { asOf } from './offline-source';
+import { firstPodOfEachUid } from '../pod/first-pod-of-uid';
+import { printError } from './terminal-text';
 import { podText as formattedPod, type ListFormat } from './pod-output';
 import { podTable } from './pod-table';
 
@@ -22,8 +24,15 @@ const spec: NodeCommandSpec = {
   },
   async offline(source, opts) {
     const uid = oneUid(opts.args);
-    const found = source.pods[source.uids.indexOf(uid)];
+    const at = source.uids.indexOf(uid);
+    const found = source.pods[at];
     if (!found) throw new CliUsageError(`no pod with UID ${uid} in ${source.file.path}${source.at !== undefined ? ' at that time' : ''}; list them with nodescope pods ${source.file.path} -o json`);
+    // Pods are followed by uid: the first of it is the one, and any other with it is named as not shown.
+    const sharing = source.uids.flatMap((u, i) => (u === uid ? [i] : []));
+    if (sharing.length > 1) {
+      const { leftOut } = firstPodOfEachUid(sharing, (i) => source.identities[i]!);
+      for (const why of leftOut) printError(`nodescope: ${why}`);
+    }
     await writeStdout(podText(found.pod, opts, uid, asOf(source)));
     return EXIT.ok;
   },

@@ -8,6 +8,7 @@ import { podBytesListToKubectl } from '../pod/kubectl-json';
 import type { PodObject } from '../pod/pod-tree';
 import { webPodBytes, webPodJson } from '../pod/testdata/handmade-pods';
 import { endLine, headerLine, podLine, syncedLine } from '../recording/recording-format';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { EXIT } from './exit-codes';
 import { nodescope } from './testing/run-nodescope';
 
@@ -98,6 +99,52 @@ describe('node commands on a recording file', () => {
       const b = await nodescope(['pods', write('loose.recording', bad)]);
       expect(b.code, loose).toBe(EXIT.usage);
       expect(b.stderr).toContain(`a recording line whose time "${loose}" is not an RFC 3339 time at line 5`);
+    }
+  }, 60_000);
+});
+
+describe('an export of a node with pods sharing a uid or without one (sim --duplicate-uids 2 --empty-uids 2)', () => {
+  it('reopens whole: pods and export print every pod, byte for byte; watch and get keep the first of a uid and name the others', async () => {
+    const socket = join(dir, 'odd.sock');
+    const sim = await startSimulatedKubelet({ socketPath: socket, pods: 12, seed: 5, faults: { duplicateUids: 2, emptyUids: 2 } });
+    try {
+      const first = join(dir, 'odd.json');
+      const exported = await nodescope(['export', '--local', socket, '--file', first]);
+      expect(exported.code, exported.stderr).toBe(EXIT.ok);
+      const bytes = readFileSync(first, 'utf8');
+      const items = (JSON.parse(bytes) as { items: { metadata: { uid?: string; name: string } }[] }).items;
+      expect(items).toHaveLength(12);
+      const uids = items.map((p) => p.metadata.uid ?? '');
+      expect(uids.filter((u) => u === '')).toHaveLength(2);
+      expect(new Set(uids.filter(Boolean)).size).toBe(8);
+
+      // export -> pods -> export: the same bytes every time.
+      const printed = await nodescope(['pods', first, '-o', 'json']);
+      expect(printed.code, printed.stderr).toBe(EXIT.ok);
+      expect(printed.stdout).toBe(bytes);
+      const again = join(dir, 'odd-again.json');
+      const reexported = await nodescope(['export', first, '--file', again]);
+      expect(reexported.code, reexported.stderr).toBe(EXIT.ok);
+      expect(readFileSync(again, 'utf8')).toBe(bytes);
+
+      // watch follows pods by uid: 8 shown, each of the other 4 named.
+      const watched = await nodescope(['watch', first, '-o', 'ndjson']);
+      expect(watched.code, watched.stderr).toBe(EXIT.ok);
+      const shown = watched.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { object: { metadata: { name: string } } }).object.metadata.name);
+      const seen = new Set<string>();
+      expect(shown).toEqual(items.filter((p) => p.metadata.uid && !seen.has(p.metadata.uid) && seen.add(p.metadata.uid)).map((p) => p.metadata.name));
+      expect(watched.stderr.match(/has no metadata\.uid; Nodescope follows pods by uid, so it is not shown/g)).toHaveLength(2);
+      expect(watched.stderr.match(/only the first is shown/g)).toHaveLength(2);
+
+      // get: the first pod of a shared uid, the other named.
+      const shared = uids.find((u, i) => u && uids.indexOf(u) !== i)!;
+      const [one, other] = items.filter((p) => p.metadata.uid === shared);
+      const got = await nodescope(['get', first, shared]);
+      expect(got.code, got.stderr).toBe(EXIT.ok);
+      expect((JSON.parse(got.stdout) as { metadata: { name: string } }).metadata.name).toBe(one!.metadata.name);
+      expect(got.stderr).toContain(`${other!.metadata.name} has uid ${shared}, the same as pod`);
+    } finally {
+      await sim.stop();
     }
   }, 60_000);
 });

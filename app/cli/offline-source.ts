@@ -5,7 +5,7 @@
 import type { FieldMask } from '../mask/field-mask';
 import { applyFieldMask } from '../mask/field-mask';
 import type { DecodedPod } from '../pod/pod-tree';
-import { uidOf } from '../recording/recording-timeline';
+import { identityOf, type PodIdentity } from '../pod/first-pod-of-uid';
 import type { PodFile } from '../snapshot/open-pod-file';
 import { CliUsageError } from './node-options';
 import { printError, terminalLine } from './terminal-text';
@@ -17,6 +17,8 @@ export interface OfflinePods {
   pods: DecodedPod[];
   /** Their UIDs, in the same order (a mask may leave metadata.uid out of the pods). */
   uids: string[];
+  /** Their uid, namespace and name, in the same order, taken before the mask. */
+  identities: PodIdentity[];
   /** For a recording: the instant shown, epoch ms. */
   at?: number;
 }
@@ -77,10 +79,11 @@ export async function openOffline(path: string, opts: { at?: string; mask?: Fiel
     if (opts.at !== undefined) throw new CliUsageError(`--at is for recordings; ${path} is a snapshot of one instant`);
     pods = file.pods;
   }
-  const uids = pods.map(uidOf);
+  const identities = pods.map((p) => identityOf(p.pod));
+  const uids = identities.map((p) => p.uid);
   const mask = opts.mask;
   if (mask) pods = pods.map((p) => ({ pod: applyFieldMask(p.pod, mask), unknownFields: p.unknownFields }));
-  const result: OfflinePods = { file, pods, uids, ...(at !== undefined ? { at } : {}) };
+  const result: OfflinePods = { file, pods, uids, identities, ...(at !== undefined ? { at } : {}) };
   printError(offlineHeader(result));
   return result;
 }

@@ -7,6 +7,7 @@ import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-w
 import { applyFieldMask } from '../mask/field-mask';
 import { podToNdjsonLine } from '../pod/kubectl-json';
 import { watchEventToKubectlYaml } from '../pod/kubectl-yaml';
+import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import type { DecodedPod, PodObject, PodTree } from '../pod/pod-tree';
 import { reportFailure } from './cli-failure';
 import { MAX_UNREAD_OUTPUT, PacedOutput, parseUnreadLimit, unreadLimitText } from './output-backlog';
@@ -170,7 +171,10 @@ const spec: NodeCommandSpec = {
     };
     if (file.kind === 'snapshot') {
       const at = new Date(asOf(source));
-      await writeStdout(file.pods.map((p) => eventText(event('ADDED', p), at)).join(''));
+      // A watch follows pods by uid, on a file as on a node: the first of a uid, the others named.
+      const { kept, leftOut } = firstPodOfEachUid(file.pods, (p) => identityOf(p.pod));
+      for (const why of leftOut) printError(`nodescope: ${why}`);
+      await writeStdout(kept.map((p) => eventText(event('ADDED', p), at)).join(''));
       printError('nodescope: a snapshot holds one instant: no changes follow');
       return EXIT.ok;
     }

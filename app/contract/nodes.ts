@@ -169,6 +169,8 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
     takenAt: z.number().nullable(),
     origin: z.string(),
     timeline: z.object({ start: z.number(), end: z.number(), at: z.number() }).optional(),
+    /** Pods of the file that are not shown (no uid, a uid another pod has), one line each. */
+    leftOut: z.array(z.string()).optional(),
   }),
 ]);
 export type NodeState = z.infer<typeof NodeStateSchema>;

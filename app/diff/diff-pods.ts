@@ -3,7 +3,7 @@
  * kubectl JSON (so the patch applies to what kubectl prints), in Node, in the renderer and in a worker.
  */
 import { diffValues, deepEqual, type JsonValue, type PatchOp, type ValueChange } from './diff-values';
-import { matchPods, podRef, type MatchedBy, type PodRef } from './match-pods';
+import { matchPodsSteps, podRef, type MatchedBy, type PodRef } from './match-pods';
 import { activeRules, compileIgnore, type NoiseRule, type NoiseSettings } from './noise-rules';
 import { runAtOnce, runInSlices, type SliceOptions } from '../util/time-slices';
 
@@ -62,7 +62,10 @@ function* podSetDiffSteps<P>(left: readonly P[], right: readonly P[], json: (pod
   const rules = { samePod: activeRules(noise, false), differentPods: activeRules(noise, true) };
   const same = compileIgnore(rules.samePod);
   const different = compileIgnore(rules.differentPods);
-  const { pairs, added, removed } = matchPods(left, right, json);
+  const matching = matchPodsSteps(left, right, json);
+  let step = matching.next();
+  for (; !step.done; step = matching.next()) yield 0;
+  const { pairs, added, removed } = step.value;
   const pods: PodDiff[] = [];
   for (const pair of pairs) {
     const l = json(pair.left);

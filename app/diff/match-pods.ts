@@ -50,37 +50,51 @@ function staticIds(pod: JsonValue): string[] {
   return [text(field(annotations, MIRROR)), text(field(annotations, HASH))].filter((s) => s !== '');
 }
 
-export function matchPods<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue = (p) => p as JsonValue): PodMatching<P> {
+/**
+ * The matching as steps (a yield every pod, for runInSlices): over two 30,000-pod sets it is too long to
+ * hold the event loop for. Its return value is the matching.
+ */
+export function* matchPodsSteps<P>(left: readonly P[], right: readonly P[], json: (pod: P) => JsonValue = (p) => p as JsonValue): Generator<void, PodMatching<P>> {
   const pairs: PodPair<P>[] = [];
   const leftDone = new Array<boolean>(left.length).fill(false);
   const rightDone = new Array<boolean>(right.length).fill(false);
-  const leftRefs = left.map((p) => podRef(json(p)));
-  const rightRefs = right.map((p) => podRef(json(p)));
+  const leftRefs: PodRef[] = [];
+  for (const p of left) {
+    leftRefs.push(podRef(json(p)));
+    yield;
+  }
+  const rightRefs: PodRef[] = [];
+  for (const p of right) {
+    rightRefs.push(podRef(json(p)));
+    yield;
+  }
 
-  const pass = (by: MatchedBy, leftKeys: (i: number) => string[], rightKeys: (j: number) => string[]) => {
+  function* pass(by: MatchedBy, leftKeys: (i: number) => string[], rightKeys: (j: number) => string[]): Generator<void> {
     const index = new Map<string, number>();
-    right.forEach((_, j) => {
-      if (rightDone[j]) return;
+    for (let j = 0; j < right.length; j++) {
+      if (rightDone[j]) continue;
       for (const key of rightKeys(j)) if (key !== '' && !index.has(key)) index.set(key, j);
-    });
-    left.forEach((pod, i) => {
-      if (leftDone[i]) return;
+      yield;
+    }
+    for (let i = 0; i < left.length; i++) {
+      if (leftDone[i]) continue;
       for (const key of leftKeys(i)) {
         const j = key === '' ? undefined : index.get(key);
         if (j === undefined || rightDone[j]) continue;
-        pairs.push({ left: pod, right: right[j]!, by });
+        pairs.push({ left: left[i]!, right: right[j]!, by });
         leftDone[i] = rightDone[j] = true;
-        return;
+        break;
       }
-    });
-  };
+      yield;
+    }
+  }
 
-  pass('uid', (i) => [leftRefs[i]!.uid], (j) => [rightRefs[j]!.uid]);
+  yield* pass('uid', (i) => [leftRefs[i]!.uid], (j) => [rightRefs[j]!.uid]);
   // A mirror pod on one side names the kubelet's UID of the pod on the other, in either direction.
-  pass('mirror', (i) => staticIds(json(left[i]!)), (j) => [rightRefs[j]!.uid]);
-  pass('mirror', (i) => [leftRefs[i]!.uid], (j) => staticIds(json(right[j]!)));
+  yield* pass('mirror', (i) => staticIds(json(left[i]!)), (j) => [rightRefs[j]!.uid]);
+  yield* pass('mirror', (i) => [leftRefs[i]!.uid], (j) => staticIds(json(right[j]!)));
   const nameOf = (ref: PodRef) => (ref.name === '' ? '' : `${ref.namespace}/${ref.name}`);
-  pass('name', (i) => [nameOf(leftRefs[i]!)], (j) => [nameOf(rightRefs[j]!)]);
+  yield* pass('name', (i) => [nameOf(leftRefs[i]!)], (j) => [nameOf(rightRefs[j]!)]);
 
   return {
     pairs,

@@ -120,6 +120,21 @@ describe('hub', () => {
     expect((await call<PodDetail>('pods.get', { nodeId: info.id, uid: 'a' })).summary.phase).toBe('Running');
   });
 
+  it('opens a snapshot with pods sharing a uid or without one as a live node shows them: the first of a uid, the others named as not shown', async () => {
+    const { hub, call } = hubWithSource();
+    open.push(hub);
+    const twin = { ...pod('a', 'Pending'), pod: { ...pod('a', 'Pending').pod, metadata: { uid: 'a', name: 'twin', namespace: 'default' } } };
+    const info = hub.openOffline({ kind: 'snapshot', file: '/tmp/pods.json', takenAt: 5000, origin: 'pods.json', pods: [pod('a', 'Running'), pod('', 'Running'), twin, pod('b', 'Running')] });
+    expect(info.podCount).toBe(2);
+    expect(info.state).toEqual({
+      phase: 'offline',
+      takenAt: 5000,
+      origin: 'pods.json',
+      leftOut: ['pod default/pod- has no metadata.uid; Nodescope follows pods by uid, so it is not shown', 'pod default/twin has uid a, the same as pod default/pod-a; only the first is shown'],
+    });
+    expect((await call<PodDetail>('pods.get', { nodeId: info.id, uid: 'a' })).summary.phase).toBe('Running');
+  });
+
   it('moves a recording through time: the pod set at that instant, each pod\'s history up to then', async () => {
     const { hub, call } = hubWithSource();
     open.push(hub);

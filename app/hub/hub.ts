@@ -26,6 +26,7 @@ import { PromptBroker } from '../inspector/prompt-broker';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import { fetchedCovers, sharedPaths } from '../mask/mask-coverage';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
+import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
@@ -439,11 +440,12 @@ export function createHub(options: HubOptions): Hub {
 
   const timelineAt = (source: RecordingSource, at: number) => Math.min(source.end, Math.max(source.start, at));
 
-  const offlineState = (source: OfflineSource, at?: number): NodeState => ({
+  const offlineState = (source: OfflineSource, at?: number, leftOut: string[] = []): NodeState => ({
     phase: 'offline',
     takenAt: source.takenAt,
     origin: source.origin,
     ...(source.kind === 'recording' ? { timeline: { start: source.start, end: source.end, at: at ?? source.end } } : {}),
+    ...(leftOut.length ? { leftOut } : {}),
   });
 
   const openOffline = (source: OfflineSource): NodeInfo => {
@@ -451,8 +453,12 @@ export function createHub(options: HubOptions): Hub {
     const record = createRecord(spec, `${source.kind}-${nextId++}`, '');
     record.offline = source;
     record.history.setLimits(limitsFor(record));
+    let leftOut: string[] = [];
     if (source.kind === 'snapshot') {
-      resetPods(record, source.pods, source.takenAt ?? now());
+      // The hub follows pods by uid, so a file's pods go in as a live node's do: the first of each uid.
+      const first = firstPodOfEachUid(source.pods, (p) => identityOf(p.pod));
+      leftOut = first.leftOut;
+      resetPods(record, first.kept, source.takenAt ?? now());
     } else {
       // The whole recording's history, so each pod's timeline is there (written straight to the history:
       // the events feed is for what happens now); the set shown is the one at the end.
@@ -465,7 +471,7 @@ export function createHub(options: HubOptions): Hub {
     }
     // A file's pods are all there at once: its count is known before the first batch goes out.
     record.info.podCount = record.pods.size;
-    linkReported(record, offlineState(source));
+    linkReported(record, offlineState(source, undefined, leftOut));
     return infoOf(record);
   };
 

@@ -7,7 +7,7 @@ import {
   type DiffSideInfo,
 } from '../contract';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
-import { diffPodSetsInSlices, shownChanges, type PodDiff, type PodSetDiff } from '../diff/diff-pods';
+import { diffPodSetsInSlices, shownChanges, type PodSetDiff } from '../diff/diff-pods';
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
 import { podRef, type PodRef } from '../diff/match-pods';
@@ -177,7 +177,9 @@ export class SourceDiffJobs {
           progress();
         },
       });
-      job.entries = this.entries(job, diff, json);
+      // Each entry reads its pod (a live one decodes from its bytes) for the row: thousands of them are
+      // too long for one block, more so with several comparisons finishing together.
+      job.entries = await runInSlices(this.entries(job, diff, json), { budgetMs: this.budgetMs, signal });
       job.counts = diff.counts;
       job.done = job.total;
       job.phase = 'done';
@@ -192,31 +194,38 @@ export class SourceDiffJobs {
     this.forgetOld();
   }
 
-  private entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>): DiffEntry[] {
+  private *entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>): Generator<void, DiffEntry[]> {
     // The diff names pods by what their JSON says; a mask may have left the UID out of it.
     const key = (ref: PodRef) => ref.uid || `${ref.namespace}/${ref.name}`;
-    const byKey = (pods: SidePod[]) => new Map(pods.map((p) => [key(podRef(json.get(p)!)), p]));
-    const left = byKey(job.left.pods);
-    const right = byKey(job.right.pods);
-    const entry = (d: PodDiff): DiffEntry[] => {
-      if (d.change === 'unchanged') return [];
+    const byKey = function* (pods: SidePod[]): Generator<void, Map<string, SidePod>> {
+      const map = new Map<string, SidePod>();
+      for (const p of pods) {
+        map.set(key(podRef(json.get(p)!)), p);
+        yield;
+      }
+      return map;
+    };
+    const left = yield* byKey(job.left.pods);
+    const right = yield* byKey(job.right.pods);
+    const entries: DiffEntry[] = [];
+    for (const d of diff.pods) {
+      if (d.change === 'unchanged') continue;
       const l = d.left ? left.get(key(d.left)) : undefined;
       const r = d.right ? right.get(key(d.right)) : undefined;
       const shownPod = r ?? l;
-      if (!shownPod) return [];
+      if (!shownPod) continue;
       const lines = shownChanges(d).map(changeLine);
-      return [
-        {
-          change: d.change,
-          ...(l ? { leftUid: l.uid } : {}),
-          ...(r ? { rightUid: r.uid } : {}),
-          ...(d.matchedBy ? { matchedBy: d.matchedBy } : {}),
-          row: { ...podRowFromTree(shownPod.tree), uid: shownPod.uid },
-          changes: lines.slice(0, DIFF_LINES_MAX),
-          moreChanges: Math.max(0, lines.length - DIFF_LINES_MAX),
-        },
-      ];
-    };
-    return diff.pods.flatMap(entry);
+      entries.push({
+        change: d.change,
+        ...(l ? { leftUid: l.uid } : {}),
+        ...(r ? { rightUid: r.uid } : {}),
+        ...(d.matchedBy ? { matchedBy: d.matchedBy } : {}),
+        row: { ...podRowFromTree(shownPod.tree), uid: shownPod.uid },
+        changes: lines.slice(0, DIFF_LINES_MAX),
+        moreChanges: Math.max(0, lines.length - DIFF_LINES_MAX),
+      });
+      yield;
+    }
+    return entries;
   }
 }

@@ -81,6 +81,16 @@ describe('reading the kubelet /pods answer', () => {
     expect(list.undecodable[0]!.offset).toBeUndefined();
   });
 
+  it('leaves out, naming it, a pod with an int64 beyond its range written as a float (1e20)', () => {
+    const good = readFileSync(testdata('podlist-api-server.json'), 'utf8');
+    const body = good.replace(/"items"\s*:\s*\[/, '"items":[{"metadata":{"name":"a","namespace":"default","generation":1e20}},');
+    const list = readRestPodList(Buffer.from(body), where, undefined);
+    expect(list.pods).toHaveLength(2);
+    expect(list.undecodable.map((e) => e.message)).toEqual([
+      'cannot decode pod default/a (/pods items[0]): does not fit the pod schema: expected a 64-bit integer, found number 100000000000000000000 (out of int64 range) (in metadata.generation)',
+    ]);
+  });
+
   it('leaves out a pod that does not fit even when another pod needs the exact (beyond 2^53) reading', () => {
     const good = readFileSync(testdata('podlist-api-server.json'), 'utf8');
     const body = good.replace(/"items"\s*:\s*\[/, '"items":[{"metadata":{"name":7,"namespace":"default"}},');

@@ -43,11 +43,11 @@ interface Converted {
   unknownKeys: string[];
 }
 
-function convert(value: PodValue, where: string): Converted {
+function convert(value: PodValue, where: string, exact: boolean): Converted {
   const out: Converted = { fitting: [], undecodable: [], unknownKeys: [] };
   items(value, where).forEach((item, index) => {
     try {
-      const { pod, unknownKeys } = podFromJson(item);
+      const { pod, unknownKeys } = podFromJson(item, { exact });
       out.unknownKeys.push(...unknownKeys.map((k) => `items[${index}].${k}`));
       out.fitting.push({ tree: pod, index });
     } catch (err) {
@@ -75,11 +75,11 @@ export function readRestPodList(body: Buffer, where: string, mask: FieldMask | u
   let converted;
   try {
     try {
-      converted = convert(JSON.parse(text) as PodValue, where);
+      converted = convert(JSON.parse(text) as PodValue, where, false);
     } catch (err) {
       // An integer beyond 2^53 was rounded by JSON.parse: parse it again exactly.
       if (!(err instanceof InexactNumber)) throw err;
-      converted = convert(parseExactJson(text, MAX_DEPTH), where);
+      converted = convert(parseExactJson(text, MAX_DEPTH), where, true);
     }
   } catch (err) {
     if (err instanceof KubeletError) throw err;

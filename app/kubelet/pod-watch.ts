@@ -18,6 +18,7 @@ import { podSetChanges, type PodChange } from './pod-set-changes';
 import type { HeldPod, ReceivedPod } from './received-pod';
 import type { PodTree } from '../pod/pod-tree';
 import type { PodDecodeError } from '../pod/decode';
+import { noUidReason, sharedUidReason } from '../pod/first-pod-of-uid';
 
 export type WatchState =
   /** `received`: pods of the first replay received so far, while a big node connects. */
@@ -51,11 +52,12 @@ class LeftOut {
   admit(pod: HeldPod, holder: HeldPod | undefined): boolean {
     const key = LeftOut.key(pod.uid, pod.namespace, pod.name);
     if (pod.uid === '') {
-      this.byKey.set(key, `pod ${pod.namespace}/${pod.name} has no metadata.uid; Nodescope follows pods by uid, so it is not shown`);
+      this.byKey.set(key, noUidReason(pod));
       return false;
     }
+    // The same namespace/name with its uid is the held pod itself, changed.
     if (holder && (holder.namespace !== pod.namespace || holder.name !== pod.name)) {
-      this.byKey.set(key, `pod ${pod.namespace}/${pod.name} has uid ${pod.uid}, the same as pod ${holder.namespace}/${holder.name}; only the first is shown`);
+      this.byKey.set(key, sharedUidReason(pod, holder));
       return false;
     }
     this.byKey.delete(key);

@@ -58,6 +58,19 @@ describe('decodePod', () => {
     expect(() => decodePod(nested.finish(), 'y.pb')).toThrowError(/field name \(1\).* \(in spec\.containers\[0\]\)/);
   });
 
+  it('refuses a length or tag varint beyond 32 bits, as Go does, instead of wrapping it', () => {
+    // metadata (field 1), length 2^32+9 (wrapped: 9), then 9 bytes that are a valid ObjectMeta (name "abcdefg").
+    const name = [0x0a, 0x07, ...Buffer.from('abcdefg')];
+    const wrapped = new Uint8Array([0x0a, 0x89, 0x80, 0x80, 0x80, 0x10, ...name]);
+    expect(() => decodePod(wrapped, 'x.pb')).toThrowError(/cannot decode pod x\.pb: a tag or length varint larger than 4294967295 \(2\^32-1\), which protobuf refuses at byte offset 1/);
+    // A field number beyond int32 (tag 2^35 + 0x0a) is refused too, not read as metadata.
+    const bigTag = new Uint8Array([0x8a, 0x80, 0x80, 0x80, 0x80, 0x01, 0x09, ...[0x0a, 0x07, ...Buffer.from('abcdefg')]]);
+    expect(() => decodePod(bigTag, 'y.pb')).toThrowError(/larger than 4294967295/);
+    // Padded but in range (Go accepts non-minimal varints): still read.
+    const padded = new Uint8Array([0x0a, 0x89, 0x80, 0x80, 0x80, 0x00, ...name]);
+    expect((decodePod(padded).pod.metadata as Record<string, unknown>).name).toBe('abcdefg');
+  });
+
   it('rejects a field that runs past the end of its time, map entry or packed list instead of reading on', () => {
     // Each inner message claims 2 bytes, but its varint takes 3: the third byte belongs to the parent.
     const overrun = (inner: (w: protobuf.Writer) => void) => {

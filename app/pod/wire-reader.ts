@@ -34,7 +34,11 @@ export class WireReader {
     return new WireFormatError(`truncated ${what}`, this.pos);
   }
 
-  /** An unsigned varint that must fit in 32 bits (tags, lengths); larger values are wrapped like Go's uint32 cast. */
+  /**
+   * An unsigned varint that must fit in 32 bits (tags, lengths). A larger one is refused, as Go's protobuf
+   * refuses it (a length beyond the message, a field number beyond int32): wrapped, 2^32+9 would read as 9
+   * and the bytes after it as a pod.
+   */
   uint32(): number {
     const buf = this.buf;
     let pos = this.pos;
@@ -53,7 +57,11 @@ export class WireReader {
         throw this.truncated('varint');
       }
       b = buf[pos++]!;
-      if (shift < 32) value |= (b & 0x7f) << shift;
+      // Bits 32 and up (the fifth byte's upper three, any later byte's seven) must be zero.
+      if (shift < 28 ? false : shift === 28 ? b & 0x70 : b & 0x7f) {
+        throw new WireFormatError('a tag or length varint larger than 4294967295 (2^32-1), which protobuf refuses', this.pos);
+      }
+      value |= (b & 0x7f) << shift;
       if (b < 0x80) break;
       shift += 7;
       if (shift > 63) {

@@ -9,6 +9,7 @@ import { RECORDING_KEY, RECORDING_VERSION } from '../recording/recording-format'
 import { recordingTimeline } from '../recording/recording-timeline';
 import { JsonSyntaxError, parseExactJson } from './exact-json';
 import { JsonScanError, JsonValueScanner, type Piece } from './json-value-scanner';
+import type { KeptPodsBudget } from './kept-pods-budget';
 import { InexactNumber, PodJsonError, podFromJson } from './pod-from-json';
 import type { PodFileLimits, PodFileProgress, RecordingEvent, RecordingFile, SnapshotFile } from './pod-file';
 import { parseRfc3339 } from '../util/rfc3339';
@@ -23,10 +24,11 @@ const NEXT: Record<PodFileProblem, string> = {
   'not-json': 'Nodescope opens kubectl List JSON (kubectl get pods -o json, nodescope export), NDJSON, one pod\'s JSON, .pb pod bytes and Nodescope recordings.',
   'not-pods': 'Open a file of pods: kubectl get pods -o json > pods.json, or nodescope export NODE --file pods.json.',
   truncated: 'The file was cut short (an interrupted copy or export?): copy or export it again.',
-  'no-uid': 'Nodescope tells pods apart by metadata.uid. If the file was exported with --mask, export it again with metadata.uid in the mask.',
+  'no-uid': "Nodescope follows a recording's pods by metadata.uid, and its own recordings always carry it: record the node again.",
   'bad-value': 'Fix or remove that pod in a copy of the file (Nodescope never changes it), or export the pods again.',
   'too-large': 'A pod in Kubernetes is at most 1.5 MiB: this is not a pod file, or it was damaged.',
   'too-deep': 'Pods nest far less deeply: this is not a pod file, or it was damaged.',
+  'too-many': 'Split it into smaller files and open them one by one.',
   unsupported: 'Save the pods as JSON instead: kubectl get pods -o json > pods.json.',
   aborted: 'Open it again when you are ready.',
 };
@@ -39,6 +41,8 @@ type Shape = 'unknown' | 'list' | 'pods' | 'recording';
 
 export interface JsonReadOptions {
   limits: PodFileLimits;
+  /** Bounds the pods kept: by count, and by the heap they fill. */
+  budget: KeptPodsBudget;
   signal?: AbortSignal;
   onProgress?: (progress: PodFileProgress) => void;
   totalBytes?: number;
@@ -50,11 +54,10 @@ class JsonPodCollector {
   shape: Shape = 'unknown';
   values = 0;
   readonly pods: DecodedPod[] = [];
-  private readonly indexByUid = new Map<string, number>();
-  private duplicates = 0;
   private readonly skippedKinds = new Map<string, number>();
   private unknownKeys = new Set<string>();
   private podsWithUnknownKeys = 0;
+  private repeatedItems = 0;
   // Recording state.
   private header: PodObject | undefined;
   private readonly initial: DecodedPod[] = [];
@@ -70,6 +73,8 @@ class JsonPodCollector {
   constructor(
     private readonly file: string,
     private readonly maxDepth: number,
+    private readonly budget: KeptPodsBudget,
+    private readonly totalBytes: number | undefined,
     /** Called when the file turns out to be a recording: its lines are whole values from then on. */
     private readonly onRecording: () => void,
   ) {}
@@ -82,7 +87,16 @@ class JsonPodCollector {
       this.skippedKinds.set(value.kind, (this.skippedKinds.get(value.kind) ?? 0) + 1);
       return;
     }
-    this.addPod(this.pods, this.toPod(value, piece, `item ${this.pods.length}`));
+    this.pods.push(this.toPod(value, piece, `item ${this.pods.length}`));
+  }
+
+  /** A List with a second `items` array: as in Go and jq, the last one is the List's. */
+  itemsAgain(): void {
+    this.pods.length = 0;
+    this.skippedKinds.clear();
+    this.unknownKeys.clear();
+    this.podsWithUnknownKeys = 0;
+    this.repeatedItems++;
   }
 
   value(piece: Piece, items: number): void {
@@ -113,7 +127,7 @@ class JsonPodCollector {
     if (isObject(v) && typeof v.kind === 'string' && v.kind !== 'Pod') {
       throw this.error('not-pods', `a ${JSON.stringify(v.kind)}, not a pod`, piece, 'a Pod, a List of pods, or one pod per line');
     }
-    this.addPod(this.pods, this.toPod(v, piece, this.values === 1 ? 'the pod' : `line ${piece.line}`));
+    this.pods.push(this.toPod(v, piece, this.values === 1 ? 'the pod' : `line ${piece.line}`));
   }
 
   /** The scan stopped at a problem: a recording's torn last line is expected after a crash, anything else is an error. */
@@ -130,7 +144,7 @@ class JsonPodCollector {
 
   finish(): JsonPodFile {
     if (this.values === 0 && this.shape === 'unknown') throw podFileError(this.file, 'empty', 'the file holds no JSON value, only white space');
-    if (this.duplicates) this.notes.push(`${this.duplicates} pods appear more than once (same metadata.uid): the last of each was kept`);
+    if (this.repeatedItems) this.notes.push(`the List has "items" ${this.repeatedItems + 1} times: the last was read, as kubectl and jq read it`);
     if (this.podsWithUnknownKeys) {
       const some = [...this.unknownKeys].slice(0, 3).join(', ');
       this.notes.push(`${this.podsWithUnknownKeys} pods carry fields this Nodescope does not know (${some}${this.unknownKeys.size > 3 ? ', …' : ''}): they are kept but not printed`);
@@ -170,8 +184,12 @@ class JsonPodCollector {
     }
   }
 
-  /** `select` finds the pod in the piece's value again after an exact re-parse (a recording line holds it in `object`). */
-  private toPod(value: PodValue, piece: Piece, fallback: string, select: (whole: PodValue) => PodValue = (v) => v): DecodedPod {
+  /**
+   * `select` finds the pod in the piece's value again after an exact re-parse (a recording line holds it in
+   * `object`). A snapshot keeps every pod, with a uid or not (`pods` and `export` print them all; what follows
+   * pods by uid keeps the first of each, first-pod-of-uid.ts); a recording's are followed by uid here.
+   */
+  private toPod(value: PodValue, piece: Piece, fallback: string, select?: (whole: PodValue) => PodValue): DecodedPod {
     if (!isObject(value) || !isObject(value.metadata)) {
       const found = isObject(value) ? `an object with ${Object.keys(value).slice(0, 5).map((k) => JSON.stringify(k)).join(', ') || 'no keys'}` : Array.isArray(value) ? 'a list' : typeof value;
       throw this.error('not-pods', `${found}, not a pod`, piece, 'a pod: an object with metadata, spec and status');
@@ -184,7 +202,8 @@ class JsonPodCollector {
       } catch (err) {
         if (!(err instanceof InexactNumber)) throw err;
         // An integer beyond 2^53 was rounded by JSON.parse: parse this pod again, exactly.
-        converted = podFromJson(select(this.parseExact(piece.bytes.toString('utf8'), piece)));
+        const exact = this.parseExact(piece.bytes.toString('utf8'), piece);
+        converted = podFromJson(select ? select(exact) : exact, { exact: true });
       }
     } catch (err) {
       if (err instanceof PodJsonError) throw this.error('bad-value', `pod ${label}: ${err.message}`, piece);
@@ -195,24 +214,9 @@ class JsonPodCollector {
       for (const k of converted.unknownKeys) if (this.unknownKeys.size < 20) this.unknownKeys.add(k);
     }
     const uid = (converted.pod.metadata as PodObject).uid;
-    if (typeof uid !== 'string' || uid === '') throw this.error('no-uid', `pod ${label} has no metadata.uid`, piece, 'every pod to have its uid');
+    if (select && (typeof uid !== 'string' || uid === '')) throw this.error('no-uid', `pod ${label} has no metadata.uid`, piece, 'every pod of a recording to have its uid');
+    this.budget.add(piece.offset + piece.bytes.length, this.totalBytes);
     return { pod: converted.pod, unknownFields: [] };
-  }
-
-  private addPod(into: DecodedPod[], pod: DecodedPod): void {
-    if (into !== this.pods) {
-      into.push(pod);
-      return;
-    }
-    const uid = (pod.pod.metadata as PodObject).uid as string;
-    const at = this.indexByUid.get(uid);
-    if (at !== undefined) {
-      this.duplicates++;
-      this.pods[at] = pod;
-      return;
-    }
-    this.indexByUid.set(uid, this.pods.length);
-    this.pods.push(pod);
   }
 
   /** A recording line with a time that cannot be right: named, since a wrong time silently moves every later event. */
@@ -271,7 +275,7 @@ class JsonPodCollector {
     switch (v.type) {
       case 'INITIAL':
         if (this.synced) throw this.error('bad-value', 'an INITIAL pod after the SYNCED line', piece, 'ADDED, MODIFIED or DELETED events');
-        this.addPod(this.initial, this.toPod(v.object ?? null, piece, `line ${piece.line}`, objectOf));
+        this.initial.push(this.toPod(v.object ?? null, piece, `line ${piece.line}`, objectOf));
         return;
       case 'SYNCED':
         if (typeof v.pods === 'number' && v.pods !== this.initial.length) {
@@ -326,9 +330,9 @@ function podLabel(pod: PodObject, fallback: string): string {
 
 /** Reads JSON pod data from `chunks`; `file` names it in errors. */
 export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: string, options: JsonReadOptions): Promise<JsonPodFile> {
-  const collector = new JsonPodCollector(file, options.limits.maxDepth, () => (scanner.lineDelimited = true));
+  const collector = new JsonPodCollector(file, options.limits.maxDepth, options.budget, options.totalBytes, () => (scanner.lineDelimited = true));
   const scanner = new JsonValueScanner(
-    { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n) },
+    { item: (p) => collector.item(p), value: (p, n) => collector.value(p, n), itemsAgain: () => collector.itemsAgain() },
     { maxPieceBytes: options.limits.maxPieceBytes, maxDepth: options.limits.maxDepth },
   );
   try {
@@ -336,6 +340,7 @@ export async function readJsonPods(chunks: AsyncIterable<Uint8Array>, file: stri
       if (options.signal?.aborted) throw podFileError(file, 'aborted', 'opening was cancelled');
       scanner.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       if (scanner.bytes > options.limits.maxFileBytes) throw tooLargeFile(file, scanner.bytes, options.limits.maxFileBytes);
+      options.budget.checkHeap(scanner.bytes, options.totalBytes);
       options.onProgress?.({ pods: collector.pods.length, bytes: scanner.bytes, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     }
     scanner.end();

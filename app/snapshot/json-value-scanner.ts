@@ -28,6 +28,11 @@ export interface ScanSink {
   item(piece: Piece): void;
   /** One top-level value, its items left out; `items` is how many were handed to item(). */
   value(piece: Piece, items: number): void;
+  /**
+   * The top-level object has another `items` array: the items handed so far are not its items, since a
+   * repeated key's last value wins (Go's decoder, jq, JSON.parse).
+   */
+  itemsAgain(): void;
 }
 
 export type ScanProblem = 'not-json' | 'truncated' | 'too-large' | 'too-deep';
@@ -188,7 +193,11 @@ export class JsonValueScanner {
               this.itemsDepth = 1;
               sinkShell(i + 1);
             } else this.expectKey = true;
-          } else if (d === 1 && c === OPEN_ARR && this.stack[1] === OPEN_OBJ && this.lastKey === 'items' && this.itemsDepth === 0) {
+          } else if (d === 1 && c === OPEN_ARR && this.stack[1] === OPEN_OBJ && this.lastKey === 'items' && this.itemsDepth <= 0) {
+            if (this.itemsDepth < 0) {
+              this.itemCount = 0;
+              this.sink.itemsAgain();
+            }
             this.itemsDepth = 2;
             sinkShell(i + 1);
           } else if (d === this.itemsDepth) {

@@ -126,6 +126,17 @@ describe("the project's own kubectl output", () => {
     expect(empty.pods).toEqual([]);
   });
 
+  it('a List with "items" twice holds the last, as Go and jq read it, and says so', async () => {
+    const other = webPodJson.replace('"name": "web-0"', '"name": "web-9"').replace('0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11', '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f19');
+    const text = `{"apiVersion": "v1", "items": [${webPodJson}], "kind": "List", "items": [${other}, ${other.replace(/web-9/g, 'web-8').replace(/2f19/g, '2f18')}]}`;
+    expect((JSON.parse(text) as { items: { metadata: { name: string } }[] }).items.map((p) => p.metadata.name)).toEqual(['web-9', 'web-8']);
+    for (const sizes of [[text.length], [7, 1, 3]]) {
+      const opened = snapshot(await readPodStream(inPieces(Buffer.from(text), sizes), 'twice.json'));
+      expect(opened.pods.map((p) => (p.pod.metadata as PodObject).name)).toEqual(['web-9', 'web-8']);
+      expect(opened.notes).toContain('the List has "items" 2 times: the last was read, as kubectl and jq read it');
+    }
+  });
+
   it('reports progress up to the whole file', async () => {
     const seen: { pods: number; bytes: number; totalBytes?: number }[] = [];
     const path = file(printList(Array.from({ length: 3 }, () => decodePod(webPodBytes()).pod)));
@@ -187,17 +198,48 @@ describe('bad files', () => {
     expect(err.message).toMatch(/1 pods were read before it/);
   });
 
-  it('a pod without uid is refused with its name and line', async () => {
-    const err = await failure(file(list.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""')));
+  it('a snapshot keeps every pod, without a uid or sharing one, in order (pods and export print them all)', async () => {
+    const noUid = list.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""');
+    const twice = snapshot(await openPodFile(file(list)));
+    expect(printList(twice.pods.map((p) => p.pod))).toBe(list);
+    const without = snapshot(await openPodFile(file(noUid)));
+    expect(without.pods.map((p) => (p.pod.metadata as PodObject).uid)).toEqual(['', '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11']);
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod, decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    expect(snapshot(await openPodFile(file(yaml.replace(/ {4}uid: .*\n/, ''), 'no-uid.yaml'))).pods).toHaveLength(2);
+    expect(snapshot(await openPodFile(file(writeListPodsResponse([webPodBytes(), webPodBytes()]), 'twice.pb'))).pods).toHaveLength(2);
+  });
+
+  it("a recording's pod without uid is refused with its line: a recording follows pods by uid", async () => {
+    const pod = JSON.stringify(JSON.parse(webPodJson.replace('"uid": "0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11"', '"uid": ""')));
+    const text = `{"nodescopeRecording":1,"startedAt":"2026-11-23T10:00:00Z"}\n{"time":"2026-11-23T10:00:00Z","type":"INITIAL","object":${pod}}\n`;
+    const err = await failure(file(text, 'r.recording'));
     expect(err.problem).toBe('no-uid');
     expect(err.message).toMatch(/pod default\/web-0 has no metadata.uid/);
-    expect(err.line).toBe(4);
+    expect(err.line).toBe(2);
   });
 
   it('a value of the wrong type names the pod and the field path', async () => {
     const err = await failure(file(webPodJson.replace('"phase": "Running"', '"phase": 7')));
     expect(err.problem).toBe('bad-value');
     expect(err.message).toMatch(/default\/web-0: status.phase: expected a string, found number 7/);
+  });
+
+  it('an int64 written as a float beyond int64 (1e20) is refused as Go refuses it: file, line, field path, range', async () => {
+    // JSON.parse rounds it, the exact parse keeps it a float: both passes used to throw, and the CLI exited 70 with no message.
+    const json = file(list.replace(/"generation": \d+/, '"generation": 1e20'));
+    const err = await failure(json);
+    expect(err.problem).toBe('bad-value');
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(json);
+    expect(err.message).toMatch(/pod default\/web-0: metadata\.generation: expected a 64-bit integer, found number 100000000000000000000 \(out of int64 range\)/);
+    const inRange = await failure(file(webPodJson.replace(/"generation": \d+/, '"generation": 1e18')));
+    expect(inRange.message).toMatch(/metadata\.generation: expected a 64-bit integer written in digits, found number 1000000000000000000/);
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    const fromYaml = await failure(file(yaml.replace(/generation: \d+/, 'generation: 1e20'), 'float.yaml'));
+    expect(fromYaml.problem).toBe('bad-value');
+    expect(fromYaml.message).toMatch(/metadata\.generation: expected a 64-bit integer, found number 100000000000000000000 \(out of int64 range\)/);
   });
 
   it('deep nesting is refused without exhausting the stack', async () => {
@@ -214,6 +256,49 @@ describe('bad files', () => {
     expect(err.message).toMatch(/larger than 1 MiB/);
   });
 
+  it('too many pods for memory: refused once past the pod limit, saying how many were read, the limit and what to do', async () => {
+    const ndjson = Array.from({ length: 5 }, (_, i) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}`).join('\n');
+    const err = await failure(file(ndjson, 'five.ndjson'), { limits: { maxPods: 3 } });
+    expect(err.problem).toBe('too-many');
+    expect(err.message).toMatch(/the file holds more than 3 pods \(4 read, 0 MB of the file's 0 MB\); Nodescope keeps a file's pods in memory and opens at most 3/);
+    expect(err.next).toMatch(/split -l 100000/);
+    // A .pb list and YAML count their pods as well.
+    const pb = await failure(file(writeListPodsResponse([webPodBytes(), webPodBytes()]), 'two.pb'), { limits: { maxPods: 1 } });
+    expect(pb.problem).toBe('too-many');
+    expect(snapshot(await openPodFile(file(ndjson, 'fits.ndjson'), { limits: { maxPods: 5 } })).pods).toHaveLength(5);
+  });
+
+  it('pods whose objects fill the heap are refused before memory runs out, whatever their count', async () => {
+    const ndjson = Array.from({ length: 200 }, (_, i) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}`).join('\n');
+    // The heap as the pods read fill it: 10 units a chunk of a 1,000-unit limit.
+    let used = 0;
+    const heap = () => ({ used: (used += 10), limit: 1000 });
+    const err = await readPodStream(inPieces(Buffer.from(ndjson), [64]), 'heavy.ndjson', { heap, limits: { maxHeapShare: 0.5 } }).then(
+      () => undefined,
+      (e: unknown) => e as PodFileError,
+    );
+    expect(err?.problem).toBe('too-many');
+    expect(err?.message).toMatch(/^heavy\.ndjson: the \d+ pods read \(up to byte [\d,]+\) fill 0 MB of the 0 MB of memory this process may use: the rest would not fit\./);
+    expect(used).toBe(510);
+  });
+
+  it('a file of more pods than the default limit (300,000: a 484 MB NDJSON of 15 M tiny pods has more) is refused, not run out of memory', async () => {
+    const line = (i: number) => `{"metadata":{"name":"p${i}","uid":"u${i}"}}\n`;
+    async function* lines(): AsyncIterable<Uint8Array> {
+      for (let i = 0; i < 320_000; ) {
+        let chunk = '';
+        for (const end = i + 20_000; i < end; i++) chunk += line(i);
+        yield Buffer.from(chunk);
+      }
+    }
+    const err = await readPodStream(lines(), 'many.ndjson').then(
+      () => undefined,
+      (e: unknown) => e as PodFileError,
+    );
+    expect(err?.problem).toBe('too-many');
+    expect(err?.message).toMatch(/more than 300,000 pods \(300,001 read/);
+  }, 60_000);
+
   it('a file over 2 GiB is refused before reading, with what to do', async () => {
     const path = join(dir, 'huge.json');
     writeFileSync(path, '');
@@ -228,7 +313,6 @@ describe('bad files', () => {
   it('empty, YAML without pods, a folder and a missing file each say what they are', async () => {
     expect((await failure(file(''))).problem).toBe('empty');
     expect((await failure(file('  \n'))).problem).toBe('empty');
-    expect((await failure(file('apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n'))).problem).toBe('no-uid');
     expect((await failure(file('apiVersion: v1\nkind: Service\n'))).message).toMatch(/a Service, not a Pod/);
     expect((await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n'))).problem).toBe('not-pods');
     const folder = join(dir, 'folder.json');
@@ -242,6 +326,13 @@ describe('bad files', () => {
     const err = await failure(file(bytes.subarray(0, bytes.length - 5), 'cut.pb'));
     expect(err.problem).toBe('bad-value');
     expect(err.offset).toBeGreaterThan(0);
+  });
+
+  it('a .pb whose length varint overflows 32 bits is refused with its offset, not wrapped and decoded', async () => {
+    const err = await failure(file(new Uint8Array([0x0a, 0x89, 0x80, 0x80, 0x80, 0x10, 0x0a, 0x07, ...Buffer.from('abcdefg')]), 'wrap.pb'));
+    expect(err.problem).toBe('bad-value');
+    expect(err.offset).toBe(1);
+    expect(err.message).toMatch(/larger than 4294967295/);
   });
 
   it('leaves every bad file exactly as it was', async () => {
@@ -284,6 +375,36 @@ describe('YAML pod files', () => {
     }
     const alias = await failure(file(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: &n a\n  uid: u1\n  labels:\n    n: *n\n`, 'alias.yaml'));
     expect(alias.message).toMatch(/alias\.yaml: document 1\.metadata\.labels\.n: an alias \(\*n\), which kubectl never writes at line 7/);
+  });
+
+  it('is parsed off the event loop: the loop turns while a big YAML file is read, and its pods arrive whole', async () => {
+    const pods = Array.from({ length: 300 }, () => decodePod(webPodBytes()).pod);
+    let yaml = '';
+    streamPodsAsKubectlYaml(pods, (t) => (yaml += t));
+    // The whole file in one chunk: reading it takes no turn of the loop, so every turn counted is the parse's.
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      if (done) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const opened = snapshot(await readPodStream(inPieces(Buffer.from(yaml), [yaml.length]), 'big.yaml'));
+    done = true;
+    expect(turns).toBeGreaterThan(1);
+    expect(opened.pods.map((p) => podToKubectlJson(p.pod))).toEqual(pods.map((p) => podToKubectlJson(p)));
+  });
+
+  it('a YAML file over the YAML limit is refused with why and what to do instead', async () => {
+    let yaml = '';
+    streamPodsAsKubectlYaml([decodePod(webPodBytes()).pod], (t) => (yaml += t));
+    const err = await failure(file(yaml, 'big.yaml'), { limits: { maxYamlBytes: 100 } });
+    expect(err.problem).toBe('too-large');
+    expect(err.message).toMatch(/this YAML is larger than 100 bytes; Nodescope reads YAML pod files of up to 100 bytes, since YAML is read whole/);
+    expect(err.next).toMatch(/kubectl get pods -o json/);
+    const bad = await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n', 'bad.yaml'));
+    expect(bad.problem).toBe('not-pods');
   });
 
   it('opens a YAML List export of every shared fixture with each pod as it was', async () => {

@@ -8,13 +8,14 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
 import { PodDecodeError } from '../pod/decode';
-import type { PodObject } from '../pod/pod-tree';
 import { podFileError, readJsonPods, tooLargeFile } from './json-pod-reader';
+import { KeptPodsBudget, type HeapUse } from './kept-pods-budget';
 import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPodFileOptions } from './pod-file';
 import { PodFileError } from './pod-file-error';
 import { readPodProtobuf } from './read-pod-protobuf';
-import { readPodYaml } from './read-pod-yaml';
+import { readPodYamlOffThread } from './read-pod-yaml-off-thread';
 import { readSnapshotSidecar, SIDECAR_SUFFIX } from './snapshot-provenance';
 
 export * from './pod-file';
@@ -46,23 +47,34 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
   for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
 }
 
-async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, limits: PodFileLimits, options: ReadPodFileOptions): Promise<Buffer> {
+/** `tooLarge` says why when the file passes `max` bytes. */
+async function readAll(chunks: AsyncIterable<Uint8Array>, file: string, max: number, tooLarge: (bytes: number) => PodFileError, budget: KeptPodsBudget, options: ReadPodFileOptions & { totalBytes?: number }): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let bytes = 0;
   for await (const chunk of chunks) {
     if (options.signal?.aborted) throw podFileError(file, 'aborted', 'opening was cancelled');
     bytes += chunk.length;
-    if (bytes > limits.maxFileBytes) throw tooLargeFile(file, bytes, limits.maxFileBytes);
+    if (bytes > max) throw tooLarge(bytes);
+    budget.checkHeap(bytes, options.totalBytes);
     parts.push(chunk);
   }
   return Buffer.concat(parts, bytes);
 }
 
-function checkUids(file: string, pods: { pod: PodObject }[]): void {
-  for (const [i, p] of pods.entries()) {
-    const uid = (p.pod.metadata as PodObject | undefined)?.uid;
-    if (typeof uid !== 'string' || uid === '') throw podFileError(file, 'no-uid', `pod ${i} has no metadata.uid`, { expected: 'every pod to have its uid' });
-  }
+function tooLargeYaml(file: string, bytes: number, max: number): PodFileError {
+  const mib = (n: number) => (n >= 1024 ** 2 ? `${Math.round(n / 1024 ** 2)} MiB` : `${n} bytes`);
+  return new PodFileError({
+    file,
+    problem: 'too-large',
+    detail: `this YAML is ${bytes > max ? `larger than ${mib(max)}` : mib(bytes)}; Nodescope reads YAML pod files of up to ${mib(max)}, since YAML is read whole and takes many times its size in memory`,
+    next: 'Save the pods as JSON instead (kubectl get pods -o json > pods.json, or nodescope export), which opens as it streams in, up to 2 GiB; or split the YAML.',
+  });
+}
+
+/** V8's heap figures: what the pods read fill, and the most this process may use. */
+function v8Heap(): HeapUse {
+  const h = getHeapStatistics();
+  return { used: h.used_heap_size, limit: h.heap_size_limit };
 }
 
 /**
@@ -77,14 +89,16 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
   if (first.done) throw podFileError(name, 'empty', 'the file is empty');
   const stream = prepend(first.value, it);
   const kind = sniff(name, first.value);
+  const budget = new KeptPodsBudget(name, limits, options.heap ?? v8Heap);
   if (kind === 'yaml') {
-    const bytes = await readAll(stream, name, limits, options);
-    const read = readPodYaml(bytes, name);
+    const bytes = await readAll(stream, name, limits.maxYamlBytes, (n) => tooLargeYaml(name, n, limits.maxYamlBytes), budget, options);
+    const read = await readPodYamlOffThread(bytes, name, options.signal);
+    for (let i = 0; i < read.pods.length; i++) budget.add(bytes.length, options.totalBytes);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: 'yaml', provenance: {}, pods: read.pods, notes: read.notes };
   }
   if (kind === 'protobuf') {
-    const bytes = await readAll(stream, name, limits, options);
+    const bytes = await readAll(stream, name, limits.maxFileBytes, (n) => tooLargeFile(name, n, limits.maxFileBytes), budget, options);
     let read;
     try {
       read = readPodProtobuf(bytes, name);
@@ -92,11 +106,11 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
       if (!(err instanceof PodDecodeError)) throw err;
       throw podFileError(name, 'bad-value', `not pod bytes nor a ListPodsResponse: ${err.message}`, { offset: err.offset, expected: 'a protobuf pod (v1.Pod) or ListPodsResponse' }, err);
     }
-    checkUids(name, read.pods);
+    for (let i = 0; i < read.pods.length; i++) budget.add(bytes.length, options.totalBytes);
     options.onProgress?.({ pods: read.pods.length, bytes: bytes.length, ...(options.totalBytes !== undefined ? { totalBytes: options.totalBytes } : {}) });
     return { kind: 'snapshot', path: name, format: read.format, provenance: {}, pods: read.pods, notes: [] };
   }
-  const read = await readJsonPods(stream, name, { ...options, limits });
+  const read = await readJsonPods(stream, name, { ...options, limits, budget });
   return read.kind === 'recording' ? { ...read, path: name } : { ...read, path: name, provenance: {} };
 }
 

@@ -9,6 +9,8 @@ export type PodFileProblem =
   | 'no-uid'
   | 'bad-value'
   | 'too-large'
+  /** More pods, or pods heavier, than memory holds (kept-pods-budget.ts). */
+  | 'too-many'
   | 'too-deep'
   | 'unsupported'
   | 'aborted';

@@ -1,5 +1,6 @@
 /** What opening a pod file gives: a snapshot (one pod set) or a recording (a pod set over time). */
 import type { DecodedPod } from '../pod/pod-tree';
+import type { HeapUse } from './kept-pods-budget';
 import type { PodFileProvenance } from './snapshot-provenance';
 
 export type { PodFileProvenance } from './snapshot-provenance';
@@ -52,9 +53,15 @@ export interface PodFileLimits {
   maxPieceBytes: number;
   /** Nesting of objects and arrays (default 64). */
   maxDepth: number;
+  /** A YAML file, which is read whole and parsed in one block at many times its size (default 32 MiB). */
+  maxYamlBytes: number;
+  /** Most pods kept from one file, a recording's events included (default 300,000: twice Kubernetes' 150,000-pod cluster limit). */
+  maxPods: number;
+  /** Share of the process's heap limit the pods read may fill before opening stops (default 0.75). */
+  maxHeapShare: number;
 }
 
-export const DEFAULT_POD_FILE_LIMITS: PodFileLimits = { maxFileBytes: 2 * 1024 ** 3, maxPieceBytes: 16 * 1024 ** 2, maxDepth: 64 };
+export const DEFAULT_POD_FILE_LIMITS: PodFileLimits = { maxFileBytes: 2 * 1024 ** 3, maxPieceBytes: 16 * 1024 ** 2, maxDepth: 64, maxYamlBytes: 32 * 1024 ** 2, maxPods: 300_000, maxHeapShare: 0.75 };
 
 export interface PodFileProgress {
   pods: number;
@@ -67,4 +74,6 @@ export interface ReadPodFileOptions {
   onProgress?: (progress: PodFileProgress) => void;
   /** Tighter (or looser) limits than the defaults; tests use small ones. */
   limits?: Partial<PodFileLimits>;
+  /** Reads the heap in use and its limit (default: V8's own figures); tests stand in for a full heap. */
+  heap?: () => HeapUse;
 }

@@ -20,7 +20,8 @@ export class PodJsonError extends Error {
 
 /**
  * JSON.parse rounded an integer beyond ±(2^53-1): the caller parses the text again exactly
- * (exact-json.ts) and converts that. Thrown, not returned, so the common case pays nothing for it.
+ * (exact-json.ts) and converts that with `exact: true`. Thrown, not returned, so the common case pays
+ * nothing for it.
  */
 export class InexactNumber extends Error {
   override name = 'InexactNumber';
@@ -43,6 +44,9 @@ const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 class Converter {
   readonly unknownKeys: string[] = [];
+
+  /** `exact`: values come from an exact parse, where a number beyond 2^53 was written as a float (1e20), not rounded. */
+  constructor(private readonly exact: boolean) {}
 
   message(m: MessageSchema, obj: unknown, path: string): PodObject {
     if (!isObject(obj)) throw new PodJsonError(path, `expected an object (${m.name}), found ${typeName(obj)}`);
@@ -125,12 +129,17 @@ class Converter {
       return v;
     }
     if (typeof v !== 'number' || !Number.isInteger(v)) throw new PodJsonError(path, `expected an integer, found ${typeName(v)}`);
-    if (!Number.isSafeInteger(v)) throw new InexactNumber();
-    return v;
+    if (Number.isSafeInteger(v)) return v;
+    if (!this.exact) throw new InexactNumber();
+    // An exact parse keeps integer literals as bigint: this one was written with an exponent or a fraction,
+    // which Go's decoder refuses for an int64 (strconv.ParseInt), in range or not.
+    if (v < Number(INT64_MIN) || v >= Number(INT64_MAX)) throw new PodJsonError(path, `expected a 64-bit integer, found ${typeName(v)} (out of int64 range)`);
+    throw new PodJsonError(path, `expected a 64-bit integer written in digits, found ${typeName(v)}`);
   }
 
   /** Free-form JSON (managedFields, unknown keys): any rounded integer in it needs the exact parse. */
   private checkExact(v: PodValue | undefined): void {
+    if (this.exact) return;
     if (typeof v === 'number') {
       if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw new InexactNumber();
     } else if (Array.isArray(v)) for (const x of v) this.checkExact(x);
@@ -140,14 +149,15 @@ class Converter {
 
 /**
  * Converts one parsed pod in place (lists are reused) and returns its tree. Throws PodJsonError for a
- * value of the wrong type, InexactNumber when the parse rounded an integer.
+ * value of the wrong type, InexactNumber when the parse rounded an integer (never with `exact`, for values
+ * from an exact parse: parseExactJson, the YAML reader).
  */
-export function podFromJson(value: PodValue): PodFromJson {
+export function podFromJson(value: PodValue, { exact = false }: { exact?: boolean } = {}): PodFromJson {
   if (!isObject(value)) throw new PodJsonError('', `expected a pod object, found ${typeName(value)}`);
   const { apiVersion, kind, ...rest } = value;
   if (kind !== undefined && kind !== 'Pod') throw new PodJsonError('kind', `expected a Pod, found ${typeName(kind)}`);
   if (apiVersion !== undefined && apiVersion !== 'v1') throw new PodJsonError('apiVersion', `expected "v1", found ${typeName(apiVersion)}`);
-  const c = new Converter();
+  const c = new Converter(exact);
   const pod = c.message(podSchema().pod, rest, '');
   return { pod, unknownKeys: c.unknownKeys };
 }

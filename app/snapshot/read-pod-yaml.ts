@@ -1,10 +1,10 @@
 /**
  * YAML pod files: `kubectl get pods -o yaml`, `kubectl get pod NAME -o yaml`, Nodescope's own YAML exports and
  * `watch -o yaml` output. YAML is read whole (its reader has no streaming form), within the file size limit;
- * each pod then goes through the same checks as a JSON one (types by the schema, exact int64, a uid).
+ * each pod then goes through the same checks as a JSON one (types by the schema, exact int64).
  */
 import { KubectlYamlError, podTreesFromKubectlYaml } from '../pod/kubectl-yaml-reader';
-import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import type { DecodedPod } from '../pod/pod-tree';
 import { podFileError } from './json-pod-reader';
 import { PodJsonError, podFromJson } from './pod-from-json';
 
@@ -30,14 +30,13 @@ export function readPodYaml(bytes: Uint8Array, file: string): YamlPods {
   const pods = trees.map((tree, i): DecodedPod => {
     let converted;
     try {
-      converted = podFromJson(tree);
+      converted = podFromJson(tree, { exact: true });
     } catch (err) {
       if (err instanceof PodJsonError) throw podFileError(file, 'bad-value', `pod ${i}: ${err.message}`, { expected: 'a pod as kubectl prints it' }, err);
       throw err;
     }
     for (const k of converted.unknownKeys) unknown.add(k);
-    const uid = (converted.pod.metadata as PodObject | undefined)?.uid;
-    if (typeof uid !== 'string' || uid === '') throw podFileError(file, 'no-uid', `pod ${i} has no metadata.uid`, { expected: 'every pod to have its uid' });
+    // Every pod is kept, with a uid or not, as from JSON (json-pod-reader.ts).
     return { pod: converted.pod, unknownFields: [] };
   });
   const notes = unknown.size > 0 ? [`fields this Nodescope does not know were kept but are not printed: ${[...unknown].slice(0, 10).join(', ')}`] : [];

@@ -8,6 +8,9 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '../contract';
 import type { AppEvent } from '../inspector/app-core';
 import type { BridgeCore } from './bridge-socket';
+import { decodePod } from '../pod/decode';
+import { streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
+import { webPodBytes } from '../pod/testdata/handmade-pods';
 import { readPodStream } from '../snapshot/open-pod-file';
 import { startUiServer, type UiServer } from './ui-server';
 
@@ -30,11 +33,17 @@ const emit = (event: AppEvent) => listeners.forEach((l) => l(event));
 
 let server: UiServer;
 let token: string;
+/** Called once an upload's body has been read to its end, before the reader is done with it. */
+let onBodyRead: (() => void) | undefined;
+async function* tellWhenRead(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  yield* chunks;
+  onBodyRead?.();
+}
 beforeAll(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), 'ns-ui-'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Nodescope</title>');
   writeFileSync(join(rendererDir, 'app.js'), 'export {};');
-  server = await startUiServer({ core, rendererDir, openUpload: async (chunks, name) => `${name}: ${(await readPodStream(chunks, name)).kind}` });
+  server = await startUiServer({ core, rendererDir, openUpload: async (chunks, name) => `${name}: ${(await readPodStream(tellWhenRead(chunks), name)).kind}` });
   token = new URL(server.url).searchParams.get('token')!;
 });
 afterAll(() => server.close());
@@ -189,18 +198,19 @@ describe('browser-mode server', () => {
     ws.close();
   });
 
+  const post = (path: string, body: string, origin: string | null = server.origin) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path, method: 'POST', headers: origin ? { origin } : {} }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
   it('takes an uploaded file from its own page with the token, streamed to the reader, and refuses anyone else', async () => {
     const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u-1' } });
-    const post = (path: string, body: string, origin: string | null = server.origin) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: server.port, path, method: 'POST', headers: origin ? { origin } : {} }, (res) => {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-        });
-        req.on('error', reject);
-        req.end(body);
-      });
     expect(await post(`/upload?token=${token}&name=dir%2Fpod.json`, pod)).toEqual({ status: 200, body: JSON.stringify({ nodeId: 'pod.json: snapshot' }) });
     const bad = await post(`/upload?token=${token}&name=broken.json`, '{"kind":"Pod",');
     expect(bad.status).toBe(422);
@@ -208,5 +218,23 @@ describe('browser-mode server', () => {
     expect((await post(`/upload?name=pod.json`, pod)).status).toBe(401);
     expect((await post(`/upload?token=${token}&name=pod.json`, pod, 'http://evil.example')).status).toBe(403);
     expect((await post(`/upload?token=${token}`, pod)).status).toBe(400);
+  });
+
+  it('goes on answering the bridge while an uploaded YAML file is parsed', async () => {
+    const ws = await authed();
+    let yaml = '';
+    streamPodsAsKubectlYaml(Array.from({ length: 300 }, () => decodePod(webPodBytes()).pod), (t) => (yaml += t));
+    const order: string[] = [];
+    const bodyRead = new Promise<void>((resolve) => (onBodyRead = resolve));
+    const upload = post(`/upload?token=${token}&name=big.yaml`, yaml).then((r) => (order.push('upload'), r));
+    // The whole file is in: only its parsing is left, and a request comes meanwhile.
+    await bodyRead;
+    onBodyRead = undefined;
+    const answered = nextMessage(ws).then((m) => (order.push('bridge'), m));
+    ws.send(JSON.stringify({ type: 'request', id: 11, name: 'nodes.remove', input: { nodeId: 'n11' } }));
+    expect(await upload).toEqual({ status: 200, body: JSON.stringify({ nodeId: 'big.yaml: snapshot' }) });
+    expect(await answered).toMatchObject({ id: 11, result: { ok: true } });
+    expect(order).toEqual(['bridge', 'upload']);
+    ws.close();
   });
 });

@@ -354,7 +354,7 @@ export function App({ model }: { model: AppModel }) {
               </div>
             ) : (
               <div className={openUid ? 'content split' : 'content'}>
-                {node.state.phase === 'live' && node.state.leftOut && (
+                {(node.state.phase === 'live' || node.state.phase === 'offline') && node.state.leftOut && (
                   <div className="left-out-note" role="alert">
                     <strong>{node.state.leftOut.length === 1 ? '1 pod is not shown' : `${node.state.leftOut.length} pods are not shown`}</strong>
                     <ul>

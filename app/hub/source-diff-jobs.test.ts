@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { DiffProgress } from '../contract';
+import type { PodTree } from '../pod/pod-tree';
+import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
+
+/** Pods whose every read is logged: a live node's pod decodes at each read, the work a slice is made of. */
+function side(label: string, image: string, log: string[]): DiffSideInput {
+  const pods: SidePod[] = Array.from({ length: 20 }, (_, i) => {
+    const tree: PodTree = { metadata: { uid: `u${i}`, name: `p${i}`, namespace: 'shop' }, spec: { containers: [{ name: 'app', image }] }, status: { phase: 'Running' } };
+    return {
+      uid: `u${i}`,
+      get tree() {
+        log.push('read');
+        return tree;
+      },
+    };
+  });
+  return { info: { nodeId: label, label, mask: '', podCount: pods.length }, pods };
+}
+
+describe('source comparisons', () => {
+  it('several at once still give the event loop a turn between any two pod reads, to their last entry', async () => {
+    const log: string[] = [];
+    const ended = new Set<string>();
+    const jobs = new SourceDiffJobs((p: DiffProgress) => p.phase !== 'running' && ended.add(p.jobId), { budgetMs: 0 });
+    let running = true;
+    // The check phase of every turn of the loop, after its I/O: what a watch's socket or a request would get.
+    const turn = () => {
+      if (!running) return;
+      log.push('turn');
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const ids = [0, 1, 2].map((i) => jobs.start(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }));
+    while (!ids.every((id) => ended.has(id))) await new Promise((r) => setTimeout(r, 5));
+    running = false;
+    // Every pod of every side printed, and every changed pod's row read: all in slices.
+    expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
+    for (let i = 1; i < log.length; i++) if (log[i] === 'read') expect(log[i - 1], log.slice(Math.max(0, i - 8), i + 3).join(' ')).toBe('turn');
+    for (const id of ids) expect(jobs.result(id, 0, 100).counts).toMatchObject({ changed: 20 });
+  });
+});
