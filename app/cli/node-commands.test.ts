@@ -120,6 +120,28 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(operator.stdout.trim().split('\n')).toHaveLength(sim.store.size);
   }, 30_000);
 
+  it('exits 3 saying the socket is missing through the sudo bridge too, in every node command', async () => {
+    const missing = `${h.socketPath}.missing`;
+    const uid = sim.store.uids()[0]!;
+    const said = (r: { stderr: string }) => {
+      expect(r.stderr).toContain(`No socket at ${missing} on ${h.host}`);
+      expect(r.stderr).toContain('next step: Check that the kubelet runs with the Pods API enabled');
+    };
+    for (const args of [['pods'], ['get', uid], ['watch'], ['export'], ['record', '--file', join(dir, 'missing.nsrec')]]) {
+      const r = await nodescope([args[0]!, A.target, ...args.slice(1), ...cfg(), '--socket', missing, '--sudo']);
+      expect(r.code, r.stderr).toBe(EXIT.connection);
+      said(r);
+    }
+    // A bridge command whose exit status reaches us well after its output ended (socat's own complaint, then
+    // the status a second later): the complaint alone must name the cause.
+    const late = `sh -c 'socat STDIO UNIX-CONNECT:"$1"; s=$?; exec >&- 2>&-; sleep 1; exit $s' sh {socket}`;
+    for (const args of [['pods'], ['get', uid]]) {
+      const r = await nodescope([args[0]!, A.target, ...args.slice(1), ...cfg(), '--socket', missing, '--sudo-command', late]);
+      expect(r.code, r.stderr).toBe(EXIT.connection);
+      said(r);
+    }
+  }, 90_000);
+
   it('exits 3 with the sudoers line for a user without sudo rights', async () => {
     const r = await nodescope(['pods', A.targetNoSudo, ...cfg(), '--socket', h.socketPath]);
     expect(r.code).toBe(EXIT.connection);

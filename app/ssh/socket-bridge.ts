@@ -116,10 +116,22 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.stderr.on('data', (d: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += d.toString();
     });
+    let recorded = false;
+    const failed = (code: number | null) => {
+      if (recorded) return;
+      recorded = true;
+      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
+    };
+    // sshd sends all of stderr before EOF, but the exit status may come after it: a command that complained
+    // is recorded as it ends, before the forwarder (listening after us) passes the end to grpc-js, which
+    // would otherwise report the bare reset with no cause to show.
+    ch.once('end', () => {
+      if (stderr.trim()) failed(null);
+    });
     ch.once('exit', (code: number | null) => {
       // A signal (code null) means the session was torn down, which the SSH layer reports itself.
       if (typeof code !== 'number' || code === 0) return;
-      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
+      failed(code);
     });
     return ch;
   };
