@@ -77,7 +77,7 @@ const spec: NodeCommandSpec = {
     "usage: nodescope watch SOURCE [options]\n\nPrints SOURCE's pods as events (ADDED for each at the start), then every change, until Ctrl-C.\n" +
     'A recording is replayed at once with its recorded times (from --at, default its start); a snapshot\nprints its pods as ADDED and ends.',
   outputs: ['table', 'ndjson', 'json', 'yaml'],
-  async run({ client }, opts) {
+  async run({ client, onSilence }, opts) {
     let stopWatch: ((code: number) => void) | undefined;
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();
@@ -99,8 +99,17 @@ const spec: NodeCommandSpec = {
         stopWatch = undefined;
       }
     };
+    // Events stop coming from a node that stopped answering: say so rather than look like a quiet node.
+    const unsubscribe = onSilence?.((since) =>
+      printError(
+        since === null
+          ? `nodescope: ${opts.node} answers again`
+          : `nodescope: ${opts.node} has not answered since ${new Date(since).toISOString().slice(11, 23)} (SSH keepalives unanswered): changes since then are not shown yet; reconnecting if it stays silent`,
+      ),
+    );
     return new Promise<number>((resolve) => {
       const stop = (code: number) => {
+        unsubscribe?.();
         process.off('SIGINT', interrupted);
         process.off('SIGTERM', interrupted);
         void watch.close().then(() => resolve(code));
