@@ -35,6 +35,20 @@ describe('watchLinkSilence', () => {
     silence.stop();
   });
 
+  it('does not call a link silent for the time this process was too busy to read it', () => {
+    const link = new PassThrough();
+    const changes: (number | null)[] = [];
+    const silence = watchLinkSilence(link, 1000, (since) => changes.push(since));
+    vi.advanceTimersByTime(500);
+    // The event loop blocked for 10 s: the timers run before the bytes that came meanwhile are read.
+    vi.setSystemTime(Date.now() + 10_000);
+    vi.advanceTimersByTime(250);
+    link.write('answer');
+    vi.advanceTimersByTime(1000);
+    expect(changes).toEqual([]);
+    silence.stop();
+  });
+
   it('stops watching when the link closes', async () => {
     const link = new PassThrough();
     const changes: (number | null)[] = [];

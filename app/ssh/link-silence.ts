@@ -25,11 +25,18 @@ export function watchLinkSilence(from: Readable, keepaliveIntervalMs: number, on
     silentSince = null;
     onChange(null);
   };
+  const checkMs = Math.max(50, keepaliveIntervalMs / 4);
+  let checkedAt = Date.now();
   const timer = setInterval(() => {
-    if (silentSince !== null || Date.now() - heardAt <= limitMs) return;
+    const now = Date.now();
+    // A check that runs late found this process busy (decoding a big list), not the link silent: what arrived
+    // meanwhile is read after the timers, so wait for the next check.
+    const late = now - checkedAt > checkMs * 2;
+    checkedAt = now;
+    if (late || silentSince !== null || now - heardAt <= limitMs) return;
     silentSince = heardAt;
     onChange(silentSince);
-  }, Math.max(50, keepaliveIntervalMs / 4));
+  }, checkMs);
   // The check must not keep a CLI alive that has nothing else to do.
   timer.unref();
   const stop = () => {
