@@ -18,6 +18,8 @@ export interface KubeletConnection {
   client: KubeletClient;
   /** Where the socket (or the REST port) is, for messages. */
   socketPath: string;
+  /** Over SSH: tells when the node stops answering (since when) and answers again (null); see SshSession.onSilence. */
+  onSilence?(listener: (silentSince: number | null) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
   return {
     client: conn.client,
     socketPath: `127.0.0.1:${port}`,
+    onSilence: session.onSilence,
     close: async () => {
       await conn.close();
       session.close();
@@ -140,6 +143,7 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
   return {
     client,
     socketPath,
+    onSilence: session.onSilence,
     close: async () => {
       client.close();
       await transport.close();

@@ -113,6 +113,33 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(r.stderr).toContain('in sync: 110 pods');
   }, 30_000);
 
+  it('watch says when the node stops answering, then gives the link up and watches again', async () => {
+    // ServerAliveInterval 1 from ssh_config: silent after 1.5 s without an answer, given up after 3 unanswered.
+    const config = join(dir, 'keepalive_config');
+    await writeFile(config, `Host *\n  ServerAliveInterval 1\n  ServerAliveCountMax 3\n\n${await readFile(h.sshConfig, 'utf8')}`);
+    let paused = false;
+    try {
+      const r = await nodescope(['watch', A.target, '-F', config, '--socket', h.socketPath], {
+        until: (_, err) => {
+          if (!paused && /in sync: \d+ pods/.test(err)) {
+            paused = true;
+            h.pauseConnections();
+          }
+          return /re-synced: \d+ pods/.test(err);
+        },
+      });
+      expect(r.code, r.stderr).toBe(EXIT.ok);
+      const said = (text: RegExp) => r.stderr.search(text);
+      const silent = said(/nodescope: target has not answered since \d\d:\d\d:\d\d\.\d{3} \(SSH keepalives unanswered\): changes since then are not shown yet; reconnecting if it stays silent/);
+      const ended = said(/nodescope: watch ended: .*stopped answering keepalives; watching again in/);
+      const resynced = said(/nodescope: re-synced: \d+ pods/);
+      expect([silent, ended, resynced].every((i) => i >= 0), r.stderr).toBe(true);
+      expect(silent < ended && ended < resynced, r.stderr).toBe(true);
+    } finally {
+      h.resumeConnections();
+    }
+  }, 60_000);
+
   it('goes through a jump host, and through the sudo bridge for a non-root user', async () => {
     const viaJump = await nodescope(['pods', A.viaJump, ...cfg(), '--socket', h.socketPath, '-o', 'ndjson']);
     expect(viaJump.code, viaJump.stderr).toBe(EXIT.ok);
@@ -121,6 +148,28 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     expect(operator.code, operator.stderr).toBe(EXIT.ok);
     expect(operator.stdout.trim().split('\n')).toHaveLength(sim.store.size);
   }, 30_000);
+
+  it('exits 3 saying the socket is missing through the sudo bridge too, in every node command', async () => {
+    const missing = `${h.socketPath}.missing`;
+    const uid = sim.store.uids()[0]!;
+    const said = (r: { stderr: string }) => {
+      expect(r.stderr).toContain(`No socket at ${missing} on ${h.host}`);
+      expect(r.stderr).toContain('next step: Check that the kubelet runs with the Pods API enabled');
+    };
+    for (const args of [['pods'], ['get', uid], ['watch'], ['export'], ['record', '--file', join(dir, 'missing.nsrec')]]) {
+      const r = await nodescope([args[0]!, A.target, ...args.slice(1), ...cfg(), '--socket', missing, '--sudo']);
+      expect(r.code, r.stderr).toBe(EXIT.connection);
+      said(r);
+    }
+    // A bridge command whose exit status reaches us well after its output ended (socat's own complaint, then
+    // the status a second later): the complaint alone must name the cause.
+    const late = `sh -c 'socat STDIO UNIX-CONNECT:"$1"; s=$?; exec >&- 2>&-; sleep 1; exit $s' sh {socket}`;
+    for (const args of [['pods'], ['get', uid]]) {
+      const r = await nodescope([args[0]!, A.target, ...args.slice(1), ...cfg(), '--socket', missing, '--sudo-command', late]);
+      expect(r.code, r.stderr).toBe(EXIT.connection);
+      said(r);
+    }
+  }, 90_000);
 
   it('exits 3 with the sudoers line for a user without sudo rights', async () => {
     const r = await nodescope(['pods', A.targetNoSudo, ...cfg(), '--socket', h.socketPath]);

@@ -85,7 +85,7 @@ const spec: NodeCommandSpec = {
   outputs: ['table', 'ndjson', 'json', 'yaml'],
   extra: { 'max-unread': { type: 'string' } },
   extraHelp: `watch:\n  --max-unread SIZE          stop (exit 6) once this much live output waits for a reader that stopped\n                             reading, e.g. 16MiB or 512KiB (default ${unreadLimitText(MAX_UNREAD_OUTPUT).replace(' ', '')})`,
-  async run({ client }, opts) {
+  async run({ client, onSilence }, opts) {
     const limitText = opts.extraValues['max-unread'] as string | undefined;
     const limit = limitText === undefined ? MAX_UNREAD_OUTPUT : parseUnreadLimit(limitText);
     if (limit === undefined) throw new CliUsageError(`bad --max-unread '${limitText}': give a size such as 64MiB or 512KiB`);
@@ -127,8 +127,17 @@ const spec: NodeCommandSpec = {
         stopWatch = undefined;
       }
     };
+    // Events stop coming from a node that stopped answering: say so rather than look like a quiet node.
+    const unsubscribe = onSilence?.((since) =>
+      printError(
+        since === null
+          ? `nodescope: ${opts.node} answers again`
+          : `nodescope: ${opts.node} has not answered since ${new Date(since).toISOString().slice(11, 23)} (SSH keepalives unanswered): changes since then are not shown yet; reconnecting if it stays silent`,
+      ),
+    );
     return new Promise<number>((resolve) => {
       const stop = (code: number) => {
+        unsubscribe?.();
         process.off('SIGINT', interrupted);
         process.off('SIGTERM', interrupted);
         void watch.close().then(() => resolve(code));

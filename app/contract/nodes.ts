@@ -141,6 +141,17 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
     leftOut: z.array(z.string()).optional(),
   }),
   /**
+   * Was live, but the node has not answered since `silentSince` (SSH keepalives unanswered: a hung sshd, a cut
+   * link): the pods shown are as of then and may be stale. Live again when it answers; reconnecting when the
+   * keepalives give up (ServerAliveCountMax of them unanswered).
+   */
+  z.object({
+    phase: z.literal('silent'),
+    since: z.number(),
+    silentSince: z.number(),
+    leftOut: z.array(z.string()).optional(),
+  }),
+  /**
    * The kubelet dropped the watch (it fell behind the kubelet's buffer): the pods shown are its list of
    * `listedAt`, without the changes since; watching again at `retryAt`.
    */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -303,6 +303,33 @@ describe('kubelet NodeLink over SSH', () => {
     expect(error.nextStep).toMatch(nextStep);
     expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
   }, 30_000);
+
+  it('shows a node whose link stops answering as silent, its pods kept as stale, then gives the link up and goes live again', async () => {
+    // ServerAliveInterval 1 from ssh_config: silent after 1.5 s without an answer, given up after 3 unanswered.
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-silent-'));
+    const sshConfigFile = join(dir, 'config');
+    await writeFile(sshConfigFile, `Host *\n  ServerAliveInterval 1\n  ServerAliveCountMax 3\n\n${await readFile(h.sshConfig, 'utf8')}`);
+    const { rec, link } = open({ host: 'target', socketPath: h.socketPath }, { sshConfigFile });
+    links.push(link);
+    try {
+      await eventually(() => phaseOf(rec) === 'live', 'live', 20_000);
+      const live = rec.states.length;
+      h.pauseConnections();
+      await eventually(() => phaseOf(rec) === 'silent', 'silent', 20_000);
+      const silent = rec.states.at(-1) as Extract<NodeState, { phase: 'silent' }>;
+      expect(silent.silentSince).toBeLessThanOrEqual(Date.now());
+      // The pods stay on screen as last heard, marked stale by their state.
+      expect(sameUids(rec, sim)).toBe(true);
+      await eventually(() => rec.states.slice(live).some((s) => s.phase === 'reconnecting') && phaseOf(rec) === 'live', 'reconnected and live again', 20_000);
+      const dropped = rec.states.slice(live).find((s) => s.phase === 'reconnecting') as Extract<NodeState, { phase: 'reconnecting' }>;
+      expect(dropped.cause).toMatch(/stopped answering keepalives/);
+      expect(rec.states.slice(live).map((s) => s.phase)).not.toContain('error');
+      expect(sameUids(rec, sim)).toBe(true);
+    } finally {
+      h.resumeConnections();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('shows an error with the sudoers line for a user who may not open the socket', async () => {
     const { rec, link } = open(

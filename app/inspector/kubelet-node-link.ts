@@ -48,14 +48,19 @@ export interface KubeletNodeLinkOptions {
 /** CPU and memory move slowly enough to read every few seconds without loading the kubelet (k9s: 2 s to 5 s). */
 export const METRICS_INTERVAL_MS = 5000;
 
-export function nodeStateOf(s: WatchState): NodeState | undefined {
+/** `silentSince`: since when the SSH link has not answered, while it has not; a live watch is then shown as silent. */
+export function nodeStateOf(s: WatchState, silentSince: number | null = null): NodeState | undefined {
   switch (s.state) {
     case 'connecting':
       return { phase: 'connecting', attempt: s.attempt, ...(s.received !== undefined ? { podsReceived: s.received } : {}) };
     case 'initializing':
       return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
     case 'live':
-      return { phase: 'live', since: s.since, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
+      return {
+        ...(silentSince === null ? { phase: 'live' as const } : { phase: 'silent' as const, silentSince }),
+        since: s.since,
+        ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
+      };
     case 'catchingUp':
       return {
         phase: 'catchingUp',
@@ -155,6 +160,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   };
 
   let wasLive = false;
+  /** The watch's last state, and since when the SSH link has not answered (null while it answers). */
+  let watchState: WatchState | undefined;
+  let silentSince: number | null = null;
+  const report = () => {
+    const state = watchState && nodeStateOf(watchState, silentSince);
+    if (state && !closed) events.state(state);
+  };
   const { mask } = request;
   // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
   // (NodePods) then shows only what the user selected.
@@ -174,8 +186,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       {
         state: (s) => {
           if (s.state !== 'connecting' && s.state !== 'initializing') answered();
-          const state = nodeStateOf(s);
-          if (!state || closed) return;
+          if (closed || s.state === 'closed') return;
           if (s.state === 'live') {
             const api = watch?.api();
             if (api) events.readFrom?.(api);
@@ -183,7 +194,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
             if (!wasLive) metricsPause.wake();
           }
           wasLive = s.state === 'live';
-          events.state(state);
+          watchState = s;
+          report();
         },
         synced: (pods) => {
           if (closed) return;
@@ -224,6 +236,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
     const own = createSshSession(sshTarget, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
     session = own;
+    // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
+    own.onSilence((since) => {
+      silentSince = since;
+      report();
+    });
     const shared: SshSession = { ...own, close: () => {} };
     const api = spec.api ?? 'pods';
     let socketPath = spec.socketPath;

@@ -9,7 +9,9 @@ import { encodePod } from '../pod/encode';
 import { podDigest } from './received-pod';
 import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import type { Client, ClientChannel } from 'ssh2';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
+import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import type { SshTarget } from '../ssh/ssh-connection';
 import { harnessHop, harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from './kubelet-client';
@@ -23,12 +25,66 @@ const opened: { transport: KubeletTransport; client: KubeletClient }[] = [];
 const watches: PodWatch[] = [];
 
 const documentedSocket = () => join(dirname(h.socketPath), 'documented.sock');
+const startKubelet = (socketPath: string) =>
+  startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7 });
+
+/**
+ * `session`, with its streamlocal opens (the n-th from 1) waiting for `before.open(n)` and each refusal from sshd
+ * held until `before.refusal(n)` has run: what those do to the node happens exactly before an open, or between a
+ * failed open and the look at why it failed.
+ */
+function controllingOpens(session: SshSession, before: { open?(n: number): Promise<void>; refusal(n: number): Promise<void> }): SshSession {
+  let opens = 0;
+  // One stand-in per connection, as the real client is one: the bridge remembers connections it forwarded on.
+  const standIns = new WeakMap<Client, Client>();
+  const control = (client: Client): Client =>
+    new Proxy(client, {
+      get: (target, key) => {
+        if (key === 'openssh_forwardOutStreamLocal') {
+          return (path: string, cb: (err: Error | undefined, ch: ClientChannel) => void) => {
+            const n = ++opens;
+            void (before.open?.(n) ?? Promise.resolve()).then(() =>
+              target.openssh_forwardOutStreamLocal(path, (err, ch) => (err ? void before.refusal(n).then(() => cb(err, ch)) : cb(err, ch))),
+            );
+          };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return {
+    ...session,
+    connection: async () => {
+      const conn = await session.connection();
+      if (!standIns.has(conn.client)) standIns.set(conn.client, control(conn.client));
+      return { ...conn, client: standIns.get(conn.client)! };
+    },
+  };
+}
+
+/** The watch over SSH through `controllingOpens`, live. */
+async function controlledWatch(before: Parameters<typeof controllingOpens>[1]) {
+  const session = controllingOpens(createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() }), before);
+  const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
+  const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+  opened.push({ transport, client });
+  const watched = watch(client);
+  await eventually(() => watched.w.state().state === 'live', 'live');
+  return { ...watched, transport };
+}
+
+/** Stops the kubelet and starts it again on the same socket (its pods as a restarted kubelet lists them). */
+async function restartKubelet(): Promise<void> {
+  await sim.stop();
+  sim = await startKubelet(h.socketPath);
+}
 
 beforeAll(async () => {
   h = await startSshHarness({
     startKubelet: async (socketPath) => {
-      sim = await startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7 });
-      return sim;
+      sim = await startKubelet(socketPath);
+      // Whichever kubelet runs at the end (a test may restart it).
+      return { stop: () => sim.stop() };
     },
   });
 }, 60_000);
@@ -149,6 +205,54 @@ describe('kubelet client over SSH', () => {
     const reconnect = states.find((s) => s.state === 'reconnecting');
     expect(reconnect).toBeDefined();
   }, 30_000);
+
+  describe('outlives a kubelet restarted at once', () => {
+    /** Live again after the restart, or stopped in an error (then named). */
+    const outlived = async ({ w, states }: Awaited<ReturnType<typeof controlledWatch>>) => {
+      await eventually(() => (w.resyncs() >= 1 && w.state().state === 'live') || w.state().state === 'error', 'live again after the restart (or stopped)', 20_000);
+      expect(states.flatMap((s) => (s.state === 'error' ? [s.cause.message] : []))).toEqual([]);
+      await eventually(() => divergence(w, sim).length === 0, 'the held set to match the restarted kubelet');
+    };
+
+    it('opens again a socket that is back by the time a refused open is looked into', async () => {
+      // The first refusal after the stop is held while the kubelet starts again, so the check of why the open
+      // failed finds the socket there every time: what read as `AllowStreamLocalForwarding` and stopped the watch.
+      let stopped = false;
+      const restarts: number[] = [];
+      const watched = await controlledWatch({
+        refusal: async (n) => {
+          if (!stopped || restarts.length) return;
+          restarts.push(n);
+          sim = await startKubelet(h.socketPath);
+        },
+      });
+      stopped = true;
+      await sim.stop();
+      await outlived(watched);
+      expect(restarts).toHaveLength(1);
+      expect(watched.transport.bridge.activeMode()).toBe('streamlocal');
+    }, 30_000);
+
+    it('retries a socket that vanishes again for the second open, as a kubelet restarting in a loop does', async () => {
+      // As above, and the socket is gone again when it is opened the second time, back once that is refused.
+      let stopped = false;
+      let first = 0;
+      const watched = await controlledWatch({
+        open: async (n) => {
+          if (first && n === first + 1) await sim.stop();
+        },
+        refusal: async (n) => {
+          if (!stopped || (first && n !== first + 1)) return;
+          first ||= n;
+          sim = await startKubelet(h.socketPath);
+        },
+      });
+      stopped = true;
+      await sim.stop();
+      await outlived(watched);
+      expect(watched.states.some((s) => s.state === 'reconnecting' && s.cause.sshCode === 'SOCKET_NOT_LISTENING')).toBe(true);
+    }, 30_000);
+  });
 
   it('is dropped when it falls behind, watches again over SSH and converges', async () => {
     const { client } = await connect(harnessTarget(h, h.root));

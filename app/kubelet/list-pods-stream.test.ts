@@ -1,5 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { describe, expect, it } from 'vitest';
-import { ListPodsResponseReader } from './list-pods-stream';
+import { ListPodsResponseReader, streamListPods } from './list-pods-stream';
 import { writeListPodsResponse } from './testing/pods-api-writers';
 
 /** A gRPC message: the 5-byte prefix (uncompressed, length), then the message. */
@@ -37,5 +42,27 @@ describe('ListPodsResponseReader', () => {
   it('refuses a field that claims more bytes than its message has', () => {
     const reader = new ListPodsResponseReader(() => {});
     expect(() => reader.push(grpcMessage(Buffer.from([0x0a, 0x10, 0x61])))).toThrowError(/longer than its message/);
+  });
+});
+
+describe('streamListPods', () => {
+  it('calls a connection that closes before any answer UNAVAILABLE, not a status from the kubelet', async () => {
+    // What a bridge on the node that fails at once looks like from here: the socket accepts, then ends.
+    const dir = await mkdtemp(join(tmpdir(), 'nodescope-list-stream-'));
+    const path = join(dir, 'closes.sock');
+    const server = createServer((s) => {
+      s.on('error', () => {});
+      s.resume();
+      s.end();
+    });
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      const err = (await streamListPods(`unix://${path}`, '/v1alpha1.Pods/ListPods', { pod: () => {} }).catch((e: unknown) => e)) as { code: number; details: string };
+      expect(err.code).toBe(Status.UNAVAILABLE);
+      expect(err.details).toContain('the connection closed before /v1alpha1.Pods/ListPods had a status');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -107,6 +107,11 @@ export function streamListPods(target: string, methodPath: string, handlers: Lis
     });
     req.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));
     req.on('end', () => {
+      // The connection went away under the call (the bridge on the node failed, the link dropped): that is no
+      // answer from the kubelet, and grpc-js calls it UNAVAILABLE too, so the transport's real cause is shown.
+      if (!statusHeaders && (session!.destroyed || session!.closed)) {
+        return finish(grpcError(Status.UNAVAILABLE, `the connection closed before ${methodPath} had a status`));
+      }
       const code = Number(statusHeaders?.['grpc-status'] ?? Status.UNKNOWN);
       const message = decodeURIComponent(String(statusHeaders?.['grpc-message'] ?? ''));
       if (code !== Status.OK) return finish(grpcError(code, message || `${methodPath} ended without a status`));

@@ -116,16 +116,35 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.stderr.on('data', (d: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += d.toString();
     });
+    let recorded = false;
+    const failed = (code: number | null) => {
+      if (recorded) return;
+      recorded = true;
+      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
+    };
+    // sshd sends all of stderr before EOF, but the exit status may come after it: a command that complained
+    // is recorded as it ends, before the forwarder (listening after us) passes the end to grpc-js, which
+    // would otherwise report the bare reset with no cause to show.
+    ch.once('end', () => {
+      if (stderr.trim()) failed(null);
+    });
     ch.once('exit', (code: number | null) => {
       // A signal (code null) means the session was torn down, which the SSH layer reports itself.
       if (typeof code !== 'number' || code === 0) return;
-      record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
+      failed(code);
     });
     return ch;
   };
 
-  /** Explains a refused streamlocal open; returns normally only when sudo should take over. */
-  const diagnose = async (conn: SshConnection, cause: Error): Promise<string> => {
+  /** Connections on which sshd has forwarded to the socket: their sshd allows it, whatever a later refusal says. */
+  const forwardedOn = new WeakSet<Client>();
+
+  /**
+   * Explains a refused streamlocal open; returns only when trying again can help: `reopen` when the socket is
+   * there now (missing a moment ago: a kubelet restart), else the reason to let sudo take over. `reopened`: this
+   * refusal came from that second open.
+   */
+  const diagnose = async (conn: SshConnection, cause: Error, reopened: boolean): Promise<{ reopen: true } | { sudo: string }> => {
     const { user, host } = conn.target;
     const where = `${socketPath} on ${host}`;
     const probe: SocketProbe = await probeRemoteSocket(conn.client, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined).catch(
@@ -145,6 +164,13 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
           throw new SshError('SOCKET_NOT_LISTENING', `Nothing listens on ${where}`,
             'The socket file exists but the kubelet is not serving on it; check that the kubelet is running.', cause);
         }
+        // Present and served now, though refused: most likely it was missing when sshd tried (a restarting
+        // kubelet removes its socket for a moment), so open it again before blaming sshd's settings.
+        if (!reopened) return { reopen: true };
+        if (forwardedOn.has(conn.client)) {
+          throw new SshError('SOCKET_NOT_LISTENING', `${where} refused a channel again though this connection used it before: the kubelet is restarting`,
+            'Nodescope retries; check that the kubelet is running if this persists.', cause);
+        }
         throw new SshError('FORWARDING_DISABLED', `sshd on ${host} refuses to forward to UNIX sockets for ${user}`,
           'Set `AllowStreamLocalForwarding yes` in sshd_config (and no `restrict`/`no-port-forwarding` on the key), or use bridge mode sudo.', cause);
       case 'noperm':
@@ -160,25 +186,31 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
           throw new SshError('SUDO_REFUSED', `${user} may not open ${where}, and sudo does not allow \`${sudoCommand}\``,
             `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(user, socketPath, options.sudoTemplate, options.sudoTemplate ? undefined : probe.socat)}`, cause);
         }
-        return `${user} may not open ${socketPath} directly; using \`${sudoCommand}\``;
+        return { sudo: `${user} may not open ${socketPath} directly; using \`${sudoCommand}\`` };
     }
   };
 
   const open = async (): Promise<Duplex> => {
     const conn = await getConnection();
     if (mode === 'sudo') return openSudo(conn);
-    try {
-      return await openStreamLocal(conn.client, socketPath);
-    } catch (err) {
-      const e = err as Error & { reason?: number };
-      if (e.reason !== 2) {
-        throw new SshError('CONNECTION_LOST', `Could not open a channel to ${socketPath} on ${conn.target.host}: ${e.message}`,
-          'The SSH connection dropped; it will be re-dialled.', e);
+    for (let reopened = false; ; reopened = true) {
+      try {
+        const ch = await openStreamLocal(conn.client, socketPath);
+        forwardedOn.add(conn.client);
+        return ch;
+      } catch (err) {
+        const e = err as Error & { reason?: number };
+        if (e.reason !== 2) {
+          throw new SshError('CONNECTION_LOST', `Could not open a channel to ${socketPath} on ${conn.target.host}: ${e.message}`,
+            'The SSH connection dropped; it will be re-dialled.', e);
+        }
+        const verdict = await diagnose(conn, e, reopened);
+        if ('sudo' in verdict) {
+          mode = 'sudo';
+          options.onEvent?.({ type: 'switched-to-sudo', reason: verdict.sudo, command: sudoCommand });
+          return openSudo(conn);
+        }
       }
-      const reason = await diagnose(conn, e);
-      mode = 'sudo';
-      options.onEvent?.({ type: 'switched-to-sudo', reason, command: sudoCommand });
-      return openSudo(conn);
     }
   };
 

@@ -8,7 +8,7 @@ import { descendantsOf, signal } from '../../e2e/harness/process-tree';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { pollUntil } from '../testing/poll-until';
 import { runRemote } from './remote-exec';
-import { openSshConnection } from './ssh-connection';
+import { keepaliveOf, openSshConnection, type SshHop } from './ssh-connection';
 import { SshError } from './ssh-errors';
 import { createSshSession } from './ssh-session';
 import { closedPort, harnessHop, harnessTarget, scriptedPrompter } from './testing/ssh-test-kit';
@@ -245,5 +245,19 @@ describe('openSshConnection (real sshd)', () => {
     } finally {
       for (const pid of frozen) signal(pid, 'SIGCONT');
     }
+  });
+});
+
+describe('keepaliveOf', () => {
+  const hop: SshHop = { host: 'node-1', port: 22, user: 'root', identityFiles: [], knownHostsFiles: [], strictHostKeyChecking: 'yes' };
+
+  it('gives a link that stops answering up within 15-20 s when ssh_config sets no ServerAliveInterval', () => {
+    // ssh2 gives up when the keepalive after ServerAliveCountMax unanswered ones is due: (count + 1) intervals at most.
+    const { intervalMs, countMax } = keepaliveOf(hop, { prompter: scriptedPrompter() });
+    expect([intervalMs * countMax, intervalMs * (countMax + 1)]).toEqual([15_000, 20_000]);
+  });
+
+  it('takes ServerAliveInterval and ServerAliveCountMax from ssh_config', () => {
+    expect(keepaliveOf({ ...hop, serverAliveInterval: 30, serverAliveCountMax: 5 }, { prompter: scriptedPrompter() })).toEqual({ intervalMs: 30_000, countMax: 5 });
   });
 });

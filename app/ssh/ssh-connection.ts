@@ -1,7 +1,9 @@
+import { createConnection } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { preferredHostKeyAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
+import { watchLinkSilence } from './link-silence';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { cancelled, classifyConnectError, SshError, type HopLabel } from './ssh-errors';
@@ -42,7 +44,7 @@ export interface SshTarget extends SshHop {
 
 export interface OpenSshOptions {
   prompter: SshPrompter;
-  /** Keepalive period; default ServerAliveInterval or 15 s. */
+  /** Keepalive period; default ServerAliveInterval or 5 s. */
   keepaliveIntervalMs?: number;
   /** Unanswered keepalives before the link counts as dead; default ServerAliveCountMax or 3. */
   keepaliveCountMax?: number;
@@ -67,12 +69,22 @@ export interface SshConnection {
   target: SshTarget;
   /** Why the connection went away, once it has (null after close()). */
   closed: Promise<SshError | null>;
+  /**
+   * Calls `listener` each time the node stops answering (a keepalive unanswered: a hung sshd, a cut link), with
+   * when it was last heard, and when it answers again (null); the keepalives give up on it after ServerAliveCountMax
+   * of them. Returns the unsubscribe function.
+   */
+  onSilence(listener: (silentSince: number | null) => void): () => void;
   isOpen(): boolean;
   /** Closes every hop. */
   close(): void;
 }
 
-const DEFAULT_KEEPALIVE_MS = 15_000;
+/**
+ * Without ServerAliveInterval (OpenSSH sends none then, and a dead link waits for TCP: minutes), a keepalive
+ * every 5 s: a link that stops answering is given up after 15-20 s, and shown as silent after about 7 s.
+ */
+const DEFAULT_KEEPALIVE_MS = 5_000;
 const DEFAULT_KEEPALIVE_COUNT = 3;
 const DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
 
@@ -103,6 +115,10 @@ function hostKeyRejection(hop: SshHop, err: Error): SshError {
 
 export interface HopResult {
   client: Client;
+  /** The stream the hop's SSH runs over (its TCP socket, or a channel through the previous hop). */
+  transport: Duplex;
+  /** Keepalive period of the hop, in ms. */
+  keepaliveIntervalMs: number;
   /** First error after ready (keepalive timeout, reset...), the cause when it closes. */
   cause(): SshError | null;
 }
@@ -121,6 +137,14 @@ function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise
   });
 }
 
+/** The keepalives of `hop`: period in ms and how many may go unanswered (ServerAliveInterval / ServerAliveCountMax). */
+export function keepaliveOf(hop: SshHop, options: OpenSshOptions): { intervalMs: number; countMax: number } {
+  return {
+    intervalMs: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
+    countMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
+  };
+}
+
 /** The ConnectTimeout that applies to reaching `hop`, in ms. */
 export const connectTimeoutMs = (hop: SshHop, options: OpenSshOptions): number =>
   options.connectTimeoutMs ?? (hop.connectTimeout ? hop.connectTimeout * 1000 : DEFAULT_CONNECT_TIMEOUT_MS);
@@ -134,8 +158,11 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
     files: hop.knownHostsFiles,
     ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
   });
+  const keepalive = keepaliveOf(hop, options);
   return new Promise((resolve, reject) => {
     const client = new Client();
+    // Our own socket for the first hop (ssh2 keeps its own out of reach), so the link's silence can be heard.
+    const transport = sock ?? createConnection({ host: hop.host, port: hop.port });
     let hostKeyError: Error | undefined;
     let settled = false;
     let afterReady: SshError | null = null;
@@ -189,6 +216,8 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       if (settled) return;
       settled = true;
       client.destroy();
+      // Ours until ssh2 takes it in connect(); a channel from the previous hop is its caller's to close.
+      if (!sock) transport.destroy();
       if (options.signal?.aborted) return reject(cancelled(hop));
       if (hostKeyError) reject(hostKeyRejection(hop, hostKeyError));
       else if (auth.declined()) {
@@ -217,7 +246,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       options.signal?.removeEventListener('abort', onAbort);
       settled = true;
       nudgeServerNoDelay(client);
-      resolve({ client, cause: () => afterReady });
+      resolve({ client, transport, keepaliveIntervalMs: keepalive.intervalMs, cause: () => afterReady });
     });
 
     const config: ConnectConfig = {
@@ -225,8 +254,8 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       port: hop.port,
       username: hop.user,
       readyTimeout: 0,
-      keepaliveInterval: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
-      keepaliveCountMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
+      keepaliveInterval: keepalive.intervalMs,
+      keepaliveCountMax: keepalive.countMax,
       authHandler: auth.handler,
       algorithms: { serverHostKey: serverHostKey as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
       hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
@@ -243,7 +272,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
           },
         );
       },
-      ...(sock ? { sock } : {}),
+      sock: transport,
     };
     try {
       client.connect(config);
@@ -318,6 +347,12 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
     throw err;
   }
 
+  // The node's own keepalives cross every hop, so the node hop's stream falls silent whichever link dies.
+  const node = opened[opened.length - 1]!;
+  const silenceListeners = new Set<(silentSince: number | null) => void>();
+  const silence = watchLinkSilence(node.transport, node.keepaliveIntervalMs, (since) => {
+    for (const l of silenceListeners) l(since);
+  });
   let open = true;
   let closedByUs = false;
   const closed = new Promise<SshError | null>((resolve) => {
@@ -325,6 +360,7 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
     const onClose = () => {
       if (!open) return;
       open = false;
+      silence.stop();
       closeAll();
       const cause = [...opened].reverse().map((o) => o.cause()).find((c) => c) ?? lease?.cause() ?? null;
       resolve(closedByUs ? null : cause ?? new SshError('CONNECTION_LOST', `SSH connection to ${target.host}:${target.port} closed`,
@@ -334,9 +370,13 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
     void lease?.closed.then(onClose);
   });
   return {
-    client: opened[opened.length - 1]!.client,
+    client: node.client,
     target,
     closed,
+    onSilence: (listener) => {
+      silenceListeners.add(listener);
+      return () => silenceListeners.delete(listener);
+    },
     isOpen: () => open,
     close: () => {
       closedByUs = true;

@@ -15,6 +15,8 @@ export type SessionState =
   | { state: 'connecting' }
   | { state: 'waiting-for-host-key' }
   | { state: 'connected' }
+  /** Connected, but the node has not answered since `since` (see SshConnection.onSilence): what it sent last may be stale. */
+  | { state: 'silent'; since: number }
   | { state: 'reconnecting'; inMs: number; cause: SshError }
   | { state: 'error'; cause: SshError; hint: string }
   | { state: 'closed' };
@@ -29,6 +31,11 @@ export interface SshSession {
   state(): SessionState;
   /** Calls `listener` on every change; returns the unsubscribe function. */
   onState(listener: (s: SessionState) => void): () => void;
+  /**
+   * Calls `listener` when the node stops answering (with since when) and when a connection answers again
+   * (null). A connection given up stays silent until the next one answers: the drop is reported by its users.
+   */
+  onSilence(listener: (silentSince: number | null) => void): () => void;
   /** The current problem (failed dial or drop), for display; null once connected again. */
   lastError(): SshError | null;
   /** Clears a stop-the-world error (after the user fixed it) so the next request dials again. */
@@ -110,6 +117,10 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     lastError = null;
     conn = next;
     setState({ state: 'connected' });
+    next.onSilence((since) => {
+      if (conn !== next || closed) return;
+      setState(since === null ? { state: 'connected' } : { state: 'silent', since });
+    });
     void next.closed.then((cause) => {
       if (conn !== next || closed) return;
       conn = undefined;
@@ -136,6 +147,18 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     onState: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onSilence: (listener) => {
+      let told: number | null = current.state === 'silent' ? current.since : null;
+      const onState = (s: SessionState) => {
+        if (s.state !== 'silent' && s.state !== 'connected') return;
+        const since = s.state === 'silent' ? s.since : null;
+        if (since === told) return;
+        told = since;
+        listener(since);
+      };
+      listeners.add(onState);
+      return () => listeners.delete(onState);
     },
     lastError: () => lastError,
     retry: () => {

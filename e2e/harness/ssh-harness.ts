@@ -47,6 +47,10 @@ export interface SshHarness {
   logs(): string;
   /** Kills sshd's per-connection processes on both sshds, as a dropped link would. */
   killConnections(): Promise<void>;
+  /** Stops (SIGSTOP) sshd's per-connection processes on both sshds, as a hung sshd or a cut link looks: nothing answers. New connections are served. */
+  pauseConnections(): void;
+  /** Lets the processes pauseConnections() stopped run again. */
+  resumeConnections(): void;
   /** Stops everything and removes the sudoers rule and temp dir; idempotent. */
   stop(): Promise<void>;
 }
@@ -315,6 +319,8 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       killConnections: async () => {
         await Promise.all(sshds.map((s) => s.killConnections()));
       },
+      pauseConnections: () => sshds.forEach((s) => s.pauseConnections()),
+      resumeConnections: () => sshds.forEach((s) => s.resumeConnections()),
       stop,
     };
   } catch (err) {

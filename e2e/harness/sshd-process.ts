@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { isAlive, killDescendants, signal, waitForExit } from './process-tree';
+import { descendantsOf, isAlive, killDescendants, signal, waitForExit } from './process-tree';
 
 export interface SshdInstance {
   pid: number;
@@ -11,6 +11,13 @@ export interface SshdInstance {
   logs(): string;
   /** SIGKILLs every per-connection sshd process and what it runs; the listener keeps serving. */
   killConnections(): Promise<void>;
+  /**
+   * SIGSTOPs every per-connection sshd process and what it runs, as a hung sshd or a cut link looks from the
+   * client: TCP still takes the bytes, nothing answers. The listener keeps serving new connections.
+   */
+  pauseConnections(): void;
+  /** SIGCONTs what pauseConnections() stopped (and any other descendant). */
+  resumeConnections(): void;
   stop(): Promise<void>;
 }
 
@@ -148,6 +155,12 @@ function instance(child: ChildProcess, port: number, configPath: string, log: st
     configPath,
     logs: () => log.join(''),
     killConnections,
+    pauseConnections: () => {
+      for (const p of descendantsOf(pid)) signal(p, 'SIGSTOP');
+    },
+    resumeConnections: () => {
+      for (const p of descendantsOf(pid)) signal(p, 'SIGCONT');
+    },
     stop: () =>
       (stopped ??= (async () => {
         // Sessions outlive the listener in OpenSSH, so end them too.

@@ -108,7 +108,7 @@ export function NodesSidebar(props: Props) {
             </span>
             <span className={`node-state tone-text-${state.tone}`}>
               {state.title}
-              {(node.state.phase === 'live' || node.state.phase === 'catchingUp' || node.state.phase === 'offline') && ` · ${props.podCount(node.id)} pods`}
+              {(node.state.phase === 'live' || node.state.phase === 'silent' || node.state.phase === 'catchingUp' || node.state.phase === 'offline') && ` · ${props.podCount(node.id)} pods`}
               {node.state.phase === 'offline' && <span className="tag tag-offline">offline</span>}
               {node.simulated && <span className="tag tag-sim">simulated</span>}
               {node.readFrom === 'rest' && <span className="tag tag-rest" title="Read from the kubelet's REST API">rest</span>}

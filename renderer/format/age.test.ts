@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAge } from './age';
-import { describeNodeState } from './node-state';
+import { announcedState, describeNodeState, staleText } from './node-state';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const ago = (s: number) => formatAge('2026-01-01T00:00:00Z', t0 + s * 1000);
@@ -28,5 +28,13 @@ describe('describeNodeState', () => {
       tone: 'bad',
       detail: 'Enable sudo',
     });
+  });
+
+  it('says a silent node is not live and its pods may be stale, for how long, and that it will reconnect', () => {
+    const silent = { phase: 'silent', since: t0 - 60_000, silentSince: t0 - 8_000 } as const;
+    expect(describeNodeState(silent, t0)).toMatchObject({ tone: 'wait', title: 'Not answering for 8s' });
+    expect(describeNodeState(silent, t0).detail).toMatch(/the pods shown are as of then and may be stale\. Reconnecting if it stays silent\.$/);
+    expect(staleText(silent)).toBe('stale: not answering');
+    expect(announcedState(silent)).toBe('Not answering: the pods shown may be stale');
   });
 });

@@ -28,6 +28,14 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
       return { tone: 'busy', title: 'Kubelet initializing…', ...(state.detail ? { detail: state.detail } : {}) };
     case 'live':
       return { tone: 'ok', title: 'Live' };
+    case 'silent': {
+      const seconds = Math.max(0, Math.floor((now - state.silentSince) / 1000));
+      return {
+        tone: 'wait',
+        title: `Not answering for ${seconds}s`,
+        detail: `Nothing heard from the node since ${new Date(state.silentSince).toLocaleTimeString()}: the pods shown are as of then and may be stale. Reconnecting if it stays silent.`,
+      };
+    }
     case 'catchingUp': {
       const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
       return {
@@ -73,6 +81,8 @@ export function announcedState(state: NodeState): string {
       return 'Kubelet initializing';
     case 'live':
       return 'Live';
+    case 'silent':
+      return 'Not answering: the pods shown may be stale';
     case 'catchingUp':
       return 'Catching up: the kubelet dropped the watch';
     case 'reconnecting':
@@ -96,6 +106,8 @@ export function stateCategory(state: NodeState): StateCategory {
       return 'connecting';
     // Its pods are the kubelet's list while the watch is retried: not live, not gone.
     case 'catchingUp':
+    // Its pods are as last heard, and it is re-dialled if it stays silent.
+    case 'silent':
       return 'reconnecting';
     default:
       return state.phase;
@@ -106,5 +118,6 @@ export function stateCategory(state: NodeState): StateCategory {
 export function staleText(state: NodeState): string | undefined {
   if (state.phase === 'live') return undefined;
   if (state.phase === 'offline') return 'offline';
+  if (state.phase === 'silent') return 'stale: not answering';
   return `stale: ${stateCategory(state)}`;
 }

@@ -14,14 +14,24 @@ export interface Run {
 /**
  * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
  * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
+ * `until` sees stdout and stderr as they grow, and may answer with Ctrl-C (true), sent once.
  */
-export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; cwd?: string; until?: (out: string) => boolean } = {}): Promise<Run> {
+export function nodescope(
+  args: string[],
+  opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; cwd?: string; until?: (out: string, err: string) => boolean } = {},
+): Promise<Run> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = opts.tty
     ? spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...process.env, ...opts.env }, cwd: opts.cwd })
     : spawn(process.execPath, [BIN, ...args], { detached: true, env: { ...process.env, ...opts.env }, cwd: opts.cwd });
   const answers = [...(opts.tty?.answers ?? [])];
   const run: Run = { code: null, stdout: '', stderr: '' };
+  let interrupted = false;
+  const checkUntil = () => {
+    if (interrupted || !opts.until?.(run.stdout, run.stderr)) return;
+    interrupted = true;
+    child.kill('SIGINT');
+  };
   child.stdout.on('data', (d: Buffer) => {
     run.stdout += d.toString();
     const next = answers[0];
@@ -29,9 +39,12 @@ export function nodescope(args: string[], opts: { tty?: { answers: [RegExp, stri
       answers.shift();
       child.stdin.write(`${next[1]}\r`);
     }
-    if (opts.until?.(run.stdout)) child.kill('SIGINT');
+    checkUntil();
   });
-  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    run.stderr += d.toString();
+    checkUntil();
+  });
   return new Promise((resolve) =>
     child.on('close', (code) => {
       run.code = code;
