@@ -55,13 +55,13 @@ export interface PodFileLimits {
   maxDepth: number;
   /** A YAML file, which is read whole and parsed in one block at many times its size (default 32 MiB). */
   maxYamlBytes: number;
-  /** Most pods kept from one file, a recording's events included (default 300,000: twice Kubernetes' 150,000-pod cluster limit). */
+  /** Most pods kept from one file, a recording's events included (default 1,000,000: half an hour of a node changing 500 times a second). */
   maxPods: number;
   /** Share of the process's heap limit the pods read may fill before opening stops (default 0.75). */
   maxHeapShare: number;
 }
 
-export const DEFAULT_POD_FILE_LIMITS: PodFileLimits = { maxFileBytes: 2 * 1024 ** 3, maxPieceBytes: 16 * 1024 ** 2, maxDepth: 64, maxYamlBytes: 32 * 1024 ** 2, maxPods: 300_000, maxHeapShare: 0.75 };
+export const DEFAULT_POD_FILE_LIMITS: PodFileLimits = { maxFileBytes: 2 * 1024 ** 3, maxPieceBytes: 16 * 1024 ** 2, maxDepth: 64, maxYamlBytes: 32 * 1024 ** 2, maxPods: 1_000_000, maxHeapShare: 0.75 };
 
 export interface PodFileProgress {
   pods: number;
