@@ -355,6 +355,9 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.getByRole('list', { name: 'Event lines' }).getByRole('listitem').first().waitFor();
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.getByRole('button', { name: /Resume \(\d+ new\)/ }).count()).toBe(1);
+    // The feed writes times as every view does (history, detail, recordings): 24-hour local time, the zone said in its header.
+    expect(await page.locator('.feed-time').first().textContent()).toMatch(/^(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d$/);
+    await expect(page.getByRole('region', { name: 'Live events' }).getByText(/^local time, UTC[+−]\d\d:\d\d$/).count()).resolves.toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -418,6 +421,8 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
       items = await timeline.getByRole('listitem').allTextContents();
     }
     expect(items[0]).toMatch(/MODIFIED|DELETED/);
+    // Written as the events feed writes it ("18:47:22"), not in the locale's "11/27/26, 6:47 PM".
+    expect(await timeline.getByRole('button').first().locator('.mono').textContent()).toMatch(/^(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d$/);
     await timeline.getByRole('button').last().click();
     const version = page.getByRole('region', { name: /^Version of / });
     await version.getByRole('region', { name: 'Containers' }).waitFor();

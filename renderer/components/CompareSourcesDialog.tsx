@@ -10,6 +10,7 @@ import { Modal } from './Modal';
 import { DEFAULT_NOISE_RULES } from '../../app/diff/noise-rules';
 import { NoiseRulesFields, useNoiseChoice } from './NoiseRulesFields';
 import { PodDiffView, type DiffSide } from './PodDiffView';
+import { timeText, timeTitle } from '../format/time-text';
 
 interface Side {
   nodeId: string;
@@ -24,7 +25,6 @@ type Run =
   | { phase: 'done'; jobId: string; result: Omit<DiffResult, 'entries'>; entries: DiffEntry[] };
 
 const timelineOf = (node: NodeInfo | undefined) => (node?.state.phase === 'offline' ? node.state.timeline : undefined);
-const timeText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 const MARK: Record<DiffEntry['change'], string> = { added: '+', removed: '−', changed: '~' };
 
 /** A side's source, and for a recording the instant to take it at. */
@@ -52,7 +52,7 @@ function SidePicker(props: { label: string; nodes: readonly NodeInfo[]; side: Si
       </select>
       {timeline && (
         <label className="small compare-time">
-          at <span className="mono">{timeText(props.side.at ?? timeline.at)}</span>
+          at <span className="mono" title={timeTitle(props.side.at ?? timeline.at)}>{timeText(props.side.at ?? timeline.at)}</span>
           <input
             type="range"
             aria-label={`${props.label}: instant of the recording`}
