@@ -105,6 +105,36 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it("opens Compare with… on c ready to type, titled with the open pod's name even once the pod is deleted", { timeout: 90_000 }, async () => {
+    // The preview's node (seed 7) lists this pod as being deleted; it goes about 15 s after the list.
+    const pod = 'search/orders-metrics-server-69fdxd2prg-8fhth';
+    const { page, errors } = await open('events=1');
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill(pod.split('/')[1]!);
+    await expect.poll(() => page.locator('[role=row][data-uid]').count()).toBe(1);
+    await page.locator('[role=row][data-uid]').click();
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('region', { name: `Pod ${pod}` });
+    await detail.waitFor();
+    const dialog = page.getByRole('dialog');
+    await page.keyboard.press('c');
+    await expect(dialog.getByRole('heading').textContent()).resolves.toBe(`Compare ${pod} with…`);
+    // What is typed goes to the picker's filter, not to the ✕ (where Enter would close the dialog).
+    await page.keyboard.type('ns:kube-system etcd');
+    await expect(dialog.getByRole('combobox', { name: 'Filter pods to compare with' }).inputValue()).resolves.toBe('ns:kube-system etcd');
+    await dialog.getByRole('button', { name: 'Close dialog' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The detail stays on the deleted pod; comparing it still names it, as it was last known.
+    await detail.getByText(/^deleted/).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('c');
+    await expect(dialog.getByRole('heading').textContent()).resolves.toBe(`Compare ${pod} with…`);
+    await page.keyboard.type('ns:kube-system etcd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.getByRole('heading').textContent()).toMatch(new RegExp(`^Compare ${pod} with kube-system/etcd-`));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the open pod on the selected row as ↑/↓ move it, and switches its views with ←/→/Home/End', async () => {
     const { page, errors } = await open();
     const grid = page.getByRole('grid', { name: 'Pods' });
