@@ -459,6 +459,19 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await version.getByRole('button', { name: 'JSON' }).click();
     await expect(version.getByRole('region', { name: 'Pod JSON' }).textContent()).resolves.toContain('"kind": "Pod"');
 
+    // Two versions compared: every noise rule listed (the same list as source against source), and
+    // resourceVersion, hidden as noise, neither highlighted nor where Next stops.
+    await page.getByRole('button', { name: 'Compare versions' }).click();
+    const compared = page.getByRole('region', { name: 'Two versions compared' });
+    const rules = compared.getByRole('group', { name: 'Hidden as noise' });
+    await expect.poll(() => rules.getByRole('checkbox').count()).toBe(5);
+    expect(await rules.getByRole('checkbox', { name: 'resource version' }).isChecked()).toBe(true);
+    await compared.locator('.diff-row').first().waitFor();
+    expect(await compared.locator('code.added, code.removed').allTextContents()).not.toContainEqual(expect.stringContaining('"resourceVersion"'));
+    await compared.getByRole('button', { name: '↓ Next' }).click();
+    expect(await compared.locator('.diff-row.current').allTextContents()).not.toContainEqual(expect.stringContaining('"resourceVersion"'));
+    await page.getByRole('button', { name: 'Stop comparing' }).click();
+
     // Keeping no earlier versions trims this pod's, and the UI says so, here and on the node.
     await page.getByRole('button', { name: 'Limits…' }).click();
     const limits = page.getByRole('form', { name: 'History limits' });
