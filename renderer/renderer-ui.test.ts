@@ -105,6 +105,36 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it("opens Compare with… on c ready to type, titled with the open pod's name even once the pod is deleted", { timeout: 90_000 }, async () => {
+    // The preview's node (seed 7) lists this pod as being deleted; it goes about 15 s after the list.
+    const pod = 'search/orders-metrics-server-69fdxd2prg-8fhth';
+    const { page, errors } = await open('events=1');
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill(pod.split('/')[1]!);
+    await expect.poll(() => page.locator('[role=row][data-uid]').count()).toBe(1);
+    await page.locator('[role=row][data-uid]').click();
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('region', { name: `Pod ${pod}` });
+    await detail.waitFor();
+    const dialog = page.getByRole('dialog');
+    await page.keyboard.press('c');
+    await expect(dialog.getByRole('heading').textContent()).resolves.toBe(`Compare ${pod} with…`);
+    // What is typed goes to the picker's filter, not to the ✕ (where Enter would close the dialog).
+    await page.keyboard.type('ns:kube-system etcd');
+    await expect(dialog.getByRole('combobox', { name: 'Filter pods to compare with' }).inputValue()).resolves.toBe('ns:kube-system etcd');
+    await dialog.getByRole('button', { name: 'Close dialog' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The detail stays on the deleted pod; comparing it still names it, as it was last known.
+    await detail.getByText(/^deleted/).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('c');
+    await expect(dialog.getByRole('heading').textContent()).resolves.toBe(`Compare ${pod} with…`);
+    await page.keyboard.type('ns:kube-system etcd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.getByRole('heading').textContent()).toMatch(new RegExp(`^Compare ${pod} with kube-system/etcd-`));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the open pod on the selected row as ↑/↓ move it, and switches its views with ←/→/Home/End', async () => {
     const { page, errors } = await open();
     const grid = page.getByRole('grid', { name: 'Pods' });
@@ -355,6 +385,9 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.getByRole('list', { name: 'Event lines' }).getByRole('listitem').first().waitFor();
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.getByRole('button', { name: /Resume \(\d+ new\)/ }).count()).toBe(1);
+    // The feed writes times as every view does (history, detail, recordings): 24-hour local time, the zone said in its header.
+    expect(await page.locator('.feed-time').first().textContent()).toMatch(/^(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d$/);
+    await expect(page.getByRole('region', { name: 'Live events' }).getByText(/^local time, UTC[+−]\d\d:\d\d$/).count()).resolves.toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -418,11 +451,26 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
       items = await timeline.getByRole('listitem').allTextContents();
     }
     expect(items[0]).toMatch(/MODIFIED|DELETED/);
+    // Written as the events feed writes it ("18:47:22"), not in the locale's "11/27/26, 6:47 PM".
+    expect(await timeline.getByRole('button').first().locator('.mono').textContent()).toMatch(/^(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d$/);
     await timeline.getByRole('button').last().click();
     const version = page.getByRole('region', { name: /^Version of / });
     await version.getByRole('region', { name: 'Containers' }).waitFor();
     await version.getByRole('button', { name: 'JSON' }).click();
     await expect(version.getByRole('region', { name: 'Pod JSON' }).textContent()).resolves.toContain('"kind": "Pod"');
+
+    // Two versions compared: every noise rule listed (the same list as source against source), and
+    // resourceVersion, hidden as noise, neither highlighted nor where Next stops.
+    await page.getByRole('button', { name: 'Compare versions' }).click();
+    const compared = page.getByRole('region', { name: 'Two versions compared' });
+    const rules = compared.getByRole('group', { name: 'Hidden as noise' });
+    await expect.poll(() => rules.getByRole('checkbox').count()).toBe(5);
+    expect(await rules.getByRole('checkbox', { name: 'resource version' }).isChecked()).toBe(true);
+    await compared.locator('.diff-row').first().waitFor();
+    expect(await compared.locator('code.added, code.removed').allTextContents()).not.toContainEqual(expect.stringContaining('"resourceVersion"'));
+    await compared.getByRole('button', { name: '↓ Next' }).click();
+    expect(await compared.locator('.diff-row.current').allTextContents()).not.toContainEqual(expect.stringContaining('"resourceVersion"'));
+    await page.getByRole('button', { name: 'Stop comparing' }).click();
 
     // Keeping no earlier versions trims this pod's, and the UI says so, here and on the node.
     await page.getByRole('button', { name: 'Limits…' }).click();

@@ -17,6 +17,8 @@ export const NoiseSettingsSchema = z.object({
   defaults: z.boolean(),
   /** Default rule ids switched off. */
   disabled: z.array(z.string().max(100)).max(50).optional(),
+  /** Rules for two different pods switched on for a pod against itself too. */
+  enabled: z.array(z.string().max(100)).max(50).optional(),
   /** The user's own paths to ignore (the CLI's --ignore). */
   extra: z.array(z.string().max(1000)).max(100).optional(),
 });

@@ -2,6 +2,7 @@
  * Pod against pod, and pod set against pod set: the diff engine's entry points. Works on each pod's
  * kubectl JSON (so the patch applies to what kubectl prints), in Node, in the renderer and in a worker.
  */
+import { orderChanges } from './change-order';
 import { diffValues, deepEqual, type JsonValue, type PatchOp, type ValueChange } from './diff-values';
 import { matchPodsSteps, podRef, type MatchedBy, type PodRef } from './match-pods';
 import { activeRules, compileIgnore, type NoiseRule, type NoiseSettings } from './noise-rules';
@@ -30,8 +31,8 @@ export interface PodSetDiff {
 
 export const DEFAULT_NOISE: NoiseSettings = { defaults: true };
 
-/** Changes people see: the ones no noise rule hides. */
-export const shownChanges = (diff: Pick<PodDiff, 'changes'>): ValueChange[] => diff.changes.filter((c) => c.ignoredBy === undefined);
+/** Changes people see: the ones no noise rule hides, in reading order (spec and readiness first, timestamps last). */
+export const shownChanges = (diff: Pick<PodDiff, 'changes'>): ValueChange[] => orderChanges(diff.changes.filter((c) => c.ignoredBy === undefined));
 
 /**
  * One pod against another. `differentPods` (default: the UIDs differ) turns on the rules for comparing

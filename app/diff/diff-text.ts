@@ -5,7 +5,7 @@
  */
 import { formatPath } from './diff-path';
 import type { JsonValue, ValueChange } from './diff-values';
-import type { PodDiff, PodSetDiff } from './diff-pods';
+import { shownChanges, type PodDiff, type PodSetDiff } from './diff-pods';
 
 const MAX_VALUE = 100;
 
@@ -58,7 +58,7 @@ export function podDiffText(diff: PodDiff, style: TextStyle = PLAIN): string[] {
     case 'unchanged':
       return [`  ${podName(diff)}: no differences`];
     case 'changed': {
-      const lines = diff.changes.filter((c) => c.ignoredBy === undefined).map((c) => `    ${changeLine(c)}`);
+      const lines = shownChanges(diff).map((c) => `    ${changeLine(c)}`);
       return [style.changed(`~ ${podName(diff)}`), ...lines];
     }
   }

@@ -45,6 +45,11 @@ export interface NoiseSettings {
   defaults: boolean;
   /** Default rule ids switched off. */
   disabled?: readonly string[];
+  /**
+   * Rules for two different pods switched on for a pod against itself too (the UI lists every rule in
+   * every comparison: a pod's history can hide its timestamps as well).
+   */
+  enabled?: readonly string[];
   /** The user's own paths (--ignore), each a rule of its own. */
   extra?: readonly string[];
 }
@@ -53,10 +58,13 @@ export class IgnorePatternError extends Error {
   override name = 'IgnorePatternError';
 }
 
+/** Whether a default rule applies unless switched: always-rules everywhere, the others to two different pods. */
+export const onByDefault = (rule: NoiseRule, differentPods: boolean): boolean => rule.scope === 'always' || differentPods;
+
 /** The rules in force for one comparison. */
 export function activeRules(settings: NoiseSettings, differentPods: boolean): NoiseRule[] {
   const rules = settings.defaults
-    ? DEFAULT_NOISE_RULES.filter((r) => !settings.disabled?.includes(r.id) && (r.scope === 'always' || differentPods))
+    ? DEFAULT_NOISE_RULES.filter((r) => !settings.disabled?.includes(r.id) && (onByDefault(r, differentPods) || settings.enabled?.includes(r.id)))
     : [];
   for (const path of settings.extra ?? []) {
     parsePattern(path);

@@ -7,7 +7,6 @@ import { DESCENDING_FIRST, type SortKey, type SortOrder } from '../filter/sort-r
 import { podMetricsLookup } from '../state/pod-metrics';
 import { ApiTag, NodeMetricsBar } from './NodeMetricsBar';
 import { errorText } from '../format/error-text';
-import { podLabel } from '../format/pod-label';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { restoreNode } from '../state/restore-node';
@@ -492,7 +491,7 @@ export function App({ model }: { model: AppModel }) {
           bridge={bridge}
           nodes={model.nodes}
           rows={(id) => model.pods.rows(id)}
-          from={{ nodeId: node.id, uid: openUid, label: podLabel(model.pods.get(node.id, openUid), openUid) }}
+          from={{ nodeId: node.id, uid: openUid, row: model.pods.get(node.id, openUid) }}
           onClose={() => setDialog(null)}
         />
       )}

@@ -4,6 +4,7 @@ import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { errorText } from '../format/error-text';
+import { podLabel } from '../format/pod-label';
 import { Modal } from './Modal';
 import { PodDiffView, type DiffSide } from './PodDiffView';
 
@@ -29,7 +30,8 @@ export function ComparePodsDialog(props: {
   bridge: Bridge;
   nodes: readonly NodeInfo[];
   rows: (nodeId: string) => readonly PodRow[];
-  from: PodOnSource & { label: string };
+  /** The open pod, with its row while its source still lists it. */
+  from: PodOnSource & { row: PodRow | undefined };
   /** The other pod when it is already chosen (two cells of the workload matrix): the picker is skipped. */
   to?: PodOnSource;
   onClose: () => void;
@@ -45,6 +47,21 @@ export function ComparePodsDialog(props: {
   const [sides, setSides] = useState<{ left: DiffSide; right: DiffSide } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const listId = useId();
+  // The open pod can be deleted while the dialog is open, or before: its row is gone then, and the
+  // title keeps the name it was last known by, which the core still has with the pod's last version.
+  const [lastKnown, setLastKnown] = useState<{ namespace: string; name: string } | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    // Unanswered, the title shows the UID as before; the comparison itself reports any error.
+    bridge.request('pods.get', { nodeId: from.nodeId, uid: from.uid }).then(
+      (d) => current && setLastKnown(d.summary),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, from.nodeId, from.uid]);
+  const fromLabel = podLabel(from.row ?? lastKnown, from.uid);
 
   const filter = useMemo(() => parseFilter(query), [query]);
   // Read afresh at each render (the App renders on every model change): the sources' pods come and go.
@@ -82,7 +99,7 @@ export function ComparePodsDialog(props: {
   }, [bridge, picked, from.nodeId, from.uid]);
 
   const optionId = (i: number) => `${listId}-option-${i}`;
-  const title = picked ? `Compare ${from.label} with ${picked.row.namespace}/${picked.row.name}` : `Compare ${from.label} with…`;
+  const title = picked ? `Compare ${fromLabel} with ${podLabel(picked.row, picked.uid)}` : `Compare ${fromLabel} with…`;
 
   return (
     <Modal title={title} onClose={props.onClose} size="full">
@@ -105,7 +122,7 @@ export function ComparePodsDialog(props: {
           <input
             type="search"
             className="search mono"
-            autoFocus
+            data-autofocus
             placeholder="Filter pods of every open source   ns:  phase:  label:k=v  owner:  node:"
             aria-label="Filter pods to compare with"
             role="combobox"

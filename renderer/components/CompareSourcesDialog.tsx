@@ -7,9 +7,9 @@ import { errorText } from '../format/error-text';
 import { groupDiffEntries } from '../diff/group-entries';
 import { JsonView } from './JsonView';
 import { Modal } from './Modal';
-import { DEFAULT_NOISE_RULES } from '../../app/diff/noise-rules';
 import { NoiseRulesFields, useNoiseChoice } from './NoiseRulesFields';
 import { PodDiffView, type DiffSide } from './PodDiffView';
+import { timeText, timeTitle } from '../format/time-text';
 
 interface Side {
   nodeId: string;
@@ -24,7 +24,6 @@ type Run =
   | { phase: 'done'; jobId: string; result: Omit<DiffResult, 'entries'>; entries: DiffEntry[] };
 
 const timelineOf = (node: NodeInfo | undefined) => (node?.state.phase === 'offline' ? node.state.timeline : undefined);
-const timeText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 const MARK: Record<DiffEntry['change'], string> = { added: '+', removed: '−', changed: '~' };
 
 /** A side's source, and for a recording the instant to take it at. */
@@ -52,7 +51,7 @@ function SidePicker(props: { label: string; nodes: readonly NodeInfo[]; side: Si
       </select>
       {timeline && (
         <label className="small compare-time">
-          at <span className="mono">{timeText(props.side.at ?? timeline.at)}</span>
+          at <span className="mono" title={timeTitle(props.side.at ?? timeline.at)}>{timeText(props.side.at ?? timeline.at)}</span>
           <input
             type="range"
             aria-label={`${props.label}: instant of the recording`}
@@ -86,7 +85,8 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
   const [run, setRun] = useState<Run>({ phase: 'setup' });
   const [filterText, setFilterText] = useState('');
   const [drill, setDrill] = useState<DiffEntry | null>(null);
-  const noise = useNoiseChoice();
+  // On as for two pods: the rules for two pods apply to the pairs that are two pods (matched by name or mirror).
+  const noise = useNoiseChoice(true);
   const jobRef = useRef<string | null>(null);
 
   // A running or finished comparison is the core's memory: let it go with the dialog.
@@ -132,7 +132,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
     setDrill(null);
     try {
       const clean = (s: Side) => ({ nodeId: s.nodeId, ...(s.at !== undefined ? { at: s.at } : {}) });
-      const { jobId } = await bridge.request('diff.start', { left: clean(left), right: clean(right), noise: { ...noise.settings, disabled: [...(noise.settings.disabled ?? [])], extra: [...(noise.settings.extra ?? [])] } });
+      const { jobId } = await bridge.request('diff.start', { left: clean(left), right: clean(right), noise: { ...noise.settings, disabled: [...(noise.settings.disabled ?? [])], enabled: [...(noise.settings.enabled ?? [])], extra: [...(noise.settings.extra ?? [])] } });
       jobRef.current = jobId;
       setRun({ phase: 'running', jobId, progress: null });
       const seen = early.current.get(jobId);
@@ -181,7 +181,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
               )}
             </div>
           </form>
-          <NoiseRulesFields choice={noise} rules={DEFAULT_NOISE_RULES} />
+          <NoiseRulesFields choice={noise} />
           <p className="muted small compare-rules-note">UID, name, IP and time rules apply to pods paired by mirror annotation or name, not to the same pod on both sides.</p>
           {run.phase === 'running' && (
             <div className="compare-progress" role="status">

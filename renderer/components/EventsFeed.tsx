@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { FeedLine } from '../../app/contract/pods';
-import { formatClock } from '../format/age';
+import { timeText, timeTitle, zoneText } from '../format/time-text';
 import { newSincePause } from '../state/feed-buffer';
 
 const TYPE_TONE: Record<FeedLine['type'], string> = { ADDED: 'ok', MODIFIED: 'busy', DELETED: 'off', RELIST: 'wait', ERROR: 'bad' };
@@ -45,6 +45,10 @@ export function EventsFeed(props: {
         </button>
         {!props.collapsed && (
           <>
+            {/* Said once here, where times scroll past all the time; every view writes them this way. */}
+            <span className="muted small feed-zone" title="Every time in Nodescope is written this way: 24-hour, with the date only when it is not today">
+              {zoneText()}
+            </span>
             <input type="search" className="search small" placeholder="Filter events" aria-label="Filter events" value={query} onChange={(e) => setQuery(e.target.value)} />
             <button type="button" className={frozen ? 'button small primary' : 'button small'} aria-pressed={frozen !== null} onClick={() => setFrozen(frozen ? null : props.lines)}>
               {frozen ? `Resume${newWhilePaused ? ` (${newWhilePaused} new)` : ''}` : 'Pause'}
@@ -60,7 +64,9 @@ export function EventsFeed(props: {
               const l = shown[item.index]!;
               return (
                 <li key={item.index} className="feed-line" style={{ transform: `translateY(${item.start}px)` }}>
-                  <span className="feed-time mono">{formatClock(l.time)}</span>
+                  <span className="feed-time mono" title={timeTitle(l.time)}>
+                    {timeText(l.time)}
+                  </span>
                   <span className="feed-node">{nodeLabel(l.nodeId)}</span>
                   <span className={`feed-type tone-text-${TYPE_TONE[l.type]}`}>{l.type}</span>
                   {/* Only pods still on the node open; relist lines name no pod. */}

@@ -8,7 +8,6 @@ import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-
 import { parseFilter } from '../filter/filter-language';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
-import { podLabel } from '../format/pod-label';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import { fleetRowKey as rowKey, splitFleetKey as splitKey } from '../state/pod-store';
@@ -264,7 +263,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
           bridge={bridge}
           nodes={model.nodes}
           rows={(id) => model.pods.rows(id)}
-          from={{ ...comparing.from, label: podLabel(model.pods.get(comparing.from.nodeId, comparing.from.uid), comparing.from.uid) }}
+          from={{ ...comparing.from, row: model.pods.get(comparing.from.nodeId, comparing.from.uid) }}
           {...(comparing.to ? { to: comparing.to } : {})}
           onClose={() => setComparing(null)}
         />

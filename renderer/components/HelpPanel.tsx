@@ -9,7 +9,7 @@ const FILTER_TERMS: [term: string, meaning: string][] = [
   ['node:NAME', 'node name'],
   ['owner:KIND or NAME', 'owner kind or name (owner:DaemonSet, owner:coredns)'],
   ['label:k=v  label:k!=v  label:k', 'label equals, differs, is present'],
-  ['is:static  is:deleting  is:ready  is:notready  is:restarted', 'pod flags'],
+  ['is:static  is:deleting  is:ready  is:notready  is:restarted', 'pod flags (is:notready leaves out Completed pods)'],
   ['probe:failed  probe:ok  probe:unknown  probe:none', "probes' last results (nodes read through REST)"],
   ['*  a,b', 'wildcard; alternatives (phase:Pending,Failed)'],
   ['-term', 'negates a term (-ns:kube-system)'],

@@ -8,10 +8,10 @@ import { JsonView } from './JsonView';
 import { Modal } from './Modal';
 import { PodDiffView } from './PodDiffView';
 import { PodSummaryView } from './PodSummaryView';
+import { timeText, timeTitle } from '../format/time-text';
 
 const EVENT_TONE: Record<string, string> = { LISTED: 'off', ADDED: 'ok', MODIFIED: 'busy', DELETED: 'bad' };
 
-const timeText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 /**
  * The pod's versions as a timeline, newest first; any version opens as the detail shows the live pod.
@@ -159,7 +159,9 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
               aria-pressed={selected.includes(v.id)}
               onClick={() => open(v.id)}
             >
-              <span className="mono small">{timeText(v.time)}</span>
+              <span className="mono small version-time" title={timeTitle(v.time)}>
+                {timeText(v.time)}
+              </span>
               <span className={`pill tone-${EVENT_TONE[v.event] ?? 'off'}`}>{v.event}</span>
               <span className="version-change">{v.change}</span>
               {i === 0 && !history.deleted && <span className="tag">current</span>}

@@ -2,14 +2,18 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal on the native <dialog>: focus stays inside, Esc closes, and screen readers get a dialog
- * named by its title.
+ * named by its title. The element marked data-autofocus gets the focus on open, so typing goes where
+ * the dialog asks for it: React's autoFocus runs while the dialog is still closed (and so unfocusable),
+ * and showModal() then focuses the first button, the ✕, where Enter closes the dialog.
  */
 export function Modal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; size?: 'full'; footer?: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (!dialog || dialog.open) return;
+    dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, []);
   return (
     <dialog

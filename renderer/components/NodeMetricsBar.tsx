@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { NodeMetrics, ResourceLine } from '../../app/contract/node-metrics';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { formatBytes, formatCpu } from '../state/pod-metrics';
+import { timeText, timeTitle } from '../format/time-text';
 
 const API_NAMES = { shipped: 'Pods API', documented: 'Pods API (documented shape)', rest: 'REST API' } as const;
 
@@ -74,7 +75,9 @@ export function NodeMetricsBar({ node, metrics }: { node: NodeInfo; metrics: Nod
           runtime check n/a
         </span>
       )}
-      <span className="muted small">read {new Date(metrics.at).toLocaleTimeString()}</span>
+      <span className="muted small" title={timeTitle(metrics.at)}>
+        read {timeText(metrics.at)}
+      </span>
       {showRuntime && runtime.available && (
         <section className="runtime-difference" aria-label="Runtime against kubelet">
           <p className="muted small">

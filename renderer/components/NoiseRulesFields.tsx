@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { IgnorePatternError, parsePattern, type NoiseRule, type NoiseSettings } from '../../app/diff/noise-rules';
+import { DEFAULT_NOISE_RULES, IgnorePatternError, onByDefault, parsePattern, type NoiseSettings } from '../../app/diff/noise-rules';
 
 export interface NoiseChoice {
-  /** Default rule ids switched off. */
-  disabled: ReadonlySet<string>;
-  setDisabled(next: ReadonlySet<string>): void;
+  /** Whether the default rule hides what it covers here. */
+  isOn(id: string): boolean;
+  /** Switches a default rule on or off. */
+  toggle(id: string): void;
   /** The user's own paths to ignore, as typed (space or comma separated). */
   extraText: string;
   setExtraText(text: string): void;
@@ -16,9 +17,19 @@ export interface NoiseChoice {
   key: string;
 }
 
-/** The noise rules the user chose: defaults on, some switched off, paths of their own. */
-export function useNoiseChoice(): NoiseChoice {
-  const [disabled, setDisabled] = useState<ReadonlySet<string>>(new Set());
+/**
+ * The noise rules the user chose: every default rule, on as it is by default for the comparison (the
+ * rules for two pods off for a pod against itself, where a new IP or timestamp is news), some switched,
+ * paths of their own.
+ */
+export function useNoiseChoice(differentPods: boolean): NoiseChoice {
+  const [switched, setSwitched] = useState<ReadonlySet<string>>(new Set());
+  const isOn = (id: string) => {
+    const rule = DEFAULT_NOISE_RULES.find((r) => r.id === id);
+    return rule !== undefined && onByDefault(rule, differentPods) !== switched.has(id);
+  };
+  const disabled = DEFAULT_NOISE_RULES.filter((r) => onByDefault(r, differentPods) && !isOn(r.id)).map((r) => r.id);
+  const enabled = DEFAULT_NOISE_RULES.filter((r) => !onByDefault(r, differentPods) && isOn(r.id)).map((r) => r.id);
   const [extraText, setExtraText] = useState('');
   const extra = extraText.split(/[\s,]+/).filter((s) => s !== '');
   const patternError = useMemo(() => {
@@ -34,33 +45,32 @@ export function useNoiseChoice(): NoiseChoice {
   }, [extraText]);
   const applied = patternError ? [] : extra;
   return {
-    disabled,
-    setDisabled,
+    isOn,
+    toggle: (id) => {
+      const next = new Set(switched);
+      if (!next.delete(id)) next.add(id);
+      setSwitched(next);
+    },
     extraText,
     setExtraText,
     patternError,
-    settings: { defaults: true, disabled: [...disabled], extra: applied },
-    key: `${[...disabled].join()}|${applied.join()}`,
+    settings: { defaults: true, disabled, enabled, extra: applied },
+    key: `${disabled.join()}|${enabled.join()}|${applied.join()}`,
   };
 }
 
-/** The rules in view, each switchable, with how many changes each hides when known, and "Also ignore". */
-export function NoiseRulesFields(props: { choice: NoiseChoice; rules: readonly NoiseRule[]; hidden?: ReadonlyMap<string, number> }) {
+/** Every default rule (the same list in every comparison), each switchable, with how many changes each hides when known, and "Also ignore". */
+export function NoiseRulesFields(props: { choice: NoiseChoice; hidden?: ReadonlyMap<string, number> }) {
   const { choice } = props;
   return (
     <fieldset className="diff-rules">
       <legend className="small muted">Hidden as noise</legend>
-      {props.rules.map((rule) => (
+      {DEFAULT_NOISE_RULES.map((rule) => (
         <label key={rule.id} className="small">
           <input
             type="checkbox"
-            checked={!choice.disabled.has(rule.id)}
-            onChange={(e) => {
-              const next = new Set(choice.disabled);
-              if (e.target.checked) next.delete(rule.id);
-              else next.add(rule.id);
-              choice.setDisabled(next);
-            }}
+            checked={choice.isOn(rule.id)}
+            onChange={() => choice.toggle(rule.id)}
           />{' '}
           {rule.title}
           {props.hidden?.get(rule.id) ? <span className="muted"> ({props.hidden.get(rule.id)})</span> : null}

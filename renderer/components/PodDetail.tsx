@@ -13,6 +13,7 @@ import { useNow } from './use-model';
 import { errorText } from '../format/error-text';
 import { agoText, isRecent } from '../format/recent-change';
 import type { PodVersionInfo } from '../../app/contract/history';
+import { timeText } from '../format/time-text';
 
 type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history';
 
@@ -87,7 +88,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
           <h2 className="mono">{name}</h2>
         </div>
         {row && !detail?.notSelected.includes('status') && <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status}</span>}
-        {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${new Date(detail.deletedAt).toLocaleTimeString()}` : 'deleted'}</span>}
+        {!row && detail && <span className="pill tone-off">{detail.deletedAt ? `deleted ${timeText(detail.deletedAt)}` : 'deleted'}</span>}
         <button type="button" className="icon-button" aria-label="Close pod detail" onClick={props.onClose}>
           ✕
         </button>

@@ -117,7 +117,7 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
             <span className="field-label">{q.prompt}</span>
             <input
               type={q.echo ? 'text' : 'password'}
-              autoFocus={i === 0}
+              data-autofocus={i === 0 || undefined}
               autoComplete="off"
               value={values[i] ?? ''}
               onChange={(e) => setValues(Object.assign([...values], { [i]: e.target.value }))}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useDebounced } from './use-model';
+import { timeText, timeTitle } from '../format/time-text';
 
 /** "Snapshot · worker-1 · pods.json" / "Recording · …": an offline source says what it is and where it came from. */
 export function OfflineTag({ node }: { node: NodeInfo }) {
@@ -27,20 +28,24 @@ export function RecordingScrubber(props: { bridge: Bridge; node: NodeInfo; onErr
   const seconds = Math.round((at - timeline.start) / 1000);
   return (
     <div className="scrubber">
-      <span className="muted small mono">{new Date(timeline.start).toLocaleTimeString()}</span>
+      <span className="muted small mono" title={timeTitle(timeline.start)}>
+        {timeText(timeline.start)}
+      </span>
       <input
         type="range"
         aria-label="Time in the recording"
-        aria-valuetext={`${new Date(at).toLocaleString()} (+${seconds}s)`}
+        aria-valuetext={`${timeText(at)} (+${seconds}s)`}
         min={timeline.start}
         max={timeline.end}
         step={Math.max(1, Math.round((timeline.end - timeline.start) / 1000))}
         value={at}
         onChange={(e) => setAt(Number(e.target.value))}
       />
-      <span className="muted small mono">{new Date(timeline.end).toLocaleTimeString()}</span>
-      <strong className="mono small">
-        {new Date(at).toLocaleTimeString()} (+{seconds}s)
+      <span className="muted small mono" title={timeTitle(timeline.end)}>
+        {timeText(timeline.end)}
+      </span>
+      <strong className="mono small" title={timeTitle(at)}>
+        {timeText(at)} (+{seconds}s)
       </strong>
     </div>
   );

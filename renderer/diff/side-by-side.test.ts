@@ -39,4 +39,20 @@ describe('sideBySide', () => {
     expect(opened.rows.filter((r) => r.kind === 'fold')).toEqual([]);
     expect(opened.rows).toHaveLength(30);
   });
+
+  it('neither stops at nor keeps context for a change only noise makes, and folds it with the unchanged lines', () => {
+    const left = lines(30, [2, 'resourceVersion 10']);
+    const right = lines(30, [2, 'resourceVersion 11']).replace('line 20\n', 'line 20 changed\n');
+    const { rows, hunks } = sideBySide(left, right, 2, new Set(), (l, r) => l === 3 || r === 3);
+    expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.lines}` : r.kind === 'same' ? r.text : `${r.left?.text} | ${r.right?.text}`))).toEqual([
+      'fold 18',
+      'line 18',
+      'line 19',
+      'line 20 | line 20 changed',
+      'line 21',
+      'line 22',
+      'fold 7',
+    ]);
+    expect(hunks).toEqual([3]);
+  });
 });

@@ -7,19 +7,26 @@ import { diffLines } from 'diff';
 
 export type SideRow =
   | { kind: 'same'; left: number; right: number; text: string }
-  | { kind: 'change'; left?: { line: number; text: string }; right?: { line: number; text: string } }
+  /** `noise`: every line of it is hidden by a noise rule; shown plain, folded away like unchanged lines, never a stop. */
+  | { kind: 'change'; left?: { line: number; text: string }; right?: { line: number; text: string }; noise?: true }
   | { kind: 'fold'; lines: number; from: number };
 
 export interface SideBySide {
   rows: SideRow[];
-  /** Index in `rows` of the first row of each change, for moving between changes. */
+  /** Index in `rows` of the first row of each change (noise aside), for moving between changes. */
   hunks: number[];
 }
 
 const split = (value: string) => value.replace(/\n$/, '').split('\n');
 
+/** Whether a changed row, by its line numbers on each side (1-based), is only noise. */
+export type IsNoise = (left: number | undefined, right: number | undefined) => boolean;
+
+/** A change people read: not one a noise rule hides. */
+const shows = (row: SideRow | undefined): boolean => row?.kind === 'change' && !row.noise;
+
 /** `context` unchanged lines stay around each change; `unfolded` holds the `from` of folds opened. */
-export function sideBySide(left: string, right: string, context = 3, unfolded: ReadonlySet<number> = new Set()): SideBySide {
+export function sideBySide(left: string, right: string, context = 3, unfolded: ReadonlySet<number> = new Set(), isNoise: IsNoise = () => false): SideBySide {
   const all: SideRow[] = [];
   let l = 1;
   let r = 1;
@@ -38,6 +45,7 @@ export function sideBySide(left: string, right: string, context = 3, unfolded: R
       const row: SideRow = { kind: 'change' };
       if (k < removed.length) row.left = { line: l++, text: removed[k]! };
       if (k < added.length) row.right = { line: r++, text: added[k]! };
+      if (isNoise(row.left?.line, row.right?.line)) row.noise = true;
       all.push(row);
     }
   }
@@ -46,13 +54,13 @@ export function sideBySide(left: string, right: string, context = 3, unfolded: R
   const hunks: number[] = [];
   const near = all.map(() => false);
   all.forEach((row, i) => {
-    if (row.kind !== 'change') return;
+    if (!shows(row)) return;
     for (let k = Math.max(0, i - context); k <= Math.min(all.length - 1, i + context); k++) near[k] = true;
   });
   for (let i = 0; i < all.length; i++) {
     const row = all[i]!;
-    if (row.kind === 'change') {
-      if (all[i - 1]?.kind !== 'change') hunks.push(rows.length);
+    if (shows(row)) {
+      if (!shows(all[i - 1])) hunks.push(rows.length);
       rows.push(row);
       continue;
     }
@@ -61,7 +69,7 @@ export function sideBySide(left: string, right: string, context = 3, unfolded: R
       continue;
     }
     let end = i;
-    while (end + 1 < all.length && !near[end + 1] && all[end + 1]!.kind === 'same') end++;
+    while (end + 1 < all.length && !near[end + 1] && !shows(all[end + 1])) end++;
     if (end - i + 1 <= 2 || unfolded.has(i)) for (let k = i; k <= end; k++) rows.push(all[k]!);
     else rows.push({ kind: 'fold', lines: end - i + 1, from: i });
     i = end;

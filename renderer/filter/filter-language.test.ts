@@ -49,6 +49,16 @@ describe('filter language', () => {
     expect(pick('is:restarted')).toEqual(['web']);
   });
 
+  it('is:notready leaves out pods that ran to completion, as kubectl and k9s operators read them', () => {
+    // kubectl prints a finished Job pod as READY 0/1 STATUS Completed: done, not broken.
+    const done = testRow({ uid: 'done', namespace: 'batch', name: 'backup-1', phase: 'Succeeded', status: 'Completed', ready: 0, total: 1 });
+    const starting = testRow({ uid: 'starting', phase: 'Running', status: 'Running', ready: 0, total: 1 });
+    const pickOf = (text: string) => [done, ...rows, starting].filter((r) => matchesFilter(parseFilter(text), r)).map((r) => r.uid);
+    expect(pickOf('is:notready')).toEqual(['job', 'crash', 'starting']);
+    expect(pickOf('is:ready')).not.toContain('done');
+    expect(pickOf('status:Completed')).toEqual(['done']);
+  });
+
   it('keeps quoted text together', () => {
     expect(parseFilter('"web 7f"').terms).toEqual([{ kind: 'text', text: 'web 7f', negate: false }]);
   });

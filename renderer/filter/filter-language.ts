@@ -8,6 +8,8 @@ import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
  *   node:NAME       node name          owner:X      owner kind or name (owner:DaemonSet, owner:coredns)
  *   label:k=v       label equals       label:k      label present; label:k!=v label differs
  *   is:static | is:deleting | is:ready | is:notready | is:restarted
+ *                   is:notready leaves out pods that ran to completion (phase Succeeded, kubectl's
+ *                   Completed): their containers are meant to have stopped, as k9s sees it too
  *   probe:failed | probe:ok | probe:unknown | probe:none   a probe's last result (REST nodes); ok: all pass
  * Values may use * as a wildcard and list alternatives with commas (phase:Pending,Failed).
  * A leading - negates a term (-ns:kube-system). "double quotes" keep spaces in one term.
@@ -161,7 +163,9 @@ function termMatches(term: FilterTerm, row: PodRow, metricsOf: ((row: PodRow) =>
         case 'ready':
           return row.total > 0 && row.ready === row.total;
         case 'notready':
-          return row.ready < row.total;
+          // A Completed pod shows READY 0/1 in kubectl yet is done, not broken: an operator asking
+          // which pods are not ready means the ones that should be serving and are not.
+          return row.ready < row.total && row.phase !== 'Succeeded';
         case 'restarted':
           return row.restarts > 0;
       }

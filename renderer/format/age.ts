@@ -16,13 +16,6 @@ export function formatAge(createdAt: string | null, now: number): string {
   return `${Math.floor(d / 365)}y`;
 }
 
-/** 14:03:07.281 local time, for the events feed. */
-export function formatClock(time: number): string {
-  const t = new Date(time);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())}.${String(t.getMilliseconds()).padStart(3, '0')}`;
-}
-
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

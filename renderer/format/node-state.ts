@@ -1,4 +1,5 @@
 import type { NodeState } from '../../app/contract/nodes';
+import { timeText } from './time-text';
 
 /** The tone of a state's status dot and badge. */
 export type Tone = 'ok' | 'busy' | 'wait' | 'bad' | 'off';
@@ -41,7 +42,7 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
       return {
         tone: 'wait',
         title: 'Catching up',
-        detail: `The kubelet dropped the watch (${state.cause}); showing its pod list of ${new Date(state.listedAt).toLocaleTimeString()}, ${seconds > 0 ? `watching again in ${seconds}s` : 'watching again…'}`,
+        detail: `The kubelet dropped the watch (${state.cause}); showing its pod list of ${timeText(state.listedAt)}, ${seconds > 0 ? `watching again in ${seconds}s` : 'watching again…'}`,
       };
     }
     case 'reconnecting': {
@@ -59,10 +60,10 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
   }
 }
 
-/** "Snapshot of 21 Nov 2026, 08:30" or "Recording at 08:31:05": an offline source says when, never "Live". */
+/** "Snapshot of 2026-11-21 08:30:00" or "Recording at 08:31:05": an offline source says when, never "Live". */
 export function offlineTitle(state: Extract<NodeState, { phase: 'offline' }>): string {
-  if (state.timeline) return `Recording at ${new Date(state.timeline.at).toLocaleString()}`;
-  return state.takenAt === null ? 'Snapshot (time not recorded)' : `Snapshot of ${new Date(state.takenAt).toLocaleString()}`;
+  if (state.timeline) return `Recording at ${timeText(state.timeline.at)}`;
+  return state.takenAt === null ? 'Snapshot (time not recorded)' : `Snapshot of ${timeText(state.takenAt)}`;
 }
 
 /**
