@@ -391,6 +391,7 @@ export function App({ model }: { model: AppModel }) {
                       emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
                       metricsOf={metricsOf}
                       noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
+                      manySources={false}
                     />
                   )}
                 </FollowPods>

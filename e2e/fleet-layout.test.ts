@@ -1,0 +1,102 @@
+// The UI over several sources at the window sizes operators use (issue 25): three simulated kubelets on
+// local sockets (unix: sources, read through the Pods API, so no CPU, memory or probes), the app core, the
+// browser-mode server, the built renderer in Chromium at 1440×900 and 1024×768. Each row must say which
+// node its pod is on, and nothing in the header may cover anything else.
+// Screenshots go to e2e/artifacts/ (git-ignored).
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import type { UiServer } from '../app/ui-server/ui-server';
+import { openUiInChromium } from './testing/ui-in-chromium';
+
+const artifacts = resolve(import.meta.dirname, 'artifacts');
+const NODES = ['node-a', 'node-b', 'node-c'];
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+];
+
+let kubelets: SimulatedKubelet[] = [];
+let inspector: Inspector;
+let server: UiServer;
+let browser: BrowserContext;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+const grid = () => page.getByRole('grid', { name: 'Pods' });
+
+/** The column headers drawn (width above zero), by label. */
+const shownHeaders = () =>
+  page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.querySelector('.sort-label')?.textContent ?? ''));
+
+/** The sorted column's header, and whether it is drawn. */
+const sortedHeader = () =>
+  page.locator('.pods-head [role=columnheader]').evaluateAll((cs) =>
+    cs.filter((c) => c.getAttribute('aria-sort') !== 'none').map((c) => ({ label: c.querySelector('.sort-label')?.textContent ?? '', shown: c.getBoundingClientRect().width > 0 })),
+  );
+
+/** Pairs of elements that overlap on screen, by the names given. */
+const overlaps = (selectors: Record<string, string>) =>
+  page.evaluate((sel) => {
+    const boxes = Object.entries(sel).flatMap(([name, css]) =>
+      [...document.querySelectorAll<HTMLElement>(css)].map((el, i) => ({ name: `${name}#${i}`, box: el.getBoundingClientRect() })).filter((b) => b.box.width > 0 && b.box.height > 0),
+    );
+    const found: string[] = [];
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        if (a.name.split('#')[0] === b.name.split('#')[0]) continue;
+        if (a.box.left < b.box.right - 0.5 && b.box.left < a.box.right - 0.5 && a.box.top < b.box.bottom - 0.5 && b.box.top < a.box.bottom - 0.5) found.push(`${a.name} overlaps ${b.name}`);
+      }
+    }
+    return found;
+  }, selectors);
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'ns-e2e-fleet-layout-'));
+  const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
+  kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 40, seed: 11 + i, nodeName })));
+  inspector = await createInspector({
+    mode: 'browser',
+    stateDir: join(work, 'state'),
+    demo: false,
+    defaultExportDir: work,
+    nodes: sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath })),
+  });
+  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await inspector?.close();
+  await Promise.all(kubelets.map((k) => k.stop()));
+});
+
+describe('three sources at 1440×900 and 1024×768', () => {
+  it('shows every pod with its node, the sort arrow on a column drawn, and a header where nothing covers anything', async () => {
+    await page.getByRole('button', { name: 'all', exact: true }).click();
+    await page.getByRole('heading', { name: '3 sources' }).waitFor();
+    await page.getByLabel('Sources by state').getByText('3 live').waitFor({ timeout: 60_000 });
+    const total = kubelets.reduce((n, k) => n + k.store.size, 0);
+    await page.getByRole('tab', { name: `Pods (${total})` }).waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await expect.poll(shownHeaders).toContain('Node');
+      const shown = await shownHeaders();
+      // Pods API sources give no CPU, memory or probes: those columns go before any that has data.
+      expect(shown).not.toContain('CPU');
+      // Every row drawn names its source: a DaemonSet's pods are not rows that all look the same.
+      const rows = await grid().locator('.pod-row').evaluateAll((rs) => rs.map((r) => r.querySelector<HTMLElement>('.c-node')?.getBoundingClientRect().width ? r.querySelector('.c-node')!.textContent : null));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((n) => !/node-[abc]\.sock$/.test(n ?? ''))).toEqual([]);
+      for (const s of await sortedHeader()) expect(s, `sorted by ${s.label}`).toMatchObject({ shown: true });
+      expect(await overlaps({ heading: '.node-heading h1', tags: '.node-heading .tag', detail: '.node-heading-detail', mask: '.mask-box' })).toEqual([]);
+      await shot(`fleet-layout-${size.width}`);
+    }
+  }, 120_000);
+});
