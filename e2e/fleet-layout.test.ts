@@ -55,6 +55,18 @@ const overlaps = (selectors: Record<string, string>) =>
     return found;
   }, selectors);
 
+/** Tabs of the open pod that are not wholly inside their tab list (cut or scrolled out of sight). */
+const cutTabs = () =>
+  page.locator('section.pod-detail [role=tablist]').evaluate((list) => {
+    const edge = list.getBoundingClientRect();
+    return [...list.querySelectorAll<HTMLElement>('[role=tab]')]
+      .filter((t) => {
+        const b = t.getBoundingClientRect();
+        return b.width === 0 || b.left < edge.left - 0.5 || b.right > edge.right + 0.5 || t.scrollWidth > t.clientWidth;
+      })
+      .map((t) => t.textContent);
+  });
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'ns-e2e-fleet-layout-'));
@@ -99,4 +111,18 @@ describe('three sources at 1440×900 and 1024×768', () => {
       await shot(`fleet-layout-${size.width}`);
     }
   }, 120_000);
+
+  it('one node with a pod open: the mask box covers neither the node name nor its tags, and every tab of the pod is seen whole', async () => {
+    await page.getByRole('button', { name: /^Node unix:.*node-a\.sock:/ }).click();
+    await page.getByLabel('Field mask').waitFor();
+    await grid().locator('.pod-row').first().dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'Summary' }).waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await shot(`node-pod-open-${size.width}`);
+      expect(await overlaps({ heading: '.node-heading h1', tags: '.node-heading .tag', detail: '.node-heading-detail', mask: '.mask-box', actions: '.toolbar > :not(.node-heading):not(.mask-box)' })).toEqual([]);
+      expect(await cutTabs()).toEqual([]);
+    }
+  }, 60_000);
 });

@@ -269,7 +269,7 @@ export function App({ model }: { model: AppModel }) {
           <>
             <header className="toolbar">
               <div className="node-heading">
-                <h1>{node.label}</h1>
+                <h1 title={node.label}>{node.label}</h1>
                 {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
                 <OfflineTag node={node} />
                 <ApiTag node={node} />
