@@ -9,7 +9,7 @@ import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
 import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 import { useNow, useThrottled } from './use-model';
-import { gridTemplate, shownColumns } from './pod-columns';
+import { gridTemplate, POD_COLUMNS, shownColumns } from './pod-columns';
 
 const ROW_HEIGHT = 26;
 /**
@@ -331,6 +331,8 @@ export function PodsTable(props: Props) {
       {/* The count on screen follows every change; screen readers hear it at most every few seconds. */}
       <div className="pods-foot" aria-hidden="true">
         {countText}
+        {/* A table too narrow for the sorted column still says what its rows are sorted by. */}
+        {!shown.has(props.order.key) && ` · sorted by ${POD_COLUMNS.find((c) => c.key === props.order.key)?.label ?? props.order.key} ${props.order.descending ? '▾' : '▴'}`}
       </div>
       <div className="sr-only" role="status">
         {spokenCount}

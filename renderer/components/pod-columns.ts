@@ -47,7 +47,7 @@ export interface ColumnContext {
 /**
  * Which columns a narrow table gives up first, in groups dropped together. Columns with no data in view
  * go first; over one source the node is the same on every row, over several it is what tells a
- * DaemonSet's pods apart and stays; name, namespace and status always stay.
+ * DaemonSet's pods apart and stays; name and status always stay, the namespace goes last.
  */
 function dropOrder(ctx: ColumnContext): SortKey[][] {
   const node: SortKey[][] = ctx.manySources ? [] : [['node']];
@@ -60,6 +60,7 @@ function dropOrder(ctx: ColumnContext): SortKey[][] {
     ['ready', 'restarts'],
     ['age'],
     ...(ctx.noMetrics ? [] : [METRICS]),
+    ['namespace'],
   ];
 }
 
@@ -67,8 +68,9 @@ const widthOf = (columns: readonly PodColumn[]) => 2 * ROW_PADDING + columns.red
 
 /**
  * The columns a table `width` px wide shows: all of them when they fit at their narrowest, else without
- * the groups of dropOrder, one at a time, until they fit (or only the essential ones are left). A width
- * of 0 (not laid out yet) shows all.
+ * the groups of dropOrder, one at a time, until they fit. The sorted column stays while it fits beside
+ * the ones always shown (else the table says what it is sorted by elsewhere). A width of 0 (not laid
+ * out yet) shows all.
  */
 export function shownColumns(width: number, ctx: ColumnContext): PodColumn[] {
   let shown = [...POD_COLUMNS];
@@ -78,6 +80,8 @@ export function shownColumns(width: number, ctx: ColumnContext): PodColumn[] {
     const dropped = group.filter((k) => k !== ctx.sortKey);
     shown = shown.filter((c) => !dropped.includes(c.key));
   }
+  const droppable = new Set(dropOrder(ctx).flat());
+  if (widthOf(shown) > width && droppable.has(ctx.sortKey)) shown = shown.filter((c) => c.key !== ctx.sortKey);
   return shown;
 }
 
