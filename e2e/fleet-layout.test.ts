@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import type { UiServer } from '../app/ui-server/ui-server';
-import { cutTabs, headerProblems, overlaps } from './testing/layout-checks';
+import { cutTabs, headerProblems, misalignedRows, overlaps } from './testing/layout-checks';
 import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
@@ -81,6 +81,7 @@ describe('three sources at 1440×900 and 1024×768', () => {
       expect(rows.filter((n) => !/node-[abc]\.sock$/.test(n ?? ''))).toEqual([]);
       expect(await sortedHeader()).toEqual([{ label: 'Node', shown: true }]);
       expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
       await shot(`fleet-layout-${size.width}`);
 
       // A pod open beside the table leaves it narrow: Node still shown, every tab of the pod whole.
@@ -89,6 +90,7 @@ describe('three sources at 1440×900 and 1024×768', () => {
       await detail.getByRole('tab', { name: 'Summary' }).waitFor();
       await expect.poll(shownHeaders).toContain('Node');
       expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
       expect(await cutTabs(page)).toEqual([]);
       await shot(`fleet-layout-pod-open-${size.width}`);
       await detail.getByRole('button', { name: 'Close pod detail' }).click();
@@ -111,6 +113,7 @@ describe('three sources at 1440×900 and 1024×768', () => {
       // The table is narrow with the pod open: the column sorted by keeps its place, no header is cut.
       expect(await sortedHeader()).toEqual([{ label: 'Restarts', shown: true }]);
       expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
     }
   }, 60_000);
 });

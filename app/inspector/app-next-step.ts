@@ -5,8 +5,8 @@ import { featureGateHint } from '../kubelet/kubelet-error';
  * are changed by removing the node and adding it again. The phrases here say so, for the messages
  * that tell the user to change one.
  */
-export const READD_NODE = 'remove the node and add it again (Add node…)';
-export const readdWith = (field: string) => `remove the node and add it again with ${field} in Add node…`;
+export const READD_NODE = 'remove the node and add it again with the Add node dialog';
+export const readdWith = (field: string) => `remove the node and add it again with ${field} in the Add node dialog`;
 
 /**
  * The next step the app shows for a kubelet or SSH error. Hints written for the CLI name its flags

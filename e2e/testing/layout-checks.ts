@@ -47,3 +47,11 @@ export const cutTabs = (page: Page) =>
       })
       .map((t) => t.textContent);
   });
+
+/** Rows whose cells do not line up with the headers: a cell the header row does not have, or one missing. */
+export const misalignedRows = (page: Page) =>
+  page.locator('.pods-grid').evaluate((g) => {
+    const classes = (row: Element) => [...row.querySelectorAll(':scope > [role=columnheader], :scope > [role=gridcell]')].map((c) => c.className.split(' ')[0]);
+    const head = classes(g.querySelector('.pods-head')!).join(' ');
+    return [...g.querySelectorAll('.pod-row')].map((r) => classes(r).join(' ')).filter((cells) => cells !== head).map((cells) => `${cells} under ${head}`);
+  });

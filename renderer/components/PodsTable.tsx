@@ -101,7 +101,7 @@ const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, l
   const recent = last && isRecent(last.time, now) ? last : undefined;
   return (
     <>
-      <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>
+      {shown.has('namespace') && <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>}
       <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
         {recent && (
           <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
