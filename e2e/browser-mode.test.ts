@@ -15,6 +15,7 @@ import { GPU_RESOURCE } from '../app/sim/pod-resources-server';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { runCommand } from './harness/run-command';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from './harness/ssh-harness';
+import { headerProblems } from './testing/layout-checks';
 import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
@@ -32,25 +33,6 @@ const TOKEN = 'tok-e2e-0123456789';
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const cli = resolve(import.meta.dirname, '..', 'bin', 'nodescope.js');
-
-/** What is wrong with the pods table's visible headers: one running into the next, cut short, or past the table's edge. */
-const headerProblems = () =>
-  page.locator('.pods-head').evaluate((head) => {
-    const edge = head.getBoundingClientRect().right;
-    const shown = [...head.querySelectorAll<HTMLElement>('[role=columnheader]')].filter((c) => c.getBoundingClientRect().width > 0);
-    return shown.flatMap((cell, i) => {
-      const label = cell.querySelector<HTMLElement>('.sort-label');
-      const name = cell.textContent?.trim() ?? '';
-      if (!label) return [`${name} has no label`];
-      const own = cell.querySelector('button')!.getBoundingClientRect();
-      const next = shown[i + 1]?.querySelector('button')?.getBoundingClientRect();
-      return [
-        ...(next && own.right > next.left ? [`${name} runs into ${shown[i + 1]!.textContent?.trim()}`] : []),
-        ...(label.scrollWidth > label.clientWidth ? [`${name} is cut`] : []),
-        ...(cell.getBoundingClientRect().right > edge + 0.5 ? [`${name} is past the table's edge`] : []),
-      ];
-    });
-  });
 
 /** Opens Add node with the harness's sshd filled in as root. */
 async function addNodeOverSsh() {
@@ -228,14 +210,14 @@ describe('browser mode', () => {
       await detail.getByRole('tab', { name: 'Summary' }).click();
       await detail.locator('.facts.grid dd').first().waitFor();
       await shot('pod-detail-1024');
-      expect(await headerProblems()).toEqual([]);
+      expect(await headerProblems(page)).toEqual([]);
       // Squeezed, a fact wrapped every few characters ("kind-worke / r"): each value keeps room for a name.
       const narrow = await detail.locator('.facts.grid dd').evaluateAll((dds) => dds.filter((d) => d.getBoundingClientRect().width < 160).map((d) => d.textContent));
       expect(narrow).toEqual([]);
       await detail.getByRole('button', { name: 'Close pod detail' }).click();
       await detail.waitFor({ state: 'detached' });
       await shot('pods-1024');
-      expect(await headerProblems()).toEqual([]);
+      expect(await headerProblems(page)).toEqual([]);
       // A node read through the Pods API keeps Ready and Restarts rather than three n/a columns.
       const shown = await page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent?.replace(/[▴▾]/g, '').trim()));
       expect(shown).toEqual(expect.arrayContaining(['Ready', 'Restarts']));
@@ -546,7 +528,7 @@ describe('browser mode', () => {
     // The kubelet exports probe counts only: a last result shows once a second read sees a count rise.
     await expect.poll(() => grid.locator('[role=row][data-uid] .c-probes').allTextContents(), { timeout: 20_000 }).toContainEqual(expect.stringMatching(/^\d+ ok$/));
     await page.getByRole('region', { name: 'Node usage and resources' }).getByText(GPU_RESOURCE).waitFor();
-    expect(await headerProblems()).toEqual([]);
+    expect(await headerProblems(page)).toEqual([]);
     await shot('rest-node');
 
     // Probe results filter like any other column.

@@ -48,6 +48,21 @@ const grid = () => page.getByRole('grid', { name: 'Pods' });
 const nodeColumn = () => grid().locator('.pod-row .c-node').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
 
 describe('many nodes in the browser', () => {
+  it('names the ssh_config the app was started with in Add node, and marks the bastion as a jump host, listed last', async () => {
+    await page.getByRole('button', { name: 'Add node…' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add node' });
+    const search = dialog.getByLabel('Search SSH config hosts');
+    expect(await search.getAttribute('placeholder')).toBe(`Search ${f.sshConfig} hosts`);
+    const options = dialog.getByRole('listbox', { name: 'SSH config hosts' }).getByRole('option');
+    await expect.poll(() => options.count()).toBeGreaterThan(1);
+    const last = options.last();
+    expect(await last.locator('.mono').textContent()).toBe('bastionjump host');
+    expect(await options.locator('.tag', { hasText: 'jump host' }).count()).toBe(1);
+    await shot('fleet-add-node-hosts');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('adds every host a pattern matches, in a group, and shows all their pods in one table', async () => {
     await page.getByRole('button', { name: 'Add several…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add several nodes' });
@@ -135,13 +150,14 @@ describe('many nodes in the browser', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
-    expect(csv[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift');
+    expect(csv[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift,drift_values');
     const daemonLines = csv.filter((l) => l.startsWith(`${daemonSet.namespace},DaemonSet,${daemonSet.name},`));
     expect(daemonLines.map((l) => l.split(',').slice(3, 5))).toEqual([
       ['worker-1', 'present'],
       ['worker-2', 'present'],
       ['worker-3', 'absent'],
     ]);
-    expect(daemonLines.every((l) => l.endsWith(',missing'))).toBe(true);
+    // Only the node the DaemonSet is missing from says so.
+    expect(daemonLines.map((l) => l.split(',').slice(9).join(','))).toEqual([',', ',', 'missing,']);
   }, 60_000);
 });

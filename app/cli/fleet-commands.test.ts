@@ -106,8 +106,13 @@ describe('nodescope compare', () => {
     expect(text.stdout).toContain(`* ${workloadKey(deployment)}: image of container`);
     expect(text.stdout).toContain(`    worker-2: ${HOTFIX_IMAGE}`);
     const csv = await nodescope(['compare', ...HEALTHY, ...common(), '-o', 'csv']);
-    expect(csv.stdout.split('\r\n')[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift');
-    expect(csv.stdout).toContain(`,${daemonSet.name},worker-3,absent,0,0,,0,missing\r\n`);
+    expect(csv.stdout.split('\r\n')[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift,drift_values');
+    expect(csv.stdout).toContain(`,${daemonSet.name},worker-3,absent,0,0,,0,missing,\r\n`);
+    // Only the node it is missing from says so; the drifted image is each node's own.
+    expect(csv.stdout).toMatch(new RegExp(`,${daemonSet.name},worker-1,present,[^\r]*,,\r\n`));
+    const hotfixLine = csv.stdout.split('\r\n').find((l) => l.includes(`,${deployment.name},worker-2,`))!;
+    expect(hotfixLine).toContain(HOTFIX_IMAGE);
+    expect(csv.stdout.split('\r\n').find((l) => l.includes(`,${deployment.name},worker-1,`))).not.toContain(HOTFIX_IMAGE);
   });
 
   it('exits 0 on alike nodes', async () => {

@@ -220,6 +220,8 @@ export const SshHostSchema = z.object({
   port: z.number().int().optional(),
   identityFile: z.string().optional(),
   proxyJump: z.string().optional(),
+  /** How many of the other hosts listed reach their node through this one (ProxyJump): a bastion, not a node. */
+  jumpHostFor: z.number().int().min(1).optional(),
 });
 export type SshHost = z.infer<typeof SshHostSchema>;
 

@@ -71,6 +71,8 @@ export const requests = {
       defaultExportDir: z.string(),
       /** sources.open may omit path: the host shows an open dialog (Electron). Otherwise files are uploaded. */
       canOpenFiles: z.boolean(),
+      /** The ssh_config the app reads (its --ssh-config file, or ~/.ssh/config), as the user would name it. */
+      sshConfigFile: z.string(),
     }),
   },
   'nodes.list': { input: NoInput, output: z.array(NodeInfoSchema) },

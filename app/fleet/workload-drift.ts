@@ -4,6 +4,7 @@
  * pod) missing where it should run. A value a source did not send (a field mask left it out) is not
  * compared, never taken as empty. Browser-safe.
  */
+import { ownerOf } from '../pod/view/pod-metadata';
 import { listAt, objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree, PodValue } from '../pod/pod-tree';
 import type { WorkloadId } from './workload-identity';
@@ -46,6 +47,29 @@ const ASPECTS: Record<Aspect, (c: Record<string, PodValue | undefined>) => strin
   env: (c) => (c.image === undefined && c.env === undefined ? undefined : canonicalJson(c.env ?? [])),
 };
 
+/** A name as a whole word of a value (a path or host name may go on with a dot), not part of a longer name. */
+function wholeName(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g');
+}
+
+/**
+ * Names a pod gets per run or per replica, replaced in its env by what they stand for: its own
+ * (generated) name, and a CronJob run's Job name (`<cronjob>-<minutes>`), as workload names are
+ * normalised (workload-identity.ts). Otherwise every CronJob run differs from the last in its env.
+ */
+function perRunNames(pod: PodTree): (text: string) => string {
+  const meta = objAt(pod.metadata);
+  const owner = ownerOf(meta);
+  // The longer first: a Job's pod is named after the Job.
+  const names = [
+    [strAt(meta.name), '<pod-name>'],
+    ...(owner.kind === 'Job' && owner.name ? [[owner.name, '<job-name>']] : []),
+  ].filter(([name]) => name) as [string, string][];
+  if (names.length === 0) return (text) => text;
+  return (text) => names.reduce((t, [name, token]) => (t.includes(name) ? t.replace(wholeName(name), token) : t), text);
+}
+
 /** A pod's containers by name, each with the aspects drift compares (only those the source sent). */
 export type ContainerAspects = ReadonlyMap<string, Readonly<Partial<Record<Aspect, string>>>>;
 
@@ -55,12 +79,13 @@ export type ContainerAspects = ReadonlyMap<string, Readonly<Partial<Record<Aspec
  */
 export function containerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
   const spec = objAt(pod.spec);
+  const perRun = perRunNames(pod);
   const out = new Map<string, Partial<Record<Aspect, string>>>();
   for (const c of [...listAt(spec.initContainers), ...listAt(spec.containers)]) {
     const aspects: Partial<Record<Aspect, string>> = {};
     for (const [kind, read] of Object.entries(ASPECTS) as [Aspect, (typeof ASPECTS)['image']][]) {
       const v = read(c);
-      if (v !== undefined) aspects[kind] = share(v);
+      if (v !== undefined) aspects[kind] = share(kind === 'env' ? perRun(v) : v);
     }
     out.set(strAt(c.name), aspects);
   }

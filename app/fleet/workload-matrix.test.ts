@@ -115,6 +115,52 @@ describe('buildWorkloadMatrix', () => {
     expect(image.values['worker-1']).toBe(mainOf(base.find((p) => inWorkload(p, deployment))!).image);
     expect(m.rows.find((r) => r.key === workloadKey(daemonSet))!.drift[0]!.values).toEqual({ 'worker-1': 'present', 'worker-2': 'missing', 'worker-3': 'present' });
     expect(m.drifted).toBe(4);
+
+    // The CSV: each source's line says its own value of each drifting field; `missing` only where it is missing.
+    const csv = matrixToCsv(m).trimEnd().split('\r\n');
+    const lineOf = (w: ReturnType<typeof workloadOf>, source: string) => csv.find((l) => l.startsWith(`${w.namespace},${w.kind},${w.name},${source},`))!;
+    const driftCells = (line: string) => line.split(',').slice(9).join(',');
+    expect(driftCells(lineOf(daemonSet, 'worker-1'))).toBe(',');
+    expect(driftCells(lineOf(daemonSet, 'worker-2'))).toBe('missing,');
+    const m2 = main(deployment);
+    expect(driftCells(lineOf(deployment, 'worker-2'))).toBe(
+      csvField(`image:${m2} resources:${m2}`) + ',' + csvField(JSON.stringify({ [`image:${m2}`]: 'registry.example.internal/acme/hotfix:9.9.9', [`resources:${m2}`]: '{"limits":{"memory":"1Gi"}}' })),
+    );
+    const ownImage = (line: string) => JSON.parse(line.slice(line.indexOf(',"{') + 1).replace(/^"|"$/g, '').replace(/""/g, '"'))[`image:${m2}`];
+    expect(ownImage(lineOf(deployment, 'worker-1'))).toBe(mainOf(base.find((p) => inWorkload(p, deployment))!).image);
+    // Env: only the variables that differ, not the whole env.
+    const envOf = (line: string) => JSON.parse(JSON.parse(line.slice(line.indexOf(',"{') + 1).replace(/^"|"$/g, '').replace(/""/g, '"'))[`env:${main(stateful)}`]);
+    expect(envOf(lineOf(stateful, 'worker-3'))).toEqual([{ name: 'MODE', value: 'debug' }]);
+    expect(envOf(lineOf(stateful, 'worker-1')).some((e: { name: string }) => e.name === 'MODE')).toBe(false);
+  });
+
+  it("does not call a CronJob's runs env drift for their per-run names, and shows a real env change alone", () => {
+    const run = podsOf(nodePods('worker-1', 110), 'CronJob')[0]!;
+    const container = String(containers(run)[0]!.name);
+    const asRun = (job: string, pod: string, logLevel = 'info') =>
+      edited(run, (copy) => {
+        meta(copy).name = pod;
+        (meta(copy).ownerReferences as PodObject[])[0]!.name = job;
+        containers(copy)[0]!.env = [
+          { name: 'JOB_NAME', value: job },
+          { name: 'REPORT', value: `/reports/${pod}.json` },
+          { name: 'LOG_LEVEL', value: logLevel },
+        ];
+      });
+    const alike = buildWorkloadMatrix([
+      { id: 'worker-1', pods: [asRun('backup-29926581', 'backup-29926581-abcde')] },
+      { id: 'worker-2', pods: [asRun('backup-29926640', 'backup-29926640-xyz12')] },
+    ]);
+    expect(alike.rows.map((r) => workloadKey(r.workload))).toEqual([workloadKey({ ...workloadOf(run), name: 'backup' })]);
+    expect(alike.drifted).toBe(0);
+
+    const changed = buildWorkloadMatrix([
+      { id: 'worker-1', pods: [asRun('backup-29926581', 'backup-29926581-abcde')] },
+      { id: 'worker-2', pods: [asRun('backup-29926640', 'backup-29926640-xyz12', 'debug')] },
+    ]);
+    expect(changed.rows[0]!.drift.map((d) => d.kind)).toEqual(['env']);
+    const lines = matrixToCsv(changed).trimEnd().split('\r\n');
+    expect(lines[2]!.endsWith(`,env:${container},${csvField(JSON.stringify({ [`env:${container}`]: '[{"name":"LOG_LEVEL","value":"debug"}]' }))}`)).toBe(true);
   });
 
   it('gives the same matrix whether the values pods have alike are shared or not, however few are kept', () => {
@@ -134,7 +180,7 @@ describe('buildWorkloadMatrix', () => {
     expect(m.rows.every((r) => r.cells[1] === null)).toBe(true);
     expect(m.sources[1]).toEqual({ id: 'worker-9', error: 'No SSH answer from 10.0.0.9:22 within 20 s' });
     const csv = matrixToCsv(m).split('\r\n');
-    expect(csv[2]).toMatch(/,worker-9,error,,,,,$/);
+    expect(csv[2]).toMatch(/,worker-9,error,,,,,,$/);
   });
 
   it('does not call a field a mask left out drift', () => {
@@ -151,10 +197,12 @@ describe('matrix export', () => {
     expect(csvField(-1)).toBe('-1');
     const m = buildWorkloadMatrix([{ id: 'worker-1', pods: nodePods('worker-1', 8) }, { id: 'worker-2', pods: [] }]);
     const lines = matrixToCsv(m).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift');
+    expect(lines[0]).toBe('namespace,kind,workload,source,state,pods,ready_pods,phase,restarts,drift,drift_values');
     expect(lines).toHaveLength(1 + m.rows.length * 2);
     const r = m.rows[0]!;
-    expect(lines[1]).toBe(`${r.workload.namespace},${r.workload.kind},${r.workload.name},worker-1,present,${r.cells[0]!.pods},${r.cells[0]!.readyPods},${Object.keys(r.cells[0]!.phases).length === 1 ? Object.keys(r.cells[0]!.phases)[0] : expect.anything()},${r.cells[0]!.restarts},${r.drift.length ? 'missing' : ''}`);
+    expect(lines[1]).toBe(`${r.workload.namespace},${r.workload.kind},${r.workload.name},worker-1,present,${r.cells[0]!.pods},${r.cells[0]!.readyPods},${Object.keys(r.cells[0]!.phases).length === 1 ? Object.keys(r.cells[0]!.phases)[0] : expect.anything()},${r.cells[0]!.restarts},,`);
+    // The workload missing on worker-2 is said so on worker-2's line only.
+    expect(lines[2]).toMatch(r.drift.length ? /,missing,$/ : /,,$/);
   });
 
   it('writes JSON that carries every source, row and drift', () => {

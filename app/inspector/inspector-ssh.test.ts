@@ -111,6 +111,11 @@ describe('inspector with a node over SSH', () => {
       const hosts = await ask<SshHost[]>('sshHosts.list');
       expect(hosts).toContainEqual(expect.objectContaining({ alias: HARNESS_HOST_ALIASES.target, hostName: h.host, port: h.port, user: h.root.name }));
       expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.viaJump)?.proxyJump).toBe(HARNESS_HOST_ALIASES.jump);
+      // The host others jump through is marked as such, not offered as one more node; the others are not.
+      expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.jump)?.jumpHostFor).toBeGreaterThanOrEqual(1);
+      expect(hosts.find((x) => x.alias === HARNESS_HOST_ALIASES.target)?.jumpHostFor).toBeUndefined();
+      // The dialog names the file the app reads, not ~/.ssh/config, when started with --ssh-config.
+      expect((await ask<{ sshConfigFile: string }>('app.info')).sshConfigFile).toBe(h.sshConfig);
 
       const added = await ask<NodeInfo>('nodes.add', { host: HARNESS_HOST_ALIASES.viaJump, socketPath: h.socketPath });
       const live = await pollUntil(

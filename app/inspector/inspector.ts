@@ -263,6 +263,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       canPickFiles: options.pickSavePath !== undefined,
       canOpenFiles: options.pickOpenPaths !== undefined,
       defaultExportDir: exportDir,
+      sshConfigFile: options.sshConfigFile ?? '~/.ssh/config',
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),

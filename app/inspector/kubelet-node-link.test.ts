@@ -126,10 +126,28 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await eventually(() => phaseOf(rec) === 'error', 'the error state');
       const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
       expect(error.cause).toBe(`No kubelet socket at ${socketPath}`);
-      expect(error.nextStep).toMatch(/PodsAPI feature gate.*--socket/);
+      // The app has no --socket flag and no node settings: the step names what it has.
+      expect(error.nextStep).toMatch(/PodsAPI feature gate.*remove the node and add it again with the right path in its “Pods API socket” field in the Add node dialog/);
+      expect(error.nextStep).not.toMatch(/--socket|node settings/);
       expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
     } finally {
       await link.close();
+    }
+  });
+
+  it('names the add-node field to fix when the socket given is the wrong one (the PodResources socket)', async () => {
+    const k = await startSimulatedKubelet({ socketPath: join(dir, 'right.sock'), pods: 2, seed: 6, podResourcesSocketPath: join(dir, 'pod-resources.sock') });
+    const socketPath = join(dir, 'pod-resources.sock');
+    const { rec, link } = open({ host: 'simulated', socketPath }, { localSocket: socketPath });
+    try {
+      await eventually(() => phaseOf(rec) === 'error', 'the error state');
+      const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
+      expect(error.cause).toMatch(/^Neither Pods API shape answers/);
+      expect(error.nextStep).toMatch(/not the PodResources one.*“Pods API socket” field in the Add node dialog/);
+      expect(error.nextStep).not.toMatch(/--socket|node settings/);
+    } finally {
+      await link.close();
+      await k.stop();
     }
   });
 

@@ -25,6 +25,7 @@ import { isSshError } from '../ssh/ssh-errors';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
+import { appNextStep, READD_NODE, readdWith } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
 import { pooledString, rowOfPod } from './node-pods';
@@ -73,7 +74,7 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
-      return { phase: 'error', cause: s.cause.message, nextStep: s.hint };
+      return { phase: 'error', cause: s.cause.message, nextStep: appNextStep({ code: s.cause.code, hint: s.hint }) };
     case 'closed':
       return undefined;
   }
@@ -131,11 +132,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     spec.kind === 'demo'
       ? "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results."
       : spec.kind === 'ssh' && spec.api === 'auto'
-        ? 'Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: choose the REST API in the node settings to see them.'
-        : 'Read through the Pods API, which has no CPU, memory or probe results: choose the REST API (or auto) in the node settings to see them.';
+        ? `Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: to see them, ${readdWith('Kubelet API “REST API”')}.`
+        : `Read through the Pods API, which has no CPU, memory or probe results: to see them, ${readdWith('Kubelet API “REST API” (or “Auto”)')}.`;
   const noPodResources =
     spec.kind === 'ssh'
-      ? `Devices come from the PodResources API: give its socket in the node settings (usually ${POD_RESOURCES_SOCKET}).`
+      ? `Devices come from the PodResources API: to see them, ${readdWith(`its “PodResources socket” (usually ${POD_RESOURCES_SOCKET})`)}.`
       : 'Devices come from the PodResources API, which this source does not read.';
 
   /** CPU, memory, probes and devices while the node is live, every metricsIntervalMs. */
@@ -321,7 +322,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           events.state({
             phase: 'error',
             cause: err instanceof Error ? err.message : String(err),
-            nextStep: known?.hint ?? 'Check the node settings (host, user, jump host) and your ~/.ssh/config, then connect again.',
+            nextStep: known ? appNextStep(known) : `Check the node's host, user and jump host and ${options.sshConfigFile ?? '~/.ssh/config'}, then connect again; to change them, ${READD_NODE}.`,
           });
           return;
         }

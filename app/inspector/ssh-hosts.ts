@@ -9,14 +9,17 @@ const MAX_HOSTS = 500;
 /**
  * The add-node dialog's host picker: every concrete Host alias of the user's ssh_config, resolved
  * as ssh would (HostName, User, Port, first IdentityFile, ProxyJump). An alias that does not
- * resolve is still listed, so the user sees it and gets the error when connecting.
+ * resolve is still listed, so the user sees it and gets the error when connecting. A host the others
+ * jump through (a bastion) says so, so it is not taken for one of the nodes.
  */
 export async function listSshHosts(configFile?: string): Promise<SshHost[]> {
   const aliases = listSshConfigHosts(configFile).slice(0, MAX_HOSTS);
-  return Promise.all(
+  const jumps = new Map<string, number>();
+  const hosts = await Promise.all(
     aliases.map(async (alias): Promise<SshHost> => {
       try {
         const r = await resolveSshHost(alias, configFile !== undefined ? { configFile } : {});
+        for (const hop of new Set(r.proxyJump.map((j) => j.host).filter((h) => h !== alias))) jumps.set(hop, (jumps.get(hop) ?? 0) + 1);
         const identityFile = r.identityFiles[0];
         const proxyJump = r.proxyJump.map((j) => `${j.user ? `${j.user}@` : ''}${j.host}${j.port ? `:${j.port}` : ''}`).join(',');
         return {
@@ -32,6 +35,7 @@ export async function listSshHosts(configFile?: string): Promise<SshHost[]> {
       }
     }),
   );
+  return hosts.map((h) => (jumps.has(h.alias) ? { ...h, jumpHostFor: jumps.get(h.alias)! } : h));
 }
 
 /**

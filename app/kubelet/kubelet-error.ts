@@ -40,9 +40,11 @@ export type KubeletErrorCode =
 
 const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_LIMITED', 'WATCH_DROPPED', 'CANCELLED']);
 
-export const FEATURE_GATE_HINT =
+/** What a missing socket may mean; `giveSocket` says how the path is given where the user is (a flag, a dialog field). */
+export const featureGateHint = (giveSocket: string) =>
   'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, ' +
-  'or give the socket path with --socket (shipped: /var/lib/kubelet/pods-api/pods-api.sock, documented: /var/lib/kubelet/pods/kubelet.sock, under the kubelet --root-dir).';
+  `or ${giveSocket} (shipped: /var/lib/kubelet/pods-api/pods-api.sock, documented: /var/lib/kubelet/pods/kubelet.sock, under the kubelet --root-dir).`;
+export const FEATURE_GATE_HINT = featureGateHint('give the socket path with --socket');
 
 /** A kubelet that takes calls but does not answer them is stuck, not unreachable. */
 export const NO_ANSWER_HINT =

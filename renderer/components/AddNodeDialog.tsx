@@ -74,8 +74,11 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
 
+  // The file the app reads: its --ssh-config one when started with it, named as the user gave it.
+  const [configFile, setConfigFile] = useState('SSH config');
   useEffect(() => {
     props.bridge.request('sshHosts.list', {}).then(setHosts, (err: unknown) => setHostsError(errorText(err)));
+    props.bridge.request('app.info', {}).then((info) => setConfigFile(info.sshConfigFile), () => undefined);
   }, [props.bridge]);
 
   const parsed = useMemo(() => AddNodeSpecSchema.safeParse(toSpec(fields)), [fields]);
@@ -85,7 +88,10 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     return errors;
   }, [parsed]);
 
-  const shownHosts = (hosts ?? []).filter((h) => `${h.alias} ${h.hostName ?? ''} ${h.user ?? ''}`.toLowerCase().includes(query.toLowerCase()));
+  // Bastions last: an operator adds the nodes behind one, rarely the bastion itself.
+  const shownHosts = (hosts ?? [])
+    .filter((h) => `${h.alias} ${h.hostName ?? ''} ${h.user ?? ''}`.toLowerCase().includes(query.toLowerCase()))
+    .sort((a, b) => Number(a.jumpHostFor !== undefined) - Number(b.jumpHostFor !== undefined));
 
   function pick(host: SshHost) {
     // Only the SSH fields come from the host entry; how the kubelet is read stays as chosen.
@@ -158,11 +164,11 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     >
       <div className="add-node">
         <section className="host-picker" aria-label="Hosts from SSH config">
-          <input className="search" type="search" placeholder="Search ~/.ssh/config hosts" aria-label="Search SSH config hosts" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input className="search" type="search" placeholder={`Search ${configFile} hosts`} title={`Hosts of ${configFile}`} aria-label="Search SSH config hosts" value={query} onChange={(e) => setQuery(e.target.value)} />
           <ul role="listbox" aria-label="SSH config hosts">
-            {hosts === null && !hostsError && <li className="muted">Reading ~/.ssh/config…</li>}
+            {hosts === null && !hostsError && <li className="muted">Reading {configFile}…</li>}
             {hostsError && <li className="field-error">{hostsError}</li>}
-            {hosts?.length === 0 && <li className="muted">No Host entries in ~/.ssh/config. Type a host on the right.</li>}
+            {hosts?.length === 0 && <li className="muted">No Host entries in {configFile}. Type a host on the right.</li>}
             {shownHosts.map((h) => (
               <li
                 key={h.alias}
@@ -173,7 +179,14 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
                 onClick={() => pick(h)}
                 onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && pick(h)}
               >
-                <span className="mono">{h.alias}</span>
+                <span className="mono">
+                  {h.alias}
+                  {h.jumpHostFor !== undefined && (
+                    <span className="tag" title={`${h.jumpHostFor} other ${h.jumpHostFor === 1 ? 'host reaches its node' : 'hosts reach their nodes'} through this one (ProxyJump)`}>
+                      jump host
+                    </span>
+                  )}
+                </span>
                 <span className="muted small">
                   {[h.user && `${h.user}@`, h.hostName ?? h.alias, h.port && `:${h.port}`].filter(Boolean).join('')}
                   {h.proxyJump && ` via ${h.proxyJump}`}
@@ -209,7 +222,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             field('socketPath', 'Pods API socket', '/run/nodescope/sim.sock', 'Its full path; a socket only root may open needs Nodescope run as root')
           ) : (
             <>
-            {field('host', 'Host', 'alias, name or address', 'An alias uses its ~/.ssh/config settings')}
+            {field('host', 'Host', 'alias, name or address', `An alias uses its settings in ${configFile}`)}
             <div className="field-row">
               {field('user', 'User', 'from SSH config')}
               {field('port', 'Port', '22')}

@@ -268,7 +268,7 @@ export function App({ model }: { model: AppModel }) {
           <>
             <header className="toolbar">
               <div className="node-heading">
-                <h1>{node.label}</h1>
+                <h1 title={node.label}>{node.label}</h1>
                 {node.simulated && <span className="tag tag-sim">simulated kubelet</span>}
                 <OfflineTag node={node} />
                 <ApiTag node={node} />
@@ -286,25 +286,27 @@ export function App({ model }: { model: AppModel }) {
                   </span>
                 )}
               </div>
-              <span className="spacer" />
-              <MaskBox bridge={bridge} node={node} />
-              {appInfo && (
-                <RecordButton
-                  key={node.id}
-                  bridge={bridge}
-                  node={node}
-                  canPickFiles={appInfo.canPickFiles}
-                  defaultDir={appInfo.defaultExportDir}
-                  onError={(err) => setActionError(errorText(err))}
-                  onDone={setActionDone}
-                />
-              )}
-              <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
-                Compare…
-              </button>
-              <button type="button" className="button" onClick={() => setDialog('export')} disabled={!hasPods}>
-                Export…
-              </button>
+              {/* One group: short of room it goes to a line of its own whole, not a button at a time. */}
+              <div className="toolbar-actions">
+                <MaskBox bridge={bridge} node={node} />
+                {appInfo && (
+                  <RecordButton
+                    key={node.id}
+                    bridge={bridge}
+                    node={node}
+                    canPickFiles={appInfo.canPickFiles}
+                    defaultDir={appInfo.defaultExportDir}
+                    onError={(err) => setActionError(errorText(err))}
+                    onDone={setActionDone}
+                  />
+                )}
+                <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
+                  Compare…
+                </button>
+                <button type="button" className="button" onClick={() => setDialog('export')} disabled={!hasPods}>
+                  Export…
+                </button>
+              </div>
             </header>
             <NodeMetricsBar key={`metrics-${node.id}`} node={node} metrics={nodeMetrics} />
             <RecordingScrubber key={node.id} bridge={bridge} node={node} onError={(err) => setActionError(errorText(err))} />
@@ -390,6 +392,7 @@ export function App({ model }: { model: AppModel }) {
                       emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
                       metricsOf={metricsOf}
                       noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
+                      manySources={false}
                     />
                   )}
                 </FollowPods>

@@ -232,6 +232,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
                 staleOf={staleOf}
                 metricsOf={metricsOf}
                 noMetrics={nodes.every((n) => n.readFrom !== 'rest')}
+                manySources
                 emptyText={total > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
               />
               {opened && (

@@ -1,5 +1,5 @@
 import { useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { RowField } from '../../app/pod/view/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
 import type { SortKey, SortOrder } from '../filter/sort-rows';
@@ -9,23 +9,8 @@ import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
 import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 import { useNow, useThrottled } from './use-model';
+import { gridTemplate, POD_COLUMNS, shownColumns } from './pod-columns';
 
-/** `field`: the row field a column shows, so a mask that leaves it out is marked; metrics come from beside the pod. */
-const COLUMNS: { key: SortKey; label: string; className: string; field?: RowField }[] = [
-  { key: 'namespace', label: 'Namespace', className: 'c-ns', field: 'namespace' },
-  { key: 'name', label: 'Name', className: 'c-name', field: 'name' },
-  { key: 'status', label: 'Status', className: 'c-status', field: 'status' },
-  { key: 'ready', label: 'Ready', className: 'c-ready', field: 'ready' },
-  { key: 'restarts', label: 'Restarts', className: 'c-num', field: 'restarts' },
-  { key: 'age', label: 'Age', className: 'c-age', field: 'createdAt' },
-  { key: 'cpu', label: 'CPU', className: 'c-cpu' },
-  { key: 'memory', label: 'Memory', className: 'c-mem' },
-  { key: 'probes', label: 'Probes', className: 'c-probes' },
-  { key: 'podIP', label: 'Pod IP', className: 'c-ip', field: 'podIP' },
-  { key: 'node', label: 'Node', className: 'c-node', field: 'node' },
-  { key: 'ownerKind', label: 'Owner', className: 'c-owner', field: 'owner' },
-  { key: 'isStatic', label: 'Static', className: 'c-static', field: 'isStatic' },
-];
 const ROW_HEIGHT = 26;
 /**
  * Rows drawn beyond the screen: many ahead of the scroll, so they are there before they show, and a
@@ -68,12 +53,14 @@ interface Props {
   /** Over several sources, each with its own mask: the row's source's, in place of the two above. */
   maskOf?: (uid: string) => { notSelected: ReadonlySet<RowField>; mask: string };
   metricsOf: (row: PodRow) => PodMetricsView;
-  /** The node gives no CPU, memory or probes: narrow tables drop those columns before Ready and Restarts. */
+  /** No source in view gives CPU, memory or probes: a narrow table drops those columns first. */
   noMetrics: boolean;
+  /** Rows from several sources: a narrow table keeps Node, which tells them apart (pod-columns.ts). */
+  manySources: boolean;
 }
 
 /** A metric's cell: its value, or "n/a" with the reason on hover; never a zero for a value not received. */
-function MetricCells({ m }: { m: PodMetricsView }) {
+function MetricCells({ m, shown }: { m: PodMetricsView; shown: ReadonlySet<SortKey> }) {
   const na = (reason: string, className: string) => (
     <div role="gridcell" className={`${className} muted`} title={reason}>
       n/a
@@ -82,9 +69,9 @@ function MetricCells({ m }: { m: PodMetricsView }) {
   const probes = 'value' in m.probes ? summarizeProbes(m.probes.value) : null;
   return (
     <>
-      {'value' in m.usage ? <div role="gridcell" className="c-cpu">{formatCpu(m.usage.value.cpuCores)}</div> : na(m.usage.absent, 'c-cpu')}
-      {'value' in m.usage ? <div role="gridcell" className="c-mem">{formatBytes(m.usage.value.memoryBytes)}</div> : na(m.usage.absent, 'c-mem')}
-      {'value' in m.probes && probes ? (
+      {shown.has('cpu') && ('value' in m.usage ? <div role="gridcell" className="c-cpu">{formatCpu(m.usage.value.cpuCores)}</div> : na(m.usage.absent, 'c-cpu'))}
+      {shown.has('memory') && ('value' in m.usage ? <div role="gridcell" className="c-mem">{formatBytes(m.usage.value.memoryBytes)}</div> : na(m.usage.absent, 'c-mem'))}
+      {!shown.has('probes') ? null : 'value' in m.probes && probes ? (
         <div role="gridcell" className={`c-probes${probes.failed ? ' tone-text-bad' : probes.unknown ? ' tone-text-wait' : ''}`} title={describeProbes(m.probes.value).join('\n')}>
           {formatProbes(probes)}
         </div>
@@ -104,15 +91,17 @@ interface CellsProps {
   last: LastChange | undefined;
   now: number;
   metricsOf: (row: PodRow) => PodMetricsView;
+  /** The columns the table's width has room for. */
+  shown: ReadonlySet<SortKey>;
 }
 
-const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, last, now, metricsOf }: CellsProps) {
+const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, last, now, metricsOf, shown }: CellsProps) {
   // A cell the mask left out shows the mark, whatever the row holds there.
   const cell = (field: RowField, content: ReactNode) => (notSelected.has(field) ? <NotSelected mask={mask} short /> : content);
   const recent = last && isRecent(last.time, now) ? last : undefined;
   return (
     <>
-      <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>
+      {shown.has('namespace') && <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>}
       <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
         {recent && (
           <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
@@ -124,19 +113,23 @@ const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, l
       <div role="gridcell" className="c-status">
         {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
       </div>
-      <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-        {cell('ready', `${row.ready}/${row.total}`)}
-      </div>
-      <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>
-      <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>
-      <MetricCells m={metricsOf(row)} />
-      <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>
-      <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
-        {cell('node', row.node)}
-        {stale && <span className="tag tag-offline">{stale}</span>}
-      </div>
-      <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>
-      <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>
+      {shown.has('ready') && (
+        <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
+          {cell('ready', `${row.ready}/${row.total}`)}
+        </div>
+      )}
+      {shown.has('restarts') && <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>}
+      {shown.has('age') && <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>}
+      <MetricCells m={metricsOf(row)} shown={shown} />
+      {shown.has('podIP') && <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>}
+      {shown.has('node') && (
+        <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
+          {cell('node', row.node)}
+          {stale && <span className="tag tag-offline">{stale}</span>}
+        </div>
+      )}
+      {shown.has('ownerKind') && <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>}
+      {shown.has('isStatic') && <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>}
     </>
   );
 });
@@ -177,9 +170,30 @@ const PodRowView = memo(function PodRowView({ index, start, selected, flash, onC
   );
 });
 
+/** An element's width in px, followed as it changes; 0 before it is laid out. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  // Measured before the first paint, so a narrow table never shows columns it has no room for.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
 /** The pods grid: virtualized (30,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
 export function PodsTable(props: Props) {
+  const tableRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(tableRef);
+  const columns = shownColumns(width, { manySources: props.manySources, noMetrics: props.noMetrics, sortKey: props.order.key });
+  const shownKeys = columns.map((c) => c.key).join(' ');
+  // One set per choice of columns, so rows are drawn again only when the columns change.
+  const shown = useMemo(() => new Set(shownKeys.split(' ')) as ReadonlySet<SortKey>, [shownKeys]);
   const now = useNow(5000);
   const countText = props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`;
   const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
@@ -251,20 +265,20 @@ export function PodsTable(props: Props) {
   }
 
   return (
-    <div className={props.noMetrics ? 'pods-table no-metrics' : 'pods-table'}>
+    <div ref={tableRef} className="pods-table" style={{ '--pod-columns': gridTemplate(columns) } as CSSProperties}>
       {/* The grid itself takes focus and names the selected row, as ARIA grids do; cells stay out of the tab order. */}
       <div
         className="pods-grid"
         role="grid"
         aria-label="Pods"
         aria-rowcount={props.rows.length + 1}
-        aria-colcount={COLUMNS.length}
+        aria-colcount={columns.length}
         tabIndex={0}
         aria-activedescendant={props.selectedUid ? `pod-row-${props.selectedUid}` : undefined}
         onKeyDown={onKeyDown}
       >
         <div className="pods-head" role="row" aria-rowindex={1}>
-          {COLUMNS.map((c) => {
+          {columns.map((c) => {
             const active = props.order.key === c.key;
             return (
               <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
@@ -304,6 +318,7 @@ export function PodsTable(props: Props) {
                     last={props.lastChange(row.uid)}
                     now={now}
                     metricsOf={props.metricsOf}
+                    shown={shown}
                     onClickRow={onClickRow}
                     onDoubleClickRow={onDoubleClickRow}
                   />
@@ -316,6 +331,8 @@ export function PodsTable(props: Props) {
       {/* The count on screen follows every change; screen readers hear it at most every few seconds. */}
       <div className="pods-foot" aria-hidden="true">
         {countText}
+        {/* A table too narrow for the sorted column still says what its rows are sorted by. */}
+        {!shown.has(props.order.key) && ` · sorted by ${POD_COLUMNS.find((c) => c.key === props.order.key)?.label ?? props.order.key} ${props.order.descending ? '▾' : '▴'}`}
       </div>
       <div className="sr-only" role="status">
         {spokenCount}

@@ -37,7 +37,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
       events.state({
         phase: 'error',
         cause: 'Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock',
-        nextStep: 'Turn on “Use sudo” in the node settings, or add the SSH user to the kubelet group.',
+        nextStep: 'Add the SSH user to the kubelet group, or remove the node and add it again with “Use sudo to reach the sockets” ticked in the Add node dialog.',
       });
     } else {
       later(
@@ -71,7 +71,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
   };
   const bridge = createFakeBridge({
     ...hub.handlers,
-    'app.info': () => ({ version: '0.1.0-preview', mode: 'browser', canPickFiles: false, canOpenFiles: false, defaultExportDir: '/home/operator/Downloads' }),
+    'app.info': () => ({ version: '0.1.0-preview', mode: 'browser', canPickFiles: false, canOpenFiles: false, defaultExportDir: '/home/operator/Downloads', sshConfigFile: '~/.ssh/config' }),
     'sshHosts.list': () => [
       { alias: 'bastion', hostName: 'bastion.prod.example.internal', user: 'ops' },
       { alias: 'edge-7.prod', hostName: '10.40.7.12', user: 'core', proxyJump: 'bastion' },

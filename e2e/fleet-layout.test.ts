@@ -1,0 +1,119 @@
+// The UI over several sources at the window sizes operators use (issue 25): three simulated kubelets on
+// local sockets (unix: sources, read through the Pods API, so no CPU, memory or probes), the app core, the
+// browser-mode server, the built renderer in Chromium at 1440×900 and 1024×768. Each row must say which
+// node its pod is on, and nothing in the header may cover anything else.
+// Screenshots go to e2e/artifacts/ (git-ignored).
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import type { UiServer } from '../app/ui-server/ui-server';
+import { cutTabs, headerProblems, misalignedRows, overlaps } from './testing/layout-checks';
+import { openUiInChromium } from './testing/ui-in-chromium';
+
+const artifacts = resolve(import.meta.dirname, 'artifacts');
+const NODES = ['node-a', 'node-b', 'node-c'];
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+];
+
+let kubelets: SimulatedKubelet[] = [];
+let inspector: Inspector;
+let server: UiServer;
+let browser: BrowserContext;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+const grid = () => page.getByRole('grid', { name: 'Pods' });
+
+/** The column headers drawn (width above zero), by label. */
+const shownHeaders = () =>
+  page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.querySelector('.sort-label')?.textContent ?? ''));
+
+/** The sorted column's header, and whether it is drawn. */
+const sortedHeader = () =>
+  page.locator('.pods-head [role=columnheader]').evaluateAll((cs) =>
+    cs.filter((c) => c.getAttribute('aria-sort') !== 'none').map((c) => ({ label: c.querySelector('.sort-label')?.textContent ?? '', shown: c.getBoundingClientRect().width > 0 })),
+  );
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'ns-e2e-fleet-layout-'));
+  const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
+  kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 40, seed: 11 + i, nodeName })));
+  inspector = await createInspector({
+    mode: 'browser',
+    stateDir: join(work, 'state'),
+    demo: false,
+    defaultExportDir: work,
+    nodes: sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath })),
+  });
+  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await inspector?.close();
+  await Promise.all(kubelets.map((k) => k.stop()));
+});
+
+describe('three sources at 1440×900 and 1024×768', () => {
+  it('shows every pod with its node, the sort arrow on a column drawn, and a header where nothing covers anything', async () => {
+    await page.getByRole('button', { name: 'all', exact: true }).click();
+    await page.getByRole('heading', { name: '3 sources' }).waitFor();
+    await page.getByLabel('Sources by state').getByText('3 live').waitFor({ timeout: 60_000 });
+    const total = kubelets.reduce((n, k) => n + k.store.size, 0);
+    await page.getByRole('tab', { name: `Pods (${total})` }).waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await expect.poll(shownHeaders).toContain('Node');
+      const shown = await shownHeaders();
+      // Pods API sources give no CPU, memory or probes: those columns go before any that has data.
+      expect(shown).not.toContain('CPU');
+      // Every row drawn names its source: a DaemonSet's pods are not rows that all look the same.
+      const rows = await grid().locator('.pod-row').evaluateAll((rs) => rs.map((r) => r.querySelector<HTMLElement>('.c-node')?.getBoundingClientRect().width ? r.querySelector('.c-node')!.textContent : null));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((n) => !/node-[abc]\.sock$/.test(n ?? ''))).toEqual([]);
+      expect(await sortedHeader()).toEqual([{ label: 'Node', shown: true }]);
+      expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
+      await shot(`fleet-layout-${size.width}`);
+
+      // A pod open beside the table leaves it narrow: Node still shown, every tab of the pod whole.
+      await grid().locator('.pod-row').first().dblclick();
+      const detail = page.locator('section.pod-detail');
+      await detail.getByRole('tab', { name: 'Summary' }).waitFor();
+      await expect.poll(shownHeaders).toContain('Node');
+      expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
+      expect(await cutTabs(page)).toEqual([]);
+      await shot(`fleet-layout-pod-open-${size.width}`);
+      await detail.getByRole('button', { name: 'Close pod detail' }).click();
+      await detail.waitFor({ state: 'detached' });
+    }
+  }, 120_000);
+
+  it('one node with a pod open: the mask box covers neither the node name nor its tags, and every tab of the pod is seen whole', async () => {
+    await page.getByRole('button', { name: /^Node unix:.*node-a\.sock:/ }).click();
+    await page.getByLabel('Field mask').waitFor();
+    await grid().getByRole('button', { name: 'Sort by Restarts' }).click();
+    await grid().locator('.pod-row').first().dblclick();
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'Summary' }).waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await shot(`node-pod-open-${size.width}`);
+      expect(await overlaps(page, { heading: '.node-heading h1', tags: '.node-heading .tag', detail: '.node-heading-detail', mask: '.mask-box', actions: '.toolbar-actions > :not(.mask-box)' })).toEqual([]);
+      expect(await cutTabs(page)).toEqual([]);
+      // The table is narrow with the pod open: the column sorted by keeps its place, no header is cut.
+      expect(await sortedHeader()).toEqual([{ label: 'Restarts', shown: true }]);
+      expect(await headerProblems(page)).toEqual([]);
+      expect(await misalignedRows(page)).toEqual([]);
+    }
+  }, 60_000);
+});
