@@ -142,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
     if (opts.args.length !== 1) throw new CliUsageError('give two sources to compare, e.g. nodescope diff worker-1 snapshot.json');
     if (opts.extraValues.uid !== undefined && opts.extraValues.pod !== undefined) throw new CliUsageError('give --uid or --pod, not both');
   } catch (err) {
-    return reportFailure('diff', err, help());
+    return reportFailure('diff', err, true);
   }
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
@@ -168,7 +168,7 @@ export async function run(argv: string[]): Promise<number> {
     const differs = diff.pods.some((p) => p.change !== 'unchanged' && (p.change !== 'changed' || shownChanges(p).length > 0));
     return differs ? 1 : EXIT.ok;
   } catch (err) {
-    if (err instanceof IgnorePatternError) return reportFailure('diff', new CliUsageError(`bad --ignore: ${err.message}`), help());
+    if (err instanceof IgnorePatternError) return reportFailure('diff', new CliUsageError(`bad --ignore: ${err.message}`), true);
     return reportFailure('diff', err);
   }
 }

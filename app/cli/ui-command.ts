@@ -115,7 +115,7 @@ export async function run(argv: string[]): Promise<number> {
       ...sources,
     };
   } catch (err) {
-    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\nRun 'nodescope ui --help' for usage.`);
     return EXIT.usage;
   }
 
