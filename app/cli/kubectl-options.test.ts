@@ -136,9 +136,26 @@ describe('a bad command line', () => {
     expect(rest).toEqual([]);
   });
 
+  it('refuses --local with two more sources for diff, saying how to give them', async () => {
+    const r = await nodescope(['diff', '--local', join(dir, 'pods.sock'), 'a.json', 'b.json']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('with --local PATH (one side), give one other source');
+  });
+
   it('points an ssh -l USER habit at --login, now that -l is the label selector', async () => {
     const r = await nodescope(['watch', source, '-l', 'root']);
     expect(r.code).toBe(EXIT.usage);
     expect(r.stderr).toContain('Log in as USER with --login USER or USER@HOST');
+  });
+});
+
+describe('--local on every node command', () => {
+  it('diff takes --local PATH as its first side', async () => {
+    const snapshot = join(dir, 'now.json');
+    const exported = await nodescope(['export', '--local', join(dir, 'pods.sock'), '--file', snapshot]);
+    expect(exported.code, exported.stderr).toBe(EXIT.ok);
+    const same = await nodescope(['diff', '--local', join(dir, 'pods.sock'), snapshot, '-o', 'json']);
+    expect(same.code, same.stderr).toBe(EXIT.ok);
+    expect(JSON.parse(same.stdout).left.source).toBe(`unix:${join(dir, 'pods.sock')}`);
   });
 });
