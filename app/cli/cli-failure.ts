@@ -8,6 +8,7 @@ import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { printError } from './terminal-text';
+import { usageHint } from './usage-hint';
 
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
 
@@ -29,6 +30,6 @@ export function reportFailure(command: string, err: unknown, commandLine = false
   const hint = err instanceof KubeletError || err instanceof CredentialError || isSshError(err) ? err.hint : undefined;
   printError(`nodescope ${command}: ${message}`);
   if (hint) printError(`  next step: ${hint}`);
-  if (err instanceof CliUsageError && commandLine) printError(`Run 'nodescope ${command} --help' for usage.`);
+  if (err instanceof CliUsageError && commandLine) printError(usageHint(command));
   return exitCodeFor(err);
 }

@@ -127,6 +127,8 @@ describe('a bad command line', () => {
     [['get', 'SRC', 'a', 'b'], /^nodescope get: give exactly one pod after the source/],
     [['export', 'SRC', '--field-selector', 'spec.hostIP=x'], /^nodescope export: --field-selector: pods cannot be selected by 'spec.hostIP'/],
     [['pods', 'SRC', '-o', 'custom-columns=NAME'], /^nodescope pods: bad -o custom-columns column 'NAME'/],
+    [['decode', 'a.pb', 'b.pb'], /^nodescope decode: one input at a time/],
+    [['ui', '--no-such-option'], /^nodescope ui: Unknown option '--no-such-option'/],
   ])('%j: the problem, then where the usage is: two lines', async (args, problem) => {
     const r = await nodescope(args.map((a) => (a === 'SRC' ? source : a)));
     expect(r.code).toBe(EXIT.usage);
