@@ -147,7 +147,7 @@ describe('a bad command line', () => {
   it('points an ssh -l USER habit at --login, now that -l is the label selector', async () => {
     const r = await nodescope(['watch', source, '-l', 'root']);
     expect(r.code).toBe(EXIT.usage);
-    expect(r.stderr).toContain('Log in as USER with --login USER or USER@HOST');
+    expect(lines(r.stderr)[0]).toBe("nodescope watch: this command takes no -l: that is kubectl's label selector (pods, export); to log in as USER, give --login USER or USER@HOST");
   });
 });
 

@@ -178,7 +178,7 @@ export async function parseNodeArgs(
   } catch (err) {
     const message = (err as Error).message;
     // ssh habit: -l was the login before it became kubectl's label selector.
-    if (/'-l'/.test(message)) throw new CliUsageError(`${message}. Log in as USER with --login USER or USER@HOST; -l is kubectl's label selector (pods, export)`);
+    if (/^Unknown option '-l'/.test(message)) throw new CliUsageError("this command takes no -l: that is kubectl's label selector (pods, export); to log in as USER, give --login USER or USER@HOST");
     throw new CliUsageError(message);
   }
   const v = parsed.values as Record<string, unknown>;

@@ -49,24 +49,20 @@ export const maskedCells = (mask: FieldMask | undefined): ReadonlySet<RowField> 
 /** The same for the table's cells, -o wide's among them. */
 const maskedTableCells = (mask: FieldMask | undefined): ReadonlySet<TableField> => new Set(unselectedFields(TABLE_FIELD_SOURCES, mask?.paths ?? []));
 
-/** kubectl's RESTARTS: the count, and how long ago the last restart was when a status says ("5 (3m ago)"). */
-function restartsText(pod: PodTree, now: number): string {
-  const { restarts, lastRestartAt } = kubectlColumns(pod);
-  return restarts !== 0 && lastRestartAt !== null ? `${restarts} (${kubectlAge(now - Date.parse(lastRestartAt))} ago)` : String(restarts);
-}
-
-/** A pod's phase, kubectl STATUS, ready count and restarts, each as `<masked>` when the mask left it out. */
+/** A pod's phase, kubectl STATUS, ready count and RESTARTS, each as `<masked>` when the mask left it out. */
 export function podStatusCells(
   pod: PodTree,
   masked: { has(field: RowField): boolean },
   now = Date.now(),
 ): { phase: string; status: string; ready: string; restarts: string } {
-  const row = podRowFromTree(pod);
+  const { status, ready, total, restarts, lastRestartAt } = kubectlColumns(pod);
+  // kubectl adds how long ago the last restart was when a container's last state says ("5 (3m ago)").
+  const restartsText = restarts !== 0 && lastRestartAt !== null ? `${restarts} (${kubectlAge(now - Date.parse(lastRestartAt))} ago)` : String(restarts);
   return {
-    phase: masked.has('status') ? NOT_SELECTED : row.phase || '<none>',
-    status: masked.has('status') ? NOT_SELECTED : row.status,
-    ready: masked.has('ready') ? NOT_SELECTED : `${row.ready}/${row.total}`,
-    restarts: masked.has('restarts') ? NOT_SELECTED : restartsText(pod, now),
+    phase: masked.has('status') ? NOT_SELECTED : strAt(objAt(pod.status).phase) || '<none>',
+    status: masked.has('status') ? NOT_SELECTED : status,
+    ready: masked.has('ready') ? NOT_SELECTED : `${ready}/${total}`,
+    restarts: masked.has('restarts') ? NOT_SELECTED : restartsText,
   };
 }
 

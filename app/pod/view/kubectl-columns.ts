@@ -23,11 +23,11 @@ export interface KubectlColumns {
   lastRestartAt: string | null;
 }
 
-/** The later of two RFC 3339 times (null is earliest). */
-function later(a: string | null, cs: PodObject): string | null {
+/** `latest`, or when the container's previous run ended if that is later: kubectl's last restart time. */
+function laterRestart(latest: string | null, cs: PodObject): string | null {
   const last = objAt(objAt(cs.lastState).terminated);
   const at = typeof last.finishedAt === 'string' ? last.finishedAt : null;
-  return at !== null && (a === null || Date.parse(at) > Date.parse(a)) ? at : a;
+  return at !== null && (latest === null || Date.parse(at) > Date.parse(latest)) ? at : latest;
 }
 
 /**
@@ -60,10 +60,10 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
     const waiting = state.waiting === undefined ? undefined : objAt(state.waiting);
     const sidecar = sidecars.has(strAt(cs.name));
     restarts += numAt(cs.restartCount);
-    lastRestartAt = later(lastRestartAt, cs);
+    lastRestartAt = laterRestart(lastRestartAt, cs);
     if (sidecar) {
       sidecarRestarts += numAt(cs.restartCount);
-      sidecarLastRestartAt = later(sidecarLastRestartAt, cs);
+      sidecarLastRestartAt = laterRestart(sidecarLastRestartAt, cs);
     }
     if (terminated && numAt(terminated.exitCode) === 0) continue;
     if (sidecar && cs.started === true) {
@@ -83,7 +83,7 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
     let hasRunning = false;
     for (const cs of listAt(status.containerStatuses).reverse()) {
       restarts += numAt(cs.restartCount);
-      lastRestartAt = later(lastRestartAt, cs);
+      lastRestartAt = laterRestart(lastRestartAt, cs);
       const state = objAt(cs.state);
       const waitingReason = state.waiting === undefined ? '' : strAt(objAt(state.waiting).reason);
       if (waitingReason) reason = waitingReason;
