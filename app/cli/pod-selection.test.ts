@@ -12,9 +12,11 @@ const names = (ps: PodTree[]) => ps.map((p) => `${(p.metadata as { namespace: st
 const select = (values: Record<string, unknown>) => names(selectPods(pods, parseSelection(values)));
 
 describe('which pods pods and export show', () => {
-  it('all namespaces by default, by namespace then name byte by byte, as the API server lists them', () => {
+  it('all namespaces by default, by NAMESPACE/NAME byte by byte, as the API server lists them', () => {
     expect(select({})).toEqual(['kube-system/dns', 'shop/job-1', 'shop/web-10', 'shop/web-9']);
     expect(select({ 'all-namespaces': true })).toEqual(select({}));
+    // By storage key: shop-eu/a before shop/job-1, as '-' is below '/'.
+    expect(names(selectPods([pods[3]!, pod('shop-eu', 'a')], parseSelection({})))).toEqual(['shop-eu/a', 'shop/job-1']);
   });
 
   it('-n keeps one namespace; -l and --field-selector must all hold', () => {

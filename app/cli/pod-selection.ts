@@ -68,14 +68,12 @@ export function parseSelection(values: Record<string, unknown>, mask?: FieldMask
   return selection;
 }
 
-const byte = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The API server's order of a pod list (its storage keys): namespace, then name, byte by byte. */
-function byNamespaceAndName(a: PodTree, b: PodTree): number {
-  const ma = objAt(a.metadata);
-  const mb = objAt(b.metadata);
-  return byte(strAt(ma.namespace), strAt(mb.namespace)) || byte(strAt(ma.name), strAt(mb.name));
-}
+/**
+ * A pod's place in the API server's list: its storage key, NAMESPACE/NAME, compared byte by byte (so
+ * namespace a-b comes before a, '-' being below '/').
+ */
+const storageKey = (p: PodTree): string => `${strAt(objAt(p.metadata).namespace)}/${strAt(objAt(p.metadata).name)}`;
+const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** kubectl's --sort-by order: numbers by value, text in natural order (pod-9 before pod-10), absent first. */
 function compareValues(a: PodValue | undefined, b: PodValue | undefined): number {
@@ -95,12 +93,12 @@ export function selectPods(pods: readonly PodTree[], s: PodSelection): PodTree[]
       matchesLabels(s.labels, stringMapAt(objAt(p.metadata).labels)) &&
       matchesFields(s.fields, p),
   );
-  kept.sort(byNamespaceAndName);
+  const ordered = kept.map((pod) => ({ pod, key: storageKey(pod) })).sort((a, b) => byBytes(a.key, b.key)).map((k) => k.pod);
   const sortBy = s.sortBy;
-  if (!sortBy) return kept;
-  // Stable: pods with equal keys stay in namespace/name order.
-  const keyed = kept.map((pod) => ({ pod, key: evalJsonPath(pod, sortBy)[0] }));
-  return keyed.sort((a, b) => compareValues(a.key, b.key)).map((k) => k.pod);
+  if (!sortBy) return ordered;
+  // Stable: pods with equal values stay in the API server's order.
+  const keyed = ordered.map((pod) => ({ pod, value: evalJsonPath(pod, sortBy)[0] }));
+  return keyed.sort((a, b) => compareValues(a.value, b.value)).map((k) => k.pod);
 }
 
 /**
