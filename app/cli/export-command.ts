@@ -26,7 +26,7 @@ async function wrote(file: string, result: { count: number; bytes: number }, pro
 const spec: NodeCommandSpec = {
   name: 'export',
   usage:
-    "usage: nodescope export SOURCE [--file PATH] [options]\n\nWrites all of SOURCE's pods as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).\nSOURCE may be a snapshot or recording file (--at TIME): the file converted, e.g. .pb to a List.",
+    "usage: nodescope export SOURCE [--file PATH] [options]\n\nWrites SOURCE's pods (all, or those -n/-l/--field-selector keep) as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).\nSOURCE may be a snapshot or recording file (--at TIME): the file converted, e.g. .pb to a List.",
   outputs: ['json', 'yaml', 'ndjson'],
   extra: { file: { type: 'string' }, force: { type: 'boolean', default: false }, ...SELECTION_OPTIONS },
   check(opts) {

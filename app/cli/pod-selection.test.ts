@@ -34,6 +34,11 @@ describe('which pods pods and export show', () => {
     expect(select({ 'sort-by': '.metadata.labels.app' })).toEqual(['shop/job-1', 'kube-system/dns', 'shop/web-10', 'shop/web-9']);
   });
 
+  it("keeps the node's own order in list formats unless --sort-by is given", () => {
+    expect(names(selector(parseSelection({ namespace: 'shop' }))!(pods))).toEqual(['shop/web-10', 'shop/web-9', 'shop/job-1']);
+    expect(names(selector(parseSelection({ namespace: 'shop', 'sort-by': '.metadata.name' }))!(pods))).toEqual(['shop/job-1', 'shop/web-9', 'shop/web-10']);
+  });
+
   it('streams the list untouched when nothing is selected or sorted', () => {
     expect(selector(parseSelection({}))).toBeUndefined();
     expect(selector(parseSelection({ 'all-namespaces': true }))).toBeUndefined();

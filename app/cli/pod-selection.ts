@@ -31,7 +31,8 @@ export const SELECTION_HELP = `selection (as kubectl's; applies to every output 
                              spec.schedulerName, spec.serviceAccountName, spec.hostNetwork, status.phase,
                              status.podIP, status.nominatedNodeName
   --sort-by JSONPATH         order by this field, e.g. .metadata.creationTimestamp or
-                             '{.status.containerStatuses[0].restartCount}' (default: namespace, then name)`;
+                             '{.status.containerStatuses[0].restartCount}' (default: a table by
+                             NAMESPACE/NAME, as kubectl; JSON, YAML and NDJSON in the node's own order)`;
 
 export interface PodSelection {
   namespace?: string;
@@ -85,29 +86,37 @@ function compareValues(a: PodValue | undefined, b: PodValue | undefined): number
   return naturalCompare(typeof a === 'string' ? a : JSON.stringify(a), typeof b === 'string' ? b : JSON.stringify(b));
 }
 
-/** The pods the selection keeps, in its order. */
-export function selectPods(pods: readonly PodTree[], s: PodSelection): PodTree[] {
-  const kept = pods.filter(
+/** The pods -n, -l and --field-selector keep, in the order given. */
+function keptPods(pods: readonly PodTree[], s: PodSelection): PodTree[] {
+  return pods.filter(
     (p) =>
       (s.namespace === undefined || strAt(objAt(p.metadata).namespace) === s.namespace) &&
       matchesLabels(s.labels, stringMapAt(objAt(p.metadata).labels)) &&
       matchesFields(s.fields, p),
   );
-  const ordered = kept.map((pod) => ({ pod, key: storageKey(pod) })).sort((a, b) => byBytes(a.key, b.key)).map((k) => k.pod);
-  const sortBy = s.sortBy;
+}
+
+/** The pods by --sort-by, else in the API server's order (a table's). */
+function sortedPods(pods: readonly PodTree[], sortBy: PathStep[] | undefined): PodTree[] {
+  const ordered = pods.map((pod) => ({ pod, key: storageKey(pod) })).sort((a, b) => byBytes(a.key, b.key)).map((k) => k.pod);
   if (!sortBy) return ordered;
   // Stable: pods with equal values stay in the API server's order.
   const keyed = ordered.map((pod) => ({ pod, value: evalJsonPath(pod, sortBy)[0] }));
   return keyed.sort((a, b) => compareValues(a.value, b.value)).map((k) => k.pod);
 }
 
+/** The pods the selection keeps, as a table lists them: by --sort-by, else by NAMESPACE/NAME. */
+export const selectPods = (pods: readonly PodTree[], s: PodSelection): PodTree[] => sortedPods(keptPods(pods, s), s.sortBy);
+
 /**
- * selectPods as a function of the list, for the list formats; undefined when the selection keeps every pod in
- * the node's own order, so they can be streamed as they arrive rather than decoded and held.
+ * The selection for the list formats (JSON, YAML, NDJSON), which keep the node's own order unless --sort-by
+ * is given; undefined when it keeps every pod in that order, so they can be streamed as they arrive rather
+ * than decoded and held.
  */
 export function selector(s: PodSelection): ((pods: PodTree[]) => PodTree[]) | undefined {
   const keepsAll = s.namespace === undefined && s.labels.length === 0 && s.fields.length === 0 && s.sortBy === undefined;
-  return keepsAll ? undefined : (pods) => selectPods(pods, s);
+  if (keepsAll) return undefined;
+  return (pods) => (s.sortBy ? sortedPods(keptPods(pods, s), s.sortBy) : keptPods(pods, s));
 }
 
 /** kubectl's line for a table with no rows ("No resources found in shop namespace."). */
