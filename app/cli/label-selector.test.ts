@@ -51,4 +51,8 @@ describe("kubectl's label selector (-l)", () => {
     expect(() => parseLabelSelector(bad)).toThrow(CliUsageError);
     expect(() => parseLabelSelector(bad)).toThrow(/key=value, key!=value/);
   });
+
+  it('refuses an empty set, as Kubernetes does', () => {
+    expect(() => parseLabelSelector('app in ()')).toThrow("'in' needs at least one value, e.g. app in (a,b)");
+  });
 });

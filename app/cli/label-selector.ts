@@ -18,7 +18,13 @@ const FORMS: [RegExp, (m: RegExpExecArray) => LabelRequirement][] = [
   [new RegExp(`^!\\s*(${KEY})$`), (m) => ({ key: m[1]!, op: 'absent' })],
   [new RegExp(`^(${KEY})$`), (m) => ({ key: m[1]!, op: 'exists' })],
   [new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*(${VALUE})$`), (m) => ({ key: m[1]!, op: m[2] === '!=' ? 'notin' : 'in', values: [m[3]!] })],
-  [new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(\\s*(${VALUE}(?:\\s*,\\s*${VALUE})*)\\s*\\)$`), (m) => ({ key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()) })],
+  [
+    new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(\\s*(${VALUE}(?:\\s*,\\s*${VALUE})*)\\s*\\)$`),
+    (m) => {
+      if (m[3]!.trim() === '') throw new CliUsageError(`-l '${m[0]}': '${m[2]!}' needs at least one value, e.g. ${m[1]!} ${m[2]!} (a,b)`);
+      return { key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()) };
+    },
+  ],
   [new RegExp(`^(${KEY})\\s*([<>])\\s*(-?\\d+)$`), (m) => ({ key: m[1]!, op: m[2] === '>' ? 'gt' : 'lt', value: Number(m[3]) })],
 ];
 
