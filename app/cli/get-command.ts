@@ -10,7 +10,7 @@ import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { asOf } from './offline-source';
 import { podText as formattedPod, type ListFormat } from './pod-output';
 import { describeReference, findPod, parsePodReference, type PodReference } from './pod-reference';
-import { checkTableOutput, isTableOutput, TABLE_OUTPUTS, tableText } from './table-output';
+import { checkTableOutput, isTableOutput, TABLE_HELP, TABLE_OUTPUTS, tableText } from './table-output';
 import { objAt, strAt } from '../pod/view/pod-tree-access';
 import { keepsAnyOf } from '../mask/mask-coverage';
 
@@ -23,7 +23,7 @@ const spec: NodeCommandSpec = {
     "usage: nodescope get SOURCE POD [options]\n\nPrints one pod of SOURCE's kubelet, or of a snapshot or recording file. POD is its UID, NAMESPACE/NAME,\nor NAME (with -n NAMESPACE, or alone when only one namespace has a pod of that name).",
   outputs: ['json', 'yaml', 'ndjson', ...TABLE_OUTPUTS],
   extra: { namespace: { type: 'string', short: 'n' } },
-  extraHelp: 'get:\n  -n, --namespace NS         the namespace of a POD given as NAME',
+  extraHelp: `get:\n  -n, --namespace NS         the namespace of a POD given as NAME\n${TABLE_HELP}`,
   check(opts) {
     references(opts);
     checkTableOutput(opts.output);

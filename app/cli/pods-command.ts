@@ -15,24 +15,17 @@ import type { ListFormat } from './pod-output';
 import { asOf } from './offline-source';
 import { noPodsMessage, parseSelection, selectPods, selector, SELECTION_HELP, SELECTION_OPTIONS, type PodSelection } from './pod-selection';
 import { printPodList, printPodTrees } from './print-pod-list';
-import { checkTableOutput, isTableOutput, TABLE_OUTPUTS, tableText } from './table-output';
+import { checkTableOutput, isTableOutput, TABLE_HELP, TABLE_OUTPUTS, tableText } from './table-output';
 import { printError } from './terminal-text';
 
 type Options = NodeCommandOptions & { extraValues: Record<string, unknown> };
 
 const OPTIONS = { ...FLEET_OPTIONS, ...SELECTION_OPTIONS };
 
-export const TABLE_HELP = `tables (as kubectl's):
-  -o table                   NAMESPACE NAME READY STATUS RESTARTS AGE, STATUS and RESTARTS as kubectl
-                             computes them (CrashLoopBackOff, Init:0/1, Terminating, "5 (3m ago)")
-  -o wide                    also IP, NODE, NOMINATED NODE and READINESS GATES
-  -o custom-columns=SPEC     HEADER:PATH,... e.g. NAME:.metadata.name,IP:.status.podIP (values a path
-                             does not reach show as <none>)`;
-
 const spec: NodeCommandSpec = {
   name: 'pods',
   usage:
-    'usage: nodescope pods SOURCE [SOURCE...] [options]\n\nLists every pod the kubelet on SOURCE knows, read from its Pods API over SSH (or unix:SOCKET),\nor the pods of a snapshot or recording file (--at TIME for a recording).\nWith several sources: all their pods, with a NODE column (table), or each pod with its source\n(ndjson: {"source","pod"} lines; json: a PodListsBySource of kubectl Lists; yaml: a List per source).\nNodes are opened concurrently; those behind one jump host share one login there.',
+    'usage: nodescope pods SOURCE [SOURCE...] [options]\n\nLists the pods the kubelet on SOURCE knows (all, or those -n/-l/--field-selector keep), read from\nits Pods API over SSH (or unix:SOCKET), or the pods of a snapshot or recording file (--at TIME for a recording).\nWith several sources: all their pods, with a NODE column (table), or each pod with its source\n(ndjson: {"source","pod"} lines; json: a PodListsBySource of kubectl Lists; yaml: a List per source).\nNodes are opened concurrently; those behind one jump host share one login there.',
   outputs: [...TABLE_OUTPUTS, 'json', 'yaml', 'ndjson'],
   extra: OPTIONS,
   extraHelp: [SELECTION_HELP, TABLE_HELP, FLEET_HELP].join('\n'),

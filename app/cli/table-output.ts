@@ -7,6 +7,14 @@ import { formatTable, podTableRows } from './pod-table';
 /** The -o values that print a table; `custom-columns=SPEC` stands for every -o custom-columns=... */
 export const TABLE_OUTPUTS = ['table', 'wide', `${CUSTOM_COLUMNS}SPEC`] as const;
 
+/** The table -o values' help, for pods and get. */
+export const TABLE_HELP = `tables (as kubectl's):
+  -o table                   NAMESPACE NAME READY STATUS RESTARTS AGE, STATUS and RESTARTS as kubectl
+                             computes them (CrashLoopBackOff, Init:0/1, Terminating, "5 (3m ago)")
+  -o wide                    also IP, NODE, NOMINATED NODE and READINESS GATES
+  -o custom-columns=SPEC     HEADER:PATH,... e.g. NAME:.metadata.name,IP:.status.podIP (values a path
+                             does not reach show as <none>)`;
+
 export const isTableOutput = (output: string): boolean => output === 'table' || output === 'wide' || output.startsWith(CUSTOM_COLUMNS);
 
 /** Checks -o custom-columns' spec before anything is fetched, so a typo costs no connection. */
