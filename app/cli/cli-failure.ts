@@ -8,6 +8,7 @@ import { isSshError } from '../ssh/ssh-errors';
 import { EXIT } from './exit-codes';
 import { CliUsageError } from './node-options';
 import { printError } from './terminal-text';
+import { usageHint } from './usage-hint';
 
 const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
 
@@ -20,12 +21,15 @@ export function exitCodeFor(err: unknown): number {
   return EXIT.internal;
 }
 
-/** Prints the failure on stderr and returns the exit code. */
-export function reportFailure(command: string, err: unknown, help?: string): number {
+/**
+ * Prints the failure on stderr and returns the exit code. A bad command line (`commandLine`) gets one more line
+ * pointing at --help, as kubectl does, rather than the whole help burying the problem.
+ */
+export function reportFailure(command: string, err: unknown, commandLine = false): number {
   const message = err instanceof Error ? err.message : String(err);
   const hint = err instanceof KubeletError || err instanceof CredentialError || isSshError(err) ? err.hint : undefined;
   printError(`nodescope ${command}: ${message}`);
   if (hint) printError(`  next step: ${hint}`);
-  if (err instanceof CliUsageError && help) process.stderr.write(`\n${help}\n`);
+  if (err instanceof CliUsageError && commandLine) printError(usageHint(command));
   return exitCodeFor(err);
 }

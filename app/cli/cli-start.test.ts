@@ -54,7 +54,7 @@ describe('a start of the built CLI', () => {
   it("lists a local socket's pods as a table without them", async () => {
     const r = await packagesLoaded(['pods', 'node', '--local', kubelet.sockets.shipped!]);
     expect(r.stderr).toBe('');
-    expect(r.stdout.split('\n')[0]).toMatch(/^NAMESPACE\s+NAME\s+PHASE/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS/);
     expect(r.stdout.trim().split('\n')).toHaveLength(11);
     expect(HEAVY.filter((p) => r.packages.has(p))).toEqual([]);
   });

@@ -38,6 +38,6 @@ export async function run(argv: string[]): Promise<number> {
     await writeStdout(opts.output === 'json' ? matrixToJson(matrix) : opts.output === 'csv' ? matrixToCsv(matrix) : matrixText(matrix));
     return failureCode(results) || (matrix.drifted ? EXIT.drift : EXIT.ok);
   } catch (err) {
-    return reportFailure('compare', err, HELP);
+    return reportFailure('compare', err, true);
   }
 }

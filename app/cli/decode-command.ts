@@ -15,6 +15,7 @@ import { EXIT } from './exit-codes';
 import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
+import { usageHint } from './usage-hint';
 
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
 
@@ -113,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    printError(`nodescope decode: ${(err as Error).message}\n\n${HELP}`);
+    printError(`nodescope decode: ${(err as Error).message}\n${usageHint('decode')}`);
     return EXIT.usage;
   }
   const { values, positionals } = args;
@@ -122,7 +123,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) {
-    printError(`nodescope decode: one input at a time (got ${positionals.length})\n\n${HELP}`);
+    printError(`nodescope decode: one input at a time (got ${positionals.length})\n${usageHint('decode')}`);
     return EXIT.usage;
   }
   if (values.output !== 'json' && values.output !== 'yaml' && values.output !== 'ndjson') {

@@ -28,6 +28,7 @@ const USAGE = `usage: nodescope diff A B [--uid UID | --pod NAMESPACE/NAME[..NAM
 
 Compares the pods of two sources: each an ssh destination, unix:SOCKET, a snapshot file, or a recording at a
 time (FILE@TIME, TIME an RFC 3339 time or +5m from its start; a recording alone means as it ended).
+--local PATH stands for A as unix:PATH: nodescope diff --local pods.sock B.
 Pods are paired by UID, a static pod with its mirror by the kubernetes.io/config.mirror annotation, then by
 namespace/name; list elements by who they are (containers by name, conditions by type, ...).
 
@@ -137,12 +138,15 @@ export async function run(argv: string[]): Promise<number> {
       console.log(help());
       return EXIT.ok;
     }
-    if (opts.local !== undefined) throw new CliUsageError('diff takes each socket as unix:PATH, not --local');
+    // --local PATH is one side (unix:PATH), the source given the other; without it node is only its label.
+    if (opts.local !== undefined && (opts.node !== 'local' || opts.args.length !== 1)) {
+      throw new CliUsageError('with --local PATH (one side), give one other source, e.g. nodescope diff --local pods.sock snapshot.json; or give both as unix:PATH');
+    }
     if (opts.at !== undefined) throw new CliUsageError('diff takes a recording\'s time with the source: FILE@TIME, e.g. rec.ndjson@+5m');
     if (opts.args.length !== 1) throw new CliUsageError('give two sources to compare, e.g. nodescope diff worker-1 snapshot.json');
     if (opts.extraValues.uid !== undefined && opts.extraValues.pod !== undefined) throw new CliUsageError('give --uid or --pod, not both');
   } catch (err) {
-    return reportFailure('diff', err, help());
+    return reportFailure('diff', err, true);
   }
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
@@ -152,7 +156,8 @@ export async function run(argv: string[]): Promise<number> {
     const extra = (opts.extraValues.ignore as string[] | undefined) ?? [];
     for (const path of extra) parsePattern(path);
     const noise: NoiseSettings = { defaults: opts.extraValues['no-default-ignores'] !== true, extra };
-    const loaded = [await loadSide(opts.node, opts), await loadSide(opts.args[0]!, opts)] as const;
+    const leftSource = opts.local !== undefined ? `unix:${opts.local}` : opts.node;
+    const loaded = [await loadSide(leftSource, opts), await loadSide(opts.args[0]!, opts)] as const;
     const aligned = alignSides(loaded[0].pods, loaded[1].pods, { left: loaded[0].info.source, right: loaded[1].info.source });
     const left = { ...loaded[0], pods: aligned.left };
     const right = { ...loaded[1], pods: aligned.right };
@@ -168,7 +173,7 @@ export async function run(argv: string[]): Promise<number> {
     const differs = diff.pods.some((p) => p.change !== 'unchanged' && (p.change !== 'changed' || shownChanges(p).length > 0));
     return differs ? 1 : EXIT.ok;
   } catch (err) {
-    if (err instanceof IgnorePatternError) return reportFailure('diff', new CliUsageError(`bad --ignore: ${err.message}`), help());
+    if (err instanceof IgnorePatternError) return reportFailure('diff', new CliUsageError(`bad --ignore: ${err.message}`), true);
     return reportFailure('diff', err);
   }
 }

@@ -11,6 +11,7 @@ import { CliUsageError } from './node-options';
 import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';
 import { printError } from './terminal-text';
+import { parseSelection, selector, SELECTION_HELP, SELECTION_OPTIONS } from './pod-selection';
 
 async function wrote(file: string, result: { count: number; bytes: number }, provenance: PodFileProvenance): Promise<void> {
   printError(`nodescope: wrote ${result.count} pods (${result.bytes} bytes) to ${file}`);
@@ -25,10 +26,14 @@ async function wrote(file: string, result: { count: number; bytes: number }, pro
 const spec: NodeCommandSpec = {
   name: 'export',
   usage:
-    "usage: nodescope export SOURCE [--file PATH] [options]\n\nWrites all of SOURCE's pods as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).\nSOURCE may be a snapshot or recording file (--at TIME): the file converted, e.g. .pb to a List.",
+    "usage: nodescope export SOURCE [--file PATH] [options]\n\nWrites SOURCE's pods (all, or those -n/-l/--field-selector keep) as kubectl get pods -o json would (-o yaml: as -o yaml would; -o ndjson: one per line).\nSOURCE may be a snapshot or recording file (--at TIME): the file converted, e.g. .pb to a List.",
   outputs: ['json', 'yaml', 'ndjson'],
-  extra: { file: { type: 'string' }, force: { type: 'boolean', default: false } },
+  extra: { file: { type: 'string' }, force: { type: 'boolean', default: false }, ...SELECTION_OPTIONS },
+  check(opts) {
+    parseSelection(opts.extraValues, opts.mask);
+  },
   extraHelp: [
+    SELECTION_HELP,
     'export:',
     '  --file PATH                write here (atomically: readers never see half a file) instead of stdout,',
     '                             with PATH.nodescope.json beside it saying which node and when;',
@@ -38,7 +43,9 @@ const spec: NodeCommandSpec = {
   async run({ client, socketPath }, opts) {
     const file = opts.extraValues.file as string | undefined;
     const { mask, showManagedFields } = opts;
-    const options = { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}) };
+    const selection = parseSelection(opts.extraValues, mask);
+    const select = selector(selection);
+    const options = { format: opts.output as ListFormat, showManagedFields, ...(mask ? { mask } : {}), ...(select ? { select } : {}) };
     if (file === undefined) return (await printPodList(client, options)).code;
     const takenAt = new Date().toISOString();
     // Ctrl-C must not leave a half-made temporary file, nor claim the export failed when the file was already
@@ -72,7 +79,10 @@ const spec: NodeCommandSpec = {
   async offline(source, opts) {
     const file = opts.extraValues.file as string | undefined;
     if (file !== undefined && resolve(file) === resolve(source.file.path)) throw new CliUsageError(`--file ${file} is the file being read: Nodescope never writes over it; give another name`);
-    const result = await printPodTrees(source.pods.map((p) => p.pod), {
+    const selection = parseSelection(opts.extraValues, opts.mask);
+    const trees = source.pods.map((p) => p.pod);
+    const select = selector(selection);
+    const result = await printPodTrees(select ? select(trees) : trees, {
       format: opts.output as ListFormat,
       showManagedFields: opts.showManagedFields,
       ...(opts.mask ? { mask: opts.mask } : {}),

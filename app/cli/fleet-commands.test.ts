@@ -30,7 +30,7 @@ describe('nodescope pods with several sources', () => {
     const r = await nodescope(['pods', ...HEALTHY, ...common()]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^NODE\s+NAMESPACE\s+NAME\s+PHASE\s+READY\s+RESTARTS\s+AGE\s+IP$/);
+    expect(lines[0]).toMatch(/^NODE\s+NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     const nodes = lines.slice(1).map((l) => l.split(/\s+/)[0]);
     expect(nodes).toEqual(f.hosts.slice(0, 3).flatMap((h) => Array(h.kubelet.store.size).fill(h.name)));
     expect(f.bastion.logins() - before).toBe(1);

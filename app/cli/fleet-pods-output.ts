@@ -2,7 +2,7 @@
  * `nodescope pods SRC SRC...` output. kubectl has no place for a pod's source, and writing one into the
  * pod (an annotation) would change the pod, so each format carries it beside the pods (README, "Many
  * sources"):
- * - table: a NODE column first, the SOURCE as given;
+ * - tables (-o table, wide, custom-columns): a NODE column first, the SOURCE as given;
  * - ndjson: one `{"source": SRC, "pod": POD}` line per pod (`jq -c .pod` gives kubectl's NDJSON back),
  *   `{"source": SRC, "error": MESSAGE}` for a source that failed;
  * - json: `{"apiVersion": "nodescope.io/v1", "kind": "PodListsBySource", "items": [{"source": SRC, "list": LIST}]}`,
@@ -13,28 +13,32 @@ import { podsToKubectlListJson, podToNdjsonLine, quote } from '../pod/kubectl-js
 import { streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import type { SourcePods } from './fleet-sources';
 import { writeStdout } from './node-command';
-import { warnYamlProblems, type ListFormat } from './pod-output';
-import { formatTable, POD_TABLE_HEADER, podTableRow } from './pod-table';
+import { warnYamlProblems } from './pod-output';
+import { formatTable } from './pod-table';
+import { isTableOutput, tableRows, type TableOptions } from './table-output';
 import { terminalLine } from './terminal-text';
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Every source's pods in one table with a NODE column; sources in the order given, pods as `pods` sorts them. */
-export function fleetPodTable(results: readonly SourcePods[]): string {
+/** Every source's pods in one table with a NODE column; sources in the order given, each one's pods in the order given. */
+export function fleetPodTable(results: readonly SourcePods[], output = 'table', table: Omit<TableOptions, 'now'> = { namespaceColumn: true }): string {
+  let header: string[] = [];
   const rows: string[][] = [];
   for (const r of results) {
-    if (!('pods' in r)) continue;
-    const own = r.pods.map((p) => podTableRow(p, r.asOf)).sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!));
+    const [head, ...own] = tableRows('pods' in r ? r.pods : [], output, { ...table, now: 'pods' in r ? r.asOf : Date.now() });
+    header = head!;
     for (const row of own) rows.push([r.id, ...row]);
   }
-  return formatTable([['NODE', ...POD_TABLE_HEADER], ...rows]);
+  if (!results.length) header = tableRows([], output, { ...table, now: Date.now() })[0]!;
+  return formatTable([['NODE', ...header], ...rows]);
 }
 
-export async function printFleetPods(results: readonly SourcePods[], format: ListFormat | 'table', showManagedFields: boolean): Promise<void> {
+/** `format` is a list format or a table -o (table-output.ts); `table` says how a table is laid out. */
+export async function printFleetPods(results: readonly SourcePods[], format: string, showManagedFields: boolean, table?: Omit<TableOptions, 'now'>): Promise<void> {
   const options = { showManagedFields };
   const pending: Promise<void>[] = [];
   const out = (text: string) => pending.push(writeStdout(text));
-  if (format === 'table') out(`${fleetPodTable(results)}\n`);
+  if (isTableOutput(format)) out(`${fleetPodTable(results, format, table)}\n`);
   else if (format === 'ndjson') {
     for (const r of results) {
       if ('error' in r) out(`{"source":${quote(r.id)},"error":${quote(messageOf(r.error))}}\n`);

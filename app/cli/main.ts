@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    printError(`nodescope: unknown command '${name}'\n\n${usage()}`);
+    printError(`nodescope: unknown command '${name}'\nRun 'nodescope --help' for the commands.`);
     return EXIT.usage;
   }
   return (await command.load()).run(rest);

@@ -62,6 +62,6 @@ export async function run(argv: string[]): Promise<number> {
     else throw new CliUsageError(what === 'tree' || what === 'presets' ? `too many arguments for mask ${what}` : `unknown mask command '${what}': use tree or presets`);
     return EXIT.ok;
   } catch (err) {
-    return reportFailure('mask', err instanceof TypeError ? new CliUsageError(err.message) : err, usage);
+    return reportFailure('mask', err instanceof TypeError ? new CliUsageError(err.message) : err, true);
   }
 }

@@ -20,7 +20,9 @@ export interface NodeCommandSpec {
   outputs: readonly string[];
   extra?: ExtraOptions;
   extraHelp?: string;
-  /** Arguments after NODE (get takes a UID); with --local, NODE may be left out. */
+  /** Checks the command's own options before anything is opened, so a typo costs no connection. */
+  check?(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): void;
+  /** Arguments after NODE (get takes a pod); with --local, NODE may be left out. */
   args?: number;
   run(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number>;
   /** A recording without --at is shown from its start (a replay), not as it ended. */
@@ -37,8 +39,9 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
   let opts;
   try {
     opts = await parseNodeArgs(argv, spec.outputs, spec.extra, spec.args ?? 0);
+    if (!opts.help) spec.check?.(opts);
   } catch (err) {
-    return reportFailure(spec.name, err, helpText(spec));
+    return reportFailure(spec.name, err, true);
   }
   if (opts.help) {
     console.log(helpText(spec));

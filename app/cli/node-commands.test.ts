@@ -42,14 +42,15 @@ describe('nodescope pods/get/export/watch over SSH', () => {
     const r = await nodescope(['pods', A.target, ...cfg(), '--socket', h.socketPath]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+PHASE\s+READY\s+RESTARTS\s+AGE\s+IP$/);
+    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     expect(lines).toHaveLength(111);
     const nameColumn = lines[0]!.search(/\bNAME\b/);
-    // Sorted by namespace, then name, as kubectl get pods -A lists them.
+    // Sorted by namespace, then name, byte by byte, as the API server gives kubectl get pods -A its list.
+    const key = (m: PodObject) => `${String(m.namespace)}/${String(m.name)}`;
     const expected = sim.store
       .list()
       .map((pod) => pod.metadata as PodObject)
-      .sort((a, b) => String(a.namespace).localeCompare(String(b.namespace)) || String(a.name).localeCompare(String(b.name)));
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1));
     for (const [i, meta] of expected.entries()) {
       expect(lines[i + 1]!.startsWith(String(meta.namespace))).toBe(true);
       expect(lines[i + 1]!.slice(nameColumn)).toMatch(new RegExp(`^${meta.name as string}\\s{3}`));
@@ -181,7 +182,7 @@ describe('nodescope pods/get/export/watch over SSH', () => {
 
 describe('nodescope host keys and keys on the terminal', () => {
   const direct = (knownHosts: string, user = 'root', key = h.root.key) => [
-    'pods', h.host, '-p', String(h.port), '-l', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
+    'pods', h.host, '-p', String(h.port), '--login', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
   ];
 
   it('refuses an unknown host without a terminal in one message, naming ssh-keyscan and the --known-hosts file', async () => {
@@ -235,7 +236,7 @@ describe('nodescope host keys and keys on the terminal', () => {
       for (const deadline = Date.now() + 10_000; !existsSync(agentSocket) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
       const added = spawn('ssh-add', [h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: agentSocket }, stdio: 'ignore' });
       expect(await new Promise((r) => added.on('close', r))).toBe(0);
-      const args = ['pods', h.host, '-p', String(h.port), '-l', 'root', '--known-hosts', h.knownHosts, '--socket', h.socketPath, '-o', 'ndjson'];
+      const args = ['pods', h.host, '-p', String(h.port), '--login', 'root', '--known-hosts', h.knownHosts, '--socket', h.socketPath, '-o', 'ndjson'];
       const r = await nodescope(args, { env: { SSH_AUTH_SOCK: agentSocket, HOME: dir } });
       expect(r.code, r.stderr).toBe(EXIT.ok);
       expect(r.stdout.trim().split('\n')).toHaveLength(sim.store.size);

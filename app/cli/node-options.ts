@@ -1,6 +1,6 @@
 /**
  * The options every node command shares (pods, get, watch, export, record): which source and how to reach
- * it (ssh's own -l -p -i -J -F, --local for a socket on this machine, --at for a recording), which socket and
+ * it (ssh's own -p -i -J -F, and --login for its -l, --local for a socket on this machine, --at for a recording), which socket and
  * API shape, the field mask and the output format.
  */
 import { resolve } from 'node:path';
@@ -17,7 +17,8 @@ export class CliUsageError extends Error {
 
 /** The shared options' help; `outputs` are the command's -o values, the first the default. */
 export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
-  -l USER                    log in as USER (default: ssh_config, then your user name)
+  --login USER               log in as USER (ssh's -l; default: ssh_config, then your user name;
+                             USER@HOST as the source works too)
   -p PORT                    SSH port
   -i FILE                    identity file (may repeat)
   -J [USER@]HOST[:PORT]      jump host(s), comma-separated, as ssh -J
@@ -60,7 +61,8 @@ output:
   -h, --help`;
 
 const OPTIONS = {
-  login: { type: 'string', short: 'l' },
+  // Not -l: that is kubectl's label selector (pod-selection.ts).
+  login: { type: 'string' },
   port: { type: 'string', short: 'p' },
   identity: { type: 'string', short: 'i', multiple: true },
   jump: { type: 'string', short: 'J' },
@@ -179,7 +181,10 @@ export async function parseNodeArgs(
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...OPTIONS, ...extra } });
   } catch (err) {
-    throw new CliUsageError((err as Error).message);
+    const message = (err as Error).message;
+    // ssh habit: -l was the login before it became kubectl's label selector.
+    if (/^Unknown option '-l'/.test(message)) throw new CliUsageError("this command takes no -l: that is kubectl's label selector (pods, export); to log in as USER, give --login USER or USER@HOST");
+    throw new CliUsageError(message);
   }
   const v = parsed.values as Record<string, unknown>;
   const help = v.help === true;
@@ -189,7 +194,8 @@ export async function parseNodeArgs(
   // A --hosts-file (pods, compare) may name every source itself.
   if (!node && !help && v['hosts-file'] === undefined) throw new CliUsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
   const output = (v.output as string | undefined) ?? outputs[0]!;
-  if (!outputs.includes(output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
+  // -o custom-columns=SPEC carries its columns in the value.
+  if (!outputs.includes(output.startsWith('custom-columns=') ? 'custom-columns=SPEC' : output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;
   if (api !== 'auto' && api !== 'shipped' && api !== 'documented' && api !== 'rest') throw new CliUsageError(`unknown --api '${api}': use shipped, documented, rest or auto`);
   const rest = restOptions(v);

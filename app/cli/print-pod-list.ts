@@ -32,6 +32,8 @@ export interface PrintListOptions {
   replace?: boolean;
   /** Stops waiting for the kubelet; once its answer is in, the output is written whole. */
   signal?: AbortSignal;
+  /** The pods to print of the list (-n, -l, --field-selector, --sort-by); it needs the whole list, decoded. */
+  select?: (pods: PodTree[]) => PodTree[];
 }
 
 /** `promise`, or the signal's reason as soon as it is aborted (the call itself ends when the client closes). */
@@ -86,11 +88,12 @@ export async function printPodTrees(trees: PodTree[], opts: PrintListOptions): P
 export async function printPodList(client: KubeletClient, opts: PrintListOptions): Promise<{ code: number; count: number; bytes: number }> {
   const options = { showManagedFields: opts.showManagedFields };
   const { signal } = opts;
-  if (opts.mask) {
+  if (opts.mask || opts.select) {
     const list = await unlessAborted(client.listPods(), signal);
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
-    const printed = await printPodTrees(list.pods.map((p) => p.pod), opts);
+    const trees = list.pods.map((p) => p.pod);
+    const printed = await printPodTrees(opts.select ? opts.select(trees) : trees, opts);
     return { ...printed, code: reportUndecodable(list.undecodable) };
   }
   // Progress goes to a terminal's stderr, unless the data is drawn on that same terminal.

@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     opts = await parseNodeArgs(argv, OUTPUTS);
   } catch (err) {
-    return reportFailure('resources', err, HELP);
+    return reportFailure('resources', err, true);
   }
   if (opts.help) {
     console.log(HELP);

@@ -14,6 +14,7 @@ import { readHostsFile } from './fleet-sources';
 import { CliUsageError } from './node-options';
 import { resolveSource } from './pod-source';
 import { printError } from './terminal-text';
+import { usageHint } from './usage-hint';
 
 const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [SOURCE...]
 
@@ -115,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
       ...sources,
     };
   } catch (err) {
-    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    printError(`nodescope ui: ${err instanceof Error ? err.message : String(err)}\n${usageHint('ui')}`);
     return EXIT.usage;
   }
 

@@ -19,6 +19,15 @@ export interface KubectlColumns {
   /** Containers plus sidecars (restartable init containers). */
   total: number;
   restarts: number;
+  /** When the most recent counted restart's previous run ended (kubectl's "5 (3m ago)"); null when no status says. */
+  lastRestartAt: string | null;
+}
+
+/** `latest`, or when the container's previous run ended if that is later: kubectl's last restart time. */
+function laterRestart(latest: string | null, cs: PodObject): string | null {
+  const last = objAt(objAt(cs.lastState).terminated);
+  const at = typeof last.finishedAt === 'string' ? last.finishedAt : null;
+  return at !== null && (latest === null || Date.parse(at) > Date.parse(latest)) ? at : latest;
 }
 
 /**
@@ -41,6 +50,8 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
   let ready = 0;
   let restarts = 0;
   let sidecarRestarts = 0;
+  let lastRestartAt: string | null = null;
+  let sidecarLastRestartAt: string | null = null;
 
   let initializing = false;
   for (const [i, cs] of listAt(status.initContainerStatuses).entries()) {
@@ -49,7 +60,11 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
     const waiting = state.waiting === undefined ? undefined : objAt(state.waiting);
     const sidecar = sidecars.has(strAt(cs.name));
     restarts += numAt(cs.restartCount);
-    if (sidecar) sidecarRestarts += numAt(cs.restartCount);
+    lastRestartAt = laterRestart(lastRestartAt, cs);
+    if (sidecar) {
+      sidecarRestarts += numAt(cs.restartCount);
+      sidecarLastRestartAt = laterRestart(sidecarLastRestartAt, cs);
+    }
     if (terminated && numAt(terminated.exitCode) === 0) continue;
     if (sidecar && cs.started === true) {
       if (cs.ready === true) ready++;
@@ -64,9 +79,11 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
 
   if (!initializing || conditionTrue(status, 'Initialized')) {
     restarts = sidecarRestarts;
+    lastRestartAt = sidecarLastRestartAt;
     let hasRunning = false;
     for (const cs of listAt(status.containerStatuses).reverse()) {
       restarts += numAt(cs.restartCount);
+      lastRestartAt = laterRestart(lastRestartAt, cs);
       const state = objAt(cs.state);
       const waitingReason = state.waiting === undefined ? '' : strAt(objAt(state.waiting).reason);
       if (waitingReason) reason = waitingReason;
@@ -84,5 +101,5 @@ export function kubectlColumns(pod: PodTree): KubectlColumns {
     if (status.reason === 'NodeLost') reason = 'Unknown';
     else if (phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
   }
-  return { status: reason, ready, total, restarts };
+  return { status: reason, ready, total, restarts, lastRestartAt };
 }
