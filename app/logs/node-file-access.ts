@@ -18,7 +18,7 @@ export interface NodeFileAccessOptions {
 /** The command line that runs `argv` on the node, each word quoted for the remote shell. */
 export function nodeCommand(argv: string[], sudo: boolean): string {
   for (const a of argv) if (/[\0\n]/.test(a)) throw new LogAccessError(`refusing a command argument with a NUL or newline: ${JSON.stringify(a)}`, 'This is a bug in Nodescope: please report it.');
-  return (sudo ? ['sudo', '-n', ...argv] : argv).map(shellQuote).join(' ');
+  return `${sudo ? 'sudo -n ' : ''}${argv.map(shellQuote).join(' ')}`;
 }
 
 const checkPath = (p: string) => {
