@@ -68,6 +68,17 @@ describe('simulated container log files', () => {
     expect(previous).toMatch(/panic: runtime error: invalid memory address or nil pointer dereference\n[\s\S]*\/src\/server\.go:\d+ \+0x[0-9a-f]+\n$/);
   });
 
+  it('logs init containers that ran, in the same layout', async () => {
+    const store = new PodStore(generatePods(60, { seed: 7, nodeName: 'n1', nowMs: Date.now() }));
+    logs = startSimContainerLogs(store, { dir, intervalMs: 0 });
+    const uid = store.uids().find((u) => ((store.get(u)!.status as PodObject).initContainerStatuses as PodObject[] | undefined)?.some((c) => (c.state as PodObject).terminated))!;
+    expect(uid).toBeDefined();
+    const init = ((store.get(uid)!.status as PodObject).initContainerStatuses as PodObject[]).find((c) => (c.state as PodObject).terminated)!;
+    const pod = (await listPodLogDirs(access, dir)).find((p) => p.uid === uid)!;
+    expect(await listContainers(access, pod)).toContain(String(init.name));
+    expect((await text(pod, String(init.name))).length).toBeGreaterThan(0);
+  });
+
   it('removes a deleted pod\'s logs, as container garbage collection does', async () => {
     const store = new PodStore(generatePods(5, { seed: 4, nodeName: 'n1', nowMs: Date.now() }));
     logs = startSimContainerLogs(store, { dir, intervalMs: 0 });

@@ -95,8 +95,8 @@ export function startSimContainerLogs(store: PodStore, options: SimLogOptions): 
   const sync = (pod: PodTree, before: PodTree | undefined, now: number) => {
     const dir = podDir(pod);
     if (!dir) return;
-    const previous = new Map(before ? containerStatuses(before).map((c) => [String(c.name), Number(c.restartCount ?? 0)]) : []);
-    for (const c of containerStatuses(pod)) {
+    const previous = new Map(before ? allStatuses(before).map((c) => [String(c.name), Number(c.restartCount ?? 0)]) : []);
+    for (const c of allStatuses(pod)) {
       const name = String(c.name);
       if (!NAME.test(name)) continue;
       const restartCount = Number(c.restartCount ?? 0);
@@ -159,6 +159,13 @@ export function startSimContainerLogs(store: PodStore, options: SimLogOptions): 
       unsubscribe();
     },
   };
+}
+
+/** Init, regular and ephemeral containers alike: the kubelet logs them all in the same layout. */
+function allStatuses(pod: PodTree): PodObject[] {
+  const status = (pod.status ?? {}) as PodObject;
+  const list = (key: string) => (Array.isArray(status[key]) ? (status[key] as PodObject[]) : []);
+  return [...list('initContainerStatuses'), ...containerStatuses(pod), ...list('ephemeralContainerStatuses')];
 }
 
 /** The kubelet's rotated-file suffix, Go layout 20060102-150405 (here in UTC). */
