@@ -172,7 +172,7 @@ export async function run(argv: string[]): Promise<number> {
       if (err instanceof LogAccessError) {
         printError(`nodescope logs: ${err.message}`);
         printError(`  next step: ${err.hint}`);
-        return err.code === 'PERMISSION' ? EXIT.connection : err.code === 'NOT_FOUND' ? EXIT.api : EXIT.usage;
+        return err.code === 'PERMISSION' ? EXIT.connection : err.code === 'BAD_INPUT' ? EXIT.usage : EXIT.api;
       }
       if ((err as Error).name === 'UnsupportedLogFormatError') {
         printError(`nodescope logs: ${(err as Error).message}`);

@@ -19,10 +19,13 @@ export interface LogFileAccess {
   read(path: string, offset: number, length: number): AsyncIterable<Buffer>;
 }
 
-/** The files could not be read (not there, not allowed): the message says which and the hint what to do. */
+/**
+ * The files could not be read: not there, not allowed, asked for by a name that is not one (BAD_INPUT), or a
+ * command that failed. The message says which and the hint what to do.
+ */
 export class LogAccessError extends Error {
   override name = 'LogAccessError';
-  constructor(message: string, readonly hint: string, readonly code: 'NOT_FOUND' | 'PERMISSION' | 'FAILED' = 'FAILED') {
+  constructor(message: string, readonly hint: string, readonly code: 'NOT_FOUND' | 'PERMISSION' | 'BAD_INPUT' | 'FAILED' = 'FAILED') {
     super(message);
   }
 }

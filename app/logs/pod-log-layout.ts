@@ -36,7 +36,7 @@ export function parsePodDirName(entry: string): Omit<PodLogDir, 'path'> | undefi
 /** Checks --log-dir: absolute and clean, as the kubelet requires of podLogsDir. */
 export function checkLogsDir(dir: string): string {
   if (!dir.startsWith('/') || dir.split('/').some((p) => p === '.' || p === '..') || /[\0\n]/.test(dir)) {
-    throw new LogAccessError(`bad log directory '${dir}'`, 'Give an absolute path without . or .. parts, like the kubelet\'s podLogsDir (default /var/log/pods).');
+    throw new LogAccessError(`bad log directory '${dir}'`, 'Give an absolute path without . or .. parts, like the kubelet\'s podLogsDir (default /var/log/pods).', 'BAD_INPUT');
   }
   return dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
 }
@@ -57,16 +57,16 @@ export async function findPodLogDir(access: LogFileAccess, logsDir: string, pod:
   const ns = slash >= 0 ? pod.slice(0, slash) : undefined;
   const name = slash >= 0 ? pod.slice(slash + 1) : pod;
   if ((ns !== undefined && !isNamespace(ns)) || (!isPodName(name) && !isPodUid(name))) {
-    throw new LogAccessError(`'${pod}' is not a pod name, namespace/name or UID`, 'Names are lower-case letters, digits, - and . (namespace/name, or a UID).');
+    throw new LogAccessError(`'${pod}' is not a pod name, namespace/name or UID`, 'Names are lower-case letters, digits, - and . (namespace/name, or a UID).', 'BAD_INPUT');
   }
   const dirs = await listPodLogDirs(access, logsDir);
   const hits = ns !== undefined ? dirs.filter((d) => d.namespace === ns && d.name === name) : dirs.filter((d) => d.uid === name).length ? dirs.filter((d) => d.uid === name) : dirs.filter((d) => d.name === name);
   if (hits.length > 1 && ns === undefined) {
-    throw new LogAccessError(`pod name '${name}' is in several namespaces on ${access.where}: ${hits.map((d) => d.namespace).join(', ')}`, `Give namespace/name, e.g. ${hits[0]!.namespace}/${name}.`);
+    throw new LogAccessError(`pod name '${name}' is in several namespaces on ${access.where}: ${hits.map((d) => d.namespace).join(', ')}`, `Give namespace/name, e.g. ${hits[0]!.namespace}/${name}.`, 'BAD_INPUT');
   }
   // A pod recreated under the same name leaves its old directory until GC: the newest UID's is not knowable from
   // names alone, so several are an ambiguity too.
-  if (hits.length > 1) throw new LogAccessError(`${pod} has log directories for several UIDs: ${hits.map((d) => d.uid).join(', ')}`, 'Give the UID of the one you want.');
+  if (hits.length > 1) throw new LogAccessError(`${pod} has log directories for several UIDs: ${hits.map((d) => d.uid).join(', ')}`, 'Give the UID of the one you want.', 'BAD_INPUT');
   const hit = hits[0];
   if (!hit) {
     throw new LogAccessError(
@@ -99,7 +99,7 @@ const ROTATED = /^(\d+)\.log\.(\d{8}-\d{6})(\.gz)?$/;
  * `previous` of the one before it (`kubectl logs -p`, as crictl finds it: restart count minus one).
  */
 export async function containerLogFiles(access: LogFileAccess, pod: PodLogDir, container: string, previous = false): Promise<ContainerLogFiles> {
-  if (!isContainerName(container)) throw new LogAccessError(`'${container}' is not a container name`, 'Container names are lower-case letters, digits and -.');
+  if (!isContainerName(container)) throw new LogAccessError(`'${container}' is not a container name`, 'Container names are lower-case letters, digits and -.', 'BAD_INPUT');
   const dir = `${pod.path}/${container}`;
   const names = await access.list(dir);
   const podText = `${pod.namespace}/${pod.name}`;
