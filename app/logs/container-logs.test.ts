@@ -60,6 +60,10 @@ describe('container logs from files', () => {
     expect(all.split('\n').slice(0, 3)).toEqual(['line 0', 'line 1', 'line 2']);
     expect(all.split('\n')).toHaveLength(26);
     expect(await read({ includeRotated: true, tailLines: 17 })).toBe(Array.from({ length: 17 }, (_, k) => `line ${k + 8}\n`).join(''));
+    expect(await read({ includeRotated: true, limitBytes: 10 })).toBe('line 0\nlin');
+    await writeFile(join(cdir, '0.log.20260101-095959.gz'), 'not gzip');
+    await expect(read({ includeRotated: true })).rejects.toThrow(/0\.log\.20260101-095959\.gz on this machine is not whole gzip: incorrect header check/);
+    await rm(join(cdir, '0.log.20260101-095959.gz'));
     expect(await read({ includeRotated: true, tailLines: 7 })).toBe(Array.from({ length: 7 }, (_, k) => `line ${k + 18}\n`).join(''));
   });
 

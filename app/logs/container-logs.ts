@@ -4,6 +4,8 @@
  * The tail is found reading backwards (tail-start.ts); rotated files are read only when asked for, gzip
  * streamed; a follower survives rotation by finishing the renamed file before taking up the new one.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { KubeletLogWriter, type WrittenLine } from './kubelet-log-writer';
 import { LineSplitter } from './line-splitter';
@@ -36,16 +38,21 @@ export function containerLogs(access: LogFileAccess): ContainerLogs {
 /** A part of the history to read: a file from a byte offset, or a gzip file from its n-th line. */
 type Segment = { path: string; gzip: false; offset: number } | { path: string; gzip: true; skipLines: number };
 
+/** A gzip file's text, streamed; stopping early closes the read (on a node, its channel) too. */
 async function* gunzipped(access: LogFileAccess, path: string): AsyncGenerator<Buffer> {
-  const size = (await access.stat(path))?.size ?? 0;
   const gunzip = createGunzip();
-  const feed = (async () => {
-    for await (const b of access.read(path, 0, size)) if (!gunzip.write(b)) await new Promise((r) => gunzip.once('drain', r));
-    gunzip.end();
-  })();
-  feed.catch((err: Error) => gunzip.destroy(err));
-  yield* gunzip as AsyncIterable<Buffer>;
-  await feed;
+  const source = Readable.from((async function* () {
+    yield* access.read(path, 0, (await access.stat(path))?.size ?? 0);
+  })());
+  pipeline(source, gunzip).catch(() => {}); // an error reaches the reader through gunzip itself
+  try {
+    yield* gunzip as AsyncIterable<Buffer>;
+  } catch (err) {
+    if (!String((err as NodeJS.ErrnoException).code).startsWith('Z_')) throw err;
+    throw new LogAccessError(`the rotated file ${path} on ${access.where} is not whole gzip: ${(err as Error).message}`, 'Leave out --include-rotated, or look at the file on the node (the kubelet may be compressing it right now).');
+  } finally {
+    gunzip.destroy();
+  }
 }
 
 async function countNewlines(chunks: AsyncIterable<Buffer>): Promise<number> {

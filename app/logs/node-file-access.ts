@@ -29,7 +29,7 @@ const checkPath = (p: string) => {
 export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileAccessOptions): LogFileAccess {
   const where = `node ${options.node}`;
   const failure = (what: string, stderr: string, code: number | null, command: string): LogAccessError => {
-    const text = stderr.trim() || `exit code ${code}`;
+    const text = stderr.trim() || (code === null ? 'the command ended without an exit status (killed by a signal, or the connection dropped)' : `exit code ${code}`);
     if (/permission denied/i.test(text)) {
       return new LogAccessError(`not allowed to ${what} on ${where}: ${text}`, options.sudo ? `sudoers must allow \`${command}\` without a password for this user.` : 'Container logs are root-only: log in as root, or add --sudo (sudo -n).', 'PERMISSION');
     }
