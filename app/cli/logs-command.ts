@@ -127,7 +127,10 @@ export async function run(argv: string[]): Promise<number> {
     if (opts.extraValues['all-containers'] && opts.extraValues.container !== undefined) throw new CliUsageError('--all-containers=true should not be specified with container name');
     if (opts.extraValues.interleave && !opts.extraValues['all-containers']) throw new CliUsageError('--interleave merges the containers of --all-containers; add it');
   } catch (err) {
-    return reportFailure('logs', err, help());
+    // The problem and where the options are, not the whole help: it is long.
+    const code = reportFailure('logs', err);
+    if (err instanceof CliUsageError) printError("Run 'nodescope logs --help' for its options.");
+    return code;
   }
   exitQuietlyOnEpipe();
   const v = opts.extraValues;
