@@ -65,6 +65,9 @@ describe('nodescope logs prints what kubectl logs prints', () => {
     expect((await logs('default/web', '-c', 'app', '--since', '5m', '--since-time', '2026-11-27T11:00:00Z')).code).toBe(EXIT.usage);
     expect((await logs('default/web', '-c', 'app', '--limit-bytes', '0')).stderr).toContain('--limit-bytes must be greater than 0');
     expect((await logs('../../etc', '-c', 'app')).code).toBe(EXIT.usage);
+    const kubectlHabit = await logs('default/web', '-c', 'app', '-p');
+    expect(kubectlHabit.code).toBe(EXIT.usage);
+    expect(kubectlHabit.stderr).toContain('for the previous instance use --previous');
   });
 });
 

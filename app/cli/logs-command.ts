@@ -117,6 +117,9 @@ export async function run(argv: string[]): Promise<number> {
   let opts;
   let read: LogReadOptions;
   try {
+    // kubectl's -p is --previous; here it is ssh's port, as in every node command: a kubectl habit gets told so.
+    const p = argv.indexOf('-p');
+    if (p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '')) throw new CliUsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
     opts = await parseNodeArgs(argv, ['text'], EXTRA, 1);
     if (opts.help) {
       console.log(help());
