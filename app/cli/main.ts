@@ -13,6 +13,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   get: { summary: 'print one pod by UID (json, yaml, ndjson, table)', load: () => import('./get-command') },
   watch: { summary: "follow a node's pod events live, or replay a recording (table, ndjson, json, yaml)", load: () => import('./watch-command') },
   export: { summary: "export a node's (or a file's) pods as a kubectl List (JSON or YAML) or NDJSON (stdout or --file)", load: () => import('./export-command') },
+  logs: { summary: "print a container's log from the node's files, as kubectl logs prints it (-f, --tail, --previous, ...)", load: () => import('./logs-command') },
   record: { summary: "record a node's pods and every change to a file, until Ctrl-C or --duration", load: () => import('./record-command') },
   mask: { summary: 'list the pod fields a --mask can name (tree) and the mask presets (presets)', load: () => import('./mask-command') },
   diff: { summary: 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each', load: () => import('./diff-command') },

@@ -3,7 +3,7 @@
  * pods and optional churn, until interrupted. For trying Nodescope without a cluster and for tests.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../fs/atomic-file';
 import type { KubeletRestOptions, SimulatedKubeletRest } from '../sim/kubelet-rest-server';
@@ -53,6 +53,11 @@ kubelet REST API (HTTPS on 127.0.0.1 with a self-signed serving certificate made
   --authorizer ok|down           down: authorization fails as when the control plane is unreachable
 PodResources API:
   --pod-resources-socket PATH    serve it on this UNIX socket (GPUs, SR-IOV VFs, exclusive CPUs)
+container logs:
+  --log-dir DIR                  write the pods' CRI log files under DIR as the kubelet lays them out
+                                 in /var/log/pods (read them with nodescope logs --local SOCKET
+                                 --log-dir DIR); running containers print every second
+  --log-max-size BYTES           rotate a log file at this size, older ones gzipped (default 65536)
   -h, --help`;
 
 class UsageError extends Error {}
@@ -75,6 +80,8 @@ function positive(value: string | undefined, flag: string): number | undefined {
 }
 
 interface SimCliOptions extends SimulatedKubeletOptions {
+  logDir?: string;
+  logMaxBytes?: number;
   tokenFile?: string;
   clientCertDir?: string;
   authorizerDown?: boolean;
@@ -105,6 +112,8 @@ function options(argv: string[]): SimCliOptions | 'help' {
       'duplicate-uids': { type: 'string' },
       'empty-uids': { type: 'string' },
       'managed-fields-depth': { type: 'string' },
+      'log-dir': { type: 'string' },
+      'log-max-size': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -139,6 +148,10 @@ function options(argv: string[]): SimCliOptions | 'help' {
   if (values['client-cert-dir'] !== undefined) result.clientCertDir = values['client-cert-dir'];
   if (values.authorizer === 'down') result.authorizerDown = true;
   if (values['pod-resources-socket'] !== undefined) result.podResourcesSocketPath = values['pod-resources-socket'];
+  if (values['log-dir'] !== undefined) result.logDir = resolve(values['log-dir']);
+  const logMaxBytes = whole(values['log-max-size'], '--log-max-size', 1024);
+  if (logMaxBytes !== undefined && result.logDir === undefined) throw new UsageError('--log-max-size needs --log-dir');
+  if (logMaxBytes !== undefined) result.logMaxBytes = logMaxBytes;
   const faults = {
     undecodable: whole(values.undecodable, '--undecodable'),
     duplicateUids: whole(values['duplicate-uids'], '--duplicate-uids'),
@@ -253,6 +266,18 @@ async function serveUntilSignal(opts: SimCliOptions, stopSignal: Promise<NodeJS.
     }
     throw err;
   }
+  let logs: { stop(): void } | undefined;
+  if (opts.logDir !== undefined) {
+    const { startSimContainerLogs } = await import('../sim/sim-container-logs');
+    try {
+      logs = startSimContainerLogs(kubelet.store, { dir: opts.logDir, seed: opts.seed ?? 1, ...(opts.logMaxBytes ? { maxFileBytes: opts.logMaxBytes } : {}) });
+    } catch (err) {
+      await kubelet.stop();
+      printError(`nodescope sim: cannot write container logs into --log-dir ${opts.logDir}: ${(err as Error).message}; check that you may write there, or name another folder`);
+      return EXIT.usage;
+    }
+    lines.push(`  container logs under ${opts.logDir} (/var/log/pods layout)`);
+  }
   if (kubelet.podResources) lines.push(`  PodResources API on unix:${kubelet.podResources.socketPath}`);
   lines.push(`  churn: ${kubelet.churn.perSecond} changes/s; watchers dropped beyond ${opts.watchBufferLimit ?? 100} pending events${opts.strictWatchBuffer ? ' (strict: none held in transit, queued events discarded)' : ''}`);
   if (opts.initializingMs) lines.push(`  initializing for ${opts.initializingMs / 1000} s after start`);
@@ -261,6 +286,7 @@ async function serveUntilSignal(opts: SimCliOptions, stopSignal: Promise<NodeJS.
   console.log(lines.join('\n'));
 
   const received = await stopSignal;
+  logs?.stop();
   await kubelet.stop();
   const served = Object.values(kubelet.stats()).map((s: EndpointStats) => {
     const count = (m: PodsMethod) => Object.values(s.requests[m]).reduce((a, b) => a + b, 0);

@@ -1,0 +1,205 @@
+/**
+ * `nodescope logs SOURCE POD`: a container's log read from the node's files (/var/log/pods), printed as
+ * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Over SSH the
+ * files are read with fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator,
+ * or Nodescope on the node itself) they are read on this machine, from `--log-dir`.
+ */
+import type { LogFileAccess } from '../logs/log-file-access';
+import type { LogReadOptions } from '../logs/log-options';
+import { EXIT } from './exit-codes';
+import { exitQuietlyOnEpipe, writeStdout } from './node-command';
+import { CliUsageError, nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { parseDuration, resolveSource } from './pod-source';
+import { printError } from './terminal-text';
+import { reportFailure } from './cli-failure';
+
+const USAGE = `usage: nodescope logs SOURCE POD [options]
+
+Prints a container's log from the node's log files, as kubectl logs prints it. POD is namespace/name,
+a name (when one namespace has it) or a UID. SOURCE is an ssh destination (the files are read there, root-only:
+log in as root or add --sudo), or unix:SOCKET / --local SOCKET to read them on this machine.
+
+logs:
+  -c, --container NAME       the container (needed when the pod has several; they are listed)
+  --all-containers           every container, one after another (name order)
+  --interleave               with --all-containers: merge the containers' lines by time
+  --prefix                   start each line with [pod/NAME/CONTAINER], as kubectl --prefix
+  --previous                 the previous instance of the container (-p is ssh's port here)
+  -f, --follow               keep printing as the container writes, across log rotations
+  --tail N                   the last N lines (-1: all, the default)
+  --since DURATION           lines newer than this, e.g. 5m, 1h30m (rounded to seconds)
+  --since-time TIME          lines at or after an RFC 3339 time (whole seconds, as kubectl sends it)
+  --timestamps               start each line with its time (RFC 3339, nine fraction digits)
+  --limit-bytes N            stop after N bytes
+  --include-rotated          read the rotated files too (N.log.<time>[.gz]); kubectl never does
+  --log-dir DIR              the kubelet's podLogsDir (default /var/log/pods)
+`;
+
+const EXTRA = {
+  container: { type: 'string', short: 'c' },
+  'all-containers': { type: 'boolean', default: false },
+  interleave: { type: 'boolean', default: false },
+  prefix: { type: 'boolean', default: false },
+  previous: { type: 'boolean', default: false },
+  follow: { type: 'boolean', short: 'f', default: false },
+  tail: { type: 'string' },
+  since: { type: 'string' },
+  'since-time': { type: 'string' },
+  timestamps: { type: 'boolean', default: false },
+  'limit-bytes': { type: 'string' },
+  'include-rotated': { type: 'boolean', default: false },
+  'log-dir': { type: 'string' },
+} as const;
+
+// The shared connection options; the kubelet's and the output's do not apply to files.
+const help = () => `${USAGE}${nodeOptionsHelp(['text']).split('kubelet:')[0]}  --sudo                     read the files with sudo -n (they are root-only)
+  -h, --help`;
+
+function integer(v: unknown, flag: string, min: number, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || String(v).trim() === '') throw new CliUsageError(`bad ${flag} '${String(v)}': give a whole number`);
+  if (n < min) throw new CliUsageError(`${flag} must be ${what}`);
+  return n;
+}
+
+/** kubectl's own checks and conversions of its flags, so the same request reaches the reader. */
+export async function logReadOptions(v: Record<string, unknown>, nowMs: number): Promise<LogReadOptions> {
+  const { parseRfc3339 } = await import('../util/rfc3339');
+  const { sinceSecondsNanos, sinceTimeNanos } = await import('../logs/log-options');
+  if (v.since !== undefined && v['since-time'] !== undefined) throw new CliUsageError('at most one of --since-time or --since may be used');
+  const tail = integer(v.tail, '--tail', -1, 'greater than or equal to -1');
+  const limitBytes = integer(v['limit-bytes'], '--limit-bytes', 1, 'greater than 0');
+  const opts: LogReadOptions = { timestamps: v.timestamps === true, follow: v.follow === true, includeRotated: v['include-rotated'] === true };
+  if (tail !== undefined && tail >= 0) opts.tailLines = tail;
+  if (limitBytes !== undefined) opts.limitBytes = limitBytes;
+  if (v.since !== undefined) {
+    const ms = parseDuration(String(v.since));
+    if (ms === undefined) throw new CliUsageError(`bad --since '${String(v.since)}': give a duration such as 30s, 5m or 1h30m`);
+    const since = sinceSecondsNanos(ms, nowMs);
+    if (since !== undefined) opts.sinceNanos = since;
+  }
+  if (v['since-time'] !== undefined) {
+    const ms = parseRfc3339(String(v['since-time']));
+    if (ms === undefined) throw new CliUsageError(`bad --since-time '${String(v['since-time'])}': give an RFC 3339 time such as 2026-11-23T10:00:00Z`);
+    opts.sinceNanos = sinceTimeNanos(ms);
+  }
+  return opts;
+}
+
+async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAccess; close(): void }> {
+  const source = resolveSource(opts.node, opts.local);
+  if (source.kind === 'file') throw new CliUsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
+  if (source.kind === 'socket') {
+    const { localFileAccess } = await import('../logs/local-file-access');
+    return { access: localFileAccess(), close: () => {} };
+  }
+  const [{ resolveNodeTarget }, { createSshSession }, { terminalPrompter }, { nodeFileAccess }] = await Promise.all([
+    import('./kubelet-connection'),
+    import('../ssh/ssh-session'),
+    import('./terminal-prompter'),
+    import('../logs/node-file-access'),
+  ]);
+  const target = await resolveNodeTarget(opts);
+  const prompter = terminalPrompter();
+  const session = createSshSession(target, { prompter });
+  const access = nodeFileAccess(async () => (await session.connection()).client, { node: opts.node, sudo: opts.sudo });
+  return {
+    access,
+    close: () => {
+      session.close();
+      prompter.close();
+    },
+  };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let opts;
+  let read: LogReadOptions;
+  try {
+    // kubectl's -p is --previous; here it is ssh's port, as in every node command: a kubectl habit gets told so.
+    const p = argv.indexOf('-p');
+    if (p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '')) throw new CliUsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    opts = await parseNodeArgs(argv, ['text'], EXTRA, 1);
+    if (opts.help) {
+      console.log(help());
+      return EXIT.ok;
+    }
+    read = await logReadOptions(opts.extraValues, Date.now());
+    if (opts.args.length !== 1) throw new CliUsageError('give one POD after the source: namespace/name, a name or a UID');
+    if (opts.extraValues['all-containers'] && opts.extraValues.container !== undefined) throw new CliUsageError('--all-containers=true should not be specified with container name');
+    if (opts.extraValues.interleave && !opts.extraValues['all-containers']) throw new CliUsageError('--interleave merges the containers of --all-containers; add it');
+  } catch (err) {
+    // The problem and where the options are, not the whole help: it is long.
+    return reportFailure('logs', err, true);
+  }
+  exitQuietlyOnEpipe();
+  const v = opts.extraValues;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  read.signal = stop.signal;
+  let conn: { access: LogFileAccess; close(): void } | undefined;
+  try {
+    const [{ LogAccessError }, layout, { containerLogs }, { readPodLogs }] = await Promise.all([
+      import('../logs/log-file-access'),
+      import('../logs/pod-log-layout'),
+      import('../logs/container-logs'),
+      import('../logs/pod-logs'),
+    ]);
+    try {
+      const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
+      conn = await openAccess(opts);
+      const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
+      const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+      const atLineStart = new Map<string, boolean>();
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        if (!pendingBytes) return;
+        const out = Buffer.concat(pending);
+        pending = [];
+        pendingBytes = 0;
+        await writeStdout(out);
+      };
+      for await (const l of readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential')) {
+        if (v.prefix && atLineStart.get(l.container) !== false) pending.push(Buffer.from(`[pod/${pod.name}/${l.container}] `));
+        atLineStart.set(l.container, l.bytes.length > 0 && l.bytes[l.bytes.length - 1] === 0x0a);
+        pending.push(l.bytes);
+        pendingBytes += l.bytes.length;
+        if (read.follow || pendingBytes >= 64 * 1024) await flush();
+      }
+      await flush();
+      return EXIT.ok;
+    } catch (err) {
+      if (err instanceof LogAccessError) {
+        printError(`nodescope logs: ${err.message}`);
+        printError(`  next step: ${err.hint}`);
+        return err.code === 'PERMISSION' ? EXIT.connection : err.code === 'BAD_INPUT' ? EXIT.usage : EXIT.api;
+      }
+      if ((err as Error).name === 'UnsupportedLogFormatError') {
+        printError(`nodescope logs: ${(err as Error).message}`);
+        return EXIT.data;
+      }
+      throw err;
+    }
+  } catch (err) {
+    return reportFailure('logs', err);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    conn?.close();
+  }
+}
+
+/** -c, every container, or the only one; a pod with several and no -c is a question for the user, as kubectl asks it. */
+async function chooseContainers(access: LogFileAccess, pod: import('../logs/pod-log-layout').PodLogDir, container: string | undefined, all: boolean): Promise<string[]> {
+  if (container !== undefined) return [container];
+  const { listContainers } = await import('../logs/pod-log-layout');
+  const { LogAccessError } = await import('../logs/log-file-access');
+  const found = await listContainers(access, pod);
+  if (found.length && (all || found.length === 1)) return found;
+  if (!found.length) throw new LogAccessError(`pod ${pod.namespace}/${pod.name} has no container logs on ${access.where}`, 'None of its containers has started yet.', 'NOT_FOUND');
+  throw new CliUsageError(`pod ${pod.namespace}/${pod.name} has several containers with logs: ${found.join(', ')}; choose one with -c, or give --all-containers`);
+}

@@ -1,0 +1,113 @@
+import { appendFile, mkdir, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { containerLogs } from './container-logs';
+import { localFileAccess } from './local-file-access';
+import type { LogReadOptions } from './log-options';
+import { findPodLogDir } from './pod-log-layout';
+import { countingAccess } from './testing/counting-access';
+
+let dir: string;
+let cdir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ns-logs-'));
+  cdir = join(dir, 'default_web_0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11', 'app');
+  await mkdir(cdir, { recursive: true });
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const line = (i: number, stream = 'stdout') => `2026-01-01T10:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(9, '0')}Z ${stream} F line ${i}\n`;
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
+
+async function read(opts: LogReadOptions = {}, previous = false, access = localFileAccess()): Promise<string> {
+  const pod = await findPodLogDir(access, dir, 'default/web');
+  let out = '';
+  for await (const w of containerLogs(access).read({ pod, container: 'app', previous }, opts)) out += w.bytes.toString();
+  return out;
+}
+
+describe('container logs from files', () => {
+  it('tails a 200 MB file reading only its end', async () => {
+    const path = join(cdir, '0.log');
+    const fh = await open(path, 'w');
+    await fh.write(lines(0, 10));
+    const tail = lines(10, 20);
+    // Sparse middle: the size is real, the disk use is not. Its NULs are one long unparsable line.
+    await fh.write(`\n${tail}`, 200 * 1024 * 1024);
+    await fh.close();
+    const access = countingAccess(localFileAccess());
+    expect(await read({ tailLines: 5 }, false, access)).toBe('line 15\nline 16\nline 17\nline 18\nline 19\n');
+    // One 64 KiB chunk backwards, then the lines themselves: nothing of the 200 MB before them.
+    expect(access.bytesRead()).toBeLessThanOrEqual(128 * 1024);
+  });
+
+  it('reads the previous instance with --previous, and says when there is none', async () => {
+    await writeFile(join(cdir, '0.log'), line(1));
+    await expect(read({}, true)).rejects.toThrow('previous terminated container "app" in pod "default/web" not found');
+    await writeFile(join(cdir, '1.log'), line(2));
+    expect(await read({}, true)).toBe('line 1\n');
+    expect(await read()).toBe('line 2\n');
+  });
+
+  it('reads rotated files, gzip too, oldest first, only when asked and only as far as the tail needs', async () => {
+    await writeFile(join(cdir, '0.log.20260101-100000.gz'), gzipSync(lines(0, 10)));
+    await writeFile(join(cdir, '0.log.20260101-100010'), lines(10, 20));
+    await writeFile(join(cdir, '0.log'), lines(20, 25));
+    expect(await read()).toBe(lines(20, 25).replace(/^\S+ stdout F /gm, ''));
+    const all = await read({ includeRotated: true });
+    expect(all.split('\n').slice(0, 3)).toEqual(['line 0', 'line 1', 'line 2']);
+    expect(all.split('\n')).toHaveLength(26);
+    expect(await read({ includeRotated: true, tailLines: 17 })).toBe(Array.from({ length: 17 }, (_, k) => `line ${k + 8}\n`).join(''));
+    expect(await read({ includeRotated: true, limitBytes: 10 })).toBe('line 0\nlin');
+    await writeFile(join(cdir, '0.log.20260101-095959.gz'), 'not gzip');
+    await expect(read({ includeRotated: true })).rejects.toThrow(/0\.log\.20260101-095959\.gz on this machine is not whole gzip: incorrect header check/);
+    await rm(join(cdir, '0.log.20260101-095959.gz'));
+    expect(await read({ includeRotated: true, tailLines: 7 })).toBe(Array.from({ length: 7 }, (_, k) => `line ${k + 18}\n`).join(''));
+  });
+
+  it('follows across a rotation without losing what was written before the rename', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, line(1));
+    const ac = new AbortController();
+    const pod = await findPodLogDir(localFileAccess(), dir, 'web');
+    const got: string[] = [];
+    const done = (async () => {
+      for await (const w of containerLogs(localFileAccess()).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+        got.push(w.bytes.toString());
+        if (got.length === 4) ac.abort();
+      }
+    })();
+    await waitFor(() => got.length === 1);
+    // Written and rotated between two polls: the kubelet's reader would miss line 2.
+    await appendFile(path, line(2));
+    await rename(path, `${path}.20260101-100000`);
+    await writeFile(path, line(3));
+    await waitFor(() => got.length === 3);
+    await appendFile(path, line(4));
+    await done;
+    expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
+  it('a follower ends when the container restarts (a newer instance file appears)', async () => {
+    await writeFile(join(cdir, '0.log'), line(1));
+    const pending = read({ follow: true, pollIntervalMs: 20 });
+    await new Promise((r) => setTimeout(r, 60));
+    await appendFile(join(cdir, '0.log'), line(2, 'stderr'));
+    await new Promise((r) => setTimeout(r, 60));
+    await writeFile(join(cdir, '1.log'), line(3));
+    expect(await pending).toBe('line 1\nline 2\n');
+  });
+
+  it('names what is missing: the pod, the container', async () => {
+    await expect(read()).rejects.toThrow('has no log file');
+    await expect(findPodLogDir(localFileAccess(), dir, 'default/nope')).rejects.toThrow('no logs for pod default/nope');
+    await expect(findPodLogDir(localFileAccess(), dir, '../etc')).rejects.toThrow('is not a pod name');
+  });
+});
+
+async function waitFor(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error('condition not reached');
+}

@@ -1,0 +1,186 @@
+/**
+ * Container logs as a capability a source offers: read one container instance's log the way the kubelet does
+ * (kubelet-log-writer.ts), from files reached through a LogFileAccess (this machine, or a node over SSH).
+ * The tail is found reading backwards (tail-start.ts); rotated files are read only when asked for, gzip
+ * streamed; a follower survives rotation by finishing the renamed file before taking up the new one.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { KubeletLogWriter, type WrittenLine } from './kubelet-log-writer';
+import { LineSplitter } from './line-splitter';
+import { LogAccessError, type LogFileAccess } from './log-file-access';
+import type { LogReadOptions } from './log-options';
+import { containerLogFiles, type ContainerLogFiles, type PodLogDir } from './pod-log-layout';
+import { findTailStart } from './tail-start';
+
+export interface ContainerLogTarget {
+  pod: PodLogDir;
+  container: string;
+  /** The instance before the current one (`kubectl logs -p`). */
+  previous?: boolean;
+}
+
+/** The capability: what a source that can reach a node's log files offers. */
+export interface ContainerLogs {
+  read(target: ContainerLogTarget, options: LogReadOptions): AsyncIterable<WrittenLine>;
+}
+
+export function containerLogs(access: LogFileAccess): ContainerLogs {
+  return {
+    async *read(target, options) {
+      const files = await containerLogFiles(access, target.pod, target.container, target.previous);
+      yield* readContainerLogFiles(access, files, options);
+    },
+  };
+}
+
+/** A part of the history to read: a file from a byte offset, or a gzip file from its n-th line. */
+type Segment = { path: string; gzip: false; offset: number } | { path: string; gzip: true; skipLines: number };
+
+/** A gzip file's text, streamed; stopping early closes the read (on a node, its channel) too. */
+async function* gunzipped(access: LogFileAccess, path: string): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip();
+  const source = Readable.from((async function* () {
+    yield* access.read(path, 0, (await access.stat(path))?.size ?? 0);
+  })());
+  pipeline(source, gunzip).catch(() => {}); // an error reaches the reader through gunzip itself
+  try {
+    yield* gunzip as AsyncIterable<Buffer>;
+  } catch (err) {
+    if (!String((err as NodeJS.ErrnoException).code).startsWith('Z_')) throw err;
+    throw new LogAccessError(`the rotated file ${path} on ${access.where} is not whole gzip: ${(err as Error).message}`, 'Leave out --include-rotated, or look at the file on the node (the kubelet may be compressing it right now).');
+  } finally {
+    gunzip.destroy();
+  }
+}
+
+async function countNewlines(chunks: AsyncIterable<Buffer>): Promise<number> {
+  let n = 0;
+  for await (const b of chunks) for (let i = b.indexOf(0x0a); i >= 0; i = b.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+/** The segments before the live file that a tail of `lines` (undefined = all) reaches into, oldest first. */
+async function rotatedSegments(access: LogFileAccess, files: ContainerLogFiles, lines: number | undefined): Promise<Segment[]> {
+  const out: Segment[] = [];
+  let wanted = lines;
+  for (const f of [...files.rotated].reverse()) {
+    if (wanted !== undefined && wanted < 0) break;
+    if (wanted === undefined) {
+      out.unshift(f.gzip ? { path: f.path, gzip: true, skipLines: 0 } : { path: f.path, gzip: false, offset: 0 });
+      continue;
+    }
+    if (f.gzip) {
+      const total = await countNewlines(gunzipped(access, f.path));
+      out.unshift({ path: f.path, gzip: true, skipLines: Math.max(0, total - wanted) });
+      wanted -= total;
+    } else {
+      const size = (await access.stat(f.path))?.size ?? 0;
+      const { start, newlines } = await findTailStart(access, f.path, size, wanted);
+      out.unshift({ path: f.path, gzip: false, offset: start });
+      wanted -= newlines;
+    }
+  }
+  return out;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/** Reads one instance's files through the kubelet's writer. */
+export async function* readContainerLogFiles(access: LogFileAccess, files: ContainerLogFiles, options: LogReadOptions): AsyncGenerator<WrittenLine> {
+  const writer = new KubeletLogWriter(options);
+  const stat = await access.stat(files.current);
+  if (!stat) throw new LogAccessError(`${files.current} is gone from ${access.where}`, 'The container was removed, or its log is being rotated: try again.', 'NOT_FOUND');
+  const tail = options.tailLines !== undefined && options.tailLines >= 0 ? options.tailLines : undefined;
+  const live = tail === undefined ? { start: 0, newlines: 0 } : await findTailStart(access, files.current, stat.size, tail);
+  // The live file holds the whole tail unless it has no more than `tail` newlines.
+  const before = options.includeRotated && (tail === undefined || live.newlines <= tail) ? await rotatedSegments(access, files, tail === undefined ? undefined : tail - live.newlines) : [];
+
+  const put = function* (lines: Iterable<Buffer>): Generator<WrittenLine> {
+    for (const l of lines) {
+      if (writer.done) return;
+      const w = writer.write(l);
+      if (w) yield w;
+    }
+  };
+  for (const seg of before) {
+    const split = new LineSplitter();
+    let skip = seg.gzip ? seg.skipLines : 0;
+    const chunks = seg.gzip ? gunzipped(access, seg.path) : access.read(seg.path, seg.offset, ((await access.stat(seg.path))?.size ?? 0) - seg.offset);
+    for await (const chunk of chunks) {
+      for (const l of split.push(chunk)) {
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        yield* put([l]);
+      }
+      if (writer.done) return;
+    }
+    const rest = split.takeRest();
+    if (rest.length) yield* put([rest]);
+  }
+
+  const split = new LineSplitter();
+  let offset = live.start;
+  let identity = stat.identity;
+  const readTo = async function* (path: string, end: number): AsyncGenerator<WrittenLine> {
+    for await (const chunk of access.read(path, offset, end - offset)) {
+      offset += chunk.length;
+      yield* put(split.push(chunk));
+      if (writer.done) return;
+    }
+  };
+  yield* readTo(files.current, stat.size);
+  if (!options.follow) {
+    const rest = split.takeRest();
+    if (rest.length) yield* put([rest]);
+    return;
+  }
+  while (!writer.done && !options.signal?.aborted) {
+    await sleep(options.pollIntervalMs ?? 1000, options.signal);
+    if (options.signal?.aborted) return;
+    const now = await access.stat(files.current);
+    if (now && now.identity === identity && now.size >= offset) {
+      if (now.size > offset) yield* readTo(files.current, now.size);
+      else if (await restarted(access, files)) return;
+      continue;
+    }
+    // Rotated (renamed, a new file made) or truncated (CRI-O's size cap): first finish the renamed file, which
+    // the kubelet's reader skips, then start the new file from its beginning.
+    const renamed = await findByIdentity(access, files, identity);
+    if (renamed && renamed.size > offset) yield* readTo(renamed.path, renamed.size);
+    if (!now) continue;
+    split.takeRest();
+    offset = 0;
+    identity = now.identity;
+  }
+}
+
+/** A newer instance's file means this one ended: a follower stops, as `kubectl logs -f` does when the container exits. */
+async function restarted(access: LogFileAccess, files: ContainerLogFiles): Promise<boolean> {
+  const dir = files.current.slice(0, files.current.lastIndexOf('/'));
+  return ((await access.list(dir)) ?? []).some((n) => /^\d+\.log$/.test(n) && Number(n.slice(0, -4)) > files.restartCount);
+}
+
+async function findByIdentity(access: LogFileAccess, files: ContainerLogFiles, identity: string): Promise<{ path: string; size: number } | undefined> {
+  const dir = files.current.slice(0, files.current.lastIndexOf('/'));
+  const prefix = `${files.restartCount}.log.`;
+  const names = ((await access.list(dir)) ?? []).filter((n) => n.startsWith(prefix) && !n.endsWith('.gz') && !n.endsWith('.tmp')).sort().reverse();
+  for (const n of names) {
+    const s = await access.stat(`${dir}/${n}`);
+    if (s?.identity === identity) return { path: `${dir}/${n}`, size: s.size };
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/** What a container log read asks for: kubectl logs' options, as the kubelet receives them (PodLogOptions). */
+import type { LogStream } from './cri-log-line';
+
+export interface LogReadOptions {
+  /** Prefix each line with its time, as `kubectl logs --timestamps` (RFC3339NanoFixed and a space). */
+  timestamps?: boolean;
+  /** The last N raw lines of the file (every partial chunk counts); undefined = all. */
+  tailLines?: number;
+  /** Skip lines older than this (nanoseconds since the epoch). */
+  sinceNanos?: bigint;
+  /** Stop after this many output bytes, cutting the last line. */
+  limitBytes?: number;
+  /** Which streams to print (default both, interleaved as written). */
+  streams?: readonly LogStream[];
+  /** Keep reading as the container writes, across rotations, until `signal` aborts. */
+  follow?: boolean;
+  /** Read rotated files too (`N.log.<time>`, `.gz`) where the range needs them; the kubelet never does. */
+  includeRotated?: boolean;
+  signal?: AbortSignal;
+  /** How often a follower looks for new bytes (default 1 s, the kubelet's forced re-check). */
+  pollIntervalMs?: number;
+}
+
+/** `kubectl logs --since-time T`: kubectl sends it as a metav1.Time, which carries whole seconds only. */
+export function sinceTimeNanos(epochMs: number): bigint {
+  return BigInt(Math.floor(epochMs / 1000)) * 1_000_000_000n;
+}
+
+/** `kubectl logs --since D`: D rounded to whole seconds before now; undefined when that rounds to 0 (kubectl sends nothing then). */
+export function sinceSecondsNanos(durationMs: number, nowMs: number): bigint | undefined {
+  const seconds = Math.round(durationMs / 1000);
+  if (seconds <= 0) return undefined;
+  return BigInt(nowMs) * 1_000_000n - BigInt(seconds) * 1_000_000_000n;
+}

@@ -1,0 +1,36 @@
+/**
+ * Where `--tail N` starts: the kubelet's findTailLineStartIndex, read backwards from the end so that only the
+ * last lines cross the disk or the link. The start is just after the (N+1)-th last `\n`, so exactly N `\n`s
+ * follow it (an unterminated last line rides along uncounted). Chunks grow (64 KiB, doubling to 8 MiB) so a
+ * node costs few round trips and at most about twice the bytes needed.
+ */
+import { readRange, type LogFileAccess } from './log-file-access';
+
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 8 * 1024 * 1024;
+
+export interface TailStart {
+  /** The byte offset to read from. */
+  start: number;
+  /** lines + 1 when the bound was found; otherwise every `\n` in the file (all of it is in the tail). */
+  newlines: number;
+}
+
+export async function findTailStart(access: LogFileAccess, path: string, size: number, lines: number, firstChunk = FIRST_CHUNK): Promise<TailStart> {
+  if (lines < 0) return { start: 0, newlines: 0 };
+  let end = size;
+  let count = 0;
+  let chunk = firstChunk;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk);
+    const buf = await readRange(access, path, start, end - start);
+    // Walk this chunk backwards: the (lines+1)-th newline from the end bounds the start.
+    for (let i = buf.length - 1; i >= 0; i--) {
+      if (buf[i] !== 0x0a) continue;
+      if (++count > lines) return { start: start + i + 1, newlines: count };
+    }
+    end = start;
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+  return { start: 0, newlines: count };
+}
