@@ -44,10 +44,6 @@ export interface VerifyHostKeyOptions {
   prompt?: (question: HostKeyQuestion) => Promise<HostKeyAnswer>;
 }
 
-function describeStored(keys: StoredKey[]): string {
-  return keys.map((k) => `${k.keyType} ${k.fingerprint} (${k.file}:${k.line})`).join(', ');
-}
-
 /**
  * Resolves when the key may be used, after asking about an unknown key if policy allows; throws a
  * HostKeyError otherwise. A changed or revoked key is never accepted, whatever the policy says.
@@ -71,9 +67,11 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
       );
     case 'changed': {
       const s = result.stored;
+      const what = s.keyType === keyType ? `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. `
+        : `The host key for ${name} has CHANGED: the server presented a ${keyType} key (${fingerprint}), but ${s.file}:${s.line} has a ${s.keyType} key (${s.fingerprint}) for it and no ${keyType} key. `;
       throw new HostKeyError(
         'HOST_KEY_CHANGED',
-        `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. ` +
+        what +
           `Someone may be intercepting the connection, or the node was reinstalled.`,
         { ...details, stored: s },
         `If you have confirmed the new key with the node's administrator, remove the old one with: ssh-keygen -R "${name}" -f ${s.file}`,
@@ -81,7 +79,6 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
     }
     case 'unknown': {
       const notes = [
-        result.otherTypes.length ? ` known_hosts has other key types for this host: ${describeStored(result.otherTypes)}.` : '',
         result.certAuthorities.length
           ? ` A @cert-authority line matches (${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')}), but host certificates are not supported (ssh2 has no OpenSSH certificate support), so the plain host key has to be trusted.`
           : '',
