@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
 import { findSshBinary, runSshG } from './ssh-config-openssh';
+import { ALGORITHM_KEYWORDS, assembleAlgorithms, type OpenSshAlgorithms } from './ssh-algorithms';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
 
 /** Command-line style options; like ssh's -l -p -i -J -F they win over the config file. */
@@ -57,6 +58,8 @@ export interface ResolvedSshHost {
   identitiesOnly: boolean;
   hashKnownHosts: boolean;
   batchMode: boolean;
+  /** HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as ssh resolves them (modifiers applied). */
+  algorithms: OpenSshAlgorithms;
   /** Which evaluator produced this. */
   source: 'openssh' | 'builtin';
   /** Problems ssh would warn about, e.g. a missing -i file (which is then left out). */
@@ -160,6 +163,7 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     identitiesOnly: yes(first('identitiesonly')),
     hashKnownHosts: yes(first('hashknownhosts')),
     batchMode: yes(first('batchmode')),
+    algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
     source,
     warnings,
   };
@@ -221,6 +225,13 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
   };
   const userKnownHosts = values.get('userknownhostsfile')?.[0] ?? '~/.ssh/known_hosts ~/.ssh/known_hosts2';
   if (userKnownHosts !== 'none') values.set('userknownhostsfile', [userKnownHosts.split(' ').map((f) => expandPath(f, tokens, env)).join(' ')]);
+  for (const keyword of ALGORITHM_KEYWORDS) {
+    try {
+      values.set(keyword, [assembleAlgorithms(keyword, values.get(keyword)?.[0]).join(',')]);
+    } catch (err) {
+      throw new Error(`ssh config for ${alias}: ${(err as Error).message} Fix ${keyword} in the config (ssh -Q lists the names ssh knows).`);
+    }
+  }
   if (!values.has('globalknownhostsfile')) values.set('globalknownhostsfile', ['/etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2']);
   // 'none', 'SSH_AUTH_SOCK' and '$VAR' are names, not paths; ssh leaves them for later.
   const agent = values.get('identityagent')?.[0];

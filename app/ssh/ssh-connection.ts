@@ -1,7 +1,8 @@
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
-import { preferredHostKeyAlgorithms } from './host-key-algorithms';
+import { connectAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
+import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { cancelled, classifyConnectError, SshError, type HopLabel } from './ssh-errors';
@@ -30,6 +31,8 @@ export interface SshHop extends HopLabel {
   identityAgent?: string;
   /** ConnectTimeout in seconds. */
   connectTimeout?: number;
+  /** From ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs); default OpenSSH's defaults. */
+  algorithms?: HopAlgorithms;
   /** ServerAliveInterval in seconds / ServerAliveCountMax. */
   serverAliveInterval?: number;
   serverAliveCountMax?: number;
@@ -127,13 +130,8 @@ export const connectTimeoutMs = (hop: SshHop, options: OpenSshOptions): number =
 
 /** Logs in on `hop`, straight or over `sock` (a channel through the previous hop). */
 export async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
-  // Known key types first, as OpenSSH does: otherwise a host known by its RSA key looks unknown.
-  const serverHostKey = await preferredHostKeyAlgorithms({
-    host: hop.host,
-    port: hop.port,
-    files: hop.knownHostsFiles,
-    ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
-  });
+  // What ssh would negotiate, never more (ssh2's defaults include SHA-1 ssh-rsa host keys).
+  const algorithms = await connectAlgorithms(hop);
   return new Promise((resolve, reject) => {
     const client = new Client();
     let hostKeyError: Error | undefined;
@@ -228,7 +226,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       keepaliveInterval: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
       keepaliveCountMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
       authHandler: auth.handler,
-      algorithms: { serverHostKey: serverHostKey as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
+      algorithms,
       hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
         loggingIn = true;
         clearTimeout(timer);

@@ -24,6 +24,10 @@ export type SshErrorCode =
   | 'BRIDGE_FAILED'
   /** A file on this machine that the connection needs (known_hosts) cannot be read. */
   | 'LOCAL_FILE'
+  /** An ssh_config setting the built-in transport cannot honour: ignoring it could accept what ssh refuses. */
+  | 'NEEDS_OPENSSH'
+  /** Client and server share no algorithm ssh would use (e.g. a server with only SHA-1 ssh-rsa host keys). */
+  | 'NO_COMMON_ALGORITHM'
   | 'CLOSED';
 
 /**
@@ -139,6 +143,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   if (e.level === 'client-timeout') {
     return new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where} timed out`,
       'The port answers but no SSH server replied in time; check the port and ConnectTimeout.', e);
+  }
+  if (e.level === 'handshake' && /no matching/i.test(e.message)) {
+    return new SshError('NO_COMMON_ALGORITHM', `${where} offers no algorithm that ssh would accept either (${e.message})`,
+      `The server offers only what OpenSSH refuses by default (e.g. SHA-1 ssh-rsa host keys): update its sshd, or, accepting the risk, ` +
+        `allow the algorithm for ${hop.host} in your ssh config as you would for ssh (e.g. HostKeyAlgorithms +ssh-rsa).`, e);
   }
   if (e.level === 'handshake' && /verification failed/i.test(e.message)) {
     return new SshError('HOST_KEY_REJECTED', `Host key of ${where} was not accepted`,

@@ -1,5 +1,6 @@
 import { resolveSshRoute, type ResolvedSshHost, type ResolveOptions, type SshOverrides } from './ssh-config';
 import type { SshHop, SshTarget } from './ssh-connection';
+import { hopAlgorithms } from './ssh-algorithms';
 
 /**
  * Turns ssh_config resolution (H1's resolveSshRoute: jump hops first, destination last) into
@@ -30,6 +31,7 @@ function toHop(r: ResolvedSshHost): SshHop {
     ...(r.connectTimeout !== undefined ? { connectTimeout: r.connectTimeout } : {}),
     ...(r.serverAliveInterval > 0 ? { serverAliveInterval: r.serverAliveInterval } : {}),
     serverAliveCountMax: r.serverAliveCountMax,
+    algorithms: hopAlgorithms(r.algorithms, r.alias),
   };
 }
 
