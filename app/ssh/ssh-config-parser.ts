@@ -16,6 +16,8 @@ const SINGLE_ARGUMENT = new Set([
   'hostname', 'user', 'port', 'identityfile', 'proxyjump', 'hostkeyalias', 'stricthostkeychecking', 'identityagent',
   'serveraliveinterval', 'serveralivecountmax', 'connecttimeout', 'identitiesonly', 'hashknownhosts', 'batchmode',
 ]);
+/** Keywords taking a list of paths: kept one argument per entry, since a quoted path may hold spaces. */
+const PATH_LISTS = new Set(['userknownhostsfile', 'globalknownhostsfile']);
 const MAX_INCLUDE_DEPTH = 16;
 /** Generated configs for big fleets run to megabytes; a config beyond this is a wrong path. */
 const SSH_CONFIG_FILE: SmallFileLimit = { what: 'ssh config file', maxBytes: 16 << 20 };
@@ -27,7 +29,10 @@ export function checkConfigFile(file: string): void {
 }
 
 export interface ConfigValues {
-  /** keyword (lower case) -> its first occurrence's arguments joined by spaces; accumulating keywords: one entry per occurrence. */
+  /**
+   * keyword (lower case) -> its first occurrence's arguments joined by spaces; accumulating keywords: one
+   * entry per occurrence; UserKnownHostsFile and GlobalKnownHostsFile: one entry per argument.
+   */
   values: Map<string, string[]>;
 }
 
@@ -208,7 +213,7 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
     // ProxyJump and ProxyCommand compete: whichever comes first disables the other.
     if (keyword === 'proxyjump' && state.values.has('proxycommand')) return;
     if (keyword === 'proxycommand' && state.values.has('proxyjump')) return;
-    if (!state.values.has(keyword)) state.values.set(keyword, [value]);
+    if (!state.values.has(keyword)) state.values.set(keyword, PATH_LISTS.has(keyword) ? args : [value]);
   });
 }
 

@@ -74,6 +74,9 @@ beforeAll(() => {
       '  UserKnownHostsFile none',
       '  StrictHostKeyChecking no',
       '  IdentityAgent none',
+      'Host spaced',
+      '  UserKnownHostsFile "/x/my kh" ~/other',
+      '  GlobalKnownHostsFile "/etc/ssh/a b" /etc/ssh/c',
       'Host envagent',
       '  IdentityAgent ${HOME}/agent-%u.sock',
       'Host *',
@@ -125,6 +128,7 @@ describe('resolveSshHost: ssh -G and the built-in reader agree', () => {
     ['inc-only', {}],
     ['inc-two', {}],
     ['nokh', {}],
+    ['spaced', {}],
     ['envagent', {}],
     ['plain.example.org', {}],
   ];
@@ -210,6 +214,13 @@ describe('resolveSshHost results', () => {
     expect(plain).toMatchObject({ port: 22, user: localAccount().user, serverAliveInterval: 0, serverAliveCountMax: 3, identitiesOnly: false, batchMode: false });
     expect(plain.connectTimeout).toBeUndefined();
     expect(plain.identityFiles).toContain(`${home}/.ssh/id_ed25519`);
+  });
+
+  it('keeps a quoted known_hosts path with a space as one path, as ssh does', async () => {
+    expect(await resolveBoth('spaced', { configFile: config })).toMatchObject({
+      userKnownHostsFiles: ['/x/my kh', `${home}/other`],
+      globalKnownHostsFiles: ['/etc/ssh/a b', '/etc/ssh/c'],
+    });
   });
 
   it('resolves many hosts at once (as the host picker does) running only a few ssh processes at a time', async () => {
@@ -310,7 +321,7 @@ describe('resolveSshRoute', () => {
 describe('listSshConfigHosts', () => {
   it('lists concrete Host names, following Includes, without wildcard or negated patterns', () => {
     expect(listSshConfigHosts(config)).toEqual([
-      'node1', 'node2', 'node3', 'bastion', 'pc', 'aliased', 'cond', 'cond-inner', 'quoted', 'inc-only', 'inc-two', 'loopa', 'loopb', 'nokh', 'envagent',
+      'node1', 'node2', 'node3', 'bastion', 'pc', 'aliased', 'cond', 'cond-inner', 'quoted', 'inc-only', 'inc-two', 'loopa', 'loopb', 'nokh', 'spaced', 'envagent',
     ]);
   });
 

@@ -130,7 +130,10 @@ function strictValue(v: string | undefined): StrictHostKeyCheckingValue {
   }
 }
 
-/** Values both evaluators leave in ssh -G form; this turns them into the typed result. */
+/**
+ * Values both evaluators leave in ssh -G form (but UserKnownHostsFile and GlobalKnownHostsFile as one
+ * entry per path); this turns them into the typed result.
+ */
 function finish(alias: string, values: Map<string, string[]>, source: ResolvedSshHost['source'], warnings: string[], env: NodeJS.ProcessEnv): ResolvedSshHost {
   const first = (k: string) => values.get(k)?.[0];
   const hostname = first('hostname') ?? alias.toLowerCase();
@@ -153,8 +156,8 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     proxyJump,
     ...(proxyCommand && proxyCommand !== 'none' ? { proxyCommand } : {}),
     ...(hostKeyAlias ? { hostKeyAlias } : {}),
-    userKnownHostsFiles: userKnownHosts === 'none' ? [] : (userKnownHosts ?? '').split(' ').filter(Boolean),
-    globalKnownHostsFiles: (first('globalknownhostsfile') ?? '').split(' ').filter(Boolean),
+    userKnownHostsFiles: userKnownHosts === 'none' ? [] : (values.get('userknownhostsfile') ?? []),
+    globalKnownHostsFiles: values.get('globalknownhostsfile') ?? [],
     strictHostKeyChecking: strictValue(first('stricthostkeychecking')),
     ...(identityAgent ? { identityAgent } : {}),
     serverAliveInterval: Number(first('serveraliveinterval') ?? 0),
@@ -167,6 +170,16 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     source,
     warnings,
   };
+}
+
+/**
+ * `ssh -G` prints a path list joined by spaces, unquoted, so `"/x/my kh" ~/other` comes out as
+ * `/x/my kh /root/other`. The paths are expanded (absolute), so a new path starts at a space
+ * before a '/'; a space before anything else is inside a path. (A path containing " /" cannot be
+ * told apart from two paths; no reading of ssh's output can.)
+ */
+export function splitSshGPathList(line: string): string[] {
+  return line === 'none' ? ['none'] : line.split(/ (?=\/)/).filter(Boolean);
 }
 
 function splitDestination(destination: string, overrides: SshOverrides): { alias: string; user?: string } {
@@ -190,6 +203,10 @@ async function viaOpenSsh(binary: string, destination: string, overrides: SshOve
   for (const id of overrides.identityFiles ?? []) args.push('-i', id);
   if (overrides.proxyJump !== undefined) args.push('-J', overrides.proxyJump);
   const { values, warnings } = await runSshG(binary, [...args, '--', destination], env);
+  for (const keyword of ['userknownhostsfile', 'globalknownhostsfile']) {
+    const line = values.get(keyword)?.[0];
+    if (line !== undefined) values.set(keyword, splitSshGPathList(line));
+  }
   return finish(alias, values, 'openssh', warnings, env);
 }
 
@@ -223,8 +240,8 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
     proxyJump: values.get('proxyjump')?.[0] ?? '',
     ...(values.has('hostkeyalias') ? { hostKeyAlias: values.get('hostkeyalias')![0]! } : {}),
   };
-  const userKnownHosts = values.get('userknownhostsfile')?.[0] ?? '~/.ssh/known_hosts ~/.ssh/known_hosts2';
-  if (userKnownHosts !== 'none') values.set('userknownhostsfile', [userKnownHosts.split(' ').map((f) => expandPath(f, tokens, env)).join(' ')]);
+  const userKnownHosts = values.get('userknownhostsfile') ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2'];
+  if (userKnownHosts[0] !== 'none') values.set('userknownhostsfile', userKnownHosts.map((f) => expandPath(f, tokens, env)));
   for (const keyword of ALGORITHM_KEYWORDS) {
     try {
       values.set(keyword, [assembleAlgorithms(keyword, values.get(keyword)?.[0]).join(',')]);
@@ -232,7 +249,7 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
       throw new Error(`ssh config for ${alias}: ${(err as Error).message} Fix ${keyword} in the config (ssh -Q lists the names ssh knows).`);
     }
   }
-  if (!values.has('globalknownhostsfile')) values.set('globalknownhostsfile', ['/etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2']);
+  if (!values.has('globalknownhostsfile')) values.set('globalknownhostsfile', ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2']);
   // 'none', 'SSH_AUTH_SOCK' and '$VAR' are names, not paths; ssh leaves them for later.
   const agent = values.get('identityagent')?.[0];
   const agentIsName = agent === 'none' || agent === 'SSH_AUTH_SOCK' || (agent?.startsWith('$') && !agent.startsWith('${'));
