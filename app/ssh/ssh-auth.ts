@@ -1,11 +1,12 @@
 import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
+import { DEFAULT_AUTH_METHODS, type AuthMethodName } from './auth-methods';
 import { agentLimitedTo } from './identity-agent';
 import { identityPublicKey, loadIdentityKey } from './identity-key';
 import type { SshPrompter } from './ssh-prompter';
 
 /**
- * Decides which SSH auth method to try next, in ssh(1)'s order: agent, identity files,
- * keyboard-interactive, password. One attempt per key keeps us under sshd's MaxAuthTries,
+ * Decides which SSH auth method to try next, in ssh(1)'s order (PreferredAuthentications; by
+ * default agent and identity files, keyboard-interactive, password), only the methods allowed. One attempt per key keeps us under sshd's MaxAuthTries,
  * keys are only decrypted (and their passphrase asked) when the server still accepts
  * publickey, and methods the server does not offer are skipped.
  */
@@ -19,6 +20,8 @@ export interface AuthPlan {
   identityFiles: string[];
   /** IdentitiesOnly: use only agent keys that match `identityFiles`. */
   identitiesOnly?: boolean;
+  /** Methods allowed, in order; default ssh's. A method not listed is never tried, nor its secret asked. */
+  methods?: readonly AuthMethodName[];
   prompter: SshPrompter;
 }
 
@@ -56,10 +59,10 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       );
   };
 
-  const steps: Step[] = [];
+  const publickey: Step[] = [];
   if (plan.agentPath) {
     const agentPath = plan.agentPath;
-    steps.push({
+    publickey.push({
       method: 'agent',
       label: 'agent',
       build: async () => {
@@ -70,7 +73,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
     });
   }
   for (const keyPath of plan.identityFiles) {
-    steps.push({
+    publickey.push({
       method: 'publickey',
       label: `publickey ${keyPath}`,
       build: async () => {
@@ -83,7 +86,7 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       },
     });
   }
-  steps.push({
+  const keyboard: Step = {
     method: 'keyboard-interactive',
     label: 'keyboard-interactive',
     build: async () => ({
@@ -91,8 +94,8 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       username,
       prompt: (name, instructions, _lang, prompts, finish) => askKeyboard(name, instructions, prompts, finish),
     }),
-  });
-  steps.push({
+  };
+  const password: Step = {
     method: 'password',
     label: 'password',
     build: async () => {
@@ -108,7 +111,9 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       }
       return { type: 'password', username, password: answers[0] };
     },
-  });
+  };
+  const byMethod: Record<AuthMethodName, Step[]> = { publickey, 'keyboard-interactive': [keyboard], password: [password] };
+  const steps = (plan.methods ?? DEFAULT_AUTH_METHODS).flatMap((m) => byMethod[m]);
 
   let next = 0;
   const handler: AuthHandlerMiddleware = (methodsLeft, _partial, callback) => {

@@ -16,6 +16,11 @@ const SINGLE_ARGUMENT = new Set([
   'hostname', 'user', 'port', 'identityfile', 'proxyjump', 'hostkeyalias', 'stricthostkeychecking', 'identityagent',
   'serveraliveinterval', 'serveralivecountmax', 'connecttimeout', 'identitiesonly', 'hashknownhosts', 'batchmode',
 ]);
+/** Old names ssh still reads as the same option (so one of them set first wins over the other). */
+const KEYWORD_ALIASES: Record<string, string> = {
+  challengeresponseauthentication: 'kbdinteractiveauthentication',
+  pubkeyacceptedkeytypes: 'pubkeyacceptedalgorithms',
+};
 /** Keywords taking a list of paths: kept one argument per entry, since a quoted path may hold spaces. */
 const PATH_LISTS = new Set(['userknownhostsfile', 'globalknownhostsfile']);
 const MAX_INCLUDE_DEPTH = 16;
@@ -177,7 +182,7 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
     const where = `${file} line ${index + 1}`;
     const m = /^\s*([^\s=#][^\s=]*)\s*(?:=\s*|\s+|$)(.*)$/.exec(rawLine.replace(/\r$/, ''));
     if (!m) return;
-    const keyword = m[1]!.toLowerCase();
+    const keyword = KEYWORD_ALIASES[m[1]!.toLowerCase()] ?? m[1]!.toLowerCase();
     const args = splitArguments(m[2]!);
     switch (keyword) {
       case 'host':

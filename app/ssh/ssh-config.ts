@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
 import { findSshBinary, runSshG } from './ssh-config-openssh';
+import { allowedAuthMethods, type AuthMethodName } from './auth-methods';
 import { ALGORITHM_KEYWORDS, assembleAlgorithms, type OpenSshAlgorithms } from './ssh-algorithms';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
 
@@ -58,6 +59,8 @@ export interface ResolvedSshHost {
   identitiesOnly: boolean;
   hashKnownHosts: boolean;
   batchMode: boolean;
+  /** Login methods ssh would try, in its order (PreferredAuthentications less those turned off). */
+  authMethods: AuthMethodName[];
   /** HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as ssh resolves them (modifiers applied). */
   algorithms: OpenSshAlgorithms;
   /** Which evaluator produced this. */
@@ -166,6 +169,7 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     identitiesOnly: yes(first('identitiesonly')),
     hashKnownHosts: yes(first('hashknownhosts')),
     batchMode: yes(first('batchmode')),
+    authMethods: allowedAuthMethods(first),
     algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
     source,
     warnings,

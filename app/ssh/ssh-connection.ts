@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { connectAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
+import type { AuthMethodName } from './auth-methods';
 import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
@@ -31,6 +32,8 @@ export interface SshHop extends HopLabel {
   identityAgent?: string;
   /** ConnectTimeout in seconds. */
   connectTimeout?: number;
+  /** Login methods to try, in order (ssh_config PreferredAuthentications etc.); default ssh's. */
+  authMethods?: AuthMethodName[];
   /** From ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs); default OpenSSH's defaults. */
   algorithms?: HopAlgorithms;
   /** ServerAliveInterval in seconds / ServerAliveCountMax. */
@@ -177,6 +180,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       agentPath: resolveAgentPath(hop.identityAgent, options.env),
       identityFiles: hop.identityFiles,
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
+      ...(hop.authMethods ? { methods: hop.authMethods } : {}),
       prompter,
     });
     arm();

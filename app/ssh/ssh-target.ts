@@ -32,6 +32,7 @@ function toHop(r: ResolvedSshHost): SshHop {
     ...(r.serverAliveInterval > 0 ? { serverAliveInterval: r.serverAliveInterval } : {}),
     serverAliveCountMax: r.serverAliveCountMax,
     algorithms: hopAlgorithms(r.algorithms, r.alias),
+    authMethods: r.authMethods,
   };
 }
 
