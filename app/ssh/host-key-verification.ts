@@ -1,4 +1,5 @@
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
+import { isRevokedHostKey } from './revoked-host-keys';
 import { checkKnownHosts, knownHostsName, readKnownHosts, rememberHostKey, type StoredKey } from './known-hosts';
 import type { ResolvedSshHost } from './ssh-config';
 import type { HostKeyAnswer, HostKeyQuestion } from './ssh-prompter';
@@ -32,6 +33,8 @@ export interface VerifyHostKeyOptions {
   blob: Buffer;
   /** known_hosts files to search: UserKnownHostsFile entries, then GlobalKnownHostsFile entries. */
   files: readonly string[];
+  /** ssh_config RevokedHostKeys: keys refused whatever known_hosts says. */
+  revokedHostKeys?: string;
   /** Where 'remember' writes; default the first of `files`. */
   rememberIn?: string;
   /** HashKnownHosts: write hashed names. */
@@ -53,6 +56,10 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
   const keyType = keyTypeOfBlob(opts.blob);
   const fingerprint = fingerprintSha256(opts.blob);
   const details = { host: opts.host, port: opts.port, keyType, fingerprint };
+  if (opts.revokedHostKeys !== undefined && (await isRevokedHostKey(opts.revokedHostKeys, opts.blob, name))) {
+    throw new HostKeyError('HOST_KEY_REVOKED', `The ${keyType} host key ${fingerprint} offered by ${name} is revoked by ${opts.revokedHostKeys} (RevokedHostKeys); refusing to connect.`,
+      details, `Ask the node's administrator for its current host key.`);
+  }
   const result = checkKnownHosts(await readKnownHosts(opts.files), name, opts.blob);
 
   switch (result.status) {
@@ -112,7 +119,7 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
   }
 }
 
-export type HostKeyPolicy = Pick<VerifyHostKeyOptions, 'host' | 'port' | 'hostKeyAlias' | 'files' | 'rememberIn' | 'hash' | 'strict'>;
+export type HostKeyPolicy = Pick<VerifyHostKeyOptions, 'host' | 'port' | 'hostKeyAlias' | 'files' | 'rememberIn' | 'hash' | 'strict' | 'revokedHostKeys'>;
 
 /**
  * The host key settings of a resolved ssh_config host, ready to spread into verifyHostKey:
@@ -125,6 +132,7 @@ export function hostKeyPolicy(resolved: ResolvedSshHost): HostKeyPolicy {
     host: resolved.hostname,
     port: resolved.port,
     ...(resolved.hostKeyAlias ? { hostKeyAlias: resolved.hostKeyAlias } : {}),
+    ...(resolved.revokedHostKeys ? { revokedHostKeys: resolved.revokedHostKeys } : {}),
     files: [...resolved.userKnownHostsFiles, ...resolved.globalKnownHostsFiles],
     ...(rememberIn ? { rememberIn } : {}),
     hash: resolved.hashKnownHosts,

@@ -46,6 +46,8 @@ export interface ResolvedSshHost {
   /** Set when the config uses ProxyCommand, which Nodescope cannot run; callers should say so. */
   proxyCommand?: string;
   hostKeyAlias?: string;
+  /** RevokedHostKeys, expanded; undefined when not set. */
+  revokedHostKeys?: string;
   /** [] for `UserKnownHostsFile none`. */
   userKnownHostsFiles: string[];
   globalKnownHostsFiles: string[];
@@ -150,6 +152,8 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
   const proxyCommand = first('proxycommand');
   const connectTimeout = first('connecttimeout');
   const userKnownHosts = first('userknownhostsfile');
+  // ssh -G prints it as written; ssh expands ~, %-tokens and ${VAR} when it reads the file.
+  const revoked = first('revokedhostkeys');
   return {
     alias,
     hostname,
@@ -159,6 +163,7 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     proxyJump,
     ...(proxyCommand && proxyCommand !== 'none' ? { proxyCommand } : {}),
     ...(hostKeyAlias ? { hostKeyAlias } : {}),
+    ...(revoked && revoked !== 'none' ? { revokedHostKeys: expandPath(revoked, tokens, env) } : {}),
     userKnownHostsFiles: userKnownHosts === 'none' ? [] : (values.get('userknownhostsfile') ?? []),
     globalKnownHostsFiles: values.get('globalknownhostsfile') ?? [],
     strictHostKeyChecking: strictValue(first('stricthostkeychecking')),

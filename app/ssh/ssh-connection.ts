@@ -18,6 +18,8 @@ import type { JumpConnectionPool } from './shared-jump-connections';
 export interface SshHop extends HopLabel {
   /** HostKeyAlias: the name to look up in known_hosts instead of host and port. */
   hostKeyAlias?: string;
+  /** RevokedHostKeys: a file of public keys refused whatever known_hosts says. */
+  revokedHostKeys?: string;
   /** UserKnownHostsFile then GlobalKnownHostsFile entries; 'remember' writes to the first. */
   knownHostsFiles: string[];
   strictHostKeyChecking: StrictHostKeyChecking;
@@ -119,6 +121,7 @@ function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise
     host: hop.host,
     port: hop.port,
     ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
+    ...(hop.revokedHostKeys ? { revokedHostKeys: hop.revokedHostKeys } : {}),
     blob,
     files: hop.knownHostsFiles,
     strict: hop.strictHostKeyChecking,

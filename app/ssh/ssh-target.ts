@@ -23,6 +23,7 @@ function toHop(r: ResolvedSshHost): SshHop {
     identitiesOnly: r.identitiesOnly,
     ...(r.identityAgent !== undefined ? { identityAgent: r.identityAgent } : {}),
     ...(r.hostKeyAlias !== undefined ? { hostKeyAlias: r.hostKeyAlias } : {}),
+    ...(r.revokedHostKeys !== undefined ? { revokedHostKeys: r.revokedHostKeys } : {}),
     knownHostsFiles: [...r.userKnownHostsFiles, ...r.globalKnownHostsFiles],
     // BatchMode means nobody is there to answer: unknown host keys are refused, as ssh does.
     strictHostKeyChecking: r.batchMode ? 'yes' : r.strictHostKeyChecking,
