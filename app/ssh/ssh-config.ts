@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
 import { findSshBinary, runSshG } from './ssh-config-openssh';
+import { findUnsupportedSettings, type UnsupportedSetting } from './config-refusals';
 import { allowedAuthMethods, type AuthMethodName } from './auth-methods';
 import { ALGORITHM_KEYWORDS, assembleAlgorithms, type OpenSshAlgorithms } from './ssh-algorithms';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
@@ -61,6 +62,12 @@ export interface ResolvedSshHost {
   identitiesOnly: boolean;
   hashKnownHosts: boolean;
   batchMode: boolean;
+  /** AddressFamily: 'any', 'inet' (IPv4 only) or 'inet6'. */
+  addressFamily: 'any' | 'inet' | 'inet6';
+  /** BindAddress: the local address to connect from; undefined when not set. */
+  bindAddress?: string;
+  /** Settings the built-in transport does not implement (ssh-target refuses or notes them). */
+  unsupported: UnsupportedSetting[];
   /** Login methods ssh would try, in its order (PreferredAuthentications less those turned off). */
   authMethods: AuthMethodName[];
   /** HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as ssh resolves them (modifiers applied). */
@@ -154,6 +161,7 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
   const userKnownHosts = first('userknownhostsfile');
   // ssh -G prints it as written; ssh expands ~, %-tokens and ${VAR} when it reads the file.
   const revoked = first('revokedhostkeys');
+  const bindAddress = first('bindaddress');
   return {
     alias,
     hostname,
@@ -174,6 +182,9 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     identitiesOnly: yes(first('identitiesonly')),
     hashKnownHosts: yes(first('hashknownhosts')),
     batchMode: yes(first('batchmode')),
+    addressFamily: first('addressfamily') === 'inet' ? 'inet' : first('addressfamily') === 'inet6' ? 'inet6' : 'any',
+    ...(bindAddress && bindAddress !== 'none' ? { bindAddress } : {}),
+    unsupported: findUnsupportedSettings(first),
     authMethods: allowedAuthMethods(first),
     algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
     source,

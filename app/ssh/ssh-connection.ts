@@ -34,6 +34,11 @@ export interface SshHop extends HopLabel {
   identityAgent?: string;
   /** ConnectTimeout in seconds. */
   connectTimeout?: number;
+  /** AddressFamily inet / inet6; BindAddress: the local address to connect from. */
+  addressFamily?: 'inet' | 'inet6';
+  bindAddress?: string;
+  /** ssh_config settings this transport does not use, to be shown to the user (e.g. ControlMaster). */
+  notices?: string[];
   /** Login methods to try, in order (ssh_config PreferredAuthentications etc.); default ssh's. */
   authMethods?: AuthMethodName[];
   /** From ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs); default OpenSSH's defaults. */
@@ -248,6 +253,8 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
           },
         );
       },
+      ...(hop.addressFamily === 'inet' ? { forceIPv4: true } : hop.addressFamily === 'inet6' ? { forceIPv6: true } : {}),
+      ...(hop.bindAddress ? { localAddress: hop.bindAddress } : {}),
       ...(sock ? { sock } : {}),
     };
     try {

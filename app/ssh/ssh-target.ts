@@ -1,6 +1,7 @@
 import { resolveSshRoute, type ResolvedSshHost, type ResolveOptions, type SshOverrides } from './ssh-config';
 import type { SshHop, SshTarget } from './ssh-connection';
 import { hopAlgorithms } from './ssh-algorithms';
+import { unsupportedBySsh2 } from './config-refusals';
 
 /**
  * Turns ssh_config resolution (H1's resolveSshRoute: jump hops first, destination last) into
@@ -10,12 +11,15 @@ import { hopAlgorithms } from './ssh-algorithms';
 
 function toHop(r: ResolvedSshHost): SshHop {
   if (r.proxyCommand) {
-    throw new Error(
-      `ssh config for ${r.alias} uses ProxyCommand (${r.proxyCommand}), which Nodescope cannot run; ` +
-        'use ProxyJump instead, or remove ProxyCommand for this host',
-    );
+    throw unsupportedBySsh2(r.alias, `ProxyCommand (${r.proxyCommand})`, 'it does not run local commands for a connection; use ProxyJump instead');
   }
+  const refused = r.unsupported.find((u) => u.refuse);
+  if (refused) throw unsupportedBySsh2(r.alias, `${refused.keyword} ${refused.value}`, refused.why);
+  const notices = r.unsupported.map((u) => `${r.alias}: ${u.keyword} ${u.value} is not used by Nodescope's built-in SSH transport: ${u.why}.`);
   return {
+    ...(notices.length ? { notices } : {}),
+    ...(r.addressFamily !== 'any' ? { addressFamily: r.addressFamily } : {}),
+    ...(r.bindAddress !== undefined ? { bindAddress: r.bindAddress } : {}),
     host: r.hostname,
     port: r.port,
     user: r.user,
