@@ -1,13 +1,15 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { pollUntil } from '../testing/poll-until';
-import { openSshConnection } from './ssh-connection';
+import { openSshConnection, type SshTarget } from './ssh-connection';
 import type { SshError } from './ssh-errors';
 import { resolveSshTarget } from './ssh-target';
-import { scriptedPrompter } from './testing/ssh-test-kit';
+import { harnessTarget, scriptedPrompter } from './testing/ssh-test-kit';
 
 describe('ssh_config settings beyond host keys (real sshd)', () => {
   let h: SshHarness;
@@ -66,5 +68,71 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
     const target = await resolveSshTarget('shared', { configFile: config }, { evaluator });
     expect(target.notices).toEqual([expect.stringMatching(/^shared: ControlMaster \S+ is not used by Nodescope's built-in SSH transport/)]);
     (await openSshConnection(target, { prompter: scriptedPrompter() })).close();
+  });
+});
+
+describe('login and host features only OpenSSH has (real sshd trusting a user CA)', () => {
+  let h: SshHarness;
+  let keys: string;
+  const keygen = (args: string[]) => execFileSync('ssh-keygen', ['-q', ...args], { stdio: 'ignore' });
+
+  beforeAll(async () => {
+    keys = mkdtempSync(join(tmpdir(), 'ns-certs-'));
+    keygen(['-t', 'ed25519', '-N', '', '-f', join(keys, 'user_ca')]);
+    // Keys the server knows only through their certificates.
+    for (const name of ['beside', 'configured']) {
+      keygen(['-t', 'ed25519', '-N', '', '-f', join(keys, name)]);
+      keygen(['-s', join(keys, 'user_ca'), '-I', name, '-n', 'root', join(keys, `${name}.pub`)]);
+    }
+    renameSync(join(keys, 'configured-cert.pub'), join(keys, 'elsewhere-cert.pub'));
+    // A FIDO key's public half (no authenticator here): type, key, application.
+    const str = (b: Buffer) => Buffer.concat([Buffer.alloc(4, 0), b]).fill(b.length, 3, 4);
+    const skBlob = Buffer.concat([str(Buffer.from('sk-ssh-ed25519@openssh.com')), str(Buffer.alloc(32, 7)), str(Buffer.from('ssh:'))]);
+    writeFileSync(join(keys, 'id_ed25519_sk'), 'not readable without the authenticator\n');
+    writeFileSync(join(keys, 'id_ed25519_sk.pub'), `sk-ssh-ed25519@openssh.com ${skBlob.toString('base64')} fido\n`);
+    chmodSync(keys, 0o755);
+    h = await startSshHarness({ sshdOptions: { TrustedUserCAKeys: join(keys, 'user_ca.pub') } });
+  });
+  afterAll(async () => {
+    await h?.stop();
+    rmSync(keys, { recursive: true, force: true });
+  });
+
+  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as SshError);
+  const login = (key: string, extra: Partial<SshTarget> = {}) => openSshConnection(harnessTarget(h, { name: 'root', key }, extra), { prompter: scriptedPrompter() });
+
+  it('names a -cert.pub beside the key when the login fails, where ssh logs in with it', async () => {
+    const key = join(keys, 'beside');
+    const err = await failure(login(key));
+    expect(err.code).toBe('NEEDS_OPENSSH');
+    expect(err.message).toContain(`certificate ${key}-cert.pub: needs the OpenSSH transport`);
+    const ssh = await runCommand('ssh', ['-F', '/dev/null', '-o', `UserKnownHostsFile=${h.knownHosts}`, '-o', 'BatchMode=yes', '-i', key, '-p', String(h.port), `root@${h.host}`, 'true']);
+    expect(ssh.code, ssh.stderr).toBe(0);
+  });
+
+  it.each(['openssh', 'builtin'] as const)('names CertificateFile and GSSAPIAuthentication from ssh_config when the login fails (%s reader)', async (evaluator) => {
+    const config = join(h.dir, `cert_config_${evaluator}`);
+    writeFileSync(config, `Host certified\n  HostName ${h.host}\n  Port ${h.port}\n  User root\n  IdentityFile ${join(keys, 'configured')}\n` +
+      `  CertificateFile ${join(keys, 'elsewhere-cert.pub')}\n  GSSAPIAuthentication yes\n  UserKnownHostsFile ${h.knownHosts}\n`);
+    const err = await failure(resolveSshTarget('certified', { configFile: config }, { evaluator }).then((t) => openSshConnection(t, { prompter: scriptedPrompter() })));
+    expect(err.code).toBe('NEEDS_OPENSSH');
+    expect(err.message).toContain(`CertificateFile ${join(keys, 'elsewhere-cert.pub')}: needs the OpenSSH transport`);
+    expect(err.message).toContain('GSSAPIAuthentication yes: needs the OpenSSH transport');
+  });
+
+  it('names a FIDO (sk-) key instead of reporting only the methods tried', async () => {
+    const err = await failure(login(join(keys, 'id_ed25519_sk')));
+    expect(err.code).toBe('NEEDS_OPENSSH');
+    expect(err.message).toContain(`${join(keys, 'id_ed25519_sk')}: FIDO security key (sk-ssh-ed25519@openssh.com) needs the OpenSSH transport`);
+  });
+
+  it('refuses, without asking about the plain key, a host that known_hosts trusts through a @cert-authority', async () => {
+    const kh = join(h.dir, 'ca_known_hosts');
+    writeFileSync(kh, `@cert-authority [${h.host}]:${h.port} ${readFileSync(join(keys, 'user_ca.pub'), 'utf8')}`);
+    const prompter = scriptedPrompter({ hostKey: ['remember'] });
+    const err = await failure(openSshConnection(harnessTarget(h, h.root, { knownHostsFiles: [kh], strictHostKeyChecking: 'ask' }), { prompter }));
+    expect(err.code).toBe('NEEDS_OPENSSH');
+    expect(err.message).toMatch(/^@cert-authority host certificates \(ssh config for .*\) needs the OpenSSH transport/);
+    expect(prompter.asked.hostKey).toEqual([]);
   });
 });

@@ -37,3 +37,6 @@ export function findUnsupportedSettings(first: (keyword: string) => string | und
   add('AddKeysToAgent', false, 'keys loaded from files are not added to ssh-agent');
   return out;
 }
+
+/** The words auth-failure reports look for: a login method or key skipped because only OpenSSH has it. */
+export const NEEDS_OPENSSH = 'needs the OpenSSH transport';

@@ -1,4 +1,5 @@
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
+import { unsupportedBySsh2 } from './config-refusals';
 import { isRevokedHostKey } from './revoked-host-keys';
 import { checkKnownHosts, knownHostsName, readKnownHosts, rememberHostKey, type StoredKey } from './known-hosts';
 import type { ResolvedSshHost } from './ssh-config';
@@ -85,11 +86,11 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
       );
     }
     case 'unknown': {
-      const notes = [
-        result.certAuthorities.length
-          ? ` A @cert-authority line matches (${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')}), but host certificates are not supported (ssh2 has no OpenSSH certificate support), so the plain host key has to be trusted.`
-          : '',
-      ].join('');
+      if (result.certAuthorities.length) {
+        // The user trusts this host through a CA: asking about the plain key would go around that trust.
+        throw unsupportedBySsh2(name, '@cert-authority host certificates',
+          `${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')} trusts a certificate authority for this host, and only OpenSSH checks host certificates`);
+      }
       const rememberIn = opts.rememberIn ?? opts.files[0];
       const mayAsk = opts.strict !== 'yes' && opts.strict !== true && opts.prompt !== undefined;
       const answer = mayAsk ? await opts.prompt!({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint }) : 'cannot-ask';
@@ -102,7 +103,7 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
           : `for example: ssh-keyscan ${opts.port === 22 ? '' : `-p ${opts.port} `}${opts.host} >> ${file}, then check that ssh-keygen -lf ${file} shows ${fingerprint}`;
         throw new HostKeyError(
           'HOST_KEY_UNKNOWN',
-          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes}`,
+          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.`,
           details,
           `Confirm the fingerprint with the node's administrator, then add the key to ${file} (${howToAdd}) and retry.`,
         );

@@ -1,7 +1,9 @@
 import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
 import { DEFAULT_AUTH_METHODS, type AuthMethodName } from './auth-methods';
+import { existsSync } from 'node:fs';
+import { NEEDS_OPENSSH } from './config-refusals';
 import { agentLimitedTo } from './identity-agent';
-import { identityPublicKey, loadIdentityKey } from './identity-key';
+import { declaredKeyType, identityPublicKey, loadIdentityKey } from './identity-key';
 import type { SshPrompter } from './ssh-prompter';
 
 /**
@@ -22,6 +24,8 @@ export interface AuthPlan {
   identitiesOnly?: boolean;
   /** Methods allowed, in order; default ssh's. A method not listed is never tried, nor its secret asked. */
   methods?: readonly AuthMethodName[];
+  /** Configured login features only OpenSSH has (e.g. `CertificateFile ~/.ssh/x-cert.pub`), reported as skipped. */
+  unsupported?: readonly string[];
   prompter: SshPrompter;
 }
 
@@ -40,7 +44,7 @@ type Step = { method: AuthenticationType; label: string; build: () => Promise<An
 
 export function createAuthSession(plan: AuthPlan): AuthSession {
   const tried: string[] = [];
-  const skipped: string[] = [];
+  const skipped: string[] = (plan.unsupported ?? []).map((f) => `${f}: ${NEEDS_OPENSSH}`);
   const { username, prompter } = plan;
   const login = { user: username, host: plan.host };
   const label = `${username}@${plan.host}`;
@@ -77,6 +81,11 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       method: 'publickey',
       label: `publickey ${keyPath}`,
       build: async () => {
+        if (!existsSync(keyPath)) return (skipped.push(`${keyPath}: no such file`), null);
+        // ssh would offer the certificate beside the key, or the FIDO key; ssh2 can do neither.
+        if (existsSync(`${keyPath}-cert.pub`)) skipped.push(`certificate ${keyPath}-cert.pub: ${NEEDS_OPENSSH} (the plain key is tried)`);
+        const type = (await declaredKeyType(keyPath)) ?? '';
+        if (type.startsWith('sk-')) return (skipped.push(`${keyPath}: FIDO security key (${type}) ${NEEDS_OPENSSH}`), null);
         const loaded = await loadIdentityKey(keyPath, prompter);
         if ('skipped' in loaded) {
           skipped.push(loaded.skipped);

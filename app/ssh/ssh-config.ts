@@ -66,6 +66,9 @@ export interface ResolvedSshHost {
   addressFamily: 'any' | 'inet' | 'inet6';
   /** BindAddress: the local address to connect from; undefined when not set. */
   bindAddress?: string;
+  /** CertificateFile entries, expanded: certificates only OpenSSH can present. */
+  certificateFiles: string[];
+  gssapiAuthentication: boolean;
   /** Settings the built-in transport does not implement (ssh-target refuses or notes them). */
   unsupported: UnsupportedSetting[];
   /** Login methods ssh would try, in its order (PreferredAuthentications less those turned off). */
@@ -185,6 +188,8 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     addressFamily: first('addressfamily') === 'inet' ? 'inet' : first('addressfamily') === 'inet6' ? 'inet6' : 'any',
     ...(bindAddress && bindAddress !== 'none' ? { bindAddress } : {}),
     unsupported: findUnsupportedSettings(first),
+    certificateFiles: (values.get('certificatefile') ?? []).map((f) => expandPath(f, tokens, env)),
+    gssapiAuthentication: yes(first('gssapiauthentication')),
     authMethods: allowedAuthMethods(first),
     algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
     source,

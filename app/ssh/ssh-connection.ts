@@ -39,6 +39,8 @@ export interface SshHop extends HopLabel {
   bindAddress?: string;
   /** ssh_config settings this transport does not use, to be shown to the user (e.g. ControlMaster). */
   notices?: string[];
+  /** ssh_config login features only OpenSSH has (CertificateFile, GSSAPI), named if the login fails. */
+  authUnsupported?: string[];
   /** Login methods to try, in order (ssh_config PreferredAuthentications etc.); default ssh's. */
   authMethods?: AuthMethodName[];
   /** From ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs); default OpenSSH's defaults. */
@@ -189,6 +191,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       identityFiles: hop.identityFiles,
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
       ...(hop.authMethods ? { methods: hop.authMethods } : {}),
+      ...(hop.authUnsupported ? { unsupported: hop.authUnsupported } : {}),
       prompter,
     });
     arm();

@@ -133,6 +133,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   if (e.level === 'client-authentication') {
     const tried = auth.tried.length ? auth.tried.join(', ') : 'none available';
     const skipped = auth.skipped.length ? `; skipped: ${auth.skipped.join('; ')}` : '';
+    const onlyOpenSsh = auth.skipped.filter((s) => s.includes('needs the OpenSSH transport'));
+    if (onlyOpenSsh.length) {
+      return new SshError('NEEDS_OPENSSH', `Authentication failed for ${hopText(hop)}: ${onlyOpenSsh.join('; ')} (tried: ${tried}${skipped})`,
+        `Log in to ${hop.host} with OpenSSH's ssh, or give it a plain key the server accepts (IdentityFile).`, e);
+    }
     return new SshError('AUTH_FAILED', `Authentication failed for ${hopText(hop)} (tried: ${tried}${skipped})`,
       `Load the right key into ssh-agent or set IdentityFile for ${hop.host}, and check the user name.`, e);
   }

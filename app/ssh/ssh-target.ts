@@ -15,9 +15,12 @@ function toHop(r: ResolvedSshHost): SshHop {
   }
   const refused = r.unsupported.find((u) => u.refuse);
   if (refused) throw unsupportedBySsh2(r.alias, `${refused.keyword} ${refused.value}`, refused.why);
+  // Login features only OpenSSH has: named if the login then fails, instead of a bare "tried: publickey".
+  const authUnsupported = [...r.certificateFiles.map((f) => `CertificateFile ${f}`), ...(r.gssapiAuthentication ? ['GSSAPIAuthentication yes'] : [])];
   const notices = r.unsupported.map((u) => `${r.alias}: ${u.keyword} ${u.value} is not used by Nodescope's built-in SSH transport: ${u.why}.`);
   return {
     ...(notices.length ? { notices } : {}),
+    ...(authUnsupported.length ? { authUnsupported } : {}),
     ...(r.addressFamily !== 'any' ? { addressFamily: r.addressFamily } : {}),
     ...(r.bindAddress !== undefined ? { bindAddress: r.bindAddress } : {}),
     host: r.hostname,
