@@ -24,6 +24,7 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
       'Host khcommand', '  KnownHostsCommand /bin/echo %H',
       'Host canonical', '  CanonicalizeHostname yes',
       'Host shared', '  ControlMaster auto', '  ControlPath /tmp/%C',
+      'Host rsaonly', '  PubkeyAcceptedAlgorithms rsa-sha2-512,rsa-sha2-256',
       'Host *',
       `  HostName ${h.host}`,
       `  Port ${h.port}`,
@@ -62,6 +63,13 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
       expect(err.code).toBe('NEEDS_OPENSSH');
       expect(err.message).toMatch(new RegExp(`^${keyword} .+ \\(ssh config for ${alias}\\) needs the OpenSSH transport`));
     }
+  });
+
+  it.each(['openssh', 'builtin'] as const)('does not offer an identity file whose type PubkeyAcceptedAlgorithms leaves out, as ssh (%s reader)', async (evaluator) => {
+    const err = await failure(connect('rsaonly', evaluator));
+    expect(err.code).toBe('AUTH_FAILED');
+    expect(err.message).toContain(`${h.root.key}: key type ssh-ed25519 not in PubkeyAcceptedAlgorithms`);
+    expect((await runCommand('ssh', ['-F', config, '-o', 'BatchMode=yes', 'rsaonly', 'true'])).code).not.toBe(0);
   });
 
   it.each(['openssh', 'builtin'] as const)('says ControlMaster is not used, and connects (%s reader)', async (evaluator) => {

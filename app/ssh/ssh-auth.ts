@@ -24,6 +24,8 @@ export interface AuthPlan {
   identitiesOnly?: boolean;
   /** Methods allowed, in order; default ssh's. A method not listed is never tried, nor its secret asked. */
   methods?: readonly AuthMethodName[];
+  /** PubkeyAcceptedAlgorithms: identity files of other key types are not offered; default all. */
+  pubkeyAlgorithms?: readonly string[];
   /** Configured login features only OpenSSH has (e.g. `CertificateFile ~/.ssh/x-cert.pub`), reported as skipped. */
   unsupported?: readonly string[];
   prompter: SshPrompter;
@@ -41,6 +43,12 @@ export interface AuthSession {
 
 /** `label` names the attempt in error messages, e.g. `publickey ~/.ssh/id_ed25519`. */
 type Step = { method: AuthenticationType; label: string; build: () => Promise<AnyAuthMethod | null> };
+
+/** An RSA key may sign with any of its three algorithms; other types with their own name. */
+function keyTypeAccepted(type: string, accepted: readonly string[] | undefined): boolean {
+  if (!accepted) return true;
+  return type === 'ssh-rsa' ? accepted.some((a) => ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'].includes(a)) : accepted.includes(type);
+}
 
 export function createAuthSession(plan: AuthPlan): AuthSession {
   const tried: string[] = [];
@@ -89,6 +97,10 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
         const loaded = await loadIdentityKey(keyPath, prompter);
         if ('skipped' in loaded) {
           skipped.push(loaded.skipped);
+          return null;
+        }
+        if (!keyTypeAccepted(loaded.key.type, plan.pubkeyAlgorithms)) {
+          skipped.push(`${keyPath}: key type ${loaded.key.type} not in PubkeyAcceptedAlgorithms`);
           return null;
         }
         return { type: 'publickey', username, key: loaded.key };

@@ -39,6 +39,8 @@ export interface SshHop extends HopLabel {
   bindAddress?: string;
   /** ssh_config settings this transport does not use, to be shown to the user (e.g. ControlMaster). */
   notices?: string[];
+  /** PubkeyAcceptedAlgorithms: key types that may be offered; default all. */
+  pubkeyAlgorithms?: string[];
   /** ssh_config login features only OpenSSH has (CertificateFile, GSSAPI), named if the login fails. */
   authUnsupported?: string[];
   /** Login methods to try, in order (ssh_config PreferredAuthentications etc.); default ssh's. */
@@ -192,6 +194,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
       ...(hop.authMethods ? { methods: hop.authMethods } : {}),
       ...(hop.authUnsupported ? { unsupported: hop.authUnsupported } : {}),
+      ...(hop.pubkeyAlgorithms ? { pubkeyAlgorithms: hop.pubkeyAlgorithms } : {}),
       prompter,
     });
     arm();

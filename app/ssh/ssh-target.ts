@@ -41,6 +41,7 @@ function toHop(r: ResolvedSshHost): SshHop {
     serverAliveCountMax: r.serverAliveCountMax,
     algorithms: hopAlgorithms(r.algorithms, r.alias),
     authMethods: r.authMethods,
+    pubkeyAlgorithms: r.algorithms.pubkeyacceptedalgorithms,
   };
 }
 
