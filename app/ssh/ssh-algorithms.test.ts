@@ -66,14 +66,14 @@ describe('hopAlgorithms', () => {
     expect(DEFAULT_HOP_ALGORITHMS.serverHostKey).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256']);
     expect(DEFAULT_HOP_ALGORITHMS.kex).not.toContain('diffie-hellman-group15-sha512');
     expect(DEFAULT_HOP_ALGORITHMS.preferKnownHostKeys).toBe(true);
-    const pinned = hopAlgorithms(lists({ hostkeyalgorithms: ['ssh-ed25519'] }), 'node1');
+    const pinned = hopAlgorithms(lists({ hostkeyalgorithms: ['ssh-ed25519-cert-v01@openssh.com', 'ssh-ed25519'] }), 'node1', false);
     expect(pinned).toMatchObject({ serverHostKey: ['ssh-ed25519'], preferKnownHostKeys: false });
   });
 
   it('refuses a list the built-in transport has nothing of, naming the keyword', () => {
     let err: SshError | undefined;
     try {
-      hopAlgorithms(lists({ hostkeyalgorithms: ['ssh-ed25519-cert-v01@openssh.com'] }), 'node1');
+      hopAlgorithms(lists({ hostkeyalgorithms: ['ssh-ed25519-cert-v01@openssh.com'] }), 'node1', false);
     } catch (e) {
       err = e as SshError;
     }
@@ -95,6 +95,12 @@ describe('host key algorithms against a real sshd with RSA and ed25519 host keys
     writeFileSync(config, [
       'Host pinned',
       '  HostKeyAlgorithms ssh-ed25519',
+      'Host ownorder',
+      '  HostKeyAlgorithms ssh-ed25519,rsa-sha2-512',
+      'Host caret',
+      '  HostKeyAlgorithms ^ssh-ed25519',
+      'Host plus',
+      '  HostKeyAlgorithms +ssh-rsa',
       'Host *',
       `  HostName ${h.host}`,
       `  Port ${h.port}`,
@@ -121,6 +127,23 @@ describe('host key algorithms against a real sshd with RSA and ed25519 host keys
 
     const ssh = await runCommand('ssh', ['-F', config, '-o', 'BatchMode=yes', 'pinned', 'true']);
     expect(ssh.stderr).toContain('REMOTE HOST IDENTIFICATION HAS CHANGED');
+  });
+
+  it.each(['openssh', 'builtin'] as const)('tries known key types first only where ssh does: unset, + or - lists (%s reader)', async (evaluator) => {
+    const outcome = async (alias: string) => {
+      try {
+        (await openSshConnection(await resolveSshTarget(alias, { configFile: config }, { evaluator }), { prompter: scriptedPrompter() })).close();
+        return 'connected';
+      } catch (err) {
+        return (err as SshError).message.includes('has CHANGED') ? 'changed' : (err as Error).message;
+      }
+    };
+    const sshOutcome = async (alias: string) =>
+      (await runCommand('ssh', ['-F', config, '-o', 'BatchMode=yes', alias, 'true'])).stderr.includes('HAS CHANGED') ? 'changed' : 'connected';
+    for (const [alias, expected] of [['plus', 'connected'], ['ownorder', 'changed'], ['caret', 'changed']] as const) {
+      expect([alias, await outcome(alias)]).toEqual([alias, expected]);
+      expect([alias, await sshOutcome(alias)]).toEqual([alias, expected]);
+    }
   });
 });
 

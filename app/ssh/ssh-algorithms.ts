@@ -116,7 +116,13 @@ export function assembleAlgorithms(keyword: AlgorithmKeyword, value: string | un
   return [...new Set(ordered.flatMap((n) => matching(rules, n)))];
 }
 
-/** ssh uses the known host's key types first only when HostKeyAlgorithms is left at its default. */
+/**
+ * ssh puts the known host's key types first when HostKeyAlgorithms is unset or only appends to or
+ * removes from the default (`+`, `-`), never for `^` or a list of its own (checked with ssh 9.2).
+ */
+export const ordersByKnownHosts = (configured: string | undefined) => configured === undefined || /^[+-]/.test(configured);
+
+/** The same, judged from a resolved list alone: only the default itself is sure to be reordered. */
 export const isDefaultHostKeyAlgorithms = (list: readonly string[]) => list.join(',') === DEFAULT_KEY_ALGORITHMS.join(',');
 
 /** What openSshConnection passes to ssh2 for one hop. */
@@ -134,7 +140,7 @@ export interface HopAlgorithms {
  * lacks. A keyword that leaves nothing is refused, naming it, rather than connecting with
  * algorithms the user did not allow.
  */
-export function hopAlgorithms(lists: OpenSshAlgorithms, host: string): HopAlgorithms {
+export function hopAlgorithms(lists: OpenSshAlgorithms, host: string, preferKnownHostKeys: boolean): HopAlgorithms {
   const usable = (keyword: AlgorithmKeyword) => {
     const ssh2 = RULES[keyword].ssh2;
     const both = lists[keyword].filter((a) => ssh2.includes(a));
@@ -146,7 +152,7 @@ export function hopAlgorithms(lists: OpenSshAlgorithms, host: string): HopAlgori
   };
   return {
     serverHostKey: usable('hostkeyalgorithms'),
-    preferKnownHostKeys: isDefaultHostKeyAlgorithms(lists.hostkeyalgorithms),
+    preferKnownHostKeys,
     kex: usable('kexalgorithms'),
     cipher: usable('ciphers'),
     hmac: usable('macs'),
@@ -157,4 +163,5 @@ export function hopAlgorithms(lists: OpenSshAlgorithms, host: string): HopAlgori
 export const DEFAULT_HOP_ALGORITHMS: HopAlgorithms = hopAlgorithms(
   Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, RULES[k].defaults])) as OpenSshAlgorithms,
   'any host',
+  true,
 );

@@ -4,7 +4,7 @@ import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh
 import { findSshBinary, runSshG } from './ssh-config-openssh';
 import { findUnsupportedSettings, type UnsupportedSetting } from './config-refusals';
 import { allowedAuthMethods, type AuthMethodName } from './auth-methods';
-import { ALGORITHM_KEYWORDS, assembleAlgorithms, type OpenSshAlgorithms } from './ssh-algorithms';
+import { ALGORITHM_KEYWORDS, assembleAlgorithms, isDefaultHostKeyAlgorithms, ordersByKnownHosts, type OpenSshAlgorithms } from './ssh-algorithms';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
 
 /** Command-line style options; like ssh's -l -p -i -J -F they win over the config file. */
@@ -75,6 +75,8 @@ export interface ResolvedSshHost {
   authMethods: AuthMethodName[];
   /** HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as ssh resolves them (modifiers applied). */
   algorithms: OpenSshAlgorithms;
+  /** Whether ssh would try the host's known key types first (HostKeyAlgorithms unset, or `+`/`-` only). */
+  hostKeysInKnownHostsOrder: boolean;
   /** Which evaluator produced this. */
   source: 'openssh' | 'builtin';
   /** Problems ssh would warn about, e.g. a missing -i file (which is then left out). */
@@ -149,7 +151,14 @@ function strictValue(v: string | undefined): StrictHostKeyCheckingValue {
  * Values both evaluators leave in ssh -G form (but UserKnownHostsFile and GlobalKnownHostsFile as one
  * entry per path); this turns them into the typed result.
  */
-function finish(alias: string, values: Map<string, string[]>, source: ResolvedSshHost['source'], warnings: string[], env: NodeJS.ProcessEnv): ResolvedSshHost {
+function finish(
+  alias: string,
+  values: Map<string, string[]>,
+  source: ResolvedSshHost['source'],
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+  hostKeysInKnownHostsOrder: boolean,
+): ResolvedSshHost {
   const first = (k: string) => values.get(k)?.[0];
   const hostname = first('hostname') ?? alias.toLowerCase();
   const user = first('user') ?? localAccount().user;
@@ -192,6 +201,7 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     gssapiAuthentication: yes(first('gssapiauthentication')),
     authMethods: allowedAuthMethods(first),
     algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
+    hostKeysInKnownHostsOrder,
     source,
     warnings,
   };
@@ -232,7 +242,24 @@ async function viaOpenSsh(binary: string, destination: string, overrides: SshOve
     const line = values.get(keyword)?.[0];
     if (line !== undefined) values.set(keyword, splitSshGPathList(line));
   }
-  return finish(alias, values, 'openssh', warnings, env);
+  return finish(alias, values, 'openssh', warnings, env, knownHostsOrderFor(values, destination, overrides, env));
+}
+
+/**
+ * `ssh -G` prints HostKeyAlgorithms resolved, without the `+`/`-` that decides whether ssh tries known key
+ * types first. The built-in reader still has the raw value; it is used when it resolves the same list.
+ * Otherwise (a config only ssh can evaluate) only the plain default counts as reordered: wrongly not
+ * reordering can refuse a host ssh accepts, wrongly reordering could accept one ssh refuses.
+ */
+function knownHostsOrderFor(values: Map<string, string[]>, destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): boolean {
+  const list = (values.get('hostkeyalgorithms')?.[0] ?? '').split(',');
+  try {
+    const builtin = viaBuiltin(destination, overrides, env);
+    if (builtin.algorithms.hostkeyalgorithms.join(',') === list.join(',')) return builtin.hostKeysInKnownHostsOrder;
+  } catch {
+    // A config the built-in reader cannot evaluate: judge from the list alone.
+  }
+  return isDefaultHostKeyAlgorithms(list);
 }
 
 function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): ResolvedSshHost {
@@ -267,6 +294,7 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
   };
   const userKnownHosts = values.get('userknownhostsfile') ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2'];
   if (userKnownHosts[0] !== 'none') values.set('userknownhostsfile', userKnownHosts.map((f) => expandPath(f, tokens, env)));
+  const hostKeyAlgorithms = values.get('hostkeyalgorithms')?.[0];
   for (const keyword of ALGORITHM_KEYWORDS) {
     try {
       values.set(keyword, [assembleAlgorithms(keyword, values.get(keyword)?.[0]).join(',')]);
@@ -279,7 +307,7 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
   const agent = values.get('identityagent')?.[0];
   const agentIsName = agent === 'none' || agent === 'SSH_AUTH_SOCK' || (agent?.startsWith('$') && !agent.startsWith('${'));
   if (agent && !agentIsName) values.set('identityagent', [expandPath(agent, tokens, env)]);
-  return finish(alias, values, 'builtin', warnings, env);
+  return finish(alias, values, 'builtin', warnings, env, ordersByKnownHosts(hostKeyAlgorithms));
 }
 
 /**

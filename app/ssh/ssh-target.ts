@@ -39,7 +39,7 @@ function toHop(r: ResolvedSshHost): SshHop {
     ...(r.connectTimeout !== undefined ? { connectTimeout: r.connectTimeout } : {}),
     ...(r.serverAliveInterval > 0 ? { serverAliveInterval: r.serverAliveInterval } : {}),
     serverAliveCountMax: r.serverAliveCountMax,
-    algorithms: hopAlgorithms(r.algorithms, r.alias),
+    algorithms: hopAlgorithms(r.algorithms, r.alias, r.hostKeysInKnownHostsOrder),
     authMethods: r.authMethods,
     pubkeyAlgorithms: r.algorithms.pubkeyacceptedalgorithms,
   };
