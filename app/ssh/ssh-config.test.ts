@@ -75,7 +75,7 @@ beforeAll(() => {
       '  StrictHostKeyChecking no',
       '  IdentityAgent none',
       'Host spaced',
-      '  UserKnownHostsFile "/x/my kh" ~/other',
+      '  UserKnownHostsFile "/x/my kh" "/x/a /b" ~/other',
       '  GlobalKnownHostsFile "/etc/ssh/a b" /etc/ssh/c',
       'Host envagent',
       '  IdentityAgent ${HOME}/agent-%u.sock',
@@ -218,7 +218,7 @@ describe('resolveSshHost results', () => {
 
   it('keeps a quoted known_hosts path with a space as one path, as ssh does', async () => {
     expect(await resolveBoth('spaced', { configFile: config })).toMatchObject({
-      userKnownHostsFiles: ['/x/my kh', `${home}/other`],
+      userKnownHostsFiles: ['/x/my kh', '/x/a /b', `${home}/other`],
       globalKnownHostsFiles: ['/etc/ssh/a b', '/etc/ssh/c'],
     });
   });

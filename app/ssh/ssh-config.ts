@@ -238,11 +238,27 @@ async function viaOpenSsh(binary: string, destination: string, overrides: SshOve
   for (const id of overrides.identityFiles ?? []) args.push('-i', id);
   if (overrides.proxyJump !== undefined) args.push('-J', overrides.proxyJump);
   const { values, warnings } = await runSshG(binary, [...args, '--', destination], env);
-  for (const keyword of ['userknownhostsfile', 'globalknownhostsfile']) {
+  const builtin = builtinReading(destination, overrides, env);
+  const knownHosts = { userknownhostsfile: builtin?.userKnownHostsFiles, globalknownhostsfile: builtin?.globalKnownHostsFiles };
+  for (const [keyword, builtinList] of Object.entries(knownHosts)) {
     const line = values.get(keyword)?.[0];
-    if (line !== undefined) values.set(keyword, splitSshGPathList(line));
+    if (line === undefined) continue;
+    // The built-in reader's split when it read the same paths (a path may contain " /"), else splitSshGPathList's.
+    values.set(keyword, builtinList?.length && builtinList.join(' ') === line ? builtinList : splitSshGPathList(line));
   }
-  return finish(alias, values, 'openssh', warnings, env, knownHostsOrderFor(values, destination, overrides, env));
+  return finish(alias, values, 'openssh', warnings, env, knownHostsOrderFor(values, builtin));
+}
+
+/**
+ * The built-in reader's result for the same destination, to recover what `ssh -G` prints ambiguously;
+ * undefined for a config only ssh can evaluate (Match exec, ...).
+ */
+function builtinReading(destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): ResolvedSshHost | undefined {
+  try {
+    return viaBuiltin(destination, overrides, env);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -251,14 +267,9 @@ async function viaOpenSsh(binary: string, destination: string, overrides: SshOve
  * Otherwise (a config only ssh can evaluate) only the plain default counts as reordered: wrongly not
  * reordering can refuse a host ssh accepts, wrongly reordering could accept one ssh refuses.
  */
-function knownHostsOrderFor(values: Map<string, string[]>, destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): boolean {
+function knownHostsOrderFor(values: Map<string, string[]>, builtin: ResolvedSshHost | undefined): boolean {
   const list = (values.get('hostkeyalgorithms')?.[0] ?? '').split(',');
-  try {
-    const builtin = viaBuiltin(destination, overrides, env);
-    if (builtin.algorithms.hostkeyalgorithms.join(',') === list.join(',')) return builtin.hostKeysInKnownHostsOrder;
-  } catch {
-    // A config the built-in reader cannot evaluate: judge from the list alone.
-  }
+  if (builtin && builtin.algorithms.hostkeyalgorithms.join(',') === list.join(',')) return builtin.hostKeysInKnownHostsOrder;
   return isDefaultHostKeyAlgorithms(list);
 }
 
