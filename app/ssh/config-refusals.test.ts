@@ -20,6 +20,7 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
     config = join(h.dir, 'settings_config');
     writeFileSync(config, [
       'Host bound', '  BindAddress 127.0.0.2',
+      'Host v6only', '  AddressFamily inet6',
       'Host oldcipher', '  Ciphers 3des-cbc',
       'Host khcommand', '  KnownHostsCommand /bin/echo %H',
       'Host canonical', '  CanonicalizeHostname yes',
@@ -49,6 +50,12 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
     await connect('bound', evaluator);
     // sshd's log reaches the harness a moment after the login.
     await pollUntil('sshd logs the login from 127.0.0.2', fromBound, (n) => n === before + 1);
+  });
+
+  it.each(['openssh', 'builtin'] as const)('refuses an IPv4 HostName under AddressFamily inet6, as ssh does (%s reader)', async (evaluator) => {
+    const err = await failure(connect('v6only', evaluator));
+    expect(err.message).toContain(`Could not resolve hostname ${h.host}: AddressFamily inet6`);
+    expect((await runCommand('ssh', ['-F', config, '-o', 'BatchMode=yes', 'v6only', 'true'])).stderr).toContain('Could not resolve hostname');
   });
 
   it.each(['openssh', 'builtin'] as const)('offers only the configured Ciphers, so a server without them is refused as by ssh (%s reader)', async (evaluator) => {

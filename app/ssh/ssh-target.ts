@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { SshError } from './ssh-errors';
 import { resolveSshRoute, type ResolvedSshHost, type ResolveOptions, type SshOverrides } from './ssh-config';
 import type { SshHop, SshTarget } from './ssh-connection';
 import { hopAlgorithms } from './ssh-algorithms';
@@ -12,6 +14,12 @@ import { unsupportedBySsh2 } from './config-refusals';
 function toHop(r: ResolvedSshHost): SshHop {
   if (r.proxyCommand) {
     throw unsupportedBySsh2(r.alias, `ProxyCommand (${r.proxyCommand})`, 'it does not run local commands for a connection; use ProxyJump instead');
+  }
+  // ssh2 dials an address literal of the other family anyway; ssh cannot resolve it and stops.
+  const literal = isIP(r.hostname);
+  if ((r.addressFamily === 'inet' && literal === 6) || (r.addressFamily === 'inet6' && literal === 4)) {
+    throw new SshError('HOST_NOT_FOUND', `Could not resolve hostname ${r.hostname}: AddressFamily ${r.addressFamily} does not allow an IPv${literal} address (ssh refuses it too)`,
+      `Change AddressFamily or HostName for ${r.alias} in your ssh config.`);
   }
   const refused = r.unsupported.find((u) => u.refuse);
   if (refused) throw unsupportedBySsh2(r.alias, `${refused.keyword} ${refused.value}`, refused.why);
