@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,23 @@ describe('ssh_config settings beyond host keys (real sshd)', () => {
     expect(err.code).toBe('AUTH_FAILED');
     expect(err.message).toContain(`${h.root.key}: key type ssh-ed25519 not in PubkeyAcceptedAlgorithms`);
     expect((await runCommand('ssh', ['-F', config, '-o', 'BatchMode=yes', 'rsaonly', 'true'])).code).not.toBe(0);
+  });
+
+  it('does not offer an agent key whose type PubkeyAcceptedAlgorithms leaves out', async () => {
+    const sock = join(h.dir, 'agent.sock');
+    const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
+    try {
+      await pollUntil('ssh-agent listens', () => existsSync(sock));
+      execFileSync('ssh-add', ['-q', h.root.key], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
+      const agentConfig = join(h.dir, 'agent_config');
+      writeFileSync(agentConfig, `Host *\n  HostName ${h.host}\n  Port ${h.port}\n  User root\n  IdentityAgent ${sock}\n  IdentityFile /nonexistent/key\n` +
+        `  UserKnownHostsFile ${h.knownHosts}\n  StrictHostKeyChecking yes\nHost rsaonly\n  PubkeyAcceptedAlgorithms rsa-sha2-512,rsa-sha2-256\n`);
+      const viaAgent = async (alias: string) => openSshConnection(await resolveSshTarget(alias, { configFile: agentConfig }), { prompter: scriptedPrompter() });
+      (await viaAgent('any')).close();
+      expect((await failure(viaAgent('rsaonly'))).code).toBe('AUTH_FAILED');
+    } finally {
+      agent.kill();
+    }
   });
 
   it.each(['openssh', 'builtin'] as const)('says ControlMaster is not used, and connects (%s reader)', async (evaluator) => {

@@ -1,4 +1,4 @@
-import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
+import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, ParsedKey, Prompt } from 'ssh2';
 import { DEFAULT_AUTH_METHODS, type AuthMethodName } from './auth-methods';
 import { existsSync } from 'node:fs';
 import { NEEDS_OPENSSH } from './config-refusals';
@@ -24,7 +24,7 @@ export interface AuthPlan {
   identitiesOnly?: boolean;
   /** Methods allowed, in order; default ssh's. A method not listed is never tried, nor its secret asked. */
   methods?: readonly AuthMethodName[];
-  /** PubkeyAcceptedAlgorithms: identity files of other key types are not offered; default all. */
+  /** PubkeyAcceptedAlgorithms: keys (files and agent) of other types are not offered; default all. */
   pubkeyAlgorithms?: readonly string[];
   /** Configured login features only OpenSSH has (e.g. `CertificateFile ~/.ssh/x-cert.pub`), reported as skipped. */
   unsupported?: readonly string[];
@@ -78,9 +78,11 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       method: 'agent',
       label: 'agent',
       build: async () => {
-        if (!plan.identitiesOnly) return { type: 'agent', username, agent: agentPath };
+        const typeOk = (k: ParsedKey) => keyTypeAccepted(k.type, plan.pubkeyAlgorithms);
+        if (!plan.identitiesOnly) return { type: 'agent', username, agent: plan.pubkeyAlgorithms ? agentLimitedTo(agentPath, typeOk) : agentPath };
         const wanted = (await Promise.all(plan.identityFiles.map(identityPublicKey))).filter((k): k is Buffer => k !== null);
-        return wanted.length ? { type: 'agent', username, agent: agentLimitedTo(agentPath, wanted) } : null;
+        const offered = (k: ParsedKey) => typeOk(k) && wanted.some((w) => w.equals(k.getPublicSSH()));
+        return wanted.length ? { type: 'agent', username, agent: agentLimitedTo(agentPath, offered) } : null;
       },
     });
   }
