@@ -1,6 +1,6 @@
+import { existsSync } from 'node:fs';
 import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, ParsedKey, Prompt } from 'ssh2';
 import { DEFAULT_AUTH_METHODS, type AuthMethodName } from './auth-methods';
-import { existsSync } from 'node:fs';
 import { NEEDS_OPENSSH } from './config-refusals';
 import { agentLimitedTo } from './identity-agent';
 import { declaredKeyType, identityPublicKey, loadIdentityKey } from './identity-key';
@@ -8,7 +8,8 @@ import type { SshPrompter } from './ssh-prompter';
 
 /**
  * Decides which SSH auth method to try next, in ssh(1)'s order (PreferredAuthentications; by
- * default agent and identity files, keyboard-interactive, password), only the methods allowed. One attempt per key keeps us under sshd's MaxAuthTries,
+ * default agent and identity files, keyboard-interactive, password), only the methods allowed.
+ * One attempt per key keeps us under sshd's MaxAuthTries,
  * keys are only decrypted (and their passphrase asked) when the server still accepts
  * publickey, and methods the server does not offer are skipped.
  */
