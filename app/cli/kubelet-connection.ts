@@ -38,6 +38,8 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   } catch (err) {
     throw new CliUsageError((err as Error).message);
   }
+  // e.g. ControlMaster: used by ssh, not by the built-in transport; said once, as ssh -v would.
+  for (const notice of [...target.proxyJump, target].flatMap((hop) => hop.notices ?? [])) printError(`nodescope: ${notice}`);
   if (knownHosts) {
     const pin = (hop: SshHop): SshHop => ({ ...hop, knownHostsFiles: [knownHosts] });
     target = { ...pin(target), proxyJump: target.proxyJump.map(pin) };

@@ -65,7 +65,7 @@ describe('kubelet errors: what the user is told to do', () => {
     for (const missing of [local, viaSsh('SOCKET_MISSING'), viaSsh('HOST_NOT_FOUND')]) {
       expect([canPassByWaiting(missing, false), canPassByWaiting(missing, true)]).toEqual([false, true]);
     }
-    for (const code of ['AUTH_FAILED', 'HOST_KEY_REJECTED', 'SUDO_REFUSED', 'FORWARDING_DISABLED', 'LOCAL_FILE'] as const) {
+    for (const code of ['AUTH_FAILED', 'HOST_KEY_REJECTED', 'SUDO_REFUSED', 'FORWARDING_DISABLED', 'LOCAL_FILE', 'NEEDS_OPENSSH', 'NO_COMMON_ALGORITHM'] as const) {
       expect(canPassByWaiting(viaSsh(code), true)).toBe(false);
     }
     for (const code of ['HOST_UNREACHABLE', 'DNS', 'CONNECTION_LOST', 'SOCKET_NOT_LISTENING'] as const) {

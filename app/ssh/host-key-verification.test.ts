@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { preferredHostKeyAlgorithms, orderHostKeyAlgorithms } from './host-key-algorithms';
+import { DEFAULT_HOP_ALGORITHMS } from './ssh-algorithms';
 import { fingerprintSha256 } from './host-key-fingerprint';
 import { HostKeyError, hostKeyPolicy, verifyHostKey, type VerifyHostKeyOptions } from './host-key-verification';
 import { resolveSshHost } from './ssh-config';
@@ -95,6 +96,24 @@ describe('verifyHostKey against a real sshd', () => {
     expect(fix?.slice(1)).toEqual([targetName(), kh]);
     execFileSync('ssh-keygen', ['-R', fix![1]!, '-f', fix![2]!], { stdio: 'ignore' });
     await expectHostKeyError(dial(h, { files: [kh], strict: 'yes' }), 'HOST_KEY_UNKNOWN');
+  });
+
+  it('refuses, as ssh does, a host known only by a key of another type instead of asking as for a new host', async () => {
+    // A man in the middle with an ed25519 key, in front of a host known by its RSA key.
+    const rsaKey = join(h.dir, 'other_rsa');
+    execFileSync('ssh-keygen', ['-q', '-t', 'rsa', '-b', '2048', '-N', '', '-f', rsaKey]);
+    const rsaLine = readFileSync(`${rsaKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
+    const kh = file('rsa_known_hosts', `${targetName()} ${rsaLine}\n`);
+    const prompt = vi.fn<(q: HostKeyQuestion) => Promise<HostKeyAnswer>>(async () => 'remember');
+    const err = await expectHostKeyError(dial(h, { files: [kh], strict: 'ask', prompt }), 'HOST_KEY_CHANGED');
+    expect(prompt).not.toHaveBeenCalled();
+    expect(err.message).toContain(`ssh-ed25519 key (${fingerprintSha256(blobOf(h.hostKeyLine))})`);
+    expect(err.message).toContain(`${kh}:1 has a ssh-rsa key (${fingerprintSha256(blobOf(rsaLine))})`);
+    expect(err.remedy).toContain(`ssh-keygen -R "${targetName()}" -f ${kh}`);
+    expect(readFileSync(kh, 'utf8')).toBe(`${targetName()} ${rsaLine}\n`);
+    // The oracle: OpenSSH refuses this host too.
+    const ssh = await runCommand('ssh', ['-F', '/dev/null', '-o', `UserKnownHostsFile=${kh}`, '-o', 'GlobalKnownHostsFile=/dev/null', '-o', 'StrictHostKeyChecking=ask', '-o', 'BatchMode=yes', '-i', h.root.key, '-p', String(h.port), `root@${h.host}`, 'true']);
+    expect(ssh.stderr).toContain('REMOTE HOST IDENTIFICATION HAS CHANGED');
   });
 
   it('refuses an unknown key without asking when StrictHostKeyChecking is yes', async () => {
@@ -193,20 +212,22 @@ describe('preferredHostKeyAlgorithms against an sshd with RSA and ed25519 host k
   });
   afterAll(async () => h?.stop());
 
-  it('makes a host known only by RSA negotiate RSA instead of looking unknown', async () => {
+  it('makes a host known only by RSA negotiate RSA instead of looking changed', async () => {
     const kh = join(h.dir, 'rsa_only');
     writeFileSync(kh, `[${h.host}]:${h.port} ${rsaLine}\n`);
-    const err = await expectHostKeyError(dial(h, { files: [kh], strict: 'yes' }), 'HOST_KEY_UNKNOWN');
-    expect(err.message).toMatch(/other key types for this host: ssh-rsa SHA256:\S+ \(.*rsa_only:1\)/);
+    const err = await expectHostKeyError(dial(h, { files: [kh], strict: 'yes' }), 'HOST_KEY_CHANGED');
+    expect(err.message).toMatch(/rsa_only:1 has a ssh-rsa key \(SHA256:\S+\)/);
 
-    const algorithms = await preferredHostKeyAlgorithms({ host: h.host, port: h.port, files: [kh] });
-    expect(algorithms.slice(0, 3)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']);
+    const algorithms = await preferredHostKeyAlgorithms({ host: h.host, port: h.port, files: [kh], allowed: DEFAULT_HOP_ALGORITHMS.serverHostKey });
+    // SHA-1 ssh-rsa stays out, as in ssh 8.8+.
+    expect(algorithms.slice(0, 3)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519']);
     const offered = await dial(h, { files: [kh], strict: 'yes' }, algorithms);
     expect(offered.equals(blobOf(rsaLine))).toBe(true);
   });
 
-  it('keeps ssh2\'s default order when nothing is known, and drops types ssh2 cannot use', () => {
-    expect(orderHostKeyAlgorithms([])).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']);
-    expect(orderHostKeyAlgorithms(['sk-ssh-ed25519@openssh.com', 'ecdsa-sha2-nistp384'])[0]).toBe('ecdsa-sha2-nistp384');
+  it('keeps OpenSSH\'s default order (without SHA-1 ssh-rsa) when nothing is known, and drops types ssh2 cannot use', () => {
+    const allowed = DEFAULT_HOP_ALGORITHMS.serverHostKey;
+    expect(orderHostKeyAlgorithms([], allowed)).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256']);
+    expect(orderHostKeyAlgorithms(['sk-ssh-ed25519@openssh.com', 'ecdsa-sha2-nistp384'], allowed)[0]).toBe('ecdsa-sha2-nistp384');
   });
 });

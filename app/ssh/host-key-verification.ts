@@ -1,4 +1,6 @@
 import { fingerprintSha256, keyTypeOfBlob } from './host-key-fingerprint';
+import { unsupportedBySsh2 } from './config-refusals';
+import { isRevokedHostKey } from './revoked-host-keys';
 import { checkKnownHosts, knownHostsName, readKnownHosts, rememberHostKey, type StoredKey } from './known-hosts';
 import type { ResolvedSshHost } from './ssh-config';
 import type { HostKeyAnswer, HostKeyQuestion } from './ssh-prompter';
@@ -32,6 +34,8 @@ export interface VerifyHostKeyOptions {
   blob: Buffer;
   /** known_hosts files to search: UserKnownHostsFile entries, then GlobalKnownHostsFile entries. */
   files: readonly string[];
+  /** ssh_config RevokedHostKeys: keys refused whatever known_hosts says. */
+  revokedHostKeys?: string;
   /** Where 'remember' writes; default the first of `files`. */
   rememberIn?: string;
   /** HashKnownHosts: write hashed names. */
@@ -44,10 +48,6 @@ export interface VerifyHostKeyOptions {
   prompt?: (question: HostKeyQuestion) => Promise<HostKeyAnswer>;
 }
 
-function describeStored(keys: StoredKey[]): string {
-  return keys.map((k) => `${k.keyType} ${k.fingerprint} (${k.file}:${k.line})`).join(', ');
-}
-
 /**
  * Resolves when the key may be used, after asking about an unknown key if policy allows; throws a
  * HostKeyError otherwise. A changed or revoked key is never accepted, whatever the policy says.
@@ -57,6 +57,10 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
   const keyType = keyTypeOfBlob(opts.blob);
   const fingerprint = fingerprintSha256(opts.blob);
   const details = { host: opts.host, port: opts.port, keyType, fingerprint };
+  if (opts.revokedHostKeys !== undefined && (await isRevokedHostKey(opts.revokedHostKeys, opts.blob, name))) {
+    throw new HostKeyError('HOST_KEY_REVOKED', `The ${keyType} host key ${fingerprint} offered by ${name} is revoked by ${opts.revokedHostKeys} (RevokedHostKeys); refusing to connect.`,
+      details, `Ask the node's administrator for its current host key.`);
+  }
   const result = checkKnownHosts(await readKnownHosts(opts.files), name, opts.blob);
 
   switch (result.status) {
@@ -71,21 +75,22 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
       );
     case 'changed': {
       const s = result.stored;
+      const what = s.keyType === keyType ? `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. `
+        : `The host key for ${name} has CHANGED: the server presented a ${keyType} key (${fingerprint}), but ${s.file}:${s.line} has a ${s.keyType} key (${s.fingerprint}) for it and no ${keyType} key. `;
       throw new HostKeyError(
         'HOST_KEY_CHANGED',
-        `The ${keyType} host key for ${name} has CHANGED: the server offered ${fingerprint}, but ${s.file}:${s.line} has ${s.fingerprint}. ` +
+        what +
           `Someone may be intercepting the connection, or the node was reinstalled.`,
         { ...details, stored: s },
         `If you have confirmed the new key with the node's administrator, remove the old one with: ssh-keygen -R "${name}" -f ${s.file}`,
       );
     }
     case 'unknown': {
-      const notes = [
-        result.otherTypes.length ? ` known_hosts has other key types for this host: ${describeStored(result.otherTypes)}.` : '',
-        result.certAuthorities.length
-          ? ` A @cert-authority line matches (${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')}), but host certificates are not supported (ssh2 has no OpenSSH certificate support), so the plain host key has to be trusted.`
-          : '',
-      ].join('');
+      if (result.certAuthorities.length) {
+        // The user trusts this host through a CA: asking about the plain key would go around that trust.
+        throw unsupportedBySsh2(name, '@cert-authority host certificates',
+          `${result.certAuthorities.map((c) => `${c.file}:${c.line}`).join(', ')} trusts a certificate authority for this host, and only OpenSSH checks host certificates`);
+      }
       const rememberIn = opts.rememberIn ?? opts.files[0];
       const mayAsk = opts.strict !== 'yes' && opts.strict !== true && opts.prompt !== undefined;
       const answer = mayAsk ? await opts.prompt!({ host: opts.hostKeyAlias ?? opts.host, port: opts.port, keyType, fingerprint }) : 'cannot-ask';
@@ -98,7 +103,7 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
           : `for example: ssh-keyscan ${opts.port === 22 ? '' : `-p ${opts.port} `}${opts.host} >> ${file}, then check that ssh-keygen -lf ${file} shows ${fingerprint}`;
         throw new HostKeyError(
           'HOST_KEY_UNKNOWN',
-          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.${notes}`,
+          `The ${keyType} host key ${fingerprint} for ${name} is not in known_hosts and ${why}.`,
           details,
           `Confirm the fingerprint with the node's administrator, then add the key to ${file} (${howToAdd}) and retry.`,
         );
@@ -115,7 +120,7 @@ export async function verifyHostKey(opts: VerifyHostKeyOptions): Promise<void> {
   }
 }
 
-export type HostKeyPolicy = Pick<VerifyHostKeyOptions, 'host' | 'port' | 'hostKeyAlias' | 'files' | 'rememberIn' | 'hash' | 'strict'>;
+export type HostKeyPolicy = Pick<VerifyHostKeyOptions, 'host' | 'port' | 'hostKeyAlias' | 'files' | 'rememberIn' | 'hash' | 'strict' | 'revokedHostKeys'>;
 
 /**
  * The host key settings of a resolved ssh_config host, ready to spread into verifyHostKey:
@@ -128,6 +133,7 @@ export function hostKeyPolicy(resolved: ResolvedSshHost): HostKeyPolicy {
     host: resolved.hostname,
     port: resolved.port,
     ...(resolved.hostKeyAlias ? { hostKeyAlias: resolved.hostKeyAlias } : {}),
+    ...(resolved.revokedHostKeys ? { revokedHostKeys: resolved.revokedHostKeys } : {}),
     files: [...resolved.userKnownHostsFiles, ...resolved.globalKnownHostsFiles],
     ...(rememberIn ? { rememberIn } : {}),
     hash: resolved.hashKnownHosts,

@@ -1,14 +1,15 @@
 import ssh2, { type BaseAgent, type ParsedKey, type SignCallback, type SigningRequestOptions } from 'ssh2';
 
 /**
- * IdentitiesOnly for ssh-agent: offer only the agent keys that match the configured identity
- * files. An agent holding many keys otherwise burns through sshd's MaxAuthTries (6) before the
- * right one is tried, and the server drops the connection.
+ * An ssh-agent offering only some of its keys: for IdentitiesOnly, those matching the configured
+ * identity files (an agent holding many keys otherwise burns through sshd's MaxAuthTries (6) before
+ * the right one is tried, and the server drops the connection); for PubkeyAcceptedAlgorithms, the
+ * key types ssh would offer.
  */
 class MatchingKeysAgent extends ssh2.BaseAgent<ParsedKey> {
   constructor(
     private readonly inner: BaseAgent,
-    private readonly allowed: Buffer[],
+    private readonly offered: (key: ParsedKey) => boolean,
   ) {
     super();
   }
@@ -17,7 +18,7 @@ class MatchingKeysAgent extends ssh2.BaseAgent<ParsedKey> {
     this.inner.getIdentities((err, keys) => {
       if (err) return cb(err);
       const parsed = (keys ?? []).map((k) => ssh2.utils.parseKey(k as Buffer)).filter((k): k is ParsedKey => !(k instanceof Error));
-      cb(undefined, parsed.filter((k) => this.allowed.some((a) => a.equals(k.getPublicSSH()))));
+      cb(undefined, parsed.filter(this.offered));
     });
   }
 
@@ -27,6 +28,6 @@ class MatchingKeysAgent extends ssh2.BaseAgent<ParsedKey> {
   }
 }
 
-export function agentLimitedTo(agentPath: string, publicKeys: Buffer[]): BaseAgent {
-  return new MatchingKeysAgent(ssh2.createAgent(agentPath), publicKeys);
+export function agentLimitedTo(agentPath: string, offered: (key: ParsedKey) => boolean): BaseAgent {
+  return new MatchingKeysAgent(ssh2.createAgent(agentPath), offered);
 }

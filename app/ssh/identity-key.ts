@@ -76,3 +76,15 @@ export async function identityPublicKey(keyPath: string): Promise<Buffer | null>
   }
   return null;
 }
+
+/**
+ * The key type a `<path>.pub` names (its first word), read without parsing the key: ssh2 cannot parse
+ * some types at all (FIDO `sk-` keys), and those must still be recognised. undefined without a .pub.
+ */
+export async function declaredKeyType(keyPath: string): Promise<string | undefined> {
+  try {
+    return (await readSmallFile(`${keyPath}.pub`, IDENTITY_FILE)).toString('utf8').trim().split(/\s+/)[0] || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -90,12 +90,12 @@ describe('known_hosts matching', () => {
     });
   });
 
-  it('accepts when any line holds the key, and treats other key types as unknown, not changed', () => {
+  it('accepts when any line holds the key, and treats a key of another type as changed, as ssh does', () => {
     const text = `node1 ${keys.ed25519b.line}\nnode1 ${keys.ed25519.line}\nnode2 ${keys.rsa.line}\n`;
     const entries = parseKnownHosts(text, 'f');
     expect(checkKnownHosts(entries, 'node1', keys.ed25519.blob)).toMatchObject({ status: 'known', entry: { line: 2 } });
     const other = checkKnownHosts(entries, 'node2', keys.ed25519.blob);
-    expect(other).toMatchObject({ status: 'unknown', otherTypes: [{ keyType: 'ssh-rsa', line: 3 }] });
+    expect(other).toMatchObject({ status: 'changed', stored: { keyType: 'ssh-rsa', line: 3 } });
   });
 
   it('refuses @revoked keys even when a plain line also lists them', () => {

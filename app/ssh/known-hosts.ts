@@ -28,8 +28,8 @@ export interface StoredKey {
 
 export type KnownHostsResult =
   | { status: 'known'; entry: StoredKey }
-  /** `otherTypes`: keys of other types on file for this host; `certAuthorities`: @cert-authority lines that match it. */
-  | { status: 'unknown'; otherTypes: StoredKey[]; certAuthorities: StoredKey[] }
+  /** `certAuthorities`: @cert-authority lines that match the host. */
+  | { status: 'unknown'; certAuthorities: StoredKey[] }
   | { status: 'changed'; stored: StoredKey }
   | { status: 'revoked'; entry: StoredKey };
 
@@ -102,7 +102,9 @@ function stored(entry: KnownHostEntry): StoredKey {
 
 /**
  * Decides as OpenSSH does: a matching @revoked key refuses; any line with this exact key accepts;
- * a line with another key of the same type means the key changed; otherwise it is unknown.
+ * a line with any other key for the host means the key changed, even one of another type (ssh 9
+ * says REMOTE HOST IDENTIFICATION HAS CHANGED when it knows only an RSA key and gets an ed25519
+ * one: a man in the middle must not get a first-contact question); otherwise it is unknown.
  */
 export function checkKnownHosts(entries: readonly KnownHostEntry[], name: string, blob: Buffer): KnownHostsResult {
   const forHost = entries.filter((e) => hostFieldMatches(e.hosts, name));
@@ -112,11 +114,11 @@ export function checkKnownHosts(entries: readonly KnownHostEntry[], name: string
   const same = plain.find((e) => e.key.equals(blob));
   if (same) return { status: 'known', entry: stored(same) };
   const type = keyTypeOfBlob(blob);
-  const sameType = plain.find((e) => e.keyType === type);
-  if (sameType) return { status: 'changed', stored: stored(sameType) };
+  // The same type's key first: that is the one ssh names as "Offending".
+  const offending = plain.find((e) => e.keyType === type) ?? plain[0];
+  if (offending) return { status: 'changed', stored: stored(offending) };
   return {
     status: 'unknown',
-    otherTypes: plain.map(stored),
     certAuthorities: forHost.filter((e) => e.marker === '@cert-authority').map(stored),
   };
 }

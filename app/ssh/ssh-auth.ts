@@ -1,11 +1,15 @@
-import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, Prompt } from 'ssh2';
+import { existsSync } from 'node:fs';
+import type { AnyAuthMethod, AuthenticationType, AuthHandlerMiddleware, KeyboardInteractiveCallback, ParsedKey, Prompt } from 'ssh2';
+import { DEFAULT_AUTH_METHODS, type AuthMethodName } from './auth-methods';
+import { NEEDS_OPENSSH } from './config-refusals';
 import { agentLimitedTo } from './identity-agent';
-import { identityPublicKey, loadIdentityKey } from './identity-key';
+import { declaredKeyType, identityPublicKey, loadIdentityKey } from './identity-key';
 import type { SshPrompter } from './ssh-prompter';
 
 /**
- * Decides which SSH auth method to try next, in ssh(1)'s order: agent, identity files,
- * keyboard-interactive, password. One attempt per key keeps us under sshd's MaxAuthTries,
+ * Decides which SSH auth method to try next, in ssh(1)'s order (PreferredAuthentications; by
+ * default agent and identity files, keyboard-interactive, password), only the methods allowed.
+ * One attempt per key keeps us under sshd's MaxAuthTries,
  * keys are only decrypted (and their passphrase asked) when the server still accepts
  * publickey, and methods the server does not offer are skipped.
  */
@@ -19,6 +23,12 @@ export interface AuthPlan {
   identityFiles: string[];
   /** IdentitiesOnly: use only agent keys that match `identityFiles`. */
   identitiesOnly?: boolean;
+  /** Methods allowed, in order; default ssh's. A method not listed is never tried, nor its secret asked. */
+  methods?: readonly AuthMethodName[];
+  /** PubkeyAcceptedAlgorithms: keys (files and agent) of other types are not offered; default all. */
+  pubkeyAlgorithms?: readonly string[];
+  /** Configured login features only OpenSSH has (e.g. `CertificateFile ~/.ssh/x-cert.pub`), reported as skipped. */
+  unsupported?: readonly string[];
   prompter: SshPrompter;
 }
 
@@ -35,9 +45,15 @@ export interface AuthSession {
 /** `label` names the attempt in error messages, e.g. `publickey ~/.ssh/id_ed25519`. */
 type Step = { method: AuthenticationType; label: string; build: () => Promise<AnyAuthMethod | null> };
 
+/** An RSA key may sign with any of its three algorithms; other types with their own name. */
+function keyTypeAccepted(type: string, accepted: readonly string[] | undefined): boolean {
+  if (!accepted) return true;
+  return type === 'ssh-rsa' ? accepted.some((a) => ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'].includes(a)) : accepted.includes(type);
+}
+
 export function createAuthSession(plan: AuthPlan): AuthSession {
   const tried: string[] = [];
-  const skipped: string[] = [];
+  const skipped: string[] = (plan.unsupported ?? []).map((f) => `${f}: ${NEEDS_OPENSSH}`);
   const { username, prompter } = plan;
   const login = { user: username, host: plan.host };
   const label = `${username}@${plan.host}`;
@@ -56,34 +72,45 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       );
   };
 
-  const steps: Step[] = [];
+  const publickey: Step[] = [];
   if (plan.agentPath) {
     const agentPath = plan.agentPath;
-    steps.push({
+    publickey.push({
       method: 'agent',
       label: 'agent',
       build: async () => {
-        if (!plan.identitiesOnly) return { type: 'agent', username, agent: agentPath };
+        const typeOk = (k: ParsedKey) => keyTypeAccepted(k.type, plan.pubkeyAlgorithms);
+        if (!plan.identitiesOnly) return { type: 'agent', username, agent: plan.pubkeyAlgorithms ? agentLimitedTo(agentPath, typeOk) : agentPath };
         const wanted = (await Promise.all(plan.identityFiles.map(identityPublicKey))).filter((k): k is Buffer => k !== null);
-        return wanted.length ? { type: 'agent', username, agent: agentLimitedTo(agentPath, wanted) } : null;
+        const offered = (k: ParsedKey) => typeOk(k) && wanted.some((w) => w.equals(k.getPublicSSH()));
+        return wanted.length ? { type: 'agent', username, agent: agentLimitedTo(agentPath, offered) } : null;
       },
     });
   }
   for (const keyPath of plan.identityFiles) {
-    steps.push({
+    publickey.push({
       method: 'publickey',
       label: `publickey ${keyPath}`,
       build: async () => {
+        if (!existsSync(keyPath)) return (skipped.push(`${keyPath}: no such file`), null);
+        // ssh would offer the certificate beside the key, or the FIDO key; ssh2 can do neither.
+        if (existsSync(`${keyPath}-cert.pub`)) skipped.push(`certificate ${keyPath}-cert.pub: ${NEEDS_OPENSSH} (the plain key is tried)`);
+        const type = (await declaredKeyType(keyPath)) ?? '';
+        if (type.startsWith('sk-')) return (skipped.push(`${keyPath}: FIDO security key (${type}) ${NEEDS_OPENSSH}`), null);
         const loaded = await loadIdentityKey(keyPath, prompter);
         if ('skipped' in loaded) {
           skipped.push(loaded.skipped);
+          return null;
+        }
+        if (!keyTypeAccepted(loaded.key.type, plan.pubkeyAlgorithms)) {
+          skipped.push(`${keyPath}: key type ${loaded.key.type} not in PubkeyAcceptedAlgorithms`);
           return null;
         }
         return { type: 'publickey', username, key: loaded.key };
       },
     });
   }
-  steps.push({
+  const keyboard: Step = {
     method: 'keyboard-interactive',
     label: 'keyboard-interactive',
     build: async () => ({
@@ -91,8 +118,8 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       username,
       prompt: (name, instructions, _lang, prompts, finish) => askKeyboard(name, instructions, prompts, finish),
     }),
-  });
-  steps.push({
+  };
+  const password: Step = {
     method: 'password',
     label: 'password',
     build: async () => {
@@ -108,7 +135,9 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
       }
       return { type: 'password', username, password: answers[0] };
     },
-  });
+  };
+  const byMethod: Record<AuthMethodName, Step[]> = { publickey, 'keyboard-interactive': [keyboard], password: [password] };
+  const steps = (plan.methods ?? DEFAULT_AUTH_METHODS).flatMap((m) => byMethod[m]);
 
   let next = 0;
   const handler: AuthHandlerMiddleware = (methodsLeft, _partial, callback) => {

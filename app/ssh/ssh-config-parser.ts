@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readSmallFileSync, type SmallFileLimit } from '../fs/read-small-file';
+import { SSH_CONFIG_KEYWORDS } from './ssh-config-keywords';
 import { expandTilde, localAccount } from './ssh-config-tokens';
 
 /**
@@ -16,6 +17,13 @@ const SINGLE_ARGUMENT = new Set([
   'hostname', 'user', 'port', 'identityfile', 'proxyjump', 'hostkeyalias', 'stricthostkeychecking', 'identityagent',
   'serveraliveinterval', 'serveralivecountmax', 'connecttimeout', 'identitiesonly', 'hashknownhosts', 'batchmode',
 ]);
+/** Old names ssh still reads as the same option (so one of them set first wins over the other). */
+const KEYWORD_ALIASES: Record<string, string> = {
+  challengeresponseauthentication: 'kbdinteractiveauthentication',
+  pubkeyacceptedkeytypes: 'pubkeyacceptedalgorithms',
+};
+/** Keywords taking a list of paths: kept one argument per entry, since a quoted path may hold spaces. */
+const PATH_LISTS = new Set(['userknownhostsfile', 'globalknownhostsfile']);
 const MAX_INCLUDE_DEPTH = 16;
 /** Generated configs for big fleets run to megabytes; a config beyond this is a wrong path. */
 const SSH_CONFIG_FILE: SmallFileLimit = { what: 'ssh config file', maxBytes: 16 << 20 };
@@ -27,7 +35,10 @@ export function checkConfigFile(file: string): void {
 }
 
 export interface ConfigValues {
-  /** keyword (lower case) -> its first occurrence's arguments joined by spaces; accumulating keywords: one entry per occurrence. */
+  /**
+   * keyword (lower case) -> its first occurrence's arguments joined by spaces; accumulating keywords: one
+   * entry per occurrence; UserKnownHostsFile and GlobalKnownHostsFile: one entry per argument.
+   */
   values: Map<string, string[]>;
 }
 
@@ -100,13 +111,45 @@ export function includeTargets(arg: string, userConfig: boolean): string[] {
   return globFiles(path);
 }
 
+/** One path component of a glob(3) pattern: `*`, `?` and `[...]` classes (`[!...]` negated, ranges). */
+function globPartRegExp(part: string): RegExp {
+  let re = '';
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i]!;
+    const close = c === '[' ? part.indexOf(']', i + 2) : -1;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (close > 0) {
+      let body = part.slice(i + 1, close);
+      const negate = body.startsWith('!') || body.startsWith('^');
+      if (negate) body = body.slice(1);
+      re += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+      i = close;
+    } else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+/**
+ * ssh's check on the user's config and every Included file: owned by the user or root and not
+ * writable by group or others, else "Bad owner or permissions" (someone else could add a
+ * ProxyCommand, or turn host key checking off).
+ */
+function checkOwnerAndMode(file: string): void {
+  if (process.platform === 'win32') return;
+  const st = statSync(file);
+  if ((st.uid !== 0 && st.uid !== localAccount().uid) || (st.mode & 0o022) !== 0) {
+    throw new Error(`Bad owner or permissions on ${file} (ssh refuses it too): make it yours and not writable by others, e.g. chmod go-w ${file}`);
+  }
+}
+
 function globFiles(path: string): string[] {
   const parts = path.split('/').filter(Boolean);
   let bases = ['/'];
   for (const part of parts) {
     const next: string[] = [];
     for (const base of bases) {
-      if (!/[*?]/.test(part)) {
+      if (!/[*?[]/.test(part)) {
         next.push(join(base, part));
         continue;
       }
@@ -116,9 +159,10 @@ function globFiles(path: string): string[] {
       } catch {
         continue;
       }
+      const re = globPartRegExp(part);
       for (const name of names.sort()) {
         if (name.startsWith('.') && !part.startsWith('.')) continue; // glob(3) skips dotfiles
-        if (matchPattern(name, part)) next.push(join(base, name));
+        if (re.test(name)) next.push(join(base, name));
       }
     }
     bases = next;
@@ -164,15 +208,17 @@ function matchBlockApplies(args: string[], state: ReadState, where: string): boo
   return result;
 }
 
-function readConfigFile(file: string, userConfig: boolean, state: ReadState, depth: number, neverMatch: boolean): void {
+/** `checkPerm`: as ssh, for ~/.ssh/config and Included files (not for -F or the system file itself). */
+function readConfigFile(file: string, userConfig: boolean, state: ReadState, depth: number, neverMatch: boolean, checkPerm: boolean): void {
   if (depth > MAX_INCLUDE_DEPTH) throw new Error(`${file}: Include nested more than ${MAX_INCLUDE_DEPTH} levels deep (a loop?)`);
   const lines = readConfigLines(file);
+  if (checkPerm) checkOwnerAndMode(file);
   let active = !neverMatch;
   lines.forEach((rawLine, index) => {
     const where = `${file} line ${index + 1}`;
     const m = /^\s*([^\s=#][^\s=]*)\s*(?:=\s*|\s+|$)(.*)$/.exec(rawLine.replace(/\r$/, ''));
     if (!m) return;
-    const keyword = m[1]!.toLowerCase();
+    const keyword = KEYWORD_ALIASES[m[1]!.toLowerCase()] ?? m[1]!.toLowerCase();
     const args = splitArguments(m[2]!);
     switch (keyword) {
       case 'host':
@@ -193,9 +239,15 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
         return;
       case 'include':
         for (const arg of args) {
-          for (const target of includeTargets(arg, userConfig)) readConfigFile(target, userConfig, state, depth + 1, !active);
+          for (const target of includeTargets(arg, userConfig)) readConfigFile(target, userConfig, state, depth + 1, !active, true);
         }
         return;
+    }
+    if (!SSH_CONFIG_KEYWORDS.has(keyword)) {
+      // IgnoreUnknown applies once set (earlier in the files), wherever the unknown keyword stands.
+      const ignored = state.values.get('ignoreunknown')?.[0];
+      if (ignored !== undefined && matchPatternList(keyword, ignored.replace(/ /g, ','), true)) return;
+      throw new Error(`${where}: Bad configuration option: ${keyword} (ssh stops here too). Fix the spelling, or list it in IgnoreUnknown before this line.`);
     }
     if (SINGLE_ARGUMENT.has(keyword) && args.length > 1) throw new Error(`${where}: keyword ${keyword} extra arguments at end of line`);
     if (!active || args.length === 0) return;
@@ -208,7 +260,7 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
     // ProxyJump and ProxyCommand compete: whichever comes first disables the other.
     if (keyword === 'proxyjump' && state.values.has('proxycommand')) return;
     if (keyword === 'proxycommand' && state.values.has('proxyjump')) return;
-    if (!state.values.has(keyword)) state.values.set(keyword, [value]);
+    if (!state.values.has(keyword)) state.values.set(keyword, PATH_LISTS.has(keyword) ? args : [value]);
   });
 }
 
@@ -217,12 +269,12 @@ export function evaluateSshConfig(input: EvaluateInput): ConfigValues {
   const state: ReadState = { alias: input.alias, values: new Map(input.preset), localUser: localAccount().user };
   if (input.configFile !== undefined) {
     if (!existsSync(input.configFile)) throw new Error(`ssh config file ${input.configFile} does not exist; check the path given with -F / configFile`);
-    readConfigFile(input.configFile, true, state, 0, false);
+    readConfigFile(input.configFile, true, state, 0, false, false);
   } else {
     const user = join(localAccount().home, '.ssh', 'config');
-    if (existsSync(user)) readConfigFile(user, true, state, 0, false);
+    if (existsSync(user)) readConfigFile(user, true, state, 0, false, true);
     const system = input.systemConfig ?? '/etc/ssh/ssh_config';
-    if (existsSync(system)) readConfigFile(system, false, state, 0, false);
+    if (existsSync(system)) readConfigFile(system, false, state, 0, false, false);
   }
   return { values: state.values };
 }

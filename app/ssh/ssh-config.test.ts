@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,9 @@ beforeAll(() => {
       '  UserKnownHostsFile none',
       '  StrictHostKeyChecking no',
       '  IdentityAgent none',
+      'Host spaced',
+      '  UserKnownHostsFile "/x/my kh" "/x/a /b" ~/other',
+      '  GlobalKnownHostsFile "/etc/ssh/a b" /etc/ssh/c',
       'Host envagent',
       '  IdentityAgent ${HOME}/agent-%u.sock',
       'Host *',
@@ -125,6 +128,7 @@ describe('resolveSshHost: ssh -G and the built-in reader agree', () => {
     ['inc-only', {}],
     ['inc-two', {}],
     ['nokh', {}],
+    ['spaced', {}],
     ['envagent', {}],
     ['plain.example.org', {}],
   ];
@@ -212,6 +216,13 @@ describe('resolveSshHost results', () => {
     expect(plain.identityFiles).toContain(`${home}/.ssh/id_ed25519`);
   });
 
+  it('keeps a quoted known_hosts path with a space as one path, as ssh does', async () => {
+    expect(await resolveBoth('spaced', { configFile: config })).toMatchObject({
+      userKnownHostsFiles: ['/x/my kh', '/x/a /b', `${home}/other`],
+      globalKnownHostsFiles: ['/etc/ssh/a b', '/etc/ssh/c'],
+    });
+  });
+
   it('resolves many hosts at once (as the host picker does) running only a few ssh processes at a time', async () => {
     const log = join(dir, 'ssh-g.log');
     const wrapper = join(dir, 'ssh-wrapper.sh');
@@ -269,6 +280,39 @@ describe('resolveSshHost results', () => {
     await expect(resolveSshHost('h', { configFile: including }, { evaluator: 'builtin' })).rejects.toThrow(/is a FIFO/);
     expect(() => listSshConfigHosts(including)).toThrow(/is a FIFO/);
   });
+
+  it('refuses, as ssh does, an Included file others may write', async () => {
+    const writable = join(dir, 'writable.conf');
+    writeFileSync(writable, 'Host h\n  StrictHostKeyChecking no\n');
+    chmodSync(writable, 0o666);
+    const including = join(dir, 'includes-writable.conf');
+    writeFileSync(including, `Include ${writable}\n`);
+    for (const evaluator of ['builtin', 'openssh'] as const) {
+      await expect(resolveSshHost('h', { configFile: including }, { evaluator })).rejects.toThrow(`Bad owner or permissions on ${writable}`);
+    }
+    chmodSync(writable, 0o644);
+    expect((await resolveBoth('h', { configFile: including })).strictHostKeyChecking).toBe('no');
+  });
+
+  it('refuses a misspelled keyword as ssh does, unless IgnoreUnknown names it', async () => {
+    const typo = join(dir, 'typo.conf');
+    writeFileSync(typo, 'Host other\n  StrictHostKeyChecks no\n');
+    for (const evaluator of ['builtin', 'openssh'] as const) {
+      await expect(resolveSshHost('h', { configFile: typo }, { evaluator })).rejects.toThrow(/line 2: Bad configuration option: stricthostkeychecks/);
+    }
+    const ignoring = join(dir, 'ignoring.conf');
+    writeFileSync(ignoring, 'IgnoreUnknown UseKeychain,StrictHostKeyCh*\nHost other\n  StrictHostKeyChecks no\n  UseKeychain yes\n');
+    await resolveBoth('h', { configFile: ignoring });
+  });
+
+  it('expands [0-9] classes in Include globs as ssh does', async () => {
+    mkdirSync(join(dir, 'classes'));
+    writeFileSync(join(dir, 'classes', '1-port.conf'), 'Host classy\n  Port 4041\n');
+    writeFileSync(join(dir, 'classes', 'a-user.conf'), 'Host classy\n  User not-included\n');
+    const including = join(dir, 'includes-classes.conf');
+    writeFileSync(including, `Include ${join(dir, 'classes', '[0-9]-*.conf')}\n`);
+    expect(await resolveBoth('classy', { configFile: including })).toMatchObject({ port: 4041, user: localAccount().user });
+  });
 });
 
 describe('resolveSshRoute', () => {
@@ -310,7 +354,7 @@ describe('resolveSshRoute', () => {
 describe('listSshConfigHosts', () => {
   it('lists concrete Host names, following Includes, without wildcard or negated patterns', () => {
     expect(listSshConfigHosts(config)).toEqual([
-      'node1', 'node2', 'node3', 'bastion', 'pc', 'aliased', 'cond', 'cond-inner', 'quoted', 'inc-only', 'inc-two', 'loopa', 'loopb', 'nokh', 'envagent',
+      'node1', 'node2', 'node3', 'bastion', 'pc', 'aliased', 'cond', 'cond-inner', 'quoted', 'inc-only', 'inc-two', 'loopa', 'loopb', 'nokh', 'spaced', 'envagent',
     ]);
   });
 

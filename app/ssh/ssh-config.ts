@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConfigFile, evaluateSshConfig, listConfigHostAliases } from './ssh-config-parser';
 import { findSshBinary, runSshG } from './ssh-config-openssh';
+import { findUnsupportedSettings, type UnsupportedSetting } from './config-refusals';
+import { allowedAuthMethods, type AuthMethodName } from './auth-methods';
+import { ALGORITHM_KEYWORDS, assembleAlgorithms, isDefaultHostKeyAlgorithms, ordersByKnownHosts, type OpenSshAlgorithms } from './ssh-algorithms';
 import { expandPath, expandTilde, localAccount, type TokenValues } from './ssh-config-tokens';
 
 /** Command-line style options; like ssh's -l -p -i -J -F they win over the config file. */
@@ -44,6 +47,8 @@ export interface ResolvedSshHost {
   /** Set when the config uses ProxyCommand, which Nodescope cannot run; callers should say so. */
   proxyCommand?: string;
   hostKeyAlias?: string;
+  /** RevokedHostKeys, expanded; undefined when not set. */
+  revokedHostKeys?: string;
   /** [] for `UserKnownHostsFile none`. */
   userKnownHostsFiles: string[];
   globalKnownHostsFiles: string[];
@@ -57,6 +62,21 @@ export interface ResolvedSshHost {
   identitiesOnly: boolean;
   hashKnownHosts: boolean;
   batchMode: boolean;
+  /** AddressFamily: 'any', 'inet' (IPv4 only) or 'inet6'. */
+  addressFamily: 'any' | 'inet' | 'inet6';
+  /** BindAddress: the local address to connect from; undefined when not set. */
+  bindAddress?: string;
+  /** CertificateFile entries, expanded: certificates only OpenSSH can present. */
+  certificateFiles: string[];
+  gssapiAuthentication: boolean;
+  /** Settings the built-in transport does not implement (ssh-target refuses or notes them). */
+  unsupported: UnsupportedSetting[];
+  /** Login methods ssh would try, in its order (PreferredAuthentications less those turned off). */
+  authMethods: AuthMethodName[];
+  /** HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs, PubkeyAcceptedAlgorithms as ssh resolves them (modifiers applied). */
+  algorithms: OpenSshAlgorithms;
+  /** Whether ssh would try the host's known key types first (HostKeyAlgorithms unset, or `+`/`-` only). */
+  hostKeysInKnownHostsOrder: boolean;
   /** Which evaluator produced this. */
   source: 'openssh' | 'builtin';
   /** Problems ssh would warn about, e.g. a missing -i file (which is then left out). */
@@ -127,8 +147,18 @@ function strictValue(v: string | undefined): StrictHostKeyCheckingValue {
   }
 }
 
-/** Values both evaluators leave in ssh -G form; this turns them into the typed result. */
-function finish(alias: string, values: Map<string, string[]>, source: ResolvedSshHost['source'], warnings: string[], env: NodeJS.ProcessEnv): ResolvedSshHost {
+/**
+ * Values both evaluators leave in ssh -G form (but UserKnownHostsFile and GlobalKnownHostsFile as one
+ * entry per path); this turns them into the typed result.
+ */
+function finish(
+  alias: string,
+  values: Map<string, string[]>,
+  source: ResolvedSshHost['source'],
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+  hostKeysInKnownHostsOrder: boolean,
+): ResolvedSshHost {
   const first = (k: string) => values.get(k)?.[0];
   const hostname = first('hostname') ?? alias.toLowerCase();
   const user = first('user') ?? localAccount().user;
@@ -141,6 +171,9 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
   const proxyCommand = first('proxycommand');
   const connectTimeout = first('connecttimeout');
   const userKnownHosts = first('userknownhostsfile');
+  // ssh -G prints it as written; ssh expands ~, %-tokens and ${VAR} when it reads the file.
+  const revoked = first('revokedhostkeys');
+  const bindAddress = first('bindaddress');
   return {
     alias,
     hostname,
@@ -150,8 +183,9 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     proxyJump,
     ...(proxyCommand && proxyCommand !== 'none' ? { proxyCommand } : {}),
     ...(hostKeyAlias ? { hostKeyAlias } : {}),
-    userKnownHostsFiles: userKnownHosts === 'none' ? [] : (userKnownHosts ?? '').split(' ').filter(Boolean),
-    globalKnownHostsFiles: (first('globalknownhostsfile') ?? '').split(' ').filter(Boolean),
+    ...(revoked && revoked !== 'none' ? { revokedHostKeys: expandPath(revoked, tokens, env) } : {}),
+    userKnownHostsFiles: userKnownHosts === 'none' ? [] : (values.get('userknownhostsfile') ?? []),
+    globalKnownHostsFiles: values.get('globalknownhostsfile') ?? [],
     strictHostKeyChecking: strictValue(first('stricthostkeychecking')),
     ...(identityAgent ? { identityAgent } : {}),
     serverAliveInterval: Number(first('serveraliveinterval') ?? 0),
@@ -160,9 +194,27 @@ function finish(alias: string, values: Map<string, string[]>, source: ResolvedSs
     identitiesOnly: yes(first('identitiesonly')),
     hashKnownHosts: yes(first('hashknownhosts')),
     batchMode: yes(first('batchmode')),
+    addressFamily: first('addressfamily') === 'inet' ? 'inet' : first('addressfamily') === 'inet6' ? 'inet6' : 'any',
+    ...(bindAddress && bindAddress !== 'none' ? { bindAddress } : {}),
+    unsupported: findUnsupportedSettings(first),
+    certificateFiles: (values.get('certificatefile') ?? []).map((f) => expandPath(f, tokens, env)),
+    gssapiAuthentication: yes(first('gssapiauthentication')),
+    authMethods: allowedAuthMethods(first),
+    algorithms: Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, (first(k) ?? '').split(',').filter(Boolean)])) as OpenSshAlgorithms,
+    hostKeysInKnownHostsOrder,
     source,
     warnings,
   };
+}
+
+/**
+ * `ssh -G` prints a path list joined by spaces, unquoted, so `"/x/my kh" ~/other` comes out as
+ * `/x/my kh /root/other`. The paths are expanded (absolute), so a new path starts at a space
+ * before a '/'; a space before anything else is inside a path. (A path containing " /" cannot be
+ * told apart from two paths; no reading of ssh's output can.)
+ */
+export function splitSshGPathList(line: string): string[] {
+  return line === 'none' ? ['none'] : line.split(/ (?=\/)/).filter(Boolean);
 }
 
 function splitDestination(destination: string, overrides: SshOverrides): { alias: string; user?: string } {
@@ -186,7 +238,39 @@ async function viaOpenSsh(binary: string, destination: string, overrides: SshOve
   for (const id of overrides.identityFiles ?? []) args.push('-i', id);
   if (overrides.proxyJump !== undefined) args.push('-J', overrides.proxyJump);
   const { values, warnings } = await runSshG(binary, [...args, '--', destination], env);
-  return finish(alias, values, 'openssh', warnings, env);
+  const builtin = builtinReading(destination, overrides, env);
+  const knownHosts = { userknownhostsfile: builtin?.userKnownHostsFiles, globalknownhostsfile: builtin?.globalKnownHostsFiles };
+  for (const [keyword, builtinList] of Object.entries(knownHosts)) {
+    const line = values.get(keyword)?.[0];
+    if (line === undefined) continue;
+    // The built-in reader's split when it read the same paths (a path may contain " /"), else splitSshGPathList's.
+    values.set(keyword, builtinList?.length && builtinList.join(' ') === line ? builtinList : splitSshGPathList(line));
+  }
+  return finish(alias, values, 'openssh', warnings, env, knownHostsOrderFor(values, builtin));
+}
+
+/**
+ * The built-in reader's result for the same destination, to recover what `ssh -G` prints ambiguously;
+ * undefined for a config only ssh can evaluate (Match exec, ...).
+ */
+function builtinReading(destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): ResolvedSshHost | undefined {
+  try {
+    return viaBuiltin(destination, overrides, env);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `ssh -G` prints HostKeyAlgorithms resolved, without the `+`/`-` that decides whether ssh tries known key
+ * types first. The built-in reader still has the raw value; it is used when it resolves the same list.
+ * Otherwise (a config only ssh can evaluate) only the plain default counts as reordered: wrongly not
+ * reordering can refuse a host ssh accepts, wrongly reordering could accept one ssh refuses.
+ */
+function knownHostsOrderFor(values: Map<string, string[]>, builtin: ResolvedSshHost | undefined): boolean {
+  const list = (values.get('hostkeyalgorithms')?.[0] ?? '').split(',');
+  if (builtin && builtin.algorithms.hostkeyalgorithms.join(',') === list.join(',')) return builtin.hostKeysInKnownHostsOrder;
+  return isDefaultHostKeyAlgorithms(list);
 }
 
 function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.ProcessEnv): ResolvedSshHost {
@@ -219,14 +303,22 @@ function viaBuiltin(destination: string, overrides: SshOverrides, env: NodeJS.Pr
     proxyJump: values.get('proxyjump')?.[0] ?? '',
     ...(values.has('hostkeyalias') ? { hostKeyAlias: values.get('hostkeyalias')![0]! } : {}),
   };
-  const userKnownHosts = values.get('userknownhostsfile')?.[0] ?? '~/.ssh/known_hosts ~/.ssh/known_hosts2';
-  if (userKnownHosts !== 'none') values.set('userknownhostsfile', [userKnownHosts.split(' ').map((f) => expandPath(f, tokens, env)).join(' ')]);
-  if (!values.has('globalknownhostsfile')) values.set('globalknownhostsfile', ['/etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2']);
+  const userKnownHosts = values.get('userknownhostsfile') ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2'];
+  if (userKnownHosts[0] !== 'none') values.set('userknownhostsfile', userKnownHosts.map((f) => expandPath(f, tokens, env)));
+  const hostKeyAlgorithms = values.get('hostkeyalgorithms')?.[0];
+  for (const keyword of ALGORITHM_KEYWORDS) {
+    try {
+      values.set(keyword, [assembleAlgorithms(keyword, values.get(keyword)?.[0]).join(',')]);
+    } catch (err) {
+      throw new Error(`ssh config for ${alias}: ${(err as Error).message} Fix ${keyword} in the config (ssh -Q lists the names ssh knows).`);
+    }
+  }
+  if (!values.has('globalknownhostsfile')) values.set('globalknownhostsfile', ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2']);
   // 'none', 'SSH_AUTH_SOCK' and '$VAR' are names, not paths; ssh leaves them for later.
   const agent = values.get('identityagent')?.[0];
   const agentIsName = agent === 'none' || agent === 'SSH_AUTH_SOCK' || (agent?.startsWith('$') && !agent.startsWith('${'));
   if (agent && !agentIsName) values.set('identityagent', [expandPath(agent, tokens, env)]);
-  return finish(alias, values, 'builtin', warnings, env);
+  return finish(alias, values, 'builtin', warnings, env, ordersByKnownHosts(hostKeyAlgorithms));
 }
 
 /**

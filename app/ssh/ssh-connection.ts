@@ -1,9 +1,11 @@
 import { createConnection } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
-import { preferredHostKeyAlgorithms } from './host-key-algorithms';
+import { connectAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
 import { watchLinkSilence } from './link-silence';
+import type { AuthMethodName } from './auth-methods';
+import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
 import { cancelled, classifyConnectError, SshError, type HopLabel } from './ssh-errors';
@@ -18,6 +20,8 @@ import type { JumpConnectionPool } from './shared-jump-connections';
 export interface SshHop extends HopLabel {
   /** HostKeyAlias: the name to look up in known_hosts instead of host and port. */
   hostKeyAlias?: string;
+  /** RevokedHostKeys: a file of public keys refused whatever known_hosts says. */
+  revokedHostKeys?: string;
   /** UserKnownHostsFile then GlobalKnownHostsFile entries; 'remember' writes to the first. */
   knownHostsFiles: string[];
   strictHostKeyChecking: StrictHostKeyChecking;
@@ -32,6 +36,19 @@ export interface SshHop extends HopLabel {
   identityAgent?: string;
   /** ConnectTimeout in seconds. */
   connectTimeout?: number;
+  /** AddressFamily inet / inet6; BindAddress: the local address to connect from. */
+  addressFamily?: 'inet' | 'inet6';
+  bindAddress?: string;
+  /** ssh_config settings this transport does not use, to be shown to the user (e.g. ControlMaster). */
+  notices?: string[];
+  /** PubkeyAcceptedAlgorithms: key types that may be offered; default all. */
+  pubkeyAlgorithms?: string[];
+  /** ssh_config login features only OpenSSH has (CertificateFile, GSSAPI), named if the login fails. */
+  authUnsupported?: string[];
+  /** Login methods to try, in order (ssh_config PreferredAuthentications etc.); default ssh's. */
+  authMethods?: AuthMethodName[];
+  /** From ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs); default OpenSSH's defaults. */
+  algorithms?: HopAlgorithms;
   /** ServerAliveInterval in seconds / ServerAliveCountMax. */
   serverAliveInterval?: number;
   serverAliveCountMax?: number;
@@ -129,6 +146,7 @@ function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise
     host: hop.host,
     port: hop.port,
     ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
+    ...(hop.revokedHostKeys ? { revokedHostKeys: hop.revokedHostKeys } : {}),
     blob,
     files: hop.knownHostsFiles,
     strict: hop.strictHostKeyChecking,
@@ -151,18 +169,21 @@ export const connectTimeoutMs = (hop: SshHop, options: OpenSshOptions): number =
 
 /** Logs in on `hop`, straight or over `sock` (a channel through the previous hop). */
 export async function connectHop(hop: SshHop, sock: Duplex | undefined, options: OpenSshOptions): Promise<HopResult> {
-  // Known key types first, as OpenSSH does: otherwise a host known by its RSA key looks unknown.
-  const serverHostKey = await preferredHostKeyAlgorithms({
-    host: hop.host,
-    port: hop.port,
-    files: hop.knownHostsFiles,
-    ...(hop.hostKeyAlias ? { hostKeyAlias: hop.hostKeyAlias } : {}),
-  });
+  // What ssh would negotiate, never more (ssh2's defaults include SHA-1 ssh-rsa host keys).
+  const algorithms = await connectAlgorithms(hop);
   const keepalive = keepaliveOf(hop, options);
   return new Promise((resolve, reject) => {
     const client = new Client();
     // Our own socket for the first hop (ssh2 keeps its own out of reach), so the link's silence can be heard.
-    const transport = sock ?? createConnection({ host: hop.host, port: hop.port });
+    const transport =
+      sock ??
+      createConnection({
+        host: hop.host,
+        port: hop.port,
+        // AddressFamily and BindAddress apply to the socket we open (ssh2's own options only to one it opens).
+        ...(hop.addressFamily === 'inet' ? { family: 4 } : hop.addressFamily === 'inet6' ? { family: 6 } : {}),
+        ...(hop.bindAddress ? { localAddress: hop.bindAddress } : {}),
+      });
     let hostKeyError: Error | undefined;
     let settled = false;
     let afterReady: SshError | null = null;
@@ -206,6 +227,9 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       agentPath: resolveAgentPath(hop.identityAgent, options.env),
       identityFiles: hop.identityFiles,
       ...(hop.identitiesOnly ? { identitiesOnly: true } : {}),
+      ...(hop.authMethods ? { methods: hop.authMethods } : {}),
+      ...(hop.authUnsupported ? { unsupported: hop.authUnsupported } : {}),
+      ...(hop.pubkeyAlgorithms ? { pubkeyAlgorithms: hop.pubkeyAlgorithms } : {}),
       prompter,
     });
     arm();
@@ -257,7 +281,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       keepaliveInterval: keepalive.intervalMs,
       keepaliveCountMax: keepalive.countMax,
       authHandler: auth.handler,
-      algorithms: { serverHostKey: serverHostKey as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] },
+      algorithms,
       hostVerifier: (blob: Buffer, verify: (ok: boolean) => void) => {
         loggingIn = true;
         clearTimeout(timer);

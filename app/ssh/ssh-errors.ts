@@ -24,6 +24,10 @@ export type SshErrorCode =
   | 'BRIDGE_FAILED'
   /** A file on this machine that the connection needs (known_hosts) cannot be read. */
   | 'LOCAL_FILE'
+  /** An ssh_config setting the built-in transport cannot honour: ignoring it could accept what ssh refuses. */
+  | 'NEEDS_OPENSSH'
+  /** Client and server share no algorithm ssh would use (e.g. a server with only SHA-1 ssh-rsa host keys). */
+  | 'NO_COMMON_ALGORITHM'
   | 'CLOSED';
 
 /**
@@ -129,6 +133,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   if (e.level === 'client-authentication') {
     const tried = auth.tried.length ? auth.tried.join(', ') : 'none available';
     const skipped = auth.skipped.length ? `; skipped: ${auth.skipped.join('; ')}` : '';
+    const onlyOpenSsh = auth.skipped.filter((s) => s.includes('needs the OpenSSH transport'));
+    if (onlyOpenSsh.length) {
+      return new SshError('NEEDS_OPENSSH', `Authentication failed for ${hopText(hop)}: ${onlyOpenSsh.join('; ')} (tried: ${tried}${skipped})`,
+        `Log in to ${hop.host} with OpenSSH's ssh, or give it a plain key the server accepts (IdentityFile).`, e);
+    }
     return new SshError('AUTH_FAILED', `Authentication failed for ${hopText(hop)} (tried: ${tried}${skipped})`,
       `Load the right key into ssh-agent or set IdentityFile for ${hop.host}, and check the user name.`, e);
   }
@@ -139,6 +148,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   if (e.level === 'client-timeout') {
     return new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where} timed out`,
       'The port answers but no SSH server replied in time; check the port and ConnectTimeout.', e);
+  }
+  if (e.level === 'handshake' && /no matching/i.test(e.message)) {
+    return new SshError('NO_COMMON_ALGORITHM', `${where} offers no algorithm that ssh would accept either (${e.message})`,
+      `The server offers only what OpenSSH refuses by default (e.g. SHA-1 ssh-rsa host keys): update its sshd, or, accepting the risk, ` +
+        `allow the algorithm for ${hop.host} in your ssh config as you would for ssh (e.g. HostKeyAlgorithms +ssh-rsa).`, e);
   }
   if (e.level === 'handshake' && /verification failed/i.test(e.message)) {
     return new SshError('HOST_KEY_REJECTED', `Host key of ${where} was not accepted`,
