@@ -27,9 +27,18 @@ export const commandWords = (argv: readonly string[], options: RunOptions = {}):
 export const commandLine = (argv: readonly string[], options: RunOptions = {}): string =>
   commandWords(argv, options).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : shellQuote(w))).join(' ');
 
+/**
+ * One command at a time: with several exec channels open at once on one connection, some closed without
+ * their exit status reaching ssh2 (seen against OpenSSH 9 on loopback), which reads as a killed command.
+ */
 export function sshCommandRunner(client: () => Promise<Client>): CommandRunner {
+  let last: Promise<unknown> = Promise.resolve();
   return {
-    run: async (argv, options = {}) => runRemote(await client(), commandWords(argv, options).map(shellQuote).join(' '), options),
+    run: (argv, options = {}) => {
+      const next = last.then(async () => runRemote(await client(), commandWords(argv, options).map(shellQuote).join(' '), options));
+      last = next.catch(() => {});
+      return next;
+    },
   };
 }
 

@@ -1,0 +1,148 @@
+// Node context through the real SSH path: OpenSSH sshd on loopback, a process named kubelet started
+// with --config and --feature-gates, and small crictl, systemctl and journalctl stand-ins written here.
+// As root, as a non-root user with a sudo rule, and as one without sudo (whose root-only parts fail and
+// say why while the others still show).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type HarnessUser, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { installSudoersRule, newSudoersPath } from '../../e2e/harness/sudoers-rule';
+import { harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
+import { createSshSession, type SshSession } from '../ssh/ssh-session';
+import { announcingRunner, sshCommandRunner } from './command-runner';
+import { isRead, type NodeContext } from './node-context';
+import { createNodeInfoReader, type NodeInfoOptions } from './node-info-reader';
+import { sshHttpGet } from './node-http';
+
+const ENDPOINT = 'unix:///run/fake-containerd/containerd.sock';
+
+let h: SshHarness;
+let dir: string;
+let bin: string;
+let configPath: string;
+let kubelet: ChildProcess;
+let healthz: Server;
+let healthzPort: number;
+let sudoersPath: string;
+const sessions: SshSession[] = [];
+
+const crictlPs = {
+  containers: [
+    { id: 'c-web', metadata: { name: 'web', attempt: 0 }, state: 'CONTAINER_RUNNING', labels: { 'io.kubernetes.pod.uid': 'u1', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.name': 'web-0' } },
+    { id: 'c-leaked', metadata: { name: 'old', attempt: 3 }, state: 'CONTAINER_EXITED', labels: { 'io.kubernetes.pod.uid': 'gone' } },
+  ],
+};
+const pods = [
+  { metadata: { uid: 'u1', namespace: 'default', name: 'web-0' }, status: { containerStatuses: [{ name: 'web', containerID: 'containerd://c-web' }, { name: 'sidecar', containerID: 'containerd://c-missing' }] } },
+];
+
+async function script(name: string, body: string): Promise<string> {
+  const path = join(bin, name);
+  await writeFile(path, `#!/bin/sh\n${body}\n`);
+  await chmod(path, 0o755);
+  return path;
+}
+
+beforeAll(async () => {
+  h = await startSshHarness();
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-node-info-'));
+  await chmod(dir, 0o755);
+  bin = join(dir, 'bin');
+  await import('node:fs/promises').then((fs) => fs.mkdir(bin, { mode: 0o755 }));
+  healthz = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => healthz.listen(0, '127.0.0.1', r));
+  healthzPort = (healthz.address() as AddressInfo).port;
+  // Root-only, as kubeadm's /var/lib/kubelet/config.yaml.
+  configPath = join(dir, 'config.yaml');
+  await writeFile(configPath, `kind: KubeletConfiguration\ncontainerRuntimeEndpoint: ${ENDPOINT}\nhealthzPort: ${healthzPort}\nfeatureGates:\n  PodsAPI: true\n`, { mode: 0o600 });
+  // The runtime's socket is root-only: crictl as another user is refused, as the real one is.
+  await script('crictl', [
+    'if [ "$(id -u)" != 0 ]; then echo "connect: permission denied" >&2; exit 1; fi',
+    `if [ "$1" != --runtime-endpoint ] || [ "$2" != "${ENDPOINT}" ]; then echo "wrong endpoint: $*" >&2; exit 1; fi`,
+    'shift 2',
+    'case "$1" in',
+    '  version) printf "Version:  0.1.0\\nRuntimeName:  containerd\\nRuntimeVersion:  v1.7.13\\nRuntimeApiVersion:  v1\\n";;',
+    `  ps) echo '${JSON.stringify(crictlPs)}';;`,
+    '  *) exit 1;;',
+    'esac',
+  ].join('\n'));
+  await script('systemctl', 'for u in kubelet k3s k3s-agent rke2-server rke2-agent snap.microk8s.daemon-kubelite; do\n  if [ $u = k3s-agent ]; then printf "Id=$u.service\\nLoadState=loaded\\nActiveState=active\\nSubState=running\\n\\n"; else printf "Id=$u.service\\nLoadState=not-found\\nActiveState=inactive\\nSubState=dead\\n\\n"; fi\ndone');
+  await script('journalctl', '[ "$*" = "-u k3s-agent -n 2 --no-pager -o short-iso" ] || { echo "unexpected: $*" >&2; exit 1; }\necho "2026-11-27T21:00:01+0000 node-1 k3s[77]: I1127 started"\necho "2026-11-27T21:00:02+0000 node-1 k3s[77]: E1127 sync failed"');
+  // A process named kubelet (a script's process takes the script's name) that answers --version.
+  const fake = await script('kubelet', 'if [ "$1" = --version ]; then echo "Kubernetes v1.37.2"; exit 0; fi\nwhile :; do sleep 1; done');
+  kubelet = spawn(fake, ['--config', configPath, `--feature-gates=Foo=true`], { stdio: 'ignore' });
+  sudoersPath = newSudoersPath();
+  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl\n`);
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sessions) s.close();
+  kubelet?.kill();
+  healthz?.close();
+  await rm(sudoersPath, { force: true });
+  await h?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function read(user: HarnessUser, extra: Partial<NodeInfoOptions> = {}): Promise<{ context: NodeContext; commands: string[] }> {
+  const session = createSshSession(harnessTarget(h, user), { prompter: scriptedPrompter() });
+  sessions.push(session);
+  const commands: string[] = [];
+  const reader = createNodeInfoReader({
+    runner: announcingRunner(sshCommandRunner(async () => (await session.connection()).client), (line) => commands.push(line)),
+    sudo: false,
+    programs: { crictl: `${bin}/crictl`, systemctl: `${bin}/systemctl`, journalctl: `${bin}/journalctl` },
+    kubeletBinary: `${bin}/kubelet`,
+    journalLines: 2,
+    httpGet: sshHttpGet(() => session.connection(), h.host),
+    pods: async () => pods,
+    ...extra,
+  });
+  return { context: await reader.read(), commands };
+}
+
+describe('node context over SSH', () => {
+  it('as root: every part is read, each from where it says', async () => {
+    const { context: c, commands } = await read(h.root);
+    expect(c.process).toMatchObject({ value: { binary: '/bin/sh', configPath, featureGatesFlag: 'Foo=true' } });
+    expect(c.version).toEqual({ from: `${bin}/kubelet --version`, value: 'v1.37.2' });
+    expect(c.health).toEqual({ from: `GET http://127.0.0.1:${healthzPort}/healthz`, value: { healthy: true, status: 200, body: 'ok' } });
+    expect(c.config).toMatchObject({ from: `${configPath} (--config of the running kubelet)`, value: { kind: 'KubeletConfiguration', featureGates: { PodsAPI: true } } });
+    expect(c.featureGates).toMatchObject({ value: { gates: { PodsAPI: true, Foo: true }, podsApi: { enabled: true } } });
+    expect(c.runtime).toMatchObject({ value: { name: 'containerd', version: 'v1.7.13', apiVersion: 'v1', endpoint: ENDPOINT } });
+    expect(c.journal).toMatchObject({ value: { unit: { unit: 'k3s-agent', activeState: 'active' }, lines: [{ identifier: 'k3s', pid: 77, message: 'I1127 started' }, { message: 'E1127 sync failed' }] } });
+    expect(c.containers).toMatchObject({ value: { runtimeOnly: [{ id: 'c-leaked' }], kubeletOnly: [{ id: 'c-missing', container: 'sidecar', podName: 'web-0' }] } });
+    // Every command is fixed and runs as argv: nothing from a pod is in any of them.
+    expect(commands).toEqual(expect.arrayContaining(['pgrep -o -x kubelet', `cat -- ${configPath}`, `${bin}/crictl --runtime-endpoint ${ENDPOINT} ps -a -o json`, `${bin}/journalctl -u k3s-agent -n 2 --no-pager -o short-iso`]));
+  }, 60_000);
+
+  it('as a non-root user with --sudo: the root-only config file and runtime are read through sudo -n', async () => {
+    const { context: c, commands } = await read(h.operator, { sudo: true });
+    expect({ config: c.config, runtime: c.runtime, gates: c.featureGates }).toMatchObject({ config: { value: {} }, runtime: { value: {} }, gates: { value: {} } });
+    expect(commands).toContain(`sudo -n cat -- ${configPath}`);
+    expect(commands).toContain(`sudo -n ${bin}/crictl --runtime-endpoint ${ENDPOINT} version`);
+  }, 60_000);
+
+  it('as a user without sudo: the root-only parts say why and what to do, and the others still show', async () => {
+    const { context: c } = await read(h.noSudo);
+    expect(c.config).toMatchObject({ error: expect.stringMatching(/cat -- .*config.yaml` failed on the node: .*Permission denied/), hint: expect.stringMatching(/needs root on the node.*--sudo/) });
+    expect(c.runtime).toMatchObject({ error: expect.stringMatching(/crictl version` failed on the node: connect: permission denied/), hint: expect.stringMatching(/--sudo/) });
+    expect(c.runtime).not.toHaveProperty('value');
+    expect(c.containers).not.toHaveProperty('value');
+    // Without the config file, the gates come from the command line alone, the Pods API gate from the version's default.
+    expect(c.featureGates).toMatchObject({ value: { gates: { Foo: true }, podsApi: { enabled: true, why: expect.stringMatching(/on by default from Kubernetes 1.37/) } } });
+    expect(isRead(c.version) && isRead(c.journal) && isRead(c.process)).toBe(true);
+    // Without the config, healthz is asked on the default port, where nothing listens here.
+    expect(c.health).toMatchObject({ error: expect.stringMatching(/127.0.0.1:10248/) });
+  }, 60_000);
+
+  it('a program missing on the node is named with how to give its path', async () => {
+    const { context: c } = await read(h.root, { programs: { crictl: `${bin}/no-crictl`, systemctl: `${bin}/systemctl`, journalctl: `${bin}/journalctl` } });
+    expect(c.runtime).toMatchObject({ error: expect.stringContaining('no-crictl'), hint: expect.stringMatching(/not installed on the node.*give its path/) });
+    expect(c.journal).toMatchObject({ value: {} });
+  }, 60_000);
+});
