@@ -18,6 +18,8 @@ export interface KubeletConnection {
   client: KubeletClient;
   /** Where the socket (or the REST port) is, for messages. */
   socketPath: string;
+  /** The SSH session it runs over (none with --local): other reads of the node share it. Closed with the connection. */
+  session?: SshSession;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
   return {
     client: conn.client,
     socketPath: `127.0.0.1:${port}`,
+    session,
     close: async () => {
       await conn.close();
       session.close();
@@ -140,6 +143,7 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
   return {
     client,
     socketPath,
+    session: transport.session,
     close: async () => {
       client.close();
       await transport.close();
