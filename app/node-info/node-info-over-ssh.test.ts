@@ -1,7 +1,7 @@
 // Node context through the real SSH path: OpenSSH sshd on loopback, a process named kubelet started
 // with --config and --feature-gates, and small crictl, systemctl and journalctl stand-ins written here.
 // As root, as a non-root user with a sudo rule, and as one without sudo (whose root-only parts fail and
-// say why while the others still show).
+// say why while the others still show). The CLI is tested here too: one process named kubelet at a time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -9,8 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSshHarness, type HarnessUser, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { HARNESS_HOST_ALIASES as A, startSshHarness, type HarnessUser, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { installSudoersRule, newSudoersPath } from '../../e2e/harness/sudoers-rule';
+import { EXIT } from '../cli/exit-codes';
+import { nodescope } from '../cli/testing/run-nodescope';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import { announcingRunner, sshCommandRunner } from './command-runner';
@@ -48,7 +51,8 @@ async function script(name: string, body: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  h = await startSshHarness();
+  // The simulated kubelet's Pods API on the node, for the CLI's pods.
+  h = await startSshHarness({ startKubelet: (socketPath) => startSimulatedKubelet({ socketPath, pods: 4, seed: 24 }) });
   dir = await mkdtemp(join(tmpdir(), 'nodescope-node-info-'));
   await chmod(dir, 0o755);
   bin = join(dir, 'bin');
@@ -144,5 +148,40 @@ describe('node context over SSH', () => {
     const { context: c } = await read(h.root, { programs: { crictl: `${bin}/no-crictl`, systemctl: `${bin}/systemctl`, journalctl: `${bin}/journalctl` } });
     expect(c.runtime).toMatchObject({ error: expect.stringContaining('no-crictl'), hint: expect.stringMatching(/not installed on the node.*give its path/) });
     expect(c.journal).toMatchObject({ value: {} });
+  }, 60_000);
+});
+
+describe('nodescope node (the CLI)', () => {
+  it('-o json: every part, read or with why not; -v shows each command on stderr; the pods come from the same connection', async () => {
+    const r = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '-o', 'json', '-v', '--crictl', `${bin}/crictl`, '--kubelet-binary', `${bin}/kubelet`, '--journal-lines', '2']);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const c = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(c).sort()).toEqual(['config', 'containers', 'featureGates', 'health', 'journal', 'process', 'runtime', 'version']);
+    for (const [name, part] of Object.entries(c)) {
+      // Each part is read (from, value) or not (error, and maybe hint): never both, never neither.
+      expect('value' in part !== 'error' in part, name).toBe(true);
+      expect('value' in part ? typeof part.from : typeof part.error, name).toBe('string');
+    }
+    expect(c.version).toEqual({ from: `${bin}/kubelet --version`, value: 'v1.37.2' });
+    expect(c.runtime).toMatchObject({ value: { name: 'containerd' } });
+    // The fake runtime knows none of the simulated kubelet's containers: all of them are only the kubelet's.
+    const d = c.containers!.value as { kubeletContainers: number; kubeletOnly: { podUid: string }[]; runtimeOnly: { id: string }[] };
+    expect(d.kubeletContainers).toBeGreaterThan(0);
+    expect(d.kubeletOnly).toHaveLength(d.kubeletContainers);
+    expect(d.runtimeOnly.map((x) => x.id)).toEqual(['c-web', 'c-leaked']);
+    // This machine has no kubelet unit: the journal says so (or why systemctl failed), the rest is unaffected.
+    expect(c.journal).toHaveProperty('error');
+    expect(r.stderr).toContain('nodescope: running on the node: pgrep -o -x kubelet');
+    expect(r.stderr).toContain(`nodescope: running on the node: ${bin}/crictl --runtime-endpoint ${ENDPOINT} ps -a -o json`);
+    expect(r.stderr).toContain(`nodescope: GET http://127.0.0.1:${healthzPort}/healthz on the node`);
+  }, 60_000);
+
+  it('the table shows each part on its line, and a part not read as why', async () => {
+    const r = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '--crictl', `${bin}/no-crictl`, '--kubelet-binary', `${bin}/kubelet`]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(/^KUBELET +v1\.37\.2 \(pid \d+, \/bin\/sh\)$/m);
+    expect(r.stdout).toMatch(/^HEALTH +ok /m);
+    expect(r.stdout).toMatch(/^PODS API +on: PodsAPI=true in the kubelet's feature gates$/m);
+    expect(r.stdout).toMatch(/^RUNTIME +not read: .*no-crictl.*\n +\S*no-crictl is not installed on the node/m);
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 /**
  * Reads a node's context (node-context.ts) through a command runner and, where given, the kubelet's
- * HTTP endpoints over the same connection. Parts that depend on another (the config file needs the
- * kubelet's command line) wait for it; the rest run at once. A part that fails says why and what to do;
- * it never stops the others.
+ * HTTP endpoints over the same connection. Parts are read one after another, each using what the ones
+ * before found (the config file needs the kubelet's command line); nothing runs at once on the connection,
+ * as concurrent channels lost exit statuses (command-runner.ts). A part that fails says why and what to
+ * do; it never stops the others.
  *
  *   const info = createNodeInfoReader({ runner: sshCommandRunner(client), sudo: false });
  *   const context = await info.read();
@@ -121,37 +122,38 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
       const binary = o.kubeletBinary ?? (proc?.binary.startsWith('/') ? proc.binary : 'kubelet');
       const endpoint = facts?.runtimeEndpoint ?? proc?.runtimeEndpoint;
 
-      const version = part(cmd.version(binary).join(' '), async () => {
+      const version = await part(cmd.version(binary).join(' '), async () => {
         const out = await runFixed(o.runner, cmd.version(binary));
         const m = KUBELET_VERSION.exec(out);
         if (!m) throw new PartError(`\`${binary} --version\` printed '${out.trim().slice(0, 200)}', not "Kubernetes vX.Y.Z"`, 'Give the kubelet binary with --kubelet-binary.');
         return m[1]!;
       });
-      const health = part(() => `GET http://127.0.0.1:${facts?.healthzPort ?? DEFAULT_HEALTHZ_PORT}/healthz`, () => readHealth(configRead));
-      const runtime = part(cmd.crictl(endpoint, 'version').join(' '), async () => ({
+      const health = await part(() => `GET http://127.0.0.1:${facts?.healthzPort ?? DEFAULT_HEALTHZ_PORT}/healthz`, () => readHealth(configRead));
+      const runtime = await part(cmd.crictl(endpoint, 'version').join(' '), async () => ({
         ...parseCrictlVersion(await runFixed(o.runner, cmd.crictl(endpoint, 'version'), root)),
         ...(endpoint ? { endpoint } : {}),
       }));
-      const journal = part(() => `${cmd.units.join(' ')}; journalctl -u UNIT`, async () => {
+      const journal = await part(() => `${cmd.units.join(' ')}; journalctl -u UNIT`, async () => {
         const units = await runFixed(o.runner, cmd.units);
         const unit = pickKubeletUnit(units, KUBELET_UNITS);
         if (!unit) throw new PartError(`none of the kubelet's units is loaded (${KUBELET_UNITS.join(', ')})`, 'Without systemd the kubelet logs to files under /var/log (RKE2: /var/lib/rancher/rke2/agent/logs/kubelet.log).');
         return { unit, lines: parseJournal(await runFixed(o.runner, cmd.journal(unit.unit), { ...root, maxStdoutBytes: CONFIG_MAX_BYTES })) };
       });
-      const containers = part(`${cmd.crictl(endpoint, 'ps', '-a', '-o', 'json').join(' ')} and the kubelet's pods`, async () => {
+      const containers = await part(`${cmd.crictl(endpoint, 'ps', '-a', '-o', 'json').join(' ')} and the kubelet's pods`, async () => {
         if (!o.pods) throw new PartError("the kubelet's pods are not read from this source");
-        const [runtimeJson, pods] = await Promise.all([runFixed(o.runner, cmd.crictl(endpoint, 'ps', '-a', '-o', 'json'), { ...root, maxStdoutBytes: CONTAINER_LIST_MAX_BYTES }), o.pods()]);
+        const runtimeJson = await runFixed(o.runner, cmd.crictl(endpoint, 'ps', '-a', '-o', 'json'), { ...root, maxStdoutBytes: CONTAINER_LIST_MAX_BYTES });
+        const pods = await o.pods();
         return containerDifference(parseCrictlContainers(runtimeJson), pods);
       });
-      const gates = part(() => (facts ? `${isRead(config) ? config.from : ''}${proc?.featureGatesFlag ? ' and --feature-gates' : ''}` : '--feature-gates'), async () => {
+      const gates = await part(() => (facts ? `${isRead(config) ? config.from : ''}${proc?.featureGatesFlag ? ' and --feature-gates' : ''}` : '--feature-gates'), async () => {
         // Gates from the flag override the config file's, as in the kubelet.
         let merged: FeatureGates | undefined = facts ? { ...facts.featureGates } : undefined;
         if (proc?.featureGatesFlag) merged = { ...merged, ...parseFeatureGateFlag(proc.featureGatesFlag) };
         if (!merged) throw new PartError(`neither the kubelet's configuration nor its command line was read (${isRead(config) ? '' : config.error})`, isRead(config) ? undefined : config.hint);
-        const v = await version;
+        const v = version;
         return { gates: merged, podsApi: podsApiGate(merged, isRead(v) ? v.value : undefined) };
       });
-      return { process, version: await version, health: await health, config, featureGates: await gates, runtime: await runtime, journal: await journal, containers: await containers };
+      return { process, version, health, config, featureGates: gates, runtime, journal, containers };
     },
   };
 }
