@@ -13,7 +13,8 @@ import { HARNESS_HOST_ALIASES as A, startSshHarness, type HarnessUser, type SshH
 import { installSudoersRule, newSudoersPath } from '../../e2e/harness/sudoers-rule';
 import { EXIT } from '../cli/exit-codes';
 import { nodescope } from '../cli/testing/run-nodescope';
-import { startSimulatedKubelet } from '../sim/kubelet-server';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
+import { pinName, rememberPin } from '../kubelet-rest/kubelet-certificate-pins';
 import { harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import { announcingRunner, sshCommandRunner } from './command-runner';
@@ -24,6 +25,8 @@ import { sshHttpGet } from './node-http';
 const ENDPOINT = 'unix:///run/fake-containerd/containerd.sock';
 
 let h: SshHarness;
+let sim: SimulatedKubelet;
+const TOKEN = 'tok-node-info-0123456789';
 let dir: string;
 let bin: string;
 let configPath: string;
@@ -52,7 +55,7 @@ async function script(name: string, body: string): Promise<string> {
 
 beforeAll(async () => {
   // The simulated kubelet's Pods API on the node, for the CLI's pods.
-  h = await startSshHarness({ startKubelet: (socketPath) => startSimulatedKubelet({ socketPath, pods: 4, seed: 24 }) });
+  h = await startSshHarness({ startKubelet: async (socketPath) => (sim = await startSimulatedKubelet({ socketPath, pods: 4, seed: 24, rest: { tokens: { [TOKEN]: 'alice' } } })) });
   dir = await mkdtemp(join(tmpdir(), 'nodescope-node-info-'));
   await chmod(dir, 0o755);
   bin = join(dir, 'bin');
@@ -183,5 +186,25 @@ describe('nodescope node (the CLI)', () => {
     expect(r.stdout).toMatch(/^HEALTH +ok /m);
     expect(r.stdout).toMatch(/^PODS API +on: PodsAPI=true in the kubelet's feature gates$/m);
     expect(r.stdout).toMatch(/^RUNTIME +not read: .*no-crictl.*\n +\S*no-crictl is not installed on the node/m);
+  }, 60_000);
+});
+
+describe('nodescope node with REST credentials', () => {
+  it("reads the effective configuration from /configz, its gates under the command line's, and falls back to the file when /configz refuses", async () => {
+    const tokenFile = join(dir, 'token');
+    await writeFile(tokenFile, TOKEN, { mode: 0o600 });
+    const pins = join(dir, 'pins');
+    await rememberPin(pins, pinName(h.host, sim.rest!.port), sim.rest!.fingerprint);
+    const common = ['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '--kubelet-port', String(sim.rest!.port), '--kubelet-pins', pins, '--kubelet-binary', `${bin}/kubelet`, '-o', 'json'];
+    const r = await nodescope([...common, '--token-file', tokenFile]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const c = JSON.parse(r.stdout) as Record<string, { from?: string; value?: Record<string, unknown>; error?: string }>;
+    expect(c.config).toMatchObject({ from: 'GET /configz (kubelet REST API)', value: { maxPods: 110, featureGates: { PodsAPI: true } } });
+    expect(c.featureGates).toMatchObject({ value: { gates: { PodsAPI: true, Foo: true } } });
+
+    const wrong = join(dir, 'wrong-token');
+    await writeFile(wrong, 'tok-wrong-0123456789', { mode: 0o600 });
+    const refused = JSON.parse((await nodescope([...common, '--token-file', wrong])).stdout) as typeof c;
+    expect(refused.config).toMatchObject({ from: expect.stringMatching(new RegExp(`^${configPath} \\(--config of the running kubelet; not /configz: .*401`)), value: { kind: 'KubeletConfiguration' } });
   }, 60_000);
 });

@@ -97,10 +97,12 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         configzFailure = `/configz: ${(err as Error).message}; `;
       }
     }
+    // The file is what the kubelet started with; flags and /configz may differ, so a refused /configz is named.
+    const fileNote = configzFailure ? `; not /configz: ${configzFailure.slice('/configz: '.length, -2)}` : '';
     const proc = needed(process, `${configzFailure}the kubelet's command line (for its --config file)`);
     if (!proc.configPath) throw new PartError(`${configzFailure}the kubelet runs without --config, so all its settings are flags and defaults`, 'Give REST credentials (--token-file or --client-cert) to read the effective configuration from /configz.');
     const text = await runFixed(o.runner, cmd.readFile(proc.configPath), { ...root, maxStdoutBytes: CONFIG_MAX_BYTES });
-    return { from: `${proc.configPath} (--config of the running kubelet)`, facts: parseKubeletConfigFile(text, proc.configPath) };
+    return { from: `${proc.configPath} (--config of the running kubelet${fileNote})`, facts: parseKubeletConfigFile(text, proc.configPath) };
   };
 
   const readHealth = async (config: Part<{ facts: KubeletConfigFacts }>): Promise<KubeletHealth> => {
