@@ -42,6 +42,8 @@ export interface NodeInfoOptions {
   pods?: () => Promise<unknown[]>;
 }
 
+const NO_SYSTEMD = 'Without a systemd unit the kubelet logs to files under /var/log (RKE2: /var/lib/rancher/rke2/agent/logs/kubelet.log).';
+
 const KUBELET_VERSION = /Kubernetes (v\d+\.\d+\.\d+\S*)/;
 
 /** A part's outcome: its value, or why it is missing. */
@@ -136,9 +138,12 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         ...(endpoint ? { endpoint } : {}),
       }));
       const journal = await part(() => `${cmd.units.join(' ')}; journalctl -u UNIT`, async () => {
-        const units = await runFixed(o.runner, cmd.units);
+        const units = await runFixed(o.runner, cmd.units).catch((err: unknown) => {
+          if (err instanceof PartError && /not been booted with systemd|Failed to connect to bus/.test(err.message)) throw new PartError(err.message, NO_SYSTEMD);
+          throw err;
+        });
         const unit = pickKubeletUnit(units, KUBELET_UNITS);
-        if (!unit) throw new PartError(`none of the kubelet's units is loaded (${KUBELET_UNITS.join(', ')})`, 'Without systemd the kubelet logs to files under /var/log (RKE2: /var/lib/rancher/rke2/agent/logs/kubelet.log).');
+        if (!unit) throw new PartError(`none of the kubelet's units is loaded (${KUBELET_UNITS.join(', ')})`, NO_SYSTEMD);
         return { unit, lines: parseJournal(await runFixed(o.runner, cmd.journal(unit.unit), { ...root, maxStdoutBytes: CONFIG_MAX_BYTES })) };
       });
       const containers = await part(`${cmd.crictl(endpoint, 'ps', '-a', '-o', 'json').join(' ')} and the kubelet's pods`, async () => {
@@ -151,7 +156,7 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         // Gates from the flag override the config file's, as in the kubelet.
         let merged: FeatureGates | undefined = facts ? { ...facts.featureGates } : undefined;
         if (proc?.featureGatesFlag) merged = { ...merged, ...parseFeatureGateFlag(proc.featureGatesFlag) };
-        if (!merged) throw new PartError(`neither the kubelet's configuration nor its command line was read (${isRead(config) ? '' : config.error})`, isRead(config) ? undefined : config.hint);
+        if (!merged) throw new PartError("neither the kubelet's configuration nor its command line was read (see CONFIG)", isRead(config) ? undefined : config.hint);
         const v = version;
         return { gates: merged, podsApi: podsApiGate(merged, isRead(v) ? v.value : undefined) };
       });
