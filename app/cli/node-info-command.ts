@@ -54,7 +54,12 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const verbose = v.verbose === true;
   const session = conn.session;
   const base = session ? sshCommandRunner(async () => (await session.connection()).client) : localCommandRunner();
-  const get = session ? sshHttpGet(() => session.connection(), opts.node, opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}) : localHttpGet();
+  const get = session
+    ? sshHttpGet(() => session.connection(), opts.node, {
+      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+      ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
+    })
+    : localHttpGet(opts.callTimeoutMs);
   const options: NodeInfoOptions = {
     runner: verbose ? announcingRunner(base, (line) => say(`running on the node: ${line}`)) : base,
     sudo: opts.sudo,
@@ -102,7 +107,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   try {
     const context = await createNodeInfoReader(options).read();
     if (opts.output === 'json') await writeStdout(`${JSON.stringify(context, null, 2)}\n`);
-    else if (opts.output === 'yaml') await writeStdout(yamlStringify(context));
+    else if (opts.output === 'yaml') await writeStdout(yamlStringify(context, { lineWidth: 0 }));
     else await writeStdout(`${nodeContextText(context)}\n`);
   } finally {
     await closeRest?.();
