@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type HarnessUser, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { installSudoersRule, newSudoersPath } from '../../e2e/harness/sudoers-rule';
 import { EXIT } from '../cli/exit-codes';
@@ -154,6 +155,18 @@ describe('node context over SSH', () => {
   }, 60_000);
 });
 
+describe('sshCommandRunner', () => {
+  it('runs a command again when its channel closed without an exit code (read-only commands: running again changes nothing)', async () => {
+    const marker = join(dir, 'first-run-done');
+    // The first run ends by a signal, so no exit status comes back: the same as a lost one.
+    const flaky = await script('flaky', `if [ -e ${marker} ]; then echo second; exit 0; fi\ntouch ${marker}\nkill -9 $$`);
+    const session = createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() });
+    sessions.push(session);
+    const r = await sshCommandRunner(async () => (await session.connection()).client).run([flaky]);
+    expect(r).toEqual({ stdout: 'second\n', stderr: '', code: 0 });
+  }, 60_000);
+});
+
 describe('nodescope node (the CLI)', () => {
   it('-o json: every part, read or with why not; -v shows each command on stderr; the pods come from the same connection', async () => {
     const r = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '-o', 'json', '-v', '--crictl', `${bin}/crictl`, '--kubelet-binary', `${bin}/kubelet`, '--journal-lines', '2']);
@@ -184,6 +197,8 @@ describe('nodescope node (the CLI)', () => {
     expect(r.code, r.stderr).toBe(EXIT.ok);
     expect(r.stdout).toMatch(/^KUBELET +v1\.37\.2 \(pid \d+, \/bin\/sh\)$/m);
     expect(r.stdout).toMatch(/^HEALTH +ok /m);
+    const yaml = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '--kubelet-binary', `${bin}/kubelet`, '-o', 'yaml']);
+    expect(parseYaml(yaml.stdout)).toMatchObject({ version: { value: 'v1.37.2' }, health: { value: { healthy: true } } });
     expect(r.stdout).toMatch(/^PODS API +on: PodsAPI=true in the kubelet's feature gates$/m);
     expect(r.stdout).toMatch(/^RUNTIME +not read: .*no-crictl.*\n +\S*no-crictl is not installed on the node/m);
   }, 60_000);
