@@ -91,20 +91,20 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
   };
 
   const readConfig = async (process: Part<KubeletProcess>): Promise<{ from: string; facts: KubeletConfigFacts }> => {
-    let configzFailure = '';
+    let refused: string | undefined;
     if (o.configz) {
       try {
         return { from: 'GET /configz (kubelet REST API)', facts: parseConfigz(await o.configz()) };
       } catch (err) {
-        configzFailure = `/configz: ${(err as Error).message}; `;
+        refused = (err as Error).message;
       }
     }
-    // The file is what the kubelet started with; flags and /configz may differ, so a refused /configz is named.
-    const fileNote = configzFailure ? `; not /configz: ${configzFailure.slice('/configz: '.length, -2)}` : '';
-    const proc = needed(process, `${configzFailure}the kubelet's command line (for its --config file)`);
-    if (!proc.configPath) throw new PartError(`${configzFailure}the kubelet runs without --config, so all its settings are flags and defaults`, 'Give REST credentials (--token-file or --client-cert) to read the effective configuration from /configz.');
+    const before = refused ? `/configz: ${refused}; ` : '';
+    const proc = needed(process, `${before}the kubelet's command line (for its --config file)`);
+    if (!proc.configPath) throw new PartError(`${before}the kubelet runs without --config, so all its settings are flags and defaults`, 'Give REST credentials (--token-file or --client-cert) to read the effective configuration from /configz.');
     const text = await runFixed(o.runner, cmd.readFile(proc.configPath), { ...root, maxStdoutBytes: CONFIG_MAX_BYTES });
-    return { from: `${proc.configPath} (--config of the running kubelet${fileNote})`, facts: parseKubeletConfigFile(text, proc.configPath) };
+    // The file is what the kubelet started with; flags and /configz may differ, so a refused /configz is named.
+    return { from: `${proc.configPath} (--config of the running kubelet${refused ? `; not /configz: ${refused}` : ''})`, facts: parseKubeletConfigFile(text, proc.configPath) };
   };
 
   const readHealth = async (config: Part<{ facts: KubeletConfigFacts }>): Promise<KubeletHealth> => {
@@ -119,7 +119,8 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
   return {
     async read(): Promise<NodeContext> {
       const process = await part('pgrep and /proc/PID/cmdline', readProcess);
-      const configRead = await part((): string => '', () => readConfig(process));
+      // Where the configuration came from is known only once it is read: its `from` is the value's own.
+      const configRead = await part('', () => readConfig(process));
       const config: Part<Record<string, unknown>> = isRead(configRead) ? { from: configRead.value.from, value: configRead.value.facts.config } : configRead;
       const facts = isRead(configRead) ? configRead.value.facts : undefined;
       const proc = isRead(process) ? process.value : undefined;
@@ -157,8 +158,7 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         let merged: FeatureGates | undefined = facts ? { ...facts.featureGates } : undefined;
         if (proc?.featureGatesFlag) merged = { ...merged, ...parseFeatureGateFlag(proc.featureGatesFlag) };
         if (!merged) throw new PartError("neither the kubelet's configuration nor its command line was read (see CONFIG)", isRead(config) ? undefined : config.hint);
-        const v = version;
-        return { gates: merged, podsApi: podsApiGate(merged, isRead(v) ? v.value : undefined) };
+        return { gates: merged, podsApi: podsApiGate(merged, isRead(version) ? version.value : undefined) };
       });
       return { process, version, health, config, featureGates: gates, runtime, journal, containers };
     },
