@@ -52,6 +52,11 @@ function failure(line: string, code: number | null, stderr: string): PartError {
 
 /** Runs a fixed command; its stdout, or a PartError saying why not. */
 export async function runFixed(runner: CommandRunner, argv: readonly string[], options: RunOptions = {}): Promise<string> {
+  return (await runChecked(runner, argv, options)).stdout;
+}
+
+/** Runs a fixed command; its stdout and stderr when it succeeded, or a PartError saying why not. */
+export async function runChecked(runner: CommandRunner, argv: readonly string[], options: RunOptions = {}): Promise<{ stdout: string; stderr: string }> {
   const line = commandLine(argv, options);
   let r;
   try {
@@ -64,5 +69,5 @@ export async function runFixed(runner: CommandRunner, argv: readonly string[], o
     throw err;
   }
   if (r.code !== 0) throw failure(line, r.code, r.stderr);
-  return r.stdout;
+  return { stdout: r.stdout, stderr: r.stderr };
 }

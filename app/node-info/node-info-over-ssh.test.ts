@@ -79,12 +79,13 @@ beforeAll(async () => {
     'esac',
   ].join('\n'));
   await script('systemctl', 'for u in kubelet k3s k3s-agent rke2-server rke2-agent snap.microk8s.daemon-kubelite; do\n  if [ $u = k3s-agent ]; then printf "Id=$u.service\\nLoadState=loaded\\nActiveState=active\\nSubState=running\\n\\n"; else printf "Id=$u.service\\nLoadState=not-found\\nActiveState=inactive\\nSubState=dead\\n\\n"; fi\ndone');
-  await script('journalctl', '[ "$*" = "-u k3s-agent -n 2 --no-pager -o short-iso" ] || { echo "unexpected: $*" >&2; exit 1; }\necho "2026-11-27T21:00:01+0000 node-1 k3s[77]: I1127 started"\necho "2026-11-27T21:00:02+0000 node-1 k3s[77]: E1127 sync failed"');
+  // As journalctl for a user outside systemd-journal/adm: exit 0, no entries, and a notice on stderr.
+  await script('journalctl', '[ "$*" = "-u k3s-agent -n 2 --no-pager -o short-iso" ] || { echo "unexpected: $*" >&2; exit 1; }\nif [ "$(id -u)" != 0 ]; then echo "Hint: You are currently not seeing messages from other users and the system." >&2; echo "-- No entries --"; exit 0; fi\necho "2026-11-27T21:00:01+0000 node-1 k3s[77]: I1127 started"\necho "2026-11-27T21:00:02+0000 node-1 k3s[77]: E1127 sync failed"');
   // A process named kubelet (a script's process takes the script's name) that answers --version.
   const fake = await script('kubelet', 'if [ "$1" = --version ]; then echo "Kubernetes v1.37.2"; exit 0; fi\nwhile :; do sleep 1; done');
   kubelet = spawn(fake, ['--config', configPath, `--feature-gates=Foo=true`], { stdio: 'ignore' });
   sudoersPath = newSudoersPath();
-  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl\n`);
+  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl, ${bin}/journalctl\n`);
 }, 60_000);
 
 afterAll(async () => {
@@ -133,6 +134,7 @@ describe('node context over SSH', () => {
     expect({ config: c.config, runtime: c.runtime, gates: c.featureGates }).toMatchObject({ config: { value: {} }, runtime: { value: {} }, gates: { value: {} } });
     expect(commands).toContain(`sudo -n cat -- ${configPath}`);
     expect(commands).toContain(`sudo -n ${bin}/crictl --runtime-endpoint ${ENDPOINT} version`);
+    expect(c.journal).toMatchObject({ value: { lines: [{ message: 'I1127 started' }, { message: 'E1127 sync failed' }] } });
   }, 60_000);
 
   it('as a user without sudo: the root-only parts say why and what to do, and the others still show', async () => {
@@ -143,7 +145,9 @@ describe('node context over SSH', () => {
     expect(c.containers).not.toHaveProperty('value');
     // Without the config file, the gates come from the command line alone, the Pods API gate from the version's default.
     expect(c.featureGates).toMatchObject({ value: { gates: { Foo: true }, podsApi: { enabled: true, why: expect.stringMatching(/on by default from Kubernetes 1.37/) } } });
-    expect(isRead(c.version) && isRead(c.journal) && isRead(c.process)).toBe(true);
+    // journalctl says "-- No entries --" to a user who may not read the journal: that is not an empty journal.
+    expect(c.journal).toEqual({ error: expect.stringMatching(/journalctl -u k3s-agent .* may not read the system journal: Hint: You are currently not seeing/), hint: expect.stringMatching(/--sudo.*systemd-journal/) });
+    expect(isRead(c.version) && isRead(c.process)).toBe(true);
     // Without the config, healthz is asked on the default port, where nothing listens here.
     expect(c.health).toMatchObject({ error: expect.stringMatching(/127.0.0.1:10248/) });
   }, 60_000);

@@ -8,14 +8,14 @@
  *   const info = createNodeInfoReader({ runner: sshCommandRunner(client), sudo: false });
  *   const context = await info.read();
  */
-import type { CommandRunner } from './command-runner';
+import { commandLine, type CommandRunner } from './command-runner';
 import { containerDifference } from './container-difference';
 import { parseCrictlContainers, parseCrictlVersion } from './crictl-output';
 import { parseFeatureGateFlag, podsApiGate, type FeatureGates } from './feature-gates';
 import { parseKubeletCmdline } from './kubelet-cmdline';
 import { parseConfigz, parseKubeletConfigFile, type KubeletConfigFacts } from './kubelet-config';
 import { KUBELET_UNITS, parseJournal, pickKubeletUnit } from './kubelet-journal';
-import { CONFIG_MAX_BYTES, CONTAINER_LIST_MAX_BYTES, DEFAULT_PROGRAMS, nodeCommands, runFixed, type NodePrograms } from './node-commands';
+import { CONFIG_MAX_BYTES, CONTAINER_LIST_MAX_BYTES, DEFAULT_PROGRAMS, nodeCommands, runChecked, runFixed, type NodePrograms } from './node-commands';
 import { isRead, PartError, type KubeletHealth, type KubeletProcess, type NodeContext, type NodeInfo, type Part } from './node-context';
 
 export const DEFAULT_HEALTHZ_PORT = 10248;
@@ -145,7 +145,14 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         });
         const unit = pickKubeletUnit(units, KUBELET_UNITS);
         if (!unit) throw new PartError(`none of the kubelet's units is loaded (${KUBELET_UNITS.join(', ')})`, NO_SYSTEMD);
-        return { unit, lines: parseJournal(await runFixed(o.runner, cmd.journal(unit.unit), { ...root, maxStdoutBytes: CONFIG_MAX_BYTES })) };
+        const argv = cmd.journal(unit.unit);
+        const { stdout, stderr } = await runChecked(o.runner, argv, { ...root, maxStdoutBytes: CONFIG_MAX_BYTES });
+        // Without the right to read the system journal, journalctl exits 0 with "-- No entries --": not an empty journal.
+        if (/insufficient permissions|not seeing messages from other users/i.test(stderr)) {
+          throw new PartError(`\`${commandLine(argv, root)}\` may not read the system journal: ${stderr.trim().split('\n')[0]}`,
+            "Log in as root, give --sudo (sudoers must allow journalctl without a password), or add the SSH user to the group 'systemd-journal' or 'adm'.");
+        }
+        return { unit, lines: parseJournal(stdout) };
       });
       const containers = await part(`${cmd.crictl(endpoint, 'ps', '-a', '-o', 'json').join(' ')} and the kubelet's pods`, async () => {
         if (!o.pods) throw new PartError("the kubelet's pods are not read from this source");
