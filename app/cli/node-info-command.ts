@@ -15,6 +15,8 @@ import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection'
 import { runNodeCommand, writeStdout } from './node-command';
 import { CliUsageError, type NodeCommandOptions } from './node-options';
 import { printError } from './terminal-text';
+import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
+import type { SshSession } from '../ssh/ssh-session';
 
 const OUTPUTS = ['table', 'json', 'yaml'] as const;
 
@@ -38,6 +40,50 @@ node:
   --crictl PATH              crictl on the node (default crictl; RKE2: /var/lib/rancher/rke2/bin/crictl)
   --kubelet-binary PATH      the kubelet binary to ask --version (default: the running kubelet's)
 `;
+
+/**
+ * GET /configz through the kubelet REST API on the node's SSH session, with the credentials given as for
+ * `--api rest`. It is on the authenticated port only and needs the configz (or proxy) permission. A REST
+ * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
+ */
+async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
+  const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
+    import('../inspector/state-dir'),
+    import('../kubelet-rest/kubelet-certificate-pins'),
+    import('../kubelet-rest/kubelet-rest-connection'),
+    import('./terminal-prompter'),
+  ]);
+  const { rest } = opts;
+  const prompter = terminalPrompter();
+  let conn: KubeletRestConnection;
+  try {
+    conn = await openKubeletRest(await resolveNodeTarget(opts), {
+      prompter,
+      session,
+      credentials: rest.credentials,
+      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
+      ...(rest.port ? { port: rest.port } : {}),
+      ...(rest.caFile ? { caFile: rest.caFile } : {}),
+      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    });
+  } catch (err) {
+    prompter.close();
+    return { configz: () => Promise.reject(err), close: async () => {} };
+  }
+  return {
+    configz: async () => {
+      say?.(`GET https://127.0.0.1:${conn.port}/configz on the node`);
+      const r = await conn.transport.get('/configz');
+      if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body.toString('utf8').trim().slice(0, 300)}`);
+      return r.body.toString('utf8');
+    },
+    close: async () => {
+      await conn.close();
+      prompter.close();
+    },
+  };
+}
 
 function positiveInt(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -75,34 +121,9 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const rest = opts.rest;
   let closeRest: (() => Promise<void>) | undefined;
   if (session && (rest.credentials.token || rest.credentials.clientCert)) {
-    // /configz is on the authenticated port only; it needs the configz (or proxy) permission.
-    const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
-      import('../inspector/state-dir'),
-      import('../kubelet-rest/kubelet-certificate-pins'),
-      import('../kubelet-rest/kubelet-rest-connection'),
-      import('./terminal-prompter'),
-    ]);
-    const prompter = terminalPrompter();
-    const target = await resolveNodeTarget(opts);
-    const restConn = await openKubeletRest(target, {
-      prompter,
-      session,
-      credentials: rest.credentials,
-      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
-      ...(rest.port ? { port: rest.port } : {}),
-      ...(rest.caFile ? { caFile: rest.caFile } : {}),
-      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
-    });
-    closeRest = async () => {
-      await restConn.close();
-      prompter.close();
-    };
-    options.configz = async () => {
-      if (verbose) say(`GET https://127.0.0.1:${restConn.port}/configz on the node`);
-      const r = await restConn.transport.get('/configz');
-      if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body.toString('utf8').trim().slice(0, 300)}`);
-      return r.body.toString('utf8');
-    };
+    const reader = await configzReader(session, opts, verbose ? say : undefined);
+    options.configz = reader.configz;
+    closeRest = reader.close;
   }
   try {
     const context = await createNodeInfoReader(options).read();

@@ -225,5 +225,12 @@ describe('nodescope node with REST credentials', () => {
     await writeFile(wrong, 'tok-wrong-0123456789', { mode: 0o600 });
     const refused = JSON.parse((await nodescope([...common, '--token-file', wrong])).stdout) as typeof c;
     expect(refused.config).toMatchObject({ from: expect.stringMatching(new RegExp(`^${configPath} \\(--config of the running kubelet; not /configz: .*401`)), value: { kind: 'KubeletConfiguration' } });
+
+    // A credential that cannot be read fails /configz alone: the file is read instead, and the rest still shows.
+    const unreadable = await nodescope([...common, '--token-file', 'node:/nonexistent/token']);
+    expect(unreadable.code, unreadable.stderr).toBe(EXIT.ok);
+    const u = JSON.parse(unreadable.stdout) as typeof c;
+    expect(u.config).toMatchObject({ from: expect.stringContaining('not /configz: cannot read the token at /nonexistent/token on the node'), value: { kind: 'KubeletConfiguration' } });
+    expect(u.version).toMatchObject({ value: 'v1.37.2' });
   }, 60_000);
 });
