@@ -20,6 +20,8 @@ export interface KubeletConnection {
   socketPath: string;
   /** Over SSH: tells when the node stops answering (since when) and answers again (null); see SshSession.onSilence. */
   onSilence?(listener: (silentSince: number | null) => void): () => void;
+  /** The SSH session it runs over (none with --local): other reads of the node share it. Closed with the connection. */
+  session?: SshSession;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
     client: conn.client,
     socketPath: `127.0.0.1:${port}`,
     onSilence: session.onSilence,
+    session,
     close: async () => {
       await conn.close();
       session.close();
@@ -146,6 +149,7 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
     client,
     socketPath,
     onSilence: session.onSilence,
+    session: transport.session,
     close: async () => {
       client.close();
       await transport.close();

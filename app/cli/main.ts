@@ -17,6 +17,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   record: { summary: "record a node's pods and every change to a file, until Ctrl-C or --duration", load: () => import('./record-command') },
   mask: { summary: 'list the pod fields a --mask can name (tree) and the mask presets (presets)', load: () => import('./mask-command') },
   diff: { summary: 'compare two sources (nodes, sockets, snapshots, a recording at a time) or one pod on each', load: () => import('./diff-command') },
+  node: { summary: "the node around its pods: kubelet version, health, config, feature gates, runtime, journal, runtime vs kubelet", load: () => import('./node-info-command') },
   resources: { summary: "devices, exclusive CPUs and memory per container, and the node's allocatable (PodResources API)", load: () => import('./resources-command') },
   compare: { summary: 'compare the workloads of several nodes or files, drift marked (text, json, csv)', load: () => import('./compare-command') },
   ui: { summary: 'open the desktop UI in a browser (served on 127.0.0.1 only)', load: () => import('./ui-command') },

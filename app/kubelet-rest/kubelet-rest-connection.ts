@@ -12,7 +12,7 @@ import type { SshTarget } from '../ssh/ssh-connection';
 import { createSshSession, type SshSession, type SshSessionOptions } from '../ssh/ssh-session';
 import { pinName } from './kubelet-certificate-pins';
 import { createKubeletRestClient, type KubeletRestClient } from './kubelet-rest-client';
-import { createRestTransport } from './kubelet-rest-transport';
+import { createRestTransport, type RestTransport } from './kubelet-rest-transport';
 import { createNodeTcpChannel, type NodeTcpChannel, type TcpBridgeMode, type TcpChannelEvent } from './node-tcp-channel';
 import { CredentialError, loadRestCredentials, readCredentialFile, validateSources, type RestCredentialSources } from './rest-credentials';
 
@@ -44,6 +44,8 @@ export interface KubeletRestConnection {
   client: KubeletRestClient;
   session: SshSession;
   channel: NodeTcpChannel;
+  /** Raw GETs on the same port and credential (e.g. /configz, which the client does not read). */
+  transport: RestTransport;
   port: number;
   close(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
       client,
       session,
       channel,
+      transport,
       port,
       close: async () => {
         client.close();

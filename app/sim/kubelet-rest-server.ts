@@ -98,6 +98,8 @@ function configz(nodeName: string, readOnlyPort: number | undefined): string {
       authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
       maxPods: 110,
       nodeName,
+      // It serves the Pods API, so its gate is on (nodescope node reads it here).
+      featureGates: { PodsAPI: true },
     },
   });
 }

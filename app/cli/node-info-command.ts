@@ -1,0 +1,141 @@
+/**
+ * `nodescope node SOURCE`: the node's context around its pods: the kubelet's version, health, effective
+ * configuration and feature gates (is the Pods API gate on?), the container runtime, the kubelet's unit
+ * and journal tail, and the runtime's containers against the kubelet's pods. Read through the same SSH
+ * connection as the pods, with fixed read-only commands (app/node-info/node-commands.ts); with unix:SOCKET
+ * (Nodescope on the node itself) the same commands run here.
+ */
+import { stringify as yamlStringify } from 'yaml';
+import { announcingRunner, localCommandRunner, sshCommandRunner } from '../node-info/command-runner';
+import { nodeContextText } from '../node-info/node-context-text';
+import { localHttpGet, sshHttpGet } from '../node-info/node-http';
+import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } from '../node-info/node-info-reader';
+import { EXIT } from './exit-codes';
+import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection';
+import { runNodeCommand, writeStdout } from './node-command';
+import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { printError } from './terminal-text';
+import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
+import type { SshSession } from '../ssh/ssh-session';
+
+const OUTPUTS = ['table', 'json', 'yaml'] as const;
+
+const EXTRA = {
+  verbose: { type: 'boolean', short: 'v', default: false },
+  'journal-lines': { type: 'string' },
+  crictl: { type: 'string' },
+  'kubelet-binary': { type: 'string' },
+} as const;
+
+const EXTRA_HELP = `Reads, each part on its own (a part that fails says why; the others still show):
+  the kubelet's version (KUBELET --version) and health (GET 127.0.0.1:10248/healthz over the SSH
+  connection); its configuration (REST /configz with --token-file or --client-cert, else the file
+  its --config names) and feature gates, and whether the PodsAPI gate is on; the container runtime
+  (crictl version); the kubelet's unit (kubelet, k3s, k3s-agent, rke2-server, rke2-agent,
+  snap.microk8s.daemon-kubelite) and its journal's tail; crictl ps -a against the kubelet's pods.
+  Every command is fixed and read-only (docs/node-info.md); --sudo runs the root-only ones with sudo -n.
+node:
+  -v, --verbose              print each command (and HTTP GET) before it runs, on stderr
+  --journal-lines N          how many journal lines to show (default ${DEFAULT_JOURNAL_LINES})
+  --crictl PATH              crictl on the node (default crictl; RKE2: /var/lib/rancher/rke2/bin/crictl)
+  --kubelet-binary PATH      the kubelet binary to ask --version (default: the running kubelet's)
+`;
+
+/**
+ * GET /configz through the kubelet REST API on the node's SSH session, with the credentials given as for
+ * `--api rest`. It is on the authenticated port only and needs the configz (or proxy) permission. A REST
+ * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
+ */
+async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
+  const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
+    import('../inspector/state-dir'),
+    import('../kubelet-rest/kubelet-certificate-pins'),
+    import('../kubelet-rest/kubelet-rest-connection'),
+    import('./terminal-prompter'),
+  ]);
+  const { rest } = opts;
+  const prompter = terminalPrompter();
+  let conn: KubeletRestConnection;
+  try {
+    conn = await openKubeletRest(await resolveNodeTarget(opts), {
+      prompter,
+      session,
+      credentials: rest.credentials,
+      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
+      ...(rest.port ? { port: rest.port } : {}),
+      ...(rest.caFile ? { caFile: rest.caFile } : {}),
+      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    });
+  } catch (err) {
+    prompter.close();
+    return { configz: () => Promise.reject(err), close: async () => {} };
+  }
+  return {
+    configz: async () => {
+      say?.(`GET https://127.0.0.1:${conn.port}/configz on the node`);
+      const r = await conn.transport.get('/configz');
+      if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body.toString('utf8').trim().slice(0, 300)}`);
+      return r.body.toString('utf8');
+    },
+    close: async () => {
+      await conn.close();
+      prompter.close();
+    },
+  };
+}
+
+function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new CliUsageError(`bad ${flag} '${String(value)}': give a whole number from 1 to 100000`);
+  return n;
+}
+
+async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number> {
+  const v = opts.extraValues;
+  if (opts.mask) throw new CliUsageError("node compares the runtime's containers with whole pods: leave out --mask");
+  const journalLines = positiveInt(v['journal-lines'], '--journal-lines');
+  const say = (line: string) => printError(`nodescope: ${line}`);
+  const verbose = v.verbose === true;
+  const session = conn.session;
+  const base = session ? sshCommandRunner(async () => (await session.connection()).client) : localCommandRunner();
+  const get = session
+    ? sshHttpGet(() => session.connection(), opts.node, {
+      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+      ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
+    })
+    : localHttpGet(opts.callTimeoutMs);
+  const options: NodeInfoOptions = {
+    runner: verbose ? announcingRunner(base, (line) => say(`running on the node: ${line}`)) : base,
+    sudo: opts.sudo,
+    httpGet: async (port, path) => {
+      if (verbose) say(`GET http://127.0.0.1:${port}${path} on the node`);
+      return get(port, path);
+    },
+    pods: async () => (await conn.client.listPods()).pods.map((p) => p.pod),
+    ...(journalLines ? { journalLines } : {}),
+    ...(v.crictl !== undefined ? { programs: { crictl: String(v.crictl) } } : {}),
+    ...(v['kubelet-binary'] !== undefined ? { kubeletBinary: String(v['kubelet-binary']) } : {}),
+  };
+  const rest = opts.rest;
+  let closeRest: (() => Promise<void>) | undefined;
+  if (session && (rest.credentials.token || rest.credentials.clientCert)) {
+    const reader = await configzReader(session, opts, verbose ? say : undefined);
+    options.configz = reader.configz;
+    closeRest = reader.close;
+  }
+  try {
+    const context = await createNodeInfoReader(options).read();
+    if (opts.output === 'json') await writeStdout(`${JSON.stringify(context, null, 2)}\n`);
+    else if (opts.output === 'yaml') await writeStdout(yamlStringify(context, { lineWidth: 0 }));
+    else await writeStdout(`${nodeContextText(context)}\n`);
+  } finally {
+    await closeRest?.();
+  }
+  return EXIT.ok;
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runNodeCommand({ name: 'node', usage: 'usage: nodescope node SOURCE [options]', outputs: OUTPUTS, extra: EXTRA, extraHelp: EXTRA_HELP, run: readNode }, argv);
+}
