@@ -22,6 +22,11 @@ export interface SimulatedKubeletOptions {
   documentedSocketPath?: string;
   /** Pods at start; default 110 (the kubelet's default max pods). */
   pods?: number;
+  /**
+   * The instant (epoch ms) the pods at start are as found at; default now. A fleet gives all its nodes one,
+   * or nodes started a minute apart would name their CronJobs' Jobs (and what refers to them) differently.
+   */
+  podsAsOf?: number;
   seed?: number;
   nodeName?: string;
   /** Store changes per second; default 0 (pods stay as generated until changed by hand). */
@@ -119,7 +124,7 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const seed = options.seed ?? 1;
   const nodeName = options.nodeName ?? 'sim-node';
   const generator = new PodGenerator({ seed, nodeName });
-  const now = Date.now();
+  const now = options.podsAsOf ?? Date.now();
   const store = new PodStore(Array.from({ length: options.pods ?? 110 }, () => generator.existing(now)));
   // The churn draws from its own stream, so changing the rate never changes the initial pods.
   const churn = new Churn(store, {

@@ -7,7 +7,7 @@ import { applyFleetDrift, fleetDriftOf, type FleetDriftKind } from './fleet-drif
 import { SimulatorOptionsError, startSimulatedKubelet, type SimulatedKubelet, type SimulatedKubeletOptions } from './kubelet-server';
 import { SharedTicker } from './shared-ticker';
 
-export interface SimulatedFleetOptions extends Omit<SimulatedKubeletOptions, 'socketPath' | 'documentedSocketPath' | 'nodeName' | 'churnSeed' | 'churnTicker' | 'rest' | 'podResourcesSocketPath'> {
+export interface SimulatedFleetOptions extends Omit<SimulatedKubeletOptions, 'socketPath' | 'documentedSocketPath' | 'nodeName' | 'churnSeed' | 'churnTicker' | 'podsAsOf' | 'rest' | 'podResourcesSocketPath'> {
   nodes: number;
   /** An existing folder; node NAME serves on NAME.sock in it. */
   socketDir: string;
@@ -45,6 +45,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   if (!(Number.isInteger(count) && count >= 1)) throw new SimulatorOptionsError(`nodes must be a whole number >= 1, got ${count}`);
   const seed = perNode.seed ?? 1;
   const ticker = new SharedTicker(TICK_MS);
+  const podsAsOf = Date.now();
   const nodes: SimulatedKubelet[] = [];
   const drift = new Map<string, FleetDrift>();
   const stop = async () => {
@@ -52,8 +53,8 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   };
   try {
     for (const [i, nodeName] of fleetNodeNames(count, namePrefix).entries()) {
-      // One seed for every node's pods, so they run the same workloads; each churns on its own stream.
-      const node = await startSimulatedKubelet({ ...perNode, seed, churnSeed: seed + 1 + i, churnTicker: ticker, nodeName, socketPath: join(socketDir, `${nodeName}.sock`) });
+      // One seed and one instant for every node's pods, so they run the same workloads; each churns on its own stream.
+      const node = await startSimulatedKubelet({ ...perNode, seed, podsAsOf, churnSeed: seed + 1 + i, churnTicker: ticker, nodeName, socketPath: join(socketDir, `${nodeName}.sock`) });
       nodes.push(node);
       for (const kind of fleetDriftOf(i + 1)) {
         const workload = applyFleetDrift(node.store, kind);
