@@ -46,4 +46,21 @@ describe('a simulated fleet', () => {
       await fleet.stop();
     }
   });
+
+  it('churns every node at the rate given, each its own changes', async () => {
+    const fleet = await startSimulatedFleet({ nodes: 3, socketDir: dir, pods: 30, churnPerSecond: 100 });
+    try {
+      const changed = fleet.nodes.map((n) => {
+        const uids: string[] = [];
+        n.store.subscribe((e) => uids.push(e.uid));
+        return uids;
+      });
+      await vi.waitFor(() => expect(Math.min(...changed.map((c) => c.length))).toBeGreaterThanOrEqual(5), { timeout: 10_000 });
+      expect(fleet.nodes.map((n) => n.churn.perSecond)).toEqual([100, 100, 100]);
+      // Same pods everywhere (one seed), but not the same changes.
+      expect(new Set(changed.map((c) => c.slice(0, 5).join()))).toHaveLength(3);
+    } finally {
+      await fleet.stop();
+    }
+  });
 });

@@ -54,7 +54,9 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   try {
     for (const [i, nodeName] of fleetNodeNames(count, namePrefix).entries()) {
       // One seed and one instant for every node's pods, so they run the same workloads; each churns on its own stream.
-      const node = await startSimulatedKubelet({ ...perNode, seed, podsAsOf, churnSeed: seed + 1 + i, churnTicker: ticker, nodeName, socketPath: join(socketDir, `${nodeName}.sock`) });
+      // Churn waits until every node is up: a thousand nodes generating pods while the first ones churn
+      // would take far longer to start.
+      const node = await startSimulatedKubelet({ ...perNode, churnPerSecond: 0, seed, podsAsOf, churnSeed: seed + 1 + i, churnTicker: ticker, nodeName, socketPath: join(socketDir, `${nodeName}.sock`) });
       nodes.push(node);
       for (const kind of fleetDriftOf(i + 1)) {
         const workload = applyFleetDrift(node.store, kind);
@@ -68,5 +70,6 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
     await stop();
     throw err;
   }
+  for (const node of nodes) node.churn.setRate(perNode.churnPerSecond ?? 0);
   return { nodes, socketDir, drift: [...drift.values()], stop };
 }
