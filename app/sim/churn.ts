@@ -129,7 +129,8 @@ export class Churn {
   private tick(): void {
     const elapsed = performance.now() - this.paceStart;
     let due = Math.floor((elapsed * this.rate) / 1000) - this.pacedSoFar;
-    if (due > (this.rate * MAX_CATCH_UP_MS) / 1000) {
+    // At least one change may be due, or a rate below one a second would count every change as a stall.
+    if (due > Math.max(1, (this.rate * MAX_CATCH_UP_MS) / 1000)) {
       // The event loop stalled (debugger, suspended laptop): restart pacing instead of a burst.
       this.resetPace();
       due = 0;
