@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { workloadKey } from '../fleet/workload-identity';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import { CANARY_IMAGE, firstWorkloadOf, HOTFIX_IMAGE } from '../sim/fleet-drift';
@@ -112,6 +112,24 @@ describe('nodescope sim --nodes', () => {
     expect(await sim.exited).toBe(0);
     expect(sim.output().stdout).toContain('stopped on SIGTERM');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('stops while still starting nodes on SIGTERM, with no socket left behind', async () => {
+    const slow = mkdtempSync(join(tmpdir(), 'nodescope-sim-fleet-'));
+    try {
+      const child = spawn(process.execPath, [bin, 'sim', '--nodes', '1000', '--socket-dir', slow, '--pods', '110']);
+      children.push(child);
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      await vi.waitFor(() => expect(readdirSync(slow).length).toBeGreaterThan(0), { timeout: 60_000, interval: 50 });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout).toMatch(/stopped on SIGTERM while starting \(stopped after \d+ of 1000 nodes had started\); sockets removed/);
+      expect(readdirSync(slow)).toEqual([]);
+    } finally {
+      rmSync(slow, { recursive: true, force: true });
+    }
   });
 
   it('refuses --nodes without --socket-dir, a single node\'s options, and a folder that is not there, saying what to do', async () => {

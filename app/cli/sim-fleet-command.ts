@@ -8,7 +8,7 @@ import { workloadKey } from '../fleet/workload-identity';
 import { CANARY_ENV, CANARY_IMAGE, HOTFIX_IMAGE, type FleetDriftKind } from '../sim/fleet-drift';
 import { SimulatorOptionsError, type SimulatedKubeletOptions } from '../sim/kubelet-server';
 import { servicePrefix } from '../sim/pods-api-services';
-import { startSimulatedFleet, type FleetDrift, type SimulatedFleet } from '../sim/simulated-fleet';
+import { FleetStartAborted, startSimulatedFleet, type FleetDrift, type SimulatedFleet } from '../sim/simulated-fleet';
 import { SocketPathError } from '../sim/socket-file';
 import { EXIT } from './exit-codes';
 import { printError } from './terminal-text';
@@ -59,6 +59,9 @@ async function checkSocketDir(dir: string): Promise<void> {
 export async function serveFleetUntilSignal(opts: SimulatedKubeletOptions, fleetOpts: SimFleetCliOptions, stopSignal: Promise<NodeJS.Signals>): Promise<number> {
   const socketDir = resolve(fleetOpts.socketDir);
   let fleet: SimulatedFleet;
+  // A stop asked for while a thousand nodes start (a minute) ends the start, not only what follows it.
+  const starting = new AbortController();
+  void stopSignal.then(() => starting.abort());
   try {
     await checkSocketDir(socketDir);
     fleet = await startSimulatedFleet({
@@ -72,8 +75,13 @@ export async function serveFleetUntilSignal(opts: SimulatedKubeletOptions, fleet
       ...(opts.initializingMs !== undefined ? { initializingMs: opts.initializingMs } : {}),
       ...(opts.watchBufferLimit !== undefined ? { watchBufferLimit: opts.watchBufferLimit } : {}),
       ...(opts.strictWatchBuffer ? { strictWatchBuffer: true } : {}),
+      signal: starting.signal,
     });
   } catch (err) {
+    if (err instanceof FleetStartAborted) {
+      console.log(`nodescope sim: stopped on ${await stopSignal} while starting (${err.message}); sockets removed`);
+      return EXIT.ok;
+    }
     if (err instanceof SocketPathError || err instanceof SimulatorOptionsError) {
       printError(`nodescope sim: ${err.message}`);
       return EXIT.usage;

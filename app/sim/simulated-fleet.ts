@@ -13,6 +13,13 @@ export interface SimulatedFleetOptions extends Omit<SimulatedKubeletOptions, 'so
   socketDir: string;
   /** Nodes are named PREFIX-01, PREFIX-02, ... (zero-padded, so they sort in order); default sim-node. */
   namePrefix?: string;
+  /** Aborting it while nodes are being started stops those started and rejects with FleetStartAborted. */
+  signal?: AbortSignal;
+}
+
+/** The fleet was stopped before every node was up (a thousand take a minute); none is left serving. */
+export class FleetStartAborted extends Error {
+  override name = 'FleetStartAborted';
 }
 
 export interface FleetDrift {
@@ -41,7 +48,7 @@ export function fleetNodeNames(count: number, prefix = 'sim-node'): string[] {
 }
 
 export async function startSimulatedFleet(options: SimulatedFleetOptions): Promise<SimulatedFleet> {
-  const { nodes: count, socketDir, namePrefix, ...perNode } = options;
+  const { nodes: count, socketDir, namePrefix, signal, ...perNode } = options;
   if (!(Number.isInteger(count) && count >= 1)) throw new SimulatorOptionsError(`nodes must be a whole number >= 1, got ${count}`);
   const seed = perNode.seed ?? 1;
   const ticker = new SharedTicker(TICK_MS);
@@ -53,6 +60,7 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions): Promi
   };
   try {
     for (const [i, nodeName] of fleetNodeNames(count, namePrefix).entries()) {
+      if (signal?.aborted) throw new FleetStartAborted(`stopped after ${i} of ${count} nodes had started`);
       // One seed and one instant for every node's pods, so they run the same workloads; each churns on its own stream.
       // Churn waits until every node is up: a thousand nodes generating pods while the first ones churn
       // would take far longer to start.
