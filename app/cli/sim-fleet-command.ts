@@ -19,7 +19,7 @@ export interface SimFleetCliOptions {
 }
 
 /** Options of one node that a fleet does not take (each names one socket, port or fault set). */
-const SINGLE_NODE_ONLY = ['socket', 'documented-socket', 'rest-port', 'read-only-port', 'token-file', 'client-cert-dir', 'pod-resources-socket', 'undecodable', 'duplicate-uids', 'empty-uids', 'managed-fields-depth'];
+const SINGLE_NODE_ONLY = ['socket', 'documented-socket', 'rest-port', 'read-only-port', 'token-file', 'client-cert-dir', 'pod-resources-socket', 'undecodable', 'duplicate-uids', 'empty-uids', 'managed-fields-depth', 'log-dir', 'log-max-size'];
 
 /** `--nodes` and `--socket-dir` from sim's parsed arguments; undefined when neither is given. */
 export function fleetOptions(values: Record<string, string | boolean | undefined>): SimFleetCliOptions | undefined {
