@@ -14,6 +14,7 @@ import { noteMask, warnUnknownFields } from './node-command';
 import { CliUsageError, type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { asOf, openOffline } from './offline-source';
 import { resolveSource } from './pod-source';
+import { expandSocketGlob, isSocketGlob } from './socket-glob';
 import { terminalPrompter } from './terminal-prompter';
 import { printError } from './terminal-text';
 import { isSshError } from '../ssh/ssh-errors';
@@ -28,31 +29,39 @@ export type SourcePods =
 export const FLEET_OPTIONS = { 'hosts-file': { type: 'string' } } as const satisfies ExtraOptions;
 export const FLEET_HELP = `several sources:
   SOURCE may be an ssh_config host pattern ('worker-*', 'worker-*,!worker-9'): every Host alias it matches
+  'unix:DIR/*.sock' (a glob in the file name): every socket in DIR it matches, sorted
   --hosts-file FILE          also read the sources listed in FILE (- for stdin): one per line, # comments`;
 
 /** Whether the command line names several sources (more than one, a host pattern, or a hosts file). */
 export function namesSeveralSources(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): boolean {
-  return opts.args.length > 0 || opts.extraValues['hosts-file'] !== undefined || isHostPattern(opts.node);
+  return opts.args.length > 0 || opts.extraValues['hosts-file'] !== undefined || isHostPattern(opts.node) || isSocketGlob(opts.node);
 }
 
 /**
- * The sources named: the arguments and --hosts-file's lines, ssh_config patterns expanded, each once, in order.
- * At least `min` are needed.
+ * The sources named: the arguments and --hosts-file's lines, ssh_config patterns and socket globs expanded,
+ * each once, in order. At least `min` are needed.
  */
 export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }, min: number, command: string): string[] {
   if (opts.local !== undefined) throw new CliUsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
   const named = [opts.node, ...opts.args].filter(Boolean);
   const file = opts.extraValues['hosts-file'] as string | undefined;
   if (file !== undefined) named.push(...readHostsFile(file));
-  let ids: string[];
-  try {
-    ids = expandHostPatterns(named, opts.ssh.configFile);
-  } catch (err) {
-    if (err instanceof HostPatternError) throw new CliUsageError(err.message);
-    throw err;
+  const ids = new Set<string>();
+  for (const source of named) {
+    // A socket path is never an ssh_config pattern, whatever characters it holds.
+    if (source.startsWith('unix:')) {
+      for (const id of isSocketGlob(source) ? expandSocketGlob(source) : [source]) ids.add(id);
+      continue;
+    }
+    try {
+      for (const id of expandHostPatterns([source], opts.ssh.configFile)) ids.add(id);
+    } catch (err) {
+      if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+      throw err;
+    }
   }
-  if (ids.length < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
-  return ids;
+  if (ids.size < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
+  return [...ids];
 }
 
 /** The hosts --hosts-file FILE lists (- for stdin); any line that is not one host is a usage error naming it. */

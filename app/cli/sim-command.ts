@@ -12,15 +12,22 @@ import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
+import { fleetOptions, serveFleetUntilSignal, type SimFleetCliOptions } from './sim-fleet-command';
 import { printError } from './terminal-text';
 
 const HELP = `usage: nodescope sim --socket PATH [options]
+       nodescope sim --nodes N --socket-dir DIR [options]
 
 Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until
 interrupted (Ctrl-C or SIGTERM), then removes the socket.
 
 options:
   --socket PATH                  the UNIX socket to serve on; its directory must exist
+  --nodes N --socket-dir DIR     serve N nodes from this one process, each on DIR/NAME.sock, named
+                                 after --node (sim-node-01, sim-node-02, ...): all with the same
+                                 workloads (--seed), a known drift on some, each churning on its
+                                 own; --api, --pods, --churn, --initializing and --watch-buffer
+                                 apply to every node. Read them all with 'unix:DIR/*.sock'
   --api shipped|documented|both  wire shape: shipped (/v1alpha1.Pods, the default), documented
                                  (/Pods, honours x-kubernetes-fieldmask), or both at once
   --documented-socket PATH       the socket for the documented shape (needed with --api both)
@@ -82,6 +89,8 @@ function positive(value: string | undefined, flag: string): number | undefined {
 interface SimCliOptions extends SimulatedKubeletOptions {
   logDir?: string;
   logMaxBytes?: number;
+  /** `--nodes N --socket-dir DIR`: many nodes (sim-fleet-command.ts). */
+  fleet?: SimFleetCliOptions;
   tokenFile?: string;
   clientCertDir?: string;
   authorizerDown?: boolean;
@@ -93,6 +102,8 @@ function options(argv: string[]): SimCliOptions | 'help' {
     allowPositionals: true,
     options: {
       socket: { type: 'string' },
+      nodes: { type: 'string' },
+      'socket-dir': { type: 'string' },
       api: { type: 'string', default: 'shipped' },
       'documented-socket': { type: 'string' },
       pods: { type: 'string' },
@@ -119,7 +130,8 @@ function options(argv: string[]): SimCliOptions | 'help' {
   });
   if (values.help) return 'help';
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.socket) throw new UsageError('--socket PATH is required: the UNIX socket to serve the Pods API on');
+  const fleet = fleetOptions(values);
+  if (!values.socket && !fleet) throw new UsageError('--socket PATH is required: the UNIX socket to serve the Pods API on (or --nodes N --socket-dir DIR for many nodes)');
   const api = values.api;
   if (api !== 'shipped' && api !== 'documented' && api !== 'both') throw new UsageError(`--api must be shipped, documented or both, got '${api}'`);
   const documentedSocket = values['documented-socket'];
@@ -132,7 +144,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
   if (restPort === undefined && restFlags) throw new UsageError('--read-only-port, --token-file, --client-cert-dir and --authorizer need --rest-port');
   if (values.authorizer !== 'ok' && values.authorizer !== 'down') throw new UsageError(`--authorizer must be ok or down, got '${values.authorizer}'`);
   const result: SimCliOptions = {
-    socketPath: values.socket,
+    socketPath: values.socket ?? '',
     api: api === 'documented' ? 'documented' : 'shipped',
     pods: whole(values.pods, '--pods'),
     seed: whole(values.seed, '--seed'),
@@ -159,6 +171,7 @@ function options(argv: string[]): SimCliOptions | 'help' {
     managedFieldsDepth: whole(values['managed-fields-depth'], '--managed-fields-depth'),
   };
   if (Object.values(faults).some((n) => n)) result.faults = faults;
+  if (fleet) result.fleet = fleet;
   return result;
 }
 
@@ -223,6 +236,7 @@ export async function run(argv: string[]): Promise<number> {
   // Catch the signals before serving, so an early Ctrl-C still cleans up the socket.
   const signal = catchStopSignal();
   try {
+    if (opts.fleet) return await serveFleetUntilSignal(opts, opts.fleet, signal.received);
     return await serveUntilSignal(opts, signal.received);
   } finally {
     signal.release();

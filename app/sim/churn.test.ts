@@ -4,6 +4,7 @@ import { Churn } from './churn';
 import { PodGenerator } from './pod-generator';
 import { type PodEvent, PodStore } from './pod-store';
 import { containerStatuses, findCondition } from './pod-status';
+import { SharedTicker } from './shared-ticker';
 
 const start = Date.parse('2026-11-21T06:00:00Z');
 
@@ -116,7 +117,8 @@ describe('Churn', () => {
     expect(after[0]!.at).toBeGreaterThanOrEqual(deadline);
   });
 
-  it.each([50, 2000])('runs on its own at %i events per second', (rate) => {
+  // A rate below one a second runs long enough to make a few changes.
+  it.each([[50, 1000], [2000, 1000], [0.5, 10_000]])('runs on its own at %d events per second', (rate, ms) => {
     // Simulated time: the pacing is checked, not how busy the machine running the tests is.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
     try {
@@ -126,14 +128,38 @@ describe('Churn', () => {
       let events = 0;
       store.subscribe(() => events++);
       churn.start();
-      vi.advanceTimersByTime(1000);
+      vi.advanceTimersByTime(ms);
       churn.stop();
       const stoppedAt = events;
       vi.advanceTimersByTime(100);
       expect(events).toBe(stoppedAt);
       // Paced by elapsed time: never ahead, and at most a tick behind.
-      expect(events).toBeLessThanOrEqual(rate);
-      expect(events).toBeGreaterThanOrEqual(rate * 0.99);
+      expect(events).toBeLessThanOrEqual((rate * ms) / 1000);
+      expect(events).toBeGreaterThanOrEqual(Math.floor((rate * ms * 0.99) / 1000));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('churns many stores on one shared timer, each at its rate, until each is stopped', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    try {
+      const ticker = new SharedTicker(10);
+      const nodes = [100, 300].map((rate, i) => {
+        const generator = new PodGenerator({ seed: 5, nodeName: `worker-${i + 1}` });
+        const store = new PodStore(Array.from({ length: 50 }, () => generator.existing(Date.now())));
+        return new Churn(store, { seed: 6 + i, perSecond: rate, generator, ticker });
+      });
+      nodes.forEach((c) => c.start());
+      // One timer for both: what lets a thousand simulated nodes churn without a thousand timers.
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(1000);
+      expect(nodes.map((c) => c.applied)).toEqual([100, 300]);
+      nodes[0]!.stop();
+      vi.advanceTimersByTime(100);
+      expect(nodes.map((c) => c.applied)).toEqual([100, 330]);
+      nodes[1]!.stop();
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }

@@ -6,6 +6,7 @@ import { advancePhase, deletionDeadline, flapReadiness, markDeleting, restartCon
 import type { PodGenerator } from './pod-generator';
 import type { PodEvent, PodStore } from './pod-store';
 import { Prng } from './prng';
+import type { SharedTicker } from './shared-ticker';
 
 export interface ChurnOptions {
   seed: number;
@@ -19,6 +20,8 @@ export interface ChurnOptions {
   targetPods?: number;
   /** How often the timer applies the changes that fell due; default 10 ms. */
   tickMs?: number;
+  /** Tick on this timer, shared with other churns (a simulated fleet), instead of one of its own. */
+  ticker?: SharedTicker;
 }
 
 type ChangeKind = 'flap' | 'restart' | 'phase' | 'create' | 'delete';
@@ -36,7 +39,8 @@ export class Churn {
   /** Pods being deleted, by deadline, earliest first. */
   private deleting: { uid: string; at: number }[] = [];
   private rate: number;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Stops the ticking, whichever timer drives it. */
+  private timer: (() => void) | undefined;
   private started = false;
   private paceStart = 0;
   private pacedSoFar = 0;
@@ -90,7 +94,7 @@ export class Churn {
 
   stop(): void {
     this.started = false;
-    clearInterval(this.timer);
+    this.timer?.();
     this.timer = undefined;
   }
 
@@ -99,7 +103,7 @@ export class Churn {
       throw new RangeError(`churn rate must be a finite number of events per second >= 0, got ${perSecond}`);
     }
     this.rate = perSecond;
-    clearInterval(this.timer);
+    this.timer?.();
     this.timer = undefined;
     this.schedule();
   }
@@ -107,9 +111,14 @@ export class Churn {
   private schedule(): void {
     if (!this.started || this.timer || this.rate === 0) return;
     this.resetPace();
-    this.timer = setInterval(() => this.tick(), this.tickMs);
+    if (this.options.ticker) {
+      this.timer = this.options.ticker.add(() => this.tick());
+      return;
+    }
+    const timer = setInterval(() => this.tick(), this.tickMs);
     // In Node the churn alone keeps no process alive; browsers (the design preview) have no unref.
-    (this.timer as { unref?: () => void }).unref?.();
+    (timer as { unref?: () => void }).unref?.();
+    this.timer = () => clearInterval(timer);
   }
 
   private resetPace(): void {
@@ -120,7 +129,8 @@ export class Churn {
   private tick(): void {
     const elapsed = performance.now() - this.paceStart;
     let due = Math.floor((elapsed * this.rate) / 1000) - this.pacedSoFar;
-    if (due > (this.rate * MAX_CATCH_UP_MS) / 1000) {
+    // At least one change may be due, or a rate below one a second would count every change as a stall.
+    if (due > Math.max(1, (this.rate * MAX_CATCH_UP_MS) / 1000)) {
       // The event loop stalled (debugger, suspended laptop): restart pacing instead of a burst.
       this.resetPace();
       due = 0;

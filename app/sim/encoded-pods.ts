@@ -50,7 +50,10 @@ export class EncodedPods {
     const hit = cache.get(uid);
     if (hit && hit.version === entry.version) return hit.bytes;
     const pod = mask ? applyFieldMask(entry.pod, mask) : entry.pod;
-    const bytes = this.faults ? this.faults.encode(uid, pod) : encodePod(pod);
+    const encoded = this.faults ? this.faults.encode(uid, pod) : encodePod(pod);
+    // The encoder's bytes are a view of Node's shared 8 KiB buffer pool, which each kept view keeps whole:
+    // over twice their size, most of a 1,000-node simulated fleet's memory. A copy of the exact size is kept.
+    const bytes = encoded.byteLength === encoded.buffer.byteLength ? encoded : new Uint8Array(encoded);
     // A replay still sending an older snapshot must not evict the current version.
     if (!hit || hit.version < entry.version) cache.set(uid, { version: entry.version, bytes });
     return bytes;

@@ -11,6 +11,7 @@ import { type EndpointStats, PodsEndpoint } from './pods-endpoint';
 import type { PodsApiShape } from './pods-api-services';
 import { startKubeletRest, type KubeletRestOptions, type SimulatedKubeletRest } from './kubelet-rest-server';
 import { startPodResourcesEndpoint, type PodResourcesEndpoint } from './pod-resources-server';
+import type { SharedTicker } from './shared-ticker';
 
 export interface SimulatedKubeletOptions {
   /** Where to serve `api`; the directory must exist. */
@@ -21,10 +22,19 @@ export interface SimulatedKubeletOptions {
   documentedSocketPath?: string;
   /** Pods at start; default 110 (the kubelet's default max pods). */
   pods?: number;
+  /**
+   * The instant (epoch ms) the pods at start are as found at; default now. A fleet gives all its nodes one,
+   * or nodes started a minute apart would name their CronJobs' Jobs (and what refers to them) differently.
+   */
+  podsAsOf?: number;
   seed?: number;
   nodeName?: string;
   /** Store changes per second; default 0 (pods stay as generated until changed by hand). */
   churnPerSecond?: number;
+  /** Seed of the churn's changes; default seed + 1. A fleet gives each node its own. */
+  churnSeed?: number;
+  /** A timer the churn ticks on, shared with other nodes of a fleet; default one of its own. */
+  churnTicker?: SharedTicker;
   /** How long after start every call fails with FAILED_PRECONDITION "Kubelet is initializing". */
   initializingMs?: number;
   /** Shared by ListPods and GetPod; default the kubelet's 100 QPS with a burst of 10. */
@@ -97,6 +107,7 @@ function check(options: SimulatedKubeletOptions): void {
   }
   wholeAtLeast(options.pods, 0, 'pods');
   wholeAtLeast(options.seed, 0, 'seed');
+  wholeAtLeast(options.churnSeed, 0, 'churnSeed');
   wholeAtLeast(options.initializingMs, 0, 'initializingMs');
   wholeAtLeast(options.watchBufferLimit, 1, 'watchBufferLimit');
   for (const [name, n] of Object.entries(options.faults ?? {})) wholeAtLeast(n, 0, `faults.${name}`);
@@ -113,10 +124,15 @@ export async function startSimulatedKubelet(options: SimulatedKubeletOptions): P
   const seed = options.seed ?? 1;
   const nodeName = options.nodeName ?? 'sim-node';
   const generator = new PodGenerator({ seed, nodeName });
-  const now = Date.now();
+  const now = options.podsAsOf ?? Date.now();
   const store = new PodStore(Array.from({ length: options.pods ?? 110 }, () => generator.existing(now)));
   // The churn draws from its own stream, so changing the rate never changes the initial pods.
-  const churn = new Churn(store, { seed: seed + 1, perSecond: options.churnPerSecond ?? 0, generator });
+  const churn = new Churn(store, {
+    seed: options.churnSeed ?? seed + 1,
+    perSecond: options.churnPerSecond ?? 0,
+    generator,
+    ...(options.churnTicker ? { ticker: options.churnTicker } : {}),
+  });
   let faults: PodFaults | undefined;
   try {
     faults = options.faults ? PodFaults.choose(store.uids(), options.faults) : undefined;
