@@ -97,7 +97,6 @@ export function App({ model }: { model: AppModel }) {
   /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
   const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []);
 
-
   async function act(run: () => Promise<unknown>) {
     setActionError(null);
     try {
@@ -157,13 +156,8 @@ export function App({ model }: { model: AppModel }) {
       selectNode(opened.nodes[0].id);
     }
   };
-  useAppKeys({
-    filterRef, filterText, setFilterText, openUid, selectedUid, selectPod, sortBy, setDialog,
-    canExport: hasPods && !fleet,
-    hasNode: node !== undefined,
-    closePod: () => setOpenUid(null),
-    shownUids: node && !fleet ? () => shownRows().map((r) => r.uid) : null,
-  });
+  const keyState = { filterRef, filterText, setFilterText, openUid, selectedUid, selectPod, sortBy, setDialog, canExport: hasPods && !fleet, hasNode: node !== undefined };
+  useAppKeys({ ...keyState, closePod: () => setOpenUid(null), shownUids: node && !fleet ? () => shownRows().map((r) => r.uid) : null });
   const nodeLabel = (id: string) => model.node(id)?.label ?? id;
   const prompt = model.prompts[0];
   const state = node ? describeNodeState(node.state, now) : null;
