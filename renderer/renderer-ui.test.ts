@@ -212,6 +212,94 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('is driven by keys like k9s: j/k to move, Enter to open, digits for views, Shift+letter to sort, : to go anywhere, ? lists them', async () => {
+    const { page, errors } = await open();
+    const names = await cellTexts(page, 'c-name');
+    const namespaces = await cellTexts(page, 'c-ns');
+    const detailOf = (i: number) => page.getByRole('region', { name: `Pod ${namespaces[i]}/${names[i]}` });
+    // From the page itself, nothing focused: j selects the first pod, j again the second, Enter opens it.
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await detailOf(1).waitFor();
+    await page.keyboard.press('k');
+    await detailOf(0).waitFor();
+    await page.keyboard.press('2');
+    await detailOf(0).getByRole('tab', { name: 'JSON', selected: true }).waitFor();
+
+    await page.keyboard.press('Shift+T');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Sort by Restarts' }).getAttribute('aria-sort')).toBe('descending');
+    await page.keyboard.press('Shift+T');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Sort by Restarts' }).getAttribute('aria-sort')).toBe('ascending');
+    await page.keyboard.press('G');
+    const lastName = (await cellTexts(page, 'c-name')).at(-1);
+    await expect.poll(() => page.locator('[role=row][aria-selected=true] .c-name').textContent()).toBe(lastName);
+
+    // In the filter box the keys are text.
+    const filter = page.getByRole('searchbox', { name: 'Filter pods' });
+    await filter.focus();
+    await page.keyboard.type('jk:');
+    expect(await filter.inputValue()).toBe('jk:');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await filter.fill('');
+    await page.getByRole('grid', { name: 'Pods' }).focus();
+
+    // : then part of a node's name, Enter: that node is shown.
+    await page.keyboard.press(':');
+    const palette = page.getByRole('dialog', { name: 'Go to or run' });
+    await palette.waitFor();
+    await page.keyboard.type('gpu-no');
+    await expect.poll(() => palette.getByRole('option').allTextContents()).toEqual(['Node gpu-node-2']);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'gpu-node-2' }).waitFor();
+    await palette.waitFor({ state: 'detached' });
+
+    // A command, and Esc closes the palette without running anything.
+    await page.keyboard.press(':');
+    await page.keyboard.type('demo');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: /Demo node/ }).waitFor();
+    await page.keyboard.press(':');
+    await page.keyboard.type('export');
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press(':');
+    await page.keyboard.type('export');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Export pods' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('m');
+    await page.getByRole('dialog', { name: /^Field mask for / }).waitFor();
+    await page.keyboard.press('Escape');
+    // r does what the Record button does (the preview has no files, and says so).
+    await page.keyboard.press('r');
+    await page.getByRole('alert').filter({ hasText: 'recording works in the app' }).waitFor();
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Filter and keys' });
+    await help.waitFor();
+    const keys = await help.locator('kbd').allTextContents();
+    expect(keys).toEqual(expect.arrayContaining(['j', 'k', 'g', 'Shift+G', ':', 'Shift+T', '1', 'e', 'r', 'm']));
+    await expect(help.textContent()).resolves.toContain('Command palette');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('goes to a group of nodes from the : palette', { timeout: 60_000 }, async () => {
+    const { page, errors } = await open('events=0&fleet=100');
+    await page.getByRole('grid', { name: 'Pods' }).focus();
+    await page.keyboard.press(':');
+    const palette = page.getByRole('dialog', { name: 'Go to or run' });
+    await palette.waitFor();
+    await page.keyboard.type('group pool-b');
+    await expect.poll(() => palette.getByRole('option').allTextContents()).toEqual(['Group pool-b (25)']);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: '25 sources' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens the pod a double click started on, when the rows shift under the pointer between its clicks', async () => {
     const { page, errors } = await open();
     const rows = page.locator('[role=row][data-uid]');

@@ -13,6 +13,7 @@ import { restoreNode } from '../state/restore-node';
 import { openFiles } from '../bridge/open-files';
 import { AddManyDialog } from './AddManyDialog';
 import { AddNodeDialog } from './AddNodeDialog';
+import { CommandPalette } from './CommandPalette';
 import { ComparePodsDialog } from './ComparePodsDialog';
 import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
@@ -24,13 +25,15 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
+import { paletteItems } from './palette-items';
 import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
+import { useAppKeys } from './use-app-keys';
 import { useHasPods, useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | null;
+type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
@@ -94,29 +97,6 @@ export function App({ model }: { model: AppModel }) {
   /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
   const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const typing = e.target instanceof HTMLElement && (e.target.matches('input, textarea, select') || e.target.isContentEditable);
-      if (e.key === '/' && !typing && !document.querySelector('dialog[open]')) {
-        e.preventDefault();
-        filterRef.current?.focus();
-        filterRef.current?.select();
-      } else if (e.key === '?' && !typing && !document.querySelector('dialog[open]')) {
-        e.preventDefault();
-        setDialog('help');
-      } else if (e.key === 'c' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && openUid && !document.querySelector('dialog[open]')) {
-        e.preventDefault();
-        setDialog('comparePod');
-      } else if (e.key === 'Escape' && !document.querySelector('dialog[open]')) {
-        if (e.target === filterRef.current && filterText) setFilterText('');
-        else if (openUid) setOpenUid(null);
-        else if (typing) (e.target as HTMLElement).blur();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [filterText, openUid]);
-
   async function act(run: () => Promise<unknown>) {
     setActionError(null);
     try {
@@ -176,6 +156,8 @@ export function App({ model }: { model: AppModel }) {
       selectNode(opened.nodes[0].id);
     }
   };
+  const keyState = { filterRef, filterText, setFilterText, openUid, selectedUid, selectPod, sortBy, setDialog, canExport: hasPods && !fleet, hasNode: node !== undefined };
+  useAppKeys({ ...keyState, closePod: () => setOpenUid(null), shownUids: node && !fleet ? () => shownRows().map((r) => r.uid) : null });
   const nodeLabel = (id: string) => model.node(id)?.label ?? id;
   const prompt = model.prompts[0];
   const state = node ? describeNodeState(node.state, now) : null;
@@ -488,6 +470,7 @@ export function App({ model }: { model: AppModel }) {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
+      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selectNode, group: setCheckedIds })} onClose={() => setDialog(null)} />}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={bridge} nodes={model.nodes} initialLeft={node.id} onClose={() => setDialog(null)} />}
       {dialog === 'comparePod' && node && openUid && (
         <ComparePodsDialog

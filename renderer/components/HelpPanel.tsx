@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { KEY_BINDINGS, keyLabel } from '../keys/key-bindings';
 import { Modal } from './Modal';
 
 /** The filter language (renderer/filter/filter-language.ts), as the user types it. */
@@ -16,19 +17,6 @@ const FILTER_TERMS: [term: string, meaning: string][] = [
   ['"two words"', 'keeps spaces in one term'],
 ];
 
-const KEYS: [keys: string[], action: string][] = [
-  [['/'], 'Filter pods'],
-  [['?'], 'This help'],
-  [['↑', '↓'], 'Select the previous or next pod; an open pod follows'],
-  [['PgUp', 'PgDn', 'Home', 'End'], 'Select a page up or down, the first or the last pod'],
-  [['Enter'], 'Open the selected pod (from the filter: go to the pods)'],
-  [['←', '→', 'Home', 'End'], 'On the pod’s tabs: the previous, next, first or last view'],
-  [['Enter', 'Shift+Enter'], 'In Find in JSON: the next or previous match'],
-  [['c'], 'Compare the open pod with another pod of any open source'],
-  [['n', 'p'], 'In a diff: the next or previous change'],
-  [['↑', '↓'], 'In a comparison of sources: the next or previous pod (Enter opens it)'],
-  [['Esc'], 'Clear the filter, close the open pod, or close a dialog'],
-];
 
 /** What the filter box understands and what the keys do, k9s-style: one key away (?), readable without a mouse. */
 export function HelpPanel(props: { onClose: () => void }) {
@@ -58,14 +46,14 @@ export function HelpPanel(props: { onClose: () => void }) {
         <section aria-labelledby="help-keys">
           <h3 id="help-keys">Keys</h3>
           <dl className="help-list">
-            {KEYS.map(([keys, action]) => (
-              <div key={action} className="contents">
+            {KEY_BINDINGS.filter((b) => b.keys.length + (b.widgetKeys?.length ?? 0) > 0).map((b) => (
+              <div key={b.help} className="contents">
                 <dt>
-                  {keys.map((k) => (
-                    <kbd key={k}>{k}</kbd>
+                  {[...new Set([...b.keys, ...(b.widgetKeys ?? [])])].map((k) => (
+                    <kbd key={k}>{keyLabel(k)}</kbd>
                   ))}
                 </dt>
-                <dd>{action}</dd>
+                <dd>{b.help}</dd>
               </div>
             ))}
           </dl>

@@ -4,6 +4,7 @@ import type { NodeInfo } from '../../app/contract/nodes';
 import type { MaskCheck } from '../../app/contract/requests';
 import { MaskBuilder } from './MaskBuilder';
 import { useDebounced } from './use-model';
+import { useShortcuts } from '../keys/use-shortcuts';
 import { errorText } from '../format/error-text';
 
 /**
@@ -17,6 +18,7 @@ export function MaskBox({ bridge, node }: { bridge: Bridge; node: NodeInfo }) {
   const [check, setCheck] = useState<MaskCheck | null>(null);
   const [applyError, setApplyError] = useState<string | null>(null);
   const settled = useDebounced(text, 150);
+  useShortcuts({ fields: () => setBuilding(true) });
 
   useEffect(() => {
     setText(props.applied);
@@ -76,7 +78,7 @@ export function MaskBox({ bridge, node }: { bridge: Bridge; node: NodeInfo }) {
           {text.trim() ? 'Apply mask' : 'Clear mask'}
         </button>
       )}
-      <button type="button" className="button small" onClick={() => setBuilding(true)}>
+      <button type="button" className="button small" onClick={() => setBuilding(true)} aria-keyshortcuts="m">
         Fields…
       </button>
       {props.applied && !dirty && (

@@ -33,7 +33,7 @@ function describeSpec(node: NodeInfo): string {
 }
 
 /** A source's group: a node's own, files and the demo under theirs, so a hundred nodes stay in sections. */
-function groupOf(node: NodeInfo): string {
+export function groupOf(node: NodeInfo): string {
   const s = node.spec;
   if (s.kind === 'ssh' || s.kind === 'unix') return s.group ?? '';
   if (s.kind === 'snapshot' || s.kind === 'recording') return 'Files';

@@ -10,6 +10,7 @@ import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
 import type { PodMetricsView } from '../state/pod-metrics';
 import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
+import { useShortcuts } from '../keys/use-shortcuts';
 import { errorText } from '../format/error-text';
 import { agoText, isRecent } from '../format/recent-change';
 import type { PodVersionInfo } from '../../app/contract/history';
@@ -71,6 +72,8 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
 
   const name = row?.name ?? detail?.summary.name ?? uid;
   const namespace = row?.namespace ?? detail?.summary.namespace ?? '';
+  // 1..6 pick the views in this order (key-bindings.ts TAB_TITLES names them for the help and the palette).
+  useShortcuts({ tab: (i) => setTab(tabs[i as number]?.id ?? tab) });
   const tabs: TabItem<Tab>[] = [
     { id: 'summary', label: 'Summary' },
     { id: 'json', label: 'JSON' },

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useDebounced } from './use-model';
+import { useShortcuts } from '../keys/use-shortcuts';
 import { timeText, timeTitle } from '../format/time-text';
 
 /** "Snapshot · worker-1 · pods.json" / "Recording · …": an offline source says what it is and where it came from. */
@@ -55,7 +56,6 @@ export function RecordingScrubber(props: { bridge: Bridge; node: NodeInfo; onErr
 export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFiles: boolean; defaultDir: string; onError: (err: unknown) => void; onDone: (text: string) => void }) {
   const { bridge, node } = props;
   const [busy, setBusy] = useState(false);
-  if (node.state.phase === 'offline') return null;
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
     try {
@@ -66,20 +66,23 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
       setBusy(false);
     }
   };
+  const stop = () =>
+    void run(async () => {
+      const done = await bridge.request('recording.stop', { nodeId: node.id });
+      props.onDone(`Recording saved: ${done.path} (${done.events} events)`);
+    });
+  const start = () =>
+    void run(async () => {
+      // Without a save dialog (browser mode), the file goes to the export folder under a fresh name.
+      const path = props.canPickFiles ? undefined : `${props.defaultDir}/${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`;
+      await bridge.request('recording.start', { nodeId: node.id, ...(path ? { path } : {}) });
+    });
+  // r does what the button does, when the button could be pressed.
+  useShortcuts({ record: busy || node.state.phase === 'offline' ? undefined : node.recordingTo ? stop : node.state.phase === 'live' ? start : undefined });
+  if (node.state.phase === 'offline') return null;
   if (node.recordingTo) {
     return (
-      <button
-        type="button"
-        className="button"
-        disabled={busy}
-        title={`Recording to ${node.recordingTo}`}
-        onClick={() =>
-          void run(async () => {
-            const done = await bridge.request('recording.stop', { nodeId: node.id });
-            props.onDone(`Recording saved: ${done.path} (${done.events} events)`);
-          })
-        }
-      >
+      <button type="button" className="button" disabled={busy} title={`Recording to ${node.recordingTo}`} aria-keyshortcuts="r" onClick={stop}>
         ■ Stop recording
       </button>
     );
@@ -90,13 +93,8 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
       className="button"
       disabled={busy || node.state.phase !== 'live'}
       title={node.state.phase === 'live' ? 'Record every change of this node to a file' : 'A node can be recorded once it is live'}
-      onClick={() =>
-        void run(async () => {
-          // Without a save dialog (browser mode), the file goes to the export folder under a fresh name.
-          const path = props.canPickFiles ? undefined : `${props.defaultDir}/${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`;
-          await bridge.request('recording.start', { nodeId: node.id, ...(path ? { path } : {}) });
-        })
-      }
+      aria-keyshortcuts="r"
+      onClick={start}
     >
       ● Record
     </button>
