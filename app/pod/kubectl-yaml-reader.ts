@@ -70,11 +70,12 @@ function lineOf(source: string, offset: number): number {
  * and reading it as plain text would make a pod kubectl never printed, so such a value is refused.
  */
 function refuseTagsAndAliases(node: Node, where: string, source: string): void {
-  const line = node.range ? lineOf(source, node.range[0]) : undefined;
-  if (isAlias(node)) throw new KubectlYamlError(`${where}: an alias (*${node.source}), which kubectl never writes`, line);
+  // The line is counted only for a value refused: counting it for every node made reading quadratic.
+  const line = () => (node.range ? lineOf(source, node.range[0]) : undefined);
+  if (isAlias(node)) throw new KubectlYamlError(`${where}: an alias (*${node.source}), which kubectl never writes`, line());
   if (node.tag !== undefined) {
     const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
-    throw new KubectlYamlError(`${where}: the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means)`, line);
+    throw new KubectlYamlError(`${where}: the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means)`, line());
   }
 }
 
