@@ -33,6 +33,7 @@ import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
+import { sameMachine } from './same-machine';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -67,6 +68,7 @@ export type HubRequest =
   | 'nodes.add'
   | 'nodes.addMany'
   | 'nodes.setGroup'
+  | 'nodes.update'
   | 'nodes.remove'
   | 'nodes.connect'
   | 'nodes.disconnect'
@@ -646,6 +648,27 @@ export function createHub(options: HubOptions): Hub {
       }
       await persist();
       return {};
+    },
+    'nodes.update': async ({ nodeId, spec }) => {
+      const record = recordOf(nodeId);
+      const before = record.info.spec;
+      if (before.kind !== 'ssh' && before.kind !== 'unix') {
+        throw new ContractError('invalid-input', `${record.info.label} has no connection settings to edit.`, 'Only nodes added with Add node can be edited; remove this one instead.');
+      }
+      const kept = sameMachine(before, spec);
+      await closeLink(record);
+      // The same record: its id, mask and place in the list stay; what the old settings read does not.
+      record.info.spec = spec;
+      record.info.label = labelOf(spec);
+      record.info.maskHonoured = null;
+      delete record.info.readFrom;
+      record.pods.clear();
+      // Another machine's pods are not this node's: kept, its next list would mark them all deleted.
+      if (!kept) record.history.clear();
+      linkReported(record, { phase: 'disconnected' });
+      void connect(record);
+      await persist();
+      return { node: infoOf(record), historyCleared: !kept };
     },
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);
