@@ -337,7 +337,7 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.getByRole('button', { name: /^Node gpu-node-2:/ }).click();
     await page.getByRole('heading', { level: 2, name: 'Connection failed' }).waitFor();
     await expect(page.locator('.state-cause').textContent()).resolves.toBe('Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock');
-    await expect(page.getByText('“Use sudo to reach the sockets” ticked in the Add node dialog', { exact: false }).last().isVisible()).resolves.toBe(true);
+    await expect(page.getByText('edit the node (Edit…) and tick “Use sudo to reach the sockets”', { exact: false }).last().isVisible()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('button', { name: /^Node gpu-node-2: Connecting/ }).waitFor();
     await page.close();
