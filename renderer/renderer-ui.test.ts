@@ -280,6 +280,40 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('edits a node in place from the sidebar: prefilled, Esc changes nothing, saving moves it to its new group under the same id', async () => {
+    const { page, errors } = await open('events=0&fleet=4');
+    const sidebar = page.getByRole('navigation', { name: 'Nodes' });
+    const node = sidebar.getByRole('button', { name: /^Node worker-001:/ });
+    const id = await node.getAttribute('data-testid');
+    await page.getByRole('list', { name: 'Group pool-a' }).getByRole('button', { name: /^Node worker-001:/ }).waitFor();
+
+    // From the keyboard; Esc leaves the node as it was.
+    await sidebar.getByRole('button', { name: 'Edit worker-001' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit node' });
+    await expect(dialog.getByRole('radio', { name: /On this machine/ }).isChecked()).resolves.toBe(true);
+    await expect(dialog.getByRole('textbox', { name: 'Pods API socket' }).inputValue()).resolves.toBe('/run/fleet/1.sock');
+    await expect(dialog.getByRole('textbox', { name: 'Group' }).inputValue()).resolves.toBe('pool-a');
+    await dialog.getByRole('textbox', { name: 'Group' }).fill('canary');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'Group pool-a' }).getByRole('button', { name: /^Node worker-001:/ }).waitFor();
+    expect(await page.getByRole('list', { name: 'Group canary' }).count()).toBe(0);
+
+    await sidebar.getByRole('button', { name: 'Edit worker-001' }).click();
+    await dialog.getByRole('textbox', { name: 'Group' }).fill('canary');
+    await dialog.getByRole('button', { name: 'Save and reconnect' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const moved = page.getByRole('list', { name: 'Group canary' }).getByRole('button', { name: /^Node worker-001:/ });
+    await moved.waitFor();
+    expect(await moved.getAttribute('data-testid')).toBe(id);
+    expect(await page.getByRole('list', { name: 'Group pool-a' }).count()).toBe(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Saved worker-001, reconnecting; its pod history is kept.' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: /^Node worker-001: Live$/ }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('stops offering Undo after a few seconds, unless the pointer rests on it', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.clock.install();

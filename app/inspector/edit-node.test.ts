@@ -73,7 +73,7 @@ describe('editing a node in place (nodes.update)', () => {
     expect((await app.nodes()).map((n) => n.id)).toEqual([edited.id, other.id]);
     // Its pods are the second kubelet's, through the mask it had.
     const rows = (await app.call<{ rows: { uid: string; phase: string }[] }>('pods.rows', { nodeId: edited.id })).rows;
-    expect(rows.map((r) => r.uid).sort()).toEqual(second.store.uids().sort());
+    expect(rows.map((r) => r.uid).sort()).toEqual([...second.store.uids()].sort());
     expect(rows.every((r) => r.phase === '')).toBe(true);
 
     // Saved before nodes.update answered, in its place in the list.

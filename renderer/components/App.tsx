@@ -16,6 +16,7 @@ import { AddNodeDialog } from './AddNodeDialog';
 import { ComparePodsDialog } from './ComparePodsDialog';
 import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
+import { EditNodeButton, EditNodeDialog } from './EditNodeDialog';
 import { ExportDialog } from './ExportDialog';
 import { FleetView } from './FleetView';
 import { FollowPods } from './FollowPods';
@@ -56,6 +57,7 @@ export function App({ model }: { model: AppModel }) {
   const [appInfo, setAppInfo] = useState<RequestOutput<'app.info'> | null>(null);
   const [dragging, setDragging] = useState(false);
   const [actionDone, setActionDone] = useState<string | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
   const bridge = model.bridge;
 
   useEffect(() => {
@@ -227,6 +229,7 @@ export function App({ model }: { model: AppModel }) {
             onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
             onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
             onRemove={(id) => void act(() => removeNode(id))}
+            onEdit={setEditingId}
           />
         )}
       </FollowPods>
@@ -300,6 +303,7 @@ export function App({ model }: { model: AppModel }) {
                     onDone={setActionDone}
                   />
                 )}
+                <EditNodeButton node={node} onEdit={setEditingId} />
                 <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
                   Compare…
                 </button>
@@ -460,6 +464,7 @@ export function App({ model }: { model: AppModel }) {
           }}
         />
       )}
+      {editingId && <EditNodeDialog bridge={bridge} node={model.node(editingId)} onClose={() => setEditingId(null)} onSaved={(saved, message) => { model.upsertNode(saved); setEditingId(null); setActionDone(message); }} />}
       {dialog === 'addMany' && (
         <AddManyDialog
           bridge={bridge}
