@@ -656,16 +656,20 @@ export function createHub(options: HubOptions): Hub {
         throw new ContractError('invalid-input', `${record.info.label} has no connection settings to edit.`, 'Only nodes added with Add node can be edited; remove this one instead.');
       }
       const kept = sameMachine(before, spec);
-      await closeLink(record);
       // The same record: its id, mask and place in the list stay; what the old settings read does not.
+      // The settings change first, so a connect asked for meanwhile already uses the new ones.
       record.info.spec = spec;
       record.info.label = labelOf(spec);
       record.info.maskHonoured = null;
       delete record.info.readFrom;
+      // Ends the old connection's session at once: nothing it still reports lands from here on.
+      const closing = closeLink(record);
       record.pods.clear();
       // Another machine's pods are not this node's: kept, its next list would mark them all deleted.
       if (!kept) record.history.clear();
       linkReported(record, { phase: 'disconnected' });
+      await closing;
+      if (nodes.get(nodeId) !== record) throw new ContractError('not-found', `${record.info.label} was removed while it was being edited.`, 'Add it again with Add node.');
       void connect(record);
       await persist();
       return { node: infoOf(record), historyCleared: !kept };
