@@ -116,6 +116,11 @@ export interface HubOptions {
   presets?: PresetStore;
   /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
   removed?(info: NodeInfo): Promise<void>;
+  /**
+   * A node's settings were edited, its old connection closed, before it reconnects; sameMachine false: it
+   * now reaches another machine (the Node side ends a recording of the old one's pods there).
+   */
+  edited?(info: NodeInfo, sameMachine: boolean): Promise<void>;
   /** Every live pod event, after the hub applied it (recordings are written from here; decodeStored gives a tree). */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
   history?: HistoryLimits;
@@ -669,6 +674,7 @@ export function createHub(options: HubOptions): Hub {
       if (!kept) record.history.clear();
       linkReported(record, { phase: 'disconnected' });
       await closing;
+      await options.edited?.(infoOf(record), kept);
       if (nodes.get(nodeId) !== record) throw new ContractError('not-found', `${record.info.label} was removed while it was being edited.`, 'Add it again with Add node.');
       void connect(record);
       await persist();

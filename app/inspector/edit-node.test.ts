@@ -110,15 +110,24 @@ describe('editing a node in place (nodes.update)', () => {
     const uid = first.store.uids()[0]!;
     const history = () => app.call<PodHistoryView>('pods.history', { nodeId: node.id, uid });
     const listed = (await history()).versions[0]!;
+    const recording = join(dir, `${node.id}.recording`);
+    await app.call('recording.start', { nodeId: node.id, path: recording });
 
     const sameHost = await app.call<{ historyCleared: boolean }>('nodes.update', { nodeId: node.id, spec: { host: 'worker-1', user: 'ops', sudo: true } });
     expect(sameHost.historyCleared).toBe(false);
     await app.live(node.id, 5);
     expect((await history()).versions[0]).toEqual(listed);
+    // Still the node recorded: the recording goes on.
+    expect((await app.nodes())[0]!.recordingTo).toBe(recording);
 
     const otherHost = await app.call<{ node: NodeInfo; historyCleared: boolean }>('nodes.update', { nodeId: node.id, spec: { host: 'worker-2' } });
     expect(otherHost.historyCleared).toBe(true);
     expect(otherHost.node.label).toBe('worker-2');
+    // Another host's pods would go on under the old node's name: the recording ends, and says so.
+    expect(otherHost.node.recordingTo).toBeUndefined();
+    const notices = await app.call<{ message: string }[]>('notices.list');
+    expect(notices.map((n) => n.message)).toContainEqual(expect.stringMatching(new RegExp(`Recording ${recording} stopped after \\d+ events: worker-2 now reaches another host`)));
+    expect(readFileSync(recording, 'utf8')).toContain('worker-1');
     await app.live(node.id, 5);
     // Listed afresh from the new connection: the version kept before the edit is gone.
     expect((await history()).versions).toHaveLength(1);

@@ -167,6 +167,16 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         await (await stopping?.catch(() => null))?.close();
       }
     },
+    edited: async (info, sameMachine) => {
+      // A recording is one node's pods: another machine's would go on under the old node's name.
+      if (sameMachine || !info.recordingTo) return;
+      const { path, events } = await recorder.stop(info.id);
+      hub.notices.raise(
+        'recording-stopped',
+        `Recording ${path} stopped after ${events} events: ${info.label} now reaches another host, whose pods are not those of the node recorded.`,
+        'What was recorded is kept and opens as a recording; start a new one to record this host.',
+      );
+    },
     podEvent: (nodeId, type, pods) => {
       if (type === 'RESET' && !listedSinceConnect.has(nodeId)) {
         listedSinceConnect.add(nodeId);
