@@ -310,6 +310,12 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     expect(await page.getByRole('list', { name: 'Group pool-a' }).count()).toBe(0);
     await expect(page.getByRole('status').filter({ hasText: 'Saved worker-001, reconnecting; its pod history is kept.' }).isVisible()).resolves.toBe(true);
     await page.getByRole('button', { name: /^Node worker-001: Live$/ }).waitFor();
+    // Above its pods too, on the settings as saved.
+    await moved.click();
+    await page.getByRole('main').getByRole('button', { name: 'Edit…' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Group' }).inputValue()).resolves.toBe('canary');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await page.close();
   });
