@@ -295,6 +295,12 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await expect(dialog.getByRole('textbox', { name: 'Pods API socket' }).inputValue()).resolves.toBe('/run/fleet/1.sock');
     await expect(dialog.getByRole('textbox', { name: 'Group' }).inputValue()).resolves.toBe('pool-a');
     await dialog.getByRole('textbox', { name: 'Group' }).fill('canary');
+    // Said before saving: another machine's node does not keep this one's history.
+    const clears = dialog.getByRole('note').filter({ hasText: "saving clears this node's pod history" });
+    expect(await clears.count()).toBe(0);
+    await dialog.getByRole('radio', { name: /On a node, over SSH/ }).check();
+    await dialog.getByRole('textbox', { name: 'Host', exact: true }).fill('worker-9');
+    await clears.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('list', { name: 'Group pool-a' }).getByRole('button', { name: /^Node worker-001:/ }).waitFor();

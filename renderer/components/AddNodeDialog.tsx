@@ -4,6 +4,7 @@ import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '
 import type { RequestOutput } from '../../app/contract/requests';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
+import { sameMachine } from '../../app/hub/same-machine';
 import { EMPTY, fieldOf, fromSpec, toSpec, type Fields, type TextField } from './node-form';
 
 /** A node being edited: its id and settings; the dialog saves them back with nodes.update. */
@@ -105,6 +106,11 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
       onClose={props.onClose}
       footer={
         <>
+          {editing && parsed.success && !sameMachine(editing.spec, parsed.data) && (
+            <p className="field-hint" role="note">
+              Another host or port is another machine: saving clears this node's pod history.
+            </p>
+          )}
           {submitError && (
             <p className="form-error" role="alert">
               {submitError}
