@@ -368,6 +368,52 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('edits a node in place from the sidebar: prefilled, Esc changes nothing, saving moves it to its new group under the same id', async () => {
+    const { page, errors } = await open('events=0&fleet=4');
+    const sidebar = page.getByRole('navigation', { name: 'Nodes' });
+    const node = sidebar.getByRole('button', { name: /^Node worker-001:/ });
+    const id = await node.getAttribute('data-testid');
+    await page.getByRole('list', { name: 'Group pool-a' }).getByRole('button', { name: /^Node worker-001:/ }).waitFor();
+
+    // From the keyboard; Esc leaves the node as it was.
+    await sidebar.getByRole('button', { name: 'Edit worker-001' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit node' });
+    await expect(dialog.getByRole('radio', { name: /On this machine/ }).isChecked()).resolves.toBe(true);
+    await expect(dialog.getByRole('textbox', { name: 'Pods API socket' }).inputValue()).resolves.toBe('/run/fleet/1.sock');
+    await expect(dialog.getByRole('textbox', { name: 'Group' }).inputValue()).resolves.toBe('pool-a');
+    await dialog.getByRole('textbox', { name: 'Group' }).fill('canary');
+    // Said before saving: another machine's node does not keep this one's history.
+    const clears = dialog.getByRole('note').filter({ hasText: "saving clears this node's pod history" });
+    expect(await clears.count()).toBe(0);
+    await dialog.getByRole('radio', { name: /On a node, over SSH/ }).check();
+    await dialog.getByRole('textbox', { name: 'Host', exact: true }).fill('worker-9');
+    await clears.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'Group pool-a' }).getByRole('button', { name: /^Node worker-001:/ }).waitFor();
+    expect(await page.getByRole('list', { name: 'Group canary' }).count()).toBe(0);
+
+    await sidebar.getByRole('button', { name: 'Edit worker-001' }).click();
+    await dialog.getByRole('textbox', { name: 'Group' }).fill('canary');
+    await dialog.getByRole('button', { name: 'Save and reconnect' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const moved = page.getByRole('list', { name: 'Group canary' }).getByRole('button', { name: /^Node worker-001:/ });
+    await moved.waitFor();
+    expect(await moved.getAttribute('data-testid')).toBe(id);
+    expect(await page.getByRole('list', { name: 'Group pool-a' }).count()).toBe(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Saved worker-001, reconnecting; its pod history is kept.' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: /^Node worker-001: Live$/ }).waitFor();
+    // Above its pods too, on the settings as saved.
+    await moved.click();
+    await page.getByRole('main').getByRole('button', { name: 'Edit…' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Group' }).inputValue()).resolves.toBe('canary');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('stops offering Undo after a few seconds, unless the pointer rests on it', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.clock.install();
@@ -425,7 +471,7 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.getByRole('button', { name: /^Node gpu-node-2:/ }).click();
     await page.getByRole('heading', { level: 2, name: 'Connection failed' }).waitFor();
     await expect(page.locator('.state-cause').textContent()).resolves.toBe('Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock');
-    await expect(page.getByText('“Use sudo to reach the sockets” ticked in the Add node dialog', { exact: false }).last().isVisible()).resolves.toBe(true);
+    await expect(page.getByText('edit the node (Edit…) and tick “Use sudo to reach the sockets”', { exact: false }).last().isVisible()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('button', { name: /^Node gpu-node-2: Connecting/ }).waitFor();
     await page.close();

@@ -88,6 +88,15 @@ export const requests = {
     input: z.object({ nodeIds: z.array(z.string().min(1)).min(1), group: z.string().trim().max(100).optional() }),
     output: Done,
   },
+  /**
+   * Changes a node's connection settings in place and reconnects it: same id, mask and place in the list.
+   * Its pod history stays when it is the same machine (same kind, SSH host and port); historyCleared says
+   * when it was another one's and was cleared. A refused edit changes nothing.
+   */
+  'nodes.update': {
+    input: NodeIdSchema.extend({ spec: AddNodeSpecSchema }),
+    output: z.object({ node: NodeInfoSchema, historyCleared: z.boolean() }),
+  },
   'nodes.remove': { input: NodeIdSchema, output: Done },
   'nodes.connect': { input: NodeIdSchema, output: Done },
   'nodes.disconnect': { input: NodeIdSchema, output: Done },

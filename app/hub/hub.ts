@@ -33,6 +33,7 @@ import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
+import { sameMachine } from './same-machine';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -67,6 +68,7 @@ export type HubRequest =
   | 'nodes.add'
   | 'nodes.addMany'
   | 'nodes.setGroup'
+  | 'nodes.update'
   | 'nodes.remove'
   | 'nodes.connect'
   | 'nodes.disconnect'
@@ -114,6 +116,11 @@ export interface HubOptions {
   presets?: PresetStore;
   /** A node was removed, after its link closed (the Node side stops the demo kubelet). */
   removed?(info: NodeInfo): Promise<void>;
+  /**
+   * A node's settings were edited, its old connection closed, before it reconnects; sameMachine false: it
+   * now reaches another machine (the Node side ends a recording of the old one's pods there).
+   */
+  edited?(info: NodeInfo, sameMachine: boolean): Promise<void>;
   /** Every live pod event, after the hub applied it (recordings are written from here; decodeStored gives a tree). */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
   history?: HistoryLimits;
@@ -646,6 +653,32 @@ export function createHub(options: HubOptions): Hub {
       }
       await persist();
       return {};
+    },
+    'nodes.update': async ({ nodeId, spec }) => {
+      const record = recordOf(nodeId);
+      const before = record.info.spec;
+      if (before.kind !== 'ssh' && before.kind !== 'unix') {
+        throw new ContractError('invalid-input', `${record.info.label} has no connection settings to edit.`, 'Only nodes added with Add node can be edited; remove this one instead.');
+      }
+      const kept = sameMachine(before, spec);
+      // The same record: its id, mask and place in the list stay; what the old settings read does not.
+      // The settings change first, so a connect asked for meanwhile already uses the new ones.
+      record.info.spec = spec;
+      record.info.label = labelOf(spec);
+      record.info.maskHonoured = null;
+      delete record.info.readFrom;
+      // Ends the old connection's session at once: nothing it still reports lands from here on.
+      const closing = closeLink(record);
+      record.pods.clear();
+      // Another machine's pods are not this node's: kept, its next list would mark them all deleted.
+      if (!kept) record.history.clear();
+      linkReported(record, { phase: 'disconnected' });
+      await closing;
+      await options.edited?.(infoOf(record), kept);
+      if (nodes.get(nodeId) !== record) throw new ContractError('not-found', `${record.info.label} was removed while it was being edited.`, 'Add it again with Add node.');
+      void connect(record);
+      await persist();
+      return { node: infoOf(record), historyCleared: !kept };
     },
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);

@@ -167,6 +167,20 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         await (await stopping?.catch(() => null))?.close();
       }
     },
+    edited: async (info, sameMachine) => {
+      // A recording is one node's pods: another machine's would go on under the old node's name.
+      if (sameMachine || !info.recordingTo) return;
+      const why = `${info.label} now reaches another host, whose pods are not those of the node recorded`;
+      // The edit goes on whatever the file does: a close that fails is said, never the edit half done.
+      const stopped = await recorder.stop(info.id).catch((err: unknown) => err as Error);
+      hub.notices.raise(
+        'recording-stopped',
+        stopped instanceof Error
+          ? `Recording ${info.recordingTo} stopped (${why}), but closing it failed: ${stopped.message}.`
+          : `Recording ${stopped.path} stopped after ${stopped.events} events: ${why}.`,
+        'What was recorded is kept and opens as a recording; start a new one to record this host.',
+      );
+    },
     podEvent: (nodeId, type, pods) => {
       if (type === 'RESET' && !listedSinceConnect.has(nodeId)) {
         listedSinceConnect.add(nodeId);

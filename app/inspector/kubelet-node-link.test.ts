@@ -127,7 +127,8 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
       expect(error.cause).toBe(`No kubelet socket at ${socketPath}`);
       // The app has no --socket flag and no node settings: the step names what it has.
-      expect(error.nextStep).toMatch(/PodsAPI feature gate.*remove the node and add it again with the right path in its “Pods API socket” field in the Add node dialog/);
+      expect(error.nextStep).toMatch(/PodsAPI feature gate.*edit the node \(Edit… on it in the sidebar or above its pods\) and save it with the right path in its “Pods API socket” field/);
+      expect(error.nextStep).not.toMatch(/add it again/);
       expect(error.nextStep).not.toMatch(/--socket|node settings/);
       expect(rec.states.map((s) => s.phase)).not.toContain('reconnecting');
     } finally {
@@ -143,7 +144,8 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       await eventually(() => phaseOf(rec) === 'error', 'the error state');
       const error = rec.states.at(-1) as Extract<NodeState, { phase: 'error' }>;
       expect(error.cause).toMatch(/^Neither Pods API shape answers/);
-      expect(error.nextStep).toMatch(/not the PodResources one.*“Pods API socket” field in the Add node dialog/);
+      expect(error.nextStep).toMatch(/not the PodResources one.*edit the node \(Edit….*the right path in its “Pods API socket” field/);
+      expect(error.nextStep).not.toMatch(/add it again/);
       expect(error.nextStep).not.toMatch(/--socket|node settings/);
     } finally {
       await link.close();

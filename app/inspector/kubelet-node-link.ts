@@ -25,7 +25,7 @@ import { isSshError } from '../ssh/ssh-errors';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
-import { appNextStep, READD_NODE, readdWith } from './app-next-step';
+import { appNextStep, EDIT_NODE, editNodeWith } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
 import { pooledString, rowOfPod } from './node-pods';
@@ -132,11 +132,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     spec.kind === 'demo'
       ? "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results."
       : spec.kind === 'ssh' && spec.api === 'auto'
-        ? `Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: to see them, ${readdWith('Kubelet API “REST API”')}.`
-        : `Read through the Pods API, which has no CPU, memory or probe results: to see them, ${readdWith('Kubelet API “REST API” (or “Auto”)')}.`;
+        ? `Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API”')}.`
+        : `Read through the Pods API, which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API” (or “Auto”)')}.`;
   const noPodResources =
     spec.kind === 'ssh'
-      ? `Devices come from the PodResources API: to see them, ${readdWith(`its “PodResources socket” (usually ${POD_RESOURCES_SOCKET})`)}.`
+      ? `Devices come from the PodResources API: to see them, ${editNodeWith(`its “PodResources socket” (usually ${POD_RESOURCES_SOCKET})`)}.`
       : 'Devices come from the PodResources API, which this source does not read.';
 
   /** CPU, memory, probes and devices while the node is live, every metricsIntervalMs. */
@@ -322,7 +322,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           events.state({
             phase: 'error',
             cause: err instanceof Error ? err.message : String(err),
-            nextStep: known ? appNextStep(known) : `Check the node's host, user and jump host and ${options.sshConfigFile ?? '~/.ssh/config'}, then connect again; to change them, ${READD_NODE}.`,
+            nextStep: known ? appNextStep(known) : `Check the node's host, user and jump host and ${options.sshConfigFile ?? '~/.ssh/config'}, then connect again; to change them, ${EDIT_NODE}.`,
           });
           return;
         }

@@ -1,75 +1,32 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '../../app/contract/nodes';
+import type { RequestOutput } from '../../app/contract/requests';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
+import { sameMachine } from '../../app/hub/same-machine';
+import { EMPTY, fieldOf, fromSpec, toSpec, type Fields, type TextField } from './node-form';
 
-/** Where the kubelet's socket is: on a node reached over SSH, or on this machine (the simulator, or Nodescope run on the node). */
-type Via = 'ssh' | 'unix';
-
-interface Fields {
-  via: Via;
-  label: string;
-  host: string;
-  user: string;
-  port: string;
-  identityFile: string;
-  jumpHost: string;
-  socketPath: string;
-  sudo: boolean;
-  api: ApiChoice;
-  kubeletPort: string;
-  readOnly: boolean;
-  tokenFile: string;
-  clientCert: string;
-  clientKey: string;
-  caFile: string;
-  pollIntervalS: string;
-  podResourcesSocket: string;
+/** A node being edited: its id and settings; the dialog saves them back with nodes.update. */
+export interface EditedNode {
+  nodeId: string;
+  spec: Extract<NodeInfo['spec'], { kind: 'ssh' | 'unix' }>;
+  onSaved: (result: RequestOutput<'nodes.update'>) => void;
 }
-type TextField = Exclude<keyof Fields, 'via' | 'sudo' | 'readOnly' | 'api'>;
-const EMPTY: Fields = {
-  via: 'ssh', label: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false,
-  api: 'auto', kubeletPort: '', readOnly: false, tokenFile: '', clientCert: '', clientKey: '', caFile: '', pollIntervalS: '', podResourcesSocket: '',
-};
+
 const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
   { value: 'auto', label: 'Auto', hint: 'the Pods API socket when the node has one, else the REST API' },
   { value: 'pods', label: 'Pods API', hint: 'Kubernetes 1.36+ (gRPC watch on the kubelet socket)' },
   { value: 'rest', label: 'REST API', hint: 'any kubelet: /pods polled, with CPU, memory and probes' },
 ];
 
-const number = (v: string) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
-
-/** The form as a NodeSpec; blank fields are left out so ~/.ssh/config and defaults apply. */
-function toSpec(f: Fields): unknown {
-  if (f.via === 'unix') return { kind: 'unix', socketPath: f.socketPath, ...(f.label.trim() ? { label: f.label } : {}) };
-  const spec: Record<string, unknown> = { kind: 'ssh', host: f.host, api: f.api };
-  for (const key of ['label', 'user', 'identityFile', 'jumpHost', 'socketPath', 'podResourcesSocket'] as const) if (f[key].trim()) spec[key] = f[key];
-  if (f.port.trim()) spec.port = number(f.port);
-  if (f.sudo) spec.sudo = true;
-  if (f.api !== 'pods') {
-    const rest: Record<string, unknown> = {};
-    for (const key of ['tokenFile', 'clientCert', 'clientKey', 'caFile'] as const) if (f[key].trim()) rest[key] = f[key];
-    if (f.kubeletPort.trim()) rest.port = number(f.kubeletPort);
-    if (f.pollIntervalS.trim()) rest.pollIntervalS = number(f.pollIntervalS);
-    if (f.readOnly) rest.readOnly = true;
-    if (Object.keys(rest).length) spec.rest = rest;
-  }
-  return spec;
-}
-
-/** Where a schema problem is shown: the field it names (rest.port is the kubelet port), or the REST section. */
-function fieldOf(path: PropertyKey[]): keyof Fields | 'rest' {
-  if (path[0] !== 'rest') return path[0] as keyof Fields;
-  if (path[1] === undefined) return 'rest';
-  return path[1] === 'port' ? 'kubeletPort' : (path[1] as keyof Fields);
-}
-
-export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAdded: (node: NodeInfo) => void }) {
+/** Adds a node, or with `editing` changes one's settings in place (nothing changes until saved). */
+export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAdded?: (node: NodeInfo) => void; editing?: EditedNode }) {
   const [hosts, setHosts] = useState<SshHost[] | null>(null);
   const [hostsError, setHostsError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  const { editing } = props;
+  const [fields, setFields] = useState<Fields>(() => (editing ? fromSpec(editing.spec) : EMPTY));
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
@@ -104,7 +61,8 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     setBusy(true);
     setSubmitError(null);
     try {
-      props.onAdded(await props.bridge.request('nodes.add', parsed.data));
+      if (editing) editing.onSaved(await props.bridge.request('nodes.update', { nodeId: editing.nodeId, spec: parsed.data }));
+      else props.onAdded?.(await props.bridge.request('nodes.add', parsed.data));
     } catch (err) {
       setSubmitError(errorText(err));
       setBusy(false);
@@ -143,11 +101,16 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
 
   return (
     <Modal
-      title="Add node"
+      title={editing ? 'Edit node' : 'Add node'}
       wide
       onClose={props.onClose}
       footer={
         <>
+          {editing && parsed.success && !sameMachine(editing.spec, parsed.data) && (
+            <p className="field-hint" role="note">
+              Another host or port is another machine: saving clears this node's pod history.
+            </p>
+          )}
           {submitError && (
             <p className="form-error" role="alert">
               {submitError}
@@ -157,7 +120,7 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             Cancel
           </button>
           <button type="button" className="button primary" disabled={busy} onClick={() => void submit()}>
-            {busy ? 'Adding…' : 'Add and connect'}
+            {editing ? (busy ? 'Saving…' : 'Save and reconnect') : busy ? 'Adding…' : 'Add and connect'}
           </button>
         </>
       }
@@ -274,7 +237,10 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             </label>
             </>
           )}
-          {field('label', 'Display name', 'defaults to the host')}
+          <div className="field-row">
+            {field('label', 'Display name', 'defaults to the host')}
+            {field('group', 'Group', 'none (e.g. workers)', 'The sidebar lists nodes group by group')}
+          </div>
           <button type="submit" hidden />
         </form>
       </div>

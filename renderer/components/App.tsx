@@ -17,6 +17,7 @@ import { CommandPalette } from './CommandPalette';
 import { ComparePodsDialog } from './ComparePodsDialog';
 import { CompareSourcesDialog } from './CompareSourcesDialog';
 import { EventsFeed } from './EventsFeed';
+import { EditNodeButton, EditNodeDialog } from './EditNodeDialog';
 import { ExportDialog } from './ExportDialog';
 import { FleetView } from './FleetView';
 import { FollowPods } from './FollowPods';
@@ -59,6 +60,7 @@ export function App({ model }: { model: AppModel }) {
   const [appInfo, setAppInfo] = useState<RequestOutput<'app.info'> | null>(null);
   const [dragging, setDragging] = useState(false);
   const [actionDone, setActionDone] = useState<string | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
   const bridge = model.bridge;
 
   useEffect(() => {
@@ -209,6 +211,7 @@ export function App({ model }: { model: AppModel }) {
             onConnect={(id) => void act(() => bridge.request('nodes.connect', { nodeId: id }))}
             onDisconnect={(id) => void act(() => bridge.request('nodes.disconnect', { nodeId: id }))}
             onRemove={(id) => void act(() => removeNode(id))}
+            onEdit={setEditingId}
           />
         )}
       </FollowPods>
@@ -282,6 +285,7 @@ export function App({ model }: { model: AppModel }) {
                     onDone={setActionDone}
                   />
                 )}
+                <EditNodeButton node={node} onEdit={setEditingId} />
                 <button type="button" className="button" onClick={() => setDialog('compareSources')} title="Compare two sources: nodes, snapshots, a recording at two instants">
                   Compare…
                 </button>
@@ -442,6 +446,7 @@ export function App({ model }: { model: AppModel }) {
           }}
         />
       )}
+      {editingId && <EditNodeDialog bridge={bridge} node={model.node(editingId)} onClose={() => setEditingId(null)} onSaved={(saved, message) => { model.upsertNode(saved); setEditingId(null); setActionDone(message); }} />}
       {dialog === 'addMany' && (
         <AddManyDialog
           bridge={bridge}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, type StateCategory } from '../format/node-state';
+import { editableSpec } from './EditNodeDialog';
 import { useNow } from './use-model';
 import { useNodeAnnouncement } from './use-node-announcement';
 
@@ -19,6 +20,8 @@ interface Props {
   onConnect: (nodeId: string) => void;
   onDisconnect: (nodeId: string) => void;
   onRemove: (nodeId: string) => void;
+  /** Opens the node's settings to change them in place; the demo node and files have none. */
+  onEdit: (nodeId: string) => void;
   onOpenFiles: () => void;
 }
 
@@ -124,6 +127,11 @@ export function NodesSidebar(props: Props) {
           ) : (
             <button type="button" className="icon-button" aria-label={`Connect ${node.label}`} title="Connect" onClick={() => props.onConnect(node.id)}>
               ↻
+            </button>
+          )}
+          {editableSpec(node) && (
+            <button type="button" className="icon-button" aria-label={`Edit ${node.label}`} title="Edit… (its connection settings and group)" onClick={() => props.onEdit(node.id)}>
+              ✎
             </button>
           )}
           <button type="button" className="icon-button" aria-label={`Remove ${node.label}`} title="Remove" onClick={() => props.onRemove(node.id)}>

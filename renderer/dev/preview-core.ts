@@ -37,7 +37,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
       events.state({
         phase: 'error',
         cause: 'Permission denied opening /var/lib/kubelet/pods-api/pods-api.sock',
-        nextStep: 'Add the SSH user to the kubelet group, or remove the node and add it again with “Use sudo to reach the sockets” ticked in the Add node dialog.',
+        nextStep: 'Add the SSH user to the kubelet group, or edit the node (Edit…) and tick “Use sudo to reach the sockets”.',
       });
     } else {
       later(
