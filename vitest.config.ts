@@ -7,6 +7,8 @@ export default defineConfig({
     globalSetup: ['scripts/build-cli-before-tests.ts'],
     pool: 'forks',
     testTimeout: 30_000,
+    // expect.poll waits for what a page or a process shows; its 1 s default fails on a busy machine, never a fast one.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 60_000,
   },
 });
