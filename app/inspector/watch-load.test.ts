@@ -74,6 +74,8 @@ describe('a node changing 1,000 times a second', () => {
       const differing = got.filter((row) => !isDeepStrictEqual(row, want.get(row.uid))).map((row) => row.uid);
       return { shown: got.length, kubelet: want.size, differing: differing.length, firstDiffering: differing.slice(0, 3) };
     };
-    await pollUntil('the shown rows to match the kubelet set', difference, (d) => d.shown === d.kubelet && d.differing === 0, { timeoutMs: 60_000 });
-  }, 200_000);
+    // A loaded machine leaves a long backlog to drain once the churn stops (the kubelet keeps up to the buffer
+    // for a slow reader): the bound is for a watch that never converges, not for speed.
+    await pollUntil('the shown rows to match the kubelet set', difference, (d) => d.shown === d.kubelet && d.differing === 0, { timeoutMs: 180_000 });
+  }, 320_000);
 });
