@@ -11,7 +11,8 @@ import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
 import type { SshPrompter } from '../ssh/ssh-prompter';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 
 export interface KubeletConnection {
@@ -36,7 +37,7 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   try {
     target = await resolveSshTarget(opts.node, overrides);
   } catch (err) {
-    throw new CliUsageError((err as Error).message);
+    throw new UsageError((err as Error).message);
   }
   if (knownHosts) {
     const pin = (hop: SshHop): SshHop => ({ ...hop, knownHostsFiles: [knownHosts] });

@@ -12,6 +12,7 @@ import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 
 const HELP = `usage: nodescope sim --socket PATH [options]
@@ -59,8 +60,6 @@ container logs:
                                  --log-dir DIR); running containers print every second
   --log-max-size BYTES           rotate a log file at this size, older ones gzipped (default 65536)
   -h, --help`;
-
-class UsageError extends Error {}
 
 /** The user the simulator's token and client certificate authenticate as. */
 const SIM_USER = 'sim-admin';

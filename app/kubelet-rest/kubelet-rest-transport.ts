@@ -62,7 +62,7 @@ export interface RestTransport {
 
 const onNodeCheck = '`openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt` on the node (or the file its tlsCertFile names)';
 
-const tlsError = (message: string, hint: string, cause?: unknown) => new KubeletError('TLS', message, hint, { cause });
+const tlsError = (message: string, nextStep: string, cause?: unknown) => new KubeletError('TLS', message, nextStep, { cause });
 
 const noAnswer = (o: RestTransportOptions, what: string, why: string) =>
   new KubeletError('NO_ANSWER', `The kubelet on ${o.host} port ${o.port} did not answer ${what}: ${why}`, NO_ANSWER_HINT, { retryable: true });

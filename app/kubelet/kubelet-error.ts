@@ -7,6 +7,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 // The status codes alone: the package's index would load all of grpc-js, which a list over node:http2 never needs.
 import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { isSshError, type SshError } from '../ssh/ssh-errors';
+import { NodescopeError, type ExitClass } from '../util/nodescope-error';
 
 export type KubeletErrorCode =
   /** SSH or the local socket failed; `sshCode` says how when it came from the transport. */
@@ -51,11 +52,12 @@ export const NO_ANSWER_HINT =
   'The kubelet took the call but is not answering: check its state and log on the node (systemctl status kubelet; journalctl -u kubelet), ' +
   'then try again; --call-timeout SECONDS gives a slow kubelet longer.';
 
-export class KubeletError extends Error {
+/** Codes where the kubelet was never reached; the others are its answers (or its silence). */
+const CONNECTION_CODES: ReadonlySet<KubeletErrorCode> = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
+
+export class KubeletError extends NodescopeError<KubeletErrorCode> {
   override readonly name = 'KubeletError';
-  readonly code: KubeletErrorCode;
-  /** The next step for the user, one sentence. */
-  readonly hint: string;
+  declare readonly nextStep: string;
   /** The transport's own error code when the cause was SSH or the bridge. */
   readonly sshCode?: string;
   /** Whether waiting and trying again can help without the user changing anything. */
@@ -66,15 +68,17 @@ export class KubeletError extends Error {
   constructor(
     code: KubeletErrorCode,
     message: string,
-    hint: string,
+    nextStep: string,
     opts: { cause?: unknown; sshCode?: string; retryable?: boolean; permanentUntilLive?: boolean } = {},
   ) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.code = code;
-    this.hint = hint;
+    super(code, message, nextStep, opts);
     if (opts.sshCode !== undefined) this.sshCode = opts.sshCode;
     this.retryable = opts.retryable ?? RETRYABLE.has(code);
     this.permanentUntilLive = opts.permanentUntilLive ?? false;
+  }
+
+  get exitClass(): ExitClass {
+    return CONNECTION_CODES.has(this.code) ? 'connection' : 'api';
   }
 }
 
@@ -103,15 +107,15 @@ function fromSsh(err: SshError): KubeletError {
   const opts = { cause: err, sshCode: err.code, retryable: err.retryable, permanentUntilLive: err.permanentUntilLive };
   switch (err.code) {
     case 'SOCKET_MISSING':
-      return new KubeletError('SOCKET_MISSING', err.message, `${err.hint} ${FEATURE_GATE_HINT}`, opts);
+      return new KubeletError('SOCKET_MISSING', err.message, `${err.nextStep} ${FEATURE_GATE_HINT}`, opts);
     case 'SOCKET_PERMISSION':
     case 'SUDO_REFUSED':
     case 'SOCAT_MISSING':
-      return new KubeletError('PERMISSION', err.message, err.hint, opts);
+      return new KubeletError('PERMISSION', err.message, err.nextStep, opts);
     case 'FORWARDING_DISABLED':
-      return new KubeletError('FORWARDING_DISABLED', err.message, err.hint, opts);
+      return new KubeletError('FORWARDING_DISABLED', err.message, err.nextStep, opts);
     default:
-      return new KubeletError('UNREACHABLE', err.message, err.hint, opts);
+      return new KubeletError('UNREACHABLE', err.message, err.nextStep, opts);
   }
 }
 
