@@ -1,4 +1,4 @@
-import { featureGateHint } from '../kubelet/kubelet-error';
+import { featureGateNextStep } from '../kubelet/kubelet-error';
 
 /**
  * In the app a node's connection settings are not edited in place (there are no node settings): they
@@ -14,7 +14,7 @@ export const readdWith = (field: string) => `remove the node and add it again wi
  */
 export function appNextStep(err: { code: string; nextStep: string }): string {
   const socketField = readdWith('the right path in its “Pods API socket” field');
-  if (err.code === 'SOCKET_MISSING') return featureGateHint(socketField);
+  if (err.code === 'SOCKET_MISSING') return featureGateNextStep(socketField);
   if (err.code === 'UNIMPLEMENTED') return `Check that the socket is the kubelet's Pods API socket (not the PodResources one): ${socketField}.`;
   return err.nextStep;
 }
