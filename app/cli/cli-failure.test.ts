@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WriteRefusedError } from '../fs/atomic-file';
 import { KubeletError } from '../kubelet/kubelet-error';
 import { CredentialError } from '../kubelet-rest/rest-credentials';
 import { LogAccessError } from '../logs/log-file-access';
@@ -36,6 +37,7 @@ describe('the exit-code table', () => {
       [new CredentialError('cannot read ~/t', 'Give the path of the token file itself.'), EXIT.usage],
       [podFile, EXIT.usage],
       [new FieldMaskError('unknown field "metadata.nme"', 'metadata.nme', 'nme', 9), EXIT.usage],
+      [new WriteRefusedError('EEXIST', 'pods.json'), EXIT.usage],
       [new SshError('AUTH_FAILED', 'Authentication failed', 'Load the right key.'), EXIT.connection],
       [new KubeletError('SOCKET_MISSING', 'No kubelet socket', 'Check the path.'), EXIT.connection],
       [new KubeletError('TLS', 'certificate changed', 'Check the pin.'), EXIT.connection],

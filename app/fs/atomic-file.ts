@@ -8,9 +8,9 @@ export interface AtomicWriteOptions {
   existing?: 'replace' | 'refuse';
 }
 
-/** A target Nodescope will not write over; `code` is read by whyCannotWrite. */
+/** A target Nodescope will not write over; `code` is read by whyCannotWrite. The path is the user's to change (usage). */
 export class WriteRefusedError extends NodescopeError<'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link'> {
-  readonly exitClass = 'io';
+  readonly exitClass = 'usage';
   constructor(code: 'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link', path: string) {
     super(code, `refused to write ${path} (${code})`, undefined);
     this.name = 'WriteRefusedError';
