@@ -15,8 +15,8 @@ import { DROPPED_FILES_CHANNEL } from './dropped-files';
 /** A request's value, or its error thrown with the next step (contextBridge copies only an error's message into the page). */
 function valueOf(result: RequestResult): never {
   if (result.ok) return result.value as never;
-  const { message, hint } = result.error;
-  throw new Error(hint ? `${message} ${hint}` : message);
+  const { message, nextStep } = result.error;
+  throw new Error(nextStep ? `${message} ${nextStep}` : message);
 }
 
 const bridge: Bridge = {

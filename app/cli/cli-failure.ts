@@ -1,24 +1,19 @@
-/** How a node command reports a failure: the message, the next step, and the exit code for scripts. */
-import { KubeletError } from '../kubelet/kubelet-error';
-import { CredentialError } from '../kubelet-rest/rest-credentials';
-import { PodDecodeError } from '../pod/decode';
-import { RecordingWriteError } from '../recording/recording-writer';
-import { PodFileError } from '../snapshot/pod-file-error';
-import { isSshError } from '../ssh/ssh-errors';
-import { EXIT } from './exit-codes';
-import { CliUsageError } from './node-options';
+/** How a command reports a failure: the message, the next step, and the exit code for scripts, all read from the error. */
+import { isNodescopeError } from '../util/nodescope-error';
+import { EXIT, EXIT_OF_CLASS } from './exit-codes';
 import { printError } from './terminal-text';
+import { UsageError } from './usage-error';
 import { usageHint } from './usage-hint';
 
-const CONNECTION_CODES = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
-
+/** The exit code of the error's class; anything that is not a NodescopeError is a bug (internal). */
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliUsageError || err instanceof CredentialError || err instanceof PodFileError) return EXIT.usage;
-  if (err instanceof RecordingWriteError) return EXIT.output;
-  if (err instanceof KubeletError) return CONNECTION_CODES.has(err.code) ? EXIT.connection : EXIT.api;
-  if (isSshError(err)) return EXIT.connection;
-  if (err instanceof PodDecodeError) return EXIT.data;
-  return EXIT.internal;
+  return isNodescopeError(err) ? EXIT_OF_CLASS[err.exitClass] : EXIT.internal;
+}
+
+/** The error's next step, unless its message says it already (pod file and recording errors end with it). */
+export function nextStepOf(err: unknown): string | undefined {
+  if (!isNodescopeError(err) || !err.nextStep || err.message.includes(err.nextStep)) return undefined;
+  return err.nextStep;
 }
 
 /**
@@ -27,9 +22,9 @@ export function exitCodeFor(err: unknown): number {
  */
 export function reportFailure(command: string, err: unknown, commandLine = false): number {
   const message = err instanceof Error ? err.message : String(err);
-  const hint = err instanceof KubeletError || err instanceof CredentialError || isSshError(err) ? err.hint : undefined;
+  const nextStep = nextStepOf(err);
   printError(`nodescope ${command}: ${message}`);
-  if (hint) printError(`  next step: ${hint}`);
-  if (err instanceof CliUsageError && commandLine) printError(usageHint(command));
+  if (nextStep) printError(`  next step: ${nextStep}`);
+  if (err instanceof UsageError && commandLine) printError(usageHint(command));
   return exitCodeFor(err);
 }

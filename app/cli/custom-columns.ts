@@ -6,7 +6,7 @@ import type { FieldMask } from '../mask/field-mask';
 import { keepsAnyOf } from '../mask/mask-coverage';
 import type { PodTree } from '../pod/pod-tree';
 import { evalJsonPath, maskPathOf, parseJsonPath, valueText, type PathStep } from './json-path';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { NOT_SELECTED } from './pod-table';
 
 export const CUSTOM_COLUMNS = 'custom-columns=';
@@ -18,10 +18,10 @@ export interface CustomColumn {
 
 /** Parses what follows `-o custom-columns=`. */
 export function parseCustomColumns(spec: string): CustomColumn[] {
-  if (spec.trim() === '') throw new CliUsageError('-o custom-columns= needs columns, e.g. -o custom-columns=NAME:.metadata.name,IP:.status.podIP');
+  if (spec.trim() === '') throw new UsageError('-o custom-columns= needs columns, e.g. -o custom-columns=NAME:.metadata.name,IP:.status.podIP');
   return spec.split(',').map((part) => {
     const colon = part.indexOf(':');
-    if (colon <= 0) throw new CliUsageError(`bad -o custom-columns column '${part}': write HEADER:PATH, e.g. NAME:.metadata.name`);
+    if (colon <= 0) throw new UsageError(`bad -o custom-columns column '${part}': write HEADER:PATH, e.g. NAME:.metadata.name`);
     return { header: part.slice(0, colon), path: parseJsonPath(part.slice(colon + 1), `-o custom-columns column '${part}'`) };
   });
 }

@@ -11,10 +11,13 @@ import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-j
 import { podBytesToKubectlYaml, streamPodBytesAsKubectlYaml } from '../pod/kubectl-yaml';
 import { MAX_MESSAGE_BYTES } from '../kubelet/channel-options';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
+import { NodescopeError, isNodescopeError } from '../util/nodescope-error';
+import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { warnYamlProblems } from './pod-output';
 import { unknownFieldsWarningForBytes } from './unknown-fields-warning';
 import { printError } from './terminal-text';
+import { UsageError } from './usage-error';
 import { usageHint } from './usage-hint';
 
 const HELP = `usage: nodescope decode [FILE.pb | -] [options]
@@ -75,9 +78,12 @@ const EXPECTED: Record<string, string> = {
 };
 
 /** Input that is not what decode reads (too large, empty): exit 5 like bytes that do not decode. */
-class InputError extends Error {}
-
-class UsageError extends Error {}
+class InputError extends NodescopeError<'NOT_POD_BYTES'> {
+  readonly exitClass = 'data';
+  constructor(message: string) {
+    super('NOT_POD_BYTES', message, undefined);
+  }
+}
 
 function podsOf(type: string, bytes: Uint8Array): Uint8Array[] {
   switch (type) {
@@ -146,14 +152,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     labelOf = (i) => (pods.length === 1 ? label : `${label} pods[${i}]`);
   } catch (err) {
-    if (err instanceof InputError) {
-      printError(`nodescope decode: ${err.message}`);
-      return EXIT.data;
-    }
-    if (err instanceof UsageError) {
-      printError(`nodescope decode: ${err.message}`);
-      return EXIT.usage;
-    }
+    if (isNodescopeError(err)) return reportFailure('decode', err);
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES') {
       printError(`nodescope decode: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);

@@ -16,7 +16,8 @@ import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { connectToKubelet } from './kubelet-connection';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
-import { CliUsageError, nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { openOffline } from './offline-source';
 import { resolveSource } from './pod-source';
 import { terminalText } from './terminal-text';
@@ -73,7 +74,7 @@ async function loadSide(text: string, opts: NodeCommandOptions): Promise<Side> {
     const offline = await openOffline(source.path, { from: 'end', ...(at !== undefined ? { at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) });
     return { info, pods: offline.pods.map((p) => kubectlJsonValue(p.pod)) };
   }
-  if (at !== undefined) throw new CliUsageError(`${text}: @TIME is for recordings; a live node has only its present`);
+  if (at !== undefined) throw new UsageError(`${text}: @TIME is for recordings; a live node has only its present`);
   const conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host });
   try {
     const list = await conn.client.listPods();
@@ -93,14 +94,14 @@ function pick(side: Side, which: { uid: string } | { namespace: string; name: st
   });
   if (!found) {
     const what = 'uid' in which ? `UID ${which.uid}` : `${which.namespace}/${which.name}`;
-    throw new CliUsageError(`no pod ${what} in ${side.info.source}; list them with nodescope pods ${side.info.source}`);
+    throw new UsageError(`no pod ${what} in ${side.info.source}; list them with nodescope pods ${side.info.source}`);
   }
   return found;
 }
 
 function podArg(text: string): { namespace: string; name: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(text);
-  if (!m) throw new CliUsageError(`--pod takes NAMESPACE/NAME (or NS/A..NS/B), got '${text}'`);
+  if (!m) throw new UsageError(`--pod takes NAMESPACE/NAME (or NS/A..NS/B), got '${text}'`);
   return { namespace: m[1]!, name: m[2]! };
 }
 
@@ -140,11 +141,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     // --local PATH is one side (unix:PATH), the source given the other; without it node is only its label.
     if (opts.local !== undefined && (opts.node !== 'local' || opts.args.length !== 1)) {
-      throw new CliUsageError('with --local PATH (one side), give one other source, e.g. nodescope diff --local pods.sock snapshot.json; or give both as unix:PATH');
+      throw new UsageError('with --local PATH (one side), give one other source, e.g. nodescope diff --local pods.sock snapshot.json; or give both as unix:PATH');
     }
-    if (opts.at !== undefined) throw new CliUsageError('diff takes a recording\'s time with the source: FILE@TIME, e.g. rec.ndjson@+5m');
-    if (opts.args.length !== 1) throw new CliUsageError('give two sources to compare, e.g. nodescope diff worker-1 snapshot.json');
-    if (opts.extraValues.uid !== undefined && opts.extraValues.pod !== undefined) throw new CliUsageError('give --uid or --pod, not both');
+    if (opts.at !== undefined) throw new UsageError('diff takes a recording\'s time with the source: FILE@TIME, e.g. rec.ndjson@+5m');
+    if (opts.args.length !== 1) throw new UsageError('give two sources to compare, e.g. nodescope diff worker-1 snapshot.json');
+    if (opts.extraValues.uid !== undefined && opts.extraValues.pod !== undefined) throw new UsageError('give --uid or --pod, not both');
   } catch (err) {
     return reportFailure('diff', err, true);
   }
@@ -173,7 +174,7 @@ export async function run(argv: string[]): Promise<number> {
     const differs = diff.pods.some((p) => p.change !== 'unchanged' && (p.change !== 'changed' || shownChanges(p).length > 0));
     return differs ? 1 : EXIT.ok;
   } catch (err) {
-    if (err instanceof IgnorePatternError) return reportFailure('diff', new CliUsageError(`bad --ignore: ${err.message}`), true);
+    if (err instanceof IgnorePatternError) return reportFailure('diff', new UsageError(`bad --ignore: ${err.message}`), true);
     return reportFailure('diff', err);
   }
 }

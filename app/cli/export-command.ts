@@ -7,7 +7,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { writeSnapshotSidecar, type PodFileProvenance } from '../snapshot/snapshot-provenance';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';
 import { printError } from './terminal-text';
@@ -78,7 +78,7 @@ const spec: NodeCommandSpec = {
   },
   async offline(source, opts) {
     const file = opts.extraValues.file as string | undefined;
-    if (file !== undefined && resolve(file) === resolve(source.file.path)) throw new CliUsageError(`--file ${file} is the file being read: Nodescope never writes over it; give another name`);
+    if (file !== undefined && resolve(file) === resolve(source.file.path)) throw new UsageError(`--file ${file} is the file being read: Nodescope never writes over it; give another name`);
     const selection = parseSelection(opts.extraValues, opts.mask);
     const trees = source.pods.map((p) => p.pod);
     const select = selector(selection);

@@ -5,7 +5,7 @@
  */
 import type { PodTree } from '../pod/pod-tree';
 import { listAt, objAt, strAt } from '../pod/view/pod-tree-access';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 export interface FieldRequirement {
   field: SelectableField;
@@ -59,10 +59,10 @@ export function parseFieldSelector(text: string): FieldRequirement[] {
   if (text.trim() === '') return [];
   return splitUnescaped(text, ',').map((part) => {
     const m = /^\s*([^=!\s]+)\s*(==|=|!=)(.*)$/.exec(part.replace(/\\=/g, '\u0000'));
-    if (!m) throw new CliUsageError(`bad field selector '${part}' in --field-selector '${text}': write field=value or field!=value, joined by commas`);
+    if (!m) throw new UsageError(`bad field selector '${part}' in --field-selector '${text}': write field=value or field!=value, joined by commas`);
     const field = m[1]!;
     if (!Object.hasOwn(FIELDS, field)) {
-      throw new CliUsageError(`--field-selector: pods cannot be selected by '${field}'; these fields can: ${SELECTABLE_FIELDS.join(', ')}`);
+      throw new UsageError(`--field-selector: pods cannot be selected by '${field}'; these fields can: ${SELECTABLE_FIELDS.join(', ')}`);
     }
     return { field: field as SelectableField, equal: m[2] !== '!=', value: unescape(m[3]!.replace(/\u0000/g, '\\=')) };
   });

@@ -8,17 +8,16 @@ import { isHostPattern, parseHostList } from '../fleet/host-list';
 import type { PodTree } from '../pod/pod-tree';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
-import { exitCodeFor } from './cli-failure';
+import { exitCodeFor, nextStepOf } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
 import { noteMask, warnUnknownFields } from './node-command';
-import { CliUsageError, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { asOf, openOffline } from './offline-source';
 import { resolveSource } from './pod-source';
 import { expandSocketGlob, isSocketGlob } from './socket-glob';
 import { terminalPrompter } from './terminal-prompter';
 import { printError } from './terminal-text';
-import { isSshError } from '../ssh/ssh-errors';
-import { KubeletError } from '../kubelet/kubelet-error';
 
 export type SourcePods =
   /** `asOf`: the instant the pods are of (ages count to it): now for a live node, a file's own time offline. */
@@ -42,7 +41,7 @@ export function namesSeveralSources(opts: NodeCommandOptions & { extraValues: Re
  * each once, in order. At least `min` are needed.
  */
 export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<string, unknown> }, min: number, command: string): string[] {
-  if (opts.local !== undefined) throw new CliUsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
+  if (opts.local !== undefined) throw new UsageError(`${command} with several sources takes sockets as unix:PATH, not --local`);
   const named = [opts.node, ...opts.args].filter(Boolean);
   const file = opts.extraValues['hosts-file'] as string | undefined;
   if (file !== undefined) named.push(...readHostsFile(file));
@@ -56,11 +55,11 @@ export function sourceIds(opts: NodeCommandOptions & { extraValues: Record<strin
     try {
       for (const id of expandHostPatterns([source], opts.ssh.configFile)) ids.add(id);
     } catch (err) {
-      if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+      if (err instanceof HostPatternError) throw new UsageError(err.message);
       throw err;
     }
   }
-  if (ids.size < min) throw new CliUsageError(`${command} needs at least ${min} sources`);
+  if (ids.size < min) throw new UsageError(`${command} needs at least ${min} sources`);
   return [...ids];
 }
 
@@ -70,11 +69,11 @@ export function readHostsFile(file: string): string[] {
   try {
     text = readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (err) {
-    throw new CliUsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read --hosts-file ${file}: ${(err as Error).message}`);
   }
   const list = parseHostList(text);
   if (list.problems.length) {
-    throw new CliUsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
+    throw new UsageError(list.problems.map((p) => `${file}:${p.line}: ${p.reason}: ${p.text}`).join('\n'));
   }
   return list.hosts;
 }
@@ -82,8 +81,8 @@ export function readHostsFile(file: string): string[] {
 /** Says on stderr why a source could not be read, with the next step. */
 export function reportSourceFailure(command: string, id: string, err: unknown): void {
   printError(`nodescope ${command}: ${id}: ${err instanceof Error ? err.message : String(err)}`);
-  const hint = err instanceof KubeletError || isSshError(err) ? err.hint : undefined;
-  if (hint) printError(`  next step: ${hint}`);
+  const nextStep = nextStepOf(err);
+  if (nextStep) printError(`  next step: ${nextStep}`);
 }
 
 /** The exit code of a partial result: that of the first failed source, else 0. */
@@ -111,7 +110,7 @@ export async function readSources(ids: readonly string[], opts: NodeCommandOptio
       const offline = await openOffline(source.path, { from: 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) });
       return { id, pods: offline.pods.map((p) => p.pod), asOf: asOf(offline) };
     }
-    if (opts.at !== undefined) throw new CliUsageError('--at is for recordings; a live node has only its present');
+    if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
     const conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, node: id, local: source.path } : { ...opts, node: id }, shared);
     connections.push(conn);
     const list = await conn.client.listPods();

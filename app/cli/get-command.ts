@@ -6,7 +6,8 @@ import type { PodTree } from '../pod/pod-tree';
 import { KubeletError } from '../kubelet/kubelet-error';
 import { EXIT } from './exit-codes';
 import { noteMask, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { asOf } from './offline-source';
 import { firstPodOfEachUid } from '../pod/first-pod-of-uid';
 import { printError } from './terminal-text';
@@ -58,7 +59,7 @@ const spec: NodeCommandSpec = {
     // A file's masked pods hold only what the mask selects: without their names they are found by UID only.
     if (opts.mask && !['metadata.name', 'metadata.namespace'].every((p) => keepsAnyOf(opts.mask!.paths, p))) {
       refs = refs.filter((r) => 'uid' in r);
-      if (!refs.length) throw new CliUsageError('to get a pod by name from a file with --mask, add metadata.name,metadata.namespace to the mask (or give its UID)');
+      if (!refs.length) throw new UsageError('to get a pod by name from a file with --mask, add metadata.name,metadata.namespace to the mask (or give its UID)');
     }
     const identities = source.pods.map((p, i) => {
       const meta = objAt(p.pod.metadata);
@@ -66,7 +67,7 @@ const spec: NodeCommandSpec = {
     });
     const found = findPod(identities, refs);
     if (!found) {
-      throw new CliUsageError(`no pod with ${refs.map(describeReference).join(' or ')} in ${source.file.path}${source.at !== undefined ? ' at that time' : ''}; list them with nodescope pods ${source.file.path}`);
+      throw new UsageError(`no pod with ${refs.map(describeReference).join(' or ')} in ${source.file.path}${source.at !== undefined ? ' at that time' : ''}; list them with nodescope pods ${source.file.path}`);
     }
     // Pods are followed by uid: the first of it is the one, and any other with it is named as not shown.
     const sharing = found.uid === '' ? [] : source.uids.flatMap((u, i) => (u === found.uid ? [i] : []));
@@ -81,7 +82,7 @@ const spec: NodeCommandSpec = {
 
 function references(opts: Options): PodReference[] {
   const [pod, ...more] = opts.args;
-  if (!pod || more.length) throw new CliUsageError('give exactly one pod after the source: its UID, NAMESPACE/NAME or NAME');
+  if (!pod || more.length) throw new UsageError('give exactly one pod after the source: its UID, NAMESPACE/NAME or NAME');
   return parsePodReference(pod, opts.extraValues.namespace as string | undefined);
 }
 

@@ -4,7 +4,7 @@
  * `[0]`, `[*]`, `['key.with.dots']` and `\.` in a field name.
  */
 import type { PodValue } from '../pod/pod-tree';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 export type PathStep = { key: string } | { index: number } | { all: true };
 
@@ -14,7 +14,7 @@ const FIELD_END = /[.[\]{}\s]/;
 export function parseJsonPath(text: string, what: string): PathStep[] {
   let rest = text.trim();
   if (rest.startsWith('{') && rest.endsWith('}')) rest = rest.slice(1, -1).trim();
-  const bad = (why: string) => new CliUsageError(`bad ${what} '${text}': ${why}; write a path such as .metadata.name or {.status.containerStatuses[0].restartCount}`);
+  const bad = (why: string) => new UsageError(`bad ${what} '${text}': ${why}; write a path such as .metadata.name or {.status.containerStatuses[0].restartCount}`);
   if (rest === '') throw bad('the path is empty');
   if (!rest.startsWith('.') && !rest.startsWith('[')) rest = `.${rest}`;
   const steps: PathStep[] = [];

@@ -11,7 +11,8 @@ import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
 import type { SshPrompter } from '../ssh/ssh-prompter';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 
 export interface KubeletConnection {
@@ -38,7 +39,7 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   try {
     target = await resolveSshTarget(opts.node, overrides);
   } catch (err) {
-    throw new CliUsageError((err as Error).message);
+    throw new UsageError((err as Error).message);
   }
   // e.g. ControlMaster: used by ssh, not by the built-in transport; said once, as ssh -v would.
   for (const notice of [...target.proxyJump, target].flatMap((hop) => hop.notices ?? [])) printError(`nodescope: ${notice}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchesLabels, parseLabelSelector } from './label-selector';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 const matches = (selector: string, labels: Record<string, string>) => matchesLabels(parseLabelSelector(selector), labels);
 
@@ -48,7 +48,7 @@ describe("kubectl's label selector (-l)", () => {
   });
 
   it.each(['app=a b', 'in (a)', 'app in a,b', 'app=(x)', '-app', 'app=web,', '!', 'x/y/z=1'])('refuses %j, saying how to write one', (bad) => {
-    expect(() => parseLabelSelector(bad)).toThrow(CliUsageError);
+    expect(() => parseLabelSelector(bad)).toThrow(UsageError);
     expect(() => parseLabelSelector(bad)).toThrow(/key=value, key!=value/);
   });
 

@@ -3,7 +3,7 @@
  * `key=value` (or `==`), `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key`, `!key`, `key>N`, `key<N`.
  * As in Kubernetes, `!=` and `notin` also match a pod without the label.
  */
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 export type LabelRequirement =
   | { key: string; op: 'exists' | 'absent' }
@@ -21,7 +21,7 @@ const FORMS: [RegExp, (m: RegExpExecArray) => LabelRequirement][] = [
   [
     new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(\\s*(${VALUE}(?:\\s*,\\s*${VALUE})*)\\s*\\)$`),
     (m) => {
-      if (m[3]!.trim() === '') throw new CliUsageError(`-l '${m[0]}': '${m[2]!}' needs at least one value, e.g. ${m[1]!} ${m[2]!} (a,b)`);
+      if (m[3]!.trim() === '') throw new UsageError(`-l '${m[0]}': '${m[2]!}' needs at least one value, e.g. ${m[1]!} ${m[2]!} (a,b)`);
       return { key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()) };
     },
   ],
@@ -53,7 +53,7 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
       const m = form.exec(part);
       if (m) return make(m);
     }
-    throw new CliUsageError(
+    throw new UsageError(
       `bad label selector '${part}' in -l '${text}': write key=value, key!=value, 'key in (a,b)', 'key notin (a,b)', key or !key, joined by commas (a key or value is letters, digits, '-', '_', '.', at most 63 long)`,
     );
   });

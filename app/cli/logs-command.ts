@@ -8,7 +8,8 @@ import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
 import { EXIT } from './exit-codes';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
-import { CliUsageError, nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
@@ -58,8 +59,8 @@ const help = () => `${USAGE}${nodeOptionsHelp(['text']).split('kubelet:')[0]}  -
 function integer(v: unknown, flag: string, min: number, what: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || String(v).trim() === '') throw new CliUsageError(`bad ${flag} '${String(v)}': give a whole number`);
-  if (n < min) throw new CliUsageError(`${flag} must be ${what}`);
+  if (!Number.isSafeInteger(n) || String(v).trim() === '') throw new UsageError(`bad ${flag} '${String(v)}': give a whole number`);
+  if (n < min) throw new UsageError(`${flag} must be ${what}`);
   return n;
 }
 
@@ -67,7 +68,7 @@ function integer(v: unknown, flag: string, min: number, what: string): number | 
 export async function logReadOptions(v: Record<string, unknown>, nowMs: number): Promise<LogReadOptions> {
   const { parseRfc3339 } = await import('../util/rfc3339');
   const { sinceSecondsNanos, sinceTimeNanos } = await import('../logs/log-options');
-  if (v.since !== undefined && v['since-time'] !== undefined) throw new CliUsageError('at most one of --since-time or --since may be used');
+  if (v.since !== undefined && v['since-time'] !== undefined) throw new UsageError('at most one of --since-time or --since may be used');
   const tail = integer(v.tail, '--tail', -1, 'greater than or equal to -1');
   const limitBytes = integer(v['limit-bytes'], '--limit-bytes', 1, 'greater than 0');
   const opts: LogReadOptions = { timestamps: v.timestamps === true, follow: v.follow === true, includeRotated: v['include-rotated'] === true };
@@ -75,13 +76,13 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   if (limitBytes !== undefined) opts.limitBytes = limitBytes;
   if (v.since !== undefined) {
     const ms = parseDuration(String(v.since));
-    if (ms === undefined) throw new CliUsageError(`bad --since '${String(v.since)}': give a duration such as 30s, 5m or 1h30m`);
+    if (ms === undefined) throw new UsageError(`bad --since '${String(v.since)}': give a duration such as 30s, 5m or 1h30m`);
     const since = sinceSecondsNanos(ms, nowMs);
     if (since !== undefined) opts.sinceNanos = since;
   }
   if (v['since-time'] !== undefined) {
     const ms = parseRfc3339(String(v['since-time']));
-    if (ms === undefined) throw new CliUsageError(`bad --since-time '${String(v['since-time'])}': give an RFC 3339 time such as 2026-11-23T10:00:00Z`);
+    if (ms === undefined) throw new UsageError(`bad --since-time '${String(v['since-time'])}': give an RFC 3339 time such as 2026-11-23T10:00:00Z`);
     opts.sinceNanos = sinceTimeNanos(ms);
   }
   return opts;
@@ -89,7 +90,7 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
 
 async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAccess; close(): void }> {
   const source = resolveSource(opts.node, opts.local);
-  if (source.kind === 'file') throw new CliUsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
+  if (source.kind === 'file') throw new UsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
   if (source.kind === 'socket') {
     const { localFileAccess } = await import('../logs/local-file-access');
     return { access: localFileAccess(), close: () => {} };
@@ -119,16 +120,16 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // kubectl's -p is --previous; here it is ssh's port, as in every node command: a kubectl habit gets told so.
     const p = argv.indexOf('-p');
-    if (p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '')) throw new CliUsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    if (p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '')) throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
     opts = await parseNodeArgs(argv, ['text'], EXTRA, 1);
     if (opts.help) {
       console.log(help());
       return EXIT.ok;
     }
     read = await logReadOptions(opts.extraValues, Date.now());
-    if (opts.args.length !== 1) throw new CliUsageError('give one POD after the source: namespace/name, a name or a UID');
-    if (opts.extraValues['all-containers'] && opts.extraValues.container !== undefined) throw new CliUsageError('--all-containers=true should not be specified with container name');
-    if (opts.extraValues.interleave && !opts.extraValues['all-containers']) throw new CliUsageError('--interleave merges the containers of --all-containers; add it');
+    if (opts.args.length !== 1) throw new UsageError('give one POD after the source: namespace/name, a name or a UID');
+    if (opts.extraValues['all-containers'] && opts.extraValues.container !== undefined) throw new UsageError('--all-containers=true should not be specified with container name');
+    if (opts.extraValues.interleave && !opts.extraValues['all-containers']) throw new UsageError('--interleave merges the containers of --all-containers; add it');
   } catch (err) {
     // The problem and where the options are, not the whole help: it is long.
     return reportFailure('logs', err, true);
@@ -142,48 +143,34 @@ export async function run(argv: string[]): Promise<number> {
   read.signal = stop.signal;
   let conn: { access: LogFileAccess; close(): void } | undefined;
   try {
-    const [{ LogAccessError }, layout, { containerLogs }, { readPodLogs }] = await Promise.all([
-      import('../logs/log-file-access'),
+    const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
       import('../logs/pod-log-layout'),
       import('../logs/container-logs'),
       import('../logs/pod-logs'),
     ]);
-    try {
-      const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      conn = await openAccess(opts);
-      const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
-      const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
-      const atLineStart = new Map<string, boolean>();
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const flush = async () => {
-        if (!pendingBytes) return;
-        const out = Buffer.concat(pending);
-        pending = [];
-        pendingBytes = 0;
-        await writeStdout(out);
-      };
-      for await (const l of readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential')) {
-        if (v.prefix && atLineStart.get(l.container) !== false) pending.push(Buffer.from(`[pod/${pod.name}/${l.container}] `));
-        atLineStart.set(l.container, l.bytes.length > 0 && l.bytes[l.bytes.length - 1] === 0x0a);
-        pending.push(l.bytes);
-        pendingBytes += l.bytes.length;
-        if (read.follow || pendingBytes >= 64 * 1024) await flush();
-      }
-      await flush();
-      return EXIT.ok;
-    } catch (err) {
-      if (err instanceof LogAccessError) {
-        printError(`nodescope logs: ${err.message}`);
-        printError(`  next step: ${err.hint}`);
-        return err.code === 'PERMISSION' ? EXIT.connection : err.code === 'BAD_INPUT' ? EXIT.usage : EXIT.api;
-      }
-      if ((err as Error).name === 'UnsupportedLogFormatError') {
-        printError(`nodescope logs: ${(err as Error).message}`);
-        return EXIT.data;
-      }
-      throw err;
+    const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
+    conn = await openAccess(opts);
+    const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
+    const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+    const atLineStart = new Map<string, boolean>();
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (!pendingBytes) return;
+      const out = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      await writeStdout(out);
+    };
+    for await (const l of readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential')) {
+      if (v.prefix && atLineStart.get(l.container) !== false) pending.push(Buffer.from(`[pod/${pod.name}/${l.container}] `));
+      atLineStart.set(l.container, l.bytes.length > 0 && l.bytes[l.bytes.length - 1] === 0x0a);
+      pending.push(l.bytes);
+      pendingBytes += l.bytes.length;
+      if (read.follow || pendingBytes >= 64 * 1024) await flush();
     }
+    await flush();
+    return EXIT.ok;
   } catch (err) {
     return reportFailure('logs', err);
   } finally {
@@ -201,5 +188,5 @@ async function chooseContainers(access: LogFileAccess, pod: import('../logs/pod-
   const found = await listContainers(access, pod);
   if (found.length && (all || found.length === 1)) return found;
   if (!found.length) throw new LogAccessError(`pod ${pod.namespace}/${pod.name} has no container logs on ${access.where}`, 'None of its containers has started yet.', 'NOT_FOUND');
-  throw new CliUsageError(`pod ${pod.namespace}/${pod.name} has several containers with logs: ${found.join(', ')}; choose one with -c, or give --all-containers`);
+  throw new UsageError(`pod ${pod.namespace}/${pod.name} has several containers with logs: ${found.join(', ')}; choose one with -c, or give --all-containers`);
 }

@@ -10,7 +10,7 @@ import { loadSavedPresetsSync, savedPresetsPath } from '../inspector/saved-prese
 import { defaultStateDir } from '../inspector/state-dir';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 
 const usage = `usage: nodescope mask tree [PATH]
@@ -29,7 +29,7 @@ function treeLines(path: string | undefined): string {
     if (!node) {
       const all = [...walkMaskTree(maskTree())].map((n) => n.path);
       const close = closestNames(path, all);
-      throw new CliUsageError(`no pod field has the path "${path}"${close.length ? `; did you mean "${close[0]}"?` : ''} (see nodescope mask tree)`);
+      throw new UsageError(`no pod field has the path "${path}"${close.length ? `; did you mean "${close[0]}"?` : ''} (see nodescope mask tree)`);
     }
     if (node.children.length === 0) return `${node.path}  ${node.type}\n`;
     nodes = node.children;
@@ -59,9 +59,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (what === 'tree' && rest.length <= 1) process.stdout.write(treeLines(rest[0]));
     else if (what === 'presets' && rest.length === 0) process.stdout.write(presetLines());
-    else throw new CliUsageError(what === 'tree' || what === 'presets' ? `too many arguments for mask ${what}` : `unknown mask command '${what}': use tree or presets`);
+    else throw new UsageError(what === 'tree' || what === 'presets' ? `too many arguments for mask ${what}` : `unknown mask command '${what}': use tree or presets`);
     return EXIT.ok;
   } catch (err) {
-    return reportFailure('mask', err instanceof TypeError ? new CliUsageError(err.message) : err, true);
+    return reportFailure('mask', err instanceof TypeError ? new UsageError(err.message) : err, true);
   }
 }

@@ -7,7 +7,8 @@ import type { PodDecodeError } from '../pod/decode';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
 import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
-import { CliUsageError, nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { openOffline, type OfflinePods } from './offline-source';
 import { resolveSource } from './pod-source';
 import { unknownFieldsWarning } from './unknown-fields-warning';
@@ -52,10 +53,10 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
   try {
     const source = resolveSource(opts.node, opts.local);
     if (source.kind === 'file') {
-      if (!spec.offline) throw new CliUsageError(`${spec.name} needs a live node (an ssh destination or unix:SOCKET), not the file ${source.path}`);
+      if (!spec.offline) throw new UsageError(`${spec.name} needs a live node (an ssh destination or unix:SOCKET), not the file ${source.path}`);
       return await spec.offline(await openOffline(source.path, { from: spec.replays ? 'start' : 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) }), opts);
     }
-    if (opts.at !== undefined) throw new CliUsageError('--at is for recordings; a live node has only its present');
+    if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
     conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : opts);
     return await spec.run(conn, opts);
   } catch (err) {

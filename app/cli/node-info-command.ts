@@ -13,7 +13,8 @@ import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } fro
 import { EXIT } from './exit-codes';
 import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection';
 import { runNodeCommand, writeStdout } from './node-command';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import type { NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
 import type { SshSession } from '../ssh/ssh-session';
@@ -88,13 +89,13 @@ async function configzReader(session: SshSession, opts: NodeCommandOptions, say:
 function positiveInt(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new CliUsageError(`bad ${flag} '${String(value)}': give a whole number from 1 to 100000`);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new UsageError(`bad ${flag} '${String(value)}': give a whole number from 1 to 100000`);
   return n;
 }
 
 async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<number> {
   const v = opts.extraValues;
-  if (opts.mask) throw new CliUsageError("node compares the runtime's containers with whole pods: leave out --mask");
+  if (opts.mask) throw new UsageError("node compares the runtime's containers with whole pods: leave out --mask");
   const journalLines = positiveInt(v['journal-lines'], '--journal-lines');
   const say = (line: string) => printError(`nodescope: ${line}`);
   const verbose = v.verbose === true;

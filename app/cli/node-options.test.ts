@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseNodeArgs } from './node-options';
+import { parseNodeArgs } from './node-options';
+import { UsageError } from './usage-error';
 
 const parse = (...argv: string[]) => parseNodeArgs(['node-1', ...argv], ['table', 'json']);
 
@@ -27,7 +28,7 @@ describe('REST options of the node commands', () => {
     [['--tcp-bridge-command', 'nc localhost 10250'], 'must contain {port}'],
     [['--api', 'rest', '--local', '/tmp/s.sock'], 'reached over SSH'],
   ])('refuses %j', async (argv, message) => {
-    await expect(parse(...argv)).rejects.toThrow(CliUsageError);
+    await expect(parse(...argv)).rejects.toThrow(UsageError);
     await expect(parse(...argv)).rejects.toThrow(message);
   });
 });

@@ -10,10 +10,7 @@ import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
 import { defaultStateDir } from '../inspector/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
 import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
-
-export class CliUsageError extends Error {
-  override name = 'CliUsageError';
-}
+import { UsageError } from './usage-error';
 
 /** The shared options' help; `outputs` are the command's -o values, the first the default. */
 export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
@@ -121,7 +118,7 @@ async function savedPresets() {
   try {
     return loadSavedPresetsSync(defaultStateDir()).presets;
   } catch (err) {
-    throw new CliUsageError(`cannot read the saved mask presets: ${(err as Error).message}; repair or remove that file, or use the built-in presets`);
+    throw new UsageError(`cannot read the saved mask presets: ${(err as Error).message}; repair or remove that file, or use the built-in presets`);
   }
 }
 
@@ -140,26 +137,26 @@ function restOptions(v: Record<string, unknown>): RestCliOptions {
   const out: RestCliOptions = { readOnly: v['read-only'] === true, credentials: {} };
   if (v['kubelet-port'] !== undefined) {
     const port = Number(v['kubelet-port']);
-    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliUsageError(`bad --kubelet-port '${String(v['kubelet-port'])}': use a number from 1 to 65535`);
+    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new UsageError(`bad --kubelet-port '${String(v['kubelet-port'])}': use a number from 1 to 65535`);
     out.port = port;
   }
   if (v['token-file'] !== undefined) out.credentials.token = secretSource(String(v['token-file']));
   if (v['client-cert'] !== undefined) out.credentials.clientCert = secretSource(String(v['client-cert']));
   if (v['client-key'] !== undefined) out.credentials.clientKey = secretSource(String(v['client-key']));
   const c = out.credentials;
-  if (c.token && (c.clientCert || c.clientKey)) throw new CliUsageError('give --token-file or --client-cert/--client-key, not both');
-  if (!c.clientCert !== !c.clientKey) throw new CliUsageError('--client-cert and --client-key go together');
-  if (out.readOnly && (c.token || c.clientCert)) throw new CliUsageError('--read-only takes no credentials: leave out --token-file and --client-cert');
+  if (c.token && (c.clientCert || c.clientKey)) throw new UsageError('give --token-file or --client-cert/--client-key, not both');
+  if (!c.clientCert !== !c.clientKey) throw new UsageError('--client-cert and --client-key go together');
+  if (out.readOnly && (c.token || c.clientCert)) throw new UsageError('--read-only takes no credentials: leave out --token-file and --client-cert');
   if (v['kubelet-ca'] !== undefined) out.caFile = String(v['kubelet-ca']);
   if (v['kubelet-pins'] !== undefined) out.pinsFile = String(v['kubelet-pins']);
   if (v['tcp-bridge-command'] !== undefined) {
     const cmd = String(v['tcp-bridge-command']);
-    if (!cmd.includes('{port}')) throw new CliUsageError(`--tcp-bridge-command must contain {port}, e.g. 'socat STDIO TCP:127.0.0.1:{port}'`);
+    if (!cmd.includes('{port}')) throw new UsageError(`--tcp-bridge-command must contain {port}, e.g. 'socat STDIO TCP:127.0.0.1:{port}'`);
     out.tcpBridgeCommand = cmd;
   }
   if (v['poll-interval'] !== undefined) {
     const seconds = Number(v['poll-interval']);
-    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['poll-interval']).trim() === '') throw new CliUsageError(`bad --poll-interval '${String(v['poll-interval'])}': give seconds, at least 0.1`);
+    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['poll-interval']).trim() === '') throw new UsageError(`bad --poll-interval '${String(v['poll-interval'])}': give seconds, at least 0.1`);
     out.pollIntervalMs = Math.round(seconds * 1000);
   }
   return out;
@@ -183,8 +180,8 @@ export async function parseNodeArgs(
   } catch (err) {
     const message = (err as Error).message;
     // ssh habit: -l was the login before it became kubectl's label selector.
-    if (/^Unknown option '-l'/.test(message)) throw new CliUsageError("this command takes no -l: that is kubectl's label selector (pods, export); to log in as USER, give --login USER or USER@HOST");
-    throw new CliUsageError(message);
+    if (/^Unknown option '-l'/.test(message)) throw new UsageError("this command takes no -l: that is kubectl's label selector (pods, export); to log in as USER, give --login USER or USER@HOST");
+    throw new UsageError(message);
   }
   const v = parsed.values as Record<string, unknown>;
   const help = v.help === true;
@@ -192,30 +189,30 @@ export async function parseNodeArgs(
   const named = !v.local || parsed.positionals.length > argCount;
   const [node, ...args] = named ? parsed.positionals : ['local', ...parsed.positionals];
   // A --hosts-file (pods, compare) may name every source itself.
-  if (!node && !help && v['hosts-file'] === undefined) throw new CliUsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
+  if (!node && !help && v['hosts-file'] === undefined) throw new UsageError('which source? give an ssh destination (host, user@host or an ssh_config alias), unix:SOCKET or a snapshot or recording file');
   const output = (v.output as string | undefined) ?? outputs[0]!;
   // -o custom-columns=SPEC carries its columns in the value.
-  if (!outputs.includes(output.startsWith('custom-columns=') ? 'custom-columns=SPEC' : output)) throw new CliUsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
+  if (!outputs.includes(output.startsWith('custom-columns=') ? 'custom-columns=SPEC' : output)) throw new UsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
   const api = v.api as string;
-  if (api !== 'auto' && api !== 'shipped' && api !== 'documented' && api !== 'rest') throw new CliUsageError(`unknown --api '${api}': use shipped, documented, rest or auto`);
+  if (api !== 'auto' && api !== 'shipped' && api !== 'documented' && api !== 'rest') throw new UsageError(`unknown --api '${api}': use shipped, documented, rest or auto`);
   const rest = restOptions(v);
-  if (v.local && api === 'rest') throw new CliUsageError('--local talks to a Pods API socket on this machine; the REST API is reached over SSH');
+  if (v.local && api === 'rest') throw new UsageError('--local talks to a Pods API socket on this machine; the REST API is reached over SSH');
   let port: number | undefined;
   if (v.port !== undefined) {
     port = Number(v.port);
-    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliUsageError(`bad port '${String(v.port)}' for -p: use a number from 1 to 65535`);
+    if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new UsageError(`bad port '${String(v.port)}' for -p: use a number from 1 to 65535`);
   }
   let callTimeoutMs: number | undefined;
   if (v['call-timeout'] !== undefined) {
     const seconds = Number(v['call-timeout']);
-    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['call-timeout']).trim() === '') throw new CliUsageError(`bad --call-timeout '${String(v['call-timeout'])}': give seconds, at least 0.1`);
+    if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['call-timeout']).trim() === '') throw new UsageError(`bad --call-timeout '${String(v['call-timeout'])}': give seconds, at least 0.1`);
     callTimeoutMs = Math.round(seconds * 1000);
   }
   const socketPath = v.socket as string | undefined;
-  if (socketPath !== undefined && !socketPath.startsWith('/')) throw new CliUsageError(`--socket must be an absolute path on the node, got '${socketPath}'`);
+  if (socketPath !== undefined && !socketPath.startsWith('/')) throw new UsageError(`--socket must be an absolute path on the node, got '${socketPath}'`);
   const sudoCommand = v['sudo-command'] as string | undefined;
   if (sudoCommand !== undefined && !sudoCommand.includes('{socket}')) {
-    throw new CliUsageError(`--sudo-command must contain {socket} where the socket path goes, e.g. 'sudo -n socat STDIO UNIX-CONNECT:{socket}'`);
+    throw new UsageError(`--sudo-command must contain {socket} where the socket path goes, e.g. 'sudo -n socat STDIO UNIX-CONNECT:{socket}'`);
   }
   let mask: FieldMask | undefined;
   if (v.mask !== undefined && String(v.mask).trim() !== '') {
@@ -223,7 +220,7 @@ export async function parseNodeArgs(
       const text = String(v.mask);
       mask = parseMaskWithPresets(text, text.includes('@') ? [...BUILT_IN_PRESETS, ...(await savedPresets())] : BUILT_IN_PRESETS);
     } catch (err) {
-      if (err instanceof FieldMaskError) throw new CliUsageError(`bad --mask: ${err.message}`);
+      if (err instanceof FieldMaskError) throw new UsageError(`bad --mask: ${err.message}`);
       throw err;
     }
   }

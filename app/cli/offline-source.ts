@@ -7,7 +7,7 @@ import { applyFieldMask } from '../mask/field-mask';
 import type { DecodedPod } from '../pod/pod-tree';
 import { identityOf, type PodIdentity } from '../pod/first-pod-of-uid';
 import type { PodFile } from '../snapshot/open-pod-file';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { printError, terminalLine } from './terminal-text';
 import { parseAt } from './pod-source';
 
@@ -72,11 +72,11 @@ export async function openOffline(path: string, opts: { at?: string; mask?: Fiel
   if (file.kind === 'recording') {
     at = opts.at === undefined ? (opts.from === 'start' ? file.start : file.end) : parseAt(opts.at, file.start);
     if (at < file.start || at > file.end) {
-      throw new CliUsageError(`--at ${opts.at ?? ''} is outside the recording, which runs from ${iso(file.start)} to ${iso(file.end)} (+${offsetText(file.end - file.start)})`);
+      throw new UsageError(`--at ${opts.at ?? ''} is outside the recording, which runs from ${iso(file.start)} to ${iso(file.end)} (+${offsetText(file.end - file.start)})`);
     }
     pods = file.podsAt(at);
   } else {
-    if (opts.at !== undefined) throw new CliUsageError(`--at is for recordings; ${path} is a snapshot of one instant`);
+    if (opts.at !== undefined) throw new UsageError(`--at is for recordings; ${path} is a snapshot of one instant`);
     pods = file.pods;
   }
   const identities = pods.map((p) => identityOf(p.pod));

@@ -2,7 +2,7 @@
  * Which pod `get SOURCE POD` means: POD is a UID, NAMESPACE/NAME, or a NAME (in -n NAMESPACE, or in any
  * namespace as long as only one has it: a node's pods span namespaces, so no namespace is assumed).
  */
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 export interface PodIdentity {
   uid: string;
@@ -18,8 +18,8 @@ export function parsePodReference(text: string, namespace: string | undefined): 
   if (slash >= 0) {
     const ns = text.slice(0, slash);
     const name = text.slice(slash + 1);
-    if (!ns || !name || name.includes('/')) throw new CliUsageError(`'${text}' is not NAMESPACE/NAME; give a pod as UID, NAME or NAMESPACE/NAME`);
-    if (namespace !== undefined && namespace !== ns) throw new CliUsageError(`'${text}' is in namespace ${ns}, but -n says ${namespace}; give one of them`);
+    if (!ns || !name || name.includes('/')) throw new UsageError(`'${text}' is not NAMESPACE/NAME; give a pod as UID, NAME or NAMESPACE/NAME`);
+    if (namespace !== undefined && namespace !== ns) throw new UsageError(`'${text}' is in namespace ${ns}, but -n says ${namespace}; give one of them`);
     return [{ namespace: ns, name }];
   }
   // Without -n, the text may be either a UID or a name: the UID is tried first.
@@ -40,7 +40,7 @@ export function findPod<T extends PodIdentity>(pods: readonly T[], refs: readonl
     if (hits.length === 1 || ('uid' in ref && hits.length > 1)) return hits[0];
     if (hits.length > 1) {
       const namespaces = [...new Set(hits.map((p) => p.namespace))].sort();
-      throw new CliUsageError(`${hits.length} pods are named ${'name' in ref ? ref.name : ''}, in namespaces ${namespaces.join(', ')}: give NAMESPACE/NAME, e.g. ${namespaces[0]}/${'name' in ref ? ref.name : ''}`);
+      throw new UsageError(`${hits.length} pods are named ${'name' in ref ? ref.name : ''}, in namespaces ${namespaces.join(', ')}: give NAMESPACE/NAME, e.g. ${namespaces[0]}/${'name' in ref ? ref.name : ''}`);
     }
   }
   return undefined;

@@ -11,7 +11,8 @@ import { fieldReads, matchesFields, parseFieldSelector, type FieldRequirement } 
 import { evalJsonPath, maskPathOf, parseJsonPath, type PathStep } from './json-path';
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from './label-selector';
 import { naturalCompare } from './natural-compare';
-import { CliUsageError, type ExtraOptions } from './node-options';
+import { type ExtraOptions } from './node-options';
+import { UsageError } from './usage-error';
 
 export const SELECTION_OPTIONS = {
   namespace: { type: 'string', short: 'n' },
@@ -48,8 +49,8 @@ export interface PodSelection {
  */
 export function parseSelection(values: Record<string, unknown>, mask?: FieldMask): PodSelection {
   const namespace = values.namespace as string | undefined;
-  if (namespace !== undefined && values['all-namespaces'] === true) throw new CliUsageError('give -n NAMESPACE or -A, not both');
-  if (namespace === '') throw new CliUsageError('-n needs a namespace name; leave it out for every namespace');
+  if (namespace !== undefined && values['all-namespaces'] === true) throw new UsageError('give -n NAMESPACE or -A, not both');
+  if (namespace === '') throw new UsageError('-n needs a namespace name; leave it out for every namespace');
   const selection: PodSelection = {
     labels: parseLabelSelector((values.selector as string | undefined) ?? ''),
     fields: parseFieldSelector((values['field-selector'] as string | undefined) ?? ''),
@@ -63,7 +64,7 @@ export function parseSelection(values: Record<string, unknown>, mask?: FieldMask
     for (const f of selection.fields) needs.push([`--field-selector ${f.field}`, fieldReads(f)]);
     if (selection.sortBy) needs.push(['--sort-by', [maskPathOf(selection.sortBy)]]);
     for (const [option, paths] of needs) {
-      if (!paths.some((p) => keepsAnyOf(mask.paths, p))) throw new CliUsageError(`${option} reads ${paths[0]}, which --mask leaves out: add ${paths[0]} to the mask`);
+      if (!paths.some((p) => keepsAnyOf(mask.paths, p))) throw new UsageError(`${option} reads ${paths[0]}, which --mask leaves out: add ${paths[0]} to the mask`);
     }
   }
   return selection;

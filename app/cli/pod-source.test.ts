@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { parseAt, parseDuration, resolveSource } from './pod-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'nodescope-source-'));
@@ -13,7 +13,7 @@ describe('a SOURCE argument', () => {
     expect(resolveSource('unix:/run/pods.sock', undefined)).toEqual({ kind: 'socket', path: '/run/pods.sock' });
     expect(resolveSource('unix:///run/pods.sock', undefined)).toEqual({ kind: 'socket', path: '/run/pods.sock' });
     expect(resolveSource('worker-1', '/tmp/sim.sock')).toEqual({ kind: 'socket', path: '/tmp/sim.sock' });
-    expect(() => resolveSource('unix:pods.sock', undefined)).toThrow(CliUsageError);
+    expect(() => resolveSource('unix:pods.sock', undefined)).toThrow(UsageError);
   });
 
   it('is a file when it has a slash, a pod file extension, or exists here as a file; else an SSH destination', () => {
@@ -49,7 +49,7 @@ describe('--at and --duration', () => {
   it('refuse anything else with an example of what works', () => {
     expect(() => parseAt('yesterday', start)).toThrow(/RFC 3339 time such as/);
     expect(() => parseAt('+5 minutes', start)).toThrow(/such as 90s, 5m or 1h30m/);
-    expect(() => parseAt('2026-11-23', start)).toThrow(CliUsageError);
+    expect(() => parseAt('2026-11-23', start)).toThrow(UsageError);
     expect(parseDuration('5')).toBeUndefined();
     expect(parseDuration('')).toBeUndefined();
   });

@@ -6,7 +6,7 @@
  * - anything else: an SSH destination.
  */
 import { existsSync, statSync } from 'node:fs';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 export type CliSource = { kind: 'ssh'; host: string } | { kind: 'socket'; path: string } | { kind: 'file'; path: string };
 
@@ -17,7 +17,7 @@ export function resolveSource(source: string, local: string | undefined): CliSou
   if (local !== undefined) return { kind: 'socket', path: local };
   if (source.startsWith('unix:')) {
     const path = source.slice('unix:'.length).replace(/^\/\/(?=\/)/, '');
-    if (!path.startsWith('/')) throw new CliUsageError(`unix: needs an absolute socket path, e.g. unix:/run/pods.sock, got '${source}'`);
+    if (!path.startsWith('/')) throw new UsageError(`unix: needs an absolute socket path, e.g. unix:/run/pods.sock, got '${source}'`);
     return { kind: 'socket', path };
   }
   const lower = source.toLowerCase();
@@ -40,10 +40,10 @@ export function parseDuration(text: string): number | undefined {
 export function parseAt(text: string, start: number): number {
   if (text.startsWith('+')) {
     const ms = parseDuration(text.slice(1));
-    if (ms === undefined) throw new CliUsageError(`bad --at '${text}': after + give a duration such as 90s, 5m or 1h30m`);
+    if (ms === undefined) throw new UsageError(`bad --at '${text}': after + give a duration such as 90s, 5m or 1h30m`);
     return start + ms;
   }
   const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(ms)) throw new CliUsageError(`bad --at '${text}': give an RFC 3339 time such as 2026-11-23T10:00:00Z, or +5m from the start`);
+  if (Number.isNaN(ms)) throw new UsageError(`bad --at '${text}': give an RFC 3339 time such as 2026-11-23T10:00:00Z, or +5m from the start`);
   return ms;
 }

@@ -16,7 +16,7 @@ import { ChunkedOutput } from './chunked-output';
 import { ParallelPodPrinter } from './parallel-pod-printer';
 import { EXIT } from './exit-codes';
 import { listProgress } from './list-progress';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { noteMask, reportUndecodable, warnUnknownFields, writeStdout } from './node-command';
 import { warnYamlProblems, type ListFormat } from './pod-output';
 import { terminalText } from './terminal-text';
@@ -49,9 +49,9 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
 
 /** A --file that cannot be written is the user's to fix: say why in words, not as an errno. */
 function cannotWrite(path: string, err: unknown): unknown {
-  if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new CliUsageError(`${path} exists already; add --force to replace it, or give --file another name`);
+  if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new UsageError(`${path} exists already; add --force to replace it, or give --file another name`);
   const why = whyCannotWrite(err);
-  return why ? new CliUsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
+  return why ? new UsageError(`cannot write ${path}: ${why}; give --file a file path in a folder you can write to`) : err;
 }
 
 const fileOptions = (opts: PrintListOptions) => ({ existing: opts.replace ? ('replace' as const) : ('refuse' as const) });

@@ -14,7 +14,7 @@ import type { RecordingEvent } from '../snapshot/pod-file';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { parseDuration } from './pod-source';
 import { printError } from './terminal-text';
 import { stateLine } from './watch-command';
@@ -32,14 +32,14 @@ const spec: NodeCommandSpec = {
     'record:\n  --file PATH                the recording to create (never an existing file)\n  --duration D               stop after D, e.g. 30s, 10m, 1h30m (default: until Ctrl-C)',
   async run({ client, socketPath }, opts) {
     const file = opts.extraValues.file as string | undefined;
-    if (!file) throw new CliUsageError('give the recording a file: --file PATH');
-    if (existsSync(file)) throw new CliUsageError(`${file} already exists: Nodescope never writes over a file; give --file a new name`);
+    if (!file) throw new UsageError('give the recording a file: --file PATH');
+    if (existsSync(file)) throw new UsageError(`${file} already exists: Nodescope never writes over a file; give --file a new name`);
     const durationText = opts.extraValues.duration as string | undefined;
     const duration = durationText === undefined ? undefined : parseDuration(durationText);
-    if (durationText !== undefined && !duration) throw new CliUsageError(`bad --duration '${durationText}': give a duration such as 30s, 10m or 1h30m`);
+    if (durationText !== undefined && !duration) throw new UsageError(`bad --duration '${durationText}': give a duration such as 30s, 10m or 1h30m`);
     // A recording tells pods apart by uid: a mask must keep it.
     if (opts.mask && !(applyFieldMask({ metadata: { uid: 'u' } }, opts.mask).metadata as PodObject | undefined)?.uid) {
-      throw new CliUsageError('a recording needs each pod\'s metadata.uid: add it to --mask');
+      throw new UsageError('a recording needs each pod\'s metadata.uid: add it to --mask');
     }
     const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
 

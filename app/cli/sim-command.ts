@@ -13,6 +13,7 @@ import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
 import { EXIT } from './exit-codes';
 import { fleetOptions, serveFleetUntilSignal, type SimFleetCliOptions } from './sim-fleet-command';
+import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 
 const HELP = `usage: nodescope sim --socket PATH [options]
@@ -66,8 +67,6 @@ container logs:
                                  --log-dir DIR); running containers print every second
   --log-max-size BYTES           rotate a log file at this size, older ones gzipped (default 65536)
   -h, --help`;
-
-class UsageError extends Error {}
 
 /** The user the simulator's token and client certificate authenticate as. */
 const SIM_USER = 'sim-admin';

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 
 const GLOB = /[*?[]/;
 
@@ -35,13 +35,13 @@ export function expandSocketGlob(source: string): string[] {
   const path = source.slice('unix:'.length);
   const dir = dirname(path);
   const pattern = basename(path);
-  if (!path.startsWith('/')) throw new CliUsageError(`unix: needs an absolute socket path, e.g. unix:/run/sim/*.sock, got '${source}'`);
-  if (GLOB.test(dir)) throw new CliUsageError(`'${source}': only the file name may be a glob, not the folder ${dir}; name the folder`);
+  if (!path.startsWith('/')) throw new UsageError(`unix: needs an absolute socket path, e.g. unix:/run/sim/*.sock, got '${source}'`);
+  if (GLOB.test(dir)) throw new UsageError(`'${source}': only the file name may be a glob, not the folder ${dir}; name the folder`);
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (err) {
-    throw new CliUsageError(`cannot list ${dir} for '${source}': ${(err as Error).message}; check the folder`);
+    throw new UsageError(`cannot list ${dir} for '${source}': ${(err as Error).message}; check the folder`);
   }
   const match = globRegExp(pattern);
   const sockets = names
@@ -54,6 +54,6 @@ export function expandSocketGlob(source: string): string[] {
         return false;
       }
     });
-  if (sockets.length === 0) throw new CliUsageError(`'${source}' matches no socket in ${dir}; list them with ls -l ${dir}, or start the simulator (nodescope sim --nodes N --socket-dir ${dir})`);
+  if (sockets.length === 0) throw new UsageError(`'${source}' matches no socket in ${dir}; list them with ls -l ${dir}, or start the simulator (nodescope sim --nodes N --socket-dir ${dir})`);
   return sockets.map((name) => `unix:${dir === '/' ? '' : dir}/${name}`);
 }

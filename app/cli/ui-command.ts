@@ -11,7 +11,7 @@ import type { AddNodeSpec } from '../contract';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { EXIT } from './exit-codes';
 import { readHostsFile } from './fleet-sources';
-import { CliUsageError } from './node-options';
+import { UsageError } from './usage-error';
 import { resolveSource } from './pod-source';
 import { printError } from './terminal-text';
 import { usageHint } from './usage-hint';
@@ -80,7 +80,7 @@ function uiSources(args: string[], hostsFile: string | undefined, sshConfig: str
   try {
     hosts = expandHostPatterns(named, sshConfig);
   } catch (err) {
-    if (err instanceof HostPatternError) throw new CliUsageError(err.message);
+    if (err instanceof HostPatternError) throw new UsageError(err.message);
     throw err;
   }
   return { files, nodes: [...hosts.map((host): AddNodeSpec => ({ kind: 'ssh', host })), ...sockets] };

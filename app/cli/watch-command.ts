@@ -13,7 +13,8 @@ import { reportFailure } from './cli-failure';
 import { MAX_UNREAD_OUTPUT, PacedOutput, parseUnreadLimit, unreadLimitText } from './output-backlog';
 import { EXIT } from './exit-codes';
 import { runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
-import { CliUsageError, type NodeCommandOptions } from './node-options';
+import { type NodeCommandOptions } from './node-options';
+import { UsageError } from './usage-error';
 import { asOf } from './offline-source';
 import { warnYamlProblems } from './pod-output';
 import { formatTable, maskedCells, podStatusCells } from './pod-table';
@@ -88,7 +89,7 @@ const spec: NodeCommandSpec = {
   async run({ client, onSilence }, opts) {
     const limitText = opts.extraValues['max-unread'] as string | undefined;
     const limit = limitText === undefined ? MAX_UNREAD_OUTPUT : parseUnreadLimit(limitText);
-    if (limit === undefined) throw new CliUsageError(`bad --max-unread '${limitText}': give a size such as 64MiB or 512KiB`);
+    if (limit === undefined) throw new UsageError(`bad --max-unread '${limitText}': give a size such as 64MiB or 512KiB`);
     let stopWatch: ((code: number) => void) | undefined;
     // Pods left out (see PodWatch's LeftOut) are said once each; after any, Ctrl-C exits 5 like `pods`.
     const said = new Set<string>();

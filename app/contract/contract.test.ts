@@ -8,6 +8,7 @@ import {
   validateRequest,
   bridgeSocketUrl,
 } from './index';
+import { SshError } from '../ssh/ssh-errors';
 import { createFakeBridge } from './testing/fake-bridge';
 import type { PodRow } from './pods';
 import { testRow } from './testing/test-row';
@@ -34,7 +35,7 @@ describe('validateRequest', () => {
     const err = catchError(() => validateRequest('pods.delete', {}));
     expect(err.code).toBe('unknown-request');
     expect(err.message).toContain('"pods.delete"');
-    expect(err.hint).toContain('pods.get');
+    expect(err.nextStep).toContain('pods.get');
   });
 
   it('names the bad field and why', () => {
@@ -80,13 +81,13 @@ describe('handleRequest', () => {
       'nodes.connect',
       { nodeId: 'n9' },
     );
-    expect(failed).toEqual({ ok: false, error: { code: 'not-found', message: 'No node n9.', hint: 'Pick a node from the sidebar.' } });
+    expect(failed).toEqual({ ok: false, error: { code: 'not-found', message: 'No node n9.', nextStep: 'Pick a node from the sidebar.' } });
   });
 
   it('keeps the next step of an error from the layers below', async () => {
-    const sshFailure = Object.assign(new Error('Authentication failed for ops@node-1:22'), { hint: 'Load the right key into ssh-agent.' });
+    const sshFailure = new SshError('AUTH_FAILED', 'Authentication failed for ops@node-1:22', 'Load the right key into ssh-agent.');
     const failed = await handleRequest({ 'nodes.connect': () => Promise.reject(sshFailure) }, 'nodes.connect', { nodeId: 'n1' });
-    expect(failed).toEqual({ ok: false, error: { code: 'internal', message: sshFailure.message, hint: 'Load the right key into ssh-agent.' } });
+    expect(failed).toEqual({ ok: false, error: { code: 'internal', message: sshFailure.message, nextStep: 'Load the right key into ssh-agent.' } });
   });
 
   it('does not call the handler with invalid input', async () => {

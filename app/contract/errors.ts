@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NodescopeError } from '../util/nodescope-error';
 
 /**
  * Every request answers with a result envelope instead of a thrown error, because Electron's
@@ -11,7 +12,7 @@ export const ErrorInfoSchema = z.object({
   /** What went wrong, in a sentence the UI can show as is. */
   message: z.string(),
   /** The next step, when there is one ("Check the socket path in the node settings"). */
-  hint: z.string().optional(),
+  nextStep: z.string().optional(),
   /** The input field the error is about (e.g. 'path'), so a form can highlight it. */
   field: z.string().optional(),
 });
@@ -24,15 +25,13 @@ export const RequestResultSchema = z.discriminatedUnion('ok', [
 export type RequestResult<T = unknown> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
 /** An error that carries its code and next step across the bridge. */
-export class ContractError extends Error {
-  readonly code: string;
-  readonly hint: string | undefined;
+export class ContractError extends NodescopeError {
+  /** The bridge's own failures (a bad request, a closed connection) are no user's command line. */
+  readonly exitClass = 'internal';
   readonly field: string | undefined;
-  constructor(code: string, message: string, hint?: string, field?: string) {
-    super(message);
+  constructor(code: string, message: string, nextStep?: string, field?: string) {
+    super(code, message, nextStep);
     this.name = 'ContractError';
-    this.code = code;
-    this.hint = hint;
     this.field = field;
   }
 
@@ -40,25 +39,25 @@ export class ContractError extends Error {
     return {
       code: this.code,
       message: this.message,
-      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.nextStep === undefined ? {} : { nextStep: this.nextStep }),
       ...(this.field === undefined ? {} : { field: this.field }),
     };
   }
 }
 
 /**
- * Host side: turns whatever a handler threw into a result the other side can show. Errors from the
- * SSH and kubelet layers carry their next step as `hint`; it crosses the bridge with the message.
+ * Host side: turns whatever a handler threw into a result the other side can show. Every NodescopeError
+ * (SSH, kubelet, files, ...) carries its next step; it crosses the bridge with the message.
  */
 export function errorResult(err: unknown): RequestResult<never> {
   if (err instanceof ContractError) return { ok: false, error: err.toInfo() };
   const message = err instanceof Error ? err.message : String(err);
-  const hint = err instanceof Error ? (err as Error & { hint?: unknown }).hint : undefined;
-  return { ok: false, error: { code: 'internal', message, ...(typeof hint === 'string' && hint ? { hint } : {}) } };
+  const nextStep = err instanceof NodescopeError ? err.nextStep : undefined;
+  return { ok: false, error: { code: 'internal', message, ...(nextStep ? { nextStep } : {}) } };
 }
 
 /** UI side: the value of a successful result, or a ContractError rebuilt from a failed one. */
 export function unwrapResult<T>(result: RequestResult<T>): T {
   if (result.ok) return result.value;
-  throw new ContractError(result.error.code, result.error.message, result.error.hint, result.error.field);
+  throw new ContractError(result.error.code, result.error.message, result.error.nextStep, result.error.field);
 }

@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { NodescopeError } from '../util/nodescope-error';
 
 export interface AtomicWriteOptions {
   /** When the file exists already: 'replace' it (default) or 'refuse' (the error's code is EEXIST). */
   existing?: 'replace' | 'refuse';
 }
 
-/** A target Nodescope will not write over; `code` is read by whyCannotWrite. */
-export class WriteRefusedError extends Error {
-  constructor(
-    readonly code: 'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link',
-    path: string,
-  ) {
-    super(`refused to write ${path} (${code})`);
+/** A target Nodescope will not write over; `code` is read by whyCannotWrite. The path is the user's to change (usage). */
+export class WriteRefusedError extends NodescopeError<'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link'> {
+  readonly exitClass = 'usage';
+  constructor(code: 'EEXIST' | 'EISDIR' | 'not-a-file' | 'dangling-link', path: string) {
+    super(code, `refused to write ${path} (${code})`, undefined);
     this.name = 'WriteRefusedError';
   }
 }

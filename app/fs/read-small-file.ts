@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { NodescopeError } from '../util/nodescope-error';
 
 /**
  * Reads a small file the user points Nodescope at (an identity file, known_hosts, an ssh config,
@@ -16,14 +17,13 @@ export interface SmallFileLimit {
   maxBytes: number;
 }
 
-/** Thrown for a path that is not a regular file, or one larger than the limit. */
-export class UnsuitableFileError extends Error {
+/** Thrown for a path that is not a regular file, or one larger than the limit: the user names another (usage). */
+export class UnsuitableFileError extends NodescopeError<'NOT_REGULAR' | 'TOO_LARGE'> {
   override readonly name = 'UnsuitableFileError';
-  constructor(
-    readonly code: 'NOT_REGULAR' | 'TOO_LARGE',
-    message: string,
-  ) {
-    super(message);
+  readonly exitClass = 'usage';
+  constructor(code: 'NOT_REGULAR' | 'TOO_LARGE', message: string) {
+    // The caller knows what the file is for, so it gives the next step when it wraps this.
+    super(code, message, undefined);
   }
 }
 

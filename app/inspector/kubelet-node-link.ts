@@ -74,7 +74,7 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
-      return { phase: 'error', cause: s.cause.message, nextStep: appNextStep({ code: s.cause.code, hint: s.hint }) };
+      return { phase: 'error', cause: s.cause.message, nextStep: appNextStep({ code: s.cause.code, nextStep: s.nextStep }) };
     case 'closed':
       return undefined;
   }

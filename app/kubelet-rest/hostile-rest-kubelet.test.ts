@@ -49,7 +49,7 @@ describe('a kubelet REST port that does not answer', () => {
     const err = await listFrom('silent');
     expect(err.code).toBe('NO_ANSWER');
     expect(err.message).toBe('The kubelet on node-1 port 10255 did not answer GET /pods: no answer within 0.3 s');
-    expect(err.hint).toContain('journalctl -u kubelet');
+    expect(err.nextStep).toContain('journalctl -u kubelet');
     expect(exitCodeFor(err)).toBe(EXIT.api);
   });
 
@@ -79,8 +79,8 @@ describe('a kubelet REST answer larger than the limit', () => {
     expect(err.message).toBe(
       `The kubelet's answer to GET /pods on node-1 is ${mode === 'large' ? `${3 * 1024 * 1024} bytes` : 'more than 1 MiB'}, larger than the 1 MiB Nodescope accepts; it was not read`,
     );
-    expect(err.hint).toContain('--api auto');
-    expect(err.hint).not.toMatch(/retries/);
+    expect(err.nextStep).toContain('--api auto');
+    expect(err.nextStep).not.toMatch(/retries/);
     expect(err.retryable).toBe(false);
     // The kubelet answered: exit 4, not 3 (unreachable).
     expect(exitCodeFor(err)).toBe(EXIT.api);

@@ -33,8 +33,8 @@ async function readPinsText(file: string, doing: string): Promise<string | undef
     return (await readSmallFile(file, PINS_FILE)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    const hint = err instanceof UnsuitableFileError ? 'Give --kubelet-pins the path of a regular file, or leave it out for the default.' : 'Fix its permissions, or move it away to start afresh.';
-    throw new KubeletError('TLS', `cannot ${doing} the kubelet certificate pins in ${file}: ${(err as Error).message}`, hint, { cause: err });
+    const nextStep = err instanceof UnsuitableFileError ? 'Give --kubelet-pins the path of a regular file, or leave it out for the default.' : 'Fix its permissions, or move it away to start afresh.';
+    throw new KubeletError('TLS', `cannot ${doing} the kubelet certificate pins in ${file}: ${(err as Error).message}`, nextStep, { cause: err });
   }
 }
 

@@ -178,7 +178,7 @@ describe('the kubelet REST API over SSH', () => {
     const err = await failure(connect({ pinsFile: await pinned(), credentials: { clientCert: { nodePath: '/dev/zero' }, clientKey: { nodePath: '/dev/zero' } } }));
     expect(err).toBeInstanceOf(CredentialError);
     expect(err.message).toBe('the client certificate at /dev/zero on the node is larger than 1 MiB, which no client certificate is; it was not read whole');
-    expect(err.hint).toBe('Check that /dev/zero is the client certificate file itself, not a device or a FIFO (ls -l on the node).');
+    expect(err.nextStep).toBe('Check that /dev/zero is the client certificate file itself, not a device or a FIFO (ls -l on the node).');
   });
 
   it('verifies against a CA file without asking, and names a CA that did not sign the certificate', async () => {
@@ -201,8 +201,8 @@ describe('the kubelet REST API over SSH', () => {
     const err = await failure(conn.client.listPods());
     expect(err.code).toBe('TLS');
     expect(err.message).toContain(`${sim.rest!.fingerprint} for ${pinName(h.host, sim.rest!.port)} is not pinned`);
-    expect(err.hint).toContain(`${pinName(h.host, sim.rest!.port)} ${sim.rest!.fingerprint}`);
-    expect(err.hint).toContain(pinsFile);
+    expect(err.nextStep).toContain(`${pinName(h.host, sim.rest!.port)} ${sim.rest!.fingerprint}`);
+    expect(err.nextStep).toContain(pinsFile);
     const refused = await connect({ pinsFile, answers: ['refuse'] });
     expect((await failure(refused.conn.client.listPods())).message).toContain('was refused');
     await expect(readFile(pinsFile, 'utf8')).rejects.toThrow(/ENOENT/);
@@ -218,7 +218,7 @@ describe('the kubelet REST API over SSH', () => {
     expect(err.message).toContain('has CHANGED');
     expect(err.message).toContain(old);
     expect(err.message).toContain(sim.rest!.fingerprint);
-    expect(err.hint).toContain(`sed -i '1d' ${pinsFile}`);
+    expect(err.nextStep).toContain(`sed -i '1d' ${pinsFile}`);
     expect(prompter.asked.hostKey).toEqual([]);
     expect(await readFile(pinsFile, 'utf8')).toBe(`${pinName(h.host, sim.rest!.port)} ${old}\n`);
   });
@@ -234,7 +234,7 @@ describe('the kubelet REST API over SSH', () => {
     const forbidden = await failure(bob.conn.client.listPods());
     expect(forbidden.code).toBe('FORBIDDEN');
     expect(forbidden.message).toContain('bob access to nodes/proxy');
-    expect(forbidden.hint).toContain('"nodes/proxy"');
+    expect(forbidden.nextStep).toContain('"nodes/proxy"');
     expect((await bob.conn.client.stats()).pods.size).toBeGreaterThan(0);
 
     sim.rest!.setAuthorizer('webhook-down');
@@ -242,10 +242,10 @@ describe('the kubelet REST API over SSH', () => {
     const down = await failure(carol.conn.client.listPods());
     expect(down.code).toBe('AUTHORIZER_DOWN');
     expect(down.message).toContain('control plane is unreachable');
-    expect(down.hint).toContain('Pods API socket');
-    // A token is reviewed by the API server too: it fails as 401, and the hint says why that can be.
+    expect(down.nextStep).toContain('Pods API socket');
+    // A token is reviewed by the API server too: it fails as 401, and the next step says why that can be.
     const alice = await connect({ pinsFile });
-    expect((await failure(alice.conn.client.listPods())).hint).toContain('while the control plane is down');
+    expect((await failure(alice.conn.client.listPods())).nextStep).toContain('while the control plane is down');
   });
 
   it('names the port when nothing listens there, and reads the read-only port without credentials', async () => {
@@ -253,10 +253,10 @@ describe('the kubelet REST API over SSH', () => {
     const { conn } = await connect({ port });
     const refused = await failure(conn.client.listPods());
     expect(refused.message).toContain(`Nothing listens on 127.0.0.1:${port}`);
-    expect(refused.hint).toContain('--read-only');
+    expect(refused.nextStep).toContain('--read-only');
     expect(refused.retryable).toBe(true);
     const { conn: roClosed } = await connect({ port, readOnly: true, credentials: {} });
-    expect((await failure(roClosed.client.listPods())).hint).toContain('read-only port (10255) is off on most clusters');
+    expect((await failure(roClosed.client.listPods())).nextStep).toContain('read-only port (10255) is off on most clusters');
 
     const ro = await connect({ readOnly: true, port: sim.rest!.readOnlyPort!, credentials: {} });
     expect((await ro.conn.client.listPods()).pods).toHaveLength(sim.store.size);

@@ -10,7 +10,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { DEFAULT_CALL_TIMEOUT_MS, watchAnswer } from '../kubelet/call-timeout';
-import { KubeletError, NO_ANSWER_HINT } from '../kubelet/kubelet-error';
+import { KubeletError, NO_ANSWER_NEXT_STEP } from '../kubelet/kubelet-error';
 import { CERTIFICATE_KIND } from './certificate-kind';
 import type { HostKeyAnswer, HostKeyQuestion } from '../ssh/ssh-prompter';
 import { checkPin, rememberPin } from './kubelet-certificate-pins';
@@ -62,10 +62,10 @@ export interface RestTransport {
 
 const onNodeCheck = '`openssl x509 -noout -fingerprint -sha256 -in /var/lib/kubelet/pki/kubelet.crt` on the node (or the file its tlsCertFile names)';
 
-const tlsError = (message: string, hint: string, cause?: unknown) => new KubeletError('TLS', message, hint, { cause });
+const tlsError = (message: string, nextStep: string, cause?: unknown) => new KubeletError('TLS', message, nextStep, { cause });
 
 const noAnswer = (o: RestTransportOptions, what: string, why: string) =>
-  new KubeletError('NO_ANSWER', `The kubelet on ${o.host} port ${o.port} did not answer ${what}: ${why}`, NO_ANSWER_HINT, { retryable: true });
+  new KubeletError('NO_ANSWER', `The kubelet on ${o.host} port ${o.port} did not answer ${what}: ${why}`, NO_ANSWER_NEXT_STEP, { retryable: true });
 
 const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 

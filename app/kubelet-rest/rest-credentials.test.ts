@@ -44,7 +44,7 @@ describe('credential files that are not regular files, or too large', () => {
   it('refuses a FIFO as the token file at once instead of waiting for a writer', async () => {
     const err = await refused({ token: { file: fifo } });
     expect(err.message).toBe(`cannot read the token file: ${fifo} is a FIFO (named pipe), not a regular file: Nodescope reads token files only from regular files. Give the path of the file itself.`);
-    expect(err.hint).toBe('Give the path of the token file itself.');
+    expect(err.nextStep).toBe('Give the path of the token file itself.');
   });
 
   it('refuses /dev/zero as the client certificate or key instead of reading without end', async () => {
@@ -83,7 +83,7 @@ describe('credential files that are not regular files, or too large', () => {
       );
       expect(err).toBeInstanceOf(KubeletError);
       expect((err as KubeletError).message).toMatch(/^cannot (read|update) the kubelet certificate pins in .*: .* is a (FIFO \(named pipe\)|character device), not a regular file/);
-      expect((err as KubeletError).hint).toContain('--kubelet-pins');
+      expect((err as KubeletError).nextStep).toContain('--kubelet-pins');
     }
   });
 });

@@ -7,6 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import type { Client } from 'ssh2';
 import { readSmallFile, UnsuitableFileError } from '../fs/read-small-file';
 import { RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
+import { NodescopeError } from '../util/nodescope-error';
 
 export type SecretSource = { file: string } | { nodePath: string };
 
@@ -27,10 +28,13 @@ export interface RestCredentials {
   description?: string;
 }
 
-export class CredentialError extends Error {
+/** A credential that cannot be read or used: the user gives another (a bad setting, hence usage). */
+export class CredentialError extends NodescopeError<'CREDENTIAL'> {
   override name = 'CredentialError';
-  constructor(message: string, readonly hint: string) {
-    super(message);
+  declare readonly nextStep: string;
+  readonly exitClass = 'usage';
+  constructor(message: string, nextStep: string) {
+    super('CREDENTIAL', message, nextStep);
   }
 }
 

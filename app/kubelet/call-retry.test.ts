@@ -66,8 +66,8 @@ describe('a kubelet that stays initializing', () => {
       expect(err).toBeInstanceOf(KubeletError);
       expect(err).toMatchObject({ code: 'INITIALIZING' });
       expect((err as KubeletError).message).toMatch(/The kubelet is initializing.*Nodescope waited \d+\.\d s for it and stopped/);
-      expect((err as KubeletError).hint).not.toMatch(/retries/);
-      expect((err as KubeletError).hint).toContain('journalctl -u kubelet');
+      expect((err as KubeletError).nextStep).not.toMatch(/retries/);
+      expect((err as KubeletError).nextStep).toContain('journalctl -u kubelet');
     } finally {
       client.close();
     }

@@ -20,8 +20,8 @@ export interface RetryOptions {
 
 const WAIT_CODES = new Set(['INITIALIZING', 'RATE_LIMITED']);
 
-/** What to do once waiting did not help: the error's own hint says "Nodescope retries", which is over. */
-const GAVE_UP_HINT: Record<string, string> = {
+/** What to do once waiting did not help: the error's own next step says "Nodescope retries", which is over. */
+const GAVE_UP_NEXT_STEP: Record<string, string> = {
   INITIALIZING:
     'The kubelet should be ready within seconds: check its state and log on the node (systemctl status kubelet; journalctl -u kubelet), then run the command again.',
   RATE_LIMITED:
@@ -29,7 +29,7 @@ const GAVE_UP_HINT: Record<string, string> = {
 };
 
 function gaveUp(err: KubeletError, waitedMs: number): KubeletError {
-  return new KubeletError(err.code, `${err.message} (Nodescope waited ${(waitedMs / 1000).toFixed(1)} s for it and stopped)`, GAVE_UP_HINT[err.code] ?? err.hint, {
+  return new KubeletError(err.code, `${err.message} (Nodescope waited ${(waitedMs / 1000).toFixed(1)} s for it and stopped)`, GAVE_UP_NEXT_STEP[err.code] ?? err.nextStep, {
     cause: err,
     retryable: err.retryable,
   });

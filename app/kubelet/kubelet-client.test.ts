@@ -127,7 +127,7 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
     const err = await c.getPod('no-such-uid').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KubeletError);
     expect(err).toMatchObject({ code: 'NOT_FOUND', retryable: false });
-    expect((err as KubeletError).hint).toContain('nodescope pods');
+    expect((err as KubeletError).nextStep).toContain('nodescope pods');
   });
 
   it('gets one pod with one GetPod, even before the shape is known', async () => {
@@ -235,13 +235,13 @@ describe('kubelet client errors and retries', () => {
     const k = await kubelet();
     const err = await client(k.sockets.documented!, { api: 'shipped' }).listPods().catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'UNIMPLEMENTED' });
-    expect((err as KubeletError).hint).toContain('--api documented');
+    expect((err as KubeletError).nextStep).toContain('--api documented');
   });
 
   it('names the feature gate when the socket is missing', async () => {
     const err = await client(join(dir, 'missing.sock')).listPods().catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SOCKET_MISSING' });
-    expect((err as KubeletError).hint).toContain('PodsAPI feature gate');
+    expect((err as KubeletError).nextStep).toContain('PodsAPI feature gate');
   });
 
   it('converges to a restarted kubelet: the old pods are deleted, the new ones added', async () => {
@@ -297,7 +297,7 @@ describe('streamPodBytes', () => {
     expect(pods).toEqual(encodedPods(k));
   });
 
-  it("hands back the consumer's own failures as they are, never as a kubelet failure with the kubelet's hint", async () => {
+  it("hands back the consumer's own failures as they are, never as a kubelet failure with the kubelet's next step", async () => {
     const k = await kubelet({ pods: 300 });
     const own = new Error('the output disk is full');
     const fail = (): never => {
@@ -317,11 +317,11 @@ describe('streamPodBytes', () => {
   it('fails as the other calls do: a missing socket names the feature gate, a wrong shape names --api', async () => {
     const missing = await streamed(client(join(dir, 'missing.sock'))).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'SOCKET_MISSING' });
-    expect((missing as KubeletError).hint).toContain('PodsAPI feature gate');
+    expect((missing as KubeletError).nextStep).toContain('PodsAPI feature gate');
     const k = await kubelet();
     const wrong = await streamed(client(k.sockets.documented!, { api: 'shipped' })).catch((e: unknown) => e);
     expect(wrong).toMatchObject({ code: 'UNIMPLEMENTED' });
-    expect((wrong as KubeletError).hint).toContain('--api documented');
+    expect((wrong as KubeletError).nextStep).toContain('--api documented');
   });
 
   it('refuses a mask: it hands on pods exactly as the kubelet sent them', async () => {

@@ -15,21 +15,21 @@ describe('kubelet errors: what the user is told to do', () => {
   it('shows the SSH cause behind UNAVAILABLE instead of ECONNRESET', () => {
     const cause = new SshError('SUDO_REFUSED', 'sudo refused socat for ops on node-1', 'Add this sudoers line: ops ALL=(root) NOPASSWD: ...');
     const err = toKubeletError(grpcError(Status.UNAVAILABLE, 'No connection established. Last error: read ECONNRESET'), ctx(cause));
-    expect(err).toMatchObject({ code: 'PERMISSION', sshCode: 'SUDO_REFUSED', message: cause.message, hint: cause.hint, retryable: false });
+    expect(err).toMatchObject({ code: 'PERMISSION', sshCode: 'SUDO_REFUSED', message: cause.message, nextStep: cause.nextStep, retryable: false });
   });
 
   it('names a call the kubelet did not answer in time as NO_ANSWER, unless SSH behind it failed', () => {
     const late = toKubeletError(grpcError(Status.DEADLINE_EXCEEDED, 'no answer within 30 s'), ctx());
     expect(late).toMatchObject({ code: 'NO_ANSWER', retryable: true });
     expect(late.message).toBe('The kubelet did not answer ListPods (shipped API) on /var/lib/kubelet/pods-api/pods-api.sock: no answer within 30 s');
-    expect(late.hint).toContain('--call-timeout');
+    expect(late.nextStep).toContain('--call-timeout');
     const cause = new SshError('KEEPALIVE_TIMEOUT', 'node-1 stopped answering keepalives', 'It will be re-dialled.');
     expect(toKubeletError(grpcError(Status.DEADLINE_EXCEEDED, 'no answer within 30 s'), ctx(cause))).toMatchObject({ code: 'UNREACHABLE', sshCode: 'KEEPALIVE_TIMEOUT' });
   });
 
   it('adds the PodsAPI feature gate to a missing socket on the node', () => {
     const cause = new SshError('SOCKET_MISSING', 'No kubelet socket at node-1:/x.sock', 'Check the socket path.');
-    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'x'), ctx(cause)).hint).toMatch(/Check the socket path\. The Pods API needs the PodsAPI feature gate \(Kubernetes 1\.36\+, on by default from 1\.37\)/);
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'x'), ctx(cause)).nextStep).toMatch(/Check the socket path\. The Pods API needs the PodsAPI feature gate \(Kubernetes 1\.36\+, on by default from 1\.37\)/);
   });
 
   it.each([
@@ -46,16 +46,16 @@ describe('kubelet errors: what the user is told to do', () => {
     const err = toKubeletError(grpcError(code, details), ctx(null, method));
     expect(err).toMatchObject({ code: expected, retryable });
     expect(err.message).toContain(details);
-    expect(err.hint.length).toBeGreaterThan(10);
+    expect(err.nextStep.length).toBeGreaterThan(10);
   });
 
   it('tells which --api to try when the shape is not served', () => {
-    expect(toKubeletError(grpcError(Status.UNIMPLEMENTED, 'x'), ctx()).hint).toContain('--api documented');
+    expect(toKubeletError(grpcError(Status.UNIMPLEMENTED, 'x'), ctx()).nextStep).toContain('--api documented');
   });
 
   it('explains local socket failures without SSH: missing, permission, nothing listening', () => {
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ENOENT /x.sock'), ctx()).code).toBe('SOCKET_MISSING');
-    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect EACCES /x.sock'), ctx()).hint).toContain('root');
+    expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect EACCES /x.sock'), ctx()).nextStep).toContain('root');
     expect(toKubeletError(grpcError(Status.UNAVAILABLE, 'connect ECONNREFUSED /x.sock'), ctx())).toMatchObject({ code: 'UNREACHABLE', retryable: true });
   });
 

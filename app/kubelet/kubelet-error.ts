@@ -7,6 +7,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 // The status codes alone: the package's index would load all of grpc-js, which a list over node:http2 never needs.
 import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { isSshError, type SshError } from '../ssh/ssh-errors';
+import { NodescopeError, type ExitClass } from '../util/nodescope-error';
 
 export type KubeletErrorCode =
   /** SSH or the local socket failed; `sshCode` says how when it came from the transport. */
@@ -41,21 +42,22 @@ export type KubeletErrorCode =
 const RETRYABLE: ReadonlySet<KubeletErrorCode> = new Set(['INITIALIZING', 'RATE_LIMITED', 'WATCH_DROPPED', 'CANCELLED']);
 
 /** What a missing socket may mean; `giveSocket` says how the path is given where the user is (a flag, a dialog field). */
-export const featureGateHint = (giveSocket: string) =>
+export const featureGateNextStep = (giveSocket: string) =>
   'The Pods API needs the PodsAPI feature gate (Kubernetes 1.36+, on by default from 1.37); check the kubelet version and flags, ' +
   `or ${giveSocket} (shipped: /var/lib/kubelet/pods-api/pods-api.sock, documented: /var/lib/kubelet/pods/kubelet.sock, under the kubelet --root-dir).`;
-export const FEATURE_GATE_HINT = featureGateHint('give the socket path with --socket');
+export const FEATURE_GATE_NEXT_STEP = featureGateNextStep('give the socket path with --socket');
 
 /** A kubelet that takes calls but does not answer them is stuck, not unreachable. */
-export const NO_ANSWER_HINT =
+export const NO_ANSWER_NEXT_STEP =
   'The kubelet took the call but is not answering: check its state and log on the node (systemctl status kubelet; journalctl -u kubelet), ' +
   'then try again; --call-timeout SECONDS gives a slow kubelet longer.';
 
-export class KubeletError extends Error {
+/** Codes where the kubelet was never reached; the others are its answers (or its silence). */
+const CONNECTION_CODES: ReadonlySet<KubeletErrorCode> = new Set(['UNREACHABLE', 'SOCKET_MISSING', 'PERMISSION', 'FORWARDING_DISABLED', 'TLS']);
+
+export class KubeletError extends NodescopeError<KubeletErrorCode> {
   override readonly name = 'KubeletError';
-  readonly code: KubeletErrorCode;
-  /** The next step for the user, one sentence. */
-  readonly hint: string;
+  declare readonly nextStep: string;
   /** The transport's own error code when the cause was SSH or the bridge. */
   readonly sshCode?: string;
   /** Whether waiting and trying again can help without the user changing anything. */
@@ -66,15 +68,17 @@ export class KubeletError extends Error {
   constructor(
     code: KubeletErrorCode,
     message: string,
-    hint: string,
+    nextStep: string,
     opts: { cause?: unknown; sshCode?: string; retryable?: boolean; permanentUntilLive?: boolean } = {},
   ) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.code = code;
-    this.hint = hint;
+    super(code, message, nextStep, opts);
     if (opts.sshCode !== undefined) this.sshCode = opts.sshCode;
     this.retryable = opts.retryable ?? RETRYABLE.has(code);
     this.permanentUntilLive = opts.permanentUntilLive ?? false;
+  }
+
+  get exitClass(): ExitClass {
+    return CONNECTION_CODES.has(this.code) ? 'connection' : 'api';
   }
 }
 
@@ -103,22 +107,22 @@ function fromSsh(err: SshError): KubeletError {
   const opts = { cause: err, sshCode: err.code, retryable: err.retryable, permanentUntilLive: err.permanentUntilLive };
   switch (err.code) {
     case 'SOCKET_MISSING':
-      return new KubeletError('SOCKET_MISSING', err.message, `${err.hint} ${FEATURE_GATE_HINT}`, opts);
+      return new KubeletError('SOCKET_MISSING', err.message, `${err.nextStep} ${FEATURE_GATE_NEXT_STEP}`, opts);
     case 'SOCKET_PERMISSION':
     case 'SUDO_REFUSED':
     case 'SOCAT_MISSING':
-      return new KubeletError('PERMISSION', err.message, err.hint, opts);
+      return new KubeletError('PERMISSION', err.message, err.nextStep, opts);
     case 'FORWARDING_DISABLED':
-      return new KubeletError('FORWARDING_DISABLED', err.message, err.hint, opts);
+      return new KubeletError('FORWARDING_DISABLED', err.message, err.nextStep, opts);
     default:
-      return new KubeletError('UNREACHABLE', err.message, err.hint, opts);
+      return new KubeletError('UNREACHABLE', err.message, err.nextStep, opts);
   }
 }
 
 /** What a local socket's connect error means (no SSH: the error text is the real cause). */
 function fromLocalSocket(details: string, ctx: ErrorContext, err: ServiceError): KubeletError | undefined {
   if (/ENOENT/.test(details)) {
-    return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_HINT, { cause: err, retryable: true, permanentUntilLive: true });
+    return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_NEXT_STEP, { cause: err, retryable: true, permanentUntilLive: true });
   }
   if (/EACCES|EPERM/.test(details)) {
     return new KubeletError('PERMISSION', `Permission denied opening ${ctx.socketPath}`, 'Run as root (the socket is for local admins only), e.g. with sudo.', { cause: err });
@@ -155,7 +159,7 @@ export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
     case Status.DEADLINE_EXCEEDED: {
       const cause = ctx.transportError();
       if (cause && isSshError(cause)) return fromSsh(cause);
-      return new KubeletError('NO_ANSWER', `The kubelet did not answer ${what}: ${details}`, NO_ANSWER_HINT, { cause: err, retryable: true });
+      return new KubeletError('NO_ANSWER', `The kubelet did not answer ${what}: ${details}`, NO_ANSWER_NEXT_STEP, { cause: err, retryable: true });
     }
     case Status.UNAVAILABLE: {
       const cause = ctx.transportError();

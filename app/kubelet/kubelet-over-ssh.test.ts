@@ -174,7 +174,7 @@ describe('kubelet client over SSH', () => {
     expect(err).toBeInstanceOf(KubeletError);
     expect(err.code).toBe('PERMISSION');
     expect(err.sshCode).toBe('SUDO_REFUSED');
-    expect(err.hint).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD:`);
+    expect(err.nextStep).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD:`);
   });
 
   it('names the feature gate when the socket is missing on the node', async () => {
@@ -182,7 +182,7 @@ describe('kubelet client over SSH', () => {
     const err = (await client.listPods().catch((e: unknown) => e)) as KubeletError;
     expect(err.code).toBe('SOCKET_MISSING');
     expect(err.message).toContain(`${h.socketPath}.missing`);
-    expect(err.hint).toContain('PodsAPI feature gate');
+    expect(err.nextStep).toContain('PodsAPI feature gate');
   });
 
   it('goes through a ProxyJump host', async () => {

@@ -32,7 +32,7 @@ export type WatchState =
    */
   | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
-  | { state: 'error'; cause: KubeletError; hint: string }
+  | { state: 'error'; cause: KubeletError; nextStep: string }
   | { state: 'closed' };
 
 export type { PodChange };
@@ -341,7 +341,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
         stream = undefined;
       }
       if (!canPassByWaiting(cause, synced)) {
-        setState({ state: 'error', cause, hint: cause.hint });
+        setState({ state: 'error', cause, nextStep: cause.nextStep });
         return;
       }
       // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.

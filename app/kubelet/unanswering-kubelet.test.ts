@@ -36,8 +36,8 @@ describe('a kubelet that does not answer', () => {
     const err = await unanswered('silent', call);
     expect(err.code).toBe('NO_ANSWER');
     expect(err.message).toMatch(/did not answer ListPods \(shipped API\) on .*unanswering\.sock: no answer within 0\.3 s/);
-    expect(err.hint).toContain('journalctl -u kubelet');
-    expect(err.hint).toContain('--call-timeout');
+    expect(err.nextStep).toContain('journalctl -u kubelet');
+    expect(err.nextStep).toContain('--call-timeout');
   });
 
   it('fails getPod with NO_ANSWER', async () => {
@@ -68,7 +68,7 @@ describe('a ListPods answer larger than Nodescope holds at once', () => {
     const err = await unanswered('huge', call);
     expect(err.code).toBe('TOO_LARGE');
     expect(err.message).toMatch(/ListPods answer on .*unanswering\.sock is 629145600 bytes, larger than the 512 MiB Nodescope holds at once/);
-    expect(err.hint).toContain('--mask');
+    expect(err.nextStep).toContain('--mask');
     expect(err.retryable).toBe(false);
   });
 });

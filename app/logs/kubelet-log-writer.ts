@@ -5,6 +5,7 @@
  */
 import { CriParseError, fixedTimestamp, parseCriLine, type CriLogLine } from './cri-log-line';
 import type { LogReadOptions } from './log-options';
+import { NodescopeError } from '../util/nodescope-error';
 
 export interface WrittenLine {
   /** The bytes to print. */
@@ -60,6 +61,10 @@ export class KubeletLogWriter {
   }
 }
 
-export class UnsupportedLogFormatError extends Error {
+export class UnsupportedLogFormatError extends NodescopeError<'UNSUPPORTED_FORMAT'> {
   override name = 'UnsupportedLogFormatError';
+  readonly exitClass = 'data';
+  constructor(message: string) {
+    super('UNSUPPORTED_FORMAT', message, undefined);
+  }
 }

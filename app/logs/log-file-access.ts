@@ -1,3 +1,5 @@
+import { NodescopeError, type ExitClass } from '../util/nodescope-error';
+
 /**
  * How the log reader reaches files: on this machine, or on a node through commands run over SSH. Only ranged
  * reads exist, so a tail moves the end of a file and never the whole of it.
@@ -21,12 +23,18 @@ export interface LogFileAccess {
 
 /**
  * The files could not be read: not there, not allowed, asked for by a name that is not one (BAD_INPUT), or a
- * command that failed. The message says which and the hint what to do.
+ * command that failed. The message says which and the next step what to do.
  */
-export class LogAccessError extends Error {
+export class LogAccessError extends NodescopeError<'NOT_FOUND' | 'PERMISSION' | 'BAD_INPUT' | 'FAILED'> {
   override name = 'LogAccessError';
-  constructor(message: string, readonly hint: string, readonly code: 'NOT_FOUND' | 'PERMISSION' | 'BAD_INPUT' | 'FAILED' = 'FAILED') {
-    super(message);
+  declare readonly nextStep: string;
+  constructor(message: string, nextStep: string, code: 'NOT_FOUND' | 'PERMISSION' | 'BAD_INPUT' | 'FAILED' = 'FAILED') {
+    super(code, message, nextStep);
+  }
+
+  /** Not allowed is the connection's setting (sudo, user); a bad name is the command line's; the rest is the node's answer. */
+  get exitClass(): ExitClass {
+    return this.code === 'PERMISSION' ? 'connection' : this.code === 'BAD_INPUT' ? 'usage' : 'api';
   }
 }
 

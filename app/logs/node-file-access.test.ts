@@ -101,10 +101,10 @@ describe('container logs on a node over SSH', () => {
     const plain = await read(await access('noSudo', false), {}).catch((e: unknown) => e);
     expect(plain).toBeInstanceOf(LogAccessError);
     expect((plain as LogAccessError).code).toBe('PERMISSION');
-    expect((plain as LogAccessError).hint).toContain('add --sudo');
+    expect((plain as LogAccessError).nextStep).toContain('add --sudo');
     const sudo = await read(await access('operator', true), {}).catch((e: unknown) => e);
     expect((sudo as LogAccessError).code).toBe('PERMISSION');
-    expect((sudo as LogAccessError).hint).toMatch(/^sudoers must allow `sudo -n 'ls' '-1A' '--' '.*pods-logs'` without a password/);
+    expect((sudo as LogAccessError).nextStep).toMatch(/^sudoers must allow `sudo -n 'ls' '-1A' '--' '.*pods-logs'` without a password/);
   });
 
   it('passes a path to the node as one word: shell syntax in it is never run', async () => {

@@ -1,8 +1,11 @@
+import { NodescopeError } from '../util/nodescope-error';
+
 /**
  * A field mask the kubelet would reject with INVALID_ARGUMENT. Carries where the problem is, so the
  * mask box can point at it and the simulator can answer with the same words the client shows.
  */
-export class FieldMaskError extends Error {
+export class FieldMaskError extends NodescopeError<'BAD_MASK'> {
+  readonly exitClass = 'usage';
   constructor(
     message: string,
     /** The offending path as written (trimmed), or '' when the problem is the mask as a whole. */
@@ -12,7 +15,7 @@ export class FieldMaskError extends Error {
     /** 0-based character offset of the problem in the mask text. */
     readonly position: number,
   ) {
-    super(message);
+    super('BAD_MASK', message, undefined);
     this.name = 'FieldMaskError';
   }
 }

@@ -8,7 +8,7 @@ describe('nodeContextText', () => {
       process: { from: 'pgrep', value: { pid: 812, binary: '/usr/bin/kubelet' } },
       version: { from: 'kubelet --version', value: 'v1.37.2' },
       health: { from: 'GET http://127.0.0.1:10248/healthz', value: { healthy: true, status: 200, body: 'ok' } },
-      config: { error: '`cat -- /var/lib/kubelet/config.yaml` failed on the node: Permission denied', hint: 'This needs root on the node.' },
+      config: { error: '`cat -- /var/lib/kubelet/config.yaml` failed on the node: Permission denied', nextStep: 'This needs root on the node.' },
       featureGates: { from: '--feature-gates', value: { gates: { Foo: true }, podsApi: { enabled: true, why: 'not set: on by default from Kubernetes 1.37' } } },
       runtime: { error: 'crictl failed' },
       journal: { from: 'journalctl', value: { unit: { unit: 'kubelet', loadState: 'loaded', activeState: 'active', subState: 'running' }, lines: [{ time: '2026-11-27T21:00:01+0000', host: 'n', identifier: 'kubelet', pid: 812, message: 'started' }] } },

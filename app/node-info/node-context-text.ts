@@ -8,7 +8,7 @@ const LABEL = 15;
 
 function line<T>(label: string, p: Part<T>, show: (value: T) => string): string[] {
   const head = label.padEnd(LABEL);
-  if (!isRead(p)) return [`${head}not read: ${p.error}`, ...(p.hint ? [`${' '.repeat(LABEL)}${p.hint}`] : [])];
+  if (!isRead(p)) return [`${head}not read: ${p.error}`, ...(p.nextStep ? [`${' '.repeat(LABEL)}${p.nextStep}`] : [])];
   return [`${head}${show(p.value)}`];
 }
 

@@ -10,7 +10,7 @@ import type { FeatureGates, PodsApiGate } from './feature-gates';
 import type { JournalLine, UnitState } from './kubelet-journal';
 
 /** Read: the value and where it came from (a command, a file, an endpoint). Not read: why, and the next step. */
-export type Part<T> = { from: string; value: T } | { error: string; hint?: string };
+export type Part<T> = { from: string; value: T } | { error: string; nextStep?: string };
 
 export const isRead = <T>(p: Part<T>): p is { from: string; value: T } => 'value' in p;
 
@@ -51,7 +51,7 @@ export interface NodeInfo {
 /** A part that could not be read, as an error a caller can throw and catch. */
 export class PartError extends Error {
   override name = 'PartError';
-  constructor(message: string, readonly hint?: string) {
+  constructor(message: string, readonly nextStep?: string) {
     super(message);
   }
 }

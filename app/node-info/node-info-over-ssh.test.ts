@@ -139,14 +139,14 @@ describe('node context over SSH', () => {
 
   it('as a user without sudo: the root-only parts say why and what to do, and the others still show', async () => {
     const { context: c } = await read(h.noSudo);
-    expect(c.config).toMatchObject({ error: expect.stringMatching(/cat -- .*config.yaml` failed on the node: .*Permission denied/), hint: expect.stringMatching(/needs root on the node.*--sudo/) });
-    expect(c.runtime).toMatchObject({ error: expect.stringMatching(/crictl version` failed on the node: connect: permission denied/), hint: expect.stringMatching(/--sudo/) });
+    expect(c.config).toMatchObject({ error: expect.stringMatching(/cat -- .*config.yaml` failed on the node: .*Permission denied/), nextStep: expect.stringMatching(/needs root on the node.*--sudo/) });
+    expect(c.runtime).toMatchObject({ error: expect.stringMatching(/crictl version` failed on the node: connect: permission denied/), nextStep: expect.stringMatching(/--sudo/) });
     expect(c.runtime).not.toHaveProperty('value');
     expect(c.containers).not.toHaveProperty('value');
     // Without the config file, the gates come from the command line alone, the Pods API gate from the version's default.
     expect(c.featureGates).toMatchObject({ value: { gates: { Foo: true }, podsApi: { enabled: true, why: expect.stringMatching(/on by default from Kubernetes 1.37/) } } });
     // journalctl says "-- No entries --" to a user who may not read the journal: that is not an empty journal.
-    expect(c.journal).toEqual({ error: expect.stringMatching(/journalctl -u k3s-agent .* may not read the system journal: Hint: You are currently not seeing/), hint: expect.stringMatching(/--sudo.*systemd-journal/) });
+    expect(c.journal).toEqual({ error: expect.stringMatching(/journalctl -u k3s-agent .* may not read the system journal: Hint: You are currently not seeing/), nextStep: expect.stringMatching(/--sudo.*systemd-journal/) });
     expect(isRead(c.version) && isRead(c.process)).toBe(true);
     // Without the config, healthz is asked on the default port, where nothing listens here.
     expect(c.health).toMatchObject({ error: expect.stringMatching(/127.0.0.1:10248/) });
@@ -154,7 +154,7 @@ describe('node context over SSH', () => {
 
   it('a program missing on the node is named with how to give its path', async () => {
     const { context: c } = await read(h.root, { programs: { crictl: `${bin}/no-crictl`, systemctl: `${bin}/systemctl`, journalctl: `${bin}/journalctl` } });
-    expect(c.runtime).toMatchObject({ error: expect.stringContaining('no-crictl'), hint: expect.stringMatching(/not installed on the node.*give its path/) });
+    expect(c.runtime).toMatchObject({ error: expect.stringContaining('no-crictl'), nextStep: expect.stringMatching(/not installed on the node.*give its path/) });
     expect(c.journal).toMatchObject({ value: {} });
   }, 60_000);
 });
@@ -178,7 +178,7 @@ describe('nodescope node (the CLI)', () => {
     const c = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
     expect(Object.keys(c).sort()).toEqual(['config', 'containers', 'featureGates', 'health', 'journal', 'process', 'runtime', 'version']);
     for (const [name, part] of Object.entries(c)) {
-      // Each part is read (from, value) or not (error, and maybe hint): never both, never neither.
+      // Each part is read (from, value) or not (error, and maybe nextStep): never both, never neither.
       expect('value' in part !== 'error' in part, name).toBe(true);
       expect('value' in part ? typeof part.from : typeof part.error, name).toBe('string');
     }
@@ -190,7 +190,7 @@ describe('nodescope node (the CLI)', () => {
     expect(d.kubeletOnly).toHaveLength(d.kubeletContainers);
     expect(d.runtimeOnly.map((x) => x.id)).toEqual(['c-web', 'c-leaked']);
     // The harness's node (this machine) has no kubelet unit (or no systemd): the journal says so and where to look instead.
-    expect(c.journal).toMatchObject({ error: expect.any(String), hint: expect.stringMatching(/^Without a systemd unit the kubelet logs to files under \/var\/log/) });
+    expect(c.journal).toMatchObject({ error: expect.any(String), nextStep: expect.stringMatching(/^Without a systemd unit the kubelet logs to files under \/var\/log/) });
     expect(r.stderr).toContain('nodescope: running on the node: pgrep -o -x kubelet');
     expect(r.stderr).toContain(`nodescope: running on the node: ${bin}/crictl --runtime-endpoint ${ENDPOINT} ps -a -o json`);
     expect(r.stderr).toContain(`nodescope: GET http://127.0.0.1:${healthzPort}/healthz on the node`);

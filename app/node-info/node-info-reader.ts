@@ -52,16 +52,16 @@ async function part<T>(from: string | (() => string), read: () => Promise<T>): P
     const value = await read();
     return { from: typeof from === 'string' ? from : from(), value };
   } catch (err) {
-    if (err instanceof PartError) return { error: err.message, ...(err.hint ? { hint: err.hint } : {}) };
-    const e = err as Error & { hint?: string };
-    return { error: e.message, ...(typeof e.hint === 'string' ? { hint: e.hint } : {}) };
+    if (err instanceof PartError) return { error: err.message, ...(err.nextStep ? { nextStep: err.nextStep } : {}) };
+    const e = err as Error & { nextStep?: string };
+    return { error: e.message, ...(typeof e.nextStep === 'string' ? { nextStep: e.nextStep } : {}) };
   }
 }
 
 /** The value of a part another part needs, or a PartError naming which part is missing. */
 function needed<T>(p: Part<T>, what: string): T {
   if (isRead(p)) return p.value;
-  throw new PartError(`${what} was not read (${p.error})`, p.hint);
+  throw new PartError(`${what} was not read (${p.error})`, p.nextStep);
 }
 
 export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
@@ -164,7 +164,7 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         // Gates from the flag override the config file's, as in the kubelet.
         let merged: FeatureGates | undefined = facts ? { ...facts.featureGates } : undefined;
         if (proc?.featureGatesFlag) merged = { ...merged, ...parseFeatureGateFlag(proc.featureGatesFlag) };
-        if (!merged) throw new PartError("neither the kubelet's configuration nor its command line was read (see CONFIG)", isRead(config) ? undefined : config.hint);
+        if (!merged) throw new PartError("neither the kubelet's configuration nor its command line was read (see CONFIG)", isRead(config) ? undefined : config.nextStep);
         return { gates: merged, podsApi: podsApiGate(merged, isRead(version) ? version.value : undefined) };
       });
       return { process, version, health, config, featureGates: gates, runtime, journal, containers };

@@ -9,8 +9,10 @@ import { podSchema, WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema 
 import { DecodeContext } from './decode-context';
 import type { DecodedPod, PodObject } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
+import { NodescopeError } from '../util/nodescope-error';
 
-export class PodDecodeError extends Error {
+export class PodDecodeError extends NodescopeError<'POD_DECODE'> {
+  readonly exitClass = 'data';
   constructor(
     /** What the pod is called: its namespace/name when that much decoded, else the caller's label. */
     readonly pod: string,
@@ -24,7 +26,7 @@ export class PodDecodeError extends Error {
     readonly uid?: string,
   ) {
     const where = [label !== pod ? label : '', uid ? `uid ${uid}` : ''].filter(Boolean).join(', ');
-    super(`cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason}${offset === undefined ? '' : ` at byte offset ${offset}`}${path ? ` (in ${path})` : ''}`);
+    super('POD_DECODE', `cannot decode pod ${pod}${where ? ` (${where})` : ''}: ${reason}${offset === undefined ? '' : ` at byte offset ${offset}`}${path ? ` (in ${path})` : ''}`, undefined);
     this.name = 'PodDecodeError';
   }
 }

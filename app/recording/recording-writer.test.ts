@@ -156,7 +156,7 @@ describe('recordings', () => {
     writeFileSync(newer, `${lines[0]!.replace('"nodescopeRecording":1', '"nodescopeRecording":2')}\n`);
     const err2 = (await openPodFile(newer).then(() => undefined, (e: unknown) => e)) as PodFileError;
     expect(err2.problem).toBe('unsupported');
-    expect(err2.next).toMatch(/newer Nodescope/);
+    expect(err2.nextStep).toMatch(/newer Nodescope/);
   });
 
   it('a damaged line in the middle is an error naming its line, not a silent gap', async () => {

@@ -15,15 +15,18 @@ import type { DecodedPod } from '../pod/pod-tree';
 import type { PodFileProvenance, RecordingEvent } from '../snapshot/pod-file';
 import { monotonicWallClock } from './recording-clock';
 import { endLine, headerLine, podLine, syncedLine } from './recording-format';
+import { NodescopeError } from '../util/nodescope-error';
 
-export class RecordingWriteError extends Error {
+export class RecordingWriteError extends NodescopeError<'RECORDING_WRITE'> {
+  declare readonly nextStep: string;
+  readonly exitClass = 'io';
   constructor(
     readonly path: string,
     readonly why: string,
-    readonly next: string,
+    nextStep: string,
     options?: { cause?: unknown },
   ) {
-    super(`cannot write the recording ${path}: ${why}. ${next}`, options);
+    super('RECORDING_WRITE', `cannot write the recording ${path}: ${why}. ${nextStep}`, nextStep, options);
     this.name = 'RecordingWriteError';
   }
 }

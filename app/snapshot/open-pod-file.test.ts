@@ -261,7 +261,7 @@ describe('bad files', () => {
     const err = await failure(file(ndjson, 'five.ndjson'), { limits: { maxPods: 3 } });
     expect(err.problem).toBe('too-many');
     expect(err.message).toMatch(/the file holds more than 3 pods \(4 read, 0 MB of the file's 0 MB\); Nodescope keeps a file's pods in memory and opens at most 3/);
-    expect(err.next).toMatch(/split -l 100000/);
+    expect(err.nextStep).toMatch(/split -l 100000/);
     // A .pb list and YAML count their pods as well.
     const pb = await failure(file(writeListPodsResponse([webPodBytes(), webPodBytes()]), 'two.pb'), { limits: { maxPods: 1 } });
     expect(pb.problem).toBe('too-many');
@@ -306,7 +306,7 @@ describe('bad files', () => {
     const err = await failure(path);
     expect(err.problem).toBe('too-large');
     expect(err.message).toMatch(/up to 2.0 GiB/);
-    expect(err.next).toMatch(/split/);
+    expect(err.nextStep).toMatch(/split/);
     rmSync(path);
   });
 
@@ -371,7 +371,7 @@ describe('YAML pod files', () => {
       expect(err.line, text).toBe(7);
       expect(err.message, text).toContain(`tagged.yaml: document 1.metadata.annotations`);
       expect(err.message, text).toContain(`the tag ${tag}, which kubectl never writes (Nodescope does not guess what a tagged value means) at line 7`);
-      expect(err.next, text).toMatch(/Fix or remove that pod in a copy of the file/);
+      expect(err.nextStep, text).toMatch(/Fix or remove that pod in a copy of the file/);
     }
     const alias = await failure(file(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: &n a\n  uid: u1\n  labels:\n    n: *n\n`, 'alias.yaml'));
     expect(alias.message).toMatch(/alias\.yaml: document 1\.metadata\.labels\.n: an alias \(\*n\), which kubectl never writes at line 7/);
@@ -402,7 +402,7 @@ describe('YAML pod files', () => {
     const err = await failure(file(yaml, 'big.yaml'), { limits: { maxYamlBytes: 100 } });
     expect(err.problem).toBe('too-large');
     expect(err.message).toMatch(/this YAML is larger than 100 bytes; Nodescope reads YAML pod files of up to 100 bytes, since YAML is read whole/);
-    expect(err.next).toMatch(/kubectl get pods -o json/);
+    expect(err.nextStep).toMatch(/kubectl get pods -o json/);
     const bad = await failure(file('apiVersion: v1\nkind: Pod\nspec: [\n', 'bad.yaml'));
     expect(bad.problem).toBe('not-pods');
   });

@@ -1,4 +1,5 @@
 /** Why a pod file (snapshot or recording) cannot be opened: which file, where in it, what was expected, what to do. */
+import { NodescopeError } from '../util/nodescope-error';
 
 export type PodFileProblem =
   | 'unreadable'
@@ -30,18 +31,20 @@ export interface PodFileErrorDetails {
   next: string;
 }
 
-export class PodFileError extends Error {
+/** A pod file the user gave that cannot be used: they give another (usage). The message includes the next step. */
+export class PodFileError extends NodescopeError<PodFileProblem> {
+  declare readonly nextStep: string;
+  readonly exitClass = 'usage';
   readonly file: string;
   readonly problem: PodFileProblem;
   readonly detail: string;
   readonly offset: number | undefined;
   readonly line: number | undefined;
   readonly expected: string | undefined;
-  readonly next: string;
 
   constructor(d: PodFileErrorDetails, options?: { cause?: unknown }) {
     const where = d.line !== undefined ? ` at line ${d.line}${d.offset !== undefined ? ` (byte ${d.offset})` : ''}` : d.offset !== undefined ? ` at byte ${d.offset}` : '';
-    super(`${d.file}: ${d.detail}${where}${d.expected ? `; expected ${d.expected}` : ''}. ${d.next}`, options);
+    super(d.problem, `${d.file}: ${d.detail}${where}${d.expected ? `; expected ${d.expected}` : ''}. ${d.next}`, d.next, options);
     this.name = 'PodFileError';
     this.file = d.file;
     this.problem = d.problem;
@@ -49,6 +52,5 @@ export class PodFileError extends Error {
     this.offset = d.offset;
     this.line = d.line;
     this.expected = d.expected;
-    this.next = d.next;
   }
 }

@@ -18,6 +18,6 @@ try {
   send({ notes: read.notes });
 } catch (err) {
   if (!(err instanceof PodFileError)) throw err;
-  const { file, problem, detail, offset, line, expected, next } = err;
-  send({ error: { file, problem, detail, next, ...(offset !== undefined ? { offset } : {}), ...(line !== undefined ? { line } : {}), ...(expected !== undefined ? { expected } : {}) } });
+  const { file, problem, detail, offset, line, expected, nextStep } = err;
+  send({ error: { file, problem, detail, next: nextStep, ...(offset !== undefined ? { offset } : {}), ...(line !== undefined ? { line } : {}), ...(expected !== undefined ? { expected } : {}) } });
 }

@@ -133,7 +133,7 @@ describe('known_hosts matching', () => {
         code: 'LOCAL_FILE',
         retryable: false,
         message: expect.stringContaining(`${file} is a`),
-        hint: expect.stringContaining('--known-hosts'),
+        nextStep: expect.stringContaining('--known-hosts'),
       });
     }
   });

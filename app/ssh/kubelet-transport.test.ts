@@ -65,7 +65,7 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     expect(await roundTrip(t.target, 'x')).toBe('');
     const err = t.lastError() as SshError;
     expect(err.code).toBe('SUDO_REFUSED');
-    expect(err.hint).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${h.socketPath}`);
+    expect(err.nextStep).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${h.socketPath}`);
   });
 
   it('keeps the sudo refusal from the bridge stderr when sudo mode is forced', async () => {
@@ -164,7 +164,7 @@ describe('openKubeletTransport when sshd forbids UNIX socket forwarding', () => 
       expect(await roundTrip(t.target, 'x')).toBe('');
       const err = t.lastError() as SshError;
       expect(err.code).toBe('FORWARDING_DISABLED');
-      expect(err.hint).toContain('AllowStreamLocalForwarding yes');
+      expect(err.nextStep).toContain('AllowStreamLocalForwarding yes');
       await t.close();
     } finally {
       await h.stop();

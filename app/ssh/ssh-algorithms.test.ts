@@ -162,7 +162,7 @@ describe('a real sshd that signs its host key only with SHA-1 ssh-rsa', () => {
     const target = harnessTarget(h, h.root, { knownHostsFiles: [knownHosts] });
     const err = await failure(openSshConnection(target, { prompter: scriptedPrompter() }));
     expect(err.code).toBe('NO_COMMON_ALGORITHM');
-    expect(err.hint).toContain('HostKeyAlgorithms +ssh-rsa');
+    expect(err.nextStep).toContain('HostKeyAlgorithms +ssh-rsa');
     const sshArgs = ['-F', '/dev/null', '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'BatchMode=yes', '-i', h.root.key, '-p', String(h.port), `root@${h.host}`, 'true'];
     const refused = await runCommand('ssh', sshArgs);
     expect(refused.stderr).toContain('no matching host key type found');

@@ -40,7 +40,7 @@ describe('a server that never answers authentication', () => {
     const err = (await openSshConnection(target(knownHosts), { prompter: scriptedPrompter(), connectTimeoutMs: 300 }).catch((e: unknown) => e)) as SshError;
     expect(err.code).toBe('HANDSHAKE_TIMEOUT');
     expect(err.message).toBe(`${hung.host}:${hung.port} did not finish the SSH login of root within 0.3 s (no answer to authentication)`);
-    expect(err.hint).toMatch(/ConnectTimeout/);
+    expect(err.nextStep).toMatch(/ConnectTimeout/);
     expect(err.retryable).toBe(true);
   });
 

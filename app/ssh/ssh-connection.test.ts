@@ -72,7 +72,7 @@ describe('openSshConnection (real sshd)', () => {
       const target = harnessTarget(h, h.root, { identityFiles: [pubOnly], identityAgent: sock });
       const crowded = await failure(openSshConnection(target, { prompter: scriptedPrompter() }));
       expect(crowded.code).toBe('AUTH_FAILED');
-      expect(crowded.hint).toContain('IdentitiesOnly yes');
+      expect(crowded.nextStep).toContain('IdentitiesOnly yes');
       const conn = await openSshConnection({ ...target, identitiesOnly: true }, { prompter: scriptedPrompter() });
       conn.close();
     });

@@ -2,6 +2,7 @@
  * Typed transport errors. The gRPC layer above only ever sees `ECONNRESET`, so every failure
  * here carries the real cause, where it happened, and what the user can do next.
  */
+import { NodescopeError } from '../util/nodescope-error';
 
 export type SshErrorCode =
   | 'AUTH_FAILED'
@@ -53,18 +54,15 @@ const RETRYABLE: ReadonlySet<SshErrorCode> = new Set([
  */
 const PERMANENT_UNTIL_LIVE: ReadonlySet<SshErrorCode> = new Set(['HOST_NOT_FOUND', 'SOCKET_MISSING']);
 
-export class SshError extends Error {
+export class SshError extends NodescopeError<SshErrorCode> {
   override readonly name = 'SshError';
-  readonly code: SshErrorCode;
-  /** The next step for the user, one sentence. */
-  readonly hint: string;
+  declare readonly nextStep: string;
+  readonly exitClass = 'connection';
   /** When it happened (ms since epoch), so the most recent of several recorded errors can be shown. */
   readonly at = Date.now();
 
-  constructor(code: SshErrorCode, message: string, hint: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.code = code;
-    this.hint = hint;
+  constructor(code: SshErrorCode, message: string, nextStep: string, cause?: unknown) {
+    super(code, message, nextStep, { cause });
   }
 
   get retryable(): boolean {

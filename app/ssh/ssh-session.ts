@@ -18,7 +18,7 @@ export type SessionState =
   /** Connected, but the node has not answered since `since` (see SshConnection.onSilence): what it sent last may be stale. */
   | { state: 'silent'; since: number }
   | { state: 'reconnecting'; inMs: number; cause: SshError }
-  | { state: 'error'; cause: SshError; hint: string }
+  | { state: 'error'; cause: SshError; nextStep: string }
   | { state: 'closed' };
 
 export interface SshSessionOptions extends OpenSshOptions {
@@ -104,7 +104,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
         setState({ state: 'reconnecting', inMs: nextDelayMs, cause: e });
       } else {
         fatal = e;
-        setState({ state: 'error', cause: e, hint: e.hint });
+        setState({ state: 'error', cause: e, nextStep: e.nextStep });
       }
       throw e;
     }
