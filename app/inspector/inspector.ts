@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
-import type { AppCore } from './app-core';
+import type { AppCore, AppEvent } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
@@ -25,6 +25,7 @@ import { openPresetStore } from './preset-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
+import { createPodLogsService } from './pod-logs-service';
 
 /** The same host (or socket) reached the same way, whatever its label or group. */
 function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
@@ -60,6 +61,8 @@ export interface InspectorOptions {
    * this machine behind added nodes, to check what the UI relies on without an SSH server.
    */
   openLink?: (request: NodeLinkRequest) => NodeLink;
+  /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
+  logPollIntervalMs?: number;
 }
 
 export interface Inspector extends AppCore {
@@ -115,6 +118,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         await opening;
         await link?.close();
       },
+      logFiles: async () => {
+        await opening;
+        return link?.logFiles?.();
+      },
     };
   };
 
@@ -149,10 +156,21 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   });
 
   const presets = await openPresetStore(options.stateDir);
+  /** Each node's current link, for what is read through it besides the pods (container logs). */
+  const links = new Map<string, NodeLink>();
   const hubOptions: HubOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
-      return request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      const link = request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      links.set(request.nodeId, link);
+      return {
+        ...link,
+        close: () => {
+          if (links.get(request.nodeId) === link) links.delete(request.nodeId);
+          podLogs.stopNode(request.nodeId);
+          return link.close();
+        },
+      };
     },
     remembered: persist,
     presets,
@@ -177,6 +195,14 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     ...(options.history ? { history: options.history } : {}),
   };
   const hub = createHub(hubOptions);
+  const logListeners = new Set<(event: AppEvent) => void>();
+  const podLogs = createPodLogsService({
+    node: (nodeId) => hub.node(nodeId),
+    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid })).summary,
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    emit: (event) => logListeners.forEach((l) => l(event)),
+    ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
+  });
   if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
 
   /**
@@ -333,6 +359,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return { status: 'recording', path: target };
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
+    ...podLogs.handlers,
   };
 
   const saved = await loadRemembered();
@@ -351,10 +378,18 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   return {
     handlers,
-    subscribe: hub.subscribe,
+    subscribe: (listener) => {
+      const fromHub = hub.subscribe(listener);
+      logListeners.add(listener);
+      return () => {
+        fromHub();
+        logListeners.delete(listener);
+      };
+    },
     openUploaded: (file) => openFile(file).id,
     openDropped: openChosenFiles,
     async close() {
+      podLogs.close();
       memory.close();
       await recorder.close();
       await hub.close();

@@ -336,6 +336,24 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const opening = open();
 
   return {
+    // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
+    async logFiles() {
+      if (closed) return undefined;
+      const { DEFAULT_POD_LOGS_DIR } = await import('../logs/pod-log-layout');
+      if (spec.kind === 'ssh') {
+        const s = session;
+        if (!s) return undefined;
+        const { nodeFileAccess } = await import('../logs/node-file-access');
+        const sudo = spec.sudo === true;
+        return { access: nodeFileAccess(async () => (await s.connection()).client, { node: spec.label ?? spec.host, sudo }), logsDir: DEFAULT_POD_LOGS_DIR, sudo };
+      }
+      // A socket on this machine: Nodescope runs on the node itself, whose files are here.
+      if (spec.kind === 'unix') {
+        const { localFileAccess } = await import('../logs/local-file-access');
+        return { access: localFileAccess(), logsDir: DEFAULT_POD_LOGS_DIR, sudo: false };
+      }
+      return undefined;
+    },
     async close() {
       closed = true;
       answered();
