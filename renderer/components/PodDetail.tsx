@@ -4,6 +4,7 @@ import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
 import { kubectlJsonToYaml, yamlProblemsText } from '../../app/pod/kubectl-json-to-yaml';
 import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
+import { LogsTab } from './LogsTab';
 import { statusTone } from './PodsTable';
 import { PodResourcesView } from './PodResourcesView';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
@@ -15,15 +16,30 @@ import { agoText, isRecent } from '../format/recent-change';
 import type { PodVersionInfo } from '../../app/contract/history';
 import { timeText } from '../format/time-text';
 
-type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history';
+type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history' | 'logs';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
  * table's selection moves to another pod (the tab stays). What was fetched for another pod is never
  * shown under this one's name.
  */
-export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; metrics: PodMetricsView; onClose: () => void; onCompareWith: () => void }) {
-  const [tab, setTab] = useState<Tab>('summary');
+export function PodDetail(props: {
+  bridge: Bridge;
+  nodeId: string;
+  row: PodRow | undefined;
+  uid: string;
+  metrics: PodMetricsView;
+  onClose: () => void;
+  onCompareWith: () => void;
+  /** Bumped to show the Logs tab (the l key). */
+  logsRequest?: number;
+  /** Whether the source is live, so its logs can be followed. */
+  live?: boolean;
+}) {
+  const [tab, setTab] = useState<Tab>(props.logsRequest ? 'logs' : 'summary');
+  useEffect(() => {
+    if (props.logsRequest) setTab('logs');
+  }, [props.logsRequest]);
   /** The pod's last version when it was a change (not a list or its addition): the "what changed" mark. */
   const [lastChange, setLastChange] = useState<{ uid: string; version: PodVersionInfo } | null>(null);
   /** Bumped to open the History tab comparing the last change. */
@@ -78,7 +94,11 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
     { id: 'resources', label: 'Resources' },
     { id: 'history', label: 'History' },
+    { id: 'logs', label: 'Logs' },
   ];
+  const containers = detail?.summary.containers ?? [];
+  // The one that restarted is the one whose log an operator opens the tab for; else the first app container.
+  const preferredContainer = (containers.find((c) => c.restarts > 0) ?? containers.find((c) => c.kind === 'regular') ?? containers[0])?.name;
 
   return (
     <section className="pod-detail" aria-label={`Pod ${namespace}/${name}`}>
@@ -129,6 +149,9 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         {yaml?.note && <p className="muted small">{yaml.note}.</p>}
         {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
+        {tab === 'logs' && (
+          <LogsTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} fileName={`${namespace}_${name}`} containers={containers.map((c) => c.name)} preferredContainer={preferredContainer} live={props.live ?? true} />
+        )}
         {tab === 'history' && <HistoryTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} compareRequest={compareRequest?.uid === uid ? compareRequest.n : 0} />}
       </Tabs>
     </section>
