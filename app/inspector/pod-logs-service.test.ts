@@ -84,4 +84,15 @@ describe('logs.follow', () => {
   it('refuses to follow a previous instance, which writes no more', async () => {
     await expect(call('logs.follow', { nodeId: demo.id, uid: running.uid, previous: true })).rejects.toThrow(/no more lines|not restarted/);
   });
+
+  // Last: it disconnects the demo node.
+  it("ends with the reason when the node's link closes, rather than going quiet", async () => {
+    const from = events.length;
+    const started = await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 1 });
+    await call('nodes.disconnect', { nodeId: demo.id });
+    const ended = await pollUntil('the follow ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === started.followId), (e) => e !== undefined);
+    expect(ended!.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('connection closed') });
+    const after = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid });
+    expect(after).toMatchObject({ status: 'unavailable', message: expect.stringContaining('not connected'), nextStep: expect.stringContaining('Connect the node') });
+  });
 });

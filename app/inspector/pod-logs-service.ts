@@ -31,6 +31,7 @@ export interface PodLogsServiceDeps {
 
 /** A window that forgets to stop its follows (closed mid-way) cannot pile them up: the oldest goes first. */
 export const MAX_FOLLOWS = 16;
+const NODE_GONE = 'node-gone';
 /** Lines per logLines event at most, so one event stays a bounded message. */
 const BATCH_LINES = 2000;
 
@@ -62,9 +63,9 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
         'Nodescope reads logs from the node\'s own files while connected: open the pod on the live node to see them.',
       );
     }
-    const { namespace, name } = await deps.pod(input.nodeId, input.uid);
     const files = await deps.logFiles(input.nodeId);
     if (!files) return unavailable(`${node.label} is not connected, so its log files cannot be read.`, 'Connect the node, then open the Logs tab again.');
+    const { namespace, name } = await deps.pod(input.nodeId, input.uid);
     const parts = parsePodDirName(`${namespace}_${name}_${input.uid}`);
     if (!parts) return unavailable(`Pod ${namespace}/${name} has a name or UID the kubelet could not have made a log folder of.`, 'Its logs cannot be on the node under /var/log/pods.');
     const pod = { ...parts, path: `${files.logsDir}/${namespace}_${name}_${input.uid}` };
@@ -110,6 +111,12 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     return { status: 'ok', containers: t.containers, container: t.container, lines: out };
   };
 
+  /** Stopped by the window, or by its node's link going (then the window is told why the lines stopped). */
+  const stopped = (stop: AbortController) =>
+    stop.signal.reason === NODE_GONE
+      ? { reason: 'ended' as const, message: 'The node\'s connection closed, so the log is no longer followed.', nextStep: 'Open the log again once the node is live.' }
+      : { reason: 'stopped' as const };
+
   const run = async (followId: string, t: Target, input: ValidInput<'logs.read'>, stop: AbortController) => {
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     let batch: string[] = [];
@@ -134,10 +141,10 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
         else timer ??= setTimeout(send, deps.batchMs ?? 100);
       }
       batch.push(...text.flush());
-      if (stop.signal.aborted) return end({ reason: 'stopped' });
+      if (stop.signal.aborted) return end(stopped(stop));
       end({ reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' });
     } catch (err) {
-      if (stop.signal.aborted) return end({ reason: 'stopped' });
+      if (stop.signal.aborted) return end(stopped(stop));
       let why: Unavailable;
       try {
         why = asUnavailable(err, t.files);
@@ -178,7 +185,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     handlers,
     /** Ends every follow of a node (its link closed or it was removed). */
     stopNode(nodeId: string) {
-      for (const [c, n] of nodeOf) if (n === nodeId) c.abort();
+      for (const [c, n] of nodeOf) if (n === nodeId) c.abort(NODE_GONE);
     },
     close() {
       for (const c of follows.values()) c.abort();
