@@ -61,6 +61,8 @@ export interface InspectorOptions {
    * this machine behind added nodes, to check what the UI relies on without an SSH server.
    */
   openLink?: (request: NodeLinkRequest) => NodeLink;
+  /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
+  podLogsDir?: string;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
   logPollIntervalMs?: number;
 }
@@ -87,7 +89,13 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   // Every node the app opens shares one login per jump host, and at most a few dial at once (README, "Many sources").
   const jumpPool = createJumpConnectionPool();
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
-  const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
+  const linkOptions = {
+    jumpPool,
+    openLimit,
+    pinsFile: defaultPinsFile(options.stateDir),
+    ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}),
+    ...(options.podLogsDir ? { podLogsDir: options.podLogsDir } : {}),
+  };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
   // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
   // churns (memory-release.ts). That is any link the hub opens: a connect, a reconnect after an error, a
