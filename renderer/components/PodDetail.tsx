@@ -93,8 +93,8 @@ export function PodDetail(props: {
     { id: 'yaml', label: 'YAML' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
     { id: 'resources', label: 'Resources' },
-    { id: 'history', label: 'History' },
     { id: 'logs', label: 'Logs' },
+    { id: 'history', label: 'History' },
   ];
   const containers = detail?.summary.containers ?? [];
   // The one that restarted is the one whose log an operator opens the tab for; else the first app container.
