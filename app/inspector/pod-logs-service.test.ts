@@ -6,6 +6,7 @@ import type { LogRead, NodeInfo, PodRow } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
+import { MAX_FOLLOWS } from './pod-logs-service';
 import { callerOf, driveInspector } from './testing/drive-inspector';
 
 // The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
@@ -83,6 +84,17 @@ describe('logs.follow', () => {
 
   it('refuses to follow a previous instance, which writes no more', async () => {
     await expect(call('logs.follow', { nodeId: demo.id, uid: running.uid, previous: true })).rejects.toThrow(/no more lines|not restarted/);
+  });
+
+  it('keeps at most MAX_FOLLOWS follows: the oldest ends saying why, so a window that forgot its follows cannot pile them up', async () => {
+    const from = events.length;
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_FOLLOWS; i++) ids.push((await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 0 })).followId);
+    const ended = await pollUntil('the oldest ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === ids[0]));
+    expect(ended.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('the oldest stopped') });
+    for (const followId of ids.slice(1)) await call('logs.stopFollow', { followId });
+    const endedIds = () => new Set(events.slice(from).flatMap((e) => (e.name === 'logFollowEnded' ? [e.payload.followId] : [])));
+    await pollUntil('every follow ended', endedIds, (s) => ids.every((id) => s.has(id)));
   });
 
   // Last: it disconnects the demo node.

@@ -32,6 +32,7 @@ export interface PodLogsServiceDeps {
 /** A window that forgets to stop its follows (closed mid-way) cannot pile them up: the oldest goes first. */
 export const MAX_FOLLOWS = 16;
 const NODE_GONE = 'node-gone';
+const TOO_MANY = 'too-many';
 /** Lines per logLines event at most, so one event stays a bounded message. */
 const BATCH_LINES = 2000;
 
@@ -115,7 +116,9 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const stopped = (stop: AbortController) =>
     stop.signal.reason === NODE_GONE
       ? { reason: 'ended' as const, message: 'The node\'s connection closed, so the log is no longer followed.', nextStep: 'Open the log again once the node is live.' }
-      : { reason: 'stopped' as const };
+      : stop.signal.reason === TOO_MANY
+        ? { reason: 'ended' as const, message: `More than ${MAX_FOLLOWS} logs were followed at once, so the oldest stopped.`, nextStep: 'Close the Logs tabs you no longer need, then turn Follow on again.' }
+        : { reason: 'stopped' as const };
 
   const run = async (followId: string, t: Target, input: ValidInput<'logs.read'>, stop: AbortController) => {
     const text = new TextLines(LOG_LINE_CHARS_MAX);
@@ -169,7 +172,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
       if (follows.size > MAX_FOLLOWS) {
         const [oldest, c] = follows.entries().next().value as [string, AbortController];
         follows.delete(oldest);
-        c.abort();
+        c.abort(TOO_MANY);
       }
       void run(followId, t, input, stop);
       return { status: 'following', followId, containers: t.containers, container: t.container };
