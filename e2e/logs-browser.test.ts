@@ -57,6 +57,13 @@ describe('Logs tab', () => {
     await marked.waitFor();
     expect((await marked.textContent())!.toLowerCase()).toBe(word!.toLowerCase());
     await page.screenshot({ path: join(artifacts, 'logs-tab.png') });
+
+    // Closing the pod stops its follow in the app core, not only on the page.
+    const ended: string[] = [];
+    const off = inspector.subscribe((e) => e.name === 'logFollowEnded' && e.payload.reason === 'stopped' && ended.push(e.payload.followId));
+    await page.getByRole('button', { name: 'Close pod detail' }).click();
+    await expect.poll(() => ended.length).toBe(1);
+    off();
   }, 60_000);
 
   it('scrolls a log of 100,000 lines, drawing only the lines in view', async () => {
