@@ -25,6 +25,7 @@ const KEYS: [keys: string[], action: string][] = [
   [['←', '→', 'Home', 'End'], 'On the pod’s tabs: the previous, next, first or last view'],
   [['Enter', 'Shift+Enter'], 'In Find in JSON: the next or previous match'],
   [['c'], 'Compare the open pod with another pod of any open source'],
+  [['l'], 'The Logs of the open or selected pod (Enter, Shift+Enter in Find in log: next, previous match)'],
   [['n', 'p'], 'In a diff: the next or previous change'],
   [['↑', '↓'], 'In a comparison of sources: the next or previous pod (Enter opens it)'],
   [['Esc'], 'Clear the filter, close the open pod, or close a dialog'],
