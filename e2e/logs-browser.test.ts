@@ -94,4 +94,17 @@ describe('Logs tab', () => {
     expect(await log.locator('.log-line').count()).toBeLessThan(200);
     expect(await log.evaluate((el) => el.scrollHeight)).toBeGreaterThan(100_000 * 17);
   }, 90_000);
+
+  it('says so, and why, for a pod with no log on the node', async () => {
+    // After the test above: big-logs is shown, and only its first pod has log files.
+    const meta = big.store.list()[1]!.metadata as PodObject;
+    await page.getByLabel('Filter pods').fill(String(meta.name));
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await grid.getByRole('row').nth(1).click();
+    await page.keyboard.press('l');
+    const said = page.locator('section.pod-detail .log-unavailable');
+    await said.waitFor();
+    expect(await said.textContent()).toBe(`No container of pod ${meta.namespace}/${meta.name} has a log on this machine.A container that has not started yet has none; or the kubelet writes logs somewhere other than ${logsDir}.`);
+  }, 60_000);
 });
