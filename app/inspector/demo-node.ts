@@ -41,7 +41,9 @@ export async function startDemoKubelet(seed = Date.now() % 100_000): Promise<Dem
   let logs: ReturnType<typeof startSimContainerLogs> | undefined;
   try {
     logsDir = mkdtempSync(join(tmpdir(), 'nodescope-demo-logs-'));
-    logs = startSimContainerLogs(sim.store, { dir: logsDir, seed });
+    // A live file and one rotated per container (about 32 KiB each): a few hundred lines to read, and the
+    // whole demo under ~40 MB of temp space however long it runs.
+    logs = startSimContainerLogs(sim.store, { dir: logsDir, seed, maxFileBytes: 32 * 1024, maxFiles: 2 });
   } catch (err) {
     // The demo's pods still show; its Logs tab says the logs are missing.
     console.error(`nodescope: the demo node's container logs could not be written: ${(err as Error).message}`);
