@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 /** At most this many lines per read (and per follow's first batch): what the Logs tab keeps scrollable. */
 export const LOG_LINES_MAX = 100_000;
+/** A read answers at most this many characters of lines (about 32 MiB in memory): older lines go first. */
+export const LOG_READ_CHARS_MAX = 16 * 1024 * 1024;
 /** A longer line is cut here (UTF-16 units) and says how much was left out: one line must not stall the window. */
 export const LOG_LINE_CHARS_MAX = 64 * 1024;
 
@@ -39,6 +41,8 @@ export const LogReadSchema = z.discriminatedUnion('status', [
     status: z.literal('ok'),
     /** The lines as text: invalid UTF-8 as U+FFFD, a line over LOG_LINE_CHARS_MAX cut (and saying so). */
     lines: z.array(z.string()),
+    /** Older lines of the range left out to keep the answer within LOG_READ_CHARS_MAX. */
+    omitted: z.number().int().min(0).optional(),
   }),
   /**
    * No log to show, and why: an offline source (snapshot, recording), a node not connected, a container

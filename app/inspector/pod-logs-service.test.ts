@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import type { LogRead, NodeInfo, PodRow } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from './app-core';
 import { createInspector, type Inspector } from './inspector';
-import { MAX_FOLLOWS } from './pod-logs-service';
+import { createPodLogsService, MAX_FOLLOWS } from './pod-logs-service';
+import { localFileAccess } from '../logs/local-file-access';
 import { callerOf, driveInspector } from './testing/drive-inspector';
 
 // The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
@@ -106,5 +107,29 @@ describe('logs.follow', () => {
     expect(ended!.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('connection closed') });
     const after = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid });
     expect(after).toMatchObject({ status: 'unavailable', message: expect.stringContaining('not connected'), nextStep: expect.stringContaining('Connect the node') });
+  });
+});
+
+describe('a read of more than the answer may carry', () => {
+  it('keeps the newest lines and says how many older ones it left out', async () => {
+    const logsDir = mkdtempSync(join(tmpdir(), 'ns-logs-bound-'));
+    const uid = '0a1b2c3d-0000-4000-8000-000000000001';
+    mkdirSync(join(logsDir, `default_web_${uid}`, 'app'), { recursive: true });
+    const line = (i: number) => `2026-11-27T10:00:00.000000000Z stdout F ${String(i).padStart(3, '0')} ${'x'.repeat(95)}\n`;
+    writeFileSync(join(logsDir, `default_web_${uid}`, 'app', '0.log'), Array.from({ length: 50 }, (_, i) => line(i)).join(''));
+    const service = createPodLogsService({
+      node: () => ({ id: 'n', label: 'node', spec: { kind: 'unix', label: 'node', socketPath: '/x' } }) as unknown as NodeInfo,
+      pod: async () => ({ namespace: 'default', name: 'web' }),
+      logFiles: async () => ({ access: localFileAccess(), logsDir, sudo: false }),
+      emit: () => {},
+      readCharsMax: 1000,
+    });
+    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }));
+    // 99 characters a line: 10 fit in 1000; the other 40 are counted, not sent.
+    expect(r.lines).toHaveLength(10);
+    expect(r.lines[0]!.startsWith('040 ')).toBe(true);
+    expect(r.lines.at(-1)!.startsWith('049 ')).toBe(true);
+    expect(r.omitted).toBe(40);
+    service.close();
   });
 });

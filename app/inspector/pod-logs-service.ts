@@ -5,7 +5,7 @@
  * A follow's lines go out as logLines events in batches; it runs until stopped, its node's link goes, the
  * container restarts, or it fails (logFollowEnded says which).
  */
-import { ContractError, LOG_LINE_CHARS_MAX, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
+import { ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
 import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
 import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
@@ -25,6 +25,8 @@ export interface PodLogsServiceDeps {
   emit(event: AppEvent): void;
   /** How often a follow looks for new bytes (default the reader's 1 s). */
   pollIntervalMs?: number;
+  /** The most characters one read answers (default LOG_READ_CHARS_MAX). */
+  readCharsMax?: number;
   /** How long a follow's lines gather before they go out as one event (default 100 ms). */
   batchMs?: number;
 }
@@ -103,13 +105,22 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     if ('status' in t) return t;
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     const out: string[] = [];
+    const budget = deps.readCharsMax ?? LOG_READ_CHARS_MAX;
+    let chars = 0;
+    let first = 0;
+    const keep = (l: string) => {
+      out.push(l);
+      chars += l.length;
+      // The newest lines are the ones asked for: the oldest give way (dropped in one go below).
+      while (chars > budget && first < out.length - 1) chars -= out[first++]!.length;
+    };
     try {
-      for await (const w of lines(t, input, readOptions(input, false))) for (const l of text.push(w.bytes)) out.push(l);
+      for await (const w of lines(t, input, readOptions(input, false))) for (const l of text.push(w.bytes)) keep(l);
     } catch (err) {
       return asUnavailable(err, t.files, t.containers);
     }
-    out.push(...text.flush());
-    return { status: 'ok', containers: t.containers, container: t.container, lines: out };
+    for (const l of text.flush()) keep(l);
+    return { status: 'ok', containers: t.containers, container: t.container, lines: out.slice(first), ...(first ? { omitted: first } : {}) };
   };
 
   /** Stopped by the window, or by its node's link going (then the window is told why the lines stopped). */

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { LOG_LINES_MAX } from '../../app/contract/logs';
+import { LOG_LINES_MAX, LOG_READ_CHARS_MAX } from '../../app/contract/logs';
 import { downloadText } from '../bridge/download-text';
 import { ansiPlain, ansiRuns } from '../format/ansi-text';
 import { usePodLog } from './use-pod-log';
@@ -205,6 +205,11 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           <p>{state.message}</p>
           <p className="muted small">{state.nextStep}</p>
         </div>
+      )}
+      {state.kind === 'lines' && state.omitted !== undefined && (
+        <p className="muted small" role="status">
+          {state.omitted.toLocaleString('en')} older lines of this range are left out: one read carries at most {LOG_READ_CHARS_MAX / (1024 * 1024)} Mi characters; <code>nodescope logs</code> prints all of it.
+        </p>
       )}
       {log.ended && (
         <p className="muted small" role="status">

@@ -5,7 +5,8 @@ import { errorText } from '../format/error-text';
 
 export type PodLogState =
   | { kind: 'loading' }
-  | { kind: 'lines'; following: boolean }
+  /** omitted: older lines of the range the app left out, to keep its answer bounded. */
+  | { kind: 'lines'; following: boolean; omitted?: number }
   /** The node has no log to show and says why (offline file, not started, no previous instance). */
   | { kind: 'unavailable'; message: string; nextStep: string }
   | { kind: 'error'; message: string };
@@ -59,7 +60,7 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
         }
         setContainers(r.containers);
         append(r.lines);
-        setState({ kind: 'lines', following: false });
+        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}) });
       }, fail);
       return () => {
         current = false;
