@@ -67,16 +67,18 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
   }, [props.preferredContainer, picked]);
 
   const log = usePodLog(props.bridge, { nodeId: props.nodeId, uid: props.uid, container, previous, timestamps, tailLines, follow: follow && !previous });
-  const { lines, version } = log;
+  const { lines, version, dropped } = log;
 
-  // Plain text for search, copy and save, extended as a follow appends (recomputed when the buffer restarts or drops its oldest).
-  const plainRef = useRef<{ source: string[]; plain: string[] }>({ source: [], plain: [] });
+  // Plain text for search, copy and save, extended as a follow appends and shortened as the buffer drops its oldest.
+  const plainRef = useRef<{ source: string[]; dropped: number; plain: string[] }>({ source: [], dropped: 0, plain: [] });
   const plain = useMemo(() => {
-    const cache = plainRef.current;
-    if (cache.source !== lines || cache.plain.length > lines.length || lines.length >= LOG_LINES_MAX) plainRef.current = { source: lines, plain: lines.map(ansiPlain) };
-    else for (let i = cache.plain.length; i < lines.length; i++) cache.plain.push(ansiPlain(lines[i]!));
-    return plainRef.current.plain;
-  }, [lines, version]);
+    let cache = plainRef.current;
+    if (cache.source !== lines) cache = { source: lines, dropped: 0, plain: [] };
+    if (dropped > cache.dropped) cache = { ...cache, dropped, plain: cache.plain.slice(dropped - cache.dropped) };
+    for (let i = cache.plain.length; i < lines.length; i++) cache.plain.push(ansiPlain(lines[i]!));
+    plainRef.current = cache;
+    return cache.plain;
+  }, [lines, version, dropped]);
 
   const needle = query.toLowerCase();
   const matches = useMemo(() => (needle ? plain.flatMap((l, i) => (l.toLowerCase().includes(needle) ? [i] : [])) : []), [plain, needle, version]);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { LOG_LINES_MAX, type LogRequest } from '../../app/contract/logs';
+import { LOG_LINES_MAX, LOG_READ_CHARS_MAX, type LogRequest } from '../../app/contract/logs';
 import { errorText } from '../format/error-text';
 
 export type PodLogState =
@@ -14,6 +14,8 @@ export type PodLogState =
 export interface PodLog {
   /** Held in place and appended to (a follow's batches); `version` says when it changed. */
   lines: string[];
+  /** How many lines have been dropped from the front of `lines` (past the bounds) since it started. */
+  dropped: number;
   version: number;
   state: PodLogState;
   /** Containers with a log on the node, as the node answered. */
@@ -29,6 +31,7 @@ export interface PodLog {
  */
 export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'nodeId' | 'uid' | 'previous' | 'timestamps' | 'tailLines'>> & { container: string | undefined; follow: boolean }): PodLog {
   const lines = useRef<string[]>([]);
+  const dropped = useRef(0);
   const [version, setVersion] = useState(0);
   const [state, setState] = useState<PodLogState>({ kind: 'loading' });
   const [containers, setContainers] = useState<string[] | null>(null);
@@ -38,15 +41,24 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
   useEffect(() => {
     let current = true;
     lines.current = [];
+    dropped.current = 0;
+    let chars = 0;
     setVersion((v) => v + 1);
     setState({ kind: 'loading' });
     setEnded(null);
     const input = { nodeId, uid, previous, timestamps, tailLines, ...(container ? { container } : {}) };
     const append = (more: string[]) => {
       const all = lines.current;
-      for (const l of more) all.push(l);
-      // The oldest go first past the bound, as a terminal's scrollback.
-      if (all.length > LOG_LINES_MAX) all.splice(0, all.length - LOG_LINES_MAX);
+      for (const l of more) {
+        all.push(l);
+        chars += l.length;
+      }
+      // The oldest go first past either bound, as a terminal's scrollback.
+      let drop = Math.max(0, all.length - LOG_LINES_MAX);
+      for (let i = 0; i < drop; i++) chars -= all[i]!.length;
+      while (chars > LOG_READ_CHARS_MAX && drop < all.length - 1) chars -= all[drop++]!.length;
+      if (drop) all.splice(0, drop);
+      dropped.current += drop;
       setVersion((v) => v + 1);
     };
     const fail = (err: unknown) => current && setState({ kind: 'error', message: errorText(err) });
@@ -101,5 +113,5 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
     };
   }, [bridge, nodeId, uid, container, previous, timestamps, tailLines, follow]);
 
-  return { lines: lines.current, version, state, containers, ended };
+  return { lines: lines.current, dropped: dropped.current, version, state, containers, ended };
 }
