@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DiffProgressSchema } from './diff';
+import { LogFollowEndedSchema, LogLinesSchema } from './logs';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
@@ -28,6 +29,10 @@ export const events = {
   noticeClosed: z.object({ id: z.string() }),
   /** A comparison's progress (diff.start), a few times a second at most, and once when it ends. */
   diffProgress: DiffProgressSchema,
+  /** A log follow's next lines (logs.follow). */
+  logLines: LogLinesSchema,
+  /** A log follow is over; its last logLines came before. */
+  logFollowEnded: LogFollowEndedSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

@@ -6,6 +6,7 @@ export * from './events';
 export * from './fleet';
 export * from './handle-request';
 export * from './history';
+export * from './logs';
 export * from './node-metrics';
 export * from './nodes';
 export * from './notices';

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localFileAccess } from '../logs/local-file-access';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
+import { startSimContainerLogs } from '../sim/sim-container-logs';
 import { createPrivateSocketDir } from '../ssh/private-socket-dir';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
@@ -31,12 +36,30 @@ export async function startDemoKubelet(seed = Date.now() % 100_000): Promise<Dem
     dir.remove();
     throw err;
   });
+  // The simulated containers write their logs in the kubelet's layout, in a folder of the user's own (mkdtemp: 0700).
+  let logsDir: string | undefined;
+  let logs: ReturnType<typeof startSimContainerLogs> | undefined;
+  try {
+    logsDir = mkdtempSync(join(tmpdir(), 'nodescope-demo-logs-'));
+    // A live file and one rotated per container (about 32 KiB each): a few hundred lines to read, and the
+    // whole demo under ~40 MB of temp space however long it runs.
+    logs = startSimContainerLogs(sim.store, { dir: logsDir, seed, maxFileBytes: 32 * 1024, maxFiles: 2 });
+  } catch (err) {
+    // The demo's pods still show; its Logs tab says the logs are missing.
+    console.error(`nodescope: the demo node's container logs could not be written: ${(err as Error).message}`);
+  }
+  const logFiles = logsDir !== undefined && logs ? { access: localFileAccess(), logsDir, sudo: false } : undefined;
   return {
     spec: { kind: 'demo', label: 'Demo node (simulated)' },
-    openLink: (request) => openKubeletNodeLink(request, { localSocket: dir.socketPath }),
+    openLink: (request) => {
+      const link = openKubeletNodeLink(request, { localSocket: dir.socketPath });
+      return { close: () => link.close(), logFiles: async () => logFiles };
+    },
     async close() {
+      logs?.stop();
       await sim.stop();
       dir.remove();
+      if (logsDir !== undefined) rmSync(logsDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
-import type { AppCore } from './app-core';
+import type { AppCore, AppEvent } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
@@ -25,6 +25,7 @@ import { openPresetStore } from './preset-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
+import { createPodLogsService } from './pod-logs-service';
 
 /** The same host (or socket) reached the same way, whatever its label or group. */
 function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
@@ -60,6 +61,10 @@ export interface InspectorOptions {
    * this machine behind added nodes, to check what the UI relies on without an SSH server.
    */
   openLink?: (request: NodeLinkRequest) => NodeLink;
+  /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
+  podLogsDir?: string;
+  /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
+  logPollIntervalMs?: number;
 }
 
 export interface Inspector extends AppCore {
@@ -84,7 +89,13 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   // Every node the app opens shares one login per jump host, and at most a few dial at once (README, "Many sources").
   const jumpPool = createJumpConnectionPool();
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
-  const linkOptions = { jumpPool, openLimit, pinsFile: defaultPinsFile(options.stateDir), ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}) };
+  const linkOptions = {
+    jumpPool,
+    openLimit,
+    pinsFile: defaultPinsFile(options.stateDir),
+    ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}),
+    ...(options.podLogsDir ? { podLogsDir: options.podLogsDir } : {}),
+  };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
   // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
   // churns (memory-release.ts). That is any link the hub opens: a connect, a reconnect after an error, a
@@ -114,6 +125,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         closed = true;
         await opening;
         await link?.close();
+      },
+      logFiles: async () => {
+        await opening;
+        return link?.logFiles?.();
       },
     };
   };
@@ -149,10 +164,21 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   });
 
   const presets = await openPresetStore(options.stateDir);
+  /** Each node's current link, for what is read through it besides the pods (container logs). */
+  const links = new Map<string, NodeLink>();
   const hubOptions: HubOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
-      return request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      const link = request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      links.set(request.nodeId, link);
+      return {
+        ...link,
+        close: () => {
+          if (links.get(request.nodeId) === link) links.delete(request.nodeId);
+          podLogs.stopNode(request.nodeId);
+          return link.close();
+        },
+      };
     },
     remembered: persist,
     presets,
@@ -191,6 +217,14 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     ...(options.history ? { history: options.history } : {}),
   };
   const hub = createHub(hubOptions);
+  const logListeners = new Set<(event: AppEvent) => void>();
+  const podLogs = createPodLogsService({
+    node: (nodeId) => hub.node(nodeId),
+    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid })).summary,
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    emit: (event) => logListeners.forEach((l) => l(event)),
+    ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
+  });
   if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
 
   /**
@@ -347,6 +381,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return { status: 'recording', path: target };
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
+    ...podLogs.handlers,
   };
 
   const saved = await loadRemembered();
@@ -365,10 +400,18 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   return {
     handlers,
-    subscribe: hub.subscribe,
+    subscribe: (listener) => {
+      const fromHub = hub.subscribe(listener);
+      logListeners.add(listener);
+      return () => {
+        fromHub();
+        logListeners.delete(listener);
+      };
+    },
     openUploaded: (file) => openFile(file).id,
     openDropped: openChosenFiles,
     async close() {
+      podLogs.close();
       memory.close();
       await recorder.close();
       await hub.close();

@@ -44,6 +44,8 @@ export interface KubeletNodeLinkOptions {
   jumpPool?: JumpConnectionPool;
   /** Bounds how many nodes dial at once (opening a hundred at start); a hanging dial hands its slot on. */
   openLimit?: ConcurrencyLimit;
+  /** The kubelet's podLogsDir on SSH nodes and local sockets; default /var/log/pods. */
+  podLogsDir?: string;
 }
 
 /** CPU and memory move slowly enough to read every few seconds without loading the kubelet (k9s: 2 s to 5 s). */
@@ -336,6 +338,24 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const opening = open();
 
   return {
+    // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
+    async logFiles() {
+      if (closed) return undefined;
+      const logsDir = options.podLogsDir ?? (await import('../logs/pod-log-layout')).DEFAULT_POD_LOGS_DIR;
+      if (spec.kind === 'ssh') {
+        const s = session;
+        if (!s) return undefined;
+        const { nodeFileAccess } = await import('../logs/node-file-access');
+        const sudo = spec.sudo === true;
+        return { access: nodeFileAccess(async () => (await s.connection()).client, { node: spec.label ?? spec.host, sudo }), logsDir, sudo };
+      }
+      // A socket on this machine: Nodescope runs on the node itself, whose files are here.
+      if (spec.kind === 'unix') {
+        const { localFileAccess } = await import('../logs/local-file-access');
+        return { access: localFileAccess(), logsDir, sudo: false };
+      }
+      return undefined;
+    },
     async close() {
       closed = true;
       answered();

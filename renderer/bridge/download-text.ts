@@ -1,9 +1,11 @@
+const TYPES = { csv: 'text/csv;charset=utf-8', json: 'application/json', text: 'text/plain;charset=utf-8' } as const;
+
 /**
- * Saves text the page made (a CSV or JSON export of what is on screen) as a download: the browser or
+ * Saves text the page made (a CSV or JSON export of what is on screen, a container log) as a download: the browser or
  * Electron asks where, as for any download; nothing crosses the bridge.
  */
-export function downloadText(fileName: string, text: string, format: 'csv' | 'json'): void {
-  const blob = new Blob([text], { type: format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json' });
+export function downloadText(fileName: string, text: string, format: keyof typeof TYPES): void {
+  const blob = new Blob([text], { type: TYPES[format] });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

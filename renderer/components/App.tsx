@@ -25,6 +25,7 @@ import { HelpPanel } from './HelpPanel';
 import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
+import { useLogsKey } from './logs-key';
 import { PodsTable } from './PodsTable';
 import { paletteItems } from './palette-items';
 import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
@@ -50,6 +51,12 @@ export function App({ model }: { model: AppModel }) {
   const [order, setOrder] = useState<SortOrder>({ key: 'namespace', descending: false });
   const [selectedUid, setSelectedUid] = useState<string | null>(null);
   const [openUid, setOpenUid] = useState<string | null>(null);
+  /** The l key's last request to show a pod's Logs tab. */
+  const [logsRequest, setLogsRequest] = useState<{ uid: string; n: number } | null>(null);
+  useLogsKey(openUid ?? selectedUid, useCallback((uid: string) => {
+    setOpenUid(uid);
+    setLogsRequest((was) => ({ uid, n: (was?.n ?? 0) + 1 }));
+  }, []));
   const [dialog, setDialog] = useState<DialogKind>(null);
   const [feedCollapsed, setFeedCollapsed] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -393,6 +400,8 @@ export function App({ model }: { model: AppModel }) {
                         metrics={metricsOf(model.pods.get(node.id, openUid) ?? { uid: openUid, namespace: '', name: '' })}
                         onClose={() => setOpenUid(null)}
                         onCompareWith={() => setDialog('comparePod')}
+                        logsRequest={logsRequest?.uid === openUid ? logsRequest.n : 0}
+                        live={!offline}
                       />
                     )}
                   </FollowPods>

@@ -4,6 +4,7 @@ import type { PodDetail as Detail, PodRow } from '../../app/contract/pods';
 import { kubectlJsonToYaml, yamlProblemsText } from '../../app/pod/kubectl-json-to-yaml';
 import { HistoryTab } from './HistoryTab';
 import { JsonView } from './JsonView';
+import { LogsTab } from './LogsTab';
 import { statusTone } from './PodsTable';
 import { PodResourcesView } from './PodResourcesView';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
@@ -16,15 +17,30 @@ import { agoText, isRecent } from '../format/recent-change';
 import type { PodVersionInfo } from '../../app/contract/history';
 import { timeText } from '../format/time-text';
 
-type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history';
+type Tab = 'summary' | 'resources' | 'json' | 'yaml' | 'unknown' | 'history' | 'logs';
 
 /**
  * The opened pod: refetched whenever its row changes, so the detail follows the watch, and when the
  * table's selection moves to another pod (the tab stays). What was fetched for another pod is never
  * shown under this one's name.
  */
-export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow | undefined; uid: string; metrics: PodMetricsView; onClose: () => void; onCompareWith: () => void }) {
-  const [tab, setTab] = useState<Tab>('summary');
+export function PodDetail(props: {
+  bridge: Bridge;
+  nodeId: string;
+  row: PodRow | undefined;
+  uid: string;
+  metrics: PodMetricsView;
+  onClose: () => void;
+  onCompareWith: () => void;
+  /** Bumped to show the Logs tab (the l key). */
+  logsRequest?: number;
+  /** Whether the source is live, so its logs can be followed. */
+  live?: boolean;
+}) {
+  const [tab, setTab] = useState<Tab>(props.logsRequest ? 'logs' : 'summary');
+  useEffect(() => {
+    if (props.logsRequest) setTab('logs');
+  }, [props.logsRequest]);
   /** The pod's last version when it was a change (not a list or its addition): the "what changed" mark. */
   const [lastChange, setLastChange] = useState<{ uid: string; version: PodVersionInfo } | null>(null);
   /** Bumped to open the History tab comparing the last change. */
@@ -72,7 +88,7 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
 
   const name = row?.name ?? detail?.summary.name ?? uid;
   const namespace = row?.namespace ?? detail?.summary.namespace ?? '';
-  // 1..6 pick the views in this order (key-bindings.ts TAB_TITLES names them for the help and the palette).
+  // 1..7 pick the views in this order (key-bindings.ts TAB_TITLES names them for the help and the palette).
   useShortcuts({ tab: (i) => setTab(tabs[i as number]?.id ?? tab) });
   const tabs: TabItem<Tab>[] = [
     { id: 'summary', label: 'Summary' },
@@ -80,8 +96,12 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
     { id: 'yaml', label: 'YAML' },
     { id: 'unknown', label: `Unknown fields${detail ? ` (${detail.unknownFields.length})` : ''}` },
     { id: 'resources', label: 'Resources' },
+    { id: 'logs', label: 'Logs' },
     { id: 'history', label: 'History' },
   ];
+  const containers = detail?.summary.containers ?? [];
+  // The one that restarted is the one whose log an operator opens the tab for; else the first app container.
+  const preferredContainer = (containers.find((c) => c.restarts > 0) ?? containers.find((c) => c.kind === 'regular') ?? containers[0])?.name;
 
   return (
     <section className="pod-detail" aria-label={`Pod ${namespace}/${name}`}>
@@ -132,6 +152,9 @@ export function PodDetail(props: { bridge: Bridge; nodeId: string; row: PodRow |
         {yaml?.note && <p className="muted small">{yaml.note}.</p>}
         {yaml && <JsonView key="yaml" format="yaml" text={yaml.text} fileName={`${namespace}_${name}.yaml`} />}
         {detail && tab === 'unknown' && <UnknownFieldsTable fields={detail.unknownFields} />}
+        {tab === 'logs' && (
+          <LogsTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} fileName={`${namespace}_${name}`} containers={containers.map((c) => c.name)} preferredContainer={preferredContainer} live={props.live ?? true} />
+        )}
         {tab === 'history' && <HistoryTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} compareRequest={compareRequest?.uid === uid ? compareRequest.n : 0} />}
       </Tabs>
     </section>

@@ -69,6 +69,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
   const notHere = (what: string) => () => {
     throw new ContractError('not-implemented', `The design preview has no files: ${what} works in the app.`);
   };
+  const noLogs = { status: 'unavailable' as const, message: 'The design preview has no log files.', nextStep: 'Container logs show in the app, read from the node.' };
   const bridge = createFakeBridge({
     ...hub.handlers,
     'app.info': () => ({ version: '0.1.0-preview', mode: 'browser', canPickFiles: false, canOpenFiles: false, defaultExportDir: '/home/operator/Downloads', sshConfigFile: '~/.ssh/config' }),
@@ -94,6 +95,10 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     'sources.open': notHere('opening snapshots'),
     'recording.start': notHere('recording'),
     'recording.stop': notHere('recording'),
+    // The Logs tab says so as it says it for any source without log files.
+    'logs.read': () => noLogs,
+    'logs.follow': () => noLogs,
+    'logs.stopFollow': () => ({}),
   });
   hub.subscribe((event: AppEvent) => bridge.emit(event.name, event.payload as never));
 

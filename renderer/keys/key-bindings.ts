@@ -17,7 +17,8 @@ export type Command =
   | 'compareSources'
   | 'record'
   | 'export'
-  | 'fields';
+  | 'fields'
+  | 'logs';
 
 export interface KeyBinding {
   /** KeyboardEvent.key values; an upper-case letter is Shift+letter. */
@@ -51,7 +52,7 @@ const SORTS: [key: string, sort: SortKey, column: string][] = [
 ];
 
 /** The pod detail's views, in the order of its tabs: 1 is the first. */
-export const TAB_TITLES = ['Summary', 'JSON', 'YAML', 'Unknown fields', 'Resources', 'History'] as const;
+export const TAB_TITLES = ['Summary', 'JSON', 'YAML', 'Unknown fields', 'Resources', 'Logs', 'History'] as const;
 
 /** Every key of the app, in the order the help lists them: the handlers and the help both read this table. */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
@@ -66,6 +67,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: TAB_TITLES.map((_, i) => String(i + 1)), help: `On an open pod: its views (${TAB_TITLES.join(', ')})`, command: 'tab', args: TAB_TITLES.map((_, i) => i) },
   { keys: [], widgetKeys: ['ArrowLeft', 'ArrowRight', 'Home', 'End'], help: 'On the pod’s tabs: the previous, next, first or last view' },
   { keys: ['c'], help: 'Compare the open pod with another pod of any open source', command: 'comparePod', title: 'Compare the open pod with…' },
+  { keys: ['l'], help: 'The Logs of the open or selected pod (in Find in log: Enter, Shift+Enter for the next, previous match)', command: 'logs', title: 'Logs of the pod' },
   { keys: ['e'], help: 'Export the pods shown', command: 'export', title: 'Export pods…' },
   { keys: ['r'], help: 'Record the node to a file, or stop recording', command: 'record', title: 'Record / stop recording' },
   { keys: ['m'], help: 'Choose the fields of the field mask (mask builder)', command: 'fields', title: 'Fields: mask builder…' },

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * A pod container's log, read from the node's files (app/logs) by the node's live source: logs.read for
+ * the last lines, or logs.follow for them and every line written after, as logLines events until
+ * logs.stopFollow (the tab closed, another pod or container) or the follow ends (logFollowEnded).
+ */
+
+/** At most this many lines per read (and per follow's first batch): what the Logs tab keeps scrollable. */
+export const LOG_LINES_MAX = 100_000;
+/** A read answers at most this many characters of lines (about 32 MiB in memory): older lines go first. */
+export const LOG_READ_CHARS_MAX = 16 * 1024 * 1024;
+/** A longer line is cut here (UTF-16 units) and says how much was left out: one line must not stall the window. */
+export const LOG_LINE_CHARS_MAX = 64 * 1024;
+
+export const LogRequestSchema = z.object({
+  nodeId: z.string().min(1),
+  uid: z.string().min(1, 'uid is required'),
+  /** Omitted: the first container with a log on the node (name order). */
+  container: z.string().min(1).max(63).optional(),
+  /** The instance before the current one (kubectl logs --previous). */
+  previous: z.boolean().default(false),
+  /** The last N lines (kubectl logs --tail). */
+  tailLines: z.number().int().min(0).max(LOG_LINES_MAX).default(1000),
+  /** Only lines newer than this many seconds (kubectl logs --since). */
+  sinceSeconds: z.number().int().min(1).optional(),
+  /** Each line starts with its time (kubectl logs --timestamps). */
+  timestamps: z.boolean().default(false),
+});
+export type LogRequest = z.input<typeof LogRequestSchema>;
+
+/** What the node has for the pod: which containers have logs, and which one was read. */
+const LogTargetSchema = z.object({
+  /** Containers with a log directory on the node, in name order. */
+  containers: z.array(z.string()),
+  container: z.string(),
+});
+
+export const LogReadSchema = z.discriminatedUnion('status', [
+  LogTargetSchema.extend({
+    status: z.literal('ok'),
+    /** The lines as text: invalid UTF-8 as U+FFFD, a line over LOG_LINE_CHARS_MAX cut (and saying so). */
+    lines: z.array(z.string()),
+    /** Older lines of the range left out to keep the answer within LOG_READ_CHARS_MAX. */
+    omitted: z.number().int().min(0).optional(),
+  }),
+  /**
+   * No log to show, and why: an offline source (snapshot, recording), a node not connected, a container
+   * that has not started, no previous instance. Not an error of the app: the tab says it as it is.
+   */
+  z.object({
+    status: z.literal('unavailable'),
+    message: z.string(),
+    nextStep: z.string(),
+    containers: z.array(z.string()).optional(),
+  }),
+]);
+export type LogRead = z.infer<typeof LogReadSchema>;
+
+export const LogFollowIdSchema = z.object({ followId: z.string().min(1).max(100) });
+
+export const LogFollowStartSchema = z.discriminatedUnion('status', [
+  LogTargetSchema.extend({ status: z.literal('following'), followId: z.string() }),
+  LogReadSchema.options[1],
+]);
+
+/** A follow's next lines (the tail first, then as they are written), a few batches a second at most. */
+export const LogLinesSchema = z.object({ followId: z.string(), lines: z.array(z.string()) });
+
+/** A follow is over: stopped by logs.stopFollow, the container restarted (a newer instance), or it failed. */
+export const LogFollowEndedSchema = z.object({
+  followId: z.string(),
+  reason: z.enum(['stopped', 'ended', 'failed']),
+  message: z.string().optional(),
+  nextStep: z.string().optional(),
+});

@@ -1,0 +1,110 @@
+// The Logs tab in browser mode against real components: the demo node's simulated kubelet writing CRI log
+// files, the app core reading them, the browser-mode server and the built renderer in Chromium.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInspector, type Inspector } from '../app/inspector/inspector';
+import type { UiServer } from '../app/ui-server/ui-server';
+import type { PodObject } from '../app/pod/pod-tree';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
+import { openUiInChromium } from './testing/ui-in-chromium';
+
+const artifacts = resolve(import.meta.dirname, 'artifacts');
+let inspector: Inspector;
+let server: UiServer;
+let browser: BrowserContext;
+let page: Page;
+let big: SimulatedKubelet;
+let logsDir: string;
+let work: string;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  work = mkdtempSync(join(tmpdir(), 'ns-e2e-logs-'));
+  // A socket on this machine too, whose pod logs are in a folder of the test's (podLogsDir).
+  logsDir = join(work, 'pods');
+  big = await startSimulatedKubelet({ socketPath: join(work, 'big.sock'), pods: 5, seed: 3 });
+  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: true, defaultExportDir: work, podLogsDir: logsDir });
+  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await inspector?.close();
+  await big?.stop();
+});
+
+describe('Logs tab', () => {
+  it("opens with l on a selected pod, shows its log lines, and highlights a searched word", async () => {
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await grid.waitFor();
+    await grid.getByRole('row').filter({ hasText: 'Running' }).first().click();
+    await page.keyboard.press('l');
+    const detail = page.locator('section.pod-detail');
+    await expect.poll(() => detail.getByRole('tab', { name: 'Logs' }).getAttribute('aria-selected')).toBe('true');
+    const log = detail.getByRole('region', { name: 'Container log' });
+    const first = log.locator('.log-line').first();
+    await first.waitFor();
+    // A word of a line the node wrote, searched for: every match is marked, and the count says how many.
+    const word = /[A-Za-z]{4,}/.exec((await first.textContent()) ?? '')?.[0];
+    expect(word, 'a word in the first log line').toBeDefined();
+    await detail.getByLabel('Find in log').fill(word!);
+    await expect.poll(() => detail.locator('.match-count').textContent()).toMatch(/^1\/\d+$/);
+    const marked = log.locator('mark').first();
+    await marked.waitFor();
+    expect((await marked.textContent())!.toLowerCase()).toBe(word!.toLowerCase());
+    await page.screenshot({ path: join(artifacts, 'logs-tab.png') });
+
+    // Closing the pod stops its follow in the app core, not only on the page.
+    const ended: string[] = [];
+    const off = inspector.subscribe((e) => e.name === 'logFollowEnded' && e.payload.reason === 'stopped' && ended.push(e.payload.followId));
+    await page.getByRole('button', { name: 'Close pod detail' }).click();
+    await expect.poll(() => ended.length).toBe(1);
+    off();
+  }, 60_000);
+
+  it('scrolls a log of 100,000 lines, drawing only the lines in view', async () => {
+    const pod = big.store.list()[0]!;
+    const meta = pod.metadata as PodObject;
+    const line = (i: number) => `2026-11-27T10:00:00.${String(i).padStart(9, '0')}Z stdout F line ${i} of the big log\n`;
+    const text = Array.from({ length: 100_000 }, (_, i) => line(i + 1)).join('');
+    for (const c of (pod.spec as PodObject).containers as PodObject[]) {
+      const dir = join(logsDir, `${meta.namespace}_${meta.name}_${meta.uid}`, String(c.name));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, '0.log'), text);
+    }
+    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'big.sock'), label: 'big-logs' });
+    await page.getByLabel(/^Node big-logs:/).click();
+    await page.getByLabel('Filter pods').fill(String(meta.name));
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await grid.getByRole('row').nth(1).click();
+    await page.keyboard.press('l');
+    const detail = page.locator('section.pod-detail');
+    await detail.getByLabel('Lines').selectOption('100000');
+    await detail.getByLabel('Find in log').fill('line 100000 of');
+    await expect.poll(() => detail.locator('.match-count').textContent(), { timeout: 30_000 }).toBe('1/1');
+    const log = detail.getByRole('region', { name: 'Container log' });
+    await log.locator('mark').filter({ hasText: 'line 100000 of' }).waitFor();
+    await detail.getByLabel('Find in log').fill('line 1 of');
+    await log.locator('mark').filter({ hasText: 'line 1 of' }).waitFor();
+    expect(await log.locator('.log-line').count()).toBeLessThan(200);
+    expect(await log.evaluate((el) => el.scrollHeight)).toBeGreaterThan(100_000 * 17);
+  }, 90_000);
+
+  it('says so, and why, for a pod with no log on the node', async () => {
+    // After the test above: big-logs is shown, and only its first pod has log files.
+    const meta = big.store.list()[1]!.metadata as PodObject;
+    await page.getByLabel('Filter pods').fill(String(meta.name));
+    const grid = page.getByRole('grid', { name: 'Pods' });
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await grid.getByRole('row').nth(1).click();
+    await page.keyboard.press('l');
+    const said = page.locator('section.pod-detail .log-unavailable');
+    await said.waitFor();
+    expect(await said.textContent()).toBe(`No container of pod ${meta.namespace}/${meta.name} has a log on this machine.A container that has not started yet has none; or the kubelet writes logs somewhere other than ${logsDir}.`);
+  }, 60_000);
+});

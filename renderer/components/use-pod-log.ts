@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Bridge } from '../../app/contract/bridge';
+import { LOG_LINES_MAX, LOG_READ_CHARS_MAX, type LogRequest } from '../../app/contract/logs';
+import { errorText } from '../format/error-text';
+
+export type PodLogState =
+  | { kind: 'loading' }
+  /** omitted: older lines of the range the app left out, to keep its answer bounded. */
+  | { kind: 'lines'; following: boolean; omitted?: number }
+  /** The node has no log to show and says why (offline file, not started, no previous instance). */
+  | { kind: 'unavailable'; message: string; nextStep: string }
+  | { kind: 'error'; message: string };
+
+export interface PodLog {
+  /** Held in place and appended to (a follow's batches); `version` says when it changed. */
+  lines: string[];
+  /** How many lines have been dropped from the front of `lines` (past the bounds) since it started. */
+  dropped: number;
+  version: number;
+  state: PodLogState;
+  /** Containers with a log on the node, as the node answered. */
+  containers: string[] | null;
+  /** Why a follow ended on its own (the container restarted, the read failed). */
+  ended: string | null;
+}
+
+/**
+ * A pod container's log for the Logs tab: read once (logs.read), or read and followed (logs.follow, then
+ * logLines events). Asking for anything else (another pod, container, previous, timestamps) or leaving the
+ * tab stops the follow on the app's side (logs.stopFollow), also when its id arrives only after that.
+ */
+export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'nodeId' | 'uid' | 'previous' | 'timestamps' | 'tailLines'>> & { container: string | undefined; follow: boolean }): PodLog {
+  const lines = useRef<string[]>([]);
+  const dropped = useRef(0);
+  const [version, setVersion] = useState(0);
+  const [state, setState] = useState<PodLogState>({ kind: 'loading' });
+  const [containers, setContainers] = useState<string[] | null>(null);
+  const [ended, setEnded] = useState<string | null>(null);
+  const { nodeId, uid, container, previous, timestamps, tailLines, follow } = request;
+
+  useEffect(() => {
+    let current = true;
+    lines.current = [];
+    dropped.current = 0;
+    let chars = 0;
+    setVersion((v) => v + 1);
+    setState({ kind: 'loading' });
+    setEnded(null);
+    const input = { nodeId, uid, previous, timestamps, tailLines, ...(container ? { container } : {}) };
+    const append = (more: string[]) => {
+      const all = lines.current;
+      for (const l of more) {
+        all.push(l);
+        chars += l.length;
+      }
+      // The oldest go first past either bound, as a terminal's scrollback.
+      let drop = Math.max(0, all.length - LOG_LINES_MAX);
+      for (let i = 0; i < drop; i++) chars -= all[i]!.length;
+      while (chars > LOG_READ_CHARS_MAX && drop < all.length - 1) chars -= all[drop++]!.length;
+      if (drop) all.splice(0, drop);
+      dropped.current += drop;
+      setVersion((v) => v + 1);
+    };
+    const fail = (err: unknown) => current && setState({ kind: 'error', message: errorText(err) });
+
+    if (!follow || previous) {
+      bridge.request('logs.read', input).then((r) => {
+        if (!current) return;
+        if (r.status === 'unavailable') {
+          setContainers(r.containers ?? null);
+          return setState({ kind: 'unavailable', message: r.message, nextStep: r.nextStep });
+        }
+        setContainers(r.containers);
+        append(r.lines);
+        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}) });
+      }, fail);
+      return () => {
+        current = false;
+      };
+    }
+
+    // Events for follows not yet known to be ours are held: a batch can come before logs.follow's answer.
+    let followId: string | null = null;
+    const early = new Map<string, string[][]>();
+    const offLines = bridge.on('logLines', (e) => {
+      if (!current) return;
+      if (e.followId === followId) append(e.lines);
+      else if (followId === null) early.set(e.followId, [...(early.get(e.followId) ?? []), e.lines]);
+    });
+    const offEnded = bridge.on('logFollowEnded', (e) => {
+      if (!current || e.followId !== followId || e.reason === 'stopped') return;
+      setState({ kind: 'lines', following: false });
+      setEnded([e.message, e.nextStep].filter(Boolean).join(' '));
+    });
+    bridge.request('logs.follow', input).then((r) => {
+      if (r.status === 'unavailable') {
+        if (!current) return;
+        setContainers(r.containers ?? null);
+        return setState({ kind: 'unavailable', message: r.message, nextStep: r.nextStep });
+      }
+      if (!current) return void bridge.request('logs.stopFollow', { followId: r.followId }).catch(() => undefined);
+      followId = r.followId;
+      setContainers(r.containers);
+      for (const batch of early.get(r.followId) ?? []) append(batch);
+      early.clear();
+      setState({ kind: 'lines', following: true });
+    }, fail);
+    return () => {
+      current = false;
+      offLines();
+      offEnded();
+      if (followId !== null) void bridge.request('logs.stopFollow', { followId }).catch(() => undefined);
+    };
+  }, [bridge, nodeId, uid, container, previous, timestamps, tailLines, follow]);
+
+  return { lines: lines.current, dropped: dropped.current, version, state, containers, ended };
+}
