@@ -71,17 +71,30 @@ describe('logs.read', () => {
 
 describe('logs.follow', () => {
   it('delivers a line written after it started, then stops when cancelled', async () => {
-    const from = events.length;
-    const started = await call<{ status: string; followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 0 });
-    expect(started.status).toBe('following');
-    const mine = () => events.slice(from).filter((e) => (e.payload as { followId?: string }).followId === started.followId);
-    // tail 0: nothing old; the demo's containers print every second, so what comes was written since.
-    const first = await pollUntil('a new line', () => mine().find((e) => e.name === 'logLines'), (e) => e !== undefined, { timeoutMs: 15_000 });
+    // The demo churns: a pod running now (not the one chosen at the start, long ago on a busy machine) is
+    // followed, and one that the churn restarts or deletes before it prints (its follow then ends) gives way to
+    // another.
+    let started: { status: string; followId: string } | undefined;
+    let mine = (): AppEvent[] => [];
+    let first: AppEvent | undefined;
+    for (let attempt = 0; attempt < 5 && !first; attempt++) {
+      const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });
+      const pod = rows.find((r) => r.status === 'Running' && r.restarts === 0)!;
+      const from = events.length;
+      const follow = await call<{ status: string; followId: string }>('logs.follow', { nodeId: demo.id, uid: pod.uid, tailLines: 0 });
+      expect(follow.status).toBe('following');
+      started = follow;
+      mine = () => events.slice(from).filter((e) => (e.payload as { followId?: string }).followId === follow.followId);
+      // tail 0: nothing old; the demo's containers print every second, so what comes was written since.
+      const seen = await pollUntil('a new line or the follow ended', () => mine().find((e) => e.name === 'logLines' || e.name === 'logFollowEnded'), (e) => e !== undefined, { timeoutMs: 15_000 });
+      if (seen!.name === 'logLines') first = seen;
+    }
     expect((first!.payload as { lines: string[] }).lines.length).toBeGreaterThan(0);
+    started = started!;
     await call('logs.stopFollow', { followId: started.followId });
     const ended = await pollUntil('the follow ended', () => mine().find((e) => e.name === 'logFollowEnded'), (e) => e !== undefined);
     expect(ended!.payload).toEqual({ followId: started.followId, reason: 'stopped' });
-  }, 20_000);
+  }, 120_000);
 
   it('refuses to follow a previous instance, which writes no more', async () => {
     await expect(call('logs.follow', { nodeId: demo.id, uid: running.uid, previous: true })).rejects.toThrow(/no more lines|not restarted/);

@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { ClientChannel } from 'ssh2';
-import { openExec } from '../ssh/remote-exec';
+import { onExit, openExec } from '../ssh/remote-exec';
 import type { SshConnection } from '../ssh/ssh-connection';
 import { SshError } from '../ssh/ssh-errors';
 import { streamFailureLog } from '../ssh/stream-failure-log';
@@ -74,7 +74,7 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
     ch.stderr.on('data', (d: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += d.toString();
     });
-    ch.once('exit', (code: number | null) => {
+    onExit(ch, (code) => {
       if (typeof code !== 'number' || code === 0) return;
       const text = stderr.trim() || `exit code ${code}`;
       if (/Connection refused/i.test(stderr)) return record(notListening(host, port, options.readOnly === true, text));

@@ -5,7 +5,7 @@
  * Only the bytes asked for cross the link: a tail moves a few chunks from the end, never the file.
  */
 import type { Client } from 'ssh2';
-import { openExec, RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
+import { onExit, openExec, RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
 import { LogAccessError, type LogFileAccess } from './log-file-access';
 
 export interface NodeFileAccessOptions {
@@ -75,7 +75,7 @@ export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileA
       let stderr = '';
       let code: number | null = null;
       ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      ch.on('exit', (c: number | null) => (code = c));
+      onExit(ch, (c) => (code = c));
       // The exit status may come after the data ends: wait for the channel to close before judging it.
       const closed = new Promise<void>((resolve) => ch.once('close', () => resolve()));
       ch.end();

@@ -90,7 +90,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of sessions) s.close();
-  kubelet?.kill();
+  // Gone before the next run starts: `pgrep -o -x kubelet` would find this one, the oldest, instead of its own.
+  if (kubelet && kubelet.exitCode === null && kubelet.signalCode === null) {
+    const exited = new Promise((resolve) => kubelet!.once('exit', resolve));
+    kubelet.kill('SIGKILL');
+    await exited;
+  }
   healthz?.close();
   await rm(sudoersPath, { force: true });
   await h?.stop();

@@ -13,11 +13,26 @@ export function shellQuote(word: string): string {
 export function openExec(client: Client, command: string): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
     try {
-      client.exec(command, { pty: false }, (err, ch) => (err ? reject(err) : resolve(ch)));
+      client.exec(command, { pty: false }, (err, ch) => {
+        if (err) return reject(err);
+        // A short command's output, exit status and close can come in the same read as the channel's start: ssh2
+        // emits them before the caller (a promise later) listens. Data and close wait for a reader; the exit status
+        // is a bare event, so it is kept here for onExit.
+        ch.once('exit', (code: number | null) => exitCodes.set(ch, code));
+        resolve(ch);
+      });
     } catch (err) {
       reject(err);
     }
   });
+}
+
+const exitCodes = new WeakMap<ClientChannel, number | null>();
+
+/** Calls `listener` with the command's exit code (null: ended by a signal), even when it came before this call. */
+export function onExit(ch: ClientChannel, listener: (code: number | null) => void): void {
+  if (exitCodes.has(ch)) listener(exitCodes.get(ch)!);
+  else ch.once('exit', (code: number | null) => listener(code));
 }
 
 export interface RemoteRunResult {
@@ -54,9 +69,8 @@ export async function runRemote(client: Client, command: string, options: Remote
   const { timeoutMs = 10_000, maxStdoutBytes = Infinity } = options;
   const ch = await openExec(client, command);
   return new Promise((resolve, reject) => {
-    let stdout = '';
+    const stdout: Buffer[] = [];
     let stdoutBytes = 0;
-    let stderr = '';
     let code: number | null = null;
     const fail = (err: RemoteRunError) => {
       clearTimeout(timer);
@@ -72,14 +86,16 @@ export async function runRemote(client: Client, command: string, options: Remote
       if (stdoutBytes > maxStdoutBytes) return;
       stdoutBytes += d.length;
       if (stdoutBytes > maxStdoutBytes) return fail(new RemoteRunError('TOO_MUCH_OUTPUT', `remote command printed more than ${maxStdoutBytes} bytes`));
-      stdout += d.toString();
+      stdout.push(d);
     });
-    ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    ch.on('exit', (c: number | null) => (code = c));
+    const stderr: Buffer[] = [];
+    ch.stderr.on('data', (d: Buffer) => stderr.push(d));
+    onExit(ch, (c) => (code = c));
     ch.on('error', () => {});
     ch.on('close', () => {
       clearTimeout(timer);
-      resolve({ stdout, stderr, code });
+      // Decoded whole: a character split between two packets stays one character.
+      resolve({ stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString(), code });
     });
     ch.end();
   });

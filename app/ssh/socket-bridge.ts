@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { Client, ClientChannel } from 'ssh2';
-import { openExec, shellQuote } from './remote-exec';
+import { onExit, openExec, shellQuote } from './remote-exec';
 import { probeRemoteSocket, type SocketProbe } from './remote-socket-probe';
 import type { SshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
@@ -128,7 +128,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.once('end', () => {
       if (stderr.trim()) failed(null);
     });
-    ch.once('exit', (code: number | null) => {
+    onExit(ch, (code) => {
       // A signal (code null) means the session was torn down, which the SSH layer reports itself.
       if (typeof code !== 'number' || code === 0) return;
       failed(code);
