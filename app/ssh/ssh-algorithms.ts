@@ -1,6 +1,15 @@
-import ssh2Constants from 'ssh2/lib/protocol/constants.js';
+import { createRequire } from 'node:module';
+import type Ssh2Constants from 'ssh2/lib/protocol/constants.js';
 import { matchPattern } from './ssh-config-parser';
 import { unsupportedBySsh2 } from './config-refusals';
+
+/**
+ * ssh2's tables, loaded when first asked (connecting): its constants module loads its crypto binding and
+ * cpu-features, which a command on a local socket or a file never needs (cli-start.test.ts).
+ */
+let constants: typeof Ssh2Constants | undefined;
+const ssh2Constants = (): typeof Ssh2Constants =>
+  (constants ??= createRequire(import.meta.url)('ssh2/lib/protocol/constants.js') as typeof Ssh2Constants);
 
 /**
  * The algorithm lists of ssh_config (HostKeyAlgorithms, KexAlgorithms, Ciphers, MACs,
@@ -38,12 +47,12 @@ interface KeywordRules {
   /** ssh's words for a bad list. */
   bad: string;
   /** The names ssh2 implements. */
-  ssh2: readonly string[];
+  ssh2: () => readonly string[];
 }
 
 const RULES: Record<AlgorithmKeyword, KeywordRules> = {
-  hostkeyalgorithms: { defaults: DEFAULT_KEY_ALGORITHMS, all: KEY_ALGORITHMS, patterns: true, bad: 'Bad key types', ssh2: ssh2Constants.SUPPORTED_SERVER_HOST_KEY },
-  pubkeyacceptedalgorithms: { defaults: DEFAULT_KEY_ALGORITHMS, all: KEY_ALGORITHMS, patterns: true, bad: 'Bad key types', ssh2: ssh2Constants.SUPPORTED_SERVER_HOST_KEY },
+  hostkeyalgorithms: { defaults: DEFAULT_KEY_ALGORITHMS, all: KEY_ALGORITHMS, patterns: true, bad: 'Bad key types', ssh2: () => ssh2Constants().SUPPORTED_SERVER_HOST_KEY },
+  pubkeyacceptedalgorithms: { defaults: DEFAULT_KEY_ALGORITHMS, all: KEY_ALGORITHMS, patterns: true, bad: 'Bad key types', ssh2: () => ssh2Constants().SUPPORTED_SERVER_HOST_KEY },
   kexalgorithms: {
     defaults: [
       'sntrup761x25519-sha512', 'sntrup761x25519-sha512@openssh.com', 'curve25519-sha256', 'curve25519-sha256@libssh.org', 'ecdh-sha2-nistp256',
@@ -58,7 +67,7 @@ const RULES: Record<AlgorithmKeyword, KeywordRules> = {
     ],
     patterns: false,
     bad: 'Bad SSH2 KexAlgorithms',
-    ssh2: ssh2Constants.SUPPORTED_KEX,
+    ssh2: () => ssh2Constants().SUPPORTED_KEX,
   },
   ciphers: {
     defaults: ['chacha20-poly1305@openssh.com', 'aes128-ctr', 'aes192-ctr', 'aes256-ctr', 'aes128-gcm@openssh.com', 'aes256-gcm@openssh.com'],
@@ -68,7 +77,7 @@ const RULES: Record<AlgorithmKeyword, KeywordRules> = {
     ],
     patterns: false,
     bad: 'Bad SSH2 cipher spec',
-    ssh2: ssh2Constants.SUPPORTED_CIPHER,
+    ssh2: () => ssh2Constants().SUPPORTED_CIPHER,
   },
   macs: {
     defaults: [
@@ -82,7 +91,7 @@ const RULES: Record<AlgorithmKeyword, KeywordRules> = {
     ],
     patterns: false,
     bad: 'Bad SSH2 MAC spec',
-    ssh2: ssh2Constants.SUPPORTED_MAC,
+    ssh2: () => ssh2Constants().SUPPORTED_MAC,
   },
 };
 
@@ -142,7 +151,7 @@ export interface HopAlgorithms {
  */
 export function hopAlgorithms(lists: OpenSshAlgorithms, host: string, preferKnownHostKeys: boolean): HopAlgorithms {
   const usable = (keyword: AlgorithmKeyword) => {
-    const ssh2 = RULES[keyword].ssh2;
+    const ssh2 = RULES[keyword].ssh2();
     const both = lists[keyword].filter((a) => ssh2.includes(a));
     if (both.length === 0) {
       throw unsupportedBySsh2(host, KEYWORD_NAMES[keyword],
