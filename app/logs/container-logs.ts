@@ -160,7 +160,15 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
     // Rotated (renamed, a new file made) or truncated (CRI-O's size cap): first finish the renamed file, which
     // the kubelet's reader skips, then start the new file from its beginning.
     const renamed = await findByIdentity(access, files, identity);
-    if (renamed && renamed.size > offset) yield* readTo(renamed.path, renamed.size);
+    if (renamed && renamed.size > offset) {
+      try {
+        yield* readTo(renamed.path, renamed.size);
+      } catch (err) {
+        // Compressed or removed by a later rotation while it was read (a follower that fell behind): the rest
+        // of it is gone, as for the kubelet's own reader, and the follow goes on with the new file.
+        if (await access.stat(renamed.path)) throw err;
+      }
+    }
     if (!now) continue;
     split.takeRest();
     offset = 0;
