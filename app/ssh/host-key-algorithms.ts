@@ -1,6 +1,6 @@
 import type { ConnectConfig } from 'ssh2';
 import { knownHostsName, readKnownHosts, hostFieldMatches } from './known-hosts';
-import { DEFAULT_HOP_ALGORITHMS, type HopAlgorithms } from './ssh-algorithms';
+import { defaultHopAlgorithms, type HopAlgorithms } from './ssh-algorithms';
 
 /** The signature algorithms a host key of this type can use (an `ssh-rsa` key signs with three). */
 function algorithmsForKeyType(keyType: string): string[] {
@@ -32,7 +32,7 @@ type Ssh2Algorithms = NonNullable<ConnectConfig['algorithms']>;
  * key algorithms in ssh's order for this host: known types first unless HostKeyAlgorithms is set.
  */
 export async function connectAlgorithms(hop: { host: string; port: number; knownHostsFiles: readonly string[]; hostKeyAlias?: string; algorithms?: HopAlgorithms }): Promise<Ssh2Algorithms> {
-  const lists = hop.algorithms ?? DEFAULT_HOP_ALGORITHMS;
+  const lists = hop.algorithms ?? defaultHopAlgorithms();
   const serverHostKey = lists.preferKnownHostKeys
     ? await preferredHostKeyAlgorithms({
         host: hop.host,

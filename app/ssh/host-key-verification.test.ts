@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { preferredHostKeyAlgorithms, orderHostKeyAlgorithms } from './host-key-algorithms';
-import { DEFAULT_HOP_ALGORITHMS } from './ssh-algorithms';
+import { defaultHopAlgorithms } from './ssh-algorithms';
 import { fingerprintSha256 } from './host-key-fingerprint';
 import { HostKeyError, hostKeyPolicy, verifyHostKey, type VerifyHostKeyOptions } from './host-key-verification';
 import { resolveSshHost } from './ssh-config';
@@ -218,7 +218,7 @@ describe('preferredHostKeyAlgorithms against an sshd with RSA and ed25519 host k
     const err = await expectHostKeyError(dial(h, { files: [kh], strict: 'yes' }), 'HOST_KEY_CHANGED');
     expect(err.message).toMatch(/rsa_only:1 has a ssh-rsa key \(SHA256:\S+\)/);
 
-    const algorithms = await preferredHostKeyAlgorithms({ host: h.host, port: h.port, files: [kh], allowed: DEFAULT_HOP_ALGORITHMS.serverHostKey });
+    const algorithms = await preferredHostKeyAlgorithms({ host: h.host, port: h.port, files: [kh], allowed: defaultHopAlgorithms().serverHostKey });
     // SHA-1 ssh-rsa stays out, as in ssh 8.8+.
     expect(algorithms.slice(0, 3)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519']);
     const offered = await dial(h, { files: [kh], strict: 'yes' }, algorithms);
@@ -226,7 +226,7 @@ describe('preferredHostKeyAlgorithms against an sshd with RSA and ed25519 host k
   });
 
   it('keeps OpenSSH\'s default order (without SHA-1 ssh-rsa) when nothing is known, and drops types ssh2 cannot use', () => {
-    const allowed = DEFAULT_HOP_ALGORITHMS.serverHostKey;
+    const allowed = defaultHopAlgorithms().serverHostKey;
     expect(orderHostKeyAlgorithms([], allowed)).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256']);
     expect(orderHostKeyAlgorithms(['sk-ssh-ed25519@openssh.com', 'ecdsa-sha2-nistp384'], allowed)[0]).toBe('ecdsa-sha2-nistp384');
   });

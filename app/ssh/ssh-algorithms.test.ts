@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import { ALGORITHM_KEYWORDS, assembleAlgorithms, DEFAULT_HOP_ALGORITHMS, hopAlgorithms, type AlgorithmKeyword, type OpenSshAlgorithms } from './ssh-algorithms';
+import { ALGORITHM_KEYWORDS, assembleAlgorithms, defaultHopAlgorithms, hopAlgorithms, type AlgorithmKeyword, type OpenSshAlgorithms } from './ssh-algorithms';
 import { openSshConnection } from './ssh-connection';
 import type { SshError } from './ssh-errors';
 import { resolveSshTarget } from './ssh-target';
@@ -63,9 +63,9 @@ describe('hopAlgorithms', () => {
     ({ ...Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, assembleAlgorithms(k, undefined)])), ...over }) as OpenSshAlgorithms;
 
   it('offers only what both ssh allows and ssh2 implements, in ssh\'s order: no SHA-1 ssh-rsa by default', () => {
-    expect(DEFAULT_HOP_ALGORITHMS.serverHostKey).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256']);
-    expect(DEFAULT_HOP_ALGORITHMS.kex).not.toContain('diffie-hellman-group15-sha512');
-    expect(DEFAULT_HOP_ALGORITHMS.preferKnownHostKeys).toBe(true);
+    expect(defaultHopAlgorithms().serverHostKey).toEqual(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256']);
+    expect(defaultHopAlgorithms().kex).not.toContain('diffie-hellman-group15-sha512');
+    expect(defaultHopAlgorithms().preferKnownHostKeys).toBe(true);
     const pinned = hopAlgorithms(lists({ hostkeyalgorithms: ['ssh-ed25519-cert-v01@openssh.com', 'ssh-ed25519'] }), 'node1', false);
     expect(pinned).toMatchObject({ serverHostKey: ['ssh-ed25519'], preferKnownHostKeys: false });
   });

@@ -168,9 +168,7 @@ export function hopAlgorithms(lists: OpenSshAlgorithms, host: string, preferKnow
   };
 }
 
-/** For a hop built without ssh_config: OpenSSH's defaults. */
-export const DEFAULT_HOP_ALGORITHMS: HopAlgorithms = hopAlgorithms(
-  Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, RULES[k].defaults])) as OpenSshAlgorithms,
-  'any host',
-  true,
-);
+let defaults: HopAlgorithms | undefined;
+/** For a hop built without ssh_config: OpenSSH's defaults (made when first asked: they need ssh2's tables). */
+export const defaultHopAlgorithms = (): HopAlgorithms =>
+  (defaults ??= hopAlgorithms(Object.fromEntries(ALGORITHM_KEYWORDS.map((k) => [k, RULES[k].defaults])) as OpenSshAlgorithms, 'any host', true));

@@ -216,6 +216,18 @@ describe('resolveSshHost results', () => {
     expect(plain.identityFiles).toContain(`${home}/.ssh/id_ed25519`);
   });
 
+  it('reads yes/no and other settings whatever their case, as ssh does: PasswordAuthentication No is off', async () => {
+    const mixed = join(dir, 'mixed-case.conf');
+    writeFileSync(mixed, ['Host mixed', '  HostName 127.0.0.1', '  PasswordAuthentication No', '  KbdInteractiveAuthentication NO', '  StrictHostKeyChecking Yes', '  AddressFamily INET', '  IdentitiesOnly Yes', '  BatchMode Yes', ''].join('\n'));
+    expect(await resolveBoth('mixed', { configFile: mixed })).toMatchObject({
+      authMethods: ['publickey'],
+      strictHostKeyChecking: 'yes',
+      addressFamily: 'inet',
+      identitiesOnly: true,
+      batchMode: true,
+    });
+  });
+
   it('keeps a quoted known_hosts path with a space as one path, as ssh does', async () => {
     expect(await resolveBoth('spaced', { configFile: config })).toMatchObject({
       userKnownHostsFiles: ['/x/my kh', '/x/a /b', `${home}/other`],

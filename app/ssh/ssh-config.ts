@@ -131,6 +131,14 @@ export function formatJumpHost(j: JumpHostSpec): string {
 
 const yes = (v: string | undefined) => v === 'yes' || v === 'true';
 
+/** Keywords whose values OpenSSH compares without regard to case (its multistate and flag options). */
+const MULTISTATE_KEYWORDS = new Set([
+  'stricthostkeychecking', 'identitiesonly', 'hashknownhosts', 'batchmode', 'addressfamily', 'pubkeyauthentication',
+  'kbdinteractiveauthentication', 'passwordauthentication', 'challengeresponseauthentication', 'gssapiauthentication',
+  'canonicalizehostname', 'checkhostip', 'controlmaster', 'addkeystoagent', 'forwardagent', 'updatehostkeys',
+  'verifyhostkeydns', 'hostbasedauthentication', 'enablesshkeysign', 'proxyusefdpass', 'requesttty', 'tcpkeepalive',
+]);
+
 function strictValue(v: string | undefined): StrictHostKeyCheckingValue {
   switch (v) {
     case 'yes':
@@ -159,7 +167,12 @@ function finish(
   env: NodeJS.ProcessEnv,
   hostKeysInKnownHostsOrder: boolean,
 ): ResolvedSshHost {
-  const first = (k: string) => values.get(k)?.[0];
+  // OpenSSH reads yes/no and other multistate values whatever their case (strcasecmp); ssh -G prints them in
+  // lower case, the built-in reader as written: `PasswordAuthentication No` must be off for both.
+  const first = (k: string) => {
+    const v = values.get(k)?.[0];
+    return v !== undefined && MULTISTATE_KEYWORDS.has(k) ? v.toLowerCase() : v;
+  };
   const hostname = first('hostname') ?? alias.toLowerCase();
   const user = first('user') ?? localAccount().user;
   const port = parsePort(first('port') ?? '22', 'the ssh config Port');
@@ -188,7 +201,8 @@ function finish(
     globalKnownHostsFiles: values.get('globalknownhostsfile') ?? [],
     strictHostKeyChecking: strictValue(first('stricthostkeychecking')),
     ...(identityAgent ? { identityAgent } : {}),
-    serverAliveInterval: Number(first('serveraliveinterval') ?? 0),
+    // ssh's default in BatchMode is a keepalive every 300 s (readconf.c fill_default_options).
+    serverAliveInterval: Number(first('serveraliveinterval') ?? (yes(first('batchmode')) ? 300 : 0)),
     serverAliveCountMax: Number(first('serveralivecountmax') ?? 3),
     ...(connectTimeout && connectTimeout !== 'none' ? { connectTimeout: Number(connectTimeout) } : {}),
     identitiesOnly: yes(first('identitiesonly')),
