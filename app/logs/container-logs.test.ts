@@ -100,6 +100,14 @@ describe('container logs from files', () => {
     expect(await pending).toBe('line 1\nline 2\n');
   });
 
+  it('a follower ends, saying why, when the pod is deleted and its log folder removed (it polled for ever)', async () => {
+    await writeFile(join(cdir, '0.log'), line(1));
+    const pending = read({ follow: true, pollIntervalMs: 20 });
+    await new Promise((r) => setTimeout(r, 60));
+    await rm(join(dir, 'default_web_0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11'), { recursive: true });
+    await expect(pending).rejects.toThrow(/is gone from .*: the pod was deleted or its logs garbage-collected/);
+  });
+
   it('names what is missing: the pod, the container', async () => {
     await expect(read()).rejects.toThrow('has no log file');
     await expect(findPodLogDir(localFileAccess(), dir, 'default/nope')).rejects.toThrow('no logs for pod default/nope');

@@ -148,6 +148,7 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
     if (rest.length) yield* put([rest]);
     return;
   }
+  const dir = files.current.slice(0, files.current.lastIndexOf('/'));
   while (!writer.done && !options.signal?.aborted) {
     await sleep(options.pollIntervalMs ?? 1000, options.signal);
     if (options.signal?.aborted) return;
@@ -169,7 +170,14 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
         if (await access.stat(renamed.path)) throw err;
       }
     }
-    if (!now) continue;
+    if (!now) {
+      // No live file and none renamed: between a rotation's rename and its new file, or gone for good (the pod
+      // deleted, the container's logs garbage-collected), which a follower must not wait on for ever.
+      if (!(await access.list(dir))) {
+        throw new LogAccessError(`the log folder ${dir} is gone from ${access.where}: the pod was deleted or its logs garbage-collected`, 'Nothing more will be written there; read the container of a pod that still runs.', 'NOT_FOUND');
+      }
+      continue;
+    }
     split.takeRest();
     offset = 0;
     identity = now.identity;
