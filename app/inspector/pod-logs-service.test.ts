@@ -37,7 +37,9 @@ describe('logs.read', () => {
   it("returns a demo pod's last lines as text, the tail counted from the end", async () => {
     const fifty = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 50 }));
     expect(fifty.containers.length).toBeGreaterThan(0);
-    expect(fifty.container).toBe(fifty.containers[0]);
+    // The pod's first app container, as kubectl's default, not the first log folder by name.
+    const { summary } = await call<{ summary: { containers: { kind: string; name: string }[] } }>('pods.get', { nodeId: demo.id, uid: running.uid });
+    expect(fifty.container).toBe(summary.containers.find((c) => c.kind === 'regular')!.name);
     expect(fifty.lines.length).toBeGreaterThan(2);
     expect(fifty.lines.every((l) => !l.includes('\n') && !/^\d{4}-\d\d-\d\dT.* std(out|err) [PF] /.test(l))).toBe(true);
     const three = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 3, timestamps: true }));

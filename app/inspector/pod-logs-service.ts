@@ -19,7 +19,7 @@ export interface PodLogsServiceDeps {
   /** The node's record (throws not-found for an unknown id). */
   node(nodeId: string): NodeInfo;
   /** The pod's namespace and name (throws not-found when the node does not have it). */
-  pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string }>;
+  pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
   /** The node's log files through its live link; undefined when it has none now. */
   logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
   emit(event: AppEvent): void;
@@ -68,7 +68,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     }
     const files = await deps.logFiles(input.nodeId);
     if (!files) return unavailable(`${node.label} is not connected, so its log files cannot be read.`, 'Connect the node, then open the Logs tab again.');
-    const { namespace, name } = await deps.pod(input.nodeId, input.uid);
+    const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
     const parts = parsePodDirName(`${namespace}_${name}_${input.uid}`);
     if (!parts) return unavailable(`Pod ${namespace}/${name} has a name or UID the kubelet could not have made a log folder of.`, 'Its logs cannot be on the node under /var/log/pods.');
     const pod = { ...parts, path: `${files.logsDir}/${namespace}_${name}_${input.uid}` };
@@ -85,7 +85,10 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
         [],
       );
     }
-    return { files, pod, containers, container: input.container ?? containers[0]! };
+    // As kubectl: the pod's first app container, not the first folder by name (an init container that ended
+    // long ago, whose follow would never see a line).
+    const firstApp = declared.find((c) => c.kind === 'regular' && containers.includes(c.name))?.name;
+    return { files, pod, containers, container: input.container ?? firstApp ?? containers[0]! };
   };
 
   const readOptions = (input: ValidInput<'logs.read'>, follow: boolean, signal?: AbortSignal): LogReadOptions => ({
