@@ -314,13 +314,13 @@ describe('the kubelet REST API over SSH', () => {
 
       // Deleted, it leaves /pods without a deletion that names it: the warning goes all the same.
       faulty.store.apply({ op: 'delete', uid: bad.uid as string });
-      await eventually(() => live()?.leftOut === undefined, 'the warning to go');
+      await eventually(() => live()?.leftOut === undefined, 'the warning to go', 30_000);
       expect([...shown.keys()].sort()).toEqual([...good].sort());
     } finally {
       await source.close();
       await faulty.stop();
     }
-  });
+  }, 60_000);
 
   it('shows a pod the container runtime still runs that the kubelet no longer lists', async () => {
     const { conn } = await connect({ pinsFile: await pinned() });

@@ -8,6 +8,7 @@ import type { BridgeEvent } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
 import { resolveSshTarget } from './ssh-target';
 import { SshError } from './ssh-errors';
+import { pollUntil } from '../testing/poll-until';
 import type { SessionState } from './ssh-session';
 import { harnessHop, harnessTarget, roundTrip, scriptedPrompter, startEchoSocket } from './testing/ssh-test-kit';
 
@@ -71,8 +72,8 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
   it('keeps the sudo refusal from the bridge stderr when sudo mode is forced', async () => {
     const t = await transport(harnessTarget(h, h.noSudo), { bridgeMode: 'sudo' });
     expect(await roundTrip(t.target, 'x')).toBe('');
-    await new Promise((r) => setTimeout(r, 200)); // the exit status arrives after the stream ends
-    const err = t.lastError() as SshError;
+    // The exit status may arrive after the stream ends: waited for, not slept on (a busy machine is slower).
+    const err = (await pollUntil('the bridge failure recorded', () => t.lastError(), (e) => e !== null && e !== undefined)) as SshError;
     expect(err.code).toBe('SUDO_REFUSED');
     expect(err.message).toContain('sudo: a password is required');
   });
