@@ -51,12 +51,7 @@ export function App({ model }: { model: AppModel }) {
   const [order, setOrder] = useState<SortOrder>({ key: 'namespace', descending: false });
   const [selectedUid, setSelectedUid] = useState<string | null>(null);
   const [openUid, setOpenUid] = useState<string | null>(null);
-  /** The l key's last request to show a pod's Logs tab. */
-  const [logsRequest, setLogsRequest] = useState<{ uid: string; n: number } | null>(null);
-  useLogsKey(openUid ?? selectedUid, useCallback((uid: string) => {
-    setOpenUid(uid);
-    setLogsRequest((was) => ({ uid, n: (was?.n ?? 0) + 1 }));
-  }, []));
+  const logsRequest = useLogsKey(openUid ?? selectedUid, setOpenUid);
   const [dialog, setDialog] = useState<DialogKind>(null);
   const [feedCollapsed, setFeedCollapsed] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
