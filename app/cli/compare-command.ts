@@ -1,7 +1,7 @@
 /**
  * `nodescope compare SRC SRC...`: the workload matrix of several sources (nodes, snapshots, recordings),
  * drift marked. Exit 1 when drift is found; when a source could not be read, its failure's exit code
- * instead, since a partial comparison cannot say there is none (README, "Many sources").
+ * instead, since a partial comparison cannot say there is none (docs/cli.md, "Many sources").
  */
 import { matrixToCsv, matrixToJson } from '../fleet/matrix-export';
 import { buildWorkloadMatrix, type MatrixInput } from '../fleet/workload-matrix';

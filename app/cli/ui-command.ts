@@ -64,7 +64,7 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
   return page;
 }
 
-/** The files to open and the nodes to add that the command line names (README, "Many sources"). */
+/** The files to open and the nodes to add that the command line names (docs/cli.md, "Many sources"). */
 function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
   const files: string[] = [];
   const named: string[] = [];

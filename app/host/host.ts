@@ -86,7 +86,7 @@ export interface Inspector extends AppCore {
 export async function createInspector(options: InspectorOptions): Promise<Inspector> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demoStarting: Promise<DemoKubelet> | null = null;
-  // Every node the app opens shares one login per jump host, and at most a few dial at once (README, "Many sources").
+  // Every node the app opens shares one login per jump host, and at most a few dial at once (docs/cli.md, "Many sources").
   const jumpPool = createJumpConnectionPool();
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const linkOptions = {

@@ -309,7 +309,7 @@ describe('kubelet NodeLink over SSH', () => {
     expect(rec.states.map((s) => s.phase)).not.toContain('live');
   }, 30_000);
 
-  // What waiting cannot fix stops at the first attempt, with what to change (README: when Nodescope stops retrying).
+  // What waiting cannot fix stops at the first attempt, with what to change (docs/retries.md).
   it.each([
     ['no kubelet socket at the given path', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: '/run/nodescope-test/missing.sock' }), /No kubelet socket at \/run\/nodescope-test\/missing\.sock/, /PodsAPI feature gate/],
     ['no kubelet socket found on the node', (h: SshHarness): Omit<SshNodeSpec, 'kind'> => ({ host: h.host, port: h.port, user: 'root', identityFile: h.root.key }), /No kubelet socket at \/var\/lib\/kubelet/, /PodsAPI feature gate/],
