@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadKey, type WorkloadId } from '../app/fleet/workload-identity';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import { podToKubectlJson } from '../app/pod/kubectl-json';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { DRIFTED_FLEET, firstWorkloadOf, HOTFIX_IMAGE } from './harness/drifted-fleet';

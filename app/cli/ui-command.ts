@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInspector } from '../inspector/inspector';
+import { createInspector } from '../host/host';
 import { readPodStream } from '../snapshot/open-pod-file';
-import { defaultStateDir } from '../inspector/state-dir';
+import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
