@@ -3,7 +3,7 @@
  * and, after a re-sync, prints the events that bring the shown set up to date.
  */
 import type { PodRow } from '../contract';
-import { describePodChange } from '../inspector/pod-change';
+import { describePodChange } from '../core/pod-change';
 import type { RowField } from '../pod/view/pod-field-sources';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
