@@ -50,7 +50,7 @@ export async function componentPages(entry: string): Promise<ComponentPages> {
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       await page.goto(`${base}${query ? `?${query}` : ''}`);
-      await page.locator('#root > *').first().waitFor();
+      await page.locator('#root > *').first().waitFor({ state: 'attached' });
       return { page, errors };
     },
     async close() {
