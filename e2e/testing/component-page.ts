@@ -1,22 +1,24 @@
 /**
  * One renderer component in Debian's Chromium, on the fake bridge: a test page entry (a `*.test-page.tsx`
  * beside the component, mounting it with renderer/testing/test-page.tsx) bundled in memory by esbuild,
- * served with the app's CSP, opened in a fresh page per test. The whole window is renderer-ui.test.ts's job.
+ * served with the app's CSP, opened in a fresh page per test. The window over the real hub is renderer-ui.test.ts's job.
  */
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; object-src 'none'";
 const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><link rel="icon" href="data:,"><link rel="stylesheet" href="/page.css"><title>test page</title></head><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>`;
 
 export interface ComponentPages {
-  /** Opens the page; `query` reaches the entry as location.search (which case to mount). Fails the test on a page error. */
+  /** Opens the page; `query` reaches the entry as location.search (which case to mount); `errors` collects the page's errors. */
   open(query?: string): Promise<{ page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
-export async function componentPages(entry: string): Promise<ComponentPages> {
+async function componentPages(entry: string): Promise<ComponentPages> {
   const bundle = await build({
     entryPoints: [entry],
     bundle: true,
@@ -58,6 +60,16 @@ export async function componentPages(entry: string): Promise<ComponentPages> {
       server.close();
     },
   };
+}
+
+/** For a test file: its component's test page, bundled and served once for all its tests. */
+export function componentTestPages(entry: URL): Pick<ComponentPages, 'open'> {
+  let pages: ComponentPages | undefined;
+  beforeAll(async () => {
+    pages = await componentPages(fileURLToPath(entry));
+  }, 60_000);
+  afterAll(() => pages?.close());
+  return { open: (query) => pages!.open(query) };
 }
 
 /** What the page's callbacks were called with so far (renderer/testing/test-page.tsx's `record`). */

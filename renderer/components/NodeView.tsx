@@ -15,10 +15,9 @@ import type { ActionStatus } from './use-action-status';
 import type { PodView } from './use-pod-view';
 import type { WindowSelectionView } from './use-window-selection';
 
-/** One node: its toolbar, metrics and time scrubber, the filter, then its pods (or its state while it has none). */
-export function NodeView(props: {
+/** What the window hands its views: the model, the time, the host's abilities, the selection and the pod view. */
+export interface WindowViewProps {
   model: AppModel;
-  node: NodeInfo;
   now: number;
   appInfo: RequestOutput<'app.info'> | null;
   hasPods: boolean;
@@ -29,7 +28,10 @@ export function NodeView(props: {
   logsRequest: LogsRequest;
   openDialog: (dialog: WindowDialog) => void;
   onEdit: (nodeId: string) => void;
-}) {
+}
+
+/** One node: its toolbar, metrics and time scrubber, the filter, then its pods (or its state while it has none). */
+export function NodeView(props: WindowViewProps & { node: NodeInfo }) {
   const { model, node, view, selection, status } = props;
   const state = describeNodeState(node.state, props.now);
   const enterTable = () => {

@@ -1,12 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentPages, recordedCalls, type ComponentPages } from '../../e2e/testing/component-page';
+import { describe, expect, it } from 'vitest';
+import { recordedCalls, componentTestPages } from '../../e2e/testing/component-page';
 
-let pages: ComponentPages;
-beforeAll(async () => {
-  pages = await componentPages(fileURLToPath(new URL('./NodesSidebar.test-page.tsx', import.meta.url)));
-}, 60_000);
-afterAll(() => pages?.close());
+const pages = componentTestPages(new URL('./NodesSidebar.test-page.tsx', import.meta.url));
 
 describe('NodesSidebar on the fake bridge', () => {
   it('lists the nodes group by group, counting the ones that show their pods', async () => {

@@ -1,12 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentPages, recordedCalls, type ComponentPages } from '../../e2e/testing/component-page';
+import { describe, expect, it } from 'vitest';
+import { recordedCalls, componentTestPages } from '../../e2e/testing/component-page';
 
-let pages: ComponentPages;
-beforeAll(async () => {
-  pages = await componentPages(fileURLToPath(new URL('./PodDetail.test-page.tsx', import.meta.url)));
-}, 60_000);
-afterAll(() => pages?.close());
+const pages = componentTestPages(new URL('./PodDetail.test-page.tsx', import.meta.url));
 
 describe('PodDetail on the fake bridge', () => {
   it('shows the pod’s summary, then its JSON and YAML as tabs', async () => {

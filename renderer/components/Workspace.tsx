@@ -1,36 +1,12 @@
-import type { RefObject } from 'react';
-import type { RequestOutput } from '../../app/contract/requests';
-import type { AppModel } from '../state/app-model';
 import { Banners } from './Banners';
-import type { WindowDialog } from './DialogHost';
 import { EventsFeed } from './EventsFeed';
 import { FleetView } from './FleetView';
 import { FollowPods } from './FollowPods';
-import type { LogsRequest } from './logs-key';
-import { NodeView } from './NodeView';
-import type { ActionStatus } from './use-action-status';
-import type { PodView } from './use-pod-view';
-import type { WindowSelectionView } from './use-window-selection';
+import { NodeView, type WindowViewProps } from './NodeView';
 import { Welcome } from './Welcome';
 
 /** The window beside the sidebar: banners, then the view over several sources, one node, or the welcome; the feed below. */
-export function Workspace(props: {
-  model: AppModel;
-  now: number;
-  appInfo: RequestOutput<'app.info'> | null;
-  hasPods: boolean;
-  status: ActionStatus;
-  view: PodView;
-  selection: WindowSelectionView;
-  filterRef: RefObject<HTMLInputElement | null>;
-  logsRequest: LogsRequest;
-  feedCollapsed: boolean;
-  onToggleFeed: () => void;
-  openDialog: (dialog: WindowDialog) => void;
-  onEdit: (nodeId: string) => void;
-  onStartDemo: () => void;
-  onOpenFiles: () => void;
-}) {
+export function Workspace(props: WindowViewProps & { feedCollapsed: boolean; onToggleFeed: () => void; onStartDemo: () => void; onOpenFiles: () => void }) {
   const { model, selection, status } = props;
   const { node, fleet, checked } = selection;
   // Read when drawn (inside FollowPods): the feed moves with the pod batches, not with the window.
@@ -41,20 +17,7 @@ export function Workspace(props: {
       {fleet ? (
         <FollowPods model={model}>{() => <FleetView model={model} nodeIds={checked} onError={status.fail} onClear={() => selection.setChecked([])} />}</FollowPods>
       ) : node ? (
-        <NodeView
-          model={model}
-          node={node}
-          now={props.now}
-          appInfo={props.appInfo}
-          hasPods={props.hasPods}
-          status={status}
-          view={props.view}
-          selection={selection}
-          filterRef={props.filterRef}
-          logsRequest={props.logsRequest}
-          openDialog={props.openDialog}
-          onEdit={props.onEdit}
-        />
+        <NodeView {...props} node={node} />
       ) : (
         <Welcome onAddNode={() => props.openDialog('addNode')} onStartDemo={props.onStartDemo} onOpenFiles={props.onOpenFiles} />
       )}

@@ -1,13 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentPages, recordedCalls, type ComponentPages } from '../../e2e/testing/component-page';
+import { describe, expect, it } from 'vitest';
+import { recordedCalls, componentTestPages } from '../../e2e/testing/component-page';
 
 /** AddNodeDialog, EditNodeDialog and AddManyDialog: the dialogs that change the node list, through the model. */
-let pages: ComponentPages;
-beforeAll(async () => {
-  pages = await componentPages(fileURLToPath(new URL('./node-dialogs.test-page.tsx', import.meta.url)));
-}, 60_000);
-afterAll(() => pages?.close());
+const pages = componentTestPages(new URL('./node-dialogs.test-page.tsx', import.meta.url));
 
 describe('the node dialogs on the fake bridge', () => {
   it('adds a node picked from the SSH config, bastions last, and the model holds it', async () => {
