@@ -16,7 +16,7 @@ import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import { summarizePod } from '../pod/view/summarize-pod';
 import { AppNotices } from './app-notices';
-import type { AppCore, AppEvent } from './app-event';
+import type { AppEvent } from './app-event';
 import { maskPreviewSteps } from './mask-preview';
 import { checkMask, maskOf } from './node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
@@ -39,7 +39,7 @@ import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion
 /** A pod change as a source reports it. */
 export type PodEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-/** A file's pods, read on the Node side (app/snapshot) and handed to the hub as an offline source. */
+/** A file's pods, read on the Node side (app/snapshot) and handed to the core as an offline source. */
 export type OfflineSource = {
   file: string;
   label?: string;
@@ -62,8 +62,8 @@ export type OfflineSource = {
 /** A recording's pods: an offline source with a time axis. */
 export type RecordingSource = Extract<OfflineSource, { kind: 'recording' }>;
 
-/** The requests the hub answers itself; the Node side adds the rest (files, exports, host facts). */
-export type HubRequest =
+/** The requests the core answers itself; the Node side adds the rest (files, exports, host facts). */
+export type CoreRequest =
   | 'nodes.list'
   | 'nodes.add'
   | 'nodes.addMany'
@@ -107,7 +107,7 @@ export interface PresetStore {
   remove(name: string): Promise<MaskPreset[]>;
 }
 
-export interface HubOptions {
+export interface CoreOptions {
   /** Opens a live source: an SSH node, a socket on this machine, the demo node. */
   openLink(request: NodeLinkRequest): NodeLink;
   /** The list of remembered nodes changed (added, removed, mask set): the Node side saves it. */
@@ -121,7 +121,7 @@ export interface HubOptions {
    * now reaches another machine (the Node side ends a recording of the old one's pods there).
    */
   edited?(info: NodeInfo, sameMachine: boolean): Promise<void>;
-  /** Every live pod event, after the hub applied it (recordings are written from here; decodeStored gives a tree). */
+  /** Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a tree). */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
   history?: HistoryLimits;
   now?: () => number;
@@ -140,8 +140,9 @@ export interface RememberedNode {
   keptMask?: unknown;
 }
 
-export interface Hub extends Omit<AppCore, 'handlers'> {
-  handlers: Pick<RequestHandlers, HubRequest>;
+export interface Core {
+  handlers: Pick<RequestHandlers, CoreRequest>;
+  subscribe(listener: (event: AppEvent) => void): () => void;
   notices: AppNotices;
   /** Adds a node the user had added before (nodes.json), with its mask; see restoreNode. */
   restore(node: RememberedNode & { maskProblem?: string }): NodeInfo;
@@ -205,10 +206,10 @@ function labelOf(spec: NodeSpec): string {
 /**
  * The app core behind the UI, with no Node in it: the sources (nodes, files), their connection
  * states, pod sets and pod histories, and the questions for the user. What needs Node (SSH, files,
- * dialogs, nodes.json, the demo kubelet) plugs in through HubOptions (app/inspector/inspector.ts);
+ * dialogs, nodes.json, the demo kubelet) plugs in through CoreOptions (the host, app/host/host.ts);
  * the design preview runs it over an in-memory source.
  */
-export function createHub(options: HubOptions): Hub {
+export function createCore(options: CoreOptions): Core {
   const now = options.now ?? Date.now;
   const listeners = new Set<(event: AppEvent) => void>();
   const emit = (event: AppEvent) => {
@@ -462,7 +463,7 @@ export function createHub(options: HubOptions): Hub {
     record.history.setLimits(limitsFor(record));
     let leftOut: string[] = [];
     if (source.kind === 'snapshot') {
-      // The hub follows pods by uid, so a file's pods go in as a live node's do: the first of each uid.
+      // The core follows pods by uid, so a file's pods go in as a live node's do: the first of each uid.
       const first = firstPodOfEachUid(source.pods, (p) => identityOf(p.pod));
       leftOut = first.leftOut;
       resetPods(record, first.kept, source.takenAt ?? now());
@@ -553,7 +554,7 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
-  /** Whole-node work under way (previews, matrices), stopped when the hub closes. */
+  /** Whole-node work under way (previews, matrices), stopped when the core closes. */
   const running = new Set<AbortController>();
   /** The mask preview under way per asker (a mask builder). */
   const previews = new Map<string, AbortController>();
@@ -628,7 +629,7 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
-  const handlers: Hub['handlers'] = {
+  const handlers: Core['handlers'] = {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
       const record = addNode(spec);

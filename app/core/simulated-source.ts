@@ -16,8 +16,8 @@ export interface SimulatedSourceOptions {
 }
 
 /**
- * A live source in memory: the simulator's pods and churn, handed to the hub without a kubelet, a
- * socket or protobuf. The design preview runs the real hub over it; the app's demo node serves the
+ * A live source in memory: the simulator's pods and churn, handed to the core without a kubelet, a
+ * socket or protobuf. The design preview runs the real core over it; the app's demo node serves the
  * same simulator through a real socket instead.
  */
 export function openSimulatedLink(request: NodeLinkRequest, options: SimulatedSourceOptions): NodeLink {

@@ -1,6 +1,6 @@
 /**
  * The app core's mask presets on the Node side: built-in ones and the user's, saved in the state folder
- * (plugged into the hub as its PresetStore, as nodes.json is). A preset file that cannot be read is never
+ * (plugged into the core as its PresetStore, as nodes.json is). A preset file that cannot be read is never
  * written over: saving waits until the user repairs or removes it.
  */
 import { ContractError } from '../contract';
