@@ -10,7 +10,8 @@ import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import type { DecodedPod } from '../pod/pod-tree';
 import { decodeStored, type PodBytes } from '../pod/stored-pod';
 import { generatePods } from '../sim/pod-generator';
-import { createCore, type Core, type OfflineSource, type PresetStore } from './core';
+import { createCore, type Core } from './core';
+import type { OfflineSource, PresetStore } from './core-types';
 import { simulatedRecording } from './simulated-source';
 
 const pod = (uid: string, phase: string, extra: Record<string, string> = {}): DecodedPod => ({

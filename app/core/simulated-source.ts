@@ -4,7 +4,7 @@ import { recordingTimeline } from '../recording/recording-timeline';
 import { Churn } from '../sim/churn';
 import { PodGenerator } from '../sim/pod-generator';
 import { PodStore } from '../sim/pod-store';
-import type { PodEventType, RecordingSource } from './core';
+import type { PodEventType, RecordingSource } from './core-types';
 
 export interface SimulatedSourceOptions {
   pods: number;

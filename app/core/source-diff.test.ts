@@ -3,7 +3,8 @@ import { handleRequest, type DiffProgress, type DiffResult, type NodeInfo, type 
 import type { AppEvent } from './app-event';
 import type { NodeLinkEvents } from './node-link';
 import type { DecodedPod } from '../pod/pod-tree';
-import { createCore, type Core, type OfflineSource } from './core';
+import { createCore, type Core } from './core';
+import type { OfflineSource } from './core-types';
 
 const pod = (uid: string, phase: string, image = 'app:1'): DecodedPod => ({
   pod: {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { OfflineSource } from '../core/core';
+import type { OfflineSource } from '../core/core-types';
 import type { PodFile } from '../snapshot/pod-file';
 
 /** A file's pods as the core takes them: where and when they were taken, else what the file is called. */

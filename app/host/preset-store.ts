@@ -5,7 +5,7 @@
  */
 import { ContractError } from '../contract';
 import { whyCannotWrite } from '../fs/write-error';
-import type { PresetStore } from '../core/core';
+import type { PresetStore } from '../core/core-types';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { loadSavedPresets, presetNameProblem, savedPresetsPath, savePresets } from './saved-presets';
 
