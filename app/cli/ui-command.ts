@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHost } from '../host/host';
-import { readPodStream } from '../snapshot/open-pod-file';
 import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
@@ -136,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
       host: inspector,
       rendererDir,
       port: options.port,
-      openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)),
+      openUpload: inspector.openUploaded,
     });
   } catch (err) {
     await inspector.close();

@@ -17,7 +17,7 @@ import type { CoreOptions, RememberedNode } from '../core/core-types';
 import type { HistoryLimits } from '../core/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { expandHostLines, listSshHosts } from './ssh-hosts';
-import { openPodFile } from '../snapshot/open-pod-file';
+import { openPodFile, readUploadedPodFile } from '../snapshot/open-pod-file';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
@@ -76,8 +76,11 @@ export interface HostOptions {
 export interface Host {
   handlers: RequestHandlers;
   subscribe(listener: (event: AppEvent) => void): () => void;
-  /** Opens an uploaded file's pods (browser mode); returns the new source's id. */
-  openUploaded(file: PodFile): string;
+  /**
+   * Opens an uploaded file's pods (browser mode), with the provenance of the sidecar uploaded beside it;
+   * returns the new source's id.
+   */
+  openUploaded(chunks: AsyncIterable<Uint8Array>, name: string, sidecar?: string): Promise<string>;
   /**
    * Opens files the user dropped on the window, their paths as the host (Electron's preload, not the
    * page) read them; from then on the page may name them again (undo reopens a removed file source).
@@ -416,7 +419,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         logListeners.delete(listener);
       };
     },
-    openUploaded: (file) => openFile(file).id,
+    openUploaded: async (chunks, name, sidecar) => openFile(await readUploadedPodFile(chunks, name, sidecar)).id,
     openDropped: openChosenFiles,
     async close() {
       podLogs.close();
