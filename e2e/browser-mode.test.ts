@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
 import type { NodeInfo, NodeMetrics } from '../app/contract';
@@ -22,7 +22,7 @@ const artifacts = resolve(import.meta.dirname, 'artifacts');
 
 let h: SshHarness;
 let sim: SimulatedKubelet | undefined;
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -75,7 +75,7 @@ beforeAll(async () => {
   // A node list from an older, broken run: the app must start anyway and say what it did with it.
   mkdirSync(join(work, 'state'), { recursive: true });
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
-  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
+  inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
   ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
 }, 180_000);
 
