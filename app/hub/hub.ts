@@ -30,10 +30,10 @@ import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { podToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { isUserAdded, labelOf, sameMachine, sourceKind } from '../source/kinds/source-kinds';
 import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
-import { sameMachine } from './same-machine';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
 /** A pod change as a source reports it. */
@@ -187,21 +187,6 @@ interface NodeRecord {
 const DEMO_ID = 'demo';
 const DEMO_SPEC: NodeSpec = { kind: 'demo', label: 'Demo node (simulated)' };
 
-function labelOf(spec: NodeSpec): string {
-  if (spec.label) return spec.label;
-  switch (spec.kind) {
-    case 'ssh':
-      return spec.host;
-    case 'unix':
-      return `unix:${spec.socketPath}`;
-    case 'demo':
-      return 'Demo node';
-    case 'snapshot':
-    case 'recording':
-      return spec.file.split('/').pop() || spec.file;
-  }
-}
-
 /**
  * The app core behind the UI, with no Node in it: the sources (nodes, files), their connection
  * states, pod sets and pod histories, and the questions for the user. What needs Node (SSH, files,
@@ -269,12 +254,12 @@ export function createHub(options: HubOptions): Hub {
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
-      r.info.spec.kind === 'ssh' || r.info.spec.kind === 'unix'
+      isUserAdded(r.info.spec)
         ? [{ spec: r.info.spec, mask: r.info.mask, ...(r.keptMask !== undefined ? { keptMask: r.keptMask } : {}) }]
         : [],
     );
   const persist = () => options.remembered?.(remembered()) ?? Promise.resolve();
-  const isRemembered = (record: NodeRecord) => record.info.spec.kind === 'ssh' || record.info.spec.kind === 'unix';
+  const isRemembered = (record: NodeRecord) => isUserAdded(record.info.spec);
 
   /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
   const recordList = (record: NodeRecord, pods: IncomingPod[], time: number) => {
@@ -393,7 +378,7 @@ export function createHub(options: HubOptions): Hub {
 
   const createRecord = (spec: NodeSpec, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
+      info: { id, label: labelOf(spec), simulated: sourceKind(spec).simulated, spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
       history: new PodHistory(limits, now),
       link: null,
@@ -645,7 +630,7 @@ export function createHub(options: HubOptions): Hub {
       const records = nodeIds.map(recordOf);
       for (const record of records) {
         const spec = record.info.spec;
-        if (spec.kind === 'ssh' || spec.kind === 'unix') {
+        if (isUserAdded(spec)) {
           if (group) spec.group = group;
           else delete spec.group;
         }
@@ -657,7 +642,7 @@ export function createHub(options: HubOptions): Hub {
     'nodes.update': async ({ nodeId, spec }) => {
       const record = recordOf(nodeId);
       const before = record.info.spec;
-      if (before.kind !== 'ssh' && before.kind !== 'unix') {
+      if (!isUserAdded(before)) {
         throw new ContractError('invalid-input', `${record.info.label} has no connection settings to edit.`, 'Only nodes added with Add node can be edited; remove this one instead.');
       }
       const kept = sameMachine(before, spec);
