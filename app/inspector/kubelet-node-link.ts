@@ -22,7 +22,7 @@ import { wakeableSleep } from '../util/wakeable-sleep';
 import { labelOf } from '../source/kinds/source-kinds';
 import { dialKubeletNode, dialLocalKubelet, type KubeletNode } from '../source/kubelet-node/dial-kubelet-node';
 import { kubeletDialSettings } from '../source/kubelet-node/ssh-node-settings';
-import { openNodeAccess, type NodeAccess } from '../source/node-access';
+import { openNodeAccess, type NodeAccess, type NodeReachable } from '../source/node-access';
 import { appNextStep, EDIT_NODE, editNodeWith } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from './node-link';
 import { readNodeMetrics } from './node-metrics-reader';
@@ -112,7 +112,7 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
   };
 }
 
-export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
+export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink & NodeReachable {
   const { spec, events } = request;
   // A unix: source is a socket on this machine, as the demo node's is.
   const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);

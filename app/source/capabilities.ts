@@ -3,10 +3,9 @@
  * Describer): "does this source have logs?", never "is this an SSH node?". A source has the ones its
  * kind and connection give it; a new capability is one interface here and the sources that have it.
  * Pods, metrics (CPU, memory, probes) and resources (PodResources) are pushed to the hub as the source
- * reads them (NodeLinkEvents); what a view reads on demand is asked for here.
+ * reads them (NodeLinkEvents); what a view reads on demand is asked for here. Types only, browser-safe.
  */
 import type { LogFileAccess } from '../logs/log-file-access';
-import type { NodeAccess } from './node-access';
 
 /** Where a source's container logs are, and how to read them (app/logs). */
 export interface NodeLogFiles {
@@ -22,10 +21,8 @@ export interface Loggable {
   logFiles(): Promise<NodeLogFiles | undefined>;
 }
 
-/** The node beside its kubelet: files, fixed commands, loopback HTTP (node info); undefined while not connected. */
-export interface NodeReachable {
-  nodeAccess(): Promise<NodeAccess | undefined>;
-}
-
-/** Every optional capability of an open source. */
-export type SourceCapabilities = Partial<Loggable & NodeReachable>;
+/**
+ * Every optional capability of an open source. Browser-safe, as the hub and the design preview hold sources:
+ * one that reaches its node's commands (node info) is NodeReachable (node-access.ts, Node side).
+ */
+export type SourceCapabilities = Partial<Loggable>;

@@ -24,6 +24,11 @@ export interface NodeAccess {
   session?: SshSession;
 }
 
+/** A source that reaches its node beside the kubelet (k9s-style capability): undefined while not connected. */
+export interface NodeReachable {
+  nodeAccess(): Promise<NodeAccess | undefined>;
+}
+
 export interface NodeAccessOptions {
   node: string;
   sudo: boolean;
