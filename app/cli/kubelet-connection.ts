@@ -77,7 +77,7 @@ export interface SharedConnections {
 
 /** What the node's flags say about reaching its kubelet, as the dial shared with the app takes it. */
 async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettings> {
-  const [{ defaultStateDir }, { defaultPinsFile }] = await Promise.all([import('../inspector/state-dir'), import('../kubelet-rest/kubelet-certificate-pins')]);
+  const [{ defaultStateDir }, { defaultPinsFile }] = await Promise.all([import('../host/state-dir'), import('../kubelet-rest/kubelet-certificate-pins')]);
   const { rest } = opts;
   return {
     api: opts.api,

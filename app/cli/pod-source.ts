@@ -1,5 +1,5 @@
 /**
- * What a node command's SOURCE names (README, "Sources"), as the source kinds registered by scheme
+ * What a node command's SOURCE names (docs/cli.md, "Sources"), as the source kinds registered by scheme
  * recognise it (app/source/source-arguments.ts): `unix:PATH` or `--local PATH`, a pod file, `ssh://` or any
  * other SSH destination.
  */
