@@ -16,6 +16,7 @@ import { type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
 import { sshDestination } from '../source/ssh-destination';
+import type { SourceArgument } from '../source/source-arguments';
 
 export interface KubeletConnection {
   client: KubeletClient;
@@ -99,6 +100,11 @@ async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettin
       ...(opts.mask ? { mask: opts.mask } : {}),
     },
   };
+}
+
+/** A live SOURCE as its kind is reached: an SSH destination (the node's name from here on), or a socket here. */
+export function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+  return connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host }, shared);
 }
 
 export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
