@@ -8,6 +8,8 @@ export const DEMO_KIND: SourceKindInfo<'demo'> = {
   userAdded: false,
   offline: false,
   simulated: true,
+  // Its simulated containers write logs; it has no node of its own to describe.
+  capabilities: ['logs'],
   group: () => '',
   // Its socket is private to the app: the CLI has nothing to name.
   cliSource: () => [],

@@ -11,6 +11,8 @@ const fileKind = (what: string) =>
     userAdded: false,
     offline: true,
     simulated: false,
+    // A file holds pods only: no container logs, no node to ask.
+    capabilities: [],
     group: () => 'Files',
     cliSource: (spec: FileSpec) => [spec.file],
     sameSource: (a: FileSpec, b: FileSpec) => a.file === b.file,

@@ -1,6 +1,12 @@
 import type { AddNodeSpec, NodeSpec } from '../../contract/nodes';
 
 export type SourceKindName = NodeSpec['kind'];
+
+/**
+ * What a view may ask of a source beside its pods, by kind, so the window and the host know before asking
+ * (app/source/capabilities.ts has the interfaces): container logs, and the node's own context (node info).
+ */
+export type SourceCapabilityName = 'logs' | 'nodeInfo';
 export type SpecOf<K extends SourceKindName> = Extract<NodeSpec, { kind: K }>;
 
 /**
@@ -20,6 +26,8 @@ export interface SourceKindInfo<K extends SourceKindName = SourceKindName> {
   offline: boolean;
   /** The simulated kubelet inside Nodescope, labelled as such everywhere. */
   simulated: boolean;
+  /** The capabilities a connected source of this kind has. */
+  capabilities: readonly SourceCapabilityName[];
   /** The sidebar section it goes in when the user has named groups ('' for none). */
   group(spec: SpecOf<K>): string;
   /** The words of a `nodescope` command's SOURCE and options that read the same source; [] when the CLI cannot. */

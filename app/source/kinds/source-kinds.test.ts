@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliSourceOf, describeSource, groupOfSource, isOffline, isUserAdded, labelOf, sameMachine, sameSource } from './source-kinds';
+import { cliSourceOf, describeSource, groupOfSource, isOffline, isUserAdded, labelOf, sameMachine, sameSource, sourceCan } from './source-kinds';
 
 describe('whether an edited node is the same machine (its pod history kept)', () => {
   it('is for new SSH settings on the same host and port, and for a new socket path on this machine', () => {
@@ -33,6 +33,13 @@ describe('what each kind of source is, asked of the kind', () => {
     expect([ssh, unix, demo, snapshot, recording].map(isUserAdded)).toEqual([true, true, false, false, false]);
     expect([ssh, unix, demo, snapshot, recording].map(isOffline)).toEqual([false, false, false, true, true]);
     expect([ssh, unix, demo, snapshot, recording].map(groupOfSource)).toEqual(['prod', '', '', 'Files', 'Files']);
+  });
+
+  it('says which capabilities each has, so a view asks for logs rather than for a kind; only files lack logs', () => {
+    const all = [ssh, unix, demo, snapshot, recording];
+    expect(all.map((s) => sourceCan(s, 'logs'))).toEqual([true, true, true, false, false]);
+    expect(all.map((s) => sourceCan(s, 'nodeInfo'))).toEqual([true, true, false, false, false]);
+    expect(all.filter((s) => !sourceCan(s, 'logs')).every(isOffline)).toBe(true);
   });
 
   it('says how each is reached, and how the CLI reaches the same source', () => {

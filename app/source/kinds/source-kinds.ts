@@ -1,7 +1,7 @@
 import type { NodeSpec } from '../../contract/nodes';
 import { DEMO_KIND } from './demo-kind';
 import { RECORDING_KIND, SNAPSHOT_KIND } from './file-kinds';
-import type { FileSpec, SourceKindInfo, SourceKindName, SpecOf, UserAddedSpec } from './source-kind';
+import type { FileSpec, SourceCapabilityName, SourceKindInfo, SourceKindName, SpecOf, UserAddedSpec } from './source-kind';
 import { SSH_KIND } from './ssh-kind';
 import { UNIX_KIND } from './unix-kind';
 
@@ -28,6 +28,9 @@ export const isUserAdded = (spec: NodeSpec): spec is UserAddedSpec => KINDS[spec
 /** A file's pods: never live. */
 export const isOffline = (spec: NodeSpec): spec is FileSpec => KINDS[spec.kind].offline;
 
+/** Whether a source of this kind has the capability once connected: a view asks this, not which kind it is. */
+export const sourceCan = (spec: NodeSpec, capability: SourceCapabilityName): boolean => KINDS[spec.kind].capabilities.includes(capability);
+
 export const describeSource = (spec: NodeSpec): string => sourceKind(spec).describe(spec);
 export const groupOfSource = (spec: NodeSpec): string => sourceKind(spec).group(spec);
 export const cliSourceOf = (spec: NodeSpec): string[] => sourceKind(spec).cliSource(spec);
@@ -38,4 +41,4 @@ export const sameSource = (a: NodeSpec, b: NodeSpec): boolean => a.kind === b.ki
 /** Whether an edited source still reaches the same machine, so its pod history is still that machine's. */
 export const sameMachine = (before: NodeSpec, after: NodeSpec): boolean => before.kind === after.kind && sourceKind(before).sameMachine(before, after);
 
-export type { SourceKindInfo, SourceKindName, SpecOf };
+export type { SourceCapabilityName, SourceKindInfo, SourceKindName, SpecOf };

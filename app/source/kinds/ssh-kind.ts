@@ -11,6 +11,7 @@ export const SSH_KIND: SourceKindInfo<'ssh'> = {
   userAdded: true,
   offline: false,
   simulated: false,
+  capabilities: ['logs', 'nodeInfo'],
   group: (spec) => spec.group ?? '',
   cliSource: (spec) => {
     const words = [spec.user ? `${spec.user}@${spec.host}` : spec.host];

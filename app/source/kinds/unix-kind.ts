@@ -11,6 +11,7 @@ export const UNIX_KIND: SourceKindInfo<'unix'> = {
   userAdded: true,
   offline: false,
   simulated: false,
+  capabilities: ['logs', 'nodeInfo'],
   group: (spec) => spec.group ?? '',
   cliSource: (spec) => [`${UNIX_SCHEME}${spec.socketPath}`],
   sameSource: (a, b) => a.socketPath === b.socketPath,
