@@ -7,7 +7,7 @@
  */
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
-import { dialKubeletNode, dialLocalKubelet, type KubeletDialSettings } from '../source/kubelet-node/dial-kubelet-node';
+import { dialKubeletNode, dialLocalKubelet, type KubeletDialSettings, type RestDialSettings } from '../source/kubelet-node/dial-kubelet-node';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
@@ -76,10 +76,24 @@ export interface SharedConnections {
   jumpPool: JumpConnectionPool;
 }
 
-/** What the node's flags say about reaching its kubelet, as the dial shared with the app takes it. */
-async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettings> {
+/** What the node's REST flags say, as the dial (and `nodescope node`'s /configz) takes them. */
+export async function restDialSettings(opts: NodeCommandOptions): Promise<RestDialSettings> {
   const [{ defaultStateDir }, { defaultPinsFile }] = await Promise.all([import('../host/state-dir'), import('../kubelet-rest/kubelet-certificate-pins')]);
   const { rest } = opts;
+  return {
+    readOnly: rest.readOnly,
+    credentials: rest.credentials,
+    pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
+    ...(rest.port ? { port: rest.port } : {}),
+    ...(rest.caFile ? { caFile: rest.caFile } : {}),
+    ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+    ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
+    ...(opts.mask ? { mask: opts.mask } : {}),
+  };
+}
+
+/** What the node's flags say about reaching its kubelet, as the dial shared with the app takes it. */
+async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettings> {
   return {
     api: opts.api,
     ...(opts.shape ? { shape: opts.shape } : {}),
@@ -89,16 +103,7 @@ async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettin
     ...(opts.mask ? { mask: opts.mask } : {}),
     ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     retry: { onRetry: announceRetry },
-    rest: {
-      readOnly: rest.readOnly,
-      credentials: rest.credentials,
-      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
-      ...(rest.port ? { port: rest.port } : {}),
-      ...(rest.caFile ? { caFile: rest.caFile } : {}),
-      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
-      ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
-      ...(opts.mask ? { mask: opts.mask } : {}),
-    },
+    rest: await restDialSettings(opts),
   };
 }
 

@@ -10,7 +10,7 @@ import { announcingRunner } from '../node-info/command-runner';
 import { nodeContextText } from '../node-info/node-context-text';
 import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } from '../node-info/node-info-reader';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection';
+import { resolveNodeTarget, restDialSettings, type KubeletConnection } from './kubelet-connection';
 import { runNodeCommand, writeStdout } from './node-command';
 import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -47,24 +47,14 @@ node:
  * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
  */
 async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
-  const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
-    import('../host/state-dir'),
-    import('../kubelet-rest/kubelet-certificate-pins'),
-    import('../kubelet-rest/kubelet-rest-connection'),
-    import('./terminal-prompter'),
-  ]);
-  const { rest } = opts;
+  const [{ openKubeletRest }, { terminalPrompter }] = await Promise.all([import('../kubelet-rest/kubelet-rest-connection'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
   let conn: KubeletRestConnection;
   try {
     conn = await openKubeletRest(await resolveNodeTarget(opts), {
       prompter,
       session,
-      credentials: rest.credentials,
-      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
-      ...(rest.port ? { port: rest.port } : {}),
-      ...(rest.caFile ? { caFile: rest.caFile } : {}),
-      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+      ...(await restDialSettings(opts)),
       ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     });
   } catch (err) {

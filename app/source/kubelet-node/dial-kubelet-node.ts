@@ -20,7 +20,7 @@ import type { SshSession } from '../../ssh/ssh-session';
 import type { JumpConnectionPool } from '../../ssh/shared-jump-connections';
 import { socketCandidatesFor } from './api-choice';
 
-/** How the kubelet's REST API is reached, when it is. */
+/** How the kubelet's REST API is reached, when it is (as openKubeletRest takes it). */
 export interface RestDialSettings {
   /** Default 10250, or 10255 with readOnly. */
   port?: number;
@@ -166,18 +166,10 @@ export async function dialKubeletNode(target: SshTarget, settings: KubeletDialSe
     }
     let node: Omit<KubeletNode, 'close' | 'podResources'>;
     if (useRest) {
-      const r = settings.rest;
       const rest = await openKubeletRest(target, {
         prompter,
         session,
-        pinsFile: r.pinsFile,
-        ...(r.credentials ? { credentials: r.credentials } : {}),
-        ...(r.port ? { port: r.port } : {}),
-        ...(r.readOnly ? { readOnly: true } : {}),
-        ...(r.caFile ? { caFile: r.caFile } : {}),
-        ...(r.tcpBridgeCommand ? { tcpBridgeCommand: r.tcpBridgeCommand } : {}),
-        ...(r.pollIntervalMs ? { pollIntervalMs: r.pollIntervalMs } : {}),
-        ...(r.mask ? { mask: r.mask } : {}),
+        ...settings.rest,
         ...(settings.callTimeoutMs ? { callTimeoutMs: settings.callTimeoutMs } : {}),
         onChannelEvent: (e) => {
           if (e.type === 'switched-to-command') options.notice?.(`${e.reason}; using \`${e.command}\` on the node`);
