@@ -22,6 +22,8 @@ import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
+import { tableHandlers } from './table-handlers';
+import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
@@ -164,6 +166,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   });
 
   const presets = await openPresetStore(options.stateDir);
+  const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink>();
   const hubOptions: HubOptions = {
@@ -226,6 +229,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
   if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+  if (tableViews.problem) hub.notices.raise('table-views-unreadable', tableViews.problem.message, tableViews.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -382,6 +386,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
+    ...tableHandlers(hub, tableViews),
   };
 
   const saved = await loadRemembered();
