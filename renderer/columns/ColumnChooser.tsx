@@ -20,6 +20,8 @@ export function ColumnChooser(props: {
   onDeleteView: (name: string) => void;
   /** The filter a view saved now keeps, shown beside its name field. */
   filter: string;
+  /** Why the last change was not saved. */
+  problem: string | null;
   onClose: () => void;
 }) {
   const [path, setPath] = useState('');
@@ -45,6 +47,11 @@ export function ColumnChooser(props: {
 
   return (
     <Modal title="Columns and views" onClose={props.onClose} wide footer={<button type="button" className="button" onClick={() => act({ type: 'reset' })}>Default columns</button>}>
+      {props.problem && (
+        <p className="form-error" role="alert">
+          {props.problem}
+        </p>
+      )}
       <ol className="column-list" aria-label="Columns">
         {entries.map(({ entry, column, shown }, i) => (
           <li key={entry.id} className="column-entry">

@@ -73,6 +73,11 @@ export function reduceColumns(layout: ColumnLayout, action: ColumnAction): Colum
   }
 }
 
+const METRICS: ReadonlySet<string> = new Set(['cpu', 'memory', 'probes']);
+const NONE: ReadonlySet<string> = new Set();
+/** The columns no row has data for: CPU, memory and probes where no source in view gives them (they say n/a). */
+export const emptyColumns = (noMetrics: boolean): ReadonlySet<string> => (noMetrics ? METRICS : NONE);
+
 /** Whether an entry is shown: the user's choice, else shown unless no row in view has a value there. */
 export const isShown = (entry: ColumnLayout['columns'][number], empty: ReadonlySet<string>): boolean => entry.shown ?? !empty.has(entry.id);
 
