@@ -102,7 +102,19 @@ describe('the pod table’s columns and saved views', () => {
     const nodeId = (await inspector!.handlers['nodes.list']({}))[0]!.id;
     await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata,status' });
     await expect.poll(async () => (await cells(page, 'spec.restartPolicy'))[0]?.title ?? '').toMatch(/^Not selected: left out by the mask/);
+
+    // A filter that reads a field the mask left out says which, and one click adds it to the node's mask.
+    await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata.name,metadata.namespace,metadata.uid' });
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('owner:DaemonSet');
+    const why = "owner:daemonset needs metadata.ownerReferences, which this node's field mask leaves out: no pod can match it.";
+    await page.getByRole('alert').filter({ hasText: why }).waitFor();
+    await expect.poll(() => page.locator('.pods-scroll .empty').textContent()).toBe(why);
+    await page.getByRole('button', { name: 'Add metadata.ownerReferences to the mask' }).click();
+    await expect.poll(async () => (await inspector!.handlers['nodes.list']({}))[0]!.mask).toBe('metadata.name,metadata.namespace,metadata.uid,metadata.ownerReferences');
+    await expect.poll(() => page.locator('[role=row][data-uid]').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('alert').filter({ hasText: why }).count()).toBe(0);
     await inspector!.handlers['nodes.setMask']({ nodeId, mask: '' });
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
 
     // A restart: another port, another origin, a new browser profile; the app core remembers.
     for (const o of opened.splice(0)) {

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
+import type { NodeMetrics } from '../../app/contract/node-metrics';
+import type { NodeInfo } from '../../app/contract/nodes';
 import type { ColumnLayout, SavedView } from '../../app/contract/table-views';
 import type { SortOrder } from '../filter/sort-rows';
 import type { PaletteItem } from '../keys/palette-match';
@@ -18,11 +20,13 @@ export function useColumnsUi(a: {
   setFilterText: (text: string) => void;
   order: SortOrder;
   setOrder: (order: SortOrder) => void;
-  /** No source in view gives CPU, memory or probes. */
-  noMetrics: boolean;
+  node: NodeInfo | undefined;
+  nodeMetrics: NodeMetrics | undefined;
   closeDialog: () => void;
-}): { layout: ColumnLayout; paletteViews: PaletteItem[]; chooser: ReactNode } {
+}): { layout: ColumnLayout; noMetrics: boolean; paletteViews: PaletteItem[]; chooser: ReactNode } {
   const views = useTableViews(a.bridge);
+  // What the node gives beside its pods, once known; until then only a REST node may give metrics.
+  const noMetrics = a.nodeMetrics ? !a.nodeMetrics.usage.available && !a.nodeMetrics.probes.available : a.node?.readFrom !== 'rest';
   const layout = views.layout('node');
   const apply = (view: SavedView) => {
     a.setFilterText(view.filter);
@@ -31,11 +35,12 @@ export function useColumnsUi(a: {
   };
   return {
     layout,
+    noMetrics,
     paletteViews: views.saved.map((view): PaletteItem => ({ kind: 'Saved view', label: view.name, run: () => apply(view) })),
     chooser: (
       <ColumnChooser
         layout={layout}
-        empty={emptyColumns(a.noMetrics)}
+        empty={emptyColumns(noMetrics)}
         onChange={(next) => views.setLayout('node', next)}
         saved={views.saved}
         onSaveView={(name) => views.saveView({ name, filter: a.filterText, sort: { ...a.order }, columns: layout })}

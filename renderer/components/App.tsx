@@ -28,6 +28,7 @@ import { PodDetail } from './PodDetail';
 import { useLogsKey } from './logs-key';
 import { ConfiguredPodsTable } from '../columns/ConfiguredPodsTable';
 import { useColumnsUi } from '../columns/use-columns-ui';
+import { MaskBlindNote } from '../filter/MaskBlindNote';
 import { paletteItems } from './palette-items';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
@@ -96,8 +97,7 @@ export function App({ model }: { model: AppModel }) {
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
-  const noMetrics = nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node?.readFrom !== 'rest';
-  const columnsUi = useColumnsUi({ bridge, filterText, setFilterText, order, setOrder, noMetrics, closeDialog: () => setDialog(null) });
+  const columnsUi = useColumnsUi({ bridge, filterText, setFilterText, order, setOrder, node, nodeMetrics, closeDialog: () => setDialog(null) });
   /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
   const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []);
 
@@ -328,6 +328,7 @@ export function App({ model }: { model: AppModel }) {
                   {filter.errors[0]}
                 </span>
               )}
+              <MaskBlindNote bridge={bridge} node={node} filter={filter} />
             </div>
             {node.state.phase !== 'live' && !hasPods ? (
               <div className="node-state-panel">
@@ -376,9 +377,9 @@ export function App({ model }: { model: AppModel }) {
                         setSelectedUid(uid);
                         setOpenUid(uid);
                       }}
-                      emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                      filter={filter}
                       metricsOf={metricsOf}
-                      noMetrics={noMetrics}
+                      noMetrics={columnsUi.noMetrics}
                       manySources={false}
                     />
                   )}
