@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { openUiInChromium, type UiInChromium } from './testing/ui-in-chromium';
 
 let kubelet: SimulatedKubelet;
 let work: string;
-const opened: { inspector: Inspector; ui: UiInChromium }[] = [];
+const opened: { inspector: Host; ui: UiInChromium }[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-columns-'));
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** The app on the same state folder each time (as after a restart), in a fresh browser profile. */
 async function openApp(run: number): Promise<Page> {
-  const inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, defaultExportDir: work, nodes: [{ kind: 'unix', socketPath: join(work, 'kubelet.sock') }] });
+  const inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: false, defaultExportDir: work, nodes: [{ kind: 'unix', socketPath: join(work, 'kubelet.sock') }] });
   const ui = await openUiInChromium(inspector, join(work, `chromium-${run}`));
   opened.push({ inspector, ui });
   // Wide enough for every column: what is hidden is hidden by choice or for want of data, not of room.

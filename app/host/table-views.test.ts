@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeInfo, PodFields, TableViews } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { pollUntil } from '../testing/poll-until';
-import { driveInspector } from './testing/drive-host';
+import { driveHost } from './testing/drive-host';
 import { tableViewsPath } from './table-views-store';
 
 let kubeletDir: string;
 let kubelet: SimulatedKubelet;
-const open: Inspector[] = [];
+const open: Host[] = [];
 
 beforeAll(async () => {
   kubeletDir = mkdtempSync(join(tmpdir(), 'ns-views-kubelet-'));
@@ -28,9 +28,9 @@ afterEach(async () => {
 });
 
 async function start(stateDir: string) {
-  const inspector = await createInspector({ mode: 'browser', stateDir, demo: false, openLink: (request) => openKubeletNodeLink(request, { localSocket: join(kubeletDir, 'pods.sock') }) });
+  const inspector = await createHost({ mode: 'browser', stateDir, demo: false, openLink: (request) => openKubeletNodeLink(request, { localSocket: join(kubeletDir, 'pods.sock') }) });
   open.push(inspector);
-  return { inspector, ...driveInspector(inspector) };
+  return { inspector, ...driveHost(inspector) };
 }
 
 const VIEWS: TableViews = {
