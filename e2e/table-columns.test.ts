@@ -2,20 +2,23 @@
 // kubelet on a local socket (Pods API: no CPU, memory or probes), the app core, the browser-mode server and
 // the built renderer in Chromium. Hide a column, add one of a pod field, save a view; a reload and a restart
 // of the app (a new port, so a new origin) find them as left.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { openUiInChromium, type UiInChromium } from './testing/ui-in-chromium';
 
+/** Screenshots to look at (git-ignored), at the window sizes operators use. */
+const artifacts = resolve(import.meta.dirname, 'artifacts');
 let kubelet: SimulatedKubelet;
 let work: string;
 const opened: { inspector: Host; ui: UiInChromium }[] = [];
 
 beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
   work = mkdtempSync(join(tmpdir(), 'ns-e2e-columns-'));
   kubelet = await startSimulatedKubelet({ socketPath: join(work, 'kubelet.sock'), pods: 40, seed: 5, nodeName: 'node-a' });
 }, 60_000);
@@ -75,11 +78,19 @@ describe('the pod table’s columns and saved views', () => {
     await chooser.getByRole('combobox', { name: 'Add a column of a pod field' }).fill('spec.restartPolicy');
     await chooser.getByRole('combobox', { name: 'Add a column of a pod field' }).press('Enter');
     await chooser.getByRole('button', { name: 'Move restartPolicy up' }).click();
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: join(artifacts, `columns-chooser-${size.width}.png`) });
+    }
+    await page.setViewportSize({ width: 1920, height: 1000 });
     await page.keyboard.press('Escape');
     await chooser.waitFor({ state: 'detached' });
 
     const expected = ['Namespace', 'Name', 'Status', 'Ready', 'Restarts', 'Age', 'Node', 'Owner', 'restartPolicy', 'Static'];
     await expect.poll(() => headers(page)).toEqual(expected);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.screenshot({ path: join(artifacts, 'columns-table-1024.png') });
+    await page.setViewportSize({ width: 1920, height: 1000 });
     // The field's values come from each pod; every pod of the simulator has a restart policy.
     await expect.poll(async () => (await cells(page, 'spec.restartPolicy')).map((c) => c.text)).not.toContain('…');
     expect((await cells(page, 'spec.restartPolicy')).every((c) => ['Always', 'Never', 'OnFailure'].includes(c.text))).toBe(true);

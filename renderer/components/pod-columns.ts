@@ -64,8 +64,9 @@ function dropOrder(ctx: ColumnContext): PodColumn['key'][][] {
     ...(ctx.noMetrics ? [METRICS] : []),
     ['isStatic'],
     ['ownerKind'],
-    (ctx.chosen ?? []).flatMap((c) => (c.path ? [c.key] : [])),
     ...node,
+    // Columns the user added: kept over the ones no one asked for.
+    (ctx.chosen ?? []).flatMap((c) => (c.path ? [c.key] : [])),
     ['podIP'],
     ['ready', 'restarts'],
     ['age'],
