@@ -268,6 +268,8 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.keyboard.type('export');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Export pods' }).waitFor();
+    // Focus on the dialog's first field, not on its ✕, where Enter would close it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? document.activeElement?.getAttribute('aria-label'))).toMatch(/^All pods on /);
     await page.keyboard.press('Escape');
     await page.keyboard.press('m');
     await page.getByRole('dialog', { name: /^Field mask for / }).waitFor();
