@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
+import { useColumnsUi } from '../columns/use-columns-ui';
 import type { AppModel } from '../state/app-model';
 import { DialogHost, type WindowDialog } from './DialogHost';
 import { FollowPods } from './FollowPods';
@@ -39,6 +40,16 @@ export function App({ model }: { model: AppModel }) {
   const [feedCollapsed, setFeedCollapsed] = useState(false);
   /** The node just removed, while its removal can be undone. */
   const [removed, setRemoved] = useState<NodeInfo | null>(null);
+  const columns = useColumnsUi({
+    bridge: model.bridge,
+    filterText: view.filterText,
+    setFilterText: view.setFilterText,
+    order: view.order,
+    setOrder: view.setOrder,
+    node,
+    nodeMetrics: view.nodeMetrics,
+    closeDialog: () => setDialog(null),
+  });
   const filterRef = useRef<HTMLInputElement>(null);
   const fileInputRef = useRef<HTMLInputElement>(null);
   const logsRequest = useLogsKey(selection.openUid ?? selection.selectedUid, selection.openPod);
@@ -119,6 +130,7 @@ export function App({ model }: { model: AppModel }) {
         hasPods={hasPods}
         status={status}
         view={view}
+        columns={columns}
         selection={selection}
         filterRef={filterRef}
         logsRequest={logsRequest}
@@ -137,6 +149,7 @@ export function App({ model }: { model: AppModel }) {
         onCloseEdit={() => setEditingId(null)}
         selection={selection}
         view={view}
+        columns={columns}
         onAdded={(added) => {
           setDialog(null);
           show(added);

@@ -11,11 +11,12 @@ import { FollowPods } from './FollowPods';
 import { HelpPanel } from './HelpPanel';
 import { paletteItems } from './palette-items';
 import { PromptDialog } from './PromptDialog';
+import type { ColumnsUi } from './NodeView';
 import type { PodView } from './use-pod-view';
 import type { WindowSelectionView } from './use-window-selection';
 
 /** The dialogs the window opens one at a time (from a button, a key or the palette). */
-export type WindowDialog = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette';
+export type WindowDialog = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | 'columns';
 
 /**
  * The window's dialogs: the one open, the node being edited, and the app core's pending question
@@ -29,6 +30,7 @@ export function DialogHost(props: {
   onCloseEdit: () => void;
   selection: WindowSelectionView;
   view: PodView;
+  columns: ColumnsUi;
   /** Added nodes, to be shown: one alone as the node, several ticked together. */
   onAdded: (nodes: NodeInfo[]) => void;
   onDone: (message: string) => void;
@@ -67,7 +69,8 @@ export function DialogHost(props: {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={onClose} />}
-      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked })} onClose={onClose} />}
+      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, props.columns.paletteViews)} onClose={onClose} />}
+      {dialog === 'columns' && props.columns.chooser}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={model.bridge} nodes={model.nodes} initialLeft={node.id} onClose={onClose} />}
       {dialog === 'comparePod' && node && openUid && (
         <ComparePodsDialog bridge={model.bridge} nodes={model.nodes} rows={(id) => model.pods.rows(id)} from={{ nodeId: node.id, uid: openUid, row: model.pods.get(node.id, openUid) }} onClose={onClose} />

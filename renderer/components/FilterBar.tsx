@@ -1,7 +1,7 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { ParsedFilter } from '../filter/filter-language';
 
-/** The filter box over the pods table, the Help button and the filter's first error. */
+/** The filter box over the pods table, the Help and Columns buttons, the filter's first error and `children` (notes on it). */
 export function FilterBar(props: {
   filterRef: RefObject<HTMLInputElement | null>;
   text: string;
@@ -10,6 +10,8 @@ export function FilterBar(props: {
   /** ↓ or Enter in the box: go to the table's rows. */
   onEnterTable: () => void;
   onHelp: () => void;
+  onColumns: () => void;
+  children?: ReactNode;
 }) {
   return (
     <div className="filter-bar">
@@ -34,11 +36,15 @@ export function FilterBar(props: {
       <button type="button" className="button help-button" aria-keyshortcuts="?" onClick={props.onHelp}>
         Help <kbd>?</kbd>
       </button>
+      <button type="button" className="button" aria-keyshortcuts="v" onClick={props.onColumns}>
+        Columns <kbd>v</kbd>
+      </button>
       {props.filter.errors.length > 0 && (
         <span className="field-error filter-error" role="alert">
           {props.filter.errors[0]}
         </span>
       )}
+      {props.children}
     </div>
   );
 }

@@ -4,7 +4,8 @@ import type { AppModel } from '../state/app-model';
 import { FollowPods } from './FollowPods';
 import type { LogsRequest } from './logs-key';
 import { PodDetail } from './PodDetail';
-import { PodsTable } from './PodsTable';
+import { ConfiguredPodsTable } from '../columns/ConfiguredPodsTable';
+import type { ColumnsUi } from './NodeView';
 import type { PodView } from './use-pod-view';
 import type { WindowSelectionView } from './use-window-selection';
 
@@ -14,6 +15,7 @@ export function NodePods(props: {
   node: NodeInfo;
   state: ReturnType<typeof describeNodeState>;
   view: PodView;
+  columns: ColumnsUi;
   selection: WindowSelectionView;
   logsRequest: LogsRequest;
   onCompareWith: () => void;
@@ -41,21 +43,19 @@ export function NodePods(props: {
       )}
       <FollowPods model={model}>
         {() => (
-          <PodsTable
-            notSelected={view.notSelected}
-            mask={node.mask}
+          <ConfiguredPodsTable
+            model={model}
+            node={node}
+            layout={props.columns.layout}
             rows={view.shownRows()}
-            totalCount={model.pods.count(node.id)}
             order={view.order}
             onSort={view.sortBy}
             selectedUid={selection.selectedUid}
             onSelect={selection.selectPod}
             onOpen={selection.openPod}
-            changedAt={(uid) => model.pods.changedAt(node.id, uid)}
-            lastChange={(uid) => model.pods.lastChange(node.id, uid)}
-            emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+            filter={view.filter}
             metricsOf={view.metricsOf}
-            noMetrics={view.nodeMetrics ? !view.nodeMetrics.usage.available && !view.nodeMetrics.probes.available : node.readFrom !== 'rest'}
+            noMetrics={props.columns.noMetrics}
             manySources={false}
           />
         )}

@@ -1,6 +1,8 @@
 import type { RefObject } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
+import type { useColumnsUi } from '../columns/use-columns-ui';
+import { MaskBlindNote } from '../filter/MaskBlindNote';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
 import type { WindowDialog } from './DialogHost';
@@ -15,6 +17,9 @@ import type { ActionStatus } from './use-action-status';
 import type { PodView } from './use-pod-view';
 import type { WindowSelectionView } from './use-window-selection';
 
+/** The node table's columns and saved views (columns/use-columns-ui.tsx). */
+export type ColumnsUi = ReturnType<typeof useColumnsUi>;
+
 /** What the window hands its views: the model, the time, the host's abilities, the selection and the pod view. */
 export interface WindowViewProps {
   model: AppModel;
@@ -23,6 +28,7 @@ export interface WindowViewProps {
   hasPods: boolean;
   status: ActionStatus;
   view: PodView;
+  columns: ColumnsUi;
   selection: WindowSelectionView;
   filterRef: RefObject<HTMLInputElement | null>;
   logsRequest: LogsRequest;
@@ -54,11 +60,13 @@ export function NodeView(props: WindowViewProps & { node: NodeInfo }) {
       />
       <NodeMetricsBar key={`metrics-${node.id}`} node={node} metrics={view.nodeMetrics} />
       <RecordingScrubber key={node.id} bridge={model.bridge} node={node} onError={status.fail} />
-      <FilterBar filterRef={props.filterRef} text={view.filterText} filter={view.filter} onChange={view.setFilterText} onEnterTable={enterTable} onHelp={() => props.openDialog('help')} />
+      <FilterBar filterRef={props.filterRef} text={view.filterText} filter={view.filter} onChange={view.setFilterText} onEnterTable={enterTable} onHelp={() => props.openDialog('help')} onColumns={() => props.openDialog('columns')}>
+        <MaskBlindNote bridge={model.bridge} node={node} filter={view.filter} />
+      </FilterBar>
       {node.state.phase !== 'live' && !props.hasPods ? (
         <NodeStatePanel node={node} state={state} onConnect={() => void status.act(() => model.connect(node.id))} />
       ) : (
-        <NodePods model={model} node={node} state={state} view={view} selection={selection} logsRequest={props.logsRequest} onCompareWith={() => props.openDialog('comparePod')} />
+        <NodePods model={model} node={node} state={state} view={view} columns={props.columns} selection={selection} logsRequest={props.logsRequest} onCompareWith={() => props.openDialog('comparePod')} />
       )}
     </>
   );

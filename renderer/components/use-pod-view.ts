@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
-import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
 import { parseFilter, type ParsedFilter } from '../filter/filter-language';
 import { DESCENDING_FIRST, type SortKey, type SortOrder } from '../filter/sort-rows';
 import type { AppModel } from '../state/app-model';
@@ -13,8 +12,6 @@ export function usePodView(model: AppModel, node: NodeInfo | undefined) {
   const [order, setOrder] = useState<SortOrder>({ key: 'namespace', descending: false });
   const filter: ParsedFilter = useMemo(() => parseFilter(filterText), [filterText]);
   const nodeId = node?.id ?? null;
-  const maskPaths = node?.maskPaths;
-  const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths ?? [])), [maskPaths]);
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
@@ -23,8 +20,8 @@ export function usePodView(model: AppModel, node: NodeInfo | undefined) {
     setFilterText,
     filter,
     order,
+    setOrder,
     sortBy: (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: DESCENDING_FIRST.includes(key) }),
-    notSelected,
     nodeMetrics,
     offline,
     metricsOf,
