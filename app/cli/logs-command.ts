@@ -104,7 +104,7 @@ async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAc
   const target = await resolveNodeTarget(opts);
   const prompter = terminalPrompter();
   const session = createSshSession(target, { prompter });
-  const access = nodeFileAccess(async () => (await session.connection()).client, { node: opts.node, sudo: opts.sudo });
+  const access = nodeFileAccess(async () => (await session.connection()).channels, { node: opts.node, sudo: opts.sudo });
   return {
     access,
     close: () => {

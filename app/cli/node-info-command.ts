@@ -100,7 +100,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const say = (line: string) => printError(`nodescope: ${line}`);
   const verbose = v.verbose === true;
   const session = conn.session;
-  const base = session ? sshCommandRunner(async () => (await session.connection()).client) : localCommandRunner();
+  const base = session ? sshCommandRunner(async () => (await session.connection()).channels) : localCommandRunner();
   const get = session
     ? sshHttpGet(() => session.connection(), opts.node, {
       ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),

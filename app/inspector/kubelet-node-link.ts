@@ -347,7 +347,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         if (!s) return undefined;
         const { nodeFileAccess } = await import('../logs/node-file-access');
         const sudo = spec.sudo === true;
-        return { access: nodeFileAccess(async () => (await s.connection()).client, { node: spec.label ?? spec.host, sudo }), logsDir, sudo };
+        return { access: nodeFileAccess(async () => (await s.connection()).channels, { node: spec.label ?? spec.host, sudo }), logsDir, sudo };
       }
       // A socket on this machine: Nodescope runs on the node itself, whose files are here.
       if (spec.kind === 'unix') {

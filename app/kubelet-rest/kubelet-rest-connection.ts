@@ -66,7 +66,7 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
   const own = !options.session;
   const session = options.session ?? createSshSession(target, options);
   try {
-    const credentials = await loadRestCredentials(options.credentials ?? {}, async () => (await session.connection()).client);
+    const credentials = await loadRestCredentials(options.credentials ?? {}, async () => (await session.connection()).channels);
     const channel = createNodeTcpChannel(() => session.connection(), {
       port,
       readOnly,

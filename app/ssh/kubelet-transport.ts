@@ -50,7 +50,7 @@ export interface KubeletTransport {
 /** The first candidate that exists for the SSH user (or may, behind a directory it cannot enter); undefined when none does. */
 export async function findKubeletSocket(session: SshSession, candidates: readonly string[]): Promise<string | undefined> {
   const conn = await session.connection();
-  const probes = await discoverKubeletSockets(conn.client, candidates);
+  const probes = await discoverKubeletSockets(conn.channels, candidates);
   return (probes.find((p) => p.access === 'writable') ?? probes.find((p) => p.access === 'noperm'))?.path;
 }
 
