@@ -26,6 +26,11 @@ export const OPEN_CONNECT_FAILED = 2;
 export type ChannelOpenError = Error & { reason?: number };
 
 export interface NodeChannels {
+  /**
+   * Whether openUnixSocket rejects when sshd refuses the stream (ssh2's channel open failure). OpenSSH's `-W`
+   * and forwarded sockets say nothing at open: the stream just ends, so a caller that must know looks first.
+   */
+  readonly refusalAtOpen: boolean;
   /** Runs `command` through the login shell on the node (quote every word: see shellQuote); resolves once it started. */
   exec(command: string): Promise<ExecChannel>;
   /** A byte stream to the UNIX socket at `path` on the node (a connect as the SSH user). */

@@ -180,8 +180,19 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     }
   };
 
+  /** Connections whose streams cannot tell a refusal (OpenSSH's), on which the socket was looked at before the first. */
+  const checkedOn = new WeakSet<NodeChannels>();
+
   const open = async (): Promise<Duplex> => {
     const conn = await getConnection();
+    if (mode === 'streamlocal' && requested === 'auto' && !conn.channels.refusalAtOpen && !checkedOn.has(conn.channels)) {
+      checkedOn.add(conn.channels);
+      const verdict = await diagnose(conn, new Error('looked at before the first stream (this transport cannot tell a refused one)'), false);
+      if ('sudo' in verdict) {
+        mode = 'sudo';
+        options.onEvent?.({ type: 'switched-to-sudo', reason: verdict.sudo, command: sudoCommand });
+      }
+    }
     if (mode === 'sudo') return openSudo(conn);
     for (let reopened = false; ; reopened = true) {
       try {

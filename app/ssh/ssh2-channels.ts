@@ -29,6 +29,7 @@ function asExecChannel(ch: ClientChannel): ExecChannel {
 
 export function ssh2Channels(client: Client): NodeChannels {
   return {
+    refusalAtOpen: true,
     // No pty: it would mangle binary streams.
     exec: (command) => opened((cb) => client.exec(command, { pty: false }, cb), asExecChannel),
     openUnixSocket: (path) => opened<Duplex>((cb) => client.openssh_forwardOutStreamLocal(path, cb), (ch) => ch),

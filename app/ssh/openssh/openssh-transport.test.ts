@@ -1,0 +1,70 @@
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../../e2e/harness/ssh-harness';
+import { createKubeletClient, type KubeletClient } from '../../kubelet/kubelet-client';
+import { startSimulatedKubelet } from '../../sim/kubelet-server';
+import { openKubeletTransport, type KubeletTransport } from '../kubelet-transport';
+import { runRemote } from '../remote-exec';
+import { harnessTarget, scriptedPrompter } from '../testing/ssh-test-kit';
+import { createOpenSshSession } from './openssh-session';
+
+/** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
+
+let h: SshHarness;
+const opened: { transport: KubeletTransport; client: KubeletClient }[] = [];
+
+beforeAll(async () => {
+  h = await startSshHarness({
+    startKubelet: (socketPath) => startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7 }),
+  });
+}, 60_000);
+afterAll(async () => {
+  for (const { client, transport } of opened.splice(0)) {
+    client.close();
+    await transport.close();
+  }
+  await h?.stop();
+});
+
+const logins = (user: string) => h.logs().match(new RegExp(`Accepted publickey for ${user} `, 'g'))?.length ?? 0;
+
+async function listThrough(alias: string, bridgeMode?: 'auto' | 'sudo') {
+  const session = await createOpenSshSession({ destination: alias, configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+  const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session, ...(bridgeMode ? { bridgeMode } : {}) });
+  const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+  opened.push({ transport, client });
+  return { transport, client, list: await client.listPods() };
+}
+
+describe('the OpenSSH transport', () => {
+  it('lists pods over the Pods API socket through a ControlMaster', async () => {
+    const { list, transport } = await listThrough('target');
+    expect(list.pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('streamlocal');
+  });
+
+  it('switches a user who may not open the socket to the sudo bridge, as the built-in transport does', async () => {
+    const { list, transport } = await listThrough('target-operator');
+    expect(list.pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('sudo');
+  });
+
+  it('runs commands with their output and exit status', async () => {
+    const session = await createOpenSshSession({ destination: 'target', configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+    const conn = await session.connection();
+    expect(await runRemote(conn.channels, "printf 'a b'; echo oops >&2; exit 3")).toEqual({ stdout: 'a b', stderr: 'oops\n', code: 3 });
+    session.close();
+  });
+
+  it('logs in once for several sessions in a row (ControlPersist), as several CLI runs would', async () => {
+    const session = () => createOpenSshSession({ destination: 'target-nosudo', configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+    const before = logins('nsharness-nosudo');
+    for (let i = 0; i < 3; i++) {
+      const s = await session();
+      const conn = await s.connection();
+      expect((await runRemote(conn.channels, 'id -un')).stdout.trim()).toBe('nsharness-nosudo');
+      s.close();
+    }
+    expect(logins('nsharness-nosudo') - before).toBe(1);
+  });
+});
