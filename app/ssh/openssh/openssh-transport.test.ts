@@ -1,8 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../../e2e/harness/ssh-harness';
 import { createKubeletClient, type KubeletClient } from '../../kubelet/kubelet-client';
-import { startSimulatedKubelet } from '../../sim/kubelet-server';
+import { pinName, rememberPin } from '../../kubelet-rest/kubelet-certificate-pins';
+import { openKubeletRest } from '../../kubelet-rest/kubelet-rest-connection';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../../sim/kubelet-server';
 import { openKubeletTransport, type KubeletTransport } from '../kubelet-transport';
 import { runRemote } from '../remote-exec';
 import { harnessTarget, scriptedPrompter } from '../testing/ssh-test-kit';
@@ -11,11 +15,16 @@ import { createOpenSshSession } from './openssh-session';
 /** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
 
 let h: SshHarness;
+let sim: SimulatedKubelet;
+let dir: string;
+const TOKEN = 'tok-openssh-0123456789';
 const opened: { transport: KubeletTransport; client: KubeletClient }[] = [];
 
 beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-openssh-'));
   h = await startSshHarness({
-    startKubelet: (socketPath) => startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7 }),
+    startKubelet: async (socketPath) =>
+      (sim = await startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7, rest: { tokens: { [TOKEN]: 'alice' }, readOnlyPort: 0 } })),
   });
 }, 60_000);
 afterAll(async () => {
@@ -24,7 +33,10 @@ afterAll(async () => {
     await transport.close();
   }
   await h?.stop();
+  await rm(dir, { recursive: true, force: true });
 });
+
+const openSession = (destination: string, configFile = h.sshConfig) => createOpenSshSession({ destination, configFile }, { prompter: scriptedPrompter() });
 
 const logins = (user: string) => h.logs().match(new RegExp(`Accepted publickey for ${user} `, 'g'))?.length ?? 0;
 
@@ -66,5 +78,43 @@ describe('the OpenSSH transport', () => {
       s.close();
     }
     expect(logins('nsharness-nosudo') - before).toBe(1);
+  });
+
+  it('reads the kubelet REST API over a TCP stream through the master', async () => {
+    const pins = join(dir, 'pins');
+    await rememberPin(pins, pinName(h.host, sim.rest!.port), sim.rest!.fingerprint);
+    const token = join(dir, 'token');
+    await writeFile(token, TOKEN, { mode: 0o600 });
+    const session = await openSession('target');
+    const rest = await openKubeletRest(harnessTarget(h, h.root), { prompter: scriptedPrompter(), session, pinsFile: pins, port: sim.rest!.port, credentials: { token: { file: token } } });
+    try {
+      expect((await rest.client.listPods()).pods).toHaveLength(110);
+    } finally {
+      await rest.close();
+      session.close();
+    }
+  });
+
+  it('shares one login to the jump host among the nodes behind it', async () => {
+    const before = logins('nsharness-jump');
+    const sessions = await Promise.all(['via-jump', 'via-jump-operator'].map((alias) => openSession(alias)));
+    const users = await Promise.all(sessions.map(async (s) => (await runRemote((await s.connection()).channels, 'id -un')).stdout.trim()));
+    expect(users).toEqual(['root', 'nsharness-op']);
+    for (const s of sessions) s.close();
+    expect(logins('nsharness-jump') - before).toBe(1);
+  });
+
+  it('reaches a node through a ProxyCommand that is a plain program (socat), which the built-in transport refuses', async () => {
+    const config = join(dir, 'proxy-command.config');
+    await writeFile(config, [`Host proxied`, `  HostName ${h.host}`, `  Port ${h.port}`, '  User root', `  IdentityFile ${h.root.key}`, '  ProxyCommand socat - TCP:%h:%p', `Include ${h.sshConfig}`, ''].join('\n'));
+    const { transport, client } = await (async () => {
+      const session = await openSession('proxied', config);
+      const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
+      const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+      opened.push({ transport, client });
+      return { transport, client };
+    })();
+    expect((await client.listPods()).pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('streamlocal');
   });
 });

@@ -23,10 +23,10 @@ export function parseJump(spec: string): { host: string; user?: string; port?: n
 /** ssh expands % tokens in a ProxyCommand: a literal % is %%. */
 const word = (w: string) => shellQuote(w).replaceAll('%', '%%');
 
-/** The ProxyCommand that reaches %h:%p through the master of `jump`. */
+/** The ProxyCommand that reaches %h:%p through the master of `jump` (ssh runs it with `exec` in front). */
 function proxyCommandThrough(client: OpenSshClient, jump: OpenSshDestination, muxFlags: string[]): string {
   const argv = [...destinationFlags(jump), ...muxFlags, '-W', '[%h]:%p', '--', jump.destination];
-  return `ProxyCommand=exec ${[client.binary, ...argv].map((a) => (a === '[%h]:%p' ? a : word(a))).join(' ')}`;
+  return `ProxyCommand=${[client.binary, ...argv].map((a) => (a === '[%h]:%p' ? a : word(a))).join(' ')}`;
 }
 
 export async function throughSharedJumps(client: OpenSshClient, d: OpenSshDestination, options: (hop: string) => MasterOptions): Promise<OpenSshDestination> {
