@@ -10,6 +10,7 @@ import type { KubeletTransport } from '../ssh/kubelet-transport';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
+import type { HopLabel } from '../ssh/ssh-errors';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 import { type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -23,6 +24,8 @@ export interface KubeletConnection {
   onSilence?(listener: (silentSince: number | null) => void): () => void;
   /** The SSH session it runs over (none with --local): other reads of the node share it. Closed with the connection. */
   session?: SshSession;
+  /** Whom that session logs in as, where. */
+  target?: SshTarget | HopLabel;
   close(): Promise<void>;
 }
 
@@ -57,7 +60,7 @@ export interface SharedConnections {
 }
 
 /** `closePrompter`: closes the command's own terminal prompter, none when it is shared. */
-async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter, closePrompter: () => void, session: SshSession): Promise<KubeletConnection> {
+async function connectRest(target: SshTarget | HopLabel, opts: NodeCommandOptions, prompter: SshPrompter, closePrompter: () => void, session: SshSession): Promise<KubeletConnection> {
   const [{ defaultStateDir }, { defaultPinsFile }, { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest }] = await Promise.all([
     import('../host/state-dir'),
     import('../kubelet-rest/kubelet-certificate-pins'),
@@ -87,6 +90,7 @@ async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter
     socketPath: `127.0.0.1:${port}`,
     onSilence: session.onSilence,
     session,
+    target,
     close: async () => {
       await conn.close();
       session.close();
@@ -104,19 +108,25 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
   }
 
   // The SSH half (ssh2 and its crypto) is loaded only when used: --local starts faster without it.
-  const [{ findKubeletSocket, openKubeletTransport }, { KUBELET_SOCKET_CANDIDATES }, { createSshSession }, { terminalPrompter }] = await Promise.all([
+  const [{ findKubeletSocket, openKubeletTransport }, { KUBELET_SOCKET_CANDIDATES }, { openNodeSession }, { terminalPrompter }] = await Promise.all([
     import('../ssh/kubelet-transport'),
     import('../ssh/remote-socket-probe'),
-    import('../ssh/ssh-session'),
+    import('./node-session'),
     import('./terminal-prompter'),
   ]);
   // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
   const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
-  const target = await resolveNodeTarget(opts);
   const own = shared ? undefined : terminalPrompter();
   const prompter = shared?.prompter ?? own!;
   const closePrompter = () => own?.close();
-  const session = createSshSession(target, { prompter, ...(shared ? { jumpPool: shared.jumpPool } : {}) });
+  let target: SshTarget | HopLabel;
+  let session: SshSession;
+  try {
+    ({ target, session } = await openNodeSession(opts, prompter, shared));
+  } catch (err) {
+    closePrompter();
+    throw err;
+  }
   let transport: KubeletTransport;
   try {
     if (opts.api === 'rest') return await connectRest(target, opts, prompter, closePrompter, session);
@@ -151,6 +161,7 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
     socketPath,
     onSilence: session.onSilence,
     session: transport.session,
+    target,
     close: async () => {
       client.close();
       await transport.close();

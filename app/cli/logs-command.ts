@@ -95,15 +95,16 @@ async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAc
     const { localFileAccess } = await import('../logs/local-file-access');
     return { access: localFileAccess(), close: () => {} };
   }
-  const [{ resolveNodeTarget }, { createSshSession }, { terminalPrompter }, { nodeFileAccess }] = await Promise.all([
-    import('./kubelet-connection'),
-    import('../ssh/ssh-session'),
+  const [{ openNodeSession }, { terminalPrompter }, { nodeFileAccess }] = await Promise.all([
+    import('./node-session'),
     import('./terminal-prompter'),
     import('../logs/node-file-access'),
   ]);
-  const target = await resolveNodeTarget(opts);
   const prompter = terminalPrompter();
-  const session = createSshSession(target, { prompter });
+  const { session } = await openNodeSession(opts, prompter).catch((err: unknown) => {
+    prompter.close();
+    throw err;
+  });
   const access = nodeFileAccess(async () => (await session.connection()).channels, { node: opts.node, sudo: opts.sudo });
   return {
     access,

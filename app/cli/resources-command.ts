@@ -10,7 +10,7 @@ import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
 import { openKubeletTransport } from '../ssh/kubelet-transport';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget } from './kubelet-connection';
+import { openNodeSession } from './node-session';
 import { writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { terminalPrompter } from './terminal-prompter';
@@ -48,8 +48,9 @@ export async function run(argv: string[]): Promise<number> {
   const socketPath = opts.socketPath ?? POD_RESOURCES_SOCKET;
   const prompter = terminalPrompter();
   try {
-    const target = await resolveNodeTarget(opts);
+    const { session, target } = await openNodeSession(opts, prompter);
     const transport = await openKubeletTransport(target, {
+      session,
       socketPath,
       prompter,
       bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',

@@ -356,6 +356,11 @@ export function createHub(options: HubOptions): Hub {
           record.info.readFrom = api;
           publish(record);
         },
+        sshClient: (client) => {
+          if (!current() || record.info.sshClient === client) return;
+          record.info.sshClient = client;
+          publish(record);
+        },
         metrics: (metrics) => current() && setMetrics(record, metrics),
       },
     };
@@ -667,6 +672,7 @@ export function createHub(options: HubOptions): Hub {
       record.info.label = labelOf(spec);
       record.info.maskHonoured = null;
       delete record.info.readFrom;
+      delete record.info.sshClient;
       // Ends the old connection's session at once: nothing it still reports lands from here on.
       const closing = closeLink(record);
       record.pods.clear();

@@ -21,7 +21,8 @@ import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
 import type { KubeletTransport } from '../ssh/kubelet-transport';
 import type { SshSession } from '../ssh/ssh-session';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
-import { isSshError } from '../ssh/ssh-errors';
+import { isSshError, type HopLabel } from '../ssh/ssh-errors';
+import type { SshTarget } from '../ssh/ssh-connection';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
@@ -222,22 +223,35 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     if (localSocket) return startWatch(createKubeletClient({ target: localSocket, socketPath: localSocket, ...wireOptions }));
     if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
     // The SSH side (and ssh2 with it, ~14 MiB resident) is loaded by the first SSH node: a UI showing only local sockets never needs it.
-    const [{ resolveSshTarget }, { createSshSession }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
-      import('../ssh/ssh-target'),
-      import('../ssh/ssh-session'),
+    const [{ findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
       import('../ssh/kubelet-transport'),
       import('../kubelet-rest/kubelet-rest-connection'),
     ]);
-    const sshTarget = await resolveSshTarget(spec.host, {
+    const overrides = {
       ...(spec.user ? { user: spec.user } : {}),
       ...(spec.port ? { port: spec.port } : {}),
       ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
-    });
-    if (closed) return;
-    // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
-    const own = createSshSession(sshTarget, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+    };
+    // The built-in client stays the app's default until its prompts reach the user through ssh's askpass;
+    // OpenSSH is the node's setting (ssh: 'openssh') for logins that need none (agent, keys) or a ProxyCommand.
+    const sshClient = spec.ssh ?? 'builtin';
+    events.sshClient?.(sshClient);
+    let sshTarget: SshTarget | HopLabel;
+    let own: SshSession;
+    if (sshClient === 'openssh') {
+      const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
+      const opened = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter });
+      ({ session: own, label: sshTarget } = opened);
+    } else {
+      const [{ resolveSshTarget }, { createSshSession }] = await Promise.all([import('../ssh/ssh-target'), import('../ssh/ssh-session')]);
+      const target = await resolveSshTarget(spec.host, overrides);
+      sshTarget = target;
+      // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
+      own = createSshSession(target, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+    }
+    if (closed) return own.close();
     session = own;
     // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
     own.onSilence((since) => {

@@ -46,6 +46,13 @@ export interface SshSession {
   close(): void;
 }
 
+/** `given`, or a built-in session to `target`, which must then be resolved from ssh_config (an SshTarget). */
+export function sessionFor(target: SshTarget | HopLabel, given: SshSession | undefined, options: SshSessionOptions): SshSession {
+  if (given) return given;
+  if (!('proxyJump' in target)) throw new Error(`no session to ${target.host}: a node reached through OpenSSH comes with its session`);
+  return createSshSession(target, options);
+}
+
 /** A session over the built-in transport to `target`. */
 export function createSshSession(target: SshTarget, options: SshSessionOptions): SshSession {
   return createDialSession(target, (o) => openSshConnection(target, o), options);

@@ -20,8 +20,10 @@ export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEn
   return { host: one('hostname') ?? d.destination, port: Number(one('port') ?? 22), user: one('user') ?? '' };
 }
 
-export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<SshSession> {
+/** The session, and whom it logs in as where (for messages). */
+export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<{ session: SshSession; label: HopLabel }> {
   const label = await openSshLabel(d, options.env);
   const { askpassEnv, verbose, env } = options;
-  return createDialSession(label, (o) => openOpenSshConnection(d, label, { ...(askpassEnv ? { askpassEnv } : {}), ...(verbose ? { verbose } : {}), ...(env ? { env } : {}), ...(o.signal ? { signal: o.signal } : {}) }), options);
+  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, { ...(askpassEnv ? { askpassEnv } : {}), ...(verbose ? { verbose } : {}), ...(env ? { env } : {}), ...(o.signal ? { signal: o.signal } : {}) }), options);
+  return { session, label };
 }

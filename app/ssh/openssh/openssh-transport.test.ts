@@ -10,6 +10,9 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../../sim/kubelet-
 import { openKubeletTransport, type KubeletTransport } from '../kubelet-transport';
 import { runRemote } from '../remote-exec';
 import { harnessTarget, scriptedPrompter } from '../testing/ssh-test-kit';
+import { nodescope } from '../../cli/testing/run-nodescope';
+import { openKubeletNodeLink } from '../../host/kubelet-node-link';
+import { pollUntil } from '../../testing/poll-until';
 import { createOpenSshSession } from './openssh-session';
 
 /** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
@@ -36,12 +39,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const openSession = (destination: string, configFile = h.sshConfig) => createOpenSshSession({ destination, configFile }, { prompter: scriptedPrompter() });
+const openSession = async (destination: string, configFile = h.sshConfig) => (await createOpenSshSession({ destination, configFile }, { prompter: scriptedPrompter() })).session;
 
 const logins = (user: string) => h.logs().match(new RegExp(`Accepted publickey for ${user} `, 'g'))?.length ?? 0;
 
 async function listThrough(alias: string, bridgeMode?: 'auto' | 'sudo') {
-  const session = await createOpenSshSession({ destination: alias, configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+  const { session } = await createOpenSshSession({ destination: alias, configFile: h.sshConfig }, { prompter: scriptedPrompter() });
   const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session, ...(bridgeMode ? { bridgeMode } : {}) });
   const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
   opened.push({ transport, client });
@@ -62,14 +65,14 @@ describe('the OpenSSH transport', () => {
   });
 
   it('runs commands with their output and exit status', async () => {
-    const session = await createOpenSshSession({ destination: 'target', configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+    const session = await openSession('target');
     const conn = await session.connection();
     expect(await runRemote(conn.channels, "printf 'a b'; echo oops >&2; exit 3")).toEqual({ stdout: 'a b', stderr: 'oops\n', code: 3 });
     session.close();
   });
 
   it('logs in once for several sessions in a row (ControlPersist), as several CLI runs would', async () => {
-    const session = () => createOpenSshSession({ destination: 'target-nosudo', configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+    const session = () => openSession('target-nosudo');
     const before = logins('nsharness-nosudo');
     for (let i = 0; i < 3; i++) {
       const s = await session();
@@ -116,5 +119,35 @@ describe('the OpenSSH transport', () => {
     })();
     expect((await client.listPods()).pods).toHaveLength(110);
     expect(transport.bridge.activeMode()).toBe('streamlocal');
+  });
+
+  it("is the CLI's --ssh openssh: lists pods, says so with -v, with ssh's own -v lines", async () => {
+    // A config of its own: a master of its own, so this run logs in (and ssh -v has a login to tell of).
+    const config = join(dir, 'cli.config');
+    await writeFile(config, `Include ${h.sshConfig}\n`);
+    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', '-v', '--socket', h.socketPath]);
+    expect(r.stderr).toContain('with your OpenSSH client (--ssh openssh)');
+    expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    expect(r.stdout.trim().split('\n')).toHaveLength(111);
+  });
+
+  it("is the app's node setting ssh: 'openssh', said in the node's state", async () => {
+    let pods = 0;
+    const clients: string[] = [];
+    const link = openKubeletNodeLink(
+      {
+        nodeId: 'n',
+        spec: { kind: 'ssh', host: 'target', ssh: 'openssh', socketPath: h.socketPath },
+        prompter: scriptedPrompter(),
+        events: { state: () => {}, reset: (list) => (pods = list.length), change: () => {}, sshClient: (c) => clients.push(c) },
+      },
+      { sshConfigFile: h.sshConfig },
+    );
+    try {
+      await pollUntil('the pods through OpenSSH', () => pods === 110);
+      expect(clients).toEqual(['openssh']);
+    } finally {
+      await link.close();
+    }
   });
 });
