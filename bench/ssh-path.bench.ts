@@ -6,6 +6,9 @@
  * use it, with a stock gRPC client (grpc-js defaults: 64 KiB HTTP/2 window, as grpcurl and most clients
  * have), which is where sshd's Nagle stall bites (spike report §4). For transparency the best OpenSSH's
  * own forward can do is printed too: a session running (so sshd turns Nagle off) and our tuned client.
+ * The OpenSSH transport (the user's ssh as Nodescope's transport, through a ControlMaster) is a side of
+ * its own, against the built-in one (targets: 1.1x on lists and watch, 1.25x on GetPod), with its
+ * connect-to-first-list from a fresh master (the login included) and from one an earlier run left.
  *
  * On 2 shared vCPUs a single call varies by +-30% (mostly the garbage collection of the previous call's
  * pods), so every side is sampled many times, cycling through every order of the sides, and the
