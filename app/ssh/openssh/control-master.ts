@@ -26,6 +26,8 @@ export interface MasterOptions {
   env?: Record<string, string>;
   /** Pass -v to the login and hand its lines here. */
   verbose?: (line: string) => void;
+  /** Abandons the login (ssh is ended). */
+  signal?: AbortSignal;
   /** The login failed: what ssh said, as an error (the classifier). */
   failure: (stderr: string, code: number | null) => SshError;
 }
@@ -51,7 +53,7 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
         '-o', 'StreamLocalBindMask=0177', '-o', 'StreamLocalBindUnlink=yes',
         ...(options.verbose ? ['-v'] : []),
       ];
-      const r = await runSsh(client, sshArgv(d, flags), options.env, options.verbose);
+      const r = await runSsh(client, sshArgv(d, flags), options.env, options.verbose, options.signal);
       if (r.code !== 0) throw options.failure(r.stderr, r.code);
     })().finally(() => starting.delete(path));
     starting.set(path, login);

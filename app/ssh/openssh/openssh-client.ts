@@ -91,9 +91,19 @@ export function spawnSsh(client: OpenSshClient, argv: string[], stdin: 'pipe' | 
 }
 
 /** Runs ssh to the end and gives its exit code and stderr (stdout too, for -O forward's allocations). */
-export function runSsh(client: OpenSshClient, argv: string[], env: Record<string, string> = {}, onStderr?: (line: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runSsh(
+  client: OpenSshClient,
+  argv: string[],
+  env: Record<string, string> = {},
+  onStderr?: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawnSsh(client, argv, 'ignore', env);
+    // A login waiting on a prompt nobody will answer now (the node was closed) ends with the dial.
+    const onAbort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.once('exit', () => signal?.removeEventListener('abort', onAbort));
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -34,11 +34,14 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
     env,
     ...(options.verbose ? { verbose: options.verbose } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
     failure: (stderr, code) => sshExitError(stderr, code, { host, port, stage: 'login' }),
   });
   if (options.signal?.aborted) throw cancelled(label);
   const placed = await throughSharedJumps(client, d, (host) => masterOptions(host, 22));
-  const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host));
+  const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host)).catch((err: unknown) => {
+    throw options.signal?.aborted ? cancelled(label) : err;
+  });
   if (options.signal?.aborted) throw cancelled(label);
   const channels = openSshChannels({
     client,

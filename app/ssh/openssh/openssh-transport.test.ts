@@ -13,6 +13,7 @@ import { harnessTarget, scriptedPrompter } from '../testing/ssh-test-kit';
 import { nodescope } from '../../cli/testing/run-nodescope';
 import { openKubeletNodeLink } from '../../host/kubelet-node-link';
 import { pollUntil } from '../../testing/poll-until';
+import { startSilentAuthSshd } from '../testing/silent-auth-sshd';
 import { createOpenSshSession } from './openssh-session';
 
 /** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
@@ -148,6 +149,25 @@ describe('the OpenSSH transport', () => {
       expect(clients).toEqual(['openssh']);
     } finally {
       await link.close();
+    }
+  });
+
+  it('ends the login of a session closed while it waits (an sshd that never answers authentication)', async () => {
+    const silent = await startSilentAuthSshd();
+    try {
+      const knownHosts = join(dir, 'silent_known_hosts');
+      await writeFile(knownHosts, `[${silent.host}]:${silent.port} ${silent.hostKeyLine}\n`);
+      const config = join(dir, 'silent.config');
+      await writeFile(config, [`Host silent`, `  HostName ${silent.host}`, `  Port ${silent.port}`, '  User root', `  IdentityFile ${h.root.key}`, '  IdentitiesOnly yes', `  UserKnownHostsFile ${knownHosts}`, '  BatchMode yes', ''].join('\n'));
+      const session = await openSession('silent', config);
+      const dialled = session.connection();
+      await pollUntil('ssh to ask for authentication', () => silent.authRequests() > 0);
+      session.close();
+      await expect(dialled).rejects.toMatchObject({ code: 'CLOSED' });
+      // The ssh that was logging in is gone: the server sees its connection end.
+      await pollUntil('the login to end', () => silent.connections() === 0);
+    } finally {
+      await silent.stop();
     }
   });
 });
