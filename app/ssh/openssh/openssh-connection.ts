@@ -70,7 +70,7 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
   let poll: NodeJS.Timeout | undefined;
   const holder = spawnSsh(client, sshArgv(placed, [...master.muxFlags, '-T'], 'cat >/dev/null'), 'pipe', env);
   let holderStderr = '';
-  holder.stderr!.on('data', (b: Buffer) => (holderStderr += b.toString()).slice(-4096));
+  holder.stderr!.on('data', (b: Buffer) => (holderStderr = (holderStderr + b.toString()).slice(-4096)));
   holder.stdout!.resume();
   holder.stdin!.on('error', () => {});
   holder.once('error', () => {});
