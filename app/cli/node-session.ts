@@ -11,6 +11,7 @@ import type { SshSession } from '../ssh/ssh-session';
 import type { SharedConnections } from './kubelet-connection';
 import type { NodeCommandOptions } from './node-options';
 import { printError } from './terminal-text';
+import { sshDestination } from '../source/ssh-destination';
 
 export interface NodeSession {
   session: SshSession;
@@ -25,15 +26,17 @@ export interface NodeSession {
  */
 export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? 'builtin';
 
-export async function openNodeSession(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool'>): Promise<NodeSession> {
+export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool'>): Promise<NodeSession> {
   const transport = sshTransportOf(opts);
   const say = (line: string) => printError(`nodescope: ${line}`);
   if (transport === 'openssh') {
     const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
     const { knownHosts, ...flags } = opts.ssh;
+    // ssh://user@host:port names its user and port; the command line's -l and -p still win.
+    const { host, ...named } = sshDestination(opts.node);
     const verbose = opts.verbose ? (line: string) => say(`ssh: ${line}`) : undefined;
     const { session, label: target } = await createOpenSshSession(
-      { destination: opts.node, ...flags, ...(knownHosts ? { knownHosts } : {}) },
+      { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
       { prompter, ...(verbose ? { verbose } : {}) },
     );
     if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
