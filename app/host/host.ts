@@ -23,6 +23,8 @@ import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
+import { tableHandlers } from './table-handlers';
+import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
@@ -170,6 +172,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
 
   const presets = await openPresetStore(options.stateDir);
+  const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink>();
   const coreOptions: CoreOptions = {
@@ -232,6 +235,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
   if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+  if (tableViews.problem) core.notices.raise('table-views-unreadable', tableViews.problem.message, tableViews.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -388,6 +392,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
+    ...tableHandlers(core, tableViews),
   };
 
   const saved = await loadRemembered();
