@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
 import type { NodeInfo, NodeMetrics } from '../app/contract';
@@ -351,14 +351,17 @@ describe('browser mode', () => {
 
   it('opens the export as a snapshot: marked offline everywhere, never live, its pods readable', async () => {
     const path = join(work, 'worker-1-pods.json');
-    await page.getByTestId('open-files-input').setInputFiles(path);
+    // Picked with its provenance sidecar, the upload keeps when it was taken.
+    await page.getByTestId('open-files-input').setInputFiles([`${path}.nodescope.json`, path]);
     const node = page.getByRole('button', { name: /^Node worker-1-pods\.json:/ });
     await node.waitFor({ timeout: 15_000 });
-    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot/);
+    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot of /);
+    expect(await node.getAttribute('aria-label')).not.toMatch(/time not recorded/);
     expect(await node.getAttribute('aria-label')).not.toMatch(/live/i);
     expect(await node.textContent()).toContain('offline');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('worker-1-pods.json');
-    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toContain('offline snapshot · worker-1-pods.json');
+    // The sidecar names the node it was taken from.
+    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toMatch(/^offline snapshot · worker-1 · .*worker-1-pods\.json/);
     await expect(page.getByText(/Offline, read-only/).textContent()).resolves.toContain('Not the live node');
     const grid = page.getByRole('grid', { name: 'Pods' });
     await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(1);

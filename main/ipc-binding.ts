@@ -1,7 +1,7 @@
 import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
 import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
-import type { AppCore } from '../app/inspector/app-core';
-import type { Inspector } from '../app/inspector/inspector';
+import type { AppCore } from '../app/core/app-event';
+import type { Inspector } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { answerIpcRequest } from './ipc-request';
 import { isAppUrl } from './navigation-guard';

@@ -6,7 +6,7 @@ import {
   type RequestHandlers,
   type ServerMessage,
 } from '../contract';
-import type { AppEvent } from '../inspector/app-core';
+import type { AppEvent } from '../core/app-event';
 
 /** The part of the app core one browser tab talks to. */
 export interface BridgeCore {
