@@ -1,13 +1,12 @@
 // The CLI's way: ssh asks through askpass, and askpass asks on the terminal (the terminal prompter), so
 // a prompt looks the same with or without a tty and Ctrl-C at it cancels. script(1) gives the program a pty.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../../e2e/harness/ssh-harness';
+import { typeOnTerminal } from '../../cli/testing/type-on-terminal';
 
-const RUN_TS = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'run-ts.js');
 const PROMPTER = resolve(import.meta.dirname, '..', '..', 'cli', 'terminal-prompter.ts');
 const ASKPASS = resolve(import.meta.dirname, 'askpass-server.ts');
 
@@ -42,17 +41,7 @@ console.log('RESULT', JSON.stringify({ code, out }));
 await askpass.close();
 prompter.close();
 `);
-    const child = spawn('script', ['-qefc', `'${process.execPath}' '${RUN_TS}' '${file}'`, '/dev/null']);
-    let shown = '';
-    let sent = false;
-    child.stdout.on('data', (d: Buffer) => {
-      shown += d.toString();
-      if (!sent && when.test(shown)) {
-        sent = true;
-        child.stdin.write(typed);
-      }
-    });
-    return new Promise((done) => child.on('close', () => done(shown)));
+    return typeOnTerminal(file, when, typed);
   }
 
   it('asks for a key passphrase on the terminal, without echoing it, and ssh logs in', async () => {
