@@ -57,6 +57,10 @@ function sameToken(given: string, expected: Buffer): boolean {
 }
 
 export async function startAskpass(prompter: SshPrompter, opts: { label: string }): Promise<AskpassSession> {
+  if (process.platform === 'win32') {
+    // ssh there runs SSH_ASKPASS as a Windows program, and our helper is a sh script on a UNIX socket.
+    throw new Error('ssh prompts through Nodescope are not available on Windows yet: use the built-in transport (--ssh builtin), or an ssh-agent with your keys loaded');
+  }
   const dir: PrivateSocketDir = createPrivateSocketDir('askpass.sock');
   const program = writeAskpassHelper(dir.dir);
   // Only a helper run by our ssh knows this, so no other process that finds the socket can pose a question
