@@ -49,10 +49,20 @@ export const SSH_G_CASES: SshGCase[] = [
     destinations: ['n1', 'n2', 'special@n1', 'special@n2', 'other', 'n3', 'N3'],
   },
   {
+    // A second pass over the files, as ssh makes for `Match final`: Host patterns then see the HostName.
     name: 'match-final',
-    files: { config: lines('Host fin', '  HostName fin.example', 'Match final host fin.example', '  User finaluser') },
-    destinations: ['fin'],
-    builtinRefuses: /'Match final' is not supported by the built-in ssh config reader.*Install the OpenSSH client/,
+    files: {
+      config: lines(
+        'Host fin', '  HostName FIN-%h.example',
+        'Host fin-fin.example', '  Port 2345',
+        'Match final host fin-fin.example', '  User finaluser',
+        'Match final originalhost fin', '  ConnectTimeout 4',
+        'Match !final', '  ServerAliveInterval 9',
+        'Match canonical', '  ServerAliveCountMax 8',
+        'Host other', '  Port 2346',
+      ),
+    },
+    destinations: ['fin', 'other'],
   },
   {
     name: 'match-exec',
@@ -87,6 +97,8 @@ export const SSH_G_CASES: SshGCase[] = [
         '  CertificateFile @DIR@/cert_%n-cert.pub',
         '  RevokedHostKeys @DIR@/krl_%h',
         'Host *', '  User tokuser',
+        // Named again: ssh keeps one of each.
+        '  IdentityFile @DIR@/id_%h_%p_%r_%n', '  CertificateFile @DIR@/cert_%n-cert.pub', '  IdentityFile @DIR@/id_second',
       ),
     },
     destinations: ['tok', 'someone@tok'],
