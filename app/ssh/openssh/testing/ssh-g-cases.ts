@@ -104,6 +104,11 @@ export const SSH_G_CASES: SshGCase[] = [
     destinations: ['tok', 'someone@tok'],
   },
   {
+    name: 'token-host-key-alias',
+    files: { config: lines('Host aliased', '  HostName 10.1.2.3', '  HostKeyAlias node-%h', '  UserKnownHostsFile @DIR@/kh_%k', '  IdentityAgent @DIR@/agent_%k_%n') },
+    destinations: ['aliased', 'plain'],
+  },
+  {
     name: 'canonical',
     files: { config: lines('Host canon', '  CanonicalizeHostname yes', '  CanonicalDomains example.invalid', '  CanonicalizeFallbackLocal yes', '  User canonuser') },
     destinations: ['canon'],
