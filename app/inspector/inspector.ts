@@ -161,6 +161,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     node: (nodeId) => hub.node(nodeId),
     marked: (nodeId, path) => hub.setRecording(nodeId, path),
     problem: (message, nextStep) => hub.notices.raise('recording-failed', message, nextStep),
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
   });
 
   const presets = await openPresetStore(options.stateDir);
