@@ -10,6 +10,8 @@ import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
 import { requireFileKind } from './written-file-kind';
+import type { PodObject } from '../pod/pod-tree';
+import type { CrashLog } from '../recording/crash-log';
 import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
 import { createHub, type HubOptions, type RememberedNode } from '../hub/hub';
@@ -187,6 +189,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
+      recordedLogs.delete(info.id);
       if (info.simulated) {
         // No one watches the simulated kubelet any more; it stops churning until asked for again.
         const stopping = demoStarting;
@@ -223,6 +226,8 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     node: (nodeId) => hub.node(nodeId),
     pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid })).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    crashLogs: (nodeId) => recordedLogs.get(nodeId),
+    podObject: async (nodeId, uid) => JSON.parse((await hub.handlers['pods.get']({ nodeId, uid })).json) as PodObject,
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
@@ -268,9 +273,12 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
 
   /** Where each opened file's pods came from, so an export of them says so too. */
   const fileProvenance = new Map<string, PodFileProvenance>();
+  /** The container logs each opened recording kept (the Logs tab reads them). */
+  const recordedLogs = new Map<string, readonly CrashLog[]>();
   const openFile = (file: PodFile) => {
     const info = hub.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
+    if (file.kind === 'recording') recordedLogs.set(info.id, file.crashLogs);
     return info;
   };
 

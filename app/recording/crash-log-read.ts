@@ -75,6 +75,9 @@ export function findCrashLog(logs: readonly CrashLog[], pod: PodObject, containe
   const id = typeof ended.containerID === 'string' ? ended.containerID : '';
   const log = logs.find((l) => l.uid === meta.uid && l.container === container && (id ? l.containerID === id : l.instance === instance));
   const which = `instance ${instance} of container ${container} in pod ${podText}`;
+  if (!log && !logs.length) {
+    return { message: `the recording holds no container logs at all, so none for ${which}: it was made by a Nodescope that did not keep them, or with --crash-lines 0, or no container ended while it recorded`, nextStep: 'Read the log on the node while it is still there, or record the node again to keep the next crash\'s.' };
+  }
   if (!log) {
     return { message: `the recording holds no log for ${which}: it ended before the recording started, or the recording stopped before its log was captured`, nextStep: 'Read it on the node while it is still there (nodescope logs NODE POD --previous), or record the node to catch the next one.' };
   }

@@ -80,7 +80,9 @@ describe('which capture answers a question about a pod at a time', () => {
   it('follows the container ID the status names, and says why when it holds none', () => {
     expect(findCrashLog([log('c://a')], running, 'app', true, 'T')).toEqual({ log: log('c://a') });
     expect(findCrashLog([log('c://a')], running, 'app', false, 'T')).toMatchObject({ message: 'container app of pod default/web was running at T: a recording keeps the end of an instance\'s log once it ends', nextStep: expect.stringMatching(/--previous/) });
-    expect(findCrashLog([], running, 'app', true, 'T')).toMatchObject({ message: expect.stringMatching(/holds no log for instance 2 of container app in pod default\/web: it ended before the recording started/) });
+    expect(findCrashLog([log('c://other')], running, 'app', true, 'T')).toMatchObject({ message: expect.stringMatching(/holds no log for instance 2 of container app in pod default\/web: it ended before the recording started/) });
+    // An older recording, made before logs were kept: said as such.
+    expect(findCrashLog([], running, 'app', true, 'T')).toMatchObject({ message: expect.stringMatching(/holds no container logs at all, so none for instance 2 .*a Nodescope that did not keep them/) });
     expect(findCrashLog([log('c://a', { missing: 'not allowed to list /var/log/pods' })], running, 'app', true, 'T')).toMatchObject({ message: expect.stringMatching(/: not allowed to list/) });
     expect(findCrashLog([], running, 'db', false, 'T')).toMatchObject({ message: 'pod default/web has no container db at T', nextStep: 'Its containers: app.' });
     expect(findCrashLog([], status({ restartCount: 0, state: { running: {} }, lastState: {} }), 'app', true, 'T')).toMatchObject({ message: expect.stringMatching(/^previous terminated container "app" in pod "default\/web" not found/) });
