@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createHost, type Host } from '../app/host/host';
 import type { UiServer } from '../app/ui-server/ui-server';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
@@ -16,7 +16,7 @@ import { startSimContainerLogs, type SimContainerLogs } from '../app/sim/sim-con
 import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   // A node whose containers write their logs (into the same podLogsDir), and crash when the test says.
   crashy = await startSimulatedKubelet({ socketPath: join(work, 'crashy.sock'), pods: 20, seed: 11 });
   crashyLogs = startSimContainerLogs(crashy.store, { dir: logsDir, seed: 11, intervalMs: 300 });
-  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: true, defaultExportDir: work, podLogsDir: logsDir });
+  inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: true, defaultExportDir: work, podLogsDir: logsDir });
   ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
 }, 180_000);
 

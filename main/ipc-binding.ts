@@ -1,7 +1,6 @@
 import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
 import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
-import type { AppCore } from '../app/inspector/app-core';
-import type { Inspector } from '../app/inspector/inspector';
+import type { Host } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { answerIpcRequest } from './ipc-request';
 import { isAppUrl } from './navigation-guard';
@@ -11,14 +10,14 @@ import { isAppUrl } from './navigation-guard';
  * validated with the contract's zod schemas here in main (handleRequest, validateEvent), and only
  * frames showing our own app origin may call at all.
  */
-export function bindContractToIpc(core: AppCore, appOrigin: string): () => void {
+export function bindContractToIpc(host: Pick<Host, 'handlers' | 'subscribe'>, appOrigin: string): () => void {
   for (const name of requestNames) {
     ipcMain.handle(requestChannel(name), (event: IpcMainInvokeEvent, input: unknown) =>
-      answerIpcRequest(core.handlers, appOrigin, event.senderFrame?.url ?? '', name, input),
+      answerIpcRequest(host.handlers, appOrigin, event.senderFrame?.url ?? '', name, input),
     );
   }
 
-  const unsubscribe = core.subscribe((event) => {
+  const unsubscribe = host.subscribe((event) => {
     let payload: unknown;
     try {
       payload = validateEvent(event.name, event.payload);
@@ -38,7 +37,7 @@ export function bindContractToIpc(core: AppCore, appOrigin: string): () => void 
 }
 
 /** Opens files dropped on the window, whose paths only the preload sends (dropped-files.ts). */
-export function bindDroppedFilesToIpc(inspector: Inspector, appOrigin: string): () => void {
+export function bindDroppedFilesToIpc(inspector: Host, appOrigin: string): () => void {
   ipcMain.handle(DROPPED_FILES_CHANNEL, (event: IpcMainInvokeEvent, paths: unknown) =>
     answerDroppedFiles(inspector.openDropped, appOrigin, event.senderFrame?.url ?? '', paths),
   );

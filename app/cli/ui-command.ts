@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInspector } from '../inspector/inspector';
-import { readPodStream } from '../snapshot/open-pod-file';
-import { defaultStateDir } from '../inspector/state-dir';
+import { createHost } from '../host/host';
+import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
@@ -64,7 +63,7 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
   return page;
 }
 
-/** The files to open and the nodes to add that the command line names (README, "Many sources"). */
+/** The files to open and the nodes to add that the command line names (docs/cli.md, "Many sources"). */
 function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
   const files: string[] = [];
   const named: string[] = [];
@@ -122,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const rendererDir = await ensureRendererBuilt((line) => printError(line));
   const stateDir = defaultStateDir();
-  const inspector = await createInspector({
+  const inspector = await createHost({
     mode: 'browser',
     stateDir,
     ...(options.demo ? {} : { demo: false }),
@@ -133,10 +132,10 @@ export async function run(argv: string[]): Promise<number> {
   let server;
   try {
     server = await startUiServer({
-      core: inspector,
+      host: inspector,
       rendererDir,
       port: options.port,
-      openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)),
+      openUpload: inspector.openUploaded,
     });
   } catch (err) {
     await inspector.close();

@@ -6,13 +6,10 @@ import {
   type RequestHandlers,
   type ServerMessage,
 } from '../contract';
-import type { AppEvent } from '../inspector/app-core';
+import type { Host } from '../host/host';
 
-/** The part of the app core one browser tab talks to. */
-export interface BridgeCore {
-  handlers: Partial<RequestHandlers>;
-  subscribe(listener: (event: AppEvent) => void): () => void;
-}
+/** The part of the host one browser tab talks to (tests serve only some requests). */
+export type ServedToTab = Pick<Host, 'subscribe'> & { handlers: Partial<RequestHandlers> };
 
 /**
  * A tab that stops reading would make us buffer without bound; past this it is disconnected and
@@ -26,7 +23,7 @@ const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
  * validated at the boundary and forwarded as they come — the app core already batches pod changes
  * per frame.
  */
-export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
+export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
   const send = (message: ServerMessage) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -36,11 +33,11 @@ export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
     ws.send(JSON.stringify(message));
   };
 
-  const unsubscribe = core.subscribe((event) => {
+  const unsubscribe = host.subscribe((event) => {
     try {
       send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
     } catch (err) {
-      // An app-core bug must not reach the UI as a malformed event; say where it came from instead.
+      // A bug in the app must not reach the UI as a malformed event; say where it came from instead.
       console.error(`nodescope ui: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
     }
   });
@@ -63,6 +60,6 @@ export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
       return;
     }
     const { id, name, input } = message.data;
-    void handleRequest(core.handlers, name, input).then((result) => send({ type: 'response', id, result }));
+    void handleRequest(host.handlers, name, input).then((result) => send({ type: 'response', id, result }));
   });
 }

@@ -1,0 +1,94 @@
+import type { NodeInfo } from '../contract';
+import type { FieldMask } from '../mask/field-mask';
+import type { DecodedPod, PodTree } from '../pod/pod-tree';
+import { decodeStored } from '../pod/stored-pod';
+import type { AppEvent } from './app-event';
+import type { AppNotices } from './app-notices';
+import { createCoreState } from './core-state';
+import type { CoreHandlers, CoreOptions, OfflineSource, RememberedNode } from './core-types';
+import { diffHandlers } from './diff-handlers';
+import { fleetHandlers } from './fleet-handlers';
+import { historyHandlers } from './history-handlers';
+import { maskHandlers } from './mask-handlers';
+import { nodeHandlers } from './node-handlers';
+import { noticeHandlers } from './notice-handlers';
+import { podHandlers } from './pod-handlers';
+import { promptHandlers } from './prompt-handlers';
+
+export interface Core {
+  handlers: CoreHandlers;
+  subscribe(listener: (event: AppEvent) => void): () => void;
+  notices: AppNotices;
+  /** Adds a node the user had added before (nodes.json), with its mask; see restoreNode. */
+  restore(node: RememberedNode & { maskProblem?: string }): NodeInfo;
+  /** Opens a file's pods as an offline source. */
+  openOffline(source: OfflineSource): NodeInfo;
+  /** The node, for the Node side's requests (exports, recordings). */
+  node(nodeId: string): NodeInfo;
+  /**
+   * The pods as shown (masked like the table), all or these UIDs, and how many; for exports. Each is
+   * decoded as it is iterated: a node's pods are never all trees at once.
+   */
+  shownPods(nodeId: string, uids: 'all' | string[]): Iterable<PodTree> & { readonly length: number };
+  /** The mask those pods went through, for printing exactly its fields; null for whole pods. */
+  fieldMask(nodeId: string): FieldMask | null;
+  /** The node's current pods as received (unmasked by the app), for a recording's start. */
+  currentPods(nodeId: string): DecodedPod[];
+  /** Marks the node as being recorded to path (undefined: no longer). */
+  setRecording(nodeId: string, path: string | undefined): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The app core behind the UI, with no Node in it: the sources (nodes, files), their connection
+ * states, pod sets and pod histories, and the questions for the user. What needs Node (SSH, files,
+ * dialogs, nodes.json, the demo kubelet) plugs in through CoreOptions (the host, app/host/host.ts);
+ * the design preview runs it over an in-memory source. Its requests are answered by one handler
+ * table, each concern's part from its own file.
+ */
+export function createCore(options: CoreOptions): Core {
+  const core = createCoreState(options);
+  const { nodes, listeners, infoOf, publish, recordOf } = core;
+  const handlers: CoreHandlers = {
+    ...nodeHandlers(core),
+    ...podHandlers(core),
+    ...historyHandlers(core),
+    ...maskHandlers(core),
+    ...fleetHandlers(core),
+    ...diffHandlers(core),
+    ...noticeHandlers(core),
+    ...promptHandlers(core),
+  };
+
+  return {
+    handlers,
+    notices: core.notices,
+    restore: core.restore,
+    openOffline: core.openOffline,
+    node: (nodeId) => infoOf(recordOf(nodeId)),
+    shownPods(nodeId, uids) {
+      const record = recordOf(nodeId);
+      const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
+      return {
+        length: entries.length,
+        *[Symbol.iterator]() {
+          for (const e of entries) yield record.pods.shown(e.pod);
+        },
+      };
+    },
+    fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
+    currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map((e) => decodeStored(e.pod)),
+    setRecording(nodeId, path) {
+      const record = nodes.get(nodeId);
+      if (!record) return;
+      if (path) record.info.recordingTo = path;
+      else delete record.info.recordingTo;
+      publish(record);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: core.close,
+  };
+}

@@ -1,0 +1,59 @@
+import type { FieldMask } from '../mask/field-mask';
+import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
+import type { IncomingPod } from './node-pods';
+import type { SshPrompter } from '../ssh/ssh-prompter';
+import type { LogFileAccess } from '../logs/log-file-access';
+
+/** What a live connection to one kubelet reports back to the core. */
+export interface NodeLinkEvents {
+  state(state: NodeState): void;
+  /**
+   * The pod set is exactly this now (first list, relist after a reconnect). A kubelet's pods come as
+   * their bytes, with their rows under the request's mask taken while their trees were at hand.
+   */
+  reset(pods: IncomingPod[]): void;
+  change(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: IncomingPod): void;
+  /** With a mask: whether the kubelet applied it itself (the pods are masked here either way). */
+  maskHonoured?(honoured: boolean): void;
+  /** Which kubelet API the pods come from, once known. */
+  readFrom?(api: ReadFrom): void;
+  /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
+  metrics?(metrics: NodeMetrics | null): void;
+}
+
+/** A running connection to one node's kubelet: watching until closed, reconnecting on its own. */
+export interface NodeLink {
+  close(): Promise<void>;
+  /**
+   * The node's container log files, reached the way the link reaches the node (over SSH: its own
+   * connection, never a second one); undefined while it has no connection to read them through.
+   */
+  logFiles?(): Promise<NodeLogFiles | undefined>;
+}
+
+/** Where a live source's container logs are, and how to read them (app/logs). */
+export interface NodeLogFiles {
+  access: LogFileAccess;
+  /** The kubelet's podLogsDir on the node. */
+  logsDir: string;
+  /** Whether the commands run with sudo (the node's setting), for what a refusal should suggest. */
+  sudo: boolean;
+}
+
+/** The sources a link watches: a node over SSH, a socket on this machine, the demo node. */
+export type LiveNodeSpec = Extract<NodeSpec, { kind: 'ssh' | 'unix' | 'demo' }>;
+
+export interface NodeLinkRequest {
+  nodeId: string;
+  spec: LiveNodeSpec;
+  /** Sent to the kubelet (x-kubernetes-fieldmask) and applied to the pods as they arrive. */
+  mask?: FieldMask;
+  prompter: SshPrompter;
+  events: NodeLinkEvents;
+  /**
+   * The bytes kept already of a pod (its history's latest version): a pod received again with the same
+   * bytes keeps those instead of a second copy, so a reconnect's relist of 30,000 pods allocates (and
+   * later frees) no new copy of the unchanged ones.
+   */
+  heldBytes?(uid: string): Uint8Array | undefined;
+}
