@@ -144,7 +144,13 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
       if (writer.done) return;
     }
   };
-  yield* readTo(files.current, stat.size);
+  if (live.bytes && live.start + live.bytes.length === stat.size) {
+    // The tail was read while finding where it starts: not read a second time.
+    offset = stat.size;
+    yield* put(split.push(live.bytes));
+  } else {
+    yield* readTo(files.current, stat.size);
+  }
   if (!options.follow) {
     const rest = split.takeRest();
     if (rest.length) yield* put([rest]);
