@@ -48,7 +48,7 @@ export async function logTailBench(): Promise<boolean> {
     await fh.write(tail, GIB - Buffer.byteLength(tail));
     await fh.close();
 
-    const access = nodeFileAccess(async () => conn.client, { node: 'target', sudo: false });
+    const access = nodeFileAccess(async () => conn.channels, { node: 'target', sudo: false });
     const files = { container: 'app', restartCount: 0, current: file, rotated: [] };
     const ours = async () => {
       let n = 0;

@@ -1,5 +1,5 @@
 import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
-import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
+import { eventChannel, eventForUi, requestChannel, requestNames } from '../app/contract';
 import type { Host } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { answerIpcRequest } from './ipc-request';
@@ -7,7 +7,8 @@ import { isAppUrl } from './navigation-guard';
 
 /**
  * Answers the contract's request channels and pushes its events to our windows. Every payload is
- * validated with the contract's zod schemas here in main (handleRequest, validateEvent), and only
+ * validated with the contract's zod schemas here in main (handleRequest, eventForUi; pod batches where the
+ * core makes them), and only
  * frames showing our own app origin may call at all.
  */
 export function bindContractToIpc(host: Pick<Host, 'handlers' | 'subscribe'>, appOrigin: string): () => void {
@@ -20,7 +21,7 @@ export function bindContractToIpc(host: Pick<Host, 'handlers' | 'subscribe'>, ap
   const unsubscribe = host.subscribe((event) => {
     let payload: unknown;
     try {
-      payload = validateEvent(event.name, event.payload);
+      payload = eventForUi(event.name, event.payload);
     } catch (err) {
       console.error(`nodescope: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
       return;

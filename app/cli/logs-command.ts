@@ -12,6 +12,7 @@ import { exitQuietlyOnEpipe, writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
+import type { SourceArgument } from '../source/source-arguments';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
 
@@ -91,29 +92,13 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   return opts;
 }
 
-async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAccess; close(): void }> {
-  const source = resolveSource(opts.node, opts.local);
-  if (source.kind === 'socket') {
-    const { localFileAccess } = await import('../logs/local-file-access');
-    return { access: localFileAccess(), close: () => {} };
-  }
-  const [{ resolveNodeTarget }, { createSshSession }, { terminalPrompter }, { nodeFileAccess }] = await Promise.all([
-    import('./kubelet-connection'),
-    import('../ssh/ssh-session'),
-    import('./terminal-prompter'),
-    import('../logs/node-file-access'),
-  ]);
-  const target = await resolveNodeTarget(opts);
-  const prompter = terminalPrompter();
-  const session = createSshSession(target, { prompter });
-  const access = nodeFileAccess(async () => (await session.connection()).client, { node: opts.node, sudo: opts.sudo });
-  return {
-    access,
-    close: () => {
-      session.close();
-      prompter.close();
-    },
-  };
+/** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
+async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
+  const { openNodeAccess } = await import('../source/node-access');
+  if (source.kind === 'socket') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
+  const { openNodeSession } = await import('./kubelet-connection');
+  const node = await openNodeSession(opts);
+  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -162,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
         import('../logs/pod-logs'),
       ]);
       const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      conn = await openAccess(opts);
+      conn = await openAccess(opts, source);
       const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
       const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
       podName = pod.name;

@@ -6,12 +6,13 @@
  * (Nodescope on the node itself) the same commands run here.
  */
 import { stringify as yamlStringify } from 'yaml';
-import { announcingRunner, localCommandRunner, sshCommandRunner } from '../node-info/command-runner';
+import { announcingRunner } from '../node-info/command-runner';
 import { nodeContextText } from '../node-info/node-context-text';
-import { localHttpGet, sshHttpGet } from '../node-info/node-http';
 import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } from '../node-info/node-info-reader';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection';
+import { restDialSettings, type KubeletConnection } from './kubelet-connection';
+import type { SshTarget } from '../ssh/ssh-connection';
+import type { HopLabel } from '../ssh/ssh-errors';
 import { runNodeCommand, writeStdout } from './node-command';
 import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -22,7 +23,6 @@ import type { SshSession } from '../ssh/ssh-session';
 const OUTPUTS = ['table', 'json', 'yaml'] as const;
 
 const EXTRA = {
-  verbose: { type: 'boolean', short: 'v', default: false },
   'journal-lines': { type: 'string' },
   crictl: { type: 'string' },
   'kubelet-binary': { type: 'string' },
@@ -36,7 +36,6 @@ const EXTRA_HELP = `Reads, each part on its own (a part that fails says why; the
   snap.microk8s.daemon-kubelite) and its journal's tail; crictl ps -a against the kubelet's pods.
   Every command is fixed and read-only (docs/node-info.md); --sudo runs the root-only ones with sudo -n.
 node:
-  -v, --verbose              print each command (and HTTP GET) before it runs, on stderr
   --journal-lines N          how many journal lines to show (default ${DEFAULT_JOURNAL_LINES})
   --crictl PATH              crictl on the node (default crictl; RKE2: /var/lib/rancher/rke2/bin/crictl)
   --kubelet-binary PATH      the kubelet binary to ask --version (default: the running kubelet's)
@@ -47,25 +46,15 @@ node:
  * `--api rest`. It is on the authenticated port only and needs the configz (or proxy) permission. A REST
  * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
  */
-async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
-  const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
-    import('../host/state-dir'),
-    import('../kubelet-rest/kubelet-certificate-pins'),
-    import('../kubelet-rest/kubelet-rest-connection'),
-    import('./terminal-prompter'),
-  ]);
-  const { rest } = opts;
+async function configzReader(session: SshSession, target: SshTarget | HopLabel, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
+  const [{ openKubeletRest }, { terminalPrompter }] = await Promise.all([import('../kubelet-rest/kubelet-rest-connection'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
   let conn: KubeletRestConnection;
   try {
-    conn = await openKubeletRest(await resolveNodeTarget(opts), {
+    conn = await openKubeletRest(target, {
       prompter,
       session,
-      credentials: rest.credentials,
-      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
-      ...(rest.port ? { port: rest.port } : {}),
-      ...(rest.caFile ? { caFile: rest.caFile } : {}),
-      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+      ...(await restDialSettings(opts)),
       ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     });
   } catch (err) {
@@ -98,21 +87,22 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   if (opts.mask) throw new UsageError("node compares the runtime's containers with whole pods: leave out --mask");
   const journalLines = positiveInt(v['journal-lines'], '--journal-lines');
   const say = (line: string) => printError(`nodescope: ${line}`);
-  const verbose = v.verbose === true;
-  const session = conn.session;
-  const base = session ? sshCommandRunner(async () => (await session.connection()).client) : localCommandRunner();
-  const get = session
-    ? sshHttpGet(() => session.connection(), opts.node, {
-      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
-      ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
-    })
-    : localHttpGet(opts.callTimeoutMs);
-  const options: NodeInfoOptions = {
-    runner: verbose ? announcingRunner(base, (line) => say(`running on the node: ${line}`)) : base,
+  const verbose = opts.verbose;
+  // The node through the same capability the app's sources have: the pods' SSH session, or here with unix:/--local.
+  const { openNodeAccess } = await import('../source/node-access');
+  const node = await openNodeAccess(conn.session, {
+    node: opts.node,
     sudo: opts.sudo,
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
+  });
+  const session = node.session;
+  const options: NodeInfoOptions = {
+    runner: verbose ? announcingRunner(node.commands, (line) => say(`running on the node: ${line}`)) : node.commands,
+    sudo: node.sudo,
     httpGet: async (port, path) => {
       if (verbose) say(`GET http://127.0.0.1:${port}${path} on the node`);
-      return get(port, path);
+      return node.httpGet(port, path);
     },
     pods: async () => (await conn.client.listPods()).pods.map((p) => p.pod),
     ...(journalLines ? { journalLines } : {}),
@@ -122,7 +112,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const rest = opts.rest;
   let closeRest: (() => Promise<void>) | undefined;
   if (session && (rest.credentials.token || rest.credentials.clientCert)) {
-    const reader = await configzReader(session, opts, verbose ? say : undefined);
+    const reader = await configzReader(session, conn.target!, opts, verbose ? say : undefined);
     options.configz = reader.configz;
     closeRest = reader.close;
   }

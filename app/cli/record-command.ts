@@ -184,15 +184,8 @@ export function crashLogBounds(v: Record<string, unknown>): CrashLogBounds {
 
 /** The node's log files the way the recording reaches the node: its SSH session, or this machine for a socket here. */
 async function crashLogFiles(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<CrashLogFiles> {
-  const [{ checkLogsDir, DEFAULT_POD_LOGS_DIR }, { containerLogs }] = await Promise.all([import('../logs/pod-log-layout'), import('../logs/container-logs')]);
+  const [{ checkLogsDir, DEFAULT_POD_LOGS_DIR }, { containerLogs }, { openNodeAccess }] = await Promise.all([import('../logs/pod-log-layout'), import('../logs/container-logs'), import('../source/node-access')]);
   const logsDir = checkLogsDir(String(opts.extraValues['log-dir'] ?? DEFAULT_POD_LOGS_DIR));
-  const session = conn.session;
-  if (session) {
-    const { nodeFileAccess } = await import('../logs/node-file-access');
-    const logs = containerLogs(nodeFileAccess(async () => (await session.connection()).client, { node: opts.node, sudo: opts.sudo }));
-    return async () => ({ logs, logsDir });
-  }
-  const { localFileAccess } = await import('../logs/local-file-access');
-  const logs = containerLogs(localFileAccess());
+  const logs = containerLogs((await openNodeAccess(conn.session, { node: opts.node, sudo: opts.sudo })).files);
   return async () => ({ logs, logsDir });
 }

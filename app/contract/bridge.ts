@@ -84,6 +84,18 @@ export function validateEvent<E extends EventName>(name: E, payload: unknown): E
   return parsed.data as EventPayload<E>;
 }
 
+/**
+ * Events the app core validates where it makes them, once: podDeltas, as each batch is made
+ * (app/core/node-pods.ts). A host passes them on as they are, rather than parsing every batch of rows
+ * again for each window; every other event is validated by eventForUi.
+ */
+const VALIDATED_WHERE_MADE: ReadonlySet<EventName> = new Set<EventName>(['podDeltas']);
+
+/** Host side, before sending an event to the UI: validateEvent, unless the core validated it where it made it. */
+export function eventForUi<E extends EventName>(name: E, payload: unknown): EventPayload<E> {
+  return isEventName(name) && VALIDATED_WHERE_MADE.has(name) ? (payload as EventPayload<E>) : validateEvent(name, payload);
+}
+
 /** Host side: checks a handler's output so a bug shows up as a clear error, not a broken view. */
 export function validateOutput<N extends RequestName>(name: N, output: unknown): RequestOutput<N> {
   const parsed = requests[name].output.safeParse(output);

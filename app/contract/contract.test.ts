@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ContractError,
   eventChannel,
+  eventForUi,
   handleRequest,
   requestChannel,
   validateEvent,
@@ -134,6 +135,14 @@ describe('naming and wire', () => {
 
   it('validateEvent rejects unknown events', () => {
     expect(() => validateEvent('nope' as never, {})).toThrow(/Unknown event/);
+  });
+
+  it('eventForUi passes pod batches on as the core made and validated them, and validates every other event', () => {
+    const batch = { nodeId: 'n1', seq: 1, reset: false, upserts: [], removals: ['a'] };
+    // The same object: not parsed again for each window it goes to.
+    expect(eventForUi('podDeltas', batch)).toBe(batch);
+    expect(() => eventForUi('nodeRemoved', { nodeId: 7 })).toThrow(/Invalid nodeRemoved event/);
+    expect(() => eventForUi('nope' as never, {})).toThrow(/Unknown event/);
   });
 });
 

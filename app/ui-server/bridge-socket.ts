@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import {
   ClientMessageSchema,
   handleRequest,
-  validateEvent,
+  eventForUi,
   type RequestHandlers,
   type ServerMessage,
 } from '../contract';
@@ -35,7 +35,7 @@ export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
 
   const unsubscribe = host.subscribe((event) => {
     try {
-      send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
+      send({ type: 'event', name: event.name, payload: eventForUi(event.name, event.payload) });
     } catch (err) {
       // A bug in the app must not reach the UI as a malformed event; say where it came from instead.
       console.error(`nodescope ui: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
