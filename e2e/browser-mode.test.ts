@@ -552,8 +552,15 @@ describe('browser mode', () => {
     expect(okRows.every((t) => /^\d+ ok$/.test(t))).toBe(true);
     await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
 
-    // The node read through the Pods API has no such values: not available, never zero.
+    // The node read through the Pods API has no such values: its table leaves the empty column out, and shown
+    // by choice, it says not available, never zero.
     await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    await grid.getByRole('columnheader', { name: 'Sort by Name', exact: true }).waitFor();
+    expect(await grid.getByRole('columnheader', { name: 'Sort by CPU' }).count()).toBe(0);
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    const chooser = page.getByRole('dialog', { name: 'Columns and views' });
+    await chooser.getByRole('checkbox', { name: 'CPU' }).check();
+    await chooser.getByRole('button', { name: 'Close dialog' }).click();
     await expect.poll(() => grid.locator('[role=row][data-uid] .c-cpu').first().textContent()).toBe('n/a');
     expect(await grid.locator('[role=row][data-uid] .c-cpu').first().getAttribute('title')).toContain('Pods API');
   });
