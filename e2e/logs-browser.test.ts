@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../app/inspector/inspector';
 import type { UiServer } from '../app/ui-server/ui-server';
+import { detachedCall } from '../app/contract';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { openUiInChromium } from './testing/ui-in-chromium';
@@ -78,7 +79,7 @@ describe('Logs tab', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, '0.log'), text);
     }
-    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'big.sock'), label: 'big-logs' });
+    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'big.sock'), label: 'big-logs' }, detachedCall());
     await page.getByLabel(/^Node big-logs:/).click();
     await page.getByLabel('Filter pods').fill(String(meta.name));
     const grid = page.getByRole('grid', { name: 'Pods' });

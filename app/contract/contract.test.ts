@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   ContractError,
-  eventChannel,
+  CALL_CHANNEL,
+  FRAME_CHANNEL,
   handleRequest,
-  requestChannel,
   validateEvent,
   validateRequest,
   bridgeSocketUrl,
@@ -122,9 +122,8 @@ describe('fake bridge', () => {
 });
 
 describe('naming and wire', () => {
-  it('prefixes channels', () => {
-    expect(requestChannel('pods.get')).toBe('nodescope:pods.get');
-    expect(eventChannel('podDeltas')).toBe('nodescope:event:podDeltas');
+  it('prefixes its IPC channels', () => {
+    expect([CALL_CHANNEL, FRAME_CHANNEL]).toEqual(['nodescope:call', 'nodescope:frame']);
   });
 
   it('derives the bridge socket URL from the page URL and its token', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
+import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
@@ -175,16 +176,15 @@ export const requests = {
   /** Checks a field mask as the user types, without applying it; `@NAME` names a preset. */
   'mask.validate': { input: z.object({ mask: MaskTextSchema }), output: MaskCheckSchema },
   /**
-   * The node's pods through a mask (not applied): a sample pod and what the mask saves. Worked out in
-   * time slices; a newer preview from the same `asker` (one mask builder) stops an older one still
-   * running, which then fails with code 'cancelled'.
+   * A job (jobs.ts): the node's pods through a mask (not applied), a sample pod and what the mask saves,
+   * worked out in time slices with the pods done as progress. The mask builder cancels the preview it no
+   * longer shows (the user typed on, or closed it).
    */
   'mask.preview': {
-    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional(), asker: z.string().min(1).max(100).optional() }),
+    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional() }),
     output: MaskPreviewSchema,
+    progress: JobProgressSchema,
   },
-  /** Stops the preview an asker (a mask builder being closed) still has under way; it fails with 'cancelled'. */
-  'mask.previewCancel': { input: z.object({ asker: z.string().min(1).max(100) }), output: Done },
   /** Built-in presets, then the user's saved ones. */
   'mask.presets': { input: NoInput, output: z.array(MaskPresetSchema) },
   /** Saves (or replaces) a preset of the user's; answers the presets as they are now. */
@@ -202,7 +202,7 @@ export const requests = {
   /** The app's own problems not yet dismissed, oldest first (a window opened later shows them too). */
   'notices.list': { input: NoInput, output: z.array(NoticeSchema) },
   'notices.dismiss': { input: z.object({ id: z.string().min(1).max(100) }).strict(), output: Done },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; progress?: z.ZodType }>;
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;
@@ -212,3 +212,8 @@ export type RequestInput<N extends RequestName> = z.input<Requests[N]['input']>;
 export type ValidInput<N extends RequestName> = z.output<Requests[N]['input']>;
 export type RequestOutput<N extends RequestName> = z.output<Requests[N]['output']>;
 export const requestNames = Object.keys(requests) as RequestName[];
+/**
+ * What a job or subscription sends its caller before it answers (jobs.ts): the entry's `progress` schema;
+ * never for a plain request.
+ */
+export type RequestProgress<N extends RequestName> = Requests[N] extends { progress: infer P extends z.ZodType } ? z.output<P> : never;

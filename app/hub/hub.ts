@@ -87,7 +87,6 @@ export type HubRequest =
   | 'prompts.answer'
   | 'mask.validate'
   | 'mask.preview'
-  | 'mask.previewCancel'
   | 'mask.presets'
   | 'mask.savePreset'
   | 'mask.deletePreset'
@@ -553,19 +552,14 @@ export function createHub(options: HubOptions): Hub {
     };
   };
 
-  /** Whole-node work under way (previews, matrices), stopped when the hub closes. */
-  const running = new Set<AbortController>();
-  /** The mask preview under way per asker (a mask builder). */
-  const previews = new Map<string, AbortController>();
-  /** Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile. */
-  const inSlices = async <R,>(steps: Iterator<unknown, R>, work = new AbortController()): Promise<R> => {
-    running.add(work);
-    try {
-      return await runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: work.signal });
-    } finally {
-      running.delete(work);
-    }
-  };
+  /** Stops whole-node work under way (previews, matrices) when the hub closes. */
+  const closing = new AbortController();
+  /**
+   * Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile;
+   * it stops when its caller cancels (`signal`) or the hub closes.
+   */
+  const inSlices = <P, R>(steps: Iterator<P, R>, signal?: AbortSignal, onPause?: (progress: P) => void): Promise<R> =>
+    runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: signal ? AbortSignal.any([closing.signal, signal]) : closing.signal, ...(onPause ? { onPause } : {}) });
 
   /** The last matrix built (or being built), and what it was built from. */
   let matrixCache: { version: string; sources: string; building: boolean; matrix: Promise<WorkloadMatrix> } | null = null;
@@ -803,7 +797,7 @@ export function createHub(options: HubOptions): Hub {
       return {};
     },
     'mask.validate': ({ mask }) => checkMask(mask, presets()),
-    'mask.preview': async ({ nodeId, mask, uid, asker }) => {
+    'mask.preview': async ({ nodeId, mask, uid }, call) => {
       const record = recordOf(nodeId);
       const check = checkMask(mask, presets());
       if (!check.ok) return check;
@@ -814,21 +808,8 @@ export function createHub(options: HubOptions): Hub {
       const sample = (uid ? record.pods.get(uid)?.pod : undefined) ?? pods[0];
       // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
       const steps = maskPreviewSteps(pods, parsed, sample && decodeStored(sample).pod, record.offline ? '' : record.info.mask);
-      // The user typing a mask asks again and again: only the latest of an asker's previews goes on.
-      const work = new AbortController();
-      if (asker) {
-        previews.get(asker)?.abort(new ContractError('cancelled', 'A newer preview of the mask replaced this one.', 'Nothing to do: the newer preview answers.'));
-        previews.set(asker, work);
-      }
-      try {
-        return await inSlices(steps, work);
-      } finally {
-        if (asker && previews.get(asker) === work) previews.delete(asker);
-      }
-    },
-    'mask.previewCancel': ({ asker }) => {
-      previews.get(asker)?.abort(new ContractError('cancelled', 'The mask builder that asked for this preview was closed.', 'Nothing to do.'));
-      return {};
+      // The user typing a mask asks again and again: the builder cancels the previews it no longer shows.
+      return inSlices(steps, call.signal, (done) => call.progress({ done, total: pods.length }));
     },
     'mask.presets': () => presets(),
     'mask.savePreset': ({ name, mask }) => savedPresets().save(name, checkMask(mask, presets())),
@@ -882,7 +863,7 @@ export function createHub(options: HubOptions): Hub {
     },
     async close() {
       diffJobs.close();
-      for (const work of running) work.abort(new ContractError('cancelled', 'Nodescope is closing.'));
+      closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppCore, AppEvent } from './app-core';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
@@ -220,7 +220,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
     node: (nodeId) => hub.node(nodeId),
-    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid })).summary,
+    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
@@ -315,10 +315,10 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
-    'nodes.connect': (input) => {
+    'nodes.connect': (input, call) => {
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
-      return hub.handlers['nodes.connect'](input);
+      return hub.handlers['nodes.connect'](input, call);
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = hub.node(nodeId);
@@ -394,9 +394,9 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     }
   }
   const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameNode(n.spec, spec)));
-  if (named.length > 0) await hub.handlers['nodes.addMany']({ nodes: named });
+  if (named.length > 0) await hub.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await hub.handlers['nodes.startDemo']({});
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await hub.handlers['nodes.startDemo']({}, detachedCall());
 
   return {
     handlers,

@@ -1,18 +1,8 @@
 import type { WebSocket } from 'ws';
-import {
-  ClientMessageSchema,
-  handleRequest,
-  validateEvent,
-  type RequestHandlers,
-  type ServerMessage,
-} from '../contract';
-import type { AppEvent } from '../inspector/app-core';
+import type { ServerFrame } from '../contract';
+import { openCallerConnection, type BridgeCore } from '../hub/caller-connection';
 
-/** The part of the app core one browser tab talks to. */
-export interface BridgeCore {
-  handlers: Partial<RequestHandlers>;
-  subscribe(listener: (event: AppEvent) => void): () => void;
-}
+export type { BridgeCore } from '../hub/caller-connection';
 
 /**
  * A tab that stops reading would make us buffer without bound; past this it is disconnected and
@@ -21,30 +11,21 @@ export interface BridgeCore {
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 /**
- * Carries the contract over one authenticated WebSocket: requests are validated and answered by
- * handleRequest (never throws, errors come back as results naming the bad field); events are
- * validated at the boundary and forwarded as they come — the app core already batches pod changes
- * per frame.
+ * Carries the contract's call frames over one authenticated WebSocket (openCallerConnection answers
+ * them: errors come back as results naming the bad field). The socket closing cancels every call of
+ * its page, and ends its subscriptions.
  */
 export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
-  const send = (message: ServerMessage) => {
+  const send = (frame: ServerFrame) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'The page fell too far behind; it will reconnect and reload.');
       return;
     }
-    ws.send(JSON.stringify(message));
+    ws.send(JSON.stringify(frame));
   };
-
-  const unsubscribe = core.subscribe((event) => {
-    try {
-      send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
-    } catch (err) {
-      // An app-core bug must not reach the UI as a malformed event; say where it came from instead.
-      console.error(`nodescope ui: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-  ws.on('close', unsubscribe);
+  const connection = openCallerConnection(core, send, (message) => console.error(`nodescope ui: ${message}`));
+  ws.on('close', () => connection.close());
   // A bad frame (too big, not UTF-8) is an 'error' before ws closes the socket itself; unheard, it
   // would end the whole server.
   ws.on('error', (err) => console.error(`nodescope ui: closed a page's socket: ${err.message}`));
@@ -56,13 +37,7 @@ export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
     } catch {
       parsed = undefined;
     }
-    const message = ClientMessageSchema.safeParse(parsed);
-    if (!message.success) {
-      // Without a valid id there is nobody to answer; the protocol is broken, so end it clearly.
-      ws.close(1008, 'Expected a JSON request {type:"request", id, name, input}.');
-      return;
-    }
-    const { id, name, input } = message.data;
-    void handleRequest(core.handlers, name, input).then((result) => send({ type: 'response', id, result }));
+    // Without a valid id there is nobody to answer; the protocol is broken, so end it clearly.
+    if (!connection.receive(parsed)) ws.close(1008, 'Expected a JSON call frame {type:"request", id, name, input} or {type:"cancel", id}.');
   });
 }

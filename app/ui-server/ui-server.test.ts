@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../contract';
+import type { ServerFrame } from '../contract';
 import type { AppEvent } from '../inspector/app-core';
 import type { BridgeCore } from './bridge-socket';
 import { decodePod } from '../pod/decode';
@@ -76,7 +76,7 @@ async function authed(): Promise<WebSocket> {
   return r.ws;
 }
 
-function nextMessage(ws: WebSocket): Promise<ServerMessage> {
+function nextMessage(ws: WebSocket): Promise<ServerFrame> {
   return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
 }
 

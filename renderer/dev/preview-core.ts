@@ -1,4 +1,5 @@
 import { ContractError } from '../../app/contract/errors';
+import { detachedCall } from '../../app/contract/handle-request';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import type { AppEvent } from '../../app/inspector/app-core';
 import type { NodeLink, NodeLinkRequest } from '../../app/inspector/node-link';
@@ -102,9 +103,9 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
   });
   hub.subscribe((event: AppEvent) => bridge.emit(event.name, event.payload as never));
 
-  void hub.handlers['nodes.startDemo']({});
-  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' });
-  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' });
+  void hub.handlers['nodes.startDemo']({}, detachedCall());
+  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());
+  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' }, detachedCall());
   // An offline source with a time axis, as an opened recording shows.
   hub.openOffline(
     simulatedRecording({ pods: 60, changes: 240, everyMs: 15_000, seed: seed + 100, nodeName: 'kind-worker', start: Date.now() - 3_600_000, file: '/home/operator/kind-worker-incident.recording.ndjson' }),
@@ -118,7 +119,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
         label: `worker-${String(i + 1).padStart(3, '0')}`,
         group: `pool-${'abcd'[i % 4]}`,
       })),
-    });
+    }, detachedCall());
   }
   return bridge;
 }
