@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DiffProgressSchema } from './diff';
 import { LogFollowEndedSchema, LogLinesSchema } from './logs';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
@@ -27,8 +26,6 @@ export const events = {
   notice: NoticeSchema,
   /** The notice's problem is over (a later save worked) or it was dismissed. */
   noticeClosed: z.object({ id: z.string() }),
-  /** A comparison's progress (diff.start), a few times a second at most, and once when it ends. */
-  diffProgress: DiffProgressSchema,
   /** A log follow's next lines (logs.follow). */
   logLines: LogLinesSchema,
   /** A log follow is over; its last logLines came before. */

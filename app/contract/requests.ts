@@ -157,14 +157,15 @@ export const requests = {
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
   'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
   /**
-   * Starts comparing two sources' pods in the app core, in slices (never holding its thread for long);
-   * diffProgress events follow, the last with phase done, cancelled or failed.
+   * A job (jobs.ts): compares two sources' pods in the app core, in slices (never holding its thread for
+   * long), pairs done as progress (a few times a second); answers the counts and the first page of the pods
+   * that differ. Cancelling it stops the work.
    */
-  'diff.start': { input: DiffStartSchema, output: DiffJobIdSchema },
-  /** A finished comparison: counts and a page of the pods that differ (refused while it runs). */
+  'diff.run': { input: DiffStartSchema, output: DiffResultSchema, progress: JobProgressSchema },
+  /** A further page of a finished comparison's pods that differ. */
   'diff.result': { input: DiffResultRequestSchema, output: DiffResultSchema },
-  /** Stops a comparison that runs, or forgets a finished one. */
-  'diff.cancel': { input: DiffJobIdSchema, output: Done },
+  /** Forgets a finished comparison (its dialog closed); its window going forgets it too. */
+  'diff.forget': { input: DiffJobIdSchema, output: Done },
   /** One pair of a finished comparison as kubectl JSON, for the per-pod view. */
   'diff.pods': { input: DiffPodsRequestSchema, output: DiffPodsSchema },
   /** Prompts still waiting for an answer (a reloaded window asks again). */

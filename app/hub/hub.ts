@@ -1,5 +1,6 @@
 import {
   ContractError,
+  DIFF_PAGE_MAX,
   type AddNodeSpec,
   type MaskCheck,
   type NodeInfo,
@@ -92,9 +93,9 @@ export type HubRequest =
   | 'mask.deletePreset'
   | 'notices.list'
   | 'notices.dismiss'
-  | 'diff.start'
+  | 'diff.run'
   | 'diff.result'
-  | 'diff.cancel'
+  | 'diff.forget'
   | 'diff.pods';
 
 /** The mask presets, built-in and the user's: kept on the Node side (presets.json), like the node list. */
@@ -264,7 +265,7 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const notices = new AppNotices(emit);
-  const diffJobs = new SourceDiffJobs((payload) => emit({ name: 'diffProgress', payload }), options.diffJobs);
+  const diffJobs = new SourceDiffJobs(options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
@@ -819,14 +820,15 @@ export function createHub(options: HubOptions): Hub {
       notices.dismiss(id);
       return {};
     },
-    'diff.start': ({ left, right, noise }) => {
+    'diff.run': async ({ left, right, noise }, call) => {
       const l = recordOf(left.nodeId);
       const r = recordOf(right.nodeId);
-      return { jobId: diffJobs.start(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }) };
+      const jobId = await diffJobs.run(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }, call);
+      return diffJobs.result(jobId, 0, DIFF_PAGE_MAX);
     },
     'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),
-    'diff.cancel': ({ jobId }) => {
-      diffJobs.cancel(jobId);
+    'diff.forget': ({ jobId }) => {
+      diffJobs.forget(jobId);
       return {};
     },
     'diff.pods': ({ jobId, leftUid, rightUid }) => diffJobs.pods(jobId, leftUid, rightUid),

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffProgress } from '../contract';
 import type { PodTree } from '../pod/pod-tree';
 import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
 
@@ -21,8 +20,8 @@ function side(label: string, image: string, log: string[]): DiffSideInput {
 describe('source comparisons', () => {
   it('several at once still give the event loop a turn between any two pod reads, to their last entry', async () => {
     const log: string[] = [];
-    const ended = new Set<string>();
-    const jobs = new SourceDiffJobs((p: DiffProgress) => p.phase !== 'running' && ended.add(p.jobId), { budgetMs: 0 });
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
+    const call = { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} };
     let running = true;
     // The check phase of every turn of the loop, after its I/O: what a watch's socket or a request would get.
     const turn = () => {
@@ -31,8 +30,7 @@ describe('source comparisons', () => {
       setImmediate(turn);
     };
     setImmediate(turn);
-    const ids = [0, 1, 2].map((i) => jobs.start(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }));
-    while (!ids.every((id) => ended.has(id))) await new Promise((r) => setTimeout(r, 5));
+    const ids = await Promise.all([0, 1, 2].map((i) => jobs.run(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }, call)));
     running = false;
     // Every pod of every side printed, and every changed pod's row read: all in slices.
     expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
