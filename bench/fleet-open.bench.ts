@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFleetHarness, type FleetHarness } from '../e2e/harness/fleet-harness';
 import { handleRequest, type NodeInfo } from '../app/contract';
-import { createInspector } from '../app/inspector/inspector';
+import { createInspector } from '../app/host/host';
 import { figure } from './figures';
 import { fmt } from './measure';
 

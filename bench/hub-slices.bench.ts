@@ -7,8 +7,8 @@
  * against its first build (target: within 0.25x, i.e. unchanged pods are not read again).
  */
 import { handleRequest, type RequestName } from '../app/contract';
-import { createHub } from '../app/hub/hub';
-import type { NodeLinkEvents } from '../app/inspector/node-link';
+import { createHub } from '../app/core/core';
+import type { NodeLinkEvents } from '../app/core/node-link';
 import { encodePod } from '../app/pod/encode';
 import { decodePod } from '../app/pod/decode';
 import type { PodObject } from '../app/pod/pod-tree';

@@ -6,7 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DEFAULT_HISTORY_LIMITS, PodHistory } from '../app/hub/pod-history';
+import { DEFAULT_HISTORY_LIMITS, PodHistory } from '../app/core/pod-history';
 import { encodePod } from '../app/pod/encode';
 import { decodePod } from '../app/pod/decode';
 import type { DecodedPod, PodObject, PodTree } from '../app/pod/pod-tree';

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadKey, type WorkloadId } from '../app/fleet/workload-identity';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import { podToKubectlJson } from '../app/pod/kubectl-json';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { DRIFTED_FLEET, firstWorkloadOf, HOTFIX_IMAGE } from './harness/drifted-fleet';
@@ -159,5 +159,16 @@ describe('many nodes in the browser', () => {
     ]);
     // Only the node the DaemonSet is missing from says so.
     expect(daemonLines.map((l) => l.split(',').slice(9).join(','))).toEqual([',', ',', 'missing,']);
+
+    // Only the sources that differ: worker-2 (the image) and worker-3 (the DaemonSet missing), not worker-1.
+    await page.getByRole('checkbox', { name: 'Only sources that differ' }).check();
+    await expect.poll(() => matrix.locator('thead th').allTextContents()).toEqual(['Workload', 'worker-2', 'worker-3', 'Drift']);
+    // Sources as rows: a row per node, the same cells.
+    await page.getByRole('checkbox', { name: 'Sources as rows' }).check();
+    const transposed = page.getByRole('table', { name: 'Sources by workload' });
+    expect(await transposed.locator('tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-source-row')))).toEqual(['worker-2', 'worker-3']);
+    const missingThere = transposed.locator(`td.cell-drift[data-workload="${workloadKey(daemonSet)}"]`);
+    expect(await missingThere.evaluateAll((cs) => cs.map((c) => [c.getAttribute('data-source'), c.textContent]))).toEqual([['worker-3', 'missing']]);
+    await shot('fleet-compare-transposed');
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { cutTabs, headerProblems, misalignedRows, overlaps } from './testing/layout-checks';

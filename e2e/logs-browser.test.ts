@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { detachedCall } from '../app/contract';
 import type { PodObject } from '../app/pod/pod-tree';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo } from '../app/contract';
-import { createInspector, type Inspector } from '../app/inspector/inspector';
+import { createInspector, type Inspector } from '../app/host/host';
 import { podToNdjsonLine } from '../app/pod/kubectl-json';
 import { PodGenerator } from '../app/sim/pod-generator';
 import { answerDroppedFiles } from './dropped-files';

@@ -1,7 +1,7 @@
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { CALL_CHANNEL, FRAME_CHANNEL, type ServerFrame } from '../app/contract';
-import { openCallerConnection, type BridgeCore, type CallerConnection } from '../app/hub/caller-connection';
-import type { Inspector } from '../app/inspector/inspector';
+import { openCallerConnection, type BridgeCore, type CallerConnection } from '../app/core/caller-connection';
+import type { Inspector } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { receiveIpcFrame } from './ipc-request';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerFrame } from '../app/contract';
-import { openCallerConnection } from '../app/hub/caller-connection';
+import { openCallerConnection } from '../app/core/caller-connection';
 import { receiveIpcFrame } from './ipc-request';
 
 const origin = 'nodescope://app';

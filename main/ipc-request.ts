@@ -1,5 +1,5 @@
 import type { ServerFrame } from '../app/contract';
-import type { CallerConnection } from '../app/hub/caller-connection';
+import type { CallerConnection } from '../app/core/caller-connection';
 import { isAppUrl } from './navigation-guard';
 
 /**

@@ -3,7 +3,7 @@
 import { app, dialog, session, type WebContents } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInspector } from '../app/inspector/inspector';
+import { createInspector } from '../app/host/host';
 import { APP_ORIGIN, registerAppScheme, serveRendererFrom } from './app-protocol';
 import { enforceCsp } from './csp-headers';
 import { bindContractToIpc, bindDroppedFilesToIpc } from './ipc-binding';

@@ -32,7 +32,7 @@ describe('the layer rule on this project', () => {
   it('follows a real set of files: the renderer’s bridge client, and the real hub the design preview runs', () => {
     const { reached } = checkLayers(projectRoot);
     expect(reached.get('renderer')?.has('renderer/bridge/ws-bridge-client.ts')).toBe(true);
-    expect(reached.get('design preview')?.has('app/hub/hub.ts')).toBe(true);
+    expect(reached.get('design preview')?.has('app/core/core.ts')).toBe(true);
     expect(reached.get('core')?.has('app/pod/view/pod-row-from-tree.ts')).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `nodescope compare SRC SRC...`: the workload matrix of several sources (nodes, snapshots, recordings),
  * drift marked. Exit 1 when drift is found; when a source could not be read, its failure's exit code
- * instead, since a partial comparison cannot say there is none (README, "Many sources").
+ * instead, since a partial comparison cannot say there is none (docs/cli.md, "Many sources").
  */
 import { matrixToCsv, matrixToJson } from '../fleet/matrix-export';
 import { buildWorkloadMatrix, type MatrixInput } from '../fleet/workload-matrix';
@@ -35,7 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     const results = await readSources(sourceIds(opts, 2, 'compare'), opts, 'compare');
     const inputs = results.map((r): MatrixInput => ('error' in r ? { id: r.id, error: r.error instanceof Error ? r.error.message : String(r.error) } : r));
     const matrix = buildWorkloadMatrix(inputs);
-    await writeStdout(opts.output === 'json' ? matrixToJson(matrix) : opts.output === 'csv' ? matrixToCsv(matrix) : matrixText(matrix));
+    await writeStdout(opts.output === 'json' ? matrixToJson(matrix) : opts.output === 'csv' ? matrixToCsv(matrix) : matrixText(matrix, process.stdout.isTTY ? process.stdout.columns : undefined));
     return failureCode(results) || (matrix.drifted ? EXIT.drift : EXIT.ok);
   } catch (err) {
     return reportFailure('compare', err, true);

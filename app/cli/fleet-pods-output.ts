@@ -1,6 +1,6 @@
 /**
  * `nodescope pods SRC SRC...` output. kubectl has no place for a pod's source, and writing one into the
- * pod (an annotation) would change the pod, so each format carries it beside the pods (README, "Many
+ * pod (an annotation) would change the pod, so each format carries it beside the pods (docs/cli.md, "Many
  * sources"):
  * - tables (-o table, wide, custom-columns): a NODE column first, the SOURCE as given;
  * - ndjson: one `{"source": SRC, "pod": POD}` line per pod (`jq -c .pod` gives kubectl's NDJSON back),

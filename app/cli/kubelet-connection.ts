@@ -59,7 +59,7 @@ export interface SharedConnections {
 /** `closePrompter`: closes the command's own terminal prompter, none when it is shared. */
 async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter, closePrompter: () => void, session: SshSession): Promise<KubeletConnection> {
   const [{ defaultStateDir }, { defaultPinsFile }, { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest }] = await Promise.all([
-    import('../inspector/state-dir'),
+    import('../host/state-dir'),
     import('../kubelet-rest/kubelet-certificate-pins'),
     import('../kubelet-rest/kubelet-rest-connection'),
   ]);

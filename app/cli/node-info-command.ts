@@ -49,7 +49,7 @@ node:
  */
 async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
   const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
-    import('../inspector/state-dir'),
+    import('../host/state-dir'),
     import('../kubelet-rest/kubelet-certificate-pins'),
     import('../kubelet-rest/kubelet-rest-connection'),
     import('./terminal-prompter'),

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
-import { defaultStateDir } from '../inspector/state-dir';
+import { defaultStateDir } from '../host/state-dir';
 import type { ApiChoice } from '../kubelet/kubelet-client';
 import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
 import { UsageError } from './usage-error';
@@ -114,7 +114,7 @@ export interface NodeCommandOptions {
  * Loaded only then: their validation brings zod, a large share of a start that never needs it.
  */
 async function savedPresets() {
-  const { loadSavedPresetsSync } = await import('../inspector/saved-presets');
+  const { loadSavedPresetsSync } = await import('../host/saved-presets');
   try {
     return loadSavedPresetsSync(defaultStateDir()).presets;
   } catch (err) {

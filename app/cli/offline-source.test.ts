@@ -148,3 +148,13 @@ describe('an export of a node with pods sharing a uid or without one (sim --dupl
     }
   }, 60_000);
 });
+
+describe('watch on a recording, as a table', () => {
+  it('says what each MODIFIED event changed, in the events feed wording', async () => {
+    const r = await nodescope(['watch', write('changes.recording', recordingText([1000], 2000))]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const modified = r.stdout.split('\n').find((l) => /\sMODIFIED\s/.test(l));
+    expect(modified).toMatch(/web-0\s+Failed .*: (status|phase) \S+ → Failed/);
+    expect(r.stdout.split('\n').find((l) => /\sADDED\s/.test(l))).not.toMatch(/→/);
+  }, 30_000);
+});

@@ -1,5 +1,5 @@
 /**
- * What a node command's SOURCE names (README, "Sources"):
+ * What a node command's SOURCE names (docs/cli.md, "Sources"):
  * - `unix:PATH`, or `--local PATH`: a Pods API socket on this machine;
  * - a pod file (snapshot or recording): anything containing '/', ending in a pod file extension, or that exists
  *   here as a file, since an SSH destination (host, user@host, ssh_config alias) has none of these;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInspector } from '../inspector/inspector';
+import { createInspector } from '../host/host';
 import { readPodStream } from '../snapshot/open-pod-file';
-import { defaultStateDir } from '../inspector/state-dir';
+import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
@@ -64,7 +64,7 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
   return page;
 }
 
-/** The files to open and the nodes to add that the command line names (README, "Many sources"). */
+/** The files to open and the nodes to add that the command line names (docs/cli.md, "Many sources"). */
 function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
   const files: string[] = [];
   const named: string[] = [];

@@ -2,7 +2,10 @@
  * `nodescope watch NODE`: one line per pod event until interrupted. The watch reconnects on its own
  * and, after a re-sync, prints the events that bring the shown set up to date.
  */
+import type { PodRow } from '../contract';
+import { describePodChange } from '../core/pod-change';
 import type { RowField } from '../pod/view/pod-field-sources';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { startPodWatch, type PodChange, type WatchState } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import { podToNdjsonLine } from '../pod/kubectl-json';
@@ -26,14 +29,34 @@ export interface WatchLineEvent {
   pod: { namespace: string; name: string; pod: PodTree };
 }
 
-/** time, type, ns/name, phase ready restarts: one aligned line per event. */
-export function watchLine(change: WatchLineEvent, at: Date, masked: ReadonlySet<RowField> = new Set()): string {
+/**
+ * time, type, ns/name, phase ready restarts, and for a MODIFIED event what changed, in the app's events feed
+ * wording (`status Running → CrashLoopBackOff, restarted (4 restarts)`): one aligned line per event.
+ */
+export function watchLine(change: WatchLineEvent, at: Date, masked: ReadonlySet<RowField> = new Set(), changed?: string): string {
   const { pod } = change;
   const what = change.type === 'DELETED' ? '' : (() => {
     const { phase, ready, restarts } = podStatusCells(pod.pod, masked);
-    return `${phase} ${ready} ready, ${restarts} restarts`;
+    return `${phase} ${ready} ready, ${restarts} restarts${changed ? `: ${changed}` : ''}`;
   })();
   return formatTable([[at.toISOString().slice(11, 23), change.type.padEnd(8), `${pod.namespace}/${pod.name}`.padEnd(50), what]]);
+}
+
+/** What each MODIFIED event changed, against the last row seen of its pod (by uid, else namespace/name). */
+function changeTracker(masked: ReadonlySet<RowField>): (change: WatchLineEvent) => string | undefined {
+  const lastRows = new Map<string, PodRow>();
+  return ({ type, pod }) => {
+    const uid = (pod.pod.metadata as PodObject | undefined)?.uid;
+    const key = typeof uid === 'string' && uid !== '' ? uid : `${pod.namespace}/${pod.name}`;
+    if (type === 'DELETED') {
+      lastRows.delete(key);
+      return undefined;
+    }
+    const row = podRowFromTree(pod.pod);
+    const before = lastRows.get(key);
+    lastRows.set(key, row);
+    return type === 'MODIFIED' ? describePodChange(before, row, masked) : undefined;
+  };
 }
 
 /** A watch state worth a line on stderr; undefined for the others. */
@@ -61,6 +84,7 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
   // A masked pod prints only what the mask selected, never Go's zero values for the rest.
   const options = { showManagedFields: opts.showManagedFields, ...(opts.mask ? { mask: opts.mask } : {}) };
   const masked = maskedCells(opts.mask);
+  const changedBy = opts.output === 'table' ? changeTracker(masked) : undefined;
   let documents = 0;
   return (change, at) => {
     if (opts.output === 'ndjson' || opts.output === 'json') return `{"type":"${change.type}","object":${podToNdjsonLine(change.pod.pod, options)}}\n`;
@@ -70,7 +94,7 @@ function eventPrinter(opts: Pick<NodeCommandOptions, 'output' | 'showManagedFiel
       warnYamlProblems(`pod ${change.pod.namespace}/${change.pod.name}`, printed.problems);
       return printed.yaml;
     }
-    return `${watchLine(change, at, masked)}\n`;
+    return `${watchLine(change, at, masked, changedBy?.(change))}\n`;
   };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import type { NodeState } from '../contract';
-import { openKubeletNodeLink } from '../inspector/kubelet-node-link';
+import { openKubeletNodeLink } from '../host/kubelet-node-link';
 import { KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodWatch } from '../kubelet/pod-watch';
 import { eventually } from '../kubelet/testing/oracle';

@@ -86,7 +86,7 @@ export class KubeletError extends NodescopeError<KubeletErrorCode> {
  * Whether waiting can fix `err` for a node that has (or has never) been live on this connection: the
  * one place that decides between retrying and stopping with the error's next step. A missing socket
  * or an unknown host name is a restart in progress on a node that answered before, and a wrong
- * setting on one that never did. README.md ("When Nodescope stops retrying") lists every case.
+ * setting on one that never did. docs/retries.md lists every case.
  */
 export function canPassByWaiting(err: KubeletError | SshError, everLive: boolean): boolean {
   return err.retryable && (everLive || !err.permanentUntilLive);

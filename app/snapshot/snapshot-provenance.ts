@@ -1,6 +1,6 @@
 /**
  * Where and when a snapshot was taken, kept in a sidecar file `F.nodescope.json` next to the export `F`, so the
- * export itself stays exactly what kubectl prints (README, "Snapshots and recordings"). The sidecar records the
+ * export itself stays exactly what kubectl prints (docs/snapshots-and-recordings.md). The sidecar records the
  * export's size: one that no longer matches (the export was replaced) is ignored, and the reader says so.
  */
 import { readFile } from 'node:fs/promises';

@@ -32,8 +32,8 @@ export type SshErrorCode =
   | 'CLOSED';
 
 /**
- * Codes worth retrying on their own; the others need the user to change something first. README.md
- * ("When Nodescope stops retrying") lists the decision.
+ * Codes worth retrying on their own; the others need the user to change something first. docs/retries.md
+ * lists the decision.
  */
 const RETRYABLE: ReadonlySet<SshErrorCode> = new Set([
   'HOST_UNREACHABLE',

@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
 import type { ServerFrame } from '../contract';
-import { openCallerConnection, type BridgeCore } from '../hub/caller-connection';
+import { openCallerConnection, type BridgeCore } from '../core/caller-connection';
 
-export type { BridgeCore } from '../hub/caller-connection';
+export type { BridgeCore } from '../core/caller-connection';
 
 /**
  * A tab that stops reading would make us buffer without bound; past this it is disconnected and

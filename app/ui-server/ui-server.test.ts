@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../contract';
-import type { AppEvent } from '../inspector/app-core';
+import type { AppEvent } from '../core/app-event';
 import type { BridgeCore } from './bridge-socket';
 import { decodePod } from '../pod/decode';
 import { streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';

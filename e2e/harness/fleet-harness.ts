@@ -13,7 +13,7 @@ import { ensureSystemUser, HARNESS_USERS } from './system-users';
 
 /**
  * Several test nodes, each with its own OpenSSH sshd and simulated kubelet, and a bastion that is the
- * only way to reach them (see README.md, "Fleet harness").
+ * only way to reach them (see isolation below).
  */
 
 export interface FleetHostSpec {

@@ -3,7 +3,7 @@
  * renderer, and Debian's Chromium with a fresh profile (Playwright passes it as --user-data-dir).
  */
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Inspector } from '../../app/inspector/inspector';
+import type { Inspector } from '../../app/host/host';
 import { readPodStream } from '../../app/snapshot/open-pod-file';
 import { ensureRendererBuilt } from '../../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../../app/ui-server/ui-server';

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import { phaseText } from '../../app/fleet/matrix-export';
-
-type Row = WorkloadMatrixView['rows'][number];
+import { driftedSources, visibleMatrix, type MatrixRowView } from './matrix-view';
 
 const ROWS_AT_FIRST = 300;
 
@@ -14,121 +13,168 @@ export interface CellPick {
   podName: string;
 }
 
-/** The sources a row's drift sets apart: for each drift, those whose value is not the most common one. */
-function driftedSources(row: Row): Map<string, string[]> {
-  const apart = new Map<string, string[]>();
-  for (const d of row.drift) {
-    const tally = new Map<string, number>();
-    for (const v of Object.values(d.values)) tally.set(v, (tally.get(v) ?? 0) + 1);
-    // 'missing' always marks the sources without it; otherwise the minority differs from the rest.
-    const norm = d.kind === 'missing' ? 'present' : [...tally.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    for (const [source, v] of Object.entries(d.values)) {
-      if (v === norm) continue;
-      const what = d.container ? `${d.kind} of ${d.container}: ${v}` : d.kind;
-      apart.set(source, [...(apart.get(source) ?? []), what]);
-    }
-  }
-  return apart;
+interface CellProps {
+  matrix: WorkloadMatrixView;
+  row: MatrixRowView;
+  sourceIndex: number;
+  apart: Map<string, string[]>;
+  picked: boolean;
+  onPick: (pick: CellPick) => void;
+}
+
+/** One workload on one source: ready/pods, phase, restarts, and how it drifts from the others. */
+function MatrixCell({ matrix, row, sourceIndex, apart, picked, onPick }: CellProps) {
+  const source = matrix.sources[sourceIndex]!;
+  const cell = row.cells[sourceIndex];
+  const differs = apart.get(source.id);
+  return (
+    <td
+      className={[differs && 'cell-drift', picked && 'cell-picked'].filter(Boolean).join(' ') || undefined}
+      title={differs?.join('\n') ?? cell?.podNames.join('\n')}
+      data-source={source.id}
+      data-workload={row.key}
+    >
+      {source.error ? (
+        <span className="muted">?</span>
+      ) : cell ? (
+        <button
+          type="button"
+          className="cell-button"
+          aria-pressed={picked}
+          aria-label={`${row.workload.name} on ${source.id}: compare ${cell.podNames[0]}`}
+          onClick={() => onPick({ source: sourceIndex, namespace: row.workload.namespace, podName: cell.podNames[0]! })}
+        >
+          <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
+            {cell.readyPods}/{cell.pods}
+          </span>{' '}
+          <span className="muted">{phaseText(cell)}</span>
+          {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
+          {differs && <span className="drift-value">{differs.join('; ')}</span>}
+        </button>
+      ) : (
+        <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
+      )}
+    </td>
+  );
+}
+
+function WorkloadHeader({ row, scope }: { row: MatrixRowView; scope: 'col' | 'row' }) {
+  return (
+    <th scope={scope} title={row.key} className={scope === 'col' && row.drift.length ? 'drift' : undefined}>
+      <span className="muted">{row.workload.namespace}/</span>
+      {row.workload.name} <span className="tag">{row.workload.kind}</span>
+    </th>
+  );
+}
+
+function SourceHeader({ source, scope }: { source: WorkloadMatrixView['sources'][number]; scope: 'col' | 'row' }) {
+  return (
+    <th scope={scope} title={source.error ?? source.id} className={source.error ? 'unknown' : undefined}>
+      {source.id}
+      {source.error && <span className="tag tag-offline">unknown</span>}
+    </th>
+  );
 }
 
 /**
- * Rows are workloads, columns the sources; a cell is ready/pods, phase and restarts. A row with drift is
- * marked and its differing cells say how they differ; an unknown column (source not live) is blank, never 0.
+ * Rows are workloads, columns the sources (or, transposed, a row per source: a hundred nodes read down
+ * the page); a cell is ready/pods, phase and restarts. A row with drift is marked and its differing cells
+ * say how they differ; an unknown column (source not live) is blank, never 0. "Only sources that differ"
+ * keeps the sources a shown workload's drift sets apart.
  */
 export function MatrixTable({ matrix, onComparePair }: { matrix: WorkloadMatrixView; onComparePair: (a: CellPick, b: CellPick) => void }) {
   const [query, setQuery] = useState('');
   /** The first of two cells of a row picked to compare their pods. */
   const [first, setFirst] = useState<{ key: string; pick: CellPick } | null>(null);
-  const pickCell = (row: Row, pick: CellPick) => {
+  const pickCell = (row: MatrixRowView, pick: CellPick) => {
     if (first && first.key === row.key && first.pick.source !== pick.source) {
       setFirst(null);
       onComparePair(first.pick, pick);
     } else setFirst(first?.key === row.key && first.pick.source === pick.source ? null : { key: row.key, pick });
   };
   const [driftOnly, setDriftOnly] = useState(false);
+  const [differOnly, setDifferOnly] = useState(false);
+  const [transposed, setTransposed] = useState(matrix.sources.length > 20);
   const [all, setAll] = useState(false);
-  const needle = query.trim().toLowerCase();
-  const matching = matrix.rows.filter((r) => (!driftOnly || r.drift.length > 0) && (!needle || r.key.toLowerCase().includes(needle)));
+  const { rows: matching, sources } = visibleMatrix(matrix, { query, driftOnly, differOnly });
   // Nodes that run different things make thousands of rows: the first few hundred are drawn until asked.
   const shown = all ? matching : matching.slice(0, ROWS_AT_FIRST);
+  const aparts = new Map(shown.map((row) => [row.key, driftedSources(row)]));
+  const cell = (row: MatrixRowView, i: number) => (
+    <MatrixCell
+      key={`${row.key}@${i}`}
+      matrix={matrix}
+      row={row}
+      sourceIndex={i}
+      apart={aparts.get(row.key)!}
+      picked={first?.key === row.key && first.pick.source === i}
+      onPick={(pick) => pickCell(row, pick)}
+    />
+  );
   return (
     <>
       <div className="matrix-bar">
         <span className="muted small" role="status">
           {matrix.rows.length} workloads over {matrix.sources.length} sources; {matrix.drifted === 0 ? 'no drift' : `${matrix.drifted} with drift`}
+          {sources.length < matrix.sources.length && `; ${sources.length} sources shown`}
         </span>
         <input type="search" className="search small" placeholder="Filter workloads" aria-label="Filter workloads" value={query} onChange={(e) => setQuery(e.target.value)} />
         <label className="check small">
           <input type="checkbox" checked={driftOnly} onChange={(e) => setDriftOnly(e.target.checked)} /> Only drift
         </label>
-        <span className="muted small">{first ? 'Now pick another cell of that row to compare their pods' : 'Pick two cells of a row to compare their pods'}</span>
+        <label className="check small">
+          <input type="checkbox" checked={differOnly} onChange={(e) => setDifferOnly(e.target.checked)} /> Only sources that differ
+        </label>
+        <label className="check small">
+          <input type="checkbox" checked={transposed} onChange={(e) => setTransposed(e.target.checked)} /> Sources as rows
+        </label>
+        <span className="muted small">{first ? 'Now pick another cell of that workload to compare their pods' : 'Pick two cells of a workload to compare their pods'}</span>
       </div>
       <div className="matrix-scroll">
-        <table className="matrix" aria-label="Workloads by source">
-          <thead>
-            <tr>
-              <th scope="col">Workload</th>
-              {matrix.sources.map((s) => (
-                <th key={s.id} scope="col" title={s.error ?? s.id} className={s.error ? 'unknown' : undefined}>
-                  {s.id}
-                  {s.error && <span className="tag tag-offline">unknown</span>}
-                </th>
+        {transposed ? (
+          <table className="matrix" aria-label="Sources by workload">
+            <thead>
+              <tr>
+                <th scope="col">Source</th>
+                {shown.map((row) => (
+                  <WorkloadHeader key={row.key} row={row} scope="col" />
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sources.map((i) => (
+                <tr key={matrix.sources[i]!.id} data-source-row={matrix.sources[i]!.id}>
+                  <SourceHeader source={matrix.sources[i]!} scope="row" />
+                  {shown.map((row) => cell(row, i))}
+                </tr>
               ))}
-              <th scope="col">Drift</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => {
-              const apart = driftedSources(row);
-              return (
+            </tbody>
+          </table>
+        ) : (
+          <table className="matrix" aria-label="Workloads by source">
+            <thead>
+              <tr>
+                <th scope="col">Workload</th>
+                {sources.map((i) => (
+                  <SourceHeader key={matrix.sources[i]!.id} source={matrix.sources[i]!} scope="col" />
+                ))}
+                <th scope="col">Drift</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
                 <tr key={row.key} className={row.drift.length ? 'drift' : undefined} data-workload={row.key}>
-                  <th scope="row" title={row.key}>
-                    <span className="muted">{row.workload.namespace}/</span>
-                    {row.workload.name} <span className="tag">{row.workload.kind}</span>
-                  </th>
-                  {row.cells.map((cell, i) => {
-                    const source = matrix.sources[i]!;
-                    const differs = apart.get(source.id);
-                    const picked = first?.key === row.key && first.pick.source === i;
-                    return (
-                      <td
-                        key={source.id}
-                        className={[differs && 'cell-drift', picked && 'cell-picked'].filter(Boolean).join(' ') || undefined}
-                        title={differs?.join('\n') ?? cell?.podNames.join('\n')}
-                        data-source={source.id}
-                      >
-                        {source.error ? (
-                          <span className="muted">?</span>
-                        ) : cell ? (
-                          <button
-                            type="button"
-                            className="cell-button"
-                            aria-pressed={picked}
-                            aria-label={`${row.workload.name} on ${source.id}: compare ${cell.podNames[0]}`}
-                            onClick={() => pickCell(row, { source: i, namespace: row.workload.namespace, podName: cell.podNames[0]! })}
-                          >
-                            <span className={cell.readyPods < cell.pods ? 'tone-text-wait' : undefined}>
-                              {cell.readyPods}/{cell.pods}
-                            </span>{' '}
-                            <span className="muted">{phaseText(cell)}</span>
-                            {cell.restarts > 0 && <span className="tone-text-wait"> ↻{cell.restarts}</span>}
-                            {differs && <span className="drift-value">{differs.join('; ')}</span>}
-                          </button>
-                        ) : (
-                          <span className={differs ? 'tone-text-bad' : 'muted'}>{differs ? 'missing' : '—'}</span>
-                        )}
-                      </td>
-                    );
-                  })}
+                  <WorkloadHeader row={row} scope="row" />
+                  {sources.map((i) => cell(row, i))}
                   <td className="drift-kinds">{[...new Set(row.drift.map((d) => (d.container ? `${d.kind} (${d.container})` : d.kind)))].join(', ')}</td>
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
+              ))}
+            </tbody>
+          </table>
+        )}
         {shown.length < matching.length && (
           <p className="matrix-more">
-            {shown.length} of {matching.length} rows shown.{' '}
+            {shown.length} of {matching.length} workloads shown.{' '}
             <button type="button" className="link-button" onClick={() => setAll(true)}>
               Show all
             </button>

@@ -1,10 +1,10 @@
 import { ContractError } from '../../app/contract/errors';
 import { detachedCall } from '../../app/contract/handle-request';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
-import type { AppEvent } from '../../app/inspector/app-core';
-import type { NodeLink, NodeLinkRequest } from '../../app/inspector/node-link';
-import { createHub } from '../../app/hub/hub';
-import { openSimulatedLink, simulatedRecording } from '../../app/hub/simulated-source';
+import type { AppEvent } from '../../app/core/app-event';
+import type { NodeLink, NodeLinkRequest } from '../../app/core/node-link';
+import { createHub } from '../../app/core/core';
+import { openSimulatedLink, simulatedRecording } from '../../app/core/simulated-source';
 import { streamPodsAsKubectl } from '../../app/pod/kubectl-json';
 
 /**

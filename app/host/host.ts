@@ -1,0 +1,422 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import packageJson from '../../package.json';
+import type { AppCore, AppEvent } from '../core/app-event';
+import { startDemoKubelet, type DemoKubelet } from './demo-node';
+import type { NodeLink, NodeLinkRequest } from '../core/node-link';
+import { openKubeletNodeLink } from './kubelet-node-link';
+import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
+import { chooseExportTarget, writeExport } from './pod-export';
+import { requireFileKind } from './written-file-kind';
+import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
+import { whyCannotWrite } from '../fs/write-error';
+import { createHub, type HubOptions, type RememberedNode } from '../core/core';
+import type { HistoryLimits } from '../core/pod-history';
+import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
+import { expandHostLines, listSshHosts } from './ssh-hosts';
+import { openPodFile } from '../snapshot/open-pod-file';
+import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
+import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
+import { offlineSourceOf } from './pod-file-source';
+import { NodeRecorder } from './node-recorder';
+import { openPresetStore } from './preset-store';
+import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
+import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
+import { createMemoryRelease } from './memory-release';
+import { createPodLogsService } from './pod-logs-service';
+
+/** The same host (or socket) reached the same way, whatever its label or group. */
+function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
+  if (a.kind === 'unix' || b.kind === 'unix') return a.kind === b.kind && a.socketPath === b.socketPath;
+  return a.host === b.host && a.user === b.user && a.port === b.port && a.jumpHost === b.jumpHost && a.socketPath === b.socketPath;
+}
+
+export interface InspectorOptions {
+  mode: 'electron' | 'browser';
+  /** Where the added nodes are remembered. */
+  stateDir: string;
+  /** Where exports go by default; the user's Downloads (or home). */
+  defaultExportDir?: string;
+  /** A native save dialog (Electron); null when cancelled. Without it exports need a path. */
+  pickSavePath?: (suggestedPath: string) => Promise<string | null>;
+  /** A native open dialog for snapshot and recording files (Electron); [] when cancelled. */
+  pickOpenPaths?: () => Promise<string[]>;
+  /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
+  sshConfigFile?: string;
+  /**
+   * Start the simulated demo node right away: 'firstStart' (default) when no node is remembered
+   * yet, so a new user sees something live; true always; false never (nodes.startDemo still can).
+   */
+  demo?: boolean | 'firstStart';
+  /** Snapshot and recording files to open at start (nodescope ui FILE...). */
+  files?: string[];
+  /** Nodes to add at start (nodescope ui HOST... / PATTERN), unless the node list has them already. */
+  nodes?: AddNodeSpec[];
+  /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
+  history?: HistoryLimits;
+  /**
+   * How a node that is not the demo is reached; default: over SSH. Tests put a simulated kubelet on
+   * this machine behind added nodes, to check what the UI relies on without an SSH server.
+   */
+  openLink?: (request: NodeLinkRequest) => NodeLink;
+  /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
+  podLogsDir?: string;
+  /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
+  logPollIntervalMs?: number;
+}
+
+export interface Inspector extends AppCore {
+  /** Opens an uploaded file's pods (browser mode); returns the new source's id. */
+  openUploaded(file: PodFile): string;
+  /**
+   * Opens files the user dropped on the window, their paths as the host (Electron's preload, not the
+   * page) read them; from then on the page may name them again (undo reopens a removed file source).
+   */
+  openDropped(paths: string[]): Promise<NodeInfo[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app core as Electron main and the browser-mode server run it: the browser-safe hub (app/hub)
+ * with what needs Node plugged in: SSH and local sockets, the demo kubelet, nodes.json and the mask
+ * presets, files, exports and recordings, and the host's dialogs.
+ */
+export async function createInspector(options: InspectorOptions): Promise<Inspector> {
+  const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
+  let demoStarting: Promise<DemoKubelet> | null = null;
+  // Every node the app opens shares one login per jump host, and at most a few dial at once (docs/cli.md, "Many sources").
+  const jumpPool = createJumpConnectionPool();
+  const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
+  const linkOptions = {
+    jumpPool,
+    openLimit,
+    pinsFile: defaultPinsFile(options.stateDir),
+    ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}),
+    ...(options.podLogsDir ? { podLogsDir: options.podLogsDir } : {}),
+  };
+  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
+  // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
+  // churns (memory-release.ts). That is any link the hub opens: a connect, a reconnect after an error, a
+  // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
+  // dropped: the server is idle then and V8's own reducer runs (released at once, the reconnect that
+  // followed cost a fifth more CPU growing the heap back).
+  const memory = createMemoryRelease();
+  /** Nodes whose current link has shown its first list. */
+  const listedSinceConnect = new Set<string>();
+
+  /** The demo node's link, once its simulated kubelet runs (started on first use). */
+  const openDemoLink = (request: NodeLinkRequest): NodeLink => {
+    let closed = false;
+    let link: NodeLink | null = null;
+    const opening = (async () => {
+      try {
+        demoStarting ??= startDemoKubelet();
+        const demo = await demoStarting;
+        if (!closed) link = demo.openLink(request);
+      } catch (err) {
+        demoStarting = null;
+        if (!closed) request.events.state({ phase: 'error', cause: `The simulated kubelet did not start: ${(err as Error).message}`, nextStep: 'Start the demo node again.' });
+      }
+    })();
+    return {
+      async close() {
+        closed = true;
+        await opening;
+        await link?.close();
+      },
+      logFiles: async () => {
+        await opening;
+        return link?.logFiles?.();
+      },
+    };
+  };
+
+  /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
+  let keepSavedListAsItIs = false;
+  // Saves run one after another, so the file always ends with the latest list.
+  let saving = Promise.resolve();
+  const persist = (saved: RememberedNode[]) => {
+    if (keepSavedListAsItIs) return saving;
+    saving = saving
+      .then(() => saveNodes(options.stateDir, saved))
+      .then(
+        () => hub.notices.clear('save-failed'),
+        (err: unknown) => {
+          const why = whyCannotWrite(err) ?? (err as Error).message;
+          console.error(`nodescope: could not remember the node list: ${(err as Error).message}`);
+          hub.notices.raise(
+            'save-failed',
+            `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; any list saved earlier is unchanged.`,
+            'Free up space or fix the folder\'s permissions; the next change to a node saves the whole list again.',
+          );
+        },
+      );
+    return saving;
+  };
+
+  const recorder = new NodeRecorder({
+    current: (nodeId) => hub.currentPods(nodeId),
+    node: (nodeId) => hub.node(nodeId),
+    marked: (nodeId, path) => hub.setRecording(nodeId, path),
+    problem: (message, nextStep) => hub.notices.raise('recording-failed', message, nextStep),
+  });
+
+  const presets = await openPresetStore(options.stateDir);
+  /** Each node's current link, for what is read through it besides the pods (container logs). */
+  const links = new Map<string, NodeLink>();
+  const hubOptions: HubOptions = {
+    openLink: (request) => {
+      listedSinceConnect.delete(request.nodeId);
+      const link = request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      links.set(request.nodeId, link);
+      return {
+        ...link,
+        close: () => {
+          if (links.get(request.nodeId) === link) links.delete(request.nodeId);
+          podLogs.stopNode(request.nodeId);
+          return link.close();
+        },
+      };
+    },
+    remembered: persist,
+    presets,
+    removed: async (info) => {
+      listedSinceConnect.delete(info.id);
+      recorder.stopQuietly(info.id);
+      fileProvenance.delete(info.id);
+      if (info.simulated) {
+        // No one watches the simulated kubelet any more; it stops churning until asked for again.
+        const stopping = demoStarting;
+        demoStarting = null;
+        await (await stopping?.catch(() => null))?.close();
+      }
+    },
+    edited: async (info, sameMachine) => {
+      // A recording is one node's pods: another machine's would go on under the old node's name.
+      if (sameMachine || !info.recordingTo) return;
+      const why = `${info.label} now reaches another host, whose pods are not those of the node recorded`;
+      // The edit goes on whatever the file does: a close that fails is said, never the edit half done.
+      const stopped = await recorder.stop(info.id).catch((err: unknown) => err as Error);
+      hub.notices.raise(
+        'recording-stopped',
+        stopped instanceof Error
+          ? `Recording ${info.recordingTo} stopped (${why}), but closing it failed: ${stopped.message}.`
+          : `Recording ${stopped.path} stopped after ${stopped.events} events: ${why}.`,
+        'What was recorded is kept and opens as a recording; start a new one to record this host.',
+      );
+    },
+    podEvent: (nodeId, type, pods) => {
+      if (type === 'RESET' && !listedSinceConnect.has(nodeId)) {
+        listedSinceConnect.add(nodeId);
+        memory.afterLargeChange();
+      }
+      recorder.podEvent(nodeId, type, pods);
+    },
+    ...(options.history ? { history: options.history } : {}),
+  };
+  const hub = createHub(hubOptions);
+  const logListeners = new Set<(event: AppEvent) => void>();
+  const podLogs = createPodLogsService({
+    node: (nodeId) => hub.node(nodeId),
+    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    emit: (event) => logListeners.forEach((l) => l(event)),
+    ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
+  });
+  if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+
+  /**
+   * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
+   * without it and says where the file went.
+   */
+  const loadRemembered = async (): Promise<LoadedNode[]> => {
+    const notices = hub.notices;
+    try {
+      return await loadSavedNodes(options.stateDir);
+    } catch (err) {
+      const problem = (err as Error).message;
+      try {
+        const kept = await setAsideSavedNodes(options.stateDir);
+        notices.raise(
+          'saved-nodes-unreadable',
+          `Your saved nodes could not be read (${problem}), so Nodescope started without them. The file is kept as ${kept}.`,
+          'Add the nodes again, or repair that file and move it back to nodes.json while Nodescope is closed.',
+        );
+      } catch (moveErr) {
+        keepSavedListAsItIs = true;
+        if ((moveErr as NodeJS.ErrnoException).code === 'ENOENT') {
+          // Another Nodescope on the same state folder read the same broken list and moved it first.
+          notices.raise(
+            'saved-nodes-unreadable',
+            `Your saved nodes could not be read (${problem}); another Nodescope started at the same time has already set the file aside as nodes.json.unreadable-<time> in ${options.stateDir}. This one started without them and will not save nodes, so it cannot write over that one's list.`,
+            'Close this window and use the other Nodescope, or close both and start one.',
+          );
+          return [];
+        }
+        notices.raise(
+          'saved-nodes-unreadable',
+          `Your saved nodes could not be read (${problem}) nor moved aside (${(moveErr as Error).message}). Nodescope started without them and will not save nodes this time, so the file stays as it is.`,
+          `Repair or remove ${savedNodesPath(options.stateDir)} while Nodescope is closed, then start it again.`,
+        );
+      }
+      return [];
+    }
+  };
+
+  /** Where each opened file's pods came from, so an export of them says so too. */
+  const fileProvenance = new Map<string, PodFileProvenance>();
+  const openFile = (file: PodFile) => {
+    const info = hub.openOffline(offlineSourceOf(file));
+    fileProvenance.set(info.id, file.provenance);
+    return info;
+  };
+
+  /**
+   * Files the user chose: in the open dialog, by dropping them on the window, on the command line. In
+   * Electron these are the only paths the page may name, as only the save dialog names an export: a
+   * compromised page could otherwise open any file of the user's, and the reader's errors would show
+   * the page its first bytes.
+   */
+  const chosenFiles = new Set<string>();
+  const openChosenFiles = (paths: string[]) => {
+    for (const path of paths) chosenFiles.add(resolve(path));
+    return openFiles(paths);
+  };
+
+  /** Opens files one by one; a bad one is reported with what is wrong and where, the others still open. */
+  const openFiles = async (paths: string[]) => {
+    const opened = [];
+    const problems: string[] = [];
+    for (const path of paths) {
+      try {
+        opened.push(openFile(await openPodFile(path)));
+      } catch (err) {
+        problems.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (problems.length > 0 && opened.length === 0) {
+      throw new ContractError('invalid-input', problems.join(' '), 'Pick a kubectl or Nodescope export, a .pb of pod bytes, or a Nodescope recording.');
+    }
+    if (problems.length > 0) hub.notices.raise('open-failed', `Some files could not be opened: ${problems.join(' ')}`, 'The others are open; check those files.');
+    return opened;
+  };
+
+  const handlers: RequestHandlers = {
+    ...hub.handlers,
+    'app.info': () => ({
+      version: packageJson.version,
+      mode: options.mode,
+      canPickFiles: options.pickSavePath !== undefined,
+      canOpenFiles: options.pickOpenPaths !== undefined,
+      defaultExportDir: exportDir,
+      sshConfigFile: options.sshConfigFile ?? '~/.ssh/config',
+    }),
+    'sshHosts.list': () => listSshHosts(options.sshConfigFile),
+    'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
+    'nodes.connect': (input, call) => {
+      // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
+      jumpPool.retry();
+      return hub.handlers['nodes.connect'](input, call);
+    },
+    'pods.export': async ({ nodeId, uids, format, path, replace }) => {
+      const node = hub.node(nodeId);
+      const pods = hub.shownPods(nodeId, uids);
+      if (pods.length === 0) {
+        throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
+      }
+      const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
+      if (target === null) return { status: 'cancelled' };
+      const written = await writeExport(target, pods, format, hub.fieldMask(nodeId));
+      // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
+      // a file's own provenance (an offline source is never passed off as live), else this node now.
+      const fromFile = fileProvenance.get(nodeId);
+      const provenance: PodFileProvenance = fromFile
+        ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
+        : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
+      await writeSnapshotSidecar(target.path, { provenance, bytes: written.bytes, pods: pods.length }).catch((err: unknown) => {
+        hub.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
+      });
+      return { status: 'saved', path: target.path, count: pods.length, ...written };
+    },
+    'sources.open': async ({ paths }) => {
+      if (paths === undefined) {
+        if (!options.pickOpenPaths) {
+          throw new ContractError('invalid-input', 'Give the paths of the files to open.', 'In a browser, upload the file with "Open snapshot…" or drop it on the window.');
+        }
+        const picked = await options.pickOpenPaths();
+        if (picked.length === 0) return { status: 'cancelled' };
+        return { status: 'opened', nodes: await openChosenFiles(picked) };
+      }
+      const notChosen = options.mode === 'electron' ? paths.find((path) => !chosenFiles.has(resolve(path))) : undefined;
+      if (notChosen !== undefined) {
+        throw new ContractError(
+          'invalid-input',
+          `In the desktop app files are opened from the open dialog or by dropping them on the window, not by a path the page names (${notChosen}).`,
+          'Use Open snapshot… and pick the file there, or drop it on the window.',
+          'paths',
+        );
+      }
+      return { status: 'opened', nodes: await openFiles(paths) };
+    },
+    'recording.start': async ({ nodeId, path }) => {
+      const node = hub.node(nodeId);
+      // As for exports: in Electron only the save dialog names a file to write, never the page.
+      if (path !== undefined && options.mode === 'electron') {
+        throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
+      }
+      // A path the page names (browser mode) is held to what exports are: an absolute path to a file of the
+      // right kind. The writer then makes it new and private, never over a file, link, pipe or device.
+      if (path !== undefined) requireFileKind(path, RECORDING_FILE_EXTENSIONS, 'Recordings', 'node.recording');
+      let target = path ?? null;
+      if (target === null) {
+        if (!options.pickSavePath) {
+          throw new ContractError('invalid-input', 'Give a file path for the recording.', `For example ${join(exportDir, 'node.recording.ndjson')}.`);
+        }
+        target = await options.pickSavePath(join(exportDir, `${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`));
+        if (target === null) return { status: 'cancelled' };
+      }
+      await recorder.start(nodeId, target);
+      return { status: 'recording', path: target };
+    },
+    'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
+    ...podLogs.handlers,
+  };
+
+  const saved = await loadRemembered();
+  for (const node of saved) hub.restore(node);
+  if (options.files?.length) {
+    try {
+      await openChosenFiles(options.files);
+    } catch (err) {
+      hub.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
+    }
+  }
+  const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameNode(n.spec, spec)));
+  if (named.length > 0) await hub.handlers['nodes.addMany']({ nodes: named }, detachedCall());
+  const demoWanted = options.demo ?? 'firstStart';
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await hub.handlers['nodes.startDemo']({}, detachedCall());
+
+  return {
+    handlers,
+    subscribe: (listener) => {
+      const fromHub = hub.subscribe(listener);
+      logListeners.add(listener);
+      return () => {
+        fromHub();
+        logListeners.delete(listener);
+      };
+    },
+    openUploaded: (file) => openFile(file).id,
+    openDropped: openChosenFiles,
+    async close() {
+      podLogs.close();
+      memory.close();
+      await recorder.close();
+      await hub.close();
+      await saving;
+      await (await demoStarting?.catch(() => null))?.close();
+    },
+  };
+}

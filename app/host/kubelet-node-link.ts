@@ -1,0 +1,378 @@
+/**
+ * H5's NodeLink over the kubelet client: over SSH the Pods API socket or the kubelet's REST API (as the
+ * node's settings choose; auto: the socket when the node has one), or a socket on this machine (the demo
+ * node); a converging pod watch, and the watch's states mapped to the contract's NodeState.
+ * reset() carries the full set after the first sync and after every re-sync; change() the live events.
+ * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
+ */
+import type { NodeState, PodRow } from '../contract';
+import type { FieldMask } from '../mask/field-mask';
+import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
+import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
+import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
+import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
+import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
+import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
+import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
+import { secretSource } from '../kubelet-rest/rest-credentials';
+import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
+import { createPodResourcesClient, type PodResourcesClient } from '../podresources/pod-resources-client';
+import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
+import type { KubeletTransport } from '../ssh/kubelet-transport';
+import type { SshSession } from '../ssh/ssh-session';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
+import { isSshError } from '../ssh/ssh-errors';
+import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
+import type { ConcurrencyLimit } from '../util/concurrency-limit';
+import { wakeableSleep } from '../util/wakeable-sleep';
+import { appNextStep, EDIT_NODE, editNodeWith } from './app-next-step';
+import type { NodeLink, NodeLinkRequest } from '../core/node-link';
+import { readNodeMetrics } from './node-metrics-reader';
+import { pooledString, rowOfPod } from '../core/node-pods';
+import { defaultStateDir } from './state-dir';
+
+export interface KubeletNodeLinkOptions {
+  /** Talk to this socket on this machine instead of going through SSH (the demo node). */
+  localSocket?: string;
+  /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
+  sshConfigFile?: string;
+  /** Where accepted kubelet serving certificates are pinned; default in the state folder. */
+  pinsFile?: string;
+  /** How often CPU, memory, probes and devices are read; default METRICS_INTERVAL_MS. */
+  metricsIntervalMs?: number;
+  /** Shared by every node the app opens: one login per jump host, however many nodes are behind it. */
+  jumpPool?: JumpConnectionPool;
+  /** Bounds how many nodes dial at once (opening a hundred at start); a hanging dial hands its slot on. */
+  openLimit?: ConcurrencyLimit;
+  /** The kubelet's podLogsDir on SSH nodes and local sockets; default /var/log/pods. */
+  podLogsDir?: string;
+}
+
+/** CPU and memory move slowly enough to read every few seconds without loading the kubelet (k9s: 2 s to 5 s). */
+export const METRICS_INTERVAL_MS = 5000;
+
+/** `silentSince`: since when the SSH link has not answered, while it has not; a live watch is then shown as silent. */
+export function nodeStateOf(s: WatchState, silentSince: number | null = null): NodeState | undefined {
+  switch (s.state) {
+    case 'connecting':
+      return { phase: 'connecting', attempt: s.attempt, ...(s.received !== undefined ? { podsReceived: s.received } : {}) };
+    case 'initializing':
+      return { phase: 'kubeletInitializing', detail: `${s.detail}; retrying in ${(s.inMs / 1000).toFixed(1)} s` };
+    case 'live':
+      return {
+        ...(silentSince === null ? { phase: 'live' as const } : { phase: 'silent' as const, silentSince }),
+        since: s.since,
+        ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
+      };
+    case 'catchingUp':
+      return {
+        phase: 'catchingUp',
+        listedAt: s.since,
+        retryAt: Date.now() + s.inMs,
+        attempt: s.attempt,
+        cause: s.cause.message,
+        ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
+      };
+    case 'reconnecting':
+      return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
+    case 'error':
+      return { phase: 'error', cause: s.cause.message, nextStep: appNextStep({ code: s.cause.code, nextStep: s.nextStep }) };
+    case 'closed':
+      return undefined;
+  }
+}
+
+/**
+ * A pod as a node's watch holds it and the hub keeps it (one object for both): its identity, its wire
+ * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
+ */
+type LivePod = HeldPod & PodBytes & { row: PodRow };
+
+/**
+ * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
+ * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does);
+ * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same.
+ */
+function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null, heldBytes?: (uid: string) => Uint8Array | undefined): PodHolding<LivePod> {
+  const keptBytes = (uid: string, bytes: Uint8Array) => {
+    const held = heldBytes?.(uid);
+    return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
+  };
+  return {
+    keep: (pod, bytes) => ({
+      uid: pod.uid,
+      namespace: pooledString(pod.namespace),
+      name: pod.name,
+      digest: pod.digest,
+      tombstone: pod.tombstone,
+      ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
+      bytes: keptBytes(pod.uid, bytes),
+      ...(localMask ? { mask: localMask } : {}),
+      row: rowOfPod(pod.pod, shownMask, pod.uid),
+    }),
+    tree: (pod) => decodeStored(pod).pod,
+  };
+}
+
+export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
+  const { spec, events } = request;
+  // A unix: source is a socket on this machine, as the demo node's is.
+  const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
+  let session: SshSession | undefined;
+  let transport: KubeletTransport | undefined;
+  let rest: KubeletRestConnection | undefined;
+  let podResourcesTransport: KubeletTransport | undefined;
+  let podResources: PodResourcesClient | undefined;
+  let client: KubeletClient | undefined;
+  let watch: PodWatch<LivePod> | undefined;
+  let closed = false;
+  // Ends a dial, host key question or socket probe still in progress when the link is closed.
+  const abortOpen = new AbortController();
+  const metricsPause = wakeableSleep();
+
+  const noRest =
+    spec.kind === 'demo'
+      ? "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results."
+      : spec.kind === 'ssh' && spec.api === 'auto'
+        ? `Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API”')}.`
+        : `Read through the Pods API, which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API” (or “Auto”)')}.`;
+  const noPodResources =
+    spec.kind === 'ssh'
+      ? `Devices come from the PodResources API: to see them, ${editNodeWith(`its “PodResources socket” (usually ${POD_RESOURCES_SOCKET})`)}.`
+      : 'Devices come from the PodResources API, which this source does not read.';
+
+  /** CPU, memory, probes and devices while the node is live, every metricsIntervalMs. */
+  const readMetrics = async () => {
+    while (!closed) {
+      if (watch?.state().state === 'live') {
+        const w = watch;
+        const metrics = await readNodeMetrics({
+          ...(rest ? { rest: rest.client } : {}),
+          noRest,
+          ...(podResources ? { podResources } : {}),
+          noPodResources,
+          listed: function* () {
+            for (const p of w.held().values()) yield { uid: p.uid, namespace: p.namespace, name: p.name, phase: p.row.phase };
+          },
+        });
+        if (closed) return;
+        events.metrics?.(metrics);
+      }
+      await metricsPause.sleep(options.metricsIntervalMs ?? METRICS_INTERVAL_MS);
+    }
+  };
+
+  let wasLive = false;
+  /** The watch's last state, and since when the SSH link has not answered (null while it answers). */
+  let watchState: WatchState | undefined;
+  let silentSince: number | null = null;
+  const report = () => {
+    const state = watchState && nodeStateOf(watchState, silentSince);
+    if (state && !closed) events.state(state);
+  };
+  const { mask } = request;
+  // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
+  // (NodePods) then shows only what the user selected.
+  const wireOptions = mask ? { mask: wireMask(mask) } : {};
+  /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
+  let answered!: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+  const startWatch = (c: KubeletClient) => {
+    client = c;
+    // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
+    const noteHonoured = (pods: readonly LivePod[]) => {
+      if (!mask || closed || pods.length === 0) return;
+      events.maskHonoured?.(pods.every((p) => p.maskHonoured !== false));
+    };
+    watch = startPodWatch(
+      c,
+      {
+        state: (s) => {
+          if (s.state !== 'connecting' && s.state !== 'initializing') answered();
+          if (closed || s.state === 'closed') return;
+          if (s.state === 'live') {
+            const api = watch?.api();
+            if (api) events.readFrom?.(api);
+            // Going live: read the metrics now rather than at the end of the current wait.
+            if (!wasLive) metricsPause.wake();
+          }
+          wasLive = s.state === 'live';
+          watchState = s;
+          report();
+        },
+        synced: (pods) => {
+          if (closed) return;
+          // The hub keeps the very objects the watch holds: each pod once, as its bytes and row.
+          events.reset(pods);
+          noteHonoured(pods);
+        },
+        change: ({ type, pod }) => {
+          if (closed) return;
+          events.change(type, pod);
+          if (type !== 'DELETED') noteHonoured([pod]);
+        },
+      },
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes) },
+    );
+    void readMetrics();
+  };
+
+
+  const start = async () => {
+    if (localSocket) return startWatch(createKubeletClient({ target: localSocket, socketPath: localSocket, ...wireOptions }));
+    if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
+    // The SSH side (and ssh2 with it, ~14 MiB resident) is loaded by the first SSH node: a UI showing only local sockets never needs it.
+    const [{ resolveSshTarget }, { createSshSession }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
+      import('../ssh/ssh-target'),
+      import('../ssh/ssh-session'),
+      import('../ssh/kubelet-transport'),
+      import('../kubelet-rest/kubelet-rest-connection'),
+    ]);
+    const sshTarget = await resolveSshTarget(spec.host, {
+      ...(spec.user ? { user: spec.user } : {}),
+      ...(spec.port ? { port: spec.port } : {}),
+      ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
+      ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
+      ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
+    });
+    if (closed) return;
+    // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
+    const own = createSshSession(sshTarget, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+    session = own;
+    // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
+    own.onSilence((since) => {
+      silentSince = since;
+      report();
+    });
+    const shared: SshSession = { ...own, close: () => {} };
+    const api = spec.api ?? 'pods';
+    let socketPath = spec.socketPath;
+    let useRest = api === 'rest';
+    if (api === 'auto' && !socketPath) {
+      socketPath = await findKubeletSocket(shared, KUBELET_SOCKET_CANDIDATES);
+      useRest = socketPath === undefined;
+    }
+    if (closed) return;
+    if (useRest) {
+      const r = spec.rest ?? {};
+      const credentials = {
+        ...(r.tokenFile ? { token: secretSource(r.tokenFile) } : {}),
+        ...(r.clientCert ? { clientCert: secretSource(r.clientCert) } : {}),
+        ...(r.clientKey ? { clientKey: secretSource(r.clientKey) } : {}),
+      };
+      const opened = await openKubeletRest(sshTarget, {
+        prompter: request.prompter,
+        session: shared,
+        pinsFile: options.pinsFile ?? defaultPinsFile(defaultStateDir()),
+        credentials,
+        ...(r.port ? { port: r.port } : {}),
+        ...(r.readOnly ? { readOnly: true } : {}),
+        ...(r.caFile ? { caFile: r.caFile } : {}),
+        ...(r.pollIntervalS ? { pollIntervalMs: r.pollIntervalS * 1000 } : {}),
+      });
+      if (closed) return opened.close();
+      rest = opened;
+    } else {
+      // Without a socket path the transport finds the shipped or the documented socket on the node.
+      const opened = await openKubeletTransport(sshTarget, {
+        ...(socketPath ? { socketPath } : {}),
+        prompter: request.prompter,
+        session: shared,
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
+      });
+      // Closed in the moment between the transport being returned and this line: the signal no longer applies.
+      if (closed) return opened.close();
+      transport = opened;
+    }
+    if (spec.podResourcesSocket) {
+      // The bridge opens its channel on first use: a socket the user may not reach is reported with the devices, not as the node's error.
+      podResourcesTransport = await openKubeletTransport(sshTarget, {
+        socketPath: spec.podResourcesSocket,
+        prompter: request.prompter,
+        session: shared,
+        bridgeMode: spec.sudo ? 'sudo' : 'auto',
+        signal: abortOpen.signal,
+      });
+      const t = podResourcesTransport;
+      podResources = createPodResourcesClient({ target: t.target, socketPath: spec.podResourcesSocket, transportError: () => t.lastError() });
+    }
+    if (rest) return startWatch(rest.client);
+    const t = transport!;
+    startWatch(createKubeletClient({ target: t.target, socketPath: t.socketPath, ...wireOptions, transportError: () => t.lastError() }));
+  };
+
+  const pause = wakeableSleep();
+
+  // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
+  // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
+  // The node has not been live yet here, so a missing socket or host name is a wrong setting.
+  const open = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
+        const startAndAnswer = async () => {
+          await start();
+          await firstAnswer;
+        };
+        await (options.openLimit && !localSocket ? options.openLimit.run(startAndAnswer) : start());
+        return;
+      } catch (err) {
+        if (closed) return;
+        const known = err instanceof KubeletError || isSshError(err) ? err : null;
+        if (!known || !canPassByWaiting(known, false)) {
+          events.state({
+            phase: 'error',
+            cause: err instanceof Error ? err.message : String(err),
+            nextStep: known ? appNextStep(known) : `Check the node's host, user and jump host and ${options.sshConfigFile ?? '~/.ssh/config'}, then connect again; to change them, ${EDIT_NODE}.`,
+          });
+          return;
+        }
+        const inMs = backoffDelayMs(attempt, DEFAULT_BACKOFF);
+        events.state({ phase: 'reconnecting', attempt, retryAt: Date.now() + inMs, cause: known.message });
+        await pause.sleep(inMs);
+        if (closed) return;
+      }
+    }
+  };
+  const opening = open();
+
+  return {
+    // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
+    async logFiles() {
+      if (closed) return undefined;
+      const logsDir = options.podLogsDir ?? (await import('../logs/pod-log-layout')).DEFAULT_POD_LOGS_DIR;
+      if (spec.kind === 'ssh') {
+        const s = session;
+        if (!s) return undefined;
+        const { nodeFileAccess } = await import('../logs/node-file-access');
+        const sudo = spec.sudo === true;
+        return { access: nodeFileAccess(async () => (await s.connection()).client, { node: spec.label ?? spec.host, sudo }), logsDir, sudo };
+      }
+      // A socket on this machine: Nodescope runs on the node itself, whose files are here.
+      if (spec.kind === 'unix') {
+        const { localFileAccess } = await import('../logs/local-file-access');
+        return { access: localFileAccess(), logsDir, sudo: false };
+      }
+      return undefined;
+    },
+    async close() {
+      closed = true;
+      answered();
+      pause.wake();
+      // A dial still finding the socket (a host key question nobody answers, a silent host) is
+      // dropped now, so waiting for open() to stop is short and nothing outlives close().
+      abortOpen.abort();
+      metricsPause.wake();
+      session?.close();
+      await opening;
+      await watch?.close();
+      client?.close();
+      podResources?.close();
+      await rest?.close();
+      await transport?.close();
+      await podResourcesTransport?.close();
+      events.metrics?.(null);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { ContractError, type NodeInfo } from '../contract';
+import type { PodEventType } from '../core/core';
+import type { DecodedPod, PodObject } from '../pod/pod-tree';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { startRecording, type RecordingWriter } from '../recording/recording-writer';
+
+interface Recording {
+  writer: RecordingWriter;
+  /** The pods present as recorded, so a relist is written as the changes it brought. */
+  present: Set<string>;
+}
+
+const uidOf = (pod: DecodedPod) => (pod.pod.metadata as PodObject | undefined)?.uid as string | undefined;
+
+/**
+ * The UI's recordings: a live node's watch written to a file (app/recording), starting with its full
+ * pod set. A write that fails (full disk) stops that recording and says so; what was written stays.
+ */
+export class NodeRecorder {
+  private readonly recordings = new Map<string, Recording>();
+
+  constructor(
+    private readonly host: {
+      current(nodeId: string): DecodedPod[];
+      node(nodeId: string): NodeInfo;
+      marked(nodeId: string, path: string | undefined): void;
+      problem(message: string, nextStep: string): void;
+    },
+  ) {}
+
+  async start(nodeId: string, path: string): Promise<void> {
+    const node = this.host.node(nodeId);
+    if (this.recordings.has(nodeId)) throw new ContractError('invalid-input', `${node.label} is being recorded already.`, 'Stop that recording first.');
+    if (node.state.phase !== 'live') {
+      throw new ContractError('invalid-input', `${node.label} is not live, so there is nothing to record.`, 'Connect the node and start the recording once it is live.');
+    }
+    const pods = this.host.current(nodeId);
+    let writer: RecordingWriter;
+    try {
+      writer = await startRecording(path, { provenance: { node: node.label, origin: 'nodescope ui' }, pods });
+    } catch (err) {
+      throw new ContractError('export-failed', err instanceof Error ? err.message : String(err), 'Choose a new file in a folder you can write to.');
+    }
+    this.recordings.set(nodeId, { writer, present: new Set(pods.flatMap((p) => uidOf(p) ?? [])) });
+    this.host.marked(nodeId, path);
+  }
+
+  async stop(nodeId: string): Promise<{ path: string; events: number }> {
+    const recording = this.recordings.get(nodeId);
+    if (!recording) throw new ContractError('not-found', 'This node is not being recorded.', 'Start a recording first.');
+    this.recordings.delete(nodeId);
+    this.host.marked(nodeId, undefined);
+    await recording.writer.close();
+    return { path: recording.writer.path, events: recording.writer.events };
+  }
+
+  /** A node went away: its recording ends cleanly. */
+  stopQuietly(nodeId: string): void {
+    const recording = this.recordings.get(nodeId);
+    this.recordings.delete(nodeId);
+    void recording?.writer.close().catch(() => undefined);
+  }
+
+  /** Pods are decoded here only while the node is recorded. */
+  podEvent(nodeId: string, type: PodEventType | 'RESET', stored: StoredPod[]): void {
+    const recording = this.recordings.get(nodeId);
+    if (!recording) return;
+    // The recording's own clock: a wall clock stepped meanwhile moves neither order nor elapsed time.
+    const time = recording.writer.now();
+    try {
+      if (type !== 'RESET') {
+        this.append(recording, time, type, decodeStored(stored[0]!));
+        return;
+      }
+      const listed = new Set<string>();
+      for (const pod of stored.map(decodeStored)) {
+        const uid = uidOf(pod);
+        if (uid) listed.add(uid);
+        this.append(recording, time, uid && recording.present.has(uid) ? 'MODIFIED' : 'ADDED', pod);
+      }
+      for (const uid of [...recording.present]) {
+        if (!listed.has(uid)) this.append(recording, time, 'DELETED', { pod: { metadata: { uid } }, unknownFields: [] });
+      }
+    } catch (err) {
+      this.recordings.delete(nodeId);
+      this.host.marked(nodeId, undefined);
+      void recording.writer.close().catch(() => undefined);
+      this.host.problem(`Recording ${recording.writer.path} stopped: ${err instanceof Error ? err.message : String(err)}`, 'What was recorded up to then is kept and opens as a recording.');
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.recordings.values()];
+    this.recordings.clear();
+    await Promise.all(all.map((r) => r.writer.close().catch(() => undefined)));
+  }
+
+  private append(recording: Recording, time: number, type: PodEventType, pod: DecodedPod): void {
+    const uid = uidOf(pod);
+    if (uid) {
+      if (type === 'DELETED') recording.present.delete(uid);
+      else recording.present.add(uid);
+    }
+    recording.writer.append({ time, type, pod });
+  }
+}

@@ -1,0 +1,150 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detachedCall, type LogRead, type NodeInfo, type PodRow } from '../contract';
+import { pollUntil } from '../testing/poll-until';
+import type { AppEvent } from '../core/app-event';
+import { createInspector, type Inspector } from './host';
+import { createPodLogsService, MAX_FOLLOWS } from './pod-logs-service';
+import { localFileAccess } from '../logs/local-file-access';
+import { callerOf, driveInspector } from './testing/drive-host';
+
+// The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
+// files into a private folder, read back through the same reader `nodescope logs` uses.
+let inspector: Inspector;
+let events: AppEvent[];
+let call: ReturnType<typeof callerOf>;
+let demo: NodeInfo;
+let running: PodRow;
+
+beforeAll(async () => {
+  inspector = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-logs-')), demo: true, logPollIntervalMs: 50 });
+  ({ events, call } = driveInspector(inspector));
+  const list = async () => (await call<NodeInfo[]>('nodes.list')).find((n) => n.simulated);
+  demo = (await pollUntil('the demo node live with pods', list, (n) => n?.state.phase === 'live' && n.podCount > 0))!;
+  const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });
+  running = rows.find((r) => r.status === 'Running' && r.restarts === 0)!;
+});
+afterAll(() => inspector.close());
+
+const ok = (r: LogRead) => {
+  if (r.status !== 'ok') throw new Error(`expected lines, got: ${r.message} ${r.nextStep}`);
+  return r;
+};
+
+describe('logs.read', () => {
+  it("returns a demo pod's last lines as text, the tail counted from the end", async () => {
+    const fifty = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 50 }));
+    expect(fifty.containers.length).toBeGreaterThan(0);
+    // The pod's first app container, as kubectl's default, not the first log folder by name.
+    const { summary } = await call<{ summary: { containers: { kind: string; name: string }[] } }>('pods.get', { nodeId: demo.id, uid: running.uid });
+    expect(fifty.container).toBe(summary.containers.find((c) => c.kind === 'regular')!.name);
+    expect(fifty.lines.length).toBeGreaterThan(2);
+    expect(fifty.lines.every((l) => !l.includes('\n') && !/^\d{4}-\d\d-\d\dT.* std(out|err) [PF] /.test(l))).toBe(true);
+    const three = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 3, timestamps: true }));
+    expect(three.lines).toHaveLength(3);
+    // The time first, as kubectl logs --timestamps prints it, then the same text the longer read ended with.
+    for (const l of three.lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d) /);
+    const texts = three.lines.map((l) => l.slice(l.indexOf(' ') + 1));
+    const again = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 1000 }));
+    expect(again.lines.join('\n')).toContain(texts.slice(0, 2).join('\n'));
+  });
+
+  it('says which containers have logs when the one asked for has none, rather than failing', async () => {
+    const r = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, container: 'not-there' });
+    expect(r).toMatchObject({ status: 'unavailable', message: expect.stringContaining('not-there'), nextStep: expect.stringContaining('Its containers with logs:') });
+  });
+
+  it('says a container that never restarted has no previous instance', async () => {
+    const r = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, previous: true });
+    expect(r).toMatchObject({ status: 'unavailable', nextStep: expect.stringContaining('has not restarted') });
+  });
+
+  it('says plainly that a snapshot file has no logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-logs-snap-'));
+    await call('pods.export', { nodeId: demo.id, uids: [running.uid], format: 'list', path: join(dir, 'pods.json') });
+    const opened = await call<{ nodes: NodeInfo[] }>('sources.open', { paths: [join(dir, 'pods.json')] });
+    const r = await call<LogRead>('logs.read', { nodeId: opened.nodes[0]!.id, uid: running.uid });
+    expect(r).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^Logs are not available offline: .* snapshot file/) });
+    await call('nodes.remove', { nodeId: opened.nodes[0]!.id });
+  });
+});
+
+describe('logs.follow', () => {
+  it('delivers a line written after it started, then stops when cancelled', async () => {
+    // The demo churns: a pod running now (not the one chosen at the start, long ago on a busy machine) is
+    // followed, and one that the churn restarts or deletes before it prints (its follow then ends) gives way to
+    // another.
+    let started: { status: string; followId: string } | undefined;
+    let mine = (): AppEvent[] => [];
+    let first: AppEvent | undefined;
+    for (let attempt = 0; attempt < 5 && !first; attempt++) {
+      const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });
+      const pod = rows.find((r) => r.status === 'Running' && r.restarts === 0)!;
+      const from = events.length;
+      const follow = await call<{ status: string; followId: string }>('logs.follow', { nodeId: demo.id, uid: pod.uid, tailLines: 0 });
+      expect(follow.status).toBe('following');
+      started = follow;
+      mine = () => events.slice(from).filter((e) => (e.payload as { followId?: string }).followId === follow.followId);
+      // tail 0: nothing old; the demo's containers print every second, so what comes was written since.
+      const seen = await pollUntil('a new line or the follow ended', () => mine().find((e) => e.name === 'logLines' || e.name === 'logFollowEnded'), (e) => e !== undefined, { timeoutMs: 15_000 });
+      if (seen!.name === 'logLines') first = seen;
+    }
+    expect((first!.payload as { lines: string[] }).lines.length).toBeGreaterThan(0);
+    started = started!;
+    await call('logs.stopFollow', { followId: started.followId });
+    const ended = await pollUntil('the follow ended', () => mine().find((e) => e.name === 'logFollowEnded'), (e) => e !== undefined);
+    expect(ended!.payload).toEqual({ followId: started.followId, reason: 'stopped' });
+  }, 120_000);
+
+  it('refuses to follow a previous instance, which writes no more', async () => {
+    await expect(call('logs.follow', { nodeId: demo.id, uid: running.uid, previous: true })).rejects.toThrow(/no more lines|not restarted/);
+  });
+
+  it('keeps at most MAX_FOLLOWS follows: the oldest ends saying why, so a window that forgot its follows cannot pile them up', async () => {
+    const from = events.length;
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_FOLLOWS; i++) ids.push((await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 0 })).followId);
+    const ended = await pollUntil('the oldest ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === ids[0]));
+    expect(ended.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('the oldest stopped') });
+    for (const followId of ids.slice(1)) await call('logs.stopFollow', { followId });
+    const endedIds = () => new Set(events.slice(from).flatMap((e) => (e.name === 'logFollowEnded' ? [e.payload.followId] : [])));
+    await pollUntil('every follow ended', endedIds, (s) => ids.every((id) => s.has(id)));
+  });
+
+  // Last: it disconnects the demo node.
+  it("ends with the reason when the node's link closes, rather than going quiet", async () => {
+    const from = events.length;
+    const started = await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 1 });
+    await call('nodes.disconnect', { nodeId: demo.id });
+    const ended = await pollUntil('the follow ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === started.followId), (e) => e !== undefined);
+    expect(ended!.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('connection closed') });
+    const after = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid });
+    expect(after).toMatchObject({ status: 'unavailable', message: expect.stringContaining('not connected'), nextStep: expect.stringContaining('Connect the node') });
+  });
+});
+
+describe('a read of more than the answer may carry', () => {
+  it('keeps the newest lines and says how many older ones it left out', async () => {
+    const logsDir = mkdtempSync(join(tmpdir(), 'ns-logs-bound-'));
+    const uid = '0a1b2c3d-0000-4000-8000-000000000001';
+    mkdirSync(join(logsDir, `default_web_${uid}`, 'app'), { recursive: true });
+    const line = (i: number) => `2026-11-27T10:00:00.000000000Z stdout F ${String(i).padStart(3, '0')} ${'x'.repeat(95)}\n`;
+    writeFileSync(join(logsDir, `default_web_${uid}`, 'app', '0.log'), Array.from({ length: 50 }, (_, i) => line(i)).join(''));
+    const service = createPodLogsService({
+      node: () => ({ id: 'n', label: 'node', spec: { kind: 'unix', label: 'node', socketPath: '/x' } }) as unknown as NodeInfo,
+      pod: async () => ({ namespace: 'default', name: 'web' }),
+      logFiles: async () => ({ access: localFileAccess(), logsDir, sudo: false }),
+      emit: () => {},
+      readCharsMax: 1000,
+    });
+    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }, detachedCall()));
+    // 99 characters a line: 10 fit in 1000; the other 40 are counted, not sent.
+    expect(r.lines).toHaveLength(10);
+    expect(r.lines[0]!.startsWith('040 ')).toBe(true);
+    expect(r.lines.at(-1)!.startsWith('049 ')).toBe(true);
+    expect(r.omitted).toBe(40);
+    service.close();
+  });
+});

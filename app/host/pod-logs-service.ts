@@ -1,0 +1,212 @@
+/**
+ * The contract's logs.read / logs.follow / logs.stopFollow: a pod container's log read from the node's files
+ * (app/logs) through the node's live link. An offline source, a node not connected, a container without a
+ * log are answered as `unavailable` with the reason and what to do: the Logs tab shows that, not an error.
+ * A follow's lines go out as logLines events in batches; it runs until stopped, its node's link goes, the
+ * container restarts, or it fails (logFollowEnded says which).
+ */
+import { ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
+import { containerLogs } from '../logs/container-logs';
+import { LogAccessError } from '../logs/log-file-access';
+import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
+import { listContainers, parsePodDirName, type PodLogDir } from '../logs/pod-log-layout';
+import { TextLines } from '../logs/text-lines';
+import type { AppEvent } from '../core/app-event';
+import { editNodeWith } from './app-next-step';
+import type { NodeLogFiles } from '../core/node-link';
+
+export interface PodLogsServiceDeps {
+  /** The node's record (throws not-found for an unknown id). */
+  node(nodeId: string): NodeInfo;
+  /** The pod's namespace and name (throws not-found when the node does not have it). */
+  pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
+  /** The node's log files through its live link; undefined when it has none now. */
+  logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
+  emit(event: AppEvent): void;
+  /** How often a follow looks for new bytes (default the reader's 1 s). */
+  pollIntervalMs?: number;
+  /** The most characters one read answers (default LOG_READ_CHARS_MAX). */
+  readCharsMax?: number;
+  /** How long a follow's lines gather before they go out as one event (default 100 ms). */
+  batchMs?: number;
+}
+
+/** A window that forgets to stop its follows (closed mid-way) cannot pile them up: the oldest goes first. */
+export const MAX_FOLLOWS = 16;
+const NODE_GONE = 'node-gone';
+const TOO_MANY = 'too-many';
+/** Lines per logLines event at most, so one event stays a bounded message. */
+const BATCH_LINES = 2000;
+
+type Unavailable = Extract<LogRead, { status: 'unavailable' }>;
+type Target = { files: NodeLogFiles; pod: PodLogDir; containers: string[]; container: string };
+
+export function createPodLogsService(deps: PodLogsServiceDeps) {
+  const follows = new Map<string, AbortController>();
+  const nodeOf = new Map<AbortController, string>();
+  let nextId = 1;
+
+  const unavailable = (message: string, nextStep: string, containers?: string[]): Unavailable => ({ status: 'unavailable', message, nextStep, ...(containers ? { containers } : {}) });
+
+  /** Why the node's files cannot be read, when they cannot. */
+  const asUnavailable = (err: unknown, files: NodeLogFiles | undefined, containers?: string[]): Unavailable => {
+    if (err instanceof LogAccessError) {
+      const nextStep = err.code === 'PERMISSION' && files && !files.sudo ? `Container logs are root-only: log in as root, or ${editNodeWith('“Use sudo” ticked')}.` : err.nextStep;
+      return unavailable(`${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`, nextStep, containers);
+    }
+    if ((err as Error).name === 'UnsupportedLogFormatError') return unavailable((err as Error).message, 'Nodescope reads the CRI log format only (containerd, CRI-O); read this one on the node.', containers);
+    throw err;
+  };
+
+  const resolve = async (input: ValidInput<'logs.read'>): Promise<Target | Unavailable> => {
+    const node = deps.node(input.nodeId);
+    if (node.spec.kind === 'snapshot' || node.spec.kind === 'recording') {
+      return unavailable(
+        `Logs are not available offline: ${node.label} is a ${node.spec.kind} file, and container logs are not part of one.`,
+        'Nodescope reads logs from the node\'s own files while connected: open the pod on the live node to see them.',
+      );
+    }
+    const files = await deps.logFiles(input.nodeId);
+    if (!files) return unavailable(`${node.label} is not connected, so its log files cannot be read.`, 'Connect the node, then open the Logs tab again.');
+    const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
+    const parts = parsePodDirName(`${namespace}_${name}_${input.uid}`);
+    if (!parts) return unavailable(`Pod ${namespace}/${name} has a name or UID the kubelet could not have made a log folder of.`, 'Its logs cannot be on the node under /var/log/pods.');
+    const pod = { ...parts, path: `${files.logsDir}/${namespace}_${name}_${input.uid}` };
+    let containers: string[];
+    try {
+      containers = await listContainers(files.access, pod);
+    } catch (err) {
+      return asUnavailable(err, files);
+    }
+    if (!containers.length) {
+      return unavailable(
+        `No container of pod ${namespace}/${name} has a log on ${files.access.where}.`,
+        `A container that has not started yet has none; or the kubelet writes logs somewhere other than ${files.logsDir}.`,
+        [],
+      );
+    }
+    // As kubectl: the pod's first app container, not the first folder by name (an init container that ended
+    // long ago, whose follow would never see a line).
+    const firstApp = declared.find((c) => c.kind === 'regular' && containers.includes(c.name))?.name;
+    return { files, pod, containers, container: input.container ?? firstApp ?? containers[0]! };
+  };
+
+  const readOptions = (input: ValidInput<'logs.read'>, follow: boolean, signal?: AbortSignal): LogReadOptions => ({
+    tailLines: input.tailLines,
+    timestamps: input.timestamps,
+    follow,
+    ...(input.sinceSeconds !== undefined ? { sinceNanos: sinceSecondsNanos(input.sinceSeconds * 1000, Date.now()) } : {}),
+    ...(signal ? { signal } : {}),
+    ...(follow && deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
+  });
+
+  const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
+    containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
+
+  const read = async (input: ValidInput<'logs.read'>): Promise<LogRead> => {
+    const t = await resolve(input);
+    if ('status' in t) return t;
+    const text = new TextLines(LOG_LINE_CHARS_MAX);
+    const out: string[] = [];
+    const budget = deps.readCharsMax ?? LOG_READ_CHARS_MAX;
+    let chars = 0;
+    let first = 0;
+    const keep = (l: string) => {
+      out.push(l);
+      chars += l.length;
+      // The newest lines are the ones asked for: the oldest give way (dropped in one go below).
+      while (chars > budget && first < out.length - 1) chars -= out[first++]!.length;
+    };
+    try {
+      for await (const w of lines(t, input, readOptions(input, false))) for (const l of text.push(w.bytes)) keep(l);
+    } catch (err) {
+      return asUnavailable(err, t.files, t.containers);
+    }
+    for (const l of text.flush()) keep(l);
+    return { status: 'ok', containers: t.containers, container: t.container, lines: out.slice(first), ...(first ? { omitted: first } : {}) };
+  };
+
+  /** Stopped by the window, or by its node's link going (then the window is told why the lines stopped). */
+  const stopped = (stop: AbortController) =>
+    stop.signal.reason === NODE_GONE
+      ? { reason: 'ended' as const, message: 'The node\'s connection closed, so the log is no longer followed.', nextStep: 'Open the log again once the node is live.' }
+      : stop.signal.reason === TOO_MANY
+        ? { reason: 'ended' as const, message: `More than ${MAX_FOLLOWS} logs were followed at once, so the oldest stopped.`, nextStep: 'Close the Logs tabs you no longer need, then turn Follow on again.' }
+        : { reason: 'stopped' as const };
+
+  const run = async (followId: string, t: Target, input: ValidInput<'logs.read'>, stop: AbortController) => {
+    const text = new TextLines(LOG_LINE_CHARS_MAX);
+    let batch: string[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const send = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (!batch.length) return;
+      deps.emit({ name: 'logLines', payload: { followId, lines: batch } });
+      batch = [];
+    };
+    const end = (payload: Omit<Extract<AppEvent, { name: 'logFollowEnded' }>['payload'], 'followId'>) => {
+      send();
+      if (follows.get(followId) === stop) follows.delete(followId);
+      nodeOf.delete(stop);
+      deps.emit({ name: 'logFollowEnded', payload: { followId, ...payload } });
+    };
+    try {
+      for await (const w of lines(t, input, readOptions(input, true, stop.signal))) {
+        for (const l of text.push(w.bytes)) batch.push(l);
+        if (batch.length >= BATCH_LINES) send();
+        else timer ??= setTimeout(send, deps.batchMs ?? 100);
+      }
+      batch.push(...text.flush());
+      if (stop.signal.aborted) return end(stopped(stop));
+      end({ reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' });
+    } catch (err) {
+      if (stop.signal.aborted) return end(stopped(stop));
+      let why: Unavailable;
+      try {
+        why = asUnavailable(err, t.files);
+      } catch {
+        why = unavailable(`Reading the log stopped: ${(err as Error).message}`, 'Open the log again; if it keeps failing, check the node\'s connection.');
+      }
+      end({ reason: 'failed', message: why.message, nextStep: why.nextStep });
+    }
+  };
+
+  const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow' | 'logs.stopFollow'> = {
+    'logs.read': read,
+    'logs.follow': async (input) => {
+      const t = await resolve(input);
+      if ('status' in t) return t;
+      // A previous instance is finished: following it is reading it.
+      if (input.previous) throw new ContractError('invalid-input', 'The previous instance of a container writes no more lines: there is nothing to follow.', 'Turn off “previous”, or read it without following.', 'previous');
+      const followId = `log-${nextId++}`;
+      const stop = new AbortController();
+      follows.set(followId, stop);
+      nodeOf.set(stop, input.nodeId);
+      if (follows.size > MAX_FOLLOWS) {
+        const [oldest, c] = follows.entries().next().value as [string, AbortController];
+        follows.delete(oldest);
+        c.abort(TOO_MANY);
+      }
+      void run(followId, t, input, stop);
+      return { status: 'following', followId, containers: t.containers, container: t.container };
+    },
+    'logs.stopFollow': ({ followId }) => {
+      follows.get(followId)?.abort();
+      follows.delete(followId);
+      return {};
+    },
+  };
+
+  return {
+    handlers,
+    /** Ends every follow of a node (its link closed or it was removed). */
+    stopNode(nodeId: string) {
+      for (const [c, n] of nodeOf) if (n === nodeId) c.abort(NODE_GONE);
+    },
+    close() {
+      for (const c of follows.values()) c.abort();
+      follows.clear();
+    },
+  };
+}
