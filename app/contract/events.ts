@@ -3,21 +3,24 @@ import { LogFollowEndedSchema, LogLinesSchema } from './logs';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
-import { PodDeltasSchema, WatchEventsSchema } from './pods';
+import { WatchEventsSchema } from './pods';
 import { PromptSchema } from './prompts';
 
 /**
- * Everything the app core pushes to the UI: name → payload schema. Hosts batch podDeltas and
- * watchEvents (at most a few per second per node is plenty); the renderer coalesces further, to at
- * most one render per animation frame.
+ * Everything the app core pushes to every window: name → payload schema. The core batches watchEvents
+ * (at most a few per second per node is plenty); the renderer coalesces further, to at most one render
+ * per animation frame. A node's pod batches are no event: a window subscribes to the nodes it shows
+ * (`pods.watch`).
  */
 export const events = {
-  /** A node was added or its state, label, mask or pod count changed: its full record. */
+  /**
+   * A node was added or its state, label, mask or settings changed: its full record, once per change. Not
+   * sent again when only its pods change (its podCount is as of the record's sending; pods.watch has them).
+   */
   nodeState: NodeInfoSchema,
   nodeRemoved: z.object({ nodeId: z.string() }),
   /** A node's metrics were read again (at an interval), or are gone (null: disconnected). */
   nodeMetrics: NodeMetricsEventSchema,
-  podDeltas: PodDeltasSchema,
   watchEvents: WatchEventsSchema,
   prompt: PromptSchema,
   /** The prompt was answered elsewhere or is no longer needed. */

@@ -7,6 +7,7 @@ import { NodeMetricsSchema } from './node-metrics';
 import {
   ExportRequestSchema,
   ExportResultSchema,
+  PodDeltasSchema,
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
@@ -114,8 +115,14 @@ export const requests = {
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
-  /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
+  /** The node's current rows; later pods.watch batches with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
+  /**
+   * A subscription (jobs.ts): the node's pod batches as they go out, to this window only, until it cancels
+   * (or goes away); answered when the node is removed. Subscribe before pods.rows: the batches the rows
+   * include are told apart by seq.
+   */
+  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodDeltasSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
   /** The pod's versions as a timeline, oldest first (a recording's up to the instant shown). */

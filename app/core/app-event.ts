@@ -1,7 +1,10 @@
-import type { EventName, EventPayload, RequestHandlers } from '../contract';
+import type { EventName, EventPayload, PodDeltas, RequestHandlers } from '../contract';
 
-/** One event of the contract, typed by name. */
-export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
+/**
+ * One event of the app core: an event of the contract (for every window), typed by name, or a node's
+ * pod batch, which hosts never send to every window: the windows watching the node get it (pods.watch).
+ */
+export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName] | { name: 'podDeltas'; payload: PodDeltas };
 
 /**
  * What a host (Electron main, the browser-mode server) needs from the app core: a handler per

@@ -32,6 +32,8 @@ export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame
   const connection = new AbortController();
 
   const unsubscribe = core.subscribe((event) => {
+    // A node's pod batches go to the windows that watch it (pods.watch), not to every window.
+    if (event.name === 'podDeltas') return;
     try {
       send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
     } catch (err) {

@@ -34,6 +34,7 @@ import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
+import { PodWatchers } from './pod-watchers';
 import { sameMachine } from './same-machine';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
@@ -77,6 +78,7 @@ export type HubRequest =
   | 'nodes.setMask'
   | 'nodes.metrics'
   | 'pods.rows'
+  | 'pods.watch'
   | 'pods.get'
   | 'pods.history'
   | 'pods.version'
@@ -223,6 +225,7 @@ export function createHub(options: HubOptions): Hub {
   const infoOf = (record: NodeRecord): NodeInfo => {
     if (record.history.trimmedAny) record.info.historyTrimmed = true;
     else delete record.info.historyTrimmed;
+    record.info.podCount = record.pods.size;
     return structuredClone(record.info);
   };
   const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: infoOf(record) });
@@ -247,15 +250,15 @@ export function createHub(options: HubOptions): Hub {
     showState(record);
   });
 
-  // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
+  // A batch goes to the windows watching its node. The node's record is sent again only when a batch
+  // changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
+  const podWatchers = new PodWatchers();
   const emitFromPods = (event: AppEvent) => {
     emit(event);
     if (event.name !== 'podDeltas') return;
+    podWatchers.deliver(event.payload);
     const record = nodes.get(event.payload.nodeId);
-    if (record && (record.pods.size !== record.info.podCount || record.history.trimmedAny !== Boolean(record.info.historyTrimmed))) {
-      record.info.podCount = record.pods.size;
-      publish(record);
-    }
+    if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
   };
 
   const recordOf = (nodeId: string): NodeRecord => {
@@ -476,8 +479,6 @@ export function createHub(options: HubOptions): Hub {
       }
       record.pods.replaceAll(source.podsAt(source.end));
     }
-    // A file's pods are all there at once: its count is known before the first batch goes out.
-    record.info.podCount = record.pods.size;
     linkReported(record, offlineState(source, undefined, leftOut));
     return infoOf(record);
   };
@@ -682,6 +683,7 @@ export function createHub(options: HubOptions): Hub {
       record.pods.close();
       record.history.clear();
       emit({ name: 'nodeRemoved', payload: { nodeId } });
+      podWatchers.end(nodeId);
       await options.removed?.(record.info);
       if (isRemembered(record)) await persist();
       return {};
@@ -720,6 +722,7 @@ export function createHub(options: HubOptions): Hub {
     },
     'nodes.metrics': ({ nodeId }) => structuredClone(recordOf(nodeId).metrics),
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
+    'pods.watch': ({ nodeId }, call) => podWatchers.watch(recordOf(nodeId).info.id, call),
     'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
     'pods.history': ({ nodeId, uid }) => podHistory(recordOf(nodeId), uid),
     'pods.version': ({ nodeId, uid, version }) => {
@@ -748,7 +751,6 @@ export function createHub(options: HubOptions): Hub {
       const instant = timelineAt(source, at);
       // The history stays whole; only the set shown and the versions listed follow the instant.
       record.pods.replaceAll(source.podsAt(instant));
-      record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
     },
@@ -865,6 +867,7 @@ export function createHub(options: HubOptions): Hub {
     },
     async close() {
       diffJobs.close();
+      podWatchers.close();
       closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
         await closeLink(record);

@@ -101,7 +101,8 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     'logs.follow': () => noLogs,
     'logs.stopFollow': () => ({}),
   });
-  hub.subscribe((event: AppEvent) => bridge.emit(event.name, event.payload as never));
+  // Pod batches reach the page through its pods.watch calls, as from a host.
+  hub.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));
 
   void hub.handlers['nodes.startDemo']({}, detachedCall());
   void hub.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());

@@ -43,6 +43,8 @@ export class AppModel {
   private readonly podListeners = new Set<() => void>();
   /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
   private readonly loading = new Set<string>();
+  /** The nodes whose pod batches this window receives, each until its watch is cancelled or over. */
+  private readonly watches = new Map<string, AbortController>();
   /** Nodes whose pods.rows failed: how many times in a row, and the timer of the next try. */
   private readonly rowRetries = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly batcher: FrameBatcher<Incoming>;
@@ -87,6 +89,7 @@ export class AppModel {
     // The model lives as long as the window, so these subscriptions are never undone.
     b.on('nodeState', (node) => this.upsertNode(node));
     b.on('nodeRemoved', ({ nodeId }) => {
+      this.watches.get(nodeId)?.abort();
       this.nodes = this.nodes.filter((n) => n.id !== nodeId);
       this.metrics.delete(nodeId);
       this.pods.removeNode(nodeId);
@@ -94,7 +97,6 @@ export class AppModel {
       this.changed();
     });
     b.on('nodeMetrics', ({ nodeId, metrics }) => this.setMetrics(nodeId, metrics));
-    b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
     b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
     b.on('prompt', (prompt) => {
       this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
@@ -168,7 +170,21 @@ export class AppModel {
     this.changed();
   }
 
+  /**
+   * Subscribes to the node's pod batches (pods.watch), once, before its rows are asked for: the batches
+   * the rows include are told apart by seq. Over when the node is removed or the link to the core drops
+   * (a resync subscribes again).
+   */
+  private watchPods(nodeId: string): void {
+    if (this.watches.has(nodeId)) return;
+    const watch = new AbortController();
+    this.watches.set(nodeId, watch);
+    const over = () => this.watches.get(nodeId) === watch && this.watches.delete(nodeId);
+    this.bridge.request('pods.watch', { nodeId }, { signal: watch.signal, onProgress: (batch) => this.batcher.push({ kind: 'deltas', batch }) }).then(over, over);
+  }
+
   private async loadRows(nodeId: string): Promise<void> {
+    this.watchPods(nodeId);
     // A retry already scheduled fetches for this request too, keeping the backoff.
     if (this.loading.has(nodeId) || this.rowRetries.get(nodeId)?.timer) return;
     this.loading.add(nodeId);
@@ -230,9 +246,7 @@ export class AppModel {
     const before = this.nodes.find((n) => n.id === node.id);
     this.nodes = before ? this.nodes.map((n) => (n.id === node.id ? node : n)) : [...this.nodes, node];
     if (!before) void this.loadRows(node.id);
-    // A busy node's count moves with nearly every batch: that is news for the pod views only.
-    if (before && sameButCount(before, node)) this.podsChanged();
-    else this.changed();
+    this.changed();
   }
 
   /** Shows (or clears, with null) the banner about the link to the app core. */
@@ -251,6 +265,3 @@ export class AppModel {
   }
 }
 
-function sameButCount(a: NodeInfo, b: NodeInfo): boolean {
-  return a.podCount !== b.podCount && JSON.stringify({ ...a, podCount: 0 }) === JSON.stringify({ ...b, podCount: 0 });
-}
