@@ -134,6 +134,11 @@ export const requests = {
    * as shown. A source that is neither live nor a file has an unknown column, never an empty one.
    */
   'fleet.matrix': { input: MatrixRequestSchema, output: WorkloadMatrixSchema },
+  /**
+   * A subscription (jobs.ts): the same matrix now, then again whenever one of the sources changed (at most
+   * every 2 s), until the view cancels it; nothing while none changes.
+   */
+  'fleet.watchMatrix': { input: MatrixRequestSchema, output: Done, progress: WorkloadMatrixSchema },
   /** How much history every source keeps; setting it applies to all sources at once. */
   'history.limits': { input: NoInput, output: HistoryLimitsSchema },
   'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },

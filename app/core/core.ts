@@ -34,7 +34,9 @@ import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { runInSlices } from '../util/time-slices';
 import { SourceDiffJobs, type DiffSideInput, type SourceDiffJobsOptions } from './source-diff-jobs';
+import { MATRIX_PACE_MS, watchMatrix } from './matrix-watch';
 import { PodWatchers } from './pod-watchers';
+import { SharedBuild } from './shared-build';
 import { sameMachine } from './same-machine';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion, type VersionEvent } from './pod-history';
 
@@ -86,6 +88,7 @@ export type HubRequest =
   | 'history.setLimits'
   | 'sources.setTime'
   | 'fleet.matrix'
+  | 'fleet.watchMatrix'
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
@@ -131,6 +134,8 @@ export interface HubOptions {
   frameMs?: number;
   /** Longest stretch of whole-node work (a mask preview, the fleet matrix) between two turns of the event loop, in ms (tests shorten it). */
   sliceMs?: number;
+  /** A watched fleet matrix is built again at most this often, in ms (tests shorten it). */
+  matrixPaceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
 }
@@ -215,6 +220,10 @@ export function createHub(options: HubOptions): Hub {
   const listeners = new Set<(event: AppEvent) => void>();
   const emit = (event: AppEvent) => {
     for (const listener of listeners) listener(event);
+  };
+  const subscribe = (listener: (event: AppEvent) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
   };
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
@@ -564,7 +573,7 @@ export function createHub(options: HubOptions): Hub {
     runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: signal ? AbortSignal.any([closing.signal, signal]) : closing.signal, ...(onPause ? { onPause } : {}) });
 
   /** The last matrix built (or being built), and what it was built from. */
-  let matrixCache: { version: string; sources: string; building: boolean; matrix: Promise<WorkloadMatrix> } | null = null;
+  const matrixBuild = new SharedBuild<WorkloadMatrix>();
   /** What the matrix read of each pod as received, through the mask it was shown with: read again only for a pod that changed. */
   const matrixPods = new WeakMap<StoredPod, { mask: FieldMask | null; pod: MatrixPod }>();
   const matrixShared = new SharedValues(10_000);
@@ -575,6 +584,45 @@ export function createHub(options: HubOptions): Hub {
     const pod = matrixPodOf(record.pods.shown(stored), matrixShared);
     matrixPods.set(stored, { mask, pod });
     return pod;
+  };
+
+  /**
+   * The workload matrix of these sources. A matrix over a hundred nodes is rebuilt only when one of them
+   * changed, and while one is being built for these sources, that one answers (never a pile of them); it
+   * stops when every caller waiting for it cancelled.
+   */
+  const matrixOf = (nodeIds: string[], caller: AbortSignal): Promise<WorkloadMatrix> => {
+    const records = nodeIds.map(recordOf);
+    const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
+    const build = (signal: AbortSignal) => {
+      const labels = records.map((r) => r.info.label);
+      // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
+      const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
+      // The sources as they are now; each pod is read as the build reaches it.
+      const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: StoredPod[] } => {
+        const { phase } = r.info.state;
+        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].map((e) => e.pod) };
+        return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
+      });
+      const steps = (function* () {
+        const inputs: MatrixSource[] = [];
+        for (const source of read) {
+          if ('error' in source) {
+            inputs.push(source);
+            continue;
+          }
+          const pods: MatrixPod[] = [];
+          for (const stored of source.pods) {
+            pods.push(matrixPodFor(source.record, stored));
+            yield;
+          }
+          inputs.push({ id: source.id, pods });
+        }
+        return yield* workloadMatrixSteps(inputs);
+      })();
+      return inSlices(steps, signal);
+    };
+    return matrixBuild.get(nodeIds.join(','), version, build, caller);
   };
 
   const savedPresets = (): PresetStore => {
@@ -754,45 +802,17 @@ export function createHub(options: HubOptions): Hub {
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
     },
-    'fleet.matrix': ({ nodeIds }) => {
-      const records = nodeIds.map(recordOf);
-      const sources = nodeIds.join(',');
-      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them
-      // changed, and while one is being built for these sources, that one answers (never a pile of them).
-      const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
-      if (matrixCache && (matrixCache.version === version || (matrixCache.sources === sources && matrixCache.building))) return matrixCache.matrix;
-      const labels = records.map((r) => r.info.label);
-      // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
-      const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
-      // The sources as they are now; each pod is read as the build reaches it.
-      const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: StoredPod[] } => {
-        const { phase } = r.info.state;
-        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].map((e) => e.pod) };
-        return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
-      });
-      const steps = (function* () {
-        const inputs: MatrixSource[] = [];
-        for (const source of read) {
-          if ('error' in source) {
-            inputs.push(source);
-            continue;
-          }
-          const pods: MatrixPod[] = [];
-          for (const stored of source.pods) {
-            pods.push(matrixPodFor(source.record, stored));
-            yield;
-          }
-          inputs.push({ id: source.id, pods });
-        }
-        return yield* workloadMatrixSteps(inputs);
-      })();
-      const entry = { version, sources, building: true, matrix: inSlices(steps) };
-      matrixCache = entry;
-      entry.matrix.then(
-        () => (entry.building = false),
-        () => matrixCache === entry && (matrixCache = null),
-      );
-      return entry.matrix;
+    'fleet.matrix': ({ nodeIds }, call) => matrixOf(nodeIds, call.signal),
+    'fleet.watchMatrix': ({ nodeIds }, call) => {
+      const ids = new Set(nodeIds.map((id) => recordOf(id).info.id));
+      const changes = (changed: () => void) =>
+        subscribe((event: AppEvent) => {
+          const nodeId = event.name === 'nodeState' ? event.payload.id : event.name === 'podDeltas' || event.name === 'nodeRemoved' ? event.payload.nodeId : null;
+          if (nodeId !== null && ids.has(nodeId)) changed();
+        });
+      // The watch ends with its caller, or when the core closes.
+      const signal = AbortSignal.any([call.signal, closing.signal]);
+      return watchMatrix((build) => matrixOf(nodeIds, build), changes, { ...call, signal }, options.matrixPaceMs ?? MATRIX_PACE_MS);
     },
     'prompts.pending': () => prompts.pending(),
     'prompts.answer': ({ promptId, answer }) => {
@@ -861,10 +881,7 @@ export function createHub(options: HubOptions): Hub {
       else delete record.info.recordingTo;
       publish(record);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     async close() {
       diffJobs.close();
       podWatchers.close();
