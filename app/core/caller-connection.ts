@@ -27,7 +27,7 @@ export interface CallerConnection {
  * with a signal its caller's cancel frame aborts, and so does the window going away; a call's progress
  * goes to this caller only, and none once the call is over. Events are validated at the boundary.
  */
-export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame) => void, log: (message: string) => void = console.error): CallerConnection {
+export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame) => void, log: (message: string) => void = (message) => console.error(`nodescope: ${message}`)): CallerConnection {
   const calls = new Map<number, AbortController>();
   const connection = new AbortController();
 
@@ -38,7 +38,7 @@ export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame
       send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
     } catch (err) {
       // An app-core bug must not reach the UI as a malformed event; say where it came from instead.
-      log(`nodescope: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
+      log(`dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
     }
   });
 
