@@ -4,6 +4,7 @@ import {
   type DiffEntry,
   type DiffResult,
   type DiffSideInfo,
+  type CallContext,
   type JobProgress,
 } from '../contract';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
@@ -45,14 +46,6 @@ interface Job {
   counts?: PodSetDiff['counts'];
 }
 
-/** A job's side of its call (the contract's CallContext): cancelled with it, its progress sent to its caller. */
-export interface DiffCall {
-  signal: AbortSignal;
-  progress(progress: JobProgress): void;
-  /** The caller's window: its comparisons are forgotten when it goes. */
-  caller: AbortSignal;
-}
-
 export interface SourceDiffJobsOptions {
   /** Longest stretch of work between two turns of the event loop, in ms. */
   budgetMs?: number;
@@ -87,7 +80,7 @@ export class SourceDiffJobs {
   }
 
   /** Compares the sides; answers the finished comparison's id, or rejects when cancelled or failed. */
-  async run(left: DiffSideInput, right: DiffSideInput, noise: NoiseSettings, call: DiffCall): Promise<string> {
+  async run(left: DiffSideInput, right: DiffSideInput, noise: NoiseSettings, call: CallContext<JobProgress>): Promise<string> {
     const job: Job = { id: `diff-${this.nextId++}`, left, right, done: 0, total: left.pods.length + right.pods.length + Math.min(left.pods.length, right.pods.length) };
     try {
       await this.work(job, noise, AbortSignal.any([call.signal, this.closing.signal]), call.progress);
