@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFleetHarness, type FleetHarness } from '../e2e/harness/fleet-harness';
 import { handleRequest, type NodeInfo } from '../app/contract';
-import { createInspector } from '../app/host/host';
+import { createHost } from '../app/host/host';
 import { figure } from './figures';
 import { fmt } from './measure';
 
@@ -30,7 +30,7 @@ interface Opening {
 /** Adds `hosts` to a fresh app core at once and waits until every one is live with all its pods. */
 async function openAll(f: FleetHarness, hosts: string[]): Promise<Opening> {
   const stateDir = await mkdtemp(join(tmpdir(), 'ns-bench-fleet-'));
-  const inspector = await createInspector({ mode: 'browser', stateDir, demo: false, sshConfigFile: f.sshConfig });
+  const inspector = await createHost({ mode: 'browser', stateDir, demo: false, sshConfigFile: f.sshConfig });
   const listed = new Set<string>();
   let failure: string | null = null;
   let done!: () => void;

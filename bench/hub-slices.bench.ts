@@ -7,7 +7,7 @@
  * against its first build (target: within 0.25x, i.e. unchanged pods are not read again).
  */
 import { handleRequest, type RequestName } from '../app/contract';
-import { createHub } from '../app/core/core';
+import { createCore } from '../app/core/core';
 import type { NodeLinkEvents } from '../app/core/node-link';
 import { encodePod } from '../app/pod/encode';
 import { decodePod } from '../app/pod/decode';
@@ -43,7 +43,7 @@ export async function hubSlicesBench(): Promise<boolean> {
   const nowMs = Date.now();
   const pods = Array.from({ length: PODS }, () => ({ bytes: encodePod(generator.existing(nowMs)) }));
   let events: NodeLinkEvents | undefined;
-  const hub = createHub({ openLink: (request) => ((events = request.events), { close: async () => undefined }) });
+  const hub = createCore({ openLink: (request) => ((events = request.events), { close: async () => undefined }) });
   const call = async (name: RequestName, input: unknown) => {
     const result = await handleRequest(hub.handlers, name, input);
     if (!result.ok) throw new Error(result.error.message);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
 import { detachedCall, type NodeInfo, type NodeMetrics } from '../app/contract';
@@ -22,7 +22,7 @@ const artifacts = resolve(import.meta.dirname, 'artifacts');
 
 let h: SshHarness;
 let sim: SimulatedKubelet | undefined;
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -75,7 +75,7 @@ beforeAll(async () => {
   // A node list from an older, broken run: the app must start anyway and say what it did with it.
   mkdirSync(join(work, 'state'), { recursive: true });
   writeFileSync(join(work, 'state', 'nodes.json'), '{"version":1,"nodes":[');
-  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
+  inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
   ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
 }, 180_000);
 
@@ -351,14 +351,17 @@ describe('browser mode', () => {
 
   it('opens the export as a snapshot: marked offline everywhere, never live, its pods readable', async () => {
     const path = join(work, 'worker-1-pods.json');
-    await page.getByTestId('open-files-input').setInputFiles(path);
+    // Picked with its provenance sidecar, the upload keeps when it was taken.
+    await page.getByTestId('open-files-input').setInputFiles([`${path}.nodescope.json`, path]);
     const node = page.getByRole('button', { name: /^Node worker-1-pods\.json:/ });
     await node.waitFor({ timeout: 15_000 });
-    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot/);
+    expect(await node.getAttribute('aria-label')).toMatch(/Snapshot of /);
+    expect(await node.getAttribute('aria-label')).not.toMatch(/time not recorded/);
     expect(await node.getAttribute('aria-label')).not.toMatch(/live/i);
     expect(await node.textContent()).toContain('offline');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('worker-1-pods.json');
-    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toContain('offline snapshot · worker-1-pods.json');
+    // The sidecar names the node it was taken from.
+    await expect(page.locator('.node-heading .tag-offline').textContent()).resolves.toMatch(/^offline snapshot · worker-1 · .*worker-1-pods\.json/);
     await expect(page.getByText(/Offline, read-only/).textContent()).resolves.toContain('Not the live node');
     const grid = page.getByRole('grid', { name: 'Pods' });
     await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(1);
@@ -467,6 +470,17 @@ describe('browser mode', () => {
   it('records the live node from the UI, and the recording opens with a time scrubber', async () => {
     await page.getByRole('button', { name: /^Node worker-1:/ }).click();
     await page.getByRole('button', { name: '● Record' }).click();
+    // Browser mode has no save dialog: ours names the file, by default after the node and the time.
+    const recordDialog = page.getByRole('dialog', { name: 'Record worker-1' });
+    const where = recordDialog.getByLabel('Recording file path');
+    expect(await where.inputValue()).toMatch(new RegExp(`^${work}/worker-1-\\d{4}-\\d\\d-\\d\\dT\\d{9}Z\\.recording\\.ndjson$`));
+    await where.fill(join(work, 'chosen', 'night.recording'));
+    await recordDialog.getByRole('button', { name: 'Start recording' }).click();
+    // A folder that is not there is said, in the dialog, with the path kept for another try.
+    await expect.poll(() => recordDialog.getByRole('alert').textContent()).toMatch(/chosen/);
+    await where.fill(join(work, 'night.recording'));
+    await recordDialog.getByRole('button', { name: 'Start recording' }).click();
+    await recordDialog.waitFor({ state: 'detached' });
     await page.locator('.node-heading').getByText('● recording').waitFor();
     // One change while recording, made on the node.
     const pod = sim!.store.list()[0]!;
@@ -478,7 +492,7 @@ describe('browser mode', () => {
     await saved.waitFor();
     const path = /Recording saved: (\S+) \((\d+) events\)/.exec((await saved.textContent())!)!;
     expect(Number(path[2])).toBeGreaterThanOrEqual(1);
-    expect(path[1]!.startsWith(work)).toBe(true);
+    expect(path[1]).toBe(join(work, 'night.recording'));
 
     await page.getByTestId('open-files-input').setInputFiles(path[1]!);
     const name = path[1]!.split('/').pop()!;

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadKey, type WorkloadId } from '../app/fleet/workload-identity';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { podToKubectlJson } from '../app/pod/kubectl-json';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { DRIFTED_FLEET, firstWorkloadOf, HOTFIX_IMAGE } from './harness/drifted-fleet';
@@ -18,7 +18,7 @@ import { openUiInChromium } from './testing/ui-in-chromium';
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 
 let f: FleetHarness;
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   f = await startFleetHarness({ hosts: DRIFTED_FLEET });
   deployment = firstWorkloadOf(f.hosts[0]!.kubelet, 'Deployment');
   daemonSet = firstWorkloadOf(f.hosts[0]!.kubelet, 'DaemonSet');
-  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: f.sshConfig, defaultExportDir: work });
+  inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: f.sshConfig, defaultExportDir: work });
   ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium'), { acceptDownloads: true, timeoutMs: 20_000 }));
 }, 180_000);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { cutTabs, headerProblems, misalignedRows, overlaps } from './testing/layout-checks';
@@ -22,7 +22,7 @@ const SIZES = [
 ];
 
 let kubelets: SimulatedKubelet[] = [];
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -45,7 +45,7 @@ beforeAll(async () => {
   const work = mkdtempSync(join(tmpdir(), 'ns-e2e-fleet-layout-'));
   const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
   kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 40, seed: 11 + i, nodeName })));
-  inspector = await createInspector({
+  inspector = await createHost({
     mode: 'browser',
     stateDir: join(work, 'state'),
     demo: false,

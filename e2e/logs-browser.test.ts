@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import type { UiServer } from '../app/ui-server/ui-server';
 import { detachedCall } from '../app/contract';
 import type { PodObject } from '../app/pod/pod-tree';
@@ -13,7 +13,7 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet
 import { openUiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
-let inspector: Inspector;
+let inspector: Host;
 let server: UiServer;
 let browser: BrowserContext;
 let page: Page;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   // A socket on this machine too, whose pod logs are in a folder of the test's (podLogsDir).
   logsDir = join(work, 'pods');
   big = await startSimulatedKubelet({ socketPath: join(work, 'big.sock'), pods: 5, seed: 3 });
-  inspector = await createInspector({ mode: 'browser', stateDir: join(work, 'state'), demo: true, defaultExportDir: work, podLogsDir: logsDir });
+  inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: true, defaultExportDir: work, podLogsDir: logsDir });
   ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
 }, 180_000);
 

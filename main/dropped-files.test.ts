@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo } from '../app/contract';
-import { createInspector, type Inspector } from '../app/host/host';
+import { createHost, type Host } from '../app/host/host';
 import { podToNdjsonLine } from '../app/pod/kubectl-json';
 import { PodGenerator } from '../app/sim/pod-generator';
 import { answerDroppedFiles } from './dropped-files';
@@ -11,14 +11,14 @@ import { answerDroppedFiles } from './dropped-files';
 const origin = 'nodescope://app';
 const page = 'nodescope://app/index.html';
 let dir: string;
-let inspector: Inspector;
+let inspector: Host;
 let dropped: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ns-dropped-'));
   dropped = join(dir, 'dropped.ndjson');
   writeFileSync(dropped, `${podToNdjsonLine(new PodGenerator({ seed: 2, nodeName: 'n' }).existing(Date.now()))}\n`);
-  inspector = await createInspector({ mode: 'electron', stateDir: dir, demo: false, pickOpenPaths: async () => [], openLink: () => ({ close: async () => {} }) });
+  inspector = await createHost({ mode: 'electron', stateDir: dir, demo: false, pickOpenPaths: async () => [], openLink: () => ({ close: async () => {} }) });
 });
 afterAll(() => inspector.close());
 

@@ -1,7 +1,7 @@
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { CALL_CHANNEL, FRAME_CHANNEL, type ServerFrame } from '../app/contract';
 import { openCallerConnection, type BridgeCore, type CallerConnection } from '../app/core/caller-connection';
-import type { Inspector } from '../app/host/host';
+import type { Host } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
 import { receiveIpcFrame } from './ipc-request';
 
@@ -11,13 +11,13 @@ import { receiveIpcFrame } from './ipc-request';
  * frames showing our own app origin may call at all. A window that reloads, navigates, crashes or
  * closes has every call of its cancelled and its subscriptions ended.
  */
-export function bindContractToIpc(core: BridgeCore, appOrigin: string): () => void {
+export function bindContractToIpc(host: BridgeCore, appOrigin: string): () => void {
   const connections = new Map<WebContents, CallerConnection>();
 
   const connectionOf = (contents: WebContents): CallerConnection => {
     const known = connections.get(contents);
     if (known) return known;
-    const connection = openCallerConnection(core, (frame) => {
+    const connection = openCallerConnection(host, (frame) => {
       if (!contents.isDestroyed()) contents.send(FRAME_CHANNEL, frame);
     });
     connections.set(contents, connection);
@@ -54,7 +54,7 @@ export function bindContractToIpc(core: BridgeCore, appOrigin: string): () => vo
 }
 
 /** Opens files dropped on the window, whose paths only the preload sends (dropped-files.ts). */
-export function bindDroppedFilesToIpc(inspector: Inspector, appOrigin: string): () => void {
+export function bindDroppedFilesToIpc(inspector: Host, appOrigin: string): () => void {
   ipcMain.handle(DROPPED_FILES_CHANNEL, (event: IpcMainInvokeEvent, paths: unknown) =>
     answerDroppedFiles(inspector.openDropped, appOrigin, event.senderFrame?.url ?? '', paths),
   );

@@ -3,7 +3,7 @@
 import { app, dialog, session, type WebContents } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInspector } from '../app/host/host';
+import { createHost } from '../app/host/host';
 import { APP_ORIGIN, registerAppScheme, serveRendererFrom } from './app-protocol';
 import { enforceCsp } from './csp-headers';
 import { bindContractToIpc, bindDroppedFilesToIpc } from './ipc-binding';
@@ -28,7 +28,7 @@ async function start(): Promise<void> {
   enforceCsp(session.defaultSession);
   serveRendererFrom(join(app.getAppPath(), 'dist', 'renderer'));
 
-  const inspector = await createInspector({
+  const inspector = await createHost({
     mode: 'electron',
     stateDir: app.getPath('userData'),
     defaultExportDir: app.getPath('downloads'),

@@ -34,6 +34,8 @@ describe('the layer rule on this project', () => {
     expect(reached.get('renderer')?.has('renderer/bridge/ws-bridge-client.ts')).toBe(true);
     expect(reached.get('design preview')?.has('app/core/core.ts')).toBe(true);
     expect(reached.get('core')?.has('app/pod/view/pod-row-from-tree.ts')).toBe(true);
+    expect(reached.get('app core')?.has('app/core/core.ts')).toBe(true);
+    expect(reached.get('app core')?.has('app/pod/decode.ts')).toBe(true);
   });
 });
 
@@ -41,6 +43,28 @@ describe('checkLayers', () => {
   it('fails on a browser-safe file importing node:fs, naming the file and the import', () => {
     const root = tree({ 'app/contract/read-file.ts': "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\n" });
     expect(checkLayers(root).problems).toEqual(['app/contract/read-file.ts imports node:fs: a Node built-in, in code that runs in the browser']);
+  });
+
+  it('fails on the app core importing a Node built-in, directly or through a Node folder it may not import', () => {
+    const root = tree({
+      'app/core/core.ts': "import { homedir } from 'node:os';\nimport { stateDir } from '../host/state-dir';\nexport const c = [homedir, stateDir];\n",
+      'app/host/state-dir.ts': "import { join } from 'node:path';\nexport const stateDir = join('a', 'b');\n",
+    });
+    expect(checkLayers(root).problems).toEqual([
+      'app/core/core.ts imports ../host/state-dir: the app core may not import app/host/ (scripts/layers.ts)',
+      'app/core/core.ts imports node:os: a Node built-in, in code that runs in the browser',
+      'app/host/state-dir.ts imports node:path: a Node built-in, in code that runs in the browser (reached via app/core/core.ts → app/host/state-dir.ts)',
+    ]);
+  });
+
+  it('lets the app core name a Node folder’s interfaces (type-only imports carry no code), not load its code', () => {
+    const root = tree({
+      'app/core/broker.ts': "import type { SshPrompter } from '../ssh/ssh-prompter';\nexport type P = SshPrompter;\n",
+      'app/core/link.ts': "export type { SshPrompter } from '../ssh/ssh-prompter';\nimport { CERT } from '../kubelet-rest/cert';\nexport const c = CERT;\n",
+      'app/ssh/ssh-prompter.ts': 'export interface SshPrompter { ask(): void }\n',
+      'app/kubelet-rest/cert.ts': "export const CERT = 'cert';\n",
+    });
+    expect(checkLayers(root).problems).toEqual(['app/core/link.ts imports ../kubelet-rest/cert: the app core may not import app/kubelet-rest/ (scripts/layers.ts)']);
   });
 
   it('follows imports into Node folders and names the chain; Node code not reached from the browser may use Node', () => {

@@ -33,6 +33,14 @@ export function checkLayers(root: string): LayerReport {
 
   for (const rel of files) {
     const layer = layerOf(rel);
+    if (layer?.mayNotImport) {
+      const valueImports = importSpecifiers(readFileSync(join(root, rel), 'utf8'), { values: true }).filter((spec) => !isBare(spec));
+      for (const spec of valueImports) {
+        const target = resolveRelative(root, rel, spec) ?? toRel(root, resolve(root, dirname(rel), spec));
+        const folder = layer.mayNotImport.find((f) => target.startsWith(f));
+        if (folder) problems.add(`${rel} imports ${spec}: the ${layer.name} may not import ${folder} (scripts/layers.ts)`);
+      }
+    }
     for (const spec of importsOf(rel).filter(isBare)) {
       const pkg = packageName(spec);
       if (ELECTRON_PACKAGES.includes(pkg) && layer?.runs !== 'electron') problems.add(`${rel} imports ${spec}: Electron belongs in main/ only`);
@@ -99,11 +107,14 @@ const toRel = (root: string, path: string): string => relative(root, path).split
 const isBare = (spec: string): boolean => !spec.startsWith('.') && !spec.startsWith('/');
 const packageName = (spec: string): string => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
 
-/** Every module an import, re-export or dynamic import names (type-only imports count: tsc reads them). */
-export function importSpecifiers(text: string): string[] {
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)].map(
-    (m) => (m[1] ?? m[2] ?? m[3])!,
-  );
+/**
+ * Every module an import, re-export or dynamic import names (type-only imports count: tsc reads them);
+ * with `values`, only those whose code is loaded (`import type` and `export type` left out).
+ */
+export function importSpecifiers(text: string, { values = false } = {}): string[] {
+  return [...text.matchAll(/(?:import|export)([^'"]*?)from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)]
+    .filter((m) => !values || !/^\s*type\s/.test(m[1] ?? ''))
+    .map((m) => (m[2] ?? m[3] ?? m[4])!);
 }
 
 function resolveRelative(root: string, fromRel: string, spec: string): string | undefined {

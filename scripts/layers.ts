@@ -20,6 +20,12 @@ export interface Layer {
   packages?: readonly string[];
   /** Browser layers only: also typechecked without Node's types (tsconfig.browser.json). */
   typecheckWithoutNode?: boolean;
+  /**
+   * Folders (relative to the root, ending in `/`) its own files may not import from, even where what they
+   * import would run in a page: they belong to another side of the app. Type-only imports (`import type`)
+   * of their interfaces are allowed: they carry no code.
+   */
+  mayNotImport?: readonly string[];
 }
 
 /** Packages that run in a page as they are. */
@@ -37,9 +43,8 @@ export const LAYERS: readonly Layer[] = [
     typecheckWithoutNode: true,
   },
   {
-    // The design preview runs the real hub in the page (never shipped). app/hub itself is Node code:
-    // its pod decoding uses Node's Buffer where it exists, so what it reaches is import-checked from
-    // here but not typechecked without Node.
+    // The design preview runs the real app core in the page (never shipped). Like the core, it is
+    // import-checked but not typechecked without Node (see the app core below).
     name: 'design preview',
     folders: ['renderer/dev/'],
     runs: 'browser',
@@ -62,6 +67,32 @@ export const LAYERS: readonly Layer[] = [
     runs: 'browser',
     packages: [...BROWSER_PACKAGES, 'protobufjs'],
     typecheckWithoutNode: true,
+  },
+  {
+    // The app core: sources, pod sets, histories, diffs, masks, the fleet matrix, notices and questions,
+    // with no Node in it; the host (app/host) plugs in what needs Node. It decodes pods itself (app/pod,
+    // with protobufjs) and implements the questions a connection asks (app/ssh/ssh-prompter.ts, a type).
+    // Not typechecked without Node: pod decoding uses Node's Buffer where it exists (app/pod/wire-reader.ts,
+    // kubectl-json.ts) and a link's log files are read as Buffers (app/logs/log-file-access.ts), so its
+    // imports are checked instead, transitively, by the rule above.
+    name: 'app core',
+    folders: ['app/core/'],
+    runs: 'browser',
+    packages: [...BROWSER_PACKAGES, 'protobufjs'],
+    mayNotImport: [
+      'app/host/',
+      'app/ssh/',
+      'app/kubelet/',
+      'app/kubelet-rest/',
+      'app/podresources/',
+      'app/logs/',
+      'app/node-info/',
+      'app/fs/',
+      'app/snapshot/',
+      'app/ui-server/',
+      'app/cli/',
+      'main/',
+    ],
   },
   { name: 'electron main', folders: ['main/'], runs: 'electron' },
 ];

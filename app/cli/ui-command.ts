@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInspector } from '../host/host';
-import { readPodStream } from '../snapshot/open-pod-file';
+import { createHost } from '../host/host';
 import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
@@ -122,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const rendererDir = await ensureRendererBuilt((line) => printError(line));
   const stateDir = defaultStateDir();
-  const inspector = await createInspector({
+  const inspector = await createHost({
     mode: 'browser',
     stateDir,
     ...(options.demo ? {} : { demo: false }),
@@ -133,10 +132,10 @@ export async function run(argv: string[]): Promise<number> {
   let server;
   try {
     server = await startUiServer({
-      core: inspector,
+      host: inspector,
       rendererDir,
       port: options.port,
-      openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)),
+      openUpload: inspector.openUploaded,
     });
   } catch (err) {
     await inspector.close();

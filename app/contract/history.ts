@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NodeIdSchema } from './nodes';
 
-/** How much pod history each source keeps (see app/hub/pod-history.ts for the defaults). */
+/** How much pod history each source keeps (see app/core/pod-history.ts for the defaults). */
 export const HistoryLimitsSchema = z.object({
   /** Earlier versions kept per pod, besides the current one. */
   perPod: z.number().int().min(0).max(100_000),

@@ -17,6 +17,12 @@ export const TOKEN_PARAM = 'token';
  */
 export const UPLOAD_PATH = '/upload';
 export const UPLOAD_NAME_PARAM = 'name';
+/** What a snapshot's provenance sidecar is named: the export's name and this (app/snapshot/snapshot-provenance.ts). */
+export const SIDECAR_SUFFIX = '.nodescope.json';
+/** An uploaded snapshot's provenance sidecar (F.nodescope.json), as its text: a few hundred bytes. */
+export const UPLOAD_SIDECAR_PARAM = 'sidecar';
+/** Longest sidecar text an upload may carry in its URL. */
+export const MAX_UPLOAD_SIDECAR_CHARS = 16 * 1024;
 
 /** The bridge socket URL for a page served at pageUrl (token carried over from its query). */
 export function bridgeSocketUrl(pageUrl: string): string {

@@ -3,9 +3,9 @@ import type { CallContext, NodeInfo, RequestHandlers, ServerFrame } from '../con
 import { createCallClient } from '../contract/call-client';
 import { generatePods } from '../sim/pod-generator';
 import { openCallerConnection, type BridgeCore } from './caller-connection';
-import { createHub, type Hub } from './core';
+import { createCore, type Core } from './core';
 
-let hubs: Hub[] = [];
+let hubs: Core[] = [];
 afterEach(async () => {
   await Promise.all(hubs.map((h) => h.close()));
   hubs = [];
@@ -16,7 +16,7 @@ afterEach(async () => {
  * what its mask previews did: each job's outcome once it is over (its work stopped), and its progress.
  */
 function hubWithFile(pods: number) {
-  const hub = createHub({ openLink: () => ({ close: async () => {} }), sliceMs: 0, frameMs: 1 });
+  const hub = createCore({ openLink: () => ({ close: async () => {} }), sliceMs: 0, frameMs: 1 });
   hubs.push(hub);
   const node: NodeInfo = hub.openOffline({
     kind: 'snapshot',

@@ -10,7 +10,8 @@ import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import type { DecodedPod } from '../pod/pod-tree';
 import { decodeStored, type PodBytes } from '../pod/stored-pod';
 import { generatePods } from '../sim/pod-generator';
-import { createHub, type Hub, type OfflineSource, type PresetStore } from './core';
+import { createCore, type Core } from './core';
+import type { OfflineSource, PresetStore } from './core-types';
 import { simulatedRecording } from './simulated-source';
 
 const pod = (uid: string, phase: string, extra: Record<string, string> = {}): DecodedPod => ({
@@ -22,7 +23,7 @@ const pod = (uid: string, phase: string, extra: Record<string, string> = {}): De
 function hubWithSource(options: { now?: () => number; sliceMs?: number } = {}) {
   let events: NodeLinkEvents | undefined;
   let closed = 0;
-  const hub = createHub({
+  const hub = createCore({
     openLink: (request) => {
       events = request.events;
       return { close: async () => void closed++ };
@@ -38,7 +39,7 @@ function hubWithSource(options: { now?: () => number; sliceMs?: number } = {}) {
   return { hub, call, source: () => events!, closed: () => closed };
 }
 
-let open: Hub[] = [];
+let open: Core[] = [];
 afterEach(async () => {
   await Promise.all(open.map((h) => h.close()));
   open = [];
@@ -200,7 +201,7 @@ describe('hub with a field mask', () => {
   function hubWithLinks(presets?: PresetStore) {
     const requests: NodeLinkRequest[] = [];
     let closed = 0;
-    const hub = createHub({
+    const hub = createCore({
       openLink: (request) => {
         requests.push(request);
         return { close: async () => void closed++ };
@@ -324,7 +325,7 @@ describe('hub: the workload matrix over selected sources', () => {
 
   it('compares live nodes and a snapshot by label, marks drift, and leaves a node that is not live unknown, never empty', async () => {
     const links = new Map<string, NodeLinkEvents>();
-    const hub = createHub({ openLink: (request) => (links.set(request.nodeId, request.events), { close: async () => undefined }), frameMs: 1 });
+    const hub = createCore({ openLink: (request) => (links.set(request.nodeId, request.events), { close: async () => undefined }), frameMs: 1 });
     open.push(hub);
     const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
       const result = await handleRequest(hub.handlers, name, input);

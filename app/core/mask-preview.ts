@@ -1,7 +1,7 @@
 /**
  * What a mask would give on a node's pods, before it is applied: one pod through it, printed as a
  * masked export prints it, and how much of the whole pod set it keeps out (bytes and values). A step
- * per pod, so the hub runs it in time slices (app/util/time-slices) and a 30,000-pod node never holds
+ * per pod, so the core runs it in time slices (app/util/time-slices) and a 30,000-pod node never holds
  * the server's thread.
  */
 import type { MaskPreview } from '../contract';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { detachedCall, handleRequest, type WorkloadMatrixView } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
-import { createHub, type Hub } from './core';
+import { createCore, type Core } from './core';
 import type { NodeLinkEvents } from './node-link';
 
 const pod = (uid: string, image: string): DecodedPod => ({
@@ -13,7 +13,7 @@ const pod = (uid: string, image: string): DecodedPod => ({
   unknownFields: [],
 });
 
-let hubs: Hub[] = [];
+let hubs: Core[] = [];
 afterEach(async () => {
   await Promise.all(hubs.map((h) => h.close()));
   hubs = [];
@@ -22,7 +22,7 @@ afterEach(async () => {
 describe('the fleet matrix as a subscription', () => {
   it('sends the matrix, then a new one when a watched source changes, until its caller cancels', async () => {
     const kubelets = new Map<string, NodeLinkEvents>();
-    const hub = createHub({ openLink: (r) => (kubelets.set(r.nodeId, r.events), { close: async () => {} }), frameMs: 1, sliceMs: 0, matrixPaceMs: 0 });
+    const hub = createCore({ openLink: (r) => (kubelets.set(r.nodeId, r.events), { close: async () => {} }), frameMs: 1, sliceMs: 0, matrixPaceMs: 0 });
     hubs.push(hub);
     const ids: string[] = [];
     for (const label of ['a', 'b']) {

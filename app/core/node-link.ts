@@ -4,7 +4,7 @@ import type { IncomingPod } from './node-pods';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 import type { LogFileAccess } from '../logs/log-file-access';
 
-/** What a live connection to one kubelet reports back to the hub. */
+/** What a live connection to one kubelet reports back to the core. */
 export interface NodeLinkEvents {
   state(state: NodeState): void;
   /**

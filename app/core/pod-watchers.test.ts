@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { detachedCall, type NodeInfo, type PodDeltas, type ServerFrame } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import { openCallerConnection } from './caller-connection';
-import { createHub, type Hub } from './core';
+import { createCore, type Core } from './core';
 import type { NodeLinkEvents } from './node-link';
 
 const pod = (uid: string, phase: string): DecodedPod => ({ pod: { metadata: { uid, name: `pod-${uid}`, namespace: 'default' }, status: { phase } }, unknownFields: [] });
 
-let hubs: Hub[] = [];
+let hubs: Core[] = [];
 afterEach(async () => {
   await Promise.all(hubs.map((h) => h.close()));
   hubs = [];
@@ -16,7 +16,7 @@ afterEach(async () => {
 /** A hub over two hand-driven live nodes, a and b (the test plays their kubelets), and windows onto it. */
 async function twoNodes() {
   const kubelets = new Map<string, NodeLinkEvents>();
-  const hub = createHub({ openLink: (request) => (kubelets.set(request.nodeId, request.events), { close: async () => {} }), frameMs: 1 });
+  const hub = createCore({ openLink: (request) => (kubelets.set(request.nodeId, request.events), { close: async () => {} }), frameMs: 1 });
   hubs.push(hub);
   const add = async (label: string) => {
     const node = await hub.handlers['nodes.add']({ kind: 'unix', socketPath: `/run/${label}.sock`, label }, detachedCall());

@@ -1,5 +1,5 @@
 import { ContractError, type Prompt, type PromptAnswer } from '../contract';
-import { CERTIFICATE_KIND } from '../kubelet-rest/certificate-kind';
+import { CERTIFICATE_KIND } from './certificate-kind';
 import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
 import type { AppEvent } from './app-event';
 

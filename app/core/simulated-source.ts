@@ -4,7 +4,7 @@ import { recordingTimeline } from '../recording/recording-timeline';
 import { Churn } from '../sim/churn';
 import { PodGenerator } from '../sim/pod-generator';
 import { PodStore } from '../sim/pod-store';
-import type { PodEventType, RecordingSource } from './core';
+import type { PodEventType, RecordingSource } from './core-types';
 
 export interface SimulatedSourceOptions {
   pods: number;
@@ -16,8 +16,8 @@ export interface SimulatedSourceOptions {
 }
 
 /**
- * A live source in memory: the simulator's pods and churn, handed to the hub without a kubelet, a
- * socket or protobuf. The design preview runs the real hub over it; the app's demo node serves the
+ * A live source in memory: the simulator's pods and churn, handed to the core without a kubelet, a
+ * socket or protobuf. The design preview runs the real core over it; the app's demo node serves the
  * same simulator through a real socket instead.
  */
 export function openSimulatedLink(request: NodeLinkRequest, options: SimulatedSourceOptions): NodeLink {

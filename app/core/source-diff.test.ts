@@ -3,7 +3,8 @@ import { handleRequest, type DiffResult, type JobProgress, type NodeInfo, type R
 import type { AppEvent } from './app-event';
 import type { NodeLinkEvents } from './node-link';
 import type { DecodedPod } from '../pod/pod-tree';
-import { createHub, type Hub, type OfflineSource } from './core';
+import { createCore, type Core } from './core';
+import type { OfflineSource } from './core-types';
 
 const pod = (uid: string, phase: string, image = 'app:1'): DecodedPod => ({
   pod: {
@@ -20,7 +21,7 @@ const snapshot = (pods: DecodedPod[], file = '/tmp/before.json'): OfflineSource 
 function hub(diffJobs = { budgetMs: 1, progressEveryMs: 0 }) {
   let events: NodeLinkEvents | undefined;
   const seen: AppEvent[] = [];
-  const h = createHub({ openLink: (request) => ((events = request.events), { close: async () => {} }), frameMs: 1, diffJobs });
+  const h = createCore({ openLink: (request) => ((events = request.events), { close: async () => {} }), frameMs: 1, diffJobs });
   h.subscribe((e) => seen.push(e));
   const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
     const result = await handleRequest(h.handlers, name, input);
@@ -45,7 +46,7 @@ function hub(diffJobs = { budgetMs: 1, progressEveryMs: 0 }) {
   return { hub: h, call, source: () => events!, compare };
 }
 
-let open: Hub[] = [];
+let open: Core[] = [];
 afterEach(async () => {
   await Promise.all(open.map((h) => h.close()));
   open = [];

@@ -74,7 +74,7 @@ function perRunNames(pod: PodTree): (text: string) => string {
 export type ContainerAspects = ReadonlyMap<string, Readonly<Partial<Record<Aspect, string>>>>;
 
 /**
- * What drift reads of a pod: kept per pod by the hub, so a matrix rebuilt under churn reads only the pods
+ * What drift reads of a pod: kept per pod by the core, so a matrix rebuilt under churn reads only the pods
  * that changed. `share` may hand back an equal string held already (many pods have the same image, env).
  */
 export function containerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {

@@ -2,8 +2,8 @@
  * The comparison matrix over many sources: one row per workload (workload-identity.ts), one column per
  * source, each cell the workload's pods there (count, ready, phases, restarts), and the drift between
  * the sources (workload-drift.ts). Pure and browser-safe: the CLI and the fleet view build the same one.
- * Each pod is read once into what the matrix needs of it (matrixPodOf), which the hub keeps per pod as
- * received; the rest is steps (workloadMatrixSteps) the hub runs in time slices.
+ * Each pod is read once into what the matrix needs of it (matrixPodOf), which the core keeps per pod as
+ * received; the rest is steps (workloadMatrixSteps) the core runs in time slices.
  */
 import { kubectlColumns } from '../pod/view/kubectl-columns';
 import { objAt, strAt } from '../pod/view/pod-tree-access';

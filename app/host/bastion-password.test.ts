@@ -9,13 +9,13 @@ import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness'
 import type { NodeInfo, Prompt } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
-import { driveInspector } from './testing/drive-host';
-import { createInspector, type Inspector } from './host';
+import { driveHost } from './testing/drive-host';
+import { createHost, type Host } from './host';
 
 let h: SshHarness;
-let inspector: Inspector;
+let inspector: Host;
 let dir: string;
-let call: ReturnType<typeof driveInspector>['call'];
+let call: ReturnType<typeof driveHost>['call'];
 const NODES = ['p1', 'p2', 'p3'];
 
 beforeAll(async () => {
@@ -50,8 +50,8 @@ beforeAll(async () => {
     '  StrictHostKeyChecking yes',
     '',
   ].join('\n'));
-  inspector = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
-  ({ call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
+  ({ call } = driveHost(inspector));
 }, 120_000);
 afterAll(async () => {
   await inspector?.close();

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type NodeState, type PodRowsSnapshot, type RequestName } from '../contract';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
-import { createHub, type Hub } from '../core/core';
+import { createCore, type Core } from '../core/core';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../ssh/private-socket-dir';
 import { pollUntil } from '../testing/poll-until';
@@ -15,7 +15,7 @@ import { openKubeletNodeLink } from './kubelet-node-link';
 // and converge once it can.
 let dir: PrivateSocketDir;
 let sim: SimulatedKubelet;
-let hub: Hub;
+let hub: Core;
 const states: NodeState[] = [];
 
 const call = async <T,>(name: RequestName, input: unknown): Promise<T> => {
@@ -27,7 +27,7 @@ const call = async <T,>(name: RequestName, input: unknown): Promise<T> => {
 beforeAll(async () => {
   dir = createPrivateSocketDir('busy.sock');
   sim = await startSimulatedKubelet({ socketPath: dir.socketPath, pods: 30_000, churnPerSecond: 200, seed: 12, strictWatchBuffer: true });
-  hub = createHub({ openLink: (request) => openKubeletNodeLink(request) });
+  hub = createCore({ openLink: (request) => openKubeletNodeLink(request) });
   hub.subscribe((event) => {
     if (event.name === 'nodeState') states.push(event.payload.state);
   });

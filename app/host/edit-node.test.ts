@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handleRequest, type NodeInfo, type PodHistoryView } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { savedNodesPath } from './saved-nodes';
 import { callerOf } from './testing/drive-host';
@@ -17,7 +17,7 @@ let dir: string;
 let first: SimulatedKubelet;
 let second: SimulatedKubelet;
 const socket = (name: string) => join(dir, name);
-const open: Inspector[] = [];
+const open: Host[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ns-edit-node-'));
@@ -35,7 +35,7 @@ afterEach(async () => {
 
 async function start() {
   const stateDir = mkdtempSync(join(dir, 'state-'));
-  const inspector = await createInspector({
+  const inspector = await createHost({
     mode: 'browser',
     stateDir,
     demo: false,

@@ -8,12 +8,12 @@ import { startFleetHarness, type FleetHarness } from '../../e2e/harness/fleet-ha
 import type { HostListExpansion, NodeInfo, Prompt } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import { callerOf } from './testing/drive-host';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 
 const HOSTS = ['worker-1', 'worker-2', 'worker-3', 'worker-4'];
 let f: FleetHarness;
 let stateDir: string;
-const inspectors: Inspector[] = [];
+const inspectors: Host[] = [];
 
 beforeAll(async () => {
   f = await startFleetHarness({ hosts: HOSTS.map((name) => ({ name })) });
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function start(options: { stateDir?: string; sshConfigFile?: string } = {}) {
-  const inspector = await createInspector({ mode: 'browser', stateDir: options.stateDir ?? stateDir, demo: false, sshConfigFile: options.sshConfigFile ?? f.sshConfig });
+  const inspector = await createHost({ mode: 'browser', stateDir: options.stateDir ?? stateDir, demo: false, sshConfigFile: options.sshConfigFile ?? f.sshConfig });
   inspectors.push(inspector);
   return callerOf(inspector);
 }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NodeInfo, Notice } from '../contract';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 import type { NodeLink } from '../core/node-link';
 import { savedNodesPath } from './saved-nodes';
-import { driveInspector } from './testing/drive-host';
+import { driveHost } from './testing/drive-host';
 
 // Saves and the setting aside of an unreadable list fail on demand: a full disk, a read-only folder.
 const failing = vi.hoisted(() => ({ saves: false, setAside: false as boolean | 'gone' }));
@@ -32,7 +32,7 @@ vi.mock('./saved-nodes', async (importOriginal) => {
   };
 });
 
-const open: Inspector[] = [];
+const open: Host[] = [];
 afterEach(async () => {
   failing.saves = false;
   failing.setAside = false;
@@ -44,9 +44,9 @@ afterEach(async () => {
 const idleLink = (): NodeLink => ({ close: async () => {} });
 
 async function start(stateDir: string) {
-  const inspector = await createInspector({ mode: 'browser', stateDir, demo: false, openLink: idleLink });
+  const inspector = await createHost({ mode: 'browser', stateDir, demo: false, openLink: idleLink });
   open.push(inspector);
-  const { events, call } = driveInspector(inspector);
+  const { events, call } = driveHost(inspector);
   const notices = () => call<Notice[]>('notices.list');
   return { events, call, notices };
 }

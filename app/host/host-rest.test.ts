@@ -13,14 +13,14 @@ import { GPU_RESOURCE } from '../sim/pod-resources-server';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
-import { callerOf, driveInspector } from './testing/drive-host';
-import { createInspector, type Inspector } from './host';
+import { callerOf, driveHost } from './testing/drive-host';
+import { createHost, type Host } from './host';
 
 const TOKEN = 'tok-app-0123456789';
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
-let inspector: Inspector;
+let inspector: Host;
 let stateDir: string;
 let tokenFile: string;
 let events: AppEvent[];
@@ -45,8 +45,8 @@ beforeAll(async () => {
   tokenFile = join(dir, 'token');
   writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
   stateDir = join(dir, 'state');
-  inspector = await createInspector({ mode: 'browser', stateDir, demo: false, sshConfigFile: h.sshConfig });
-  ({ events, call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir, demo: false, sshConfigFile: h.sshConfig });
+  ({ events, call } = driveHost(inspector));
 }, 120_000);
 afterAll(async () => {
   await inspector?.close();

@@ -8,12 +8,12 @@ import type { NodeInfo, Prompt, SshHost } from '../contract';
 import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
-import { callerOf, driveInspector } from './testing/drive-host';
-import { createInspector, type Inspector } from './host';
+import { callerOf, driveHost } from './testing/drive-host';
+import { createHost, type Host } from './host';
 
 // A real node: OpenSSH on loopback in front of a simulated kubelet on a root-only socket.
 let h: SshHarness;
-let inspector: Inspector;
+let inspector: Host;
 let knownHosts: string;
 let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
@@ -38,8 +38,8 @@ beforeAll(async () => {
   const sshConfig = join(dir, 'ssh_config');
   // Nothing of the machine's own ssh setup: no agent, a known_hosts of our own that starts empty.
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
-  inspector = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
-  ({ events, call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
+  ({ events, call } = driveHost(inspector));
 }, 120_000);
 afterAll(async () => {
   await inspector?.close();
@@ -105,7 +105,7 @@ describe('inspector with a node over SSH', () => {
   });
 
   it('lists the hosts of an ssh_config for the picker and connects through a ProxyJump alias', async () => {
-    const viaConfig = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-state-')), demo: false, sshConfigFile: h.sshConfig });
+    const viaConfig = await createHost({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-state-')), demo: false, sshConfigFile: h.sshConfig });
     try {
       const ask = callerOf(viaConfig);
       const hosts = await ask<SshHost[]>('sshHosts.list');
@@ -157,7 +157,7 @@ describe('inspector with a node over SSH', () => {
     writeFileSync(stale, `[${h.host}]:${h.port} ${readFileSync(join(dir, 'other.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
     const sshConfig = join(dir, 'ssh_config');
     writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${stale}\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking ask\n`);
-    const other = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
+    const other = await createHost({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig });
     try {
       const ask = callerOf(other);
       const added = await ask<NodeInfo>('nodes.add', { host: h.host, port: h.port, user: h.root.name, identityFile: h.root.key, socketPath: h.socketPath });

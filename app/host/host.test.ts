@@ -8,12 +8,12 @@ import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
 import { podToNdjsonLine } from '../pod/kubectl-json';
 import { PodGenerator } from '../sim/pod-generator';
-import { callerOf, driveInspector } from './testing/drive-host';
-import { createInspector, type Inspector } from './host';
+import { callerOf, driveHost } from './testing/drive-host';
+import { createHost, type Host } from './host';
 
 // The inspector with its real demo node: a simulated kubelet on a private socket, reached by the
 // same kubelet client a real node uses.
-let inspector: Inspector;
+let inspector: Host;
 let stateDir: string;
 let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
@@ -23,8 +23,8 @@ const liveWithPods = (info: NodeInfo | undefined): info is NodeInfo => info?.sta
 
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'ns-inspector-'));
-  inspector = await createInspector({ mode: 'browser', stateDir });
-  ({ events, call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir });
+  ({ events, call } = driveHost(inspector));
 });
 afterAll(() => inspector.close());
 
@@ -252,7 +252,7 @@ describe('inspector with the demo node', () => {
 
 describe('inspector demo starts', () => {
   it('starts one demo node when asked twice at once, and nothing of it runs on once removed', async () => {
-    const solo = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-inspector-demo-')), demo: false });
+    const solo = await createHost({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-inspector-demo-')), demo: false });
     const seen: AppEvent[] = [];
     solo.subscribe((e) => seen.push(e));
     try {
@@ -276,7 +276,7 @@ describe('inspector demo starts', () => {
 describe('inspector with remembered nodes', () => {
   it('restores added nodes instead of the demo, and shows an unreachable one as an error with the next step', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-saved-'));
-    const first = await createInspector({ mode: 'electron', stateDir: dir, demo: false, pickSavePath: async () => null });
+    const first = await createHost({ mode: 'electron', stateDir: dir, demo: false, pickSavePath: async () => null });
     const added = (await handleRequest(first.handlers, 'nodes.add', { host: '127.0.0.1', port: 1, user: 'nobody', label: 'closed port' })) as {
       ok: true;
       value: NodeInfo;
@@ -287,7 +287,7 @@ describe('inspector with remembered nodes', () => {
     expect(info.value.version).toMatch(/^\d+\.\d+\.\d+/);
     await first.close();
 
-    const second = await createInspector({ mode: 'browser', stateDir: dir });
+    const second = await createHost({ mode: 'browser', stateDir: dir });
     try {
       const list = async () => ((await handleRequest(second.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value;
       expect((await list()).map((n) => [n.label, n.simulated])).toEqual([['closed port', false]]);
@@ -309,7 +309,7 @@ describe('inspector with a native save dialog (Electron)', () => {
     const chosen = join(dir, 'chosen.json');
     writeFileSync(chosen, 'replaced after the dialog asked');
     const suggested: string[] = [];
-    const app = await createInspector({
+    const app = await createHost({
       mode: 'electron',
       stateDir: dir,
       defaultExportDir: dir,
@@ -339,7 +339,7 @@ describe('inspector with a native save dialog (Electron)', () => {
 describe('inspector in Electron', () => {
   it('takes the recording file only from the save dialog, never a path from the page', async () => {
     const asked: string[] = [];
-    const electron = await createInspector({
+    const electron = await createHost({
       mode: 'electron',
       stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
       demo: false,
@@ -370,7 +370,7 @@ describe('inspector in Electron', () => {
     // Not a pod file: the reader's error would show the page how it starts.
     const secret = join(dir, 'id_ed25519');
     writeFileSync(secret, 'TOP-SECRET-KEY-MATERIAL');
-    const electron = await createInspector({
+    const electron = await createHost({
       mode: 'electron',
       stateDir: mkdtempSync(join(tmpdir(), 'ns-electron-')),
       demo: false,

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
-import type { AppCore, AppEvent } from '../core/app-event';
+import type { AppEvent } from '../core/app-event';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
@@ -12,11 +12,12 @@ import { chooseExportTarget, writeExport } from './pod-export';
 import { requireFileKind } from './written-file-kind';
 import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
-import { createHub, type HubOptions, type RememberedNode } from '../core/core';
+import { createCore } from '../core/core';
+import type { CoreOptions, RememberedNode } from '../core/core-types';
 import type { HistoryLimits } from '../core/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { expandHostLines, listSshHosts } from './ssh-hosts';
-import { openPodFile } from '../snapshot/open-pod-file';
+import { openPodFile, readUploadedPodFile } from '../snapshot/open-pod-file';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
@@ -33,7 +34,7 @@ function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
   return a.host === b.host && a.user === b.user && a.port === b.port && a.jumpHost === b.jumpHost && a.socketPath === b.socketPath;
 }
 
-export interface InspectorOptions {
+export interface HostOptions {
   mode: 'electron' | 'browser';
   /** Where the added nodes are remembered. */
   stateDir: string;
@@ -67,9 +68,19 @@ export interface InspectorOptions {
   logPollIntervalMs?: number;
 }
 
-export interface Inspector extends AppCore {
-  /** Opens an uploaded file's pods (browser mode); returns the new source's id. */
-  openUploaded(file: PodFile): string;
+/**
+ * The app as a transport serves it (Electron's IPC, the browser-mode socket): a handler per contract
+ * request and one stream of contract events, both validated with the contract's schemas by the
+ * transport (handleRequest, validateEvent) before anything crosses to the UI.
+ */
+export interface Host {
+  handlers: RequestHandlers;
+  subscribe(listener: (event: AppEvent) => void): () => void;
+  /**
+   * Opens an uploaded file's pods (browser mode), with the provenance of the sidecar uploaded beside it;
+   * returns the new source's id.
+   */
+  openUploaded(chunks: AsyncIterable<Uint8Array>, name: string, sidecar?: string): Promise<string>;
   /**
    * Opens files the user dropped on the window, their paths as the host (Electron's preload, not the
    * page) read them; from then on the page may name them again (undo reopens a removed file source).
@@ -79,11 +90,11 @@ export interface Inspector extends AppCore {
 }
 
 /**
- * The app core as Electron main and the browser-mode server run it: the browser-safe hub (app/hub)
+ * The host, as Electron main and the browser-mode server run it: the browser-safe core (app/core)
  * with what needs Node plugged in: SSH and local sockets, the demo kubelet, nodes.json and the mask
  * presets, files, exports and recordings, and the host's dialogs.
  */
-export async function createInspector(options: InspectorOptions): Promise<Inspector> {
+export async function createHost(options: HostOptions): Promise<Host> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
   let demoStarting: Promise<DemoKubelet> | null = null;
   // Every node the app opens shares one login per jump host, and at most a few dial at once (docs/cli.md, "Many sources").
@@ -98,7 +109,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
   const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
   // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
-  // churns (memory-release.ts). That is any link the hub opens: a connect, a reconnect after an error, a
+  // churns (memory-release.ts). That is any link the core opens: a connect, a reconnect after an error, a
   // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
   // dropped: the server is idle then and V8's own reducer runs (released at once, the reconnect that
   // followed cost a fifth more CPU growing the heap back).
@@ -142,11 +153,11 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     saving = saving
       .then(() => saveNodes(options.stateDir, saved))
       .then(
-        () => hub.notices.clear('save-failed'),
+        () => core.notices.clear('save-failed'),
         (err: unknown) => {
           const why = whyCannotWrite(err) ?? (err as Error).message;
           console.error(`nodescope: could not remember the node list: ${(err as Error).message}`);
-          hub.notices.raise(
+          core.notices.raise(
             'save-failed',
             `Nodescope could not save the node list to ${savedNodesPath(options.stateDir)}: ${why}. The nodes and masks you see are kept until Nodescope closes; any list saved earlier is unchanged.`,
             'Free up space or fix the folder\'s permissions; the next change to a node saves the whole list again.',
@@ -157,16 +168,16 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const recorder = new NodeRecorder({
-    current: (nodeId) => hub.currentPods(nodeId),
-    node: (nodeId) => hub.node(nodeId),
-    marked: (nodeId, path) => hub.setRecording(nodeId, path),
-    problem: (message, nextStep) => hub.notices.raise('recording-failed', message, nextStep),
+    current: (nodeId) => core.currentPods(nodeId),
+    node: (nodeId) => core.node(nodeId),
+    marked: (nodeId, path) => core.setRecording(nodeId, path),
+    problem: (message, nextStep) => core.notices.raise('recording-failed', message, nextStep),
   });
 
   const presets = await openPresetStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink>();
-  const hubOptions: HubOptions = {
+  const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
       const link = request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
@@ -199,7 +210,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       const why = `${info.label} now reaches another host, whose pods are not those of the node recorded`;
       // The edit goes on whatever the file does: a close that fails is said, never the edit half done.
       const stopped = await recorder.stop(info.id).catch((err: unknown) => err as Error);
-      hub.notices.raise(
+      core.notices.raise(
         'recording-stopped',
         stopped instanceof Error
           ? `Recording ${info.recordingTo} stopped (${why}), but closing it failed: ${stopped.message}.`
@@ -216,23 +227,23 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     },
     ...(options.history ? { history: options.history } : {}),
   };
-  const hub = createHub(hubOptions);
+  const core = createCore(coreOptions);
   const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
-    node: (nodeId) => hub.node(nodeId),
-    pod: async (nodeId, uid) => (await hub.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
+    node: (nodeId) => core.node(nodeId),
+    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
-  if (presets.problem) hub.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+  if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
    * without it and says where the file went.
    */
   const loadRemembered = async (): Promise<LoadedNode[]> => {
-    const notices = hub.notices;
+    const notices = core.notices;
     try {
       return await loadSavedNodes(options.stateDir);
     } catch (err) {
@@ -268,7 +279,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   /** Where each opened file's pods came from, so an export of them says so too. */
   const fileProvenance = new Map<string, PodFileProvenance>();
   const openFile = (file: PodFile) => {
-    const info = hub.openOffline(offlineSourceOf(file));
+    const info = core.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
     return info;
   };
@@ -299,12 +310,12 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     if (problems.length > 0 && opened.length === 0) {
       throw new ContractError('invalid-input', problems.join(' '), 'Pick a kubectl or Nodescope export, a .pb of pod bytes, or a Nodescope recording.');
     }
-    if (problems.length > 0) hub.notices.raise('open-failed', `Some files could not be opened: ${problems.join(' ')}`, 'The others are open; check those files.');
+    if (problems.length > 0) core.notices.raise('open-failed', `Some files could not be opened: ${problems.join(' ')}`, 'The others are open; check those files.');
     return opened;
   };
 
   const handlers: RequestHandlers = {
-    ...hub.handlers,
+    ...core.handlers,
     'app.info': () => ({
       version: packageJson.version,
       mode: options.mode,
@@ -318,17 +329,17 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
     'nodes.connect': (input, call) => {
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
-      return hub.handlers['nodes.connect'](input, call);
+      return core.handlers['nodes.connect'](input, call);
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
-      const node = hub.node(nodeId);
-      const pods = hub.shownPods(nodeId, uids);
+      const node = core.node(nodeId);
+      const pods = core.shownPods(nodeId, uids);
       if (pods.length === 0) {
         throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const written = await writeExport(target, pods, format, hub.fieldMask(nodeId));
+      const written = await writeExport(target, pods, format, core.fieldMask(nodeId));
       // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);
@@ -336,7 +347,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
         ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
         : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
       await writeSnapshotSidecar(target.path, { provenance, bytes: written.bytes, pods: pods.length }).catch((err: unknown) => {
-        hub.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
+        core.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
       });
       return { status: 'saved', path: target.path, count: pods.length, ...written };
     },
@@ -361,7 +372,7 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
       return { status: 'opened', nodes: await openFiles(paths) };
     },
     'recording.start': async ({ nodeId, path }) => {
-      const node = hub.node(nodeId);
+      const node = core.node(nodeId);
       // As for exports: in Electron only the save dialog names a file to write, never the page.
       if (path !== undefined && options.mode === 'electron') {
         throw new ContractError('invalid-input', 'In the desktop app the recording file is chosen in the save dialog.', 'Start the recording again and pick the file there.');
@@ -385,36 +396,36 @@ export async function createInspector(options: InspectorOptions): Promise<Inspec
   };
 
   const saved = await loadRemembered();
-  for (const node of saved) hub.restore(node);
+  for (const node of saved) core.restore(node);
   if (options.files?.length) {
     try {
       await openChosenFiles(options.files);
     } catch (err) {
-      hub.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
+      core.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
     }
   }
   const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameNode(n.spec, spec)));
-  if (named.length > 0) await hub.handlers['nodes.addMany']({ nodes: named }, detachedCall());
+  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await hub.handlers['nodes.startDemo']({}, detachedCall());
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({}, detachedCall());
 
   return {
     handlers,
     subscribe: (listener) => {
-      const fromHub = hub.subscribe(listener);
+      const fromCore = core.subscribe(listener);
       logListeners.add(listener);
       return () => {
-        fromHub();
+        fromCore();
         logListeners.delete(listener);
       };
     },
-    openUploaded: (file) => openFile(file).id,
+    openUploaded: async (chunks, name, sidecar) => openFile(await readUploadedPodFile(chunks, name, sidecar)).id,
     openDropped: openChosenFiles,
     async close() {
       podLogs.close();
       memory.close();
       await recorder.close();
-      await hub.close();
+      await core.close();
       await saving;
       await (await demoStarting?.catch(() => null))?.close();
     },

@@ -83,7 +83,7 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
 }
 
 /**
- * A pod as a node's watch holds it and the hub keeps it (one object for both): its identity, its wire
+ * A pod as a node's watch holds it and the core keeps it (one object for both): its identity, its wire
  * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
  */
 type LivePod = HeldPod & PodBytes & { row: PodRow };
@@ -202,7 +202,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
         synced: (pods) => {
           if (closed) return;
-          // The hub keeps the very objects the watch holds: each pod once, as its bytes and row.
+          // The core keeps the very objects the watch holds: each pod once, as its bytes and row.
           events.reset(pods);
           noteHonoured(pods);
         },

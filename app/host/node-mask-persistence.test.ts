@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NodeInfo, PodRow } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { savedNodesPath } from './saved-nodes';
 import { pollUntil } from '../testing/poll-until';
-import { driveInspector } from './testing/drive-host';
+import { driveHost } from './testing/drive-host';
 
 // Saves fail on demand, to see what a full disk or a read-only folder leaves behind.
 const failSaves = vi.hoisted(() => ({ on: false }));
@@ -27,7 +27,7 @@ vi.mock('../fs/atomic-file', async (importOriginal) => {
 const PODS = 25;
 let kubeletDir: string;
 let kubelet: SimulatedKubelet;
-const open: Inspector[] = [];
+const open: Host[] = [];
 
 beforeAll(async () => {
   kubeletDir = mkdtempSync(join(tmpdir(), 'ns-mask-kubelet-'));
@@ -45,14 +45,14 @@ afterEach(async () => {
 
 /** An inspector on `stateDir`, as the app starts one, and the events it sends from then on. */
 async function start(stateDir: string) {
-  const inspector = await createInspector({
+  const inspector = await createHost({
     mode: 'browser',
     stateDir,
     demo: false,
     openLink: (request) => openKubeletNodeLink(request, { localSocket: join(kubeletDir, 'pods.sock') }),
   });
   open.push(inspector);
-  const { events, call } = driveInspector(inspector);
+  const { events, call } = driveHost(inspector);
   const nodes = () => call<NodeInfo[]>('nodes.list');
   const node = async (label: string) => (await nodes()).find((n) => n.label === label);
   const live = (label: string) =>

@@ -1,5 +1,5 @@
 import { ContractError, type NodeInfo } from '../contract';
-import type { PodEventType } from '../core/core';
+import type { PodEventType } from '../core/core-types';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';

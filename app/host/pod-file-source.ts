@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import type { OfflineSource } from '../core/core';
+import type { OfflineSource } from '../core/core-types';
 import type { PodFile } from '../snapshot/pod-file';
 
-/** A file's pods as the hub takes them: where and when they were taken, else what the file is called. */
+/** A file's pods as the core takes them: where and when they were taken, else what the file is called. */
 export function offlineSourceOf(file: PodFile): OfflineSource {
   const name = basename(file.path);
   const parsed = file.provenance.takenAt ? Date.parse(file.provenance.takenAt) : NaN;

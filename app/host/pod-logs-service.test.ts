@@ -5,22 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detachedCall, type LogRead, type NodeInfo, type PodRow } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
-import { createInspector, type Inspector } from './host';
+import { createHost, type Host } from './host';
 import { createPodLogsService, MAX_FOLLOWS } from './pod-logs-service';
 import { localFileAccess } from '../logs/local-file-access';
-import { callerOf, driveInspector } from './testing/drive-host';
+import { callerOf, driveHost } from './testing/drive-host';
 
 // The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
 // files into a private folder, read back through the same reader `nodescope logs` uses.
-let inspector: Inspector;
+let inspector: Host;
 let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
 let demo: NodeInfo;
 let running: PodRow;
 
 beforeAll(async () => {
-  inspector = await createInspector({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-logs-')), demo: true, logPollIntervalMs: 50 });
-  ({ events, call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-logs-')), demo: true, logPollIntervalMs: 50 });
+  ({ events, call } = driveHost(inspector));
   const list = async () => (await call<NodeInfo[]>('nodes.list')).find((n) => n.simulated);
   demo = (await pollUntil('the demo node live with pods', list, (n) => n?.state.phase === 'live' && n.podCount > 0))!;
   const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });

@@ -10,13 +10,13 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
-import { createInspector, type Inspector } from './host';
-import { callerOf, driveInspector } from './testing/drive-host';
+import { createHost, type Host } from './host';
+import { callerOf, driveHost } from './testing/drive-host';
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
 let simLogs: SimContainerLogs;
-let inspector: Inspector;
+let inspector: Host;
 let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
 
@@ -34,8 +34,8 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ns-logs-ssh-'));
   const sshConfig = join(dir, 'ssh_config');
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${h.knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
-  inspector = await createInspector({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig, podLogsDir: logsDir, logPollIntervalMs: 50 });
-  ({ events, call } = driveInspector(inspector));
+  inspector = await createHost({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig, podLogsDir: logsDir, logPollIntervalMs: 50 });
+  ({ events, call } = driveHost(inspector));
 }, 120_000);
 afterAll(async () => {
   simLogs?.stop();

@@ -1,11 +1,11 @@
 /**
  * The app core's mask presets on the Node side: built-in ones and the user's, saved in the state folder
- * (plugged into the hub as its PresetStore, as nodes.json is). A preset file that cannot be read is never
+ * (plugged into the core as its PresetStore, as nodes.json is). A preset file that cannot be read is never
  * written over: saving waits until the user repairs or removes it.
  */
 import { ContractError } from '../contract';
 import { whyCannotWrite } from '../fs/write-error';
-import type { PresetStore } from '../core/core';
+import type { PresetStore } from '../core/core-types';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { loadSavedPresets, presetNameProblem, savedPresetsPath, savePresets } from './saved-presets';
 

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { DEFAULT_CALL_TIMEOUT_MS, watchAnswer } from '../kubelet/call-timeout';
 import { KubeletError, NO_ANSWER_NEXT_STEP } from '../kubelet/kubelet-error';
-import { CERTIFICATE_KIND } from './certificate-kind';
+import { CERTIFICATE_KIND } from '../core/certificate-kind';
 import type { HostKeyAnswer, HostKeyQuestion } from '../ssh/ssh-prompter';
 import { checkPin, rememberPin } from './kubelet-certificate-pins';
 import type { NodeTcpChannel } from './node-tcp-channel';

@@ -1,6 +1,6 @@
 /**
  * Named masks operators think in, written `@NAME` in a mask (`@readiness,metadata.labels`). The
- * built-in ones are fixed here; users save their own (app/inspector/saved-presets.ts). Browser-safe:
+ * built-in ones are fixed here; users save their own (app/host/saved-presets.ts). Browser-safe:
  * the builder shows them and the CLI and the app expand them with the same function.
  */
 import { closestNames } from './closest-names';

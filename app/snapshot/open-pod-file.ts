@@ -16,7 +16,7 @@ import { DEFAULT_POD_FILE_LIMITS, type PodFile, type PodFileLimits, type ReadPod
 import { PodFileError } from './pod-file-error';
 import { readPodProtobuf } from './read-pod-protobuf';
 import { readPodYamlOffThread } from './read-pod-yaml-off-thread';
-import { readSnapshotSidecar, SIDECAR_SUFFIX } from './snapshot-provenance';
+import { readSnapshotSidecar, sidecarProvenance, SIDECAR_SUFFIX } from './snapshot-provenance';
 
 export * from './pod-file';
 export { PodFileError, type PodFileProblem } from './pod-file-error';
@@ -112,6 +112,29 @@ export async function readPodStream(chunks: AsyncIterable<Uint8Array>, name: str
   }
   const read = await readJsonPods(stream, name, { ...options, limits, budget });
   return read.kind === 'recording' ? { ...read, path: name } : { ...read, path: name, provenance: {} };
+}
+
+/**
+ * An uploaded file (browser mode), with the provenance of the sidecar the user picked with it, checked as
+ * openPodFile checks the one beside a file (same export size, or ignored with a note).
+ */
+export async function readUploadedPodFile(chunks: AsyncIterable<Uint8Array>, name: string, sidecar?: string): Promise<PodFile> {
+  let bytes = 0;
+  const counted = (async function* () {
+    for await (const chunk of chunks) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  })();
+  const file = await readPodStream(counted, name);
+  if (sidecar === undefined) return file;
+  if (file.kind === 'recording') {
+    file.notes.push(`${name}${SIDECAR_SUFFIX} was not used: a recording carries its provenance in its own header`);
+    return file;
+  }
+  const side = sidecarProvenance(sidecar, `${name}${SIDECAR_SUFFIX}`, bytes);
+  if (side.note) file.notes.push(side.note);
+  return { ...file, provenance: side.provenance };
 }
 
 /** Opens a snapshot or recording file; a snapshot's provenance comes from its sidecar (F.nodescope.json). */

@@ -5,7 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { SIDECAR_SUFFIX } from '../contract/ws-wire';
 import { writeFileAtomic } from '../fs/atomic-file';
+
+export { SIDECAR_SUFFIX };
 
 export interface PodFileProvenance {
   /** The node the pods came from. */
@@ -16,7 +19,6 @@ export interface PodFileProvenance {
   origin?: string;
 }
 
-export const SIDECAR_SUFFIX = '.nodescope.json';
 const VERSION = 1;
 
 export const sidecarPath = (path: string) => `${path}${SIDECAR_SUFFIX}`;
@@ -44,6 +46,14 @@ export async function readSnapshotSidecar(path: string, fileBytes: number): Prom
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { provenance: {} };
     return { provenance: {}, note: `could not read ${side} (${(err as Error).message}); where and when the snapshot was taken is unknown` };
   }
+  return sidecarProvenance(text, side, fileBytes);
+}
+
+/**
+ * The provenance a sidecar's text gives a snapshot of `fileBytes` bytes (`side` names the sidecar in notes): read
+ * from the file beside it, or uploaded with it in browser mode.
+ */
+export function sidecarProvenance(text: string, side: string, fileBytes: number): { provenance: PodFileProvenance; note?: string } {
   let s: Partial<Sidecar>;
   try {
     s = JSON.parse(text) as Partial<Sidecar>;

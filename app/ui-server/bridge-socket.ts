@@ -2,7 +2,8 @@ import type { WebSocket } from 'ws';
 import type { ServerFrame } from '../contract';
 import { openCallerConnection, type BridgeCore } from '../core/caller-connection';
 
-export type { BridgeCore } from '../core/caller-connection';
+/** The part of the host one browser tab talks to (tests serve only some requests). */
+export type ServedToTab = BridgeCore;
 
 /**
  * A tab that stops reading would make us buffer without bound; past this it is disconnected and
@@ -15,7 +16,7 @@ const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
  * them: errors come back as results naming the bad field). The socket closing cancels every call of
  * its page, and ends its subscriptions.
  */
-export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
+export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
   const send = (frame: ServerFrame) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -24,7 +25,7 @@ export function serveBridgeSocket(ws: WebSocket, core: BridgeCore): void {
     }
     ws.send(JSON.stringify(frame));
   };
-  const connection = openCallerConnection(core, send, (message) => console.error(`nodescope ui: ${message}`));
+  const connection = openCallerConnection(host, send, (message) => console.error(`nodescope ui: ${message}`));
   ws.on('close', () => connection.close());
   // A bad frame (too big, not UTF-8) is an 'error' before ws closes the socket itself; unheard, it
   // would end the whole server.

@@ -7,19 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../contract';
 import type { AppEvent } from '../core/app-event';
-import type { BridgeCore } from './bridge-socket';
+import type { ServedToTab } from './bridge-socket';
 import { decodePod } from '../pod/decode';
 import { streamPodsAsKubectlYaml } from '../pod/kubectl-yaml';
 import { webPodBytes } from '../pod/testdata/handmade-pods';
 import { readPodStream } from '../snapshot/open-pod-file';
 import { startUiServer, type UiServer } from './ui-server';
 
-// A small real app core: the transport is under test here, the inspector has its own tests.
+// A small host: the transport is under test here, the real host has its own tests.
 const listeners = new Set<(event: AppEvent) => void>();
 const removed: string[] = [];
 /** Each mask preview asked for: a job whose work goes on until its call is cancelled, and why it stopped. */
 const previews: { mask: string; stopped?: unknown }[] = [];
-const core: BridgeCore = {
+const host: ServedToTab = {
   handlers: {
     'nodes.remove': ({ nodeId }) => {
       removed.push(nodeId);
@@ -52,7 +52,7 @@ beforeAll(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), 'ns-ui-'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Nodescope</title>');
   writeFileSync(join(rendererDir, 'app.js'), 'export {};');
-  server = await startUiServer({ core, rendererDir, openUpload: async (chunks, name) => `${name}: ${(await readPodStream(tellWhenRead(chunks), name)).kind}` });
+  server = await startUiServer({ host, rendererDir, openUpload: async (chunks, name) => `${name}: ${(await readPodStream(tellWhenRead(chunks), name)).kind}` });
   token = new URL(server.url).searchParams.get('token')!;
 });
 afterAll(() => server.close());

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
 import { accessTokenMatches, newAccessToken } from './access-token';
-import { serveBridgeSocket, type BridgeCore } from './bridge-socket';
+import { serveBridgeSocket, type ServedToTab } from './bridge-socket';
 import { contentSecurityPolicy } from './content-security-policy';
 import { invalidLinkPage } from './invalid-link-page';
 import { securityHeaders, serveStatic } from './static-files';
@@ -13,7 +13,7 @@ import { serveUpload, type OpenUpload } from './upload';
 export const UI_HOST = '127.0.0.1';
 
 export interface UiServerOptions {
-  core: BridgeCore;
+  host: ServedToTab;
   /** The built renderer (index.html and assets). */
   rendererDir: string;
   /** 0 (default) picks a free port; `port` on the result says which. */
@@ -94,7 +94,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (url?.pathname !== WS_BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!hostIsOurs(req) || req.headers.origin !== origin) return refuse(403, 'Forbidden: wrong origin');
     if (!accessTokenMatches(token, url.searchParams.get(TOKEN_PARAM))) return refuse(401, 'Unauthorized: bad or missing token');
-    wss.handleUpgrade(req, socket, head, (ws) => serveBridgeSocket(ws, options.core));
+    wss.handleUpgrade(req, socket, head, (ws) => serveBridgeSocket(ws, options.host));
   });
 
   await new Promise<void>((resolve, reject) => {

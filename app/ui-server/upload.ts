@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { UPLOAD_NAME_PARAM } from '../contract';
+import { MAX_UPLOAD_SIDECAR_CHARS, UPLOAD_NAME_PARAM, UPLOAD_SIDECAR_PARAM } from '../contract/ws-wire';
 
-/** Opens an uploaded file's bytes as a source; returns its node id. Throws with a message for the user. */
-export type OpenUpload = (chunks: AsyncIterable<Uint8Array>, name: string) => Promise<string>;
+/**
+ * Opens an uploaded file's bytes as a source; returns its node id. Throws with a message for the user.
+ * `sidecar`: the text of the snapshot's provenance sidecar, when the user picked it with the file.
+ */
+export type OpenUpload = (chunks: AsyncIterable<Uint8Array>, name: string, sidecar?: string) => Promise<string>;
 
 /**
  * Answers POST /upload: the body is the file's bytes, streamed to the reader as they come (the bridge's
@@ -20,8 +23,13 @@ export async function serveUpload(req: IncomingMessage, res: ServerResponse, url
   // Only the file's name is kept (it labels the source); a path in it means nothing here.
   const name = (url.searchParams.get(UPLOAD_NAME_PARAM) ?? '').split(/[\\/]/).pop()?.trim() ?? '';
   if (!name) return reply(400, { error: `Name the uploaded file with ?${UPLOAD_NAME_PARAM}=FILE.` });
+  const sidecar = url.searchParams.get(UPLOAD_SIDECAR_PARAM) ?? undefined;
+  if (sidecar !== undefined && sidecar.length > MAX_UPLOAD_SIDECAR_CHARS) {
+    res.setHeader('Connection', 'close');
+    return reply(413, { error: `The provenance sidecar sent with ${name} is over ${MAX_UPLOAD_SIDECAR_CHARS} characters: not one Nodescope wrote. Open ${name} alone.` });
+  }
   try {
-    const nodeId = await open(req, name);
+    const nodeId = await open(req, name, sidecar);
     reply(200, { nodeId });
   } catch (err) {
     // The rest of a refused body is not read: close the connection rather than wait for it.

@@ -3,8 +3,7 @@
  * renderer, and Debian's Chromium with a fresh profile (Playwright passes it as --user-data-dir).
  */
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Inspector } from '../../app/host/host';
-import { readPodStream } from '../../app/snapshot/open-pod-file';
+import type { Host } from '../../app/host/host';
 import { ensureRendererBuilt } from '../../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../../app/ui-server/ui-server';
 
@@ -26,9 +25,9 @@ export interface UiInChromium {
 }
 
 /** Serves `inspector`'s UI and opens it at its URL; the caller closes browser and server. */
-export async function openUiInChromium(inspector: Inspector, profileDir: string, options: { acceptDownloads?: boolean; timeoutMs?: number } = {}): Promise<UiInChromium> {
+export async function openUiInChromium(inspector: Host, profileDir: string, options: { acceptDownloads?: boolean; timeoutMs?: number } = {}): Promise<UiInChromium> {
   const rendererDir = await ensureRendererBuilt();
-  const server = await startUiServer({ core: inspector, rendererDir, openUpload: async (chunks, name) => inspector.openUploaded(await readPodStream(chunks, name)) });
+  const server = await startUiServer({ host: inspector, rendererDir, openUpload: inspector.openUploaded });
   const browser = await chromium.launchPersistentContext(profileDir, {
     executablePath: '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

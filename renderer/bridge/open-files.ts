@@ -1,6 +1,7 @@
 import type { Bridge } from '../../app/contract/bridge';
 import type { RequestOutput } from '../../app/contract/requests';
-import { TOKEN_PARAM, UPLOAD_NAME_PARAM, UPLOAD_PATH } from '../../app/contract/ws-wire';
+import { MAX_UPLOAD_SIDECAR_CHARS, TOKEN_PARAM, UPLOAD_NAME_PARAM, UPLOAD_PATH, UPLOAD_SIDECAR_PARAM } from '../../app/contract/ws-wire';
+import { pairSidecars } from './sidecar-pairs';
 
 declare global {
   interface Window {
@@ -20,17 +21,28 @@ export async function openFiles(bridge: Bridge, files: File[]): Promise<string[]
     const opened = await electron.open(files);
     return opened.status === 'opened' ? opened.nodes.map((n) => n.id) : [];
   }
+  // A snapshot keeps where and when it was taken only when its sidecar (F.nodescope.json) comes with it.
+  const { uploads, strays } = pairSidecars(files);
+  if (strays.length > 0) {
+    throw new Error(`${strays.map((s) => s.name).join(', ')}: a provenance sidecar, not pods. Pick it together with the export it describes (${strays.map((s) => s.name.replace(/\.nodescope\.json$/, '')).join(', ')}).`);
+  }
   const ids: string[] = [];
-  for (const file of files) ids.push(await uploadFile(file));
+  for (const { file, sidecar } of uploads) ids.push(await uploadFile(file, sidecar && (await sidecarText(sidecar))));
   return ids;
 }
 
-async function uploadFile(file: File): Promise<string> {
+async function sidecarText(sidecar: File): Promise<string | undefined> {
+  // Larger is not a sidecar Nodescope wrote: the export opens without it, as one without a sidecar does.
+  return sidecar.size > MAX_UPLOAD_SIDECAR_CHARS ? undefined : sidecar.text();
+}
+
+async function uploadFile(file: File, sidecar?: string): Promise<string> {
   const token = new URL(window.location.href).searchParams.get(TOKEN_PARAM);
   if (!token) throw new Error('This page cannot upload files: open the exact URL `nodescope ui` printed, or run nodescope ui FILE.');
   const url = new URL(UPLOAD_PATH, window.location.href);
   url.searchParams.set(TOKEN_PARAM, token);
   url.searchParams.set(UPLOAD_NAME_PARAM, file.name);
+  if (sidecar !== undefined) url.searchParams.set(UPLOAD_SIDECAR_PARAM, sidecar);
   let response: Response;
   try {
     response = await fetch(url, { method: 'POST', body: file });

@@ -3,6 +3,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useDebounced } from './use-model';
 import { useShortcuts } from '../keys/use-shortcuts';
+import { RecordDialog } from './RecordDialog';
 import { timeText, timeTitle } from '../format/time-text';
 
 /** "Snapshot · worker-1 · pods.json" / "Recording · …": an offline source says what it is and where it came from. */
@@ -71,12 +72,10 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
       const done = await bridge.request('recording.stop', { nodeId: node.id });
       props.onDone(`Recording saved: ${done.path} (${done.events} events)`);
     });
+  // Without a save dialog (browser mode), the user names the file in a dialog of ours.
+  const [naming, setNaming] = useState(false);
   const start = () =>
-    void run(async () => {
-      // Without a save dialog (browser mode), the file goes to the export folder under a fresh name.
-      const path = props.canPickFiles ? undefined : `${props.defaultDir}/${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`;
-      await bridge.request('recording.start', { nodeId: node.id, ...(path ? { path } : {}) });
-    });
+    props.canPickFiles ? void run(async () => void (await bridge.request('recording.start', { nodeId: node.id }))) : setNaming(true);
   // r does what the button does, when the button could be pressed.
   useShortcuts({ record: busy || node.state.phase === 'offline' ? undefined : node.recordingTo ? stop : node.state.phase === 'live' ? start : undefined });
   if (node.state.phase === 'offline') return null;
@@ -88,15 +87,25 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
     );
   }
   return (
-    <button
-      type="button"
-      className="button"
-      disabled={busy || node.state.phase !== 'live'}
-      title={node.state.phase === 'live' ? 'Record every change of this node to a file' : 'A node can be recorded once it is live'}
-      aria-keyshortcuts="r"
-      onClick={start}
-    >
-      ● Record
-    </button>
+    <>
+      <button
+        type="button"
+        className="button"
+        disabled={busy || node.state.phase !== 'live'}
+        title={node.state.phase === 'live' ? 'Record every change of this node to a file' : 'A node can be recorded once it is live'}
+        aria-keyshortcuts="r"
+        onClick={start}
+      >
+        ● Record
+      </button>
+      {naming && (
+        <RecordDialog
+          nodeLabel={node.label}
+          defaultDir={props.defaultDir}
+          onStart={async (path) => void (await bridge.request('recording.start', { nodeId: node.id, path }))}
+          onClose={() => setNaming(false)}
+        />
+      )}
+    </>
   );
 }

@@ -3,12 +3,12 @@ import { detachedCall } from '../../app/contract/handle-request';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import type { AppEvent } from '../../app/core/app-event';
 import type { NodeLink, NodeLinkRequest } from '../../app/core/node-link';
-import { createHub } from '../../app/core/core';
+import { createCore } from '../../app/core/core';
 import { openSimulatedLink, simulatedRecording } from '../../app/core/simulated-source';
 import { streamPodsAsKubectl } from '../../app/pod/kubectl-json';
 
 /**
- * The design preview's app core: the real hub (app/hub) over in-memory sources, so the preview and
+ * The design preview's app core: the real core (app/core) over in-memory sources, so the preview and
  * the app cannot disagree. Only the host is played here: a few scripted SSH nodes (one reconnecting,
  * one failed, new ones asking about their host key), exports as browser downloads, no file access.
  * Never shipped (built only with `vite build --mode preview`).
@@ -66,13 +66,13 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     };
   };
 
-  const hub = createHub({ openLink });
+  const core = createCore({ openLink });
   const notHere = (what: string) => () => {
     throw new ContractError('not-implemented', `The design preview has no files: ${what} works in the app.`);
   };
   const noLogs = { status: 'unavailable' as const, message: 'The design preview has no log files.', nextStep: 'Container logs show in the app, read from the node.' };
   const bridge = createFakeBridge({
-    ...hub.handlers,
+    ...core.handlers,
     'app.info': () => ({ version: '0.1.0-preview', mode: 'browser', canPickFiles: false, canOpenFiles: false, defaultExportDir: '/home/operator/Downloads', sshConfigFile: '~/.ssh/config' }),
     'sshHosts.list': () => [
       { alias: 'bastion', hostName: 'bastion.prod.example.internal', user: 'ops' },
@@ -82,8 +82,8 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     ],
     // The export as the app writes it, handed to the browser as a download.
     'pods.export': ({ nodeId, uids, format, path }) => {
-      const pods = hub.shownPods(nodeId, uids);
-      const mask = hub.fieldMask(nodeId);
+      const pods = core.shownPods(nodeId, uids);
+      const mask = core.fieldMask(nodeId);
       const parts: string[] = [];
       streamPodsAsKubectl(pods, (text) => parts.push(text), { ndjson: format === 'ndjson', ...(mask ? { mask } : {}) });
       const blob = new Blob(parts, { type: 'application/json' });
@@ -102,18 +102,18 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     'logs.stopFollow': () => ({}),
   });
   // Pod batches reach the page through its pods.watch calls, as from a host.
-  hub.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));
+  core.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));
 
-  void hub.handlers['nodes.startDemo']({}, detachedCall());
-  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());
-  void hub.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' }, detachedCall());
+  void core.handlers['nodes.startDemo']({}, detachedCall());
+  void core.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());
+  void core.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' }, detachedCall());
   // An offline source with a time axis, as an opened recording shows.
-  hub.openOffline(
+  core.openOffline(
     simulatedRecording({ pods: 60, changes: 240, everyMs: 15_000, seed: seed + 100, nodeName: 'kind-worker', start: Date.now() - 3_600_000, file: '/home/operator/kind-worker-incident.recording.ndjson' }),
   );
   // ?fleet=N: N more nodes of 110 pods in four groups, to see the sidebar and the views over many sources.
   if (options.fleet) {
-    void hub.handlers['nodes.addMany']({
+    void core.handlers['nodes.addMany']({
       nodes: Array.from({ length: options.fleet }, (_, i) => ({
         kind: 'unix' as const,
         socketPath: `/run/fleet/${i + 1}.sock`,

@@ -1,19 +1,19 @@
 import { handleRequest, type RequestName } from '../../contract';
 import type { AppEvent } from '../../core/app-event';
-import type { Inspector } from '../host';
+import type { Host } from '../host';
 
 /**
  * Talks to an inspector as a host does: requests through the contract's validation, and every event
  * it sends from now on, kept for the test to look through.
  */
-export function driveInspector(inspector: Inspector) {
+export function driveHost(inspector: Host) {
   const events: AppEvent[] = [];
   inspector.subscribe((e) => events.push(e));
   return { events, call: callerOf(inspector) };
 }
 
 /** A request through the contract's validation; a failure throws with the request's name. */
-export function callerOf(inspector: Inspector) {
+export function callerOf(inspector: Host) {
   return async <T = unknown,>(name: RequestName, input: unknown = {}): Promise<T> => {
     const result = await handleRequest(inspector.handlers, name, input);
     if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
