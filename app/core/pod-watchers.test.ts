@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { detachedCall, type NodeInfo, type PodDeltas, type ServerFrame } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import { openCallerConnection } from './caller-connection';
+import { PodWatchers } from './pod-watchers';
 import { createCore, type Core } from './core';
 import type { NodeLinkEvents } from './node-link';
 
@@ -99,5 +100,24 @@ describe('pod batches by subscription', () => {
     a.kubelet.state({ phase: 'reconnecting', attempt: 1, retryAt: 2, cause: 'connection reset' });
     await expect.poll(() => one.states(a.node).map((n) => n.state.phase)).toEqual(['reconnecting']);
     expect(one.states(a.node)[0]!.podCount).toBe(6);
+  });
+});
+
+describe('PodWatchers', () => {
+  it('fails only the watch whose batch its contract refused; the node\'s other watchers go on', async () => {
+    const watchers = new PodWatchers();
+    const got: number[] = [];
+    const call = (progress: (batch: PodDeltas) => void) => ({ signal: new AbortController().signal, caller: new AbortController().signal, progress });
+    const broken = watchers.watch('n1', call(() => {
+      throw new Error('invalid progress');
+    }));
+    const fine = watchers.watch('n1', call((batch) => got.push(batch.seq)));
+    const batch = (seq: number): PodDeltas => ({ nodeId: 'n1', seq, reset: false, upserts: [], removals: [] });
+    watchers.deliver(batch(1));
+    await expect(broken).rejects.toThrow('invalid progress');
+    watchers.deliver(batch(2));
+    expect(got).toEqual([1, 2]);
+    watchers.end('n1');
+    await expect(fine).resolves.toEqual({});
   });
 });

@@ -12,7 +12,15 @@ export class PodWatchers {
   /** Sends the node's batches to the caller; answers when the node is removed, rejects when cancelled. */
   watch(nodeId: string, call: CallContext<PodDeltas>): Promise<Record<string, never>> {
     return new Promise((resolve, reject) => {
-      const send = (batch: PodDeltas) => call.progress(batch);
+      // A batch its contract refuses (a core bug) fails this watch alone, not the node's other watchers.
+      const send = (batch: PodDeltas) => {
+        try {
+          call.progress(batch);
+        } catch (err) {
+          stop();
+          reject(err);
+        }
+      };
       const stop = () => {
         this.byNode.get(nodeId)?.delete(send);
         this.ends.get(nodeId)?.delete(ended);
