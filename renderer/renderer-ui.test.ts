@@ -292,6 +292,8 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.keyboard.type('export');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Export pods' }).waitFor();
+    // Focus on the dialog's first field, not on its ✕, where Enter would close it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? document.activeElement?.getAttribute('aria-label'))).toMatch(/^All pods on /);
     await page.keyboard.press('Escape');
     await page.keyboard.press('m');
     await page.getByRole('dialog', { name: /^Field mask for / }).waitFor();
@@ -681,6 +683,11 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await expect.poll(() => cellTexts(page, 'c-node')).toEqual(['worker-002', 'worker-002', 'worker-002', 'worker-002']);
     await page.getByRole('searchbox', { name: 'Search nodes' }).fill('');
     await page.getByRole('tab', { name: /^Compare/ }).click();
+    // Past 20 sources the matrix reads down the page: a row per source.
+    const bySource = page.getByRole('table', { name: 'Sources by workload' });
+    await bySource.waitFor();
+    expect(await bySource.locator('tbody tr').count()).toBe(25);
+    await page.getByLabel('Sources as rows').uncheck();
     const matrix = page.getByRole('table', { name: 'Workloads by source' });
     await matrix.waitFor();
     expect(await matrix.locator('thead th').count()).toBe(25 + 2);

@@ -51,10 +51,11 @@ export const LAYERS: readonly Layer[] = [
     packages: [...BROWSER_PACKAGES, ...REACT_PACKAGES, 'protobufjs'],
   },
   {
-    // The browser-safe core: the UI contract, pod views, field masks, the diff engine, the fleet matrix
-    // and shared utilities.
+    // The browser-safe core: the UI contract, pod views, field masks, the diff engine, the fleet matrix,
+    // what each kind of source is (app/source/kinds/: its label, group, whether it is remembered) and
+    // shared utilities.
     name: 'core',
-    folders: ['app/contract/', 'app/pod/view/', 'app/mask/', 'app/diff/', 'app/fleet/', 'app/util/'],
+    folders: ['app/contract/', 'app/pod/view/', 'app/mask/', 'app/diff/', 'app/fleet/', 'app/source/kinds/', 'app/util/'],
     runs: 'browser',
     packages: BROWSER_PACKAGES,
     typecheckWithoutNode: true,

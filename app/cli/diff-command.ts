@@ -14,7 +14,7 @@ import type { JsonValue } from '../diff/diff-values';
 import { formatFieldMask } from '../mask/field-mask';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { connectToKubelet } from './kubelet-connection';
+import { connectToSource } from './kubelet-connection';
 import { noteMask, warnUnknownFields, writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -75,7 +75,7 @@ async function loadSide(text: string, opts: NodeCommandOptions): Promise<Side> {
     return { info, pods: offline.pods.map((p) => kubectlJsonValue(p.pod)) };
   }
   if (at !== undefined) throw new UsageError(`${text}: @TIME is for recordings; a live node has only its present`);
-  const conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host });
+  const conn = await connectToSource(source, opts);
   try {
     const list = await conn.client.listPods();
     noteMask(list.maskHonoured);

@@ -9,7 +9,7 @@ import type { PodTree } from '../pod/pod-tree';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { exitCodeFor, nextStepOf } from './cli-failure';
-import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
+import { connectToSource, type KubeletConnection } from './kubelet-connection';
 import { noteMask, warnUnknownFields } from './node-command';
 import { type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -111,7 +111,7 @@ export async function readSources(ids: readonly string[], opts: NodeCommandOptio
       return { id, pods: offline.pods.map((p) => p.pod), asOf: asOf(offline) };
     }
     if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
-    const conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, node: id, local: source.path } : { ...opts, node: id }, shared);
+    const conn = await connectToSource(source, opts, shared);
     connections.push(conn);
     const list = await conn.client.listPods();
     noteMask(list.maskHonoured);

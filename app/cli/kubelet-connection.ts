@@ -1,12 +1,13 @@
 /**
- * Opens the kubelet client a node command asked for: over SSH (ssh_config resolved like ssh, the
- * command line winning) to the Pods API socket or the kubelet's REST API (`--api rest`, or `auto` on a
- * node without a Pods API socket), or straight to a socket on this machine with --local. Says on stderr
- * which API the node is read from.
+ * Opens the kubelet client a node command asked for, by the dial the app uses too
+ * (app/source/kubelet-node/): over SSH (ssh_config resolved like ssh, the command line winning) to the
+ * Pods API socket or the kubelet's REST API (`--api rest`, or `auto` on a node without a Pods API
+ * socket), or straight to a socket on this machine with --local. Says on stderr which API the node is
+ * read from.
  */
-import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
+import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
-import type { KubeletTransport } from '../ssh/kubelet-transport';
+import { dialKubeletNode, dialLocalKubelet, type KubeletDialSettings, type RestDialSettings } from '../source/kubelet-node/dial-kubelet-node';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
@@ -14,6 +15,8 @@ import type { SshPrompter } from '../ssh/ssh-prompter';
 import { type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { printError } from './terminal-text';
+import { sshDestination } from '../source/ssh-destination';
+import type { SourceArgument } from '../source/source-arguments';
 
 export interface KubeletConnection {
   client: KubeletClient;
@@ -37,7 +40,9 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   const { knownHosts, ...overrides } = opts.ssh;
   let target;
   try {
-    target = await resolveSshTarget(opts.node, overrides);
+    // ssh://user@host:port names its user and port; the command line's -l and -p still win.
+    const { host, ...named } = sshDestination(opts.node);
+    target = await resolveSshTarget(host, { ...named, ...overrides });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -50,111 +55,98 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
   return target;
 }
 
+/** An SSH session to the node alone, for what needs no kubelet (its log files): ssh_config and the command line, a terminal for questions. */
+export async function openNodeSession(opts: NodeCommandOptions): Promise<{ session: SshSession; close(): void }> {
+  const [{ createSshSession }, { terminalPrompter }] = await Promise.all([import('../ssh/ssh-session'), import('./terminal-prompter')]);
+  const target = await resolveNodeTarget(opts);
+  const prompter = terminalPrompter();
+  const session = createSshSession(target, { prompter });
+  return {
+    session,
+    close: () => {
+      session.close();
+      prompter.close();
+    },
+  };
+}
+
 /** What the connections of one multi-source command share: one terminal for questions, one login per jump host. */
 export interface SharedConnections {
   prompter: SshPrompter;
   jumpPool: JumpConnectionPool;
 }
 
-/** `closePrompter`: closes the command's own terminal prompter, none when it is shared. */
-async function connectRest(target: SshTarget, opts: NodeCommandOptions, prompter: SshPrompter, closePrompter: () => void, session: SshSession): Promise<KubeletConnection> {
-  const [{ defaultStateDir }, { defaultPinsFile }, { KUBELET_PORT, KUBELET_READ_ONLY_PORT, openKubeletRest }] = await Promise.all([
-    import('../host/state-dir'),
-    import('../kubelet-rest/kubelet-certificate-pins'),
-    import('../kubelet-rest/kubelet-rest-connection'),
-  ]);
+/** What the node's REST flags say, as the dial (and `nodescope node`'s /configz) takes them. */
+export async function restDialSettings(opts: NodeCommandOptions): Promise<RestDialSettings> {
+  const [{ defaultStateDir }, { defaultPinsFile }] = await Promise.all([import('../host/state-dir'), import('../kubelet-rest/kubelet-certificate-pins')]);
   const { rest } = opts;
-  const port = rest.port ?? (rest.readOnly ? KUBELET_READ_ONLY_PORT : KUBELET_PORT);
-  const conn = await openKubeletRest(target, {
-    prompter,
-    session,
-    port,
+  return {
     readOnly: rest.readOnly,
     credentials: rest.credentials,
     pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
+    ...(rest.port ? { port: rest.port } : {}),
     ...(rest.caFile ? { caFile: rest.caFile } : {}),
     ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
     ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
-    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     ...(opts.mask ? { mask: opts.mask } : {}),
-    onChannelEvent: (e) => {
-      if (e.type === 'switched-to-command') printError(`nodescope: ${e.reason}; using \`${e.command}\` on the node`);
-    },
-  });
-  printError(`nodescope: reading ${opts.node} from the kubelet REST API (${rest.readOnly ? 'http' : 'https'}://127.0.0.1:${port} on the node)`);
-  return {
-    client: conn.client,
-    socketPath: `127.0.0.1:${port}`,
-    onSilence: session.onSilence,
-    session,
-    close: async () => {
-      await conn.close();
-      session.close();
-      closePrompter();
-    },
   };
 }
 
-export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
-  const api = opts.api === 'rest' ? 'auto' : opts.api;
-  const common = { api, ...(opts.mask ? { mask: opts.mask } : {}), ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}), retry: { onRetry: announceRetry } };
-  if (opts.local !== undefined) {
-    const client = createKubeletClient({ target: opts.local, socketPath: opts.local, ...common });
-    return { client, socketPath: opts.local, close: async () => client.close() };
-  }
+/** What the node's flags say about reaching its kubelet, as the dial shared with the app takes it. */
+async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettings> {
+  return {
+    api: opts.api,
+    ...(opts.shape ? { shape: opts.shape } : {}),
+    ...(opts.socketPath ? { socketPath: opts.socketPath } : {}),
+    ...(opts.sudo ? { sudo: true } : {}),
+    ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
+    ...(opts.mask ? { mask: opts.mask } : {}),
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    retry: { onRetry: announceRetry },
+    rest: await restDialSettings(opts),
+  };
+}
 
-  // The SSH half (ssh2 and its crypto) is loaded only when used: --local starts faster without it.
-  const [{ findKubeletSocket, openKubeletTransport }, { KUBELET_SOCKET_CANDIDATES }, { createSshSession }, { terminalPrompter }] = await Promise.all([
-    import('../ssh/kubelet-transport'),
-    import('../ssh/remote-socket-probe'),
-    import('../ssh/ssh-session'),
-    import('./terminal-prompter'),
-  ]);
-  // Without --socket the transport probes the node: the shipped socket first, or the documented one for --api documented.
-  const socketCandidates = opts.api === 'documented' ? [...KUBELET_SOCKET_CANDIDATES].reverse() : KUBELET_SOCKET_CANDIDATES;
+/** A live SOURCE as its kind is reached: an SSH destination (the node's name from here on), or a socket here. */
+export function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+  return connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host }, shared);
+}
+
+export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+  const settings = await dialSettings(opts);
+  if (opts.local !== undefined) {
+    const node = dialLocalKubelet(opts.local, settings);
+    return { client: node.client, socketPath: node.endpoint, close: node.close };
+  }
+  // The terminal prompter is loaded only when used: --local starts faster without it.
+  const { terminalPrompter } = await import('./terminal-prompter');
   const target = await resolveNodeTarget(opts);
   const own = shared ? undefined : terminalPrompter();
-  const prompter = shared?.prompter ?? own!;
-  const closePrompter = () => own?.close();
-  const session = createSshSession(target, { prompter, ...(shared ? { jumpPool: shared.jumpPool } : {}) });
-  let transport: KubeletTransport;
   try {
-    if (opts.api === 'rest') return await connectRest(target, opts, prompter, closePrompter, session);
-    let socketPath = opts.socketPath;
-    if (!socketPath && opts.api === 'auto') {
-      socketPath = await findKubeletSocket(session, socketCandidates);
-      if (!socketPath) {
-        printError(`nodescope: no Pods API socket on ${opts.node} (looked for ${socketCandidates.join(', ')}); trying the kubelet REST API`);
-        return await connectRest(target, opts, prompter, closePrompter, session);
-      }
-    }
-    transport = await openKubeletTransport(target, {
-      ...(socketPath ? { socketPath } : { socketCandidates }),
-      prompter,
-      session,
-      bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
-      ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
-      onBridgeEvent: (e) => {
-        if (e.type === 'switched-to-sudo') printError(`nodescope: ${e.reason}; using \`${e.command}\``);
-      },
+    const node = await dialKubeletNode(target, settings, {
+      prompter: shared?.prompter ?? own!,
+      ...(shared ? { jumpPool: shared.jumpPool } : {}),
+      name: opts.node,
+      notice: (line) => printError(`nodescope: ${line}`),
     });
+    printError(
+      node.rest
+        ? `nodescope: reading ${opts.node} from the kubelet REST API (${opts.rest.readOnly ? 'http' : 'https'}://${node.endpoint} on the node)`
+        : `nodescope: reading ${opts.node} from the Pods API socket ${node.endpoint}`,
+    );
+    const session = node.session!;
+    return {
+      client: node.client,
+      socketPath: node.endpoint,
+      onSilence: session.onSilence,
+      session,
+      close: async () => {
+        await node.close();
+        own?.close();
+      },
+    };
   } catch (err) {
-    session.close();
-    closePrompter();
+    own?.close();
     throw err;
   }
-  const { socketPath } = transport;
-  printError(`nodescope: reading ${opts.node} from the Pods API socket ${socketPath}`);
-  const client = createKubeletClient({ target: transport.target, socketPath, transportError: () => transport.lastError(), ...common });
-  return {
-    client,
-    socketPath,
-    onSilence: session.onSilence,
-    session: transport.session,
-    close: async () => {
-      client.close();
-      await transport.close();
-      closePrompter();
-    },
-  };
 }

@@ -88,30 +88,15 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   return opts;
 }
 
+/** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
 async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAccess; close(): void }> {
   const source = resolveSource(opts.node, opts.local);
   if (source.kind === 'file') throw new UsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
-  if (source.kind === 'socket') {
-    const { localFileAccess } = await import('../logs/local-file-access');
-    return { access: localFileAccess(), close: () => {} };
-  }
-  const [{ resolveNodeTarget }, { createSshSession }, { terminalPrompter }, { nodeFileAccess }] = await Promise.all([
-    import('./kubelet-connection'),
-    import('../ssh/ssh-session'),
-    import('./terminal-prompter'),
-    import('../logs/node-file-access'),
-  ]);
-  const target = await resolveNodeTarget(opts);
-  const prompter = terminalPrompter();
-  const session = createSshSession(target, { prompter });
-  const access = nodeFileAccess(async () => (await session.connection()).client, { node: opts.node, sudo: opts.sudo });
-  return {
-    access,
-    close: () => {
-      session.close();
-      prompter.close();
-    },
-  };
+  const { openNodeAccess } = await import('../source/node-access');
+  if (source.kind === 'socket') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
+  const { openNodeSession } = await import('./kubelet-connection');
+  const node = await openNodeSession(opts);
+  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
 }
 
 export async function run(argv: string[]): Promise<number> {

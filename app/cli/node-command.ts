@@ -6,7 +6,7 @@ import type { ReceivedPod } from '../kubelet/received-pod';
 import type { PodDecodeError } from '../pod/decode';
 import { EXIT } from './exit-codes';
 import { reportFailure } from './cli-failure';
-import { connectToKubelet, type KubeletConnection } from './kubelet-connection';
+import { connectToSource, type KubeletConnection } from './kubelet-connection';
 import { nodeOptionsHelp, parseNodeArgs, type ExtraOptions, type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { openOffline, type OfflinePods } from './offline-source';
@@ -57,7 +57,7 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
       return await spec.offline(await openOffline(source.path, { from: spec.replays ? 'start' : 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) }), opts);
     }
     if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
-    conn = await connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : opts);
+    conn = await connectToSource(source, opts);
     return await spec.run(conn, opts);
   } catch (err) {
     return reportFailure(spec.name, err);

@@ -395,7 +395,7 @@ describe('nodescope node commands: local sockets and bad input', () => {
     expect(missing.stderr).toContain('PodsAPI feature gate');
     const badApi = await nodescope(['pods', 'n', '--api', 'v2']);
     expect(badApi.code).toBe(EXIT.usage);
-    expect(badApi.stderr).toContain('use shipped, documented, rest or auto');
+    expect(badApi.stderr).toContain('use pods, rest or auto, or a Pods API shape: shipped or documented');
     const badMask = await nodescope(['pods', 'n', '--mask', 'status.phsae']);
     expect(badMask.code).toBe(EXIT.usage);
     expect(badMask.stderr).toContain('phsae');

@@ -6,12 +6,11 @@
  * (Nodescope on the node itself) the same commands run here.
  */
 import { stringify as yamlStringify } from 'yaml';
-import { announcingRunner, localCommandRunner, sshCommandRunner } from '../node-info/command-runner';
+import { announcingRunner } from '../node-info/command-runner';
 import { nodeContextText } from '../node-info/node-context-text';
-import { localHttpGet, sshHttpGet } from '../node-info/node-http';
 import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } from '../node-info/node-info-reader';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget, type KubeletConnection } from './kubelet-connection';
+import { resolveNodeTarget, restDialSettings, type KubeletConnection } from './kubelet-connection';
 import { runNodeCommand, writeStdout } from './node-command';
 import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -48,24 +47,14 @@ node:
  * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
  */
 async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
-  const [{ defaultStateDir }, { defaultPinsFile }, { openKubeletRest }, { terminalPrompter }] = await Promise.all([
-    import('../host/state-dir'),
-    import('../kubelet-rest/kubelet-certificate-pins'),
-    import('../kubelet-rest/kubelet-rest-connection'),
-    import('./terminal-prompter'),
-  ]);
-  const { rest } = opts;
+  const [{ openKubeletRest }, { terminalPrompter }] = await Promise.all([import('../kubelet-rest/kubelet-rest-connection'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
   let conn: KubeletRestConnection;
   try {
     conn = await openKubeletRest(await resolveNodeTarget(opts), {
       prompter,
       session,
-      credentials: rest.credentials,
-      pinsFile: rest.pinsFile ?? defaultPinsFile(defaultStateDir()),
-      ...(rest.port ? { port: rest.port } : {}),
-      ...(rest.caFile ? { caFile: rest.caFile } : {}),
-      ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
+      ...(await restDialSettings(opts)),
       ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     });
   } catch (err) {
@@ -99,20 +88,21 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const journalLines = positiveInt(v['journal-lines'], '--journal-lines');
   const say = (line: string) => printError(`nodescope: ${line}`);
   const verbose = v.verbose === true;
-  const session = conn.session;
-  const base = session ? sshCommandRunner(async () => (await session.connection()).client) : localCommandRunner();
-  const get = session
-    ? sshHttpGet(() => session.connection(), opts.node, {
-      ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
-      ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
-    })
-    : localHttpGet(opts.callTimeoutMs);
-  const options: NodeInfoOptions = {
-    runner: verbose ? announcingRunner(base, (line) => say(`running on the node: ${line}`)) : base,
+  // The node through the same capability the app's sources have: the pods' SSH session, or here with unix:/--local.
+  const { openNodeAccess } = await import('../source/node-access');
+  const node = await openNodeAccess(conn.session, {
+    node: opts.node,
     sudo: opts.sudo,
+    ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
+    ...(opts.rest.tcpBridgeCommand ? { tcpBridgeCommand: opts.rest.tcpBridgeCommand } : {}),
+  });
+  const session = node.session;
+  const options: NodeInfoOptions = {
+    runner: verbose ? announcingRunner(node.commands, (line) => say(`running on the node: ${line}`)) : node.commands,
+    sudo: node.sudo,
     httpGet: async (port, path) => {
       if (verbose) say(`GET http://127.0.0.1:${port}${path} on the node`);
-      return get(port, path);
+      return node.httpGet(port, path);
     },
     pods: async () => (await conn.client.listPods()).pods.map((p) => p.pod),
     ...(journalLines ? { journalLines } : {}),

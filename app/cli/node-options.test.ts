@@ -32,3 +32,14 @@ describe('REST options of the node commands', () => {
     await expect(parse(...argv)).rejects.toThrow(message);
   });
 });
+
+describe('--api: one vocabulary with the app', () => {
+  it('takes pods, rest and auto as the app does, and the older shape spellings as the Pods API in that shape', async () => {
+    expect(await parse()).toMatchObject({ api: 'auto' });
+    expect((await parse()).shape).toBeUndefined();
+    expect(await parse('--api', 'pods')).toMatchObject({ api: 'pods' });
+    expect(await parse('--api', 'shipped')).toMatchObject({ api: 'pods', shape: 'shipped' });
+    expect(await parse('--api', 'documented')).toMatchObject({ api: 'pods', shape: 'documented' });
+    await expect(parse('--api', 'v2')).rejects.toThrow('use pods, rest or auto');
+  });
+});

@@ -8,7 +8,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
 import { defaultStateDir } from '../host/state-dir';
-import type { ApiChoice } from '../kubelet/kubelet-client';
+import type { ApiChoice } from '../contract/nodes';
+import type { ApiShape } from '../kubelet/pods-api-methods';
+import { parseApiFlag } from '../source/kubelet-node/api-choice';
 import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
 import { UsageError } from './usage-error';
 
@@ -27,8 +29,10 @@ kubelet:
   --socket PATH              the Pods API socket on the node (default: the first that exists of
                              /var/lib/kubelet/pods-api/pods-api.sock (shipped) and
                              /var/lib/kubelet/pods/kubelet.sock (documented; tried first with --api documented))
-  --api shipped|documented|rest|auto   the Pods API's wire shape, or the kubelet REST API
-                             (default auto: the Pods API socket if the node has one, else REST)
+  --api pods|rest|auto       the Pods API socket, or the kubelet REST API (default auto: the Pods
+                             API socket if the node has one, else REST)
+  --api shipped|documented   the Pods API in that wire shape (default: found by asking); documented
+                             also looks for its socket first
   --call-timeout SECONDS     how long the kubelet may take to answer a call, or stay silent in the
                              middle of an answer, before Nodescope gives up on it (default 30)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
@@ -99,7 +103,10 @@ export interface NodeCommandOptions {
   socketPath?: string;
   /** --call-timeout: how long a kubelet call may go unanswered (both APIs); the client's default without it. */
   callTimeoutMs?: number;
-  api: ApiChoice | 'rest';
+  /** Which kubelet API (app/source/kubelet-node/api-choice.ts). */
+  api: ApiChoice;
+  /** The Pods API's wire shape, when one was asked for (`--api shipped|documented`). */
+  shape?: ApiShape;
   rest: RestCliOptions;
   sudo: boolean;
   sudoCommand?: string;
@@ -193,8 +200,9 @@ export async function parseNodeArgs(
   const output = (v.output as string | undefined) ?? outputs[0]!;
   // -o custom-columns=SPEC carries its columns in the value.
   if (!outputs.includes(output.startsWith('custom-columns=') ? 'custom-columns=SPEC' : output)) throw new UsageError(`unknown output format '${output}': use ${outputs.join(', ')}`);
-  const api = v.api as string;
-  if (api !== 'auto' && api !== 'shipped' && api !== 'documented' && api !== 'rest') throw new UsageError(`unknown --api '${api}': use shipped, documented, rest or auto`);
+  const choice = parseApiFlag(v.api as string);
+  if (!choice) throw new UsageError(`unknown --api '${String(v.api)}': use pods, rest or auto, or a Pods API shape: shipped or documented`);
+  const { api, shape } = choice;
   const rest = restOptions(v);
   if (v.local && api === 'rest') throw new UsageError('--local talks to a Pods API socket on this machine; the REST API is reached over SSH');
   let port: number | undefined;
@@ -237,7 +245,7 @@ export async function parseNodeArgs(
       knownHosts: v['known-hosts'] as string | undefined,
     }),
     // A relative --local is taken from here: the gRPC client would read a bare 'pods.sock' as a host name.
-    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, callTimeoutMs, sudoCommand, mask }),
+    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, callTimeoutMs, sudoCommand, mask, shape }),
     api,
     rest,
     sudo: v.sudo === true,

@@ -1,30 +1,11 @@
 /**
- * What a node command's SOURCE names (docs/cli.md, "Sources"):
- * - `unix:PATH`, or `--local PATH`: a Pods API socket on this machine;
- * - a pod file (snapshot or recording): anything containing '/', ending in a pod file extension, or that exists
- *   here as a file, since an SSH destination (host, user@host, ssh_config alias) has none of these;
- * - anything else: an SSH destination.
+ * What a node command's SOURCE names (docs/cli.md, "Sources"), as the source kinds registered by scheme
+ * recognise it (app/source/source-arguments.ts): `unix:PATH` or `--local PATH`, a pod file, `ssh://` or any
+ * other SSH destination.
  */
-import { existsSync, statSync } from 'node:fs';
 import { UsageError } from './usage-error';
 
-export type CliSource = { kind: 'ssh'; host: string } | { kind: 'socket'; path: string } | { kind: 'file'; path: string };
-
-/** Extensions Nodescope writes or reads pod files with. */
-export const POD_FILE_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml', '.pb', '.bin', '.protobuf', '.recording'];
-
-export function resolveSource(source: string, local: string | undefined): CliSource {
-  if (local !== undefined) return { kind: 'socket', path: local };
-  if (source.startsWith('unix:')) {
-    const path = source.slice('unix:'.length).replace(/^\/\/(?=\/)/, '');
-    if (!path.startsWith('/')) throw new UsageError(`unix: needs an absolute socket path, e.g. unix:/run/pods.sock, got '${source}'`);
-    return { kind: 'socket', path };
-  }
-  const lower = source.toLowerCase();
-  if (source.includes('/') || POD_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext))) return { kind: 'file', path: source };
-  if (existsSync(source) && statSync(source).isFile()) return { kind: 'file', path: source };
-  return { kind: 'ssh', host: source };
-}
+export { parseSourceArgument as resolveSource } from '../source/source-arguments';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

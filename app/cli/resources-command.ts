@@ -7,7 +7,7 @@ import { resourcesTables } from './resources-table';
 import { summarizeNodeResources } from '../podresources/node-resources-summary';
 import { createPodResourcesClient } from '../podresources/pod-resources-client';
 import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
-import { openKubeletTransport } from '../ssh/kubelet-transport';
+import { dialPodResources } from '../source/kubelet-node/dial-kubelet-node';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { resolveNodeTarget } from './kubelet-connection';
@@ -49,18 +49,11 @@ export async function run(argv: string[]): Promise<number> {
   const prompter = terminalPrompter();
   try {
     const target = await resolveNodeTarget(opts);
-    const transport = await openKubeletTransport(target, {
-      socketPath,
-      prompter,
-      bridgeMode: opts.sudo || opts.sudoCommand ? 'sudo' : 'auto',
-      ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}),
-    });
-    const client = createPodResourcesClient({ target: transport.target, socketPath, transportError: () => transport.lastError() });
+    const pr = await dialPodResources(target, socketPath, { sudo: opts.sudo, ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}) }, { prompter });
     try {
-      return await print(client, opts.output);
+      return await print(pr.client, opts.output);
     } finally {
-      client.close();
-      await transport.close();
+      await pr.close();
     }
   } catch (err) {
     return reportFailure('resources', err);

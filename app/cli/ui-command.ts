@@ -12,6 +12,7 @@ import { EXIT } from './exit-codes';
 import { readHostsFile } from './fleet-sources';
 import { UsageError } from './usage-error';
 import { resolveSource } from './pod-source';
+import { SSH_SCHEME, sshDestination } from '../source/ssh-destination';
 import { printError } from './terminal-text';
 import { usageHint } from './usage-hint';
 
@@ -67,11 +68,14 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
 function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
   const files: string[] = [];
   const named: string[] = [];
-  const sockets: AddNodeSpec[] = [];
+  /** Sources named exactly (sockets, ssh:// destinations): added as they are, after the expanded hosts. */
+  const exact: AddNodeSpec[] = [];
   for (const arg of args) {
     const source = resolveSource(arg, undefined);
     if (source.kind === 'file') files.push(resolve(source.path));
-    else if (source.kind === 'socket') sockets.push({ kind: 'unix', socketPath: source.path });
+    else if (source.kind === 'socket') exact.push({ kind: 'unix', socketPath: source.path });
+    // ssh://user@host:port carries its settings; a plain name may be an ssh_config pattern to expand.
+    else if (source.host.startsWith(SSH_SCHEME)) exact.push({ kind: 'ssh', ...sshDestination(source.host) });
     else named.push(source.host);
   }
   if (hostsFile !== undefined) named.push(...readHostsFile(hostsFile));
@@ -82,7 +86,7 @@ function uiSources(args: string[], hostsFile: string | undefined, sshConfig: str
     if (err instanceof HostPatternError) throw new UsageError(err.message);
     throw err;
   }
-  return { files, nodes: [...hosts.map((host): AddNodeSpec => ({ kind: 'ssh', host })), ...sockets] };
+  return { files, nodes: [...hosts.map((host): AddNodeSpec => ({ kind: 'ssh', host })), ...exact] };
 }
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */

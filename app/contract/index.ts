@@ -15,4 +15,5 @@ export * from './notices';
 export * from './pods';
 export * from './prompts';
 export * from './requests';
+export * from './table-views';
 export * from './ws-wire';

@@ -120,9 +120,6 @@ export const AddNodeSpecSchema = kindedOrSsh(z.discriminatedUnion('kind', [SshNo
 export type AddNodeSpec = z.output<typeof AddNodeSpecSchema>;
 export type AddNodeSpecInput = z.input<typeof AddNodeSpecSchema>;
 
-/** The kinds of source that are offline: files, never "Live". */
-export const isOfflineKind = (kind: NodeSpec['kind']): kind is 'snapshot' | 'recording' => kind === 'snapshot' || kind === 'recording';
-
 /** What the node is waiting for from the user. */
 export const WaitingForSchema = z.enum(['hostKey', 'kubeletCertificate', 'passphrase', 'password', 'keyboardInteractive']);
 

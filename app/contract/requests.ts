@@ -15,6 +15,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowIdSchema, LogFollowStartSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
+import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
 const Done = z.object({}).strict();
@@ -125,6 +126,12 @@ export const requests = {
   'pods.watch': { input: NodeIdSchema, output: Done, progress: PodDeltasSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
+  /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
+  'pods.fields': { input: PodFieldsRequestSchema, output: PodFieldsSchema },
+  /** The pod table's columns per table and the saved views, as last set (kept across restarts). */
+  'ui.tableViews': { input: NoInput, output: TableViewsSchema },
+  /** Replaces them all; answers them as saved. */
+  'ui.setTableViews': { input: TableViewsSchema, output: TableViewsSchema },
   /** The pod's versions as a timeline, oldest first (a recording's up to the instant shown). */
   'pods.history': { input: PodUidSchema, output: PodHistorySchema },
   /** One version of the pod, shown as pods.get shows the current one (with the node's mask). */

@@ -1,6 +1,7 @@
 import { ContractError, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
+import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
 import type { AppEvent } from './app-event';
@@ -37,21 +38,6 @@ export interface NodeRecord {
 
 const DEMO_ID = 'demo';
 const DEMO_SPEC: NodeSpec = { kind: 'demo', label: 'Demo node (simulated)' };
-
-export function labelOf(spec: NodeSpec): string {
-  if (spec.label) return spec.label;
-  switch (spec.kind) {
-    case 'ssh':
-      return spec.host;
-    case 'unix':
-      return `unix:${spec.socketPath}`;
-    case 'demo':
-      return 'Demo node';
-    case 'snapshot':
-    case 'recording':
-      return spec.file.split('/').pop() || spec.file;
-  }
-}
 
 /** A recording's instant, within its time axis. */
 export const timelineAt = (source: RecordingSource, at: number): number => Math.min(source.end, Math.max(source.start, at));
@@ -140,12 +126,12 @@ export function createCoreState(options: CoreOptions) {
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
-      r.info.spec.kind === 'ssh' || r.info.spec.kind === 'unix'
+      isUserAdded(r.info.spec)
         ? [{ spec: r.info.spec, mask: r.info.mask, ...(r.keptMask !== undefined ? { keptMask: r.keptMask } : {}) }]
         : [],
     );
   const persist = () => options.remembered?.(remembered()) ?? Promise.resolve();
-  const isRemembered = (record: NodeRecord) => record.info.spec.kind === 'ssh' || record.info.spec.kind === 'unix';
+  const isRemembered = (record: NodeRecord) => isUserAdded(record.info.spec);
 
   /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
   const recordList = (record: NodeRecord, pods: IncomingPod[], time: number) => {
@@ -264,7 +250,7 @@ export function createCoreState(options: CoreOptions) {
 
   const createRecord = (spec: NodeSpec, id: string, mask: string): NodeRecord => {
     const record: NodeRecord = {
-      info: { id, label: labelOf(spec), simulated: spec.kind === 'demo', spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
+      info: { id, label: labelOf(spec), simulated: sourceKind(spec).simulated, spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
       history: new PodHistory(limits, now),
       link: null,

@@ -1,9 +1,9 @@
 import { ContractError } from '../contract';
 import { fetchedCovers } from '../mask/mask-coverage';
-import { labelOf, offlineState, timelineAt, type CoreState } from './core-state';
+import { isUserAdded, labelOf, sameMachine } from '../source/kinds/source-kinds';
+import { offlineState, timelineAt, type CoreState } from './core-state';
 import type { CoreHandlers } from './core-types';
 import { checkMask } from './node-mask';
-import { sameMachine } from './same-machine';
 
 /** The nodes: adding, grouping, editing, removing and connecting them, the demo node, each one's mask and metrics, and a recording's instant. */
 export function nodeHandlers(
@@ -41,7 +41,7 @@ export function nodeHandlers(
       const records = nodeIds.map(recordOf);
       for (const record of records) {
         const spec = record.info.spec;
-        if (spec.kind === 'ssh' || spec.kind === 'unix') {
+        if (isUserAdded(spec)) {
           if (group) spec.group = group;
           else delete spec.group;
         }
@@ -53,7 +53,7 @@ export function nodeHandlers(
     'nodes.update': async ({ nodeId, spec }) => {
       const record = recordOf(nodeId);
       const before = record.info.spec;
-      if (before.kind !== 'ssh' && before.kind !== 'unix') {
+      if (!isUserAdded(before)) {
         throw new ContractError('invalid-input', `${record.info.label} has no connection settings to edit.`, 'Only nodes added with Add node can be edited; remove this one instead.');
       }
       const kept = sameMachine(before, spec);

@@ -2,7 +2,7 @@ import type { FieldMask } from '../mask/field-mask';
 import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
 import type { IncomingPod } from './node-pods';
 import type { SshPrompter } from '../ssh/ssh-prompter';
-import type { LogFileAccess } from '../logs/log-file-access';
+import type { SourceCapabilities } from '../source/capabilities';
 
 /** What a live connection to one kubelet reports back to the core. */
 export interface NodeLinkEvents {
@@ -21,24 +21,16 @@ export interface NodeLinkEvents {
   metrics?(metrics: NodeMetrics | null): void;
 }
 
-/** A running connection to one node's kubelet: watching until closed, reconnecting on its own. */
-export interface NodeLink {
+/**
+ * A running connection to one node's kubelet: watching until closed, reconnecting on its own; with the
+ * capabilities its source has (container logs, the node beside the kubelet), reached the way the link
+ * reaches the node (over SSH: its own connection, never a second one).
+ */
+export interface NodeLink extends SourceCapabilities {
   close(): Promise<void>;
-  /**
-   * The node's container log files, reached the way the link reaches the node (over SSH: its own
-   * connection, never a second one); undefined while it has no connection to read them through.
-   */
-  logFiles?(): Promise<NodeLogFiles | undefined>;
 }
 
-/** Where a live source's container logs are, and how to read them (app/logs). */
-export interface NodeLogFiles {
-  access: LogFileAccess;
-  /** The kubelet's podLogsDir on the node. */
-  logsDir: string;
-  /** Whether the commands run with sudo (the node's setting), for what a refusal should suggest. */
-  sudo: boolean;
-}
+export type { NodeLogFiles } from '../source/capabilities';
 
 /** The sources a link watches: a node over SSH, a socket on this machine, the demo node. */
 export type LiveNodeSpec = Extract<NodeSpec, { kind: 'ssh' | 'unix' | 'demo' }>;

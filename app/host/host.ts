@@ -23,16 +23,13 @@ import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
+import { tableHandlers } from './table-handlers';
+import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
 import { createPodLogsService } from './pod-logs-service';
-
-/** The same host (or socket) reached the same way, whatever its label or group. */
-function sameNode(a: AddNodeSpec, b: AddNodeSpec): boolean {
-  if (a.kind === 'unix' || b.kind === 'unix') return a.kind === b.kind && a.socketPath === b.socketPath;
-  return a.host === b.host && a.user === b.user && a.port === b.port && a.jumpHost === b.jumpHost && a.socketPath === b.socketPath;
-}
+import { isOffline, sameSource, sourceKind } from '../source/kinds/source-kinds';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -175,12 +172,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
 
   const presets = await openPresetStore(options.stateDir);
+  const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink>();
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
-      const link = request.spec.kind === 'demo' ? openDemoLink(request) : openLink(request);
+      const link = sourceKind(request.spec).simulated ? openDemoLink(request) : openLink(request);
       links.set(request.nodeId, link);
       return {
         ...link,
@@ -237,6 +235,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
   if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+  if (tableViews.problem) core.notices.raise('table-views-unreadable', tableViews.problem.message, tableViews.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -344,7 +343,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);
       const provenance: PodFileProvenance = fromFile
-        ? { ...fromFile, origin: `nodescope ui, from the file ${node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : node.label}` }
+        ? { ...fromFile, origin: `nodescope ui, from the file ${isOffline(node.spec) ? node.spec.file : node.label}` }
         : { node: node.label, takenAt: new Date().toISOString(), origin: 'nodescope ui' };
       await writeSnapshotSidecar(target.path, { provenance, bytes: written.bytes, pods: pods.length }).catch((err: unknown) => {
         core.notices.raise('export-provenance', `The export ${target.path} was saved, but not where it came from: ${(err as Error).message}.`, 'The export itself is complete.');
@@ -393,6 +392,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
+    ...tableHandlers(core, tableViews),
   };
 
   const saved = await loadRemembered();
@@ -404,7 +404,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       core.notices.raise('open-failed', err instanceof Error ? err.message : String(err), 'Check the file and open it again with "Open snapshot…".');
     }
   }
-  const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameNode(n.spec, spec)));
+  const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameSource(n.spec, spec)));
   if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
   if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({}, detachedCall());

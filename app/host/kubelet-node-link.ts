@@ -8,23 +8,21 @@
 import type { NodeState, PodRow } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
-import { createKubeletClient, type KubeletClient } from '../kubelet/kubelet-client';
+import type { KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
-import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
-import { secretSource } from '../kubelet-rest/rest-credentials';
 import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
-import { createPodResourcesClient, type PodResourcesClient } from '../podresources/pod-resources-client';
-import { KUBELET_SOCKET_CANDIDATES } from '../ssh/remote-socket-probe';
-import type { KubeletTransport } from '../ssh/kubelet-transport';
-import type { SshSession } from '../ssh/ssh-session';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError } from '../ssh/ssh-errors';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
+import { labelOf } from '../source/kinds/source-kinds';
+import { dialKubeletNode, dialLocalKubelet, type KubeletNode } from '../source/kubelet-node/dial-kubelet-node';
+import { kubeletDialSettings } from '../source/kubelet-node/ssh-node-settings';
+import { openNodeAccess, type NodeAccess, type NodeReachable } from '../source/node-access';
 import { appNextStep, EDIT_NODE, editNodeWith } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { readNodeMetrics } from './node-metrics-reader';
@@ -114,16 +112,14 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
   };
 }
 
-export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink {
+export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink & NodeReachable {
   const { spec, events } = request;
   // A unix: source is a socket on this machine, as the demo node's is.
   const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
-  let session: SshSession | undefined;
-  let transport: KubeletTransport | undefined;
-  let rest: KubeletRestConnection | undefined;
-  let podResourcesTransport: KubeletTransport | undefined;
-  let podResources: PodResourcesClient | undefined;
-  let client: KubeletClient | undefined;
+  /** The node's kubelet and what else was opened to it (REST, PodResources, its SSH session), once dialled. */
+  let node: KubeletNode | undefined;
+  /** Whether the node's settings run what needs root through sudo. */
+  let dialSudo = false;
   let watch: PodWatch<LivePod> | undefined;
   let closed = false;
   // Ends a dial, host key question or socket probe still in progress when the link is closed.
@@ -147,9 +143,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       if (watch?.state().state === 'live') {
         const w = watch;
         const metrics = await readNodeMetrics({
-          ...(rest ? { rest: rest.client } : {}),
+          ...(node?.rest ? { rest: node.rest.client } : {}),
           noRest,
-          ...(podResources ? { podResources } : {}),
+          ...(node?.podResources ? { podResources: node.podResources } : {}),
           noPodResources,
           listed: function* () {
             for (const p of w.held().values()) yield { uid: p.uid, namespace: p.namespace, name: p.name, phase: p.row.phase };
@@ -178,7 +174,6 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let answered!: () => void;
   const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   const startWatch = (c: KubeletClient) => {
-    client = c;
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
     const noteHonoured = (pods: readonly LivePod[]) => {
       if (!mask || closed || pods.length === 0) return;
@@ -219,15 +214,12 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
 
 
   const start = async () => {
-    if (localSocket) return startWatch(createKubeletClient({ target: localSocket, socketPath: localSocket, ...wireOptions }));
+    if (localSocket) {
+      node = dialLocalKubelet(localSocket, wireOptions);
+      return startWatch(node.client);
+    }
     if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
-    // The SSH side (and ssh2 with it, ~14 MiB resident) is loaded by the first SSH node: a UI showing only local sockets never needs it.
-    const [{ resolveSshTarget }, { createSshSession }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
-      import('../ssh/ssh-target'),
-      import('../ssh/ssh-session'),
-      import('../ssh/kubelet-transport'),
-      import('../kubelet-rest/kubelet-rest-connection'),
-    ]);
+    const { resolveSshTarget } = await import('../ssh/ssh-target');
     const sshTarget = await resolveSshTarget(spec.host, {
       ...(spec.user ? { user: spec.user } : {}),
       ...(spec.port ? { port: spec.port } : {}),
@@ -236,73 +228,32 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
     });
     if (closed) return;
-    // One SSH connection carries everything (Pods API or REST, PodResources); the link closes it last.
-    const own = createSshSession(sshTarget, { prompter: request.prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
-    session = own;
-    // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
-    own.onSilence((since) => {
-      silentSince = since;
-      report();
+    const settings = kubeletDialSettings(spec, options.pinsFile ?? defaultPinsFile(defaultStateDir()), wireOptions.mask);
+    dialSudo = settings.sudo === true;
+    node = await dialKubeletNode(sshTarget, settings, {
+      prompter: request.prompter,
+      ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
+      signal: abortOpen.signal,
+      // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
+      onSilence: (since) => {
+        silentSince = since;
+        report();
+      },
     });
-    const shared: SshSession = { ...own, close: () => {} };
-    const api = spec.api ?? 'pods';
-    let socketPath = spec.socketPath;
-    let useRest = api === 'rest';
-    if (api === 'auto' && !socketPath) {
-      socketPath = await findKubeletSocket(shared, KUBELET_SOCKET_CANDIDATES);
-      useRest = socketPath === undefined;
-    }
-    if (closed) return;
-    if (useRest) {
-      const r = spec.rest ?? {};
-      const credentials = {
-        ...(r.tokenFile ? { token: secretSource(r.tokenFile) } : {}),
-        ...(r.clientCert ? { clientCert: secretSource(r.clientCert) } : {}),
-        ...(r.clientKey ? { clientKey: secretSource(r.clientKey) } : {}),
-      };
-      const opened = await openKubeletRest(sshTarget, {
-        prompter: request.prompter,
-        session: shared,
-        pinsFile: options.pinsFile ?? defaultPinsFile(defaultStateDir()),
-        credentials,
-        ...(r.port ? { port: r.port } : {}),
-        ...(r.readOnly ? { readOnly: true } : {}),
-        ...(r.caFile ? { caFile: r.caFile } : {}),
-        ...(r.pollIntervalS ? { pollIntervalMs: r.pollIntervalS * 1000 } : {}),
-      });
-      if (closed) return opened.close();
-      rest = opened;
-    } else {
-      // Without a socket path the transport finds the shipped or the documented socket on the node.
-      const opened = await openKubeletTransport(sshTarget, {
-        ...(socketPath ? { socketPath } : {}),
-        prompter: request.prompter,
-        session: shared,
-        bridgeMode: spec.sudo ? 'sudo' : 'auto',
-        signal: abortOpen.signal,
-      });
-      // Closed in the moment between the transport being returned and this line: the signal no longer applies.
-      if (closed) return opened.close();
-      transport = opened;
-    }
-    if (spec.podResourcesSocket) {
-      // The bridge opens its channel on first use: a socket the user may not reach is reported with the devices, not as the node's error.
-      podResourcesTransport = await openKubeletTransport(sshTarget, {
-        socketPath: spec.podResourcesSocket,
-        prompter: request.prompter,
-        session: shared,
-        bridgeMode: spec.sudo ? 'sudo' : 'auto',
-        signal: abortOpen.signal,
-      });
-      const t = podResourcesTransport;
-      podResources = createPodResourcesClient({ target: t.target, socketPath: spec.podResourcesSocket, transportError: () => t.lastError() });
-    }
-    if (rest) return startWatch(rest.client);
-    const t = transport!;
-    startWatch(createKubeletClient({ target: t.target, socketPath: t.socketPath, ...wireOptions, transportError: () => t.lastError() }));
+    // Closed in the moment between the node being returned and this line: the signal no longer applies.
+    if (closed) return node.close();
+    startWatch(node.client);
   };
 
   const pause = wakeableSleep();
+
+  /** The node beside its kubelet, through the node's own session; here for a socket on this machine (Nodescope on the node). */
+  let access: Promise<NodeAccess> | undefined;
+  const nodeAccess = async (): Promise<NodeAccess | undefined> => {
+    if (closed || !node) return undefined;
+    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo });
+    return access;
+  };
 
   // Opening can fail before the watch runs (finding the socket dials the node): a cause that can pass
   // on its own (host down, refused) is retried as a dropped watch is, and one that needs the user is shown.
@@ -338,23 +289,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const opening = open();
 
   return {
+    nodeAccess,
     // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
     async logFiles() {
-      if (closed) return undefined;
+      const access = await nodeAccess();
+      if (!access) return undefined;
       const logsDir = options.podLogsDir ?? (await import('../logs/pod-log-layout')).DEFAULT_POD_LOGS_DIR;
-      if (spec.kind === 'ssh') {
-        const s = session;
-        if (!s) return undefined;
-        const { nodeFileAccess } = await import('../logs/node-file-access');
-        const sudo = spec.sudo === true;
-        return { access: nodeFileAccess(async () => (await s.connection()).client, { node: spec.label ?? spec.host, sudo }), logsDir, sudo };
-      }
-      // A socket on this machine: Nodescope runs on the node itself, whose files are here.
-      if (spec.kind === 'unix') {
-        const { localFileAccess } = await import('../logs/local-file-access');
-        return { access: localFileAccess(), logsDir, sudo: false };
-      }
-      return undefined;
+      return { access: access.files, logsDir, sudo: access.sudo };
     },
     async close() {
       closed = true;
@@ -364,14 +305,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       // dropped now, so waiting for open() to stop is short and nothing outlives close().
       abortOpen.abort();
       metricsPause.wake();
-      session?.close();
       await opening;
       await watch?.close();
-      client?.close();
-      podResources?.close();
-      await rest?.close();
-      await transport?.close();
-      await podResourcesTransport?.close();
+      await node?.close();
       events.metrics?.(null);
     },
   };

@@ -5,6 +5,7 @@
  * A follow's lines go out as logLines events in batches; it runs until stopped, its node's link goes, the
  * container restarts, or it fails (logFollowEnded says which).
  */
+import { sourceCan } from '../source/kinds/source-kinds';
 import { ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
 import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
@@ -60,7 +61,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
 
   const resolve = async (input: ValidInput<'logs.read'>): Promise<Target | Unavailable> => {
     const node = deps.node(input.nodeId);
-    if (node.spec.kind === 'snapshot' || node.spec.kind === 'recording') {
+    // Only files lack logs (app/source/kinds/source-kinds.test.ts).
+    if (!sourceCan(node.spec, 'logs')) {
       return unavailable(
         `Logs are not available offline: ${node.label} is a ${node.spec.kind} file, and container logs are not part of one.`,
         'Nodescope reads logs from the node\'s own files while connected: open the pod on the live node to see them.',

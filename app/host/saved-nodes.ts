@@ -1,7 +1,7 @@
 import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SshNodeSpecSchema, UnixNodeSpecSchema, type AddNodeSpec } from '../contract';
+import { AddNodeSpecSchema, SshNodeSpecSchema, type AddNodeSpec } from '../contract';
 import { writeFileAtomic } from '../fs/atomic-file';
 import { readSmallFile, type SmallFileLimit } from '../fs/read-small-file';
 import { BUILT_IN_PRESETS } from '../mask/mask-presets';
@@ -13,15 +13,26 @@ import { checkMask } from '../core/node-mask';
  * with NodeSpecSchema, which drops fields it does not know, so an older Nodescope still opens the file
  * (where a new version number would make it refuse the whole list). The mask is checked on its own
  * (unknown here), so a hand-edited one costs only that node's mask, never the list.
- * SSH nodes are written as version 1 always wrote them, without a kind; other kinds (unix sockets)
- * go in a `sources` list an older Nodescope ignores, since its node schema would refuse them and with
- * them the whole file.
+ * SSH nodes are written as version 1 always wrote them, without a kind; every other kind the user adds
+ * (unix sockets, and any kind AddNodeSpecSchema takes) goes in a `sources` list an older Nodescope
+ * ignores, since its node schema would refuse them and with them the whole file.
  */
 const Mask = { mask: z.unknown().optional() };
+/** The one kind version 1 had, written without a kind. */
+const KINDLESS = SshNodeSpecSchema.shape.kind.value;
+/** Any other kind a user adds (AddNodeSpecSchema: a new kind there is saved here too), with its mask. */
+const SavedSourceSchema = z
+  .looseObject({ kind: z.string().refine((kind) => kind !== KINDLESS, `${KINDLESS} nodes go in the nodes list`), ...Mask })
+  .transform(({ mask, ...spec }, ctx) => {
+    const parsed = AddNodeSpecSchema.safeParse(spec);
+    if (parsed.success) return { ...parsed.data, mask };
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
 const SavedNodesSchema = z.object({
   version: z.literal(1),
-  nodes: z.array(SshNodeSpecSchema.extend({ kind: z.literal('ssh').default('ssh'), ...Mask })),
-  sources: z.array(z.discriminatedUnion('kind', [UnixNodeSpecSchema.extend(Mask)])).optional(),
+  nodes: z.array(SshNodeSpecSchema.extend({ kind: z.literal(KINDLESS).default(KINDLESS), ...Mask })),
+  sources: z.array(SavedSourceSchema).optional(),
 });
 
 /** One remembered node. */
@@ -116,9 +127,9 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 export async function saveNodes(stateDir: string, nodes: SavedNode[]): Promise<void> {
   // A node without a mask is written as before masks were saved.
   const entry = ({ spec, mask, keptMask }: SavedNode) => (keptMask !== undefined ? { ...spec, mask: keptMask } : mask ? { ...spec, mask } : spec);
-  const ssh = nodes.flatMap((n) => (n.spec.kind === 'ssh' ? [entry(n)] : [])).map(({ kind: _ssh, ...rest }) => rest);
-  const sources = nodes.filter((n) => n.spec.kind !== 'ssh').map(entry);
+  const kindless = nodes.flatMap((n) => (n.spec.kind === KINDLESS ? [entry(n)] : [])).map(({ kind: _kindless, ...rest }) => rest);
+  const sources = nodes.filter((n) => n.spec.kind !== KINDLESS).map(entry);
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  const file = { version: 1, nodes: ssh, ...(sources.length > 0 ? { sources } : {}) };
+  const file = { version: 1, nodes: kindless, ...(sources.length > 0 ? { sources } : {}) };
   await writeFileAtomic(savedNodesPath(stateDir), `${JSON.stringify(file, null, 2)}\n`);
 }

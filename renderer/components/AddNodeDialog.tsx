@@ -4,7 +4,7 @@ import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '
 import type { RequestOutput } from '../../app/contract/requests';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
-import { sameMachine } from '../../app/core/same-machine';
+import { sameMachine } from '../../app/source/kinds/source-kinds';
 import { EMPTY, fieldOf, fromSpec, toSpec, type Fields, type TextField } from './node-form';
 
 /** A node being edited: its id and settings; the dialog saves them back with nodes.update. */

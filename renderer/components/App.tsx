@@ -26,16 +26,17 @@ import { MaskBox } from './MaskBox';
 import { NodesSidebar } from './NodesSidebar';
 import { PodDetail } from './PodDetail';
 import { useLogsKey } from './logs-key';
-import { PodsTable } from './PodsTable';
+import { ConfiguredPodsTable } from '../columns/ConfiguredPodsTable';
+import { useColumnsUi } from '../columns/use-columns-ui';
+import { MaskBlindNote } from '../filter/MaskBlindNote';
 import { paletteItems } from './palette-items';
-import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
 import { PromptDialog } from './PromptDialog';
 import { OfflineTag, RecordButton, RecordingScrubber } from './SourceControls';
 import { UndoToast } from './UndoToast';
 import { useAppKeys } from './use-app-keys';
 import { useHasPods, useModelVersion, useNow } from './use-model';
 
-type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | null;
+type DialogKind = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | 'columns' | null;
 
 /** How long "Removed worker-1 · Undo" stays offered. */
 const UNDO_REMOVE_MS = 6000;
@@ -71,8 +72,6 @@ export function App({ model }: { model: AppModel }) {
 
   // Follow the first node until the user picks one; a removed node hands over to the next.
   const node = model.node(selectedNodeId) ?? model.nodes[0];
-  const maskPaths = node?.maskPaths;
-  const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths ?? [])), [maskPaths]);
   const nodeId = node?.id ?? null;
   useEffect(() => {
     if (nodeId !== selectedNodeId) setSelectedNodeId(nodeId);
@@ -98,6 +97,7 @@ export function App({ model }: { model: AppModel }) {
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
+  const columnsUi = useColumnsUi({ bridge, filterText, setFilterText, order, setOrder, node, nodeMetrics, closeDialog: () => setDialog(null) });
   /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. */
   const shownRows = () => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []);
 
@@ -322,11 +322,13 @@ export function App({ model }: { model: AppModel }) {
               <button type="button" className="button help-button" aria-keyshortcuts="?" onClick={() => setDialog('help')}>
                 Help <kbd>?</kbd>
               </button>
+              <button type="button" className="button" aria-keyshortcuts="v" onClick={() => setDialog('columns')}>Columns <kbd>v</kbd></button>
               {filter.errors.length > 0 && (
                 <span className="field-error filter-error" role="alert">
                   {filter.errors[0]}
                 </span>
               )}
+              <MaskBlindNote bridge={bridge} node={node} filter={filter} />
             </div>
             {node.state.phase !== 'live' && !hasPods ? (
               <div className="node-state-panel">
@@ -362,11 +364,11 @@ export function App({ model }: { model: AppModel }) {
                 )}
                 <FollowPods model={model}>
                   {() => (
-                    <PodsTable
-                      notSelected={notSelected}
-                      mask={node.mask}
+                    <ConfiguredPodsTable
+                      model={model}
+                      node={node}
+                      layout={columnsUi.layout}
                       rows={shownRows()}
-                      totalCount={model.pods.count(node.id)}
                       order={order}
                       onSort={sortBy}
                       selectedUid={selectedUid}
@@ -375,11 +377,9 @@ export function App({ model }: { model: AppModel }) {
                         setSelectedUid(uid);
                         setOpenUid(uid);
                       }}
-                      changedAt={(uid) => model.pods.changedAt(node.id, uid)}
-                      lastChange={(uid) => model.pods.lastChange(node.id, uid)}
-                      emptyText={model.pods.count(node.id) > 0 ? 'No pod matches the filter.' : 'No pods on this node.'}
+                      filter={filter}
                       metricsOf={metricsOf}
-                      noMetrics={nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node.readFrom !== 'rest'}
+                      noMetrics={columnsUi.noMetrics}
                       manySources={false}
                     />
                   )}
@@ -479,7 +479,8 @@ export function App({ model }: { model: AppModel }) {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={() => setDialog(null)} />}
-      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selectNode, group: setCheckedIds })} onClose={() => setDialog(null)} />}
+      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selectNode, group: setCheckedIds }, columnsUi.paletteViews)} onClose={() => setDialog(null)} />}
+      {dialog === 'columns' && columnsUi.chooser}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={bridge} nodes={model.nodes} initialLeft={node.id} onClose={() => setDialog(null)} />}
       {dialog === 'comparePod' && node && openUid && (
         <ComparePodsDialog

@@ -47,7 +47,7 @@ function SidePicker(props: { label: string; nodes: readonly NodeInfo[]; side: Si
         {props.nodes.map((n) => (
           <option key={n.id} value={n.id}>
             {n.label}
-            {n.state.phase === 'offline' ? (n.spec.kind === 'recording' ? ' (recording)' : ' (snapshot)') : n.state.phase === 'live' ? ' (live)' : ''}
+            {n.state.phase === 'offline' ? ` (${n.spec.kind})` : n.state.phase === 'live' ? ' (live)' : ''}
           </option>
         ))}
       </select>

@@ -1,10 +1,11 @@
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
+import { isUserAdded } from '../../app/source/kinds/source-kinds';
 import { AddNodeDialog, type EditedNode } from './AddNodeDialog';
 
 /** The settings of a node the user added (SSH or a socket here); null for the demo node and files, which have none to edit. */
 export function editableSpec(node: NodeInfo): EditedNode['spec'] | null {
-  return node.spec.kind === 'ssh' || node.spec.kind === 'unix' ? node.spec : null;
+  return isUserAdded(node.spec) ? node.spec : null;
 }
 
 /** Edit… above a node's pods, for a node with settings to edit. */

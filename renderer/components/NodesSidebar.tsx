@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
+import { describeSource, groupOfSource, isUserAdded } from '../../app/source/kinds/source-kinds';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, type StateCategory } from '../format/node-state';
 import { editableSpec } from './EditNodeDialog';
 import { useNow } from './use-model';
@@ -25,23 +26,8 @@ interface Props {
   onOpenFiles: () => void;
 }
 
-/** user@host:port via jump, socket, sudo: how the node is reached (or which file), for the tooltip. */
-function describeSpec(node: NodeInfo): string {
-  const s = node.spec;
-  if (s.kind === 'demo') return 'Simulated kubelet running inside Nodescope';
-  if (s.kind === 'unix') return `Pods API socket on this machine: ${s.socketPath}`;
-  if (s.kind === 'snapshot' || s.kind === 'recording') return `${s.kind === 'snapshot' ? 'Snapshot' : 'Recording'} file ${s.file}, read-only`;
-  const target = `${s.user ? `${s.user}@` : ''}${s.host}${s.port ? `:${s.port}` : ''}`;
-  return [target, s.jumpHost && `via ${s.jumpHost}`, s.socketPath, s.sudo && 'with sudo'].filter(Boolean).join(' · ');
-}
-
 /** A source's group: a node's own, files and the demo under theirs, so a hundred nodes stay in sections. */
-export function groupOf(node: NodeInfo): string {
-  const s = node.spec;
-  if (s.kind === 'ssh' || s.kind === 'unix') return s.group ?? '';
-  if (s.kind === 'snapshot' || s.kind === 'recording') return 'Files';
-  return '';
-}
+export const groupOf = (node: NodeInfo): string => groupOfSource(node.spec);
 
 const CATEGORY_LABEL: Record<StateCategory, string> = {
   live: 'live',
@@ -55,7 +41,8 @@ const CATEGORY_LABEL: Record<StateCategory, string> = {
 function matchesSearch(node: NodeInfo, query: string): boolean {
   if (!query) return true;
   const s = node.spec;
-  const text = [node.label, s.kind === 'ssh' ? s.host : '', groupOf(node)].join(' ').toLowerCase();
+  // How it is reached too: a node labelled by the user is still found by its host.
+  const text = [node.label, describeSource(s), groupOf(node)].join(' ').toLowerCase();
   return query.toLowerCase().split(/\s+/).every((word) => text.includes(word));
 }
 
@@ -70,7 +57,7 @@ export function NodesSidebar(props: Props) {
   for (const node of props.nodes) counts.set(stateCategory(node.state), (counts.get(stateCategory(node.state)) ?? 0) + 1);
   const shown = props.nodes.filter((n) => matchesSearch(n, query.trim()) && (stateFilter === null || stateCategory(n.state) === stateFilter));
   // Sections only once the user has named a group: a few nodes and files stay one plain list.
-  const grouped = props.nodes.some((n) => (n.spec.kind === 'ssh' || n.spec.kind === 'unix') && n.spec.group);
+  const grouped = props.nodes.some((n) => isUserAdded(n.spec) && n.spec.group);
   const sectionOf = (node: NodeInfo) => (grouped ? groupOf(node) : '');
   const groups = new Map<string, NodeInfo[]>();
   for (const node of shown) groups.set(sectionOf(node), [...(groups.get(sectionOf(node)) ?? []), node]);
@@ -100,7 +87,7 @@ export function NodesSidebar(props: Props) {
           className="node-main"
           aria-current={selected ? 'true' : undefined}
           aria-label={`Node ${node.label}: ${state.title}`}
-          title={describeSpec(node)}
+          title={describeSource(node.spec)}
           data-testid={`node-${node.id}`}
           onClick={(e) => (e.ctrlKey || e.metaKey ? props.onToggle(node.id) : props.onSelect(node.id))}
         >

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
+import { isOffline } from '../../app/source/kinds/source-kinds';
 import { useDebounced } from './use-model';
 import { useShortcuts } from '../keys/use-shortcuts';
 import { RecordDialog } from './RecordDialog';
@@ -10,7 +11,7 @@ import { timeText, timeTitle } from '../format/time-text';
 export function OfflineTag({ node }: { node: NodeInfo }) {
   if (node.state.phase !== 'offline') return null;
   return (
-    <span className="tag tag-offline" title={node.spec.kind === 'snapshot' || node.spec.kind === 'recording' ? node.spec.file : undefined}>
+    <span className="tag tag-offline" title={isOffline(node.spec) ? node.spec.file : undefined}>
       offline {node.spec.kind} · {node.state.origin}
     </span>
   );
