@@ -298,9 +298,15 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.keyboard.press('m');
     await page.getByRole('dialog', { name: /^Field mask for / }).waitFor();
     await page.keyboard.press('Escape');
-    // r does what the Record button does (the preview has no files, and says so).
+    // r does what the Record button does: without a save dialog it asks where, Enter starts (the preview has
+    // no files, and says so in the dialog).
     await page.keyboard.press('r');
-    await page.getByRole('alert').filter({ hasText: 'recording works in the app' }).waitFor();
+    const record = page.getByRole('dialog', { name: /^Record / });
+    await record.waitFor();
+    await page.keyboard.press('Enter');
+    await record.getByRole('alert').filter({ hasText: 'recording works in the app' }).waitFor();
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
 
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Filter and keys' });

@@ -91,8 +91,16 @@ export function validateEvent<E extends EventName>(name: E, payload: unknown): E
   return parsed.data as EventPayload<E>;
 }
 
+/**
+ * Progress the app core validates where it makes it, once: a node's pod batches (pods.watch), as each batch
+ * is made (app/core/node-pods.ts). A host passes them on as they are, rather than parsing every batch of
+ * rows again for each window that watches the node.
+ */
+const PROGRESS_VALIDATED_WHERE_MADE: ReadonlySet<RequestName> = new Set<RequestName>(['pods.watch']);
+
 /** Host side: checks a job's progress (or a subscription's item) before it goes to its caller. */
 export function validateProgress<N extends RequestName>(name: N, progress: unknown): RequestProgress<N> {
+  if (PROGRESS_VALIDATED_WHERE_MADE.has(name)) return progress as RequestProgress<N>;
   const schema = (requests[name] as { progress?: z.ZodType }).progress;
   if (!schema) throw new ContractError('invalid-output', `${name} sends no progress.`);
   const parsed = schema.safeParse(progress);

@@ -213,6 +213,11 @@ export function createCoreState(options: CoreOptions) {
           record.info.readFrom = api;
           publish(record);
         },
+        sshClient: (client) => {
+          if (!current() || record.info.sshClient === client) return;
+          record.info.sshClient = client;
+          publish(record);
+        },
         metrics: (metrics) => current() && setMetrics(record, metrics),
       },
     };

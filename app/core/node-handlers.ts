@@ -63,6 +63,7 @@ export function nodeHandlers(
       record.info.label = labelOf(spec);
       record.info.maskHonoured = null;
       delete record.info.readFrom;
+      delete record.info.sshClient;
       // Ends the old connection's session at once: nothing it still reports lands from here on.
       const closing = closeLink(record);
       record.pods.clear();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
 import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
 
@@ -36,5 +37,25 @@ describe('source comparisons', () => {
     expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
     for (let i = 1; i < log.length; i++) if (log[i] === 'read') expect(log[i - 1], log.slice(Math.max(0, i - 8), i + 3).join(' ')).toBe('turn');
     for (const id of ids) expect(jobs.result(id, 0, 100).counts).toMatchObject({ changed: 20 });
+  });
+});
+
+describe('drilling into a compared pair', () => {
+  it('shows the JSON the comparison printed: the pair is neither decoded nor printed again', async () => {
+    const log: string[] = [];
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
+    const left = side('a', 'app:1', log);
+    const right = side('b', 'app:2', log);
+    const id = await jobs.run(left, right, { defaults: true }, { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} });
+    const readsByTheComparison = log.length;
+    const entry = jobs.result(id, 0, 1).entries[0]!;
+    const pair = jobs.pods(id, entry.leftUid, entry.rightUid);
+    expect(log).toHaveLength(readsByTheComparison);
+    // Exactly what printing the pods now gives.
+    const l = left.pods.find((p) => p.uid === entry.leftUid)!;
+    const r = right.pods.find((p) => p.uid === entry.rightUid)!;
+    expect(pair.left?.json).toBe(kubectlJsonText(l.tree));
+    expect(pair.right?.json).toBe(kubectlJsonText(r.tree));
+    expect(JSON.parse(pair.right!.json).spec.containers[0].image).toBe('app:2');
   });
 });

@@ -12,10 +12,10 @@ import { diffPodSetsInSlices, shownChanges, type PodSetDiff } from '../diff/diff
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
 import { podRef, type PodRef } from '../diff/match-pods';
-import { kubectlJsonValue } from '../pod/kubectl-json-value';
 import type { NoiseSettings } from '../diff/noise-rules';
+import { exactJsonValue } from '../diff/exact-json-value';
 import type { FieldMask } from '../mask/field-mask';
-import { podToKubectlJson } from '../pod/kubectl-json';
+import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
 import { runInSlices } from '../util/time-slices';
 
@@ -44,7 +44,16 @@ interface Job {
   total: number;
   entries?: DiffEntry[];
   counts?: PodSetDiff['counts'];
+  /** The JSON the comparison printed of its changed pods, kept for diff.pods (within PRINTED_KEEP_CHARS). */
+  printed?: Map<SidePod, string>;
 }
+
+/**
+ * How much of the printed JSON of changed pods a finished comparison keeps, in characters, so drilling
+ * into a pair neither decodes nor prints it again; past it (thousands of changed pods) a pair is printed
+ * again when drilled into, rather than every changed pod of two big nodes kept as text.
+ */
+const PRINTED_KEEP_CHARS = 16 * 1024 * 1024;
 
 export interface SourceDiffJobsOptions {
   /** Longest stretch of work between two turns of the event loop, in ms. */
@@ -125,7 +134,7 @@ export class SourceDiffJobs {
       if (uid === undefined) return null;
       const pod = input.pods.find((p) => p.uid === uid);
       if (!pod) throw new ContractError('not-found', `Pod ${uid} is not in the comparison's ${input.info.label}.`, 'Pick a pod from the comparison.');
-      return { label: input.info.label, json: podToKubectlJson(pod.tree, { showManagedFields: true, ...(input.mask ? { mask: input.mask } : {}) }) };
+      return { label: input.info.label, json: job.printed?.get(pod) ?? kubectlJsonText(pod.tree, input.mask) };
     };
     const left = side(job.left, leftUid);
     const right = side(job.right, rightUid);
@@ -157,11 +166,15 @@ export class SourceDiffJobs {
     // Printing every pod is most of the work: done here in slices, so the diff's matching, which
     // reads every pod at once, finds them ready.
     const json = new Map<SidePod, JsonValue>();
+    // The text too, until the diff says which pods changed: theirs is what a drill-down shows.
+    const texts = new Map<SidePod, string>();
     await runInSlices(
       (function* () {
         for (const side of [job.left, job.right]) {
           for (const pod of side.pods) {
-            json.set(pod, kubectlJsonValue(pod.tree, side.mask));
+            const text = kubectlJsonText(pod.tree, side.mask);
+            texts.set(pod, text);
+            json.set(pod, exactJsonValue(text));
             job.done++;
             yield;
           }
@@ -180,11 +193,14 @@ export class SourceDiffJobs {
     });
     // Each entry reads its pod (a live one decodes from its bytes) for the row: thousands of them are
     // too long for one block, more so with several comparisons finishing together.
-    job.entries = await runInSlices(this.entries(job, diff, json), { budgetMs: this.budgetMs, signal });
+    const drillable = new Set<SidePod>();
+    job.entries = await runInSlices(this.entries(job, diff, json, drillable), { budgetMs: this.budgetMs, signal });
+    job.printed = keptTexts(drillable, texts);
     job.counts = diff.counts;
   }
 
-  private *entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>): Generator<void, DiffEntry[]> {
+  /** The changed pods' entries; the pods they name are added to `drillable`. */
+  private *entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>, drillable: Set<SidePod>): Generator<void, DiffEntry[]> {
     // The diff names pods by what their JSON says; a mask may have left the UID out of it.
     const key = (ref: PodRef) => ref.uid || `${ref.namespace}/${ref.name}`;
     const byKey = function* (pods: SidePod[]): Generator<void, Map<string, SidePod>> {
@@ -205,6 +221,8 @@ export class SourceDiffJobs {
       const shownPod = r ?? l;
       if (!shownPod) continue;
       const lines = shownChanges(d).map(changeLine);
+      if (l) drillable.add(l);
+      if (r) drillable.add(r);
       entries.push({
         change: d.change,
         ...(l ? { leftUid: l.uid } : {}),
@@ -218,4 +236,17 @@ export class SourceDiffJobs {
     }
     return entries;
   }
+}
+
+/** The texts of the pods a drill-down may ask for, as many as PRINTED_KEEP_CHARS holds. */
+function keptTexts(pods: Set<SidePod>, texts: Map<SidePod, string>): Map<SidePod, string> {
+  const kept = new Map<SidePod, string>();
+  let chars = 0;
+  for (const pod of pods) {
+    const text = texts.get(pod)!;
+    if (chars + text.length > PRINTED_KEEP_CHARS) break;
+    chars += text.length;
+    kept.set(pod, text);
+  }
+  return kept;
 }

@@ -15,7 +15,9 @@ import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
-import { isSshError } from '../ssh/ssh-errors';
+import { isSshError, type HopLabel } from '../ssh/ssh-errors';
+import type { SshTarget } from '../ssh/ssh-connection';
+import type { SshSession } from '../ssh/ssh-session';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
@@ -219,19 +221,32 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       return startWatch(node.client);
     }
     if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
-    const { resolveSshTarget } = await import('../ssh/ssh-target');
-    const sshTarget = await resolveSshTarget(spec.host, {
+    const overrides = {
       ...(spec.user ? { user: spec.user } : {}),
       ...(spec.port ? { port: spec.port } : {}),
       ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
-    });
-    if (closed) return;
+    };
+    // The built-in client stays the app's default until its prompts reach the user through ssh's askpass;
+    // OpenSSH is the node's setting (ssh: 'openssh') for logins that need none (agent, keys) or a ProxyCommand.
+    const sshClient = spec.ssh ?? 'builtin';
+    events.sshClient?.(sshClient);
+    let sshTarget: SshTarget | HopLabel;
+    let session: SshSession | undefined;
+    if (sshClient === 'openssh') {
+      const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
+      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter }));
+    } else {
+      const { resolveSshTarget } = await import('../ssh/ssh-target');
+      sshTarget = await resolveSshTarget(spec.host, overrides);
+    }
+    if (closed) return session?.close();
     const settings = kubeletDialSettings(spec, options.pinsFile ?? defaultPinsFile(defaultStateDir()), wireOptions.mask);
     dialSudo = settings.sudo === true;
     node = await dialKubeletNode(sshTarget, settings, {
       prompter: request.prompter,
+      ...(session ? { session } : {}),
       ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
       signal: abortOpen.signal,
       // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
