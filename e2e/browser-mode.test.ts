@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
-import type { NodeInfo, NodeMetrics } from '../app/contract';
+import { detachedCall, type NodeInfo, type NodeMetrics } from '../app/contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { GPU_RESOURCE } from '../app/sim/pod-resources-server';
 import type { UiServer } from '../app/ui-server/ui-server';
@@ -566,8 +566,8 @@ describe('browser mode', () => {
   });
 
   it("shows a GPU pod's devices, exclusive CPUs and memory in the pod detail", async () => {
-    const rest = (await inspector.handlers['nodes.list']({})).find((n: NodeInfo) => n.label === 'rest-worker')!;
-    const metrics = (await inspector.handlers['nodes.metrics']({ nodeId: rest.id })) as NodeMetrics;
+    const rest = (await inspector.handlers['nodes.list']({}, detachedCall())).find((n: NodeInfo) => n.label === 'rest-worker')!;
+    const metrics = (await inspector.handlers['nodes.metrics']({ nodeId: rest.id }, detachedCall())) as NodeMetrics;
     if (!metrics.resources.available) throw new Error(metrics.resources.reason);
     const [key, containers] = Object.entries(metrics.resources.pods).find(([, cs]) => Object.values(cs).some((c) => c.devices.some((d) => d.resource === GPU_RESOURCE)))!;
     const gpu = Object.values(containers).flatMap((c) => c.devices).find((d) => d.resource === GPU_RESOURCE)!;

@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
 import type { UiServer } from '../app/ui-server/ui-server';
+import { detachedCall } from '../app/contract';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { restartContainer } from '../app/sim/pod-changes';
@@ -118,7 +119,7 @@ describe('Logs tab', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, '0.log'), text);
     }
-    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'big.sock'), label: 'big-logs' });
+    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'big.sock'), label: 'big-logs' }, detachedCall());
     await page.getByLabel(/^Node big-logs:/).click();
     await page.getByLabel('Filter pods').fill(String(meta.name));
     const grid = page.getByRole('grid', { name: 'Pods' });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppEvent } from '../core/app-event';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
@@ -233,7 +233,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
     node: (nodeId) => core.node(nodeId),
-    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid })).summary,
+    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
     crashLogs: (nodeId) => recordedLogs.get(nodeId),
     podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid })).json) as PodObject,
@@ -334,10 +334,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
-    'nodes.connect': (input) => {
+    'nodes.connect': (input, call) => {
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
-      return core.handlers['nodes.connect'](input);
+      return core.handlers['nodes.connect'](input, call);
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = core.node(nodeId);
@@ -414,9 +414,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
   }
   const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameSource(n.spec, spec)));
-  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named });
+  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({});
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({}, detachedCall());
 
   return {
     handlers,

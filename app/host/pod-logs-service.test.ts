@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogRead, NodeInfo, PodRow } from '../contract';
+import { detachedCall, type LogRead, type NodeInfo, type PodRow } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
 import { createHost, type Host } from './host';
@@ -165,7 +165,7 @@ describe('a read of more than the answer may carry', () => {
       emit: () => {},
       readCharsMax: 1000,
     });
-    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }));
+    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }, detachedCall()));
     // 99 characters a line: 10 fit in 1000; the other 40 are counted, not sent.
     expect(r.lines).toHaveLength(10);
     expect(r.lines[0]!.startsWith('040 ')).toBe(true);
