@@ -152,7 +152,7 @@ describe('Logs tab', () => {
   }, 60_000);
 
   it("reads a crashed container's previous instance, searches its last lines, then follows the current one", async () => {
-    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'crashy.sock'), label: 'crashy' });
+    await inspector.handlers['nodes.add']({ kind: 'unix', socketPath: join(work, 'crashy.sock'), label: 'crashy' }, detachedCall());
     const { name } = crash();
     await openPod(/^Node crashy:/, name);
     const detail = page.locator('section.pod-detail');
@@ -174,17 +174,17 @@ describe('Logs tab', () => {
   }, 90_000);
 
   it('a recording made in the app shows the last lines before a crash, marked as captured, after the node removed them', async () => {
-    const nodeId = (await inspector.handlers['nodes.list']({})).find((n) => n.label === 'crashy')!.id;
+    const nodeId = (await inspector.handlers['nodes.list']({}, detachedCall())).find((n) => n.label === 'crashy')!.id;
     const file = join(work, 'crash.recording');
-    await inspector.handlers['recording.start']({ nodeId, path: file });
+    await inspector.handlers['recording.start']({ nodeId, path: file }, detachedCall());
     const { uid, name, container } = crash();
     await expect.poll(() => readFileSync(file, 'utf8').includes('"type":"LOG"'), { timeout: 30_000 }).toBe(true);
-    await inspector.handlers['recording.stop']({ nodeId });
+    await inspector.handlers['recording.stop']({ nodeId }, detachedCall());
     // The node's garbage collection takes the log of the instance that ended.
     const ended = Number(containerStatuses(crashy.store.get(uid)!)[0]!.restartCount) - 1;
     rmSync(join(logsDir, `${String((crashy.store.get(uid)!.metadata as PodObject).namespace)}_${name}_${uid}`, container, `${ended}.log`));
 
-    await inspector.handlers['sources.open']({ paths: [file] });
+    await inspector.handlers['sources.open']({ paths: [file] }, detachedCall());
     await openPod(/^Node crash\.recording:/, name);
     const detail = page.locator('section.pod-detail');
     const log = detail.getByRole('region', { name: 'Container log' });

@@ -236,7 +236,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
     crashLogs: (nodeId) => recordedLogs.get(nodeId),
-    podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid })).json) as PodObject,
+    podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
