@@ -93,7 +93,7 @@ async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAc
   const source = resolveSource(opts.node, opts.local);
   if (source.kind === 'file') throw new UsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
   const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'socket') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
+  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
   const { openNodeSession } = await import('./kubelet-connection');
   const node = await openNodeSession(opts);
   return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
