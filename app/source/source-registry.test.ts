@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeInfo, NodeSpec } from '../contract';
+import { detachedCall, type NodeInfo, type NodeSpec } from '../contract';
 import { connectToLocalSocket, connectToSource } from '../cli/kubelet-connection';
 import { parseNodeArgs } from '../cli/node-options';
 import { resolveSource } from '../cli/pod-source';
@@ -68,10 +68,10 @@ describe('a source kind registered in one place', () => {
 
   it('is opened by the host as a live source, its pods listed', async () => {
     // Straight to the handler: the contract's schema knows the built-in kinds only (a new kind adds its spec there).
-    const added = await host.handlers['nodes.add']({ kind: 'toy', name: 'alpha' } as never);
+    const added = await host.handlers['nodes.add']({ kind: 'toy', name: 'alpha' } as never, detachedCall());
     const live = await pollUntil(
       'the toy node live with its pods',
-      async () => ((await host.handlers['nodes.list']({})) as NodeInfo[]).find((n) => n.id === added.id),
+      async () => ((await host.handlers['nodes.list']({}, detachedCall())) as NodeInfo[]).find((n) => n.id === added.id),
       (n): n is NodeInfo => n?.state.phase === 'live' && n.podCount === 7,
     );
     expect(live.label).toBe('toy alpha');

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
+import type { PodDeltas } from '../../app/contract/pods';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
 import { parseFilter } from '../filter/filter-language';
@@ -13,8 +14,10 @@ import { useModelVersion } from './use-model';
 
 declare global {
   interface Window {
-    /** The fake bridge the table's model listens to: the test pushes pod batches through it. */
+    /** The fake bridge the table's model listens to. */
     bridge: FakeBridge;
+    /** Hands a pod batch to the model's watch of its node (pods.watch), as the app core does. */
+    pushPods(batch: PodDeltas): void;
   }
 }
 
@@ -37,7 +40,14 @@ const rows = [
   testRow({ uid: 'd', namespace: 'kube-system', name: 'kube-proxy-x1', ownerKind: 'DaemonSet', ownerName: 'kube-proxy' }),
   testRow({ uid: 'e', namespace: 'search', name: 'indexer-0', phase: 'Pending', status: 'Pending', ready: 0 }),
 ];
-window.bridge = createFakeBridge({ 'nodes.list': () => [node], 'prompts.pending': () => [], 'pods.rows': () => ({ seq: 1, rows }) });
+const watching = new Map<string, (batch: PodDeltas) => void>();
+window.bridge = createFakeBridge({
+  'nodes.list': () => [node],
+  'prompts.pending': () => [],
+  'pods.rows': () => ({ seq: 1, rows }),
+  'pods.watch': ({ nodeId }, call) => new Promise(() => watching.set(nodeId, call.progress)),
+});
+window.pushPods = (batch) => watching.get(batch.nodeId)?.(batch);
 const model = new AppModel(window.bridge, { requestFrame: (cb) => requestAnimationFrame(cb) });
 const filterText = new URLSearchParams(window.location.search).get('filter') ?? '';
 

@@ -36,7 +36,7 @@ describe('PodsTable on the fake bridge', () => {
     await expect.poll(() => page.locator('[role=row][data-uid]').count()).toBe(5);
     await page.evaluate(() => {
       const row = { namespace: 'shop', name: 'checkout-7', phase: 'Running', status: 'Running', ready: 1, total: 1, restarts: 0, createdAt: '2026-01-01T00:00:00Z', podIP: '10.0.0.9', node: 'worker-1', ownerKind: 'ReplicaSet', ownerName: 'checkout', isStatic: false, labels: {}, deleting: false };
-      window.bridge.emit('podDeltas', { nodeId: 'n1', seq: 2, reset: false, upserts: [{ uid: 'f', ...row }], removals: ['b'] });
+      window.pushPods({ nodeId: 'n1', seq: 2, reset: false, upserts: [{ uid: 'f', ...row }], removals: ['b'] });
     });
     await expect.poll(() => names(page).then((n) => [...n].sort())).toEqual(['cart-1', 'checkout-7', 'etcd-worker-1', 'indexer-0', 'kube-proxy-x1']);
     expect(await page.locator('.pods-foot').textContent()).toBe('5 pods');

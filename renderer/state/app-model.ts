@@ -46,6 +46,8 @@ export class AppModel {
   private readonly podListeners = new Set<() => void>();
   /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
   private readonly loading = new Set<string>();
+  /** The nodes whose pod batches this window receives, each until its watch is cancelled or over. */
+  private readonly watches = new Map<string, AbortController>();
   /** Nodes whose pods.rows failed: how many times in a row, and the timer of the next try. */
   private readonly rowRetries = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly batcher: FrameBatcher<Incoming>;
@@ -91,7 +93,6 @@ export class AppModel {
     b.on('nodeState', (node) => this.applyNode(node));
     b.on('nodeRemoved', ({ nodeId }) => this.forgetNode(nodeId));
     b.on('nodeMetrics', ({ nodeId, metrics }) => this.setMetrics(nodeId, metrics));
-    b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
     b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
     b.on('prompt', (prompt) => {
       this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
@@ -165,7 +166,21 @@ export class AppModel {
     this.changed();
   }
 
+  /**
+   * Subscribes to the node's pod batches (pods.watch), once, before its rows are asked for: the batches
+   * the rows include are told apart by seq. Over when the node is removed or the link to the core drops
+   * (a resync subscribes again).
+   */
+  private watchPods(nodeId: string): void {
+    if (this.watches.has(nodeId)) return;
+    const watch = new AbortController();
+    this.watches.set(nodeId, watch);
+    const over = () => this.watches.get(nodeId) === watch && this.watches.delete(nodeId);
+    this.bridge.request('pods.watch', { nodeId }, { signal: watch.signal, onProgress: (batch) => this.batcher.push({ kind: 'deltas', batch }) }).then(over, over);
+  }
+
   private async loadRows(nodeId: string): Promise<void> {
+    this.watchPods(nodeId);
     // A retry already scheduled fetches for this request too, keeping the backoff.
     if (this.loading.has(nodeId) || this.rowRetries.get(nodeId)?.timer) return;
     this.loading.add(nodeId);
@@ -241,6 +256,7 @@ export class AppModel {
   /** A node gone, with its rows, metrics and pending retries (its nodeRemoved event may come after). */
   private forgetNode(nodeId: string): void {
     if (!this.nodes.some((n) => n.id === nodeId)) return;
+    this.watches.get(nodeId)?.abort();
     this.nodes = withoutNode(this.nodes, nodeId);
     this.metrics.delete(nodeId);
     this.pods.removeNode(nodeId);
