@@ -112,17 +112,26 @@ async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettin
   };
 }
 
-/** A live SOURCE as its kind is reached: an SSH destination (the node's name from here on), or a socket here. */
-export function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
-  return connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host }, shared);
+/**
+ * A live SOURCE, reached as its kind connects (app/source/source-registry.ts): an SSH destination (the
+ * node's name from here on), a socket here, or any other registered kind that connects.
+ */
+export async function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+  const { sourceKindNode } = await import('../source/source-registry');
+  const kind = sourceKindNode(source.kind);
+  if (!kind.connect) throw new UsageError(`a ${source.kind} source has no kubelet to connect to: give an SSH destination or unix:PATH`);
+  return kind.connect(source, opts, shared);
 }
 
-export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+/** The kubelet's socket on this machine (`unix:PATH`, --local). */
+export async function connectToLocalSocket(opts: NodeCommandOptions & { local: string }): Promise<KubeletConnection> {
+  const node = dialLocalKubelet(opts.local, await dialSettings(opts));
+  return { client: node.client, socketPath: node.endpoint, close: node.close };
+}
+
+/** The node over SSH: ssh_config and the command line, a terminal for questions unless shared. */
+export async function connectOverSsh(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
   const settings = await dialSettings(opts);
-  if (opts.local !== undefined) {
-    const node = dialLocalKubelet(opts.local, settings);
-    return { client: node.client, socketPath: node.endpoint, close: node.close };
-  }
   // The terminal prompter is loaded only when used: --local starts faster without it.
   const [{ terminalPrompter }, { sessionToNode }] = await Promise.all([import('./terminal-prompter'), import('./node-session')]);
   const own = shared ? undefined : terminalPrompter();

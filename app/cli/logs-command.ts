@@ -95,7 +95,7 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
 /** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
 async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
   const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'socket') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
+  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
   const { openNodeSession } = await import('./kubelet-connection');
   const node = await openNodeSession(opts);
   return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };

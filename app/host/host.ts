@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppEvent } from '../core/app-event';
-import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
@@ -31,7 +30,8 @@ import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
 import { createPodLogsService } from './pod-logs-service';
-import { isOffline, sameSource, sourceKind } from '../source/kinds/source-kinds';
+import { isOffline, sameSource } from '../source/kinds/source-kinds';
+import { sourceKindNode, type HostOpening, type HostSourceContext, type KindLinkOptions } from '../source/source-registry';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -57,10 +57,11 @@ export interface HostOptions {
   /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
   history?: HistoryLimits;
   /**
-   * How a node that is not the demo is reached; default: over SSH. Tests put a simulated kubelet on
-   * this machine behind added nodes, to check what the UI relies on without an SSH server.
+   * The kubelet link the kinds that dial one open (ssh, unix), with what the kind tells it (`kind`);
+   * default: openKubeletNodeLink. Tests put a simulated kubelet on this machine behind added nodes, to
+   * check what the UI relies on without an SSH server.
    */
-  openLink?: (request: NodeLinkRequest) => NodeLink;
+  openLink?: (request: NodeLinkRequest, kind: KindLinkOptions) => NodeLink;
   /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
   podLogsDir?: string;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
@@ -95,7 +96,6 @@ export interface Host {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
-  let demoStarting: Promise<DemoKubelet> | null = null;
   // Every node the app opens shares one login per jump host, and at most a few dial at once (docs/cli.md, "Many sources").
   const jumpPool = createJumpConnectionPool();
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
@@ -106,7 +106,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}),
     ...(options.podLogsDir ? { podLogsDir: options.podLogsDir } : {}),
   };
-  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
+  const kinds: HostSourceContext = {
+    kubeletLink: (request, kind = {}) => (options.openLink ? options.openLink(request, kind) : openKubeletNodeLink(request, { ...linkOptions, ...kind })),
+  };
+  /** Each kind as this host opens it (app/source/source-registry.ts), made on its first source. */
+  const openings = new Map<string, HostOpening>();
+  const openingOf = (kind: string): HostOpening => {
+    let opening = openings.get(kind);
+    if (!opening) {
+      const host = sourceKindNode(kind).host;
+      if (!host) throw new Error(`A ${kind} source is not opened as a live link.`);
+      opening = host(kinds);
+      openings.set(kind, opening);
+    }
+    return opening;
+  };
   // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
   // churns (memory-release.ts). That is any link the core opens: a connect, a reconnect after an error, a
   // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
@@ -115,33 +129,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const memory = createMemoryRelease();
   /** Nodes whose current link has shown its first list. */
   const listedSinceConnect = new Set<string>();
-
-  /** The demo node's link, once its simulated kubelet runs (started on first use). */
-  const openDemoLink = (request: NodeLinkRequest): NodeLink => {
-    let closed = false;
-    let link: NodeLink | null = null;
-    const opening = (async () => {
-      try {
-        demoStarting ??= startDemoKubelet();
-        const demo = await demoStarting;
-        if (!closed) link = demo.openLink(request);
-      } catch (err) {
-        demoStarting = null;
-        if (!closed) request.events.state({ phase: 'error', cause: `The simulated kubelet did not start: ${(err as Error).message}`, nextStep: 'Start the demo node again.' });
-      }
-    })();
-    return {
-      async close() {
-        closed = true;
-        await opening;
-        await link?.close();
-      },
-      logFiles: async () => {
-        await opening;
-        return link?.logFiles?.();
-      },
-    };
-  };
 
   /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
   let keepSavedListAsItIs = false;
@@ -181,7 +168,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
-      const link = sourceKind(request.spec).simulated ? openDemoLink(request) : openLink(request);
+      const link = openingOf(request.spec.kind).openLink(request);
       links.set(request.nodeId, link);
       return {
         ...link,
@@ -199,12 +186,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
       recordedLogs.delete(info.id);
-      if (info.simulated) {
-        // No one watches the simulated kubelet any more; it stops churning until asked for again.
-        const stopping = demoStarting;
-        demoStarting = null;
-        await (await stopping?.catch(() => null))?.close();
-      }
+      // What the kind started for its sources (the demo's simulated kubelet) stops until asked for again.
+      await openings.get(info.spec.kind)?.removed?.();
     },
     edited: async (info, sameMachine) => {
       // A recording is one node's pods: another machine's would go on under the old node's name.
@@ -436,7 +419,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await recorder.close();
       await core.close();
       await saving;
-      await (await demoStarting?.catch(() => null))?.close();
+      await Promise.all([...openings.values()].map((opening) => opening.close?.()));
     },
   };
 }

@@ -23,6 +23,11 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
 
   const later = (ms: number, run: () => void, isClosed: () => boolean) => setTimeout(() => !isClosed() && run(), ms);
 
+  /**
+   * The preview's stand-in for the host's registry of kinds (app/source/source-registry.ts, Node only): a
+   * scripted scene picked by what the spec names (its fleet sockets, its SSH hosts that fail or stall),
+   * every other source a simulated kubelet. It decides the scene, not how a kind behaves in the app.
+   */
   const openLink = (request: NodeLinkRequest): NodeLink => {
     const { spec, events } = request;
     const fleetNode = spec.kind === 'unix' ? FLEET_SOCKET.exec(spec.socketPath) : null;
