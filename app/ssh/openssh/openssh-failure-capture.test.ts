@@ -82,8 +82,14 @@ describe('ssh failures captured from real runs (OpenSSH client against real sshd
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     try {
-      await pollUntil('the forward socket', () => stat(local).then(() => true, () => false));
-      await new Promise<void>((resolve) => connect(local).on('close', () => resolve()).on('error', () => resolve()));
+      // The socket file exists from ssh's bind, a moment before its listen: a connection refused then opened
+      // no channel, so it is made again (one that was taken leaves exactly one failed channel on stderr).
+      await pollUntil('ssh to take a connection on the forward socket', () =>
+        stat(local).then(
+          () => new Promise<boolean>((resolve) => connect(local).on('connect', () => resolve(true)).on('error', () => resolve(false))),
+          () => false,
+        ),
+      );
       await pollUntil('ssh to report the failed channel', () => stderr.includes('open failed'));
       return { stdout: '', stderr, code: 255 };
     } finally {
