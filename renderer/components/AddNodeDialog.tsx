@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '../../app/contract/nodes';
+import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost, type SshTransportChoice } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
@@ -18,6 +18,12 @@ const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
   { value: 'auto', label: 'Auto', hint: 'the Pods API socket when the node has one, else the REST API' },
   { value: 'pods', label: 'Pods API', hint: 'Kubernetes 1.36+ (gRPC watch on the kubelet socket)' },
   { value: 'rest', label: 'REST API', hint: 'any kubelet: /pods polled, with CPU, memory and probes' },
+];
+
+const SSH_CHOICES: { value: SshTransportChoice | ''; label: string; hint: string }[] = [
+  { value: '', label: 'Default', hint: "the app's choice" },
+  { value: 'openssh', label: 'OpenSSH', hint: 'your own ssh: all of ssh_config holds (ProxyCommand, certificates, ControlMaster); its questions are asked here' },
+  { value: 'builtin', label: 'Built-in', hint: "Nodescope's own SSH client" },
 ];
 
 /** Adds a node, or with `editing` changes one's settings in place (nothing changes until saved). */
@@ -192,6 +198,17 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             </div>
             {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
             {field('jumpHost', 'Jump host', 'user@bastion:22')}
+            <fieldset className="api-choice">
+              <legend className="field-label">SSH client</legend>
+              {SSH_CHOICES.map((c) => (
+                <label key={c.value || 'default'} className="check" title={c.hint}>
+                  <input type="radio" name="ssh" value={c.value} checked={fields.ssh === c.value} onChange={() => setFields({ ...fields, ssh: c.value })} />
+                  <span>
+                    {c.label} <span className="muted small">{c.hint}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
             <fieldset className="api-choice">
               <legend className="field-label">Kubelet API</legend>
               {API_CHOICES.map((c) => (
