@@ -3,21 +3,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
 import { startSimulatedKubelet } from '../app/sim/kubelet-server';
-import type { UiServer } from '../app/ui-server/ui-server';
 import { startSshHarness, type SshHarness } from './harness/ssh-harness';
-import { openUiInChromium } from './testing/ui-in-chromium';
+import { closeUiInChromium, openUiInChromium, type UiInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 let h: SshHarness;
 let work: string;
 let inspector: Host;
-let server: UiServer;
-let browser: BrowserContext;
-let page: Page;
+let ui: UiInChromium;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
@@ -27,19 +23,18 @@ beforeAll(async () => {
   const sshConfig = join(work, 'ssh_config');
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  IdentitiesOnly yes\n  UserKnownHostsFile ${h.knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
   inspector = await createHost({ mode: 'browser', stateDir: join(work, 'state'), demo: false, sshConfigFile: sshConfig, defaultExportDir: work });
-  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
+  ui = await openUiInChromium(inspector, join(work, 'chromium'));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await inspector?.close();
+  await closeUiInChromium(ui, inspector);
   await h?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('a node through OpenSSH in the app', () => {
   it("asks ssh's key passphrase in the prompt dialog, and the node goes live", async () => {
+    const { page } = ui;
     await page.getByRole('button', { name: 'Add node' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add node' });
     const fill = (label: string, value: string) => dialog.getByLabel(label, { exact: true }).fill(value);

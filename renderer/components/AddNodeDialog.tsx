@@ -75,6 +75,21 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     }
   }
 
+  /** One of a few settings, as radio buttons each with its hint. */
+  const choice = <K extends 'ssh' | 'api'>(key: K, legend: string, choices: { value: Fields[K]; label: string; hint: string }[]) => (
+    <fieldset className="api-choice">
+      <legend className="field-label">{legend}</legend>
+      {choices.map((c) => (
+        <label key={c.value || 'default'} className="check" title={c.hint}>
+          <input type="radio" name={key} value={c.value} checked={fields[key] === c.value} onChange={() => setFields({ ...fields, [key]: c.value })} />
+          <span>
+            {c.label} <span className="muted small">{c.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+
   const field = (key: TextField, label: string, placeholder: string, hint?: string) => {
     const error = touched || fields[key] ? fieldErrors[key] : undefined;
     const noteId = `add-node-${key}-note`;
@@ -198,28 +213,8 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
             </div>
             {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
             {field('jumpHost', 'Jump host', 'user@bastion:22')}
-            <fieldset className="api-choice">
-              <legend className="field-label">SSH client</legend>
-              {SSH_CHOICES.map((c) => (
-                <label key={c.value || 'default'} className="check" title={c.hint}>
-                  <input type="radio" name="ssh" value={c.value} checked={fields.ssh === c.value} onChange={() => setFields({ ...fields, ssh: c.value })} />
-                  <span>
-                    {c.label} <span className="muted small">{c.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-            <fieldset className="api-choice">
-              <legend className="field-label">Kubelet API</legend>
-              {API_CHOICES.map((c) => (
-                <label key={c.value} className="check" title={c.hint}>
-                  <input type="radio" name="api" value={c.value} checked={fields.api === c.value} onChange={() => setFields({ ...fields, api: c.value })} />
-                  <span>
-                    {c.label} <span className="muted small">{c.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
+            {choice('ssh', 'SSH client', SSH_CHOICES)}
+            {choice('api', 'Kubelet API', API_CHOICES)}
             {fields.api !== 'rest' && field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
             {fields.api !== 'pods' && (
               <fieldset className="rest-options">
