@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { detachedCall } from '../app/contract';
 import { createHost, type Host } from '../app/host/host';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { openUiInChromium, type UiInChromium } from './testing/ui-in-chromium';
@@ -110,21 +111,21 @@ describe('the pod table’s columns and saved views', () => {
 
     // With a mask that leaves the field out, its cells say so (with the mask on hover), never an empty value.
     const [inspector] = opened.map((o) => o.inspector);
-    const nodeId = (await inspector!.handlers['nodes.list']({}))[0]!.id;
-    await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata,status' });
+    const nodeId = (await inspector!.handlers['nodes.list']({}, detachedCall()))[0]!.id;
+    await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata,status' }, detachedCall());
     await expect.poll(async () => (await cells(page, 'spec.restartPolicy'))[0]?.title ?? '').toMatch(/^Not selected: left out by the mask/);
 
     // A filter that reads a field the mask left out says which, and one click adds it to the node's mask.
-    await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata.name,metadata.namespace,metadata.uid' });
+    await inspector!.handlers['nodes.setMask']({ nodeId, mask: 'metadata.name,metadata.namespace,metadata.uid' }, detachedCall());
     await page.getByRole('searchbox', { name: 'Filter pods' }).fill('owner:DaemonSet');
     const why = "owner:daemonset needs metadata.ownerReferences, which this node's field mask leaves out: no pod can match it.";
     await page.getByRole('alert').filter({ hasText: why }).waitFor();
     await expect.poll(() => page.locator('.pods-scroll .empty').textContent()).toBe(why);
     await page.getByRole('button', { name: 'Add metadata.ownerReferences to the mask' }).click();
-    await expect.poll(async () => (await inspector!.handlers['nodes.list']({}))[0]!.mask).toBe('metadata.name,metadata.namespace,metadata.uid,metadata.ownerReferences');
+    await expect.poll(async () => (await inspector!.handlers['nodes.list']({}, detachedCall()))[0]!.mask).toBe('metadata.name,metadata.namespace,metadata.uid,metadata.ownerReferences');
     await expect.poll(() => page.locator('[role=row][data-uid]').count()).toBeGreaterThan(0);
     expect(await page.getByRole('alert').filter({ hasText: why }).count()).toBe(0);
-    await inspector!.handlers['nodes.setMask']({ nodeId, mask: '' });
+    await inspector!.handlers['nodes.setMask']({ nodeId, mask: '' }, detachedCall());
     await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
 
     // A restart: another port, another origin, a new browser profile; the app core remembers.

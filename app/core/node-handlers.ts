@@ -23,7 +23,7 @@ export function nodeHandlers(
   | 'nodes.metrics'
   | 'sources.setTime'
 > {
-  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets } = core;
+  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets, podWatchers } = core;
   return {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -84,6 +84,7 @@ export function nodeHandlers(
       record.pods.close();
       record.history.clear();
       emit({ name: 'nodeRemoved', payload: { nodeId } });
+      podWatchers.end(nodeId);
       await options.removed?.(record.info);
       if (isRemembered(record)) await persist();
       return {};
@@ -130,7 +131,6 @@ export function nodeHandlers(
       const instant = timelineAt(source, at);
       // The history stays whole; only the set shown and the versions listed follow the instant.
       record.pods.replaceAll(source.podsAt(instant));
-      record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
     },

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffProgress } from '../contract';
 import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
 import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
@@ -22,8 +21,8 @@ function side(label: string, image: string, log: string[]): DiffSideInput {
 describe('source comparisons', () => {
   it('several at once still give the event loop a turn between any two pod reads, to their last entry', async () => {
     const log: string[] = [];
-    const ended = new Set<string>();
-    const jobs = new SourceDiffJobs((p: DiffProgress) => p.phase !== 'running' && ended.add(p.jobId), { budgetMs: 0 });
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
+    const call = { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} };
     let running = true;
     // The check phase of every turn of the loop, after its I/O: what a watch's socket or a request would get.
     const turn = () => {
@@ -32,8 +31,7 @@ describe('source comparisons', () => {
       setImmediate(turn);
     };
     setImmediate(turn);
-    const ids = [0, 1, 2].map((i) => jobs.start(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }));
-    while (!ids.every((id) => ended.has(id))) await new Promise((r) => setTimeout(r, 5));
+    const ids = await Promise.all([0, 1, 2].map((i) => jobs.run(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }, call)));
     running = false;
     // Every pod of every side printed, and every changed pod's row read: all in slices.
     expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
@@ -45,12 +43,10 @@ describe('source comparisons', () => {
 describe('drilling into a compared pair', () => {
   it('shows the JSON the comparison printed: the pair is neither decoded nor printed again', async () => {
     const log: string[] = [];
-    const ended = new Set<string>();
-    const jobs = new SourceDiffJobs((p: DiffProgress) => p.phase !== 'running' && ended.add(p.jobId), { budgetMs: 0 });
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
     const left = side('a', 'app:1', log);
     const right = side('b', 'app:2', log);
-    const id = jobs.start(left, right, { defaults: true });
-    await expect.poll(() => ended.has(id)).toBe(true);
+    const id = await jobs.run(left, right, { defaults: true }, { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} });
     const readsByTheComparison = log.length;
     const entry = jobs.result(id, 0, 1).entries[0]!;
     const pair = jobs.pods(id, entry.leftUid, entry.rightUid);

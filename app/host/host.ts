@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppEvent } from '../core/app-event';
 import { startDemoKubelet, type DemoKubelet } from './demo-node';
@@ -10,6 +10,8 @@ import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
 import { requireFileKind } from './written-file-kind';
+import type { PodObject } from '../pod/pod-tree';
+import type { CrashLog } from '../recording/crash-log';
 import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
 import { createCore } from '../core/core';
@@ -169,6 +171,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     node: (nodeId) => core.node(nodeId),
     marked: (nodeId, path) => core.setRecording(nodeId, path),
     problem: (message, nextStep) => core.notices.raise('recording-failed', message, nextStep),
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
   });
 
   const presets = await openPresetStore(options.stateDir);
@@ -195,6 +198,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
+      recordedLogs.delete(info.id);
       if (info.simulated) {
         // No one watches the simulated kubelet any more; it stops churning until asked for again.
         const stopping = demoStarting;
@@ -229,8 +233,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
     node: (nodeId) => core.node(nodeId),
-    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid })).summary,
+    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    crashLogs: (nodeId) => recordedLogs.get(nodeId),
+    podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
@@ -277,9 +283,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   /** Where each opened file's pods came from, so an export of them says so too. */
   const fileProvenance = new Map<string, PodFileProvenance>();
+  /** The container logs each opened recording kept (the Logs tab reads them). */
+  const recordedLogs = new Map<string, readonly CrashLog[]>();
   const openFile = (file: PodFile) => {
     const info = core.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
+    if (file.kind === 'recording') recordedLogs.set(info.id, file.crashLogs);
     return info;
   };
 
@@ -325,10 +334,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
-    'nodes.connect': (input) => {
+    'nodes.connect': (input, call) => {
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
-      return core.handlers['nodes.connect'](input);
+      return core.handlers['nodes.connect'](input, call);
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = core.node(nodeId);
@@ -405,9 +414,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
   }
   const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameSource(n.spec, spec)));
-  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named });
+  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({});
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({}, detachedCall());
 
   return {
     handlers,
