@@ -21,8 +21,9 @@ export interface NodeSession {
 }
 
 /**
- * --ssh, else the built-in client: OpenSSH becomes the default once its failures are classified into
- * Nodescope's messages (host key changed, unknown host, refused login...), which the built-in client's are.
+ * --ssh, else the built-in client. OpenSSH is not the default yet: through it a login that hangs in
+ * authentication is not given up at ConnectTimeout, a silent link is not reported, and a missing socket behind
+ * the sudo bridge shows as a closed stream (the built-in client does all three).
  */
 export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? 'builtin';
 

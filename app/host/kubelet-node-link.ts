@@ -225,8 +225,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
     };
-    // The built-in client stays the app's default until its prompts reach the user through ssh's askpass;
-    // OpenSSH is the node's setting (ssh: 'openssh') for logins that need none (agent, keys) or a ProxyCommand.
+    // The built-in client stays the app's default until the OpenSSH transport also gives up hung logins and
+    // reports silent links (see app/cli/node-session.ts); OpenSSH is the node's setting (ssh: 'openssh').
     const sshClient = spec.ssh ?? 'builtin';
     events.sshClient?.(sshClient);
     let sshTarget: SshTarget | HopLabel;

@@ -39,3 +39,10 @@ export async function openUiInChromium(inspector: Host, profileDir: string, opti
   await page.goto(server.url);
   return { server, browser, page };
 }
+
+/** Closes what openUiInChromium opened, then the app core; each may be missing when setting up failed. */
+export async function closeUiInChromium(ui: Partial<UiInChromium> | undefined, inspector: Host | undefined): Promise<void> {
+  await ui?.browser?.close();
+  await ui?.server?.close();
+  await inspector?.close();
+}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '../../app/contract/nodes';
+import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost, type SshTransportChoice } from '../../app/contract/nodes';
 import type { AppModel } from '../state/app-model';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
@@ -17,6 +17,12 @@ const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
   { value: 'auto', label: 'Auto', hint: 'the Pods API socket when the node has one, else the REST API' },
   { value: 'pods', label: 'Pods API', hint: 'Kubernetes 1.36+ (gRPC watch on the kubelet socket)' },
   { value: 'rest', label: 'REST API', hint: 'any kubelet: /pods polled, with CPU, memory and probes' },
+];
+
+const SSH_CHOICES: { value: SshTransportChoice | ''; label: string; hint: string }[] = [
+  { value: '', label: 'Default', hint: "the app's choice" },
+  { value: 'openssh', label: 'OpenSSH', hint: 'your own ssh: all of ssh_config holds (ProxyCommand, certificates, ControlMaster); its questions are asked here' },
+  { value: 'builtin', label: 'Built-in', hint: "Nodescope's own SSH client" },
 ];
 
 /** Adds a node, or with `editing` changes one's settings in place (nothing changes until saved). */
@@ -68,6 +74,21 @@ export function AddNodeDialog(props: { model: AppModel; onClose: () => void; onA
       setBusy(false);
     }
   }
+
+  /** One of a few settings, as radio buttons each with its hint. */
+  const choice = <K extends 'ssh' | 'api'>(key: K, legend: string, choices: { value: Fields[K]; label: string; hint: string }[]) => (
+    <fieldset className="api-choice">
+      <legend className="field-label">{legend}</legend>
+      {choices.map((c) => (
+        <label key={c.value || 'default'} className="check" title={c.hint}>
+          <input type="radio" name={key} value={c.value} checked={fields[key] === c.value} onChange={() => setFields({ ...fields, [key]: c.value })} />
+          <span>
+            {c.label} <span className="muted small">{c.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 
   const field = (key: TextField, label: string, placeholder: string, hint?: string) => {
     const error = touched || fields[key] ? fieldErrors[key] : undefined;
@@ -192,17 +213,8 @@ export function AddNodeDialog(props: { model: AppModel; onClose: () => void; onA
             </div>
             {field('identityFile', 'Identity file', '~/.ssh/id_ed25519')}
             {field('jumpHost', 'Jump host', 'user@bastion:22')}
-            <fieldset className="api-choice">
-              <legend className="field-label">Kubelet API</legend>
-              {API_CHOICES.map((c) => (
-                <label key={c.value} className="check" title={c.hint}>
-                  <input type="radio" name="api" value={c.value} checked={fields.api === c.value} onChange={() => setFields({ ...fields, api: c.value })} />
-                  <span>
-                    {c.label} <span className="muted small">{c.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
+            {choice('ssh', 'SSH client', SSH_CHOICES)}
+            {choice('api', 'Kubelet API', API_CHOICES)}
             {fields.api !== 'rest' && field('socketPath', 'Pods API socket', 'found on the node (/var/lib/kubelet/pods-api/pods-api.sock)')}
             {fields.api !== 'pods' && (
               <fieldset className="rest-options">

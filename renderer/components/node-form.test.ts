@@ -8,7 +8,7 @@ describe('the node form, filled from a node to edit it', () => {
   it('gives back every setting of an SSH node as it was saved, group and display name included', () => {
     const spec: AddNodeSpec = {
       kind: 'ssh', label: 'gpu 2', group: 'gpu', host: 'gpu-node-2', port: 2222, user: 'core', identityFile: '/home/o/.ssh/id', jumpHost: 'ops@bastion:22',
-      socketPath: '/run/pods.sock', sudo: true, api: 'rest', podResourcesSocket: '/var/lib/kubelet/pod-resources/kubelet.sock',
+      socketPath: '/run/pods.sock', sudo: true, api: 'rest', ssh: 'openssh', podResourcesSocket: '/var/lib/kubelet/pod-resources/kubelet.sock',
       rest: { port: 10250, tokenFile: 'node:/etc/token', caFile: '/etc/ca.pem', pollIntervalS: 0.5 },
     };
     expect(roundTrip(spec)).toEqual(spec);

@@ -1,4 +1,4 @@
-import type { ApiChoice, NodeSpec } from '../../app/contract/nodes';
+import type { ApiChoice, NodeSpec, SshTransportChoice } from '../../app/contract/nodes';
 
 /**
  * The Add node dialog's form: its fields as typed, and the node spec they make. Editing a node fills
@@ -25,6 +25,8 @@ export interface Fields {
   socketPath: string;
   sudo: boolean;
   api: ApiChoice;
+  /** The SSH client: '' leaves it to the app's default. */
+  ssh: SshTransportChoice | '';
   kubeletPort: string;
   readOnly: boolean;
   tokenFile: string;
@@ -34,10 +36,10 @@ export interface Fields {
   pollIntervalS: string;
   podResourcesSocket: string;
 }
-export type TextField = Exclude<keyof Fields, 'via' | 'sudo' | 'readOnly' | 'api'>;
+export type TextField = Exclude<keyof Fields, 'via' | 'sudo' | 'readOnly' | 'api' | 'ssh'>;
 export const EMPTY: Fields = {
   via: 'ssh', label: '', group: '', host: '', user: '', port: '', identityFile: '', jumpHost: '', socketPath: '', sudo: false,
-  api: 'auto', kubeletPort: '', readOnly: false, tokenFile: '', clientCert: '', clientKey: '', caFile: '', pollIntervalS: '', podResourcesSocket: '',
+  api: 'auto', ssh: '', kubeletPort: '', readOnly: false, tokenFile: '', clientCert: '', clientKey: '', caFile: '', pollIntervalS: '', podResourcesSocket: '',
 };
 
 const number = (v: string) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
@@ -50,6 +52,7 @@ export function toSpec(f: Fields): unknown {
   for (const key of ['user', 'identityFile', 'jumpHost', 'socketPath', 'podResourcesSocket'] as const) if (f[key].trim()) spec[key] = f[key];
   if (f.port.trim()) spec.port = number(f.port);
   if (f.sudo) spec.sudo = true;
+  if (f.ssh) spec.ssh = f.ssh;
   if (f.api !== 'pods') {
     const rest: Record<string, unknown> = {};
     for (const key of ['tokenFile', 'clientCert', 'clientKey', 'caFile'] as const) if (f[key].trim()) rest[key] = f[key];
@@ -80,6 +83,7 @@ export function fromSpec(spec: Extract<NodeSpec, { kind: 'ssh' | 'unix' }>): Fie
     sudo: spec.sudo ?? false,
     // A node saved without an API choice is read through the Pods API, as before REST could be chosen.
     api: spec.api ?? 'pods',
+    ssh: spec.ssh ?? '',
     kubeletPort: text(rest.port),
     readOnly: rest.readOnly ?? false,
     tokenFile: text(rest.tokenFile),

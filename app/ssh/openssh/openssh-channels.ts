@@ -83,7 +83,11 @@ export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
     await started(child);
     const io = stdioStream(child);
     child.once('exit', (code) => {
-      if (code !== 0 && code !== null) setImmediate(() => io.stream.destroy(ctx.failure(io.stderr(), code, stage, path)));
+      if (code === 0 || code === null) return;
+      const err = ctx.failure(io.stderr(), code, stage, path);
+      // sshd's "open failed" is a refused open, which the socket bridge looks into (missing, not ours, forwarding off).
+      if (err.code === 'STREAMLOCAL_REFUSED') Object.assign(err, { reason: OPEN_CONNECT_FAILED });
+      setImmediate(() => io.stream.destroy(err));
     });
     return io;
   };

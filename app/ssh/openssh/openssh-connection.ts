@@ -1,9 +1,11 @@
 import type { SshConnection } from '../ssh-connection';
 import { cancelled, SshError, type HopLabel } from '../ssh-errors';
+import type { SshPrompter } from '../ssh-prompter';
 import { ensureMaster, type ControlMaster, type MasterOptions } from './control-master';
 import { openSshChannels } from './openssh-channels';
 import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
-import { sshExitError } from './ssh-exit-error';
+import { classifyOpenSshFailure } from './openssh-failure';
+import { startAskpass, type AskpassSession } from './askpass-server';
 import { throughSharedJumps } from './shared-jumps';
 
 /**
@@ -12,12 +14,14 @@ import { throughSharedJumps } from './shared-jumps';
  * ControlMaster's; Nodescope keeps one `cat` running on it while connected, which says when the master
  * is gone, keeps ControlPersist from ending it under us, and (being a session) makes sshd ≤ 10.0 turn
  * Nagle off on the connection, as the built-in transport's no-op exec does.
+ * Every ssh it runs asks its questions (passphrase, password, host key) through the askpass helper, which
+ * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal.
  */
 
 export interface OpenSshConnectionOptions {
   env?: NodeJS.ProcessEnv;
-  /** Added to every ssh's environment: the askpass helper's variables (no secret). */
-  askpassEnv?: Record<string, string>;
+  /** Answers ssh's questions (through the askpass helper), as it answers the built-in transport's. */
+  prompter: SshPrompter;
   /** Runs ssh's login with -v, its lines here. */
   verbose?: (line: string) => void;
   signal?: AbortSignal;
@@ -26,18 +30,32 @@ export interface OpenSshConnectionOptions {
 /** How often a master is checked once its `cat` could not tell (a node whose shell refuses commands). */
 const CHECK_INTERVAL_MS = 5_000;
 
-export async function openOpenSshConnection(d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions = {}): Promise<SshConnection> {
+/** Windows' ssh runs SSH_ASKPASS as a Windows program, which our helper is not: there ssh asks on its console. */
+const askpassFor = (prompter: SshPrompter, label: HopLabel): Promise<AskpassSession | null> =>
+  process.platform === 'win32' ? Promise.resolve(null) : startAskpass(prompter, { label: `${label.user}@${label.host}` });
+
+export async function openOpenSshConnection(d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions): Promise<SshConnection> {
   const client: OpenSshClient = await findOpenSsh(options.env).catch((err: Error) => {
     throw new SshError('NEEDS_OPENSSH', err.message, 'Install the OpenSSH client, or choose the built-in transport.');
   });
-  const env = options.askpassEnv ?? {};
+  if (options.signal?.aborted) throw cancelled(label);
+  const askpass = await askpassFor(options.prompter, label);
+  try {
+    return await connectThrough(client, d, label, options, askpass);
+  } catch (err) {
+    await askpass?.close();
+    throw err;
+  }
+}
+
+async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null): Promise<SshConnection> {
+  const env = askpass?.env ?? {};
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
     env,
     ...(options.verbose ? { verbose: options.verbose } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    failure: (stderr, code) => sshExitError(stderr, code, { host, port, stage: 'login' }),
+    failure: (stderr, code) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login' }),
   });
-  if (options.signal?.aborted) throw cancelled(label);
   const placed = await throughSharedJumps(client, d, (host) => masterOptions(host, 22));
   const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host)).catch((err: unknown) => {
     throw options.signal?.aborted ? cancelled(label) : err;
@@ -48,7 +66,7 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
     destination: placed,
     master,
     env,
-    failure: (stderr, code, stage, path) => sshExitError(stderr, code, { host: label.host, port: label.port, stage, ...(path ? { path } : {}) }),
+    failure: (stderr, code, stage, path) => classifyOpenSshFailure(stderr, code, { host: label.host, port: label.port, stage, ...(path ? { path } : {}) }),
   });
 
   let open = true;
@@ -60,7 +78,8 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
     open = false;
     clearInterval(poll);
     holder.kill('SIGTERM');
-    void channels.close();
+    // The askpass helper goes once nothing of ours can ask any more.
+    void channels.close().finally(() => askpass?.close());
     resolveClosed(closedByUs ? null : cause);
   };
   const lost = (said: string) =>

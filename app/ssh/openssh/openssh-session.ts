@@ -6,11 +6,11 @@ import { openOpenSshConnection, type OpenSshConnectionOptions } from './openssh-
 
 /**
  * A node's session through the user's own ssh: named for messages as ssh names it (`ssh -G`: the user, host
- * name and port after ssh_config), re-dialled like the built-in one. Prompts are ssh's own: the terminal in the
- * CLI, the askpass helper in `askpassEnv` in the app.
+ * name and port after ssh_config), re-dialled like the built-in one. ssh's prompts go to the session's prompter
+ * through the askpass helper: the CLI's terminal, the app's prompt dialogs.
  */
 
-export type OpenSshSessionOptions = SshSessionOptions & Omit<OpenSshConnectionOptions, 'signal'>;
+export type OpenSshSessionOptions = SshSessionOptions & Omit<OpenSshConnectionOptions, 'signal' | 'prompter'>;
 
 /** Who ssh logs in as, and where, once ssh_config is applied. */
 export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEnv): Promise<HopLabel> {
@@ -23,7 +23,8 @@ export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEn
 /** The session, and whom it logs in as where (for messages). */
 export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<{ session: SshSession; label: HopLabel }> {
   const label = await openSshLabel(d, options.env);
-  const { askpassEnv, verbose, env } = options;
-  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, { ...(askpassEnv ? { askpassEnv } : {}), ...(verbose ? { verbose } : {}), ...(env ? { env } : {}), ...(o.signal ? { signal: o.signal } : {}) }), options);
+  const { verbose, env } = options;
+  // The dial's prompter, not options.prompter: it also shows a host-key question as the session's state.
+  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, { prompter: o.prompter, ...(verbose ? { verbose } : {}), ...(env ? { env } : {}), ...(o.signal ? { signal: o.signal } : {}) }), options);
   return { session, label };
 }
