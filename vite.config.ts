@@ -22,7 +22,19 @@ export default defineConfig(({ mode }) => {
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
       sourcemap: true,
-      rollupOptions: { input: `${rendererRoot}/${preview ? 'dev/preview.html' : 'index.html'}` },
+      rollupOptions: {
+        input: `${rendererRoot}/${preview ? 'dev/preview.html' : 'index.html'}`,
+        // The libraries in chunks of their own, each under Vite's 500 kB warning (npm start printed it to
+        // users): React and the schema library change far less often than the UI, so they also stay cached.
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+              { name: 'libs', test: /node_modules[\\/]/ },
+            ],
+          },
+        },
+      },
     },
   };
 });

@@ -35,11 +35,17 @@ async function openAll(f: FleetHarness, hosts: string[]): Promise<Opening> {
   let failure: string | null = null;
   let done!: () => void;
   const allListed = new Promise<void>((resolve) => (done = resolve));
+  // Live, and its first list of all its pods out: its state comes once, its pods in their own batches.
+  const live = new Set<string>();
+  const full = new Set<string>();
   inspector.subscribe((event) => {
-    if (event.name !== 'nodeState') return;
-    const node = event.payload;
-    if (node.state.phase === 'live' && node.podCount === PODS) listed.add(node.id);
-    if (node.state.phase === 'error') failure ??= `${node.label}: ${node.state.cause}`;
+    if (event.name === 'podDeltas' && event.payload.reset && event.payload.upserts.length === PODS) full.add(event.payload.nodeId);
+    else if (event.name === 'nodeState') {
+      const node = event.payload;
+      if (node.state.phase === 'live') live.add(node.id);
+      if (node.state.phase === 'error') failure ??= `${node.label}: ${node.state.cause}`;
+    } else return;
+    for (const id of full) if (live.has(id)) listed.add(id);
     if (listed.size === hosts.length || failure) done();
   });
   try {

@@ -11,6 +11,7 @@ import { fleetTableBench } from './fleet-table.bench';
 import { hubSlicesBench } from './hub-slices.bench';
 import { recordedFigures } from './figures';
 import { kubectlYamlBench } from './kubectl-yaml.bench';
+import { logTailBench } from './log-tail.bench';
 import { podDecodeBench } from './pod-decode.bench';
 import { podDiffBench } from './pod-diff.bench';
 import { podGeneratorBench } from './pod-generator.bench';
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-history': podHistoryBench,
   'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
+  'log-tail': logTailBench,
   'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,
   'sim-list': simListBench,

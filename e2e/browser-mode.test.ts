@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
 import { readKubectlYaml } from '../app/pod/kubectl-yaml-reader';
 import type { PodObject } from '../app/pod/pod-tree';
-import type { NodeInfo, NodeMetrics } from '../app/contract';
+import { detachedCall, type NodeInfo, type NodeMetrics } from '../app/contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
 import { GPU_RESOURCE } from '../app/sim/pod-resources-server';
 import type { UiServer } from '../app/ui-server/ui-server';
@@ -552,15 +552,22 @@ describe('browser mode', () => {
     expect(okRows.every((t) => /^\d+ ok$/.test(t))).toBe(true);
     await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
 
-    // The node read through the Pods API has no such values: not available, never zero.
+    // The node read through the Pods API has no such values: its table leaves the empty column out, and shown
+    // by choice, it says not available, never zero.
     await page.getByRole('button', { name: /^Node worker-1:/ }).click();
+    await grid.getByRole('columnheader', { name: 'Sort by Name', exact: true }).waitFor();
+    expect(await grid.getByRole('columnheader', { name: 'Sort by CPU' }).count()).toBe(0);
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    const chooser = page.getByRole('dialog', { name: 'Columns and views' });
+    await chooser.getByRole('checkbox', { name: 'CPU' }).check();
+    await chooser.getByRole('button', { name: 'Close dialog' }).click();
     await expect.poll(() => grid.locator('[role=row][data-uid] .c-cpu').first().textContent()).toBe('n/a');
     expect(await grid.locator('[role=row][data-uid] .c-cpu').first().getAttribute('title')).toContain('Pods API');
   });
 
   it("shows a GPU pod's devices, exclusive CPUs and memory in the pod detail", async () => {
-    const rest = (await inspector.handlers['nodes.list']({})).find((n: NodeInfo) => n.label === 'rest-worker')!;
-    const metrics = (await inspector.handlers['nodes.metrics']({ nodeId: rest.id })) as NodeMetrics;
+    const rest = (await inspector.handlers['nodes.list']({}, detachedCall())).find((n: NodeInfo) => n.label === 'rest-worker')!;
+    const metrics = (await inspector.handlers['nodes.metrics']({ nodeId: rest.id }, detachedCall())) as NodeMetrics;
     if (!metrics.resources.available) throw new Error(metrics.resources.reason);
     const [key, containers] = Object.entries(metrics.resources.pods).find(([, cs]) => Object.values(cs).some((c) => c.devices.some((d) => d.resource === GPU_RESOURCE)))!;
     const gpu = Object.values(containers).flatMap((c) => c.devices).find((d) => d.resource === GPU_RESOURCE)!;

@@ -55,15 +55,25 @@ describe('Electron desktop app', () => {
     expect(evalBlocked).toBe(true);
   });
 
-  it('gives the page the contract bridge and nothing of Node or Electron', async () => {
+  it("gives the page the contract's call frames and nothing of Node or Electron", async () => {
     const exposed = await page.evaluate(() => ({
       bridge: Object.keys((window as unknown as { nodescope: object }).nodescope).sort(),
       require: typeof (window as unknown as { require?: unknown }).require,
       process: typeof (window as unknown as { process?: unknown }).process,
     }));
-    expect(exposed).toEqual({ bridge: ['on', 'request'], require: 'undefined', process: 'undefined' });
-    const info = await page.evaluate(() =>
-      (window as unknown as { nodescope: { request(n: string, i: object): Promise<{ mode: string }> } }).nodescope.request('app.info', {}),
+    expect(exposed).toEqual({ bridge: ['onFrame', 'send'], require: 'undefined', process: 'undefined' });
+    type Wire = { send(frame: object): void; onFrame(handler: (frame: { type: string; id?: number; result?: { value: { mode: string } } }) => void): () => void };
+    const info = await page.evaluate(
+      () =>
+        new Promise<{ mode: string }>((resolve) => {
+          const wire = (window as unknown as { nodescope: Wire }).nodescope;
+          const off = wire.onFrame((frame) => {
+            if (frame.type !== 'response' || frame.id !== 999_999) return;
+            off();
+            resolve(frame.result!.value);
+          });
+          wire.send({ type: 'request', id: 999_999, name: 'app.info', input: {} });
+        }),
     );
     expect(info.mode).toBe('electron');
   });

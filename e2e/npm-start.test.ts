@@ -34,11 +34,12 @@ describe('npm start without an Electron binary', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<title>Nodescope</title>');
-    // React's production build, also when the UI was built during npm test (NODE_ENV=test).
-    const script = /<script[^>]+src="\.?\/?([^"]+\.js)"/.exec(html)![1]!;
-    const js = await (await fetch(new URL(script, url))).text();
-    expect(js.includes('createRoot'), `${script} is not the UI's bundle`).toBe(true);
-    expect(js.includes('jsxDEV'), `${script} is React's development build`).toBe(false);
+    // React's production build, also when the UI was built during npm test (NODE_ENV=test): the entry
+    // and the chunks it preloads (React has one of its own).
+    const scripts = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\.?\/?([^"]+\.js)"/g)].map((m) => m[1]!);
+    const js = await Promise.all(scripts.map(async (s) => (await fetch(new URL(s, url))).text()));
+    expect(js.some((text) => text.includes('createRoot')), `${scripts.join(', ')} are not the UI's bundle`).toBe(true);
+    for (const [i, text] of js.entries()) expect(text.includes('jsxDEV'), `${scripts[i]} is React's development build`).toBe(false);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 120_000);

@@ -1,5 +1,5 @@
-import { ContractError, type NodeInfo, type RequestResult } from '../app/contract';
-import { answerIpcRequest } from './ipc-request';
+import { ContractError, handleRequest, type NodeInfo, type RequestResult } from '../app/contract';
+import { isAppUrl } from './navigation-guard';
 
 /**
  * The preload's own channel for files dropped on the window. The page cannot send on it (it has no
@@ -18,15 +18,16 @@ export function answerDroppedFiles(
   frameUrl: string,
   paths: unknown,
 ): Promise<RequestResult> {
-  return answerIpcRequest(
+  if (!isAppUrl(frameUrl, appOrigin)) {
+    return Promise.resolve({ ok: false, error: { code: 'forbidden', message: `Files are only opened for Nodescope's own pages, not ${frameUrl || 'an unknown frame'}.` } });
+  }
+  return handleRequest(
     {
       'sources.open': async (input) => {
         if (input.paths === undefined) throw new ContractError('invalid-input', 'No dropped file came with the request.', 'Drop the file on the window again.', 'paths');
         return { status: 'opened', nodes: await openDropped(input.paths) };
       },
     },
-    appOrigin,
-    frameUrl,
     'sources.open',
     { paths },
   );

@@ -1,38 +1,55 @@
-import { ipcMain, webContents, type IpcMainInvokeEvent } from 'electron';
-import { eventChannel, requestChannel, requestNames, validateEvent } from '../app/contract';
+import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { CALL_CHANNEL, FRAME_CHANNEL, type ServerFrame } from '../app/contract';
+import { openCallerConnection, type BridgeCore, type CallerConnection } from '../app/core/caller-connection';
 import type { Host } from '../app/host/host';
 import { answerDroppedFiles, DROPPED_FILES_CHANNEL } from './dropped-files';
-import { answerIpcRequest } from './ipc-request';
-import { isAppUrl } from './navigation-guard';
+import { receiveIpcFrame } from './ipc-request';
 
 /**
- * Answers the contract's request channels and pushes its events to our windows. Every payload is
- * validated with the contract's zod schemas here in main (handleRequest, validateEvent), and only
- * frames showing our own app origin may call at all.
+ * Carries the contract's call frames (app/contract/jobs.ts) between main and each window: one
+ * connection per web contents, validated with the contract's zod schemas here in main, and only
+ * frames showing our own app origin may call at all. A window that reloads, navigates, crashes or
+ * closes has every call of its cancelled and its subscriptions ended.
  */
-export function bindContractToIpc(host: Pick<Host, 'handlers' | 'subscribe'>, appOrigin: string): () => void {
-  for (const name of requestNames) {
-    ipcMain.handle(requestChannel(name), (event: IpcMainInvokeEvent, input: unknown) =>
-      answerIpcRequest(host.handlers, appOrigin, event.senderFrame?.url ?? '', name, input),
-    );
-  }
+export function bindContractToIpc(host: BridgeCore, appOrigin: string): () => void {
+  const connections = new Map<WebContents, CallerConnection>();
 
-  const unsubscribe = host.subscribe((event) => {
-    let payload: unknown;
-    try {
-      payload = validateEvent(event.name, event.payload);
-    } catch (err) {
-      console.error(`nodescope: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
-      return;
+  const connectionOf = (contents: WebContents): CallerConnection => {
+    const known = connections.get(contents);
+    if (known) return known;
+    const connection = openCallerConnection(host, (frame) => {
+      if (!contents.isDestroyed()) contents.send(FRAME_CHANNEL, frame);
+    });
+    connections.set(contents, connection);
+    const end = () => {
+      if (connections.get(contents) !== connection) return;
+      connections.delete(contents);
+      connection.close();
+      contents.off('did-start-navigation', navigated);
+    };
+    // A reload or another page is a new window as far as its calls go: the old page's are cancelled.
+    const navigated = (details: { isMainFrame: boolean; isSameDocument: boolean }) => {
+      if (details.isMainFrame && !details.isSameDocument) end();
+    };
+    contents.on('did-start-navigation', navigated);
+    contents.once('render-process-gone', end);
+    contents.once('destroyed', end);
+    return connection;
+  };
+
+  const receive = (event: IpcMainEvent, frame: unknown) => {
+    const contents = event.sender;
+    const send = (reply: ServerFrame) => contents.send(FRAME_CHANNEL, reply);
+    if (!receiveIpcFrame(() => connectionOf(contents), appOrigin, event.senderFrame?.url ?? '', frame, send)) {
+      console.error('nodescope: ignored a frame from the window that is no call frame.');
     }
-    for (const contents of webContents.getAllWebContents()) {
-      if (!contents.isDestroyed() && isAppUrl(contents.getURL(), appOrigin)) contents.send(eventChannel(event.name), payload);
-    }
-  });
+  };
+  ipcMain.on(CALL_CHANNEL, receive);
 
   return () => {
-    unsubscribe();
-    for (const name of requestNames) ipcMain.removeHandler(requestChannel(name));
+    ipcMain.off(CALL_CHANNEL, receive);
+    for (const connection of connections.values()) connection.close();
+    connections.clear();
   };
 }
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { answerIpcRequest } from './ipc-request';
+import type { ServerFrame } from '../app/contract';
+import { openCallerConnection } from '../app/core/caller-connection';
+import { receiveIpcFrame } from './ipc-request';
 
 const origin = 'nodescope://app';
 const page = 'nodescope://app/index.html';
 
-describe('answerIpcRequest', () => {
+describe('receiveIpcFrame', () => {
   const removed: string[] = [];
   const handlers = {
     'nodes.remove': ({ nodeId }: { nodeId: string }) => {
@@ -12,26 +14,36 @@ describe('answerIpcRequest', () => {
       return {};
     },
   };
+  const sent: ServerFrame[] = [];
+  let opened = 0;
+  const connection = openCallerConnection({ handlers, subscribe: () => () => {} }, (frame) => sent.push(frame));
+  const connect = () => (opened++, connection);
+  const answer = async (frameUrl: string, id: number, name: string, input: unknown) => {
+    expect(receiveIpcFrame(connect, origin, frameUrl, { type: 'request', id, name, input }, (frame) => sent.push(frame))).toBe(true);
+    await expect.poll(() => sent.find((f) => f.type === 'response' && f.id === id)).toBeDefined();
+    return (sent.find((f) => f.type === 'response' && f.id === id) as Extract<ServerFrame, { type: 'response' }>).result;
+  };
 
   it('runs the handler for a valid request from the app page', async () => {
-    expect(await answerIpcRequest(handlers, origin, page, 'nodes.remove', { nodeId: 'n1' })).toEqual({ ok: true, value: {} });
+    expect(await answer(page, 1, 'nodes.remove', { nodeId: 'n1' })).toEqual({ ok: true, value: {} });
     expect(removed).toEqual(['n1']);
   });
 
-  it('rejects invalid input with an error naming the field, before the handler runs', async () => {
-    const result = await answerIpcRequest(handlers, origin, page, 'nodes.remove', { nodeId: '' });
+  it('rejects invalid input with an error naming the field, before the handler runs; and what is no frame', async () => {
+    const result = await answer(page, 2, 'nodes.remove', { nodeId: '' });
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     expect(JSON.stringify(result)).toContain('nodeId');
-    const unknown = await answerIpcRequest(handlers, origin, page, 'fs.write', {});
-    expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown-request' } });
+    expect(await answer(page, 3, 'fs.write', {})).toMatchObject({ ok: false, error: { code: 'unknown-request' } });
+    expect(receiveIpcFrame(connect, origin, page, { type: 'exec', id: 4 }, () => {})).toBe(false);
     expect(removed).toEqual(['n1']);
   });
 
-  it('refuses callers that are not our own pages', async () => {
-    for (const frame of ['https://example.com/', 'file:///tmp/x.html', '']) {
-      const result = await answerIpcRequest(handlers, origin, frame, 'nodes.remove', { nodeId: 'n2' });
-      expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  it('refuses callers that are not our own pages, without a connection to send them events', async () => {
+    const before = opened;
+    for (const [i, frame] of ['https://example.com/', 'file:///tmp/x.html', ''].entries()) {
+      expect(await answer(frame, 10 + i, 'nodes.remove', { nodeId: 'n2' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
+    expect(opened).toBe(before);
     expect(removed).toEqual(['n1']);
   });
 });

@@ -1,9 +1,11 @@
 // Electron's main process: the shell around the app core. It serves the built renderer from a
 // private origin, locks the window down, and carries the contract over IPC.
 import { app, dialog, session, type WebContents } from 'electron';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../app/host/host';
+import { askpassScriptFromArgv } from '../app/ssh/openssh/askpass-helper';
 import { APP_ORIGIN, registerAppScheme, serveRendererFrom } from './app-protocol';
 import { enforceCsp } from './csp-headers';
 import { bindContractToIpc, bindDroppedFilesToIpc } from './ipc-binding';
@@ -14,6 +16,14 @@ import { createMainWindow } from './window';
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function start(): Promise<void> {
+  // ssh started the packaged app as its askpass program (its RunAsNode fuse is off): run the helper, which
+  // prints the answer and exits, and nothing else.
+  const askpassScript = askpassScriptFromArgv(process.argv);
+  if (askpassScript) {
+    app.dock?.hide();
+    createRequire(import.meta.url)(askpassScript);
+    return;
+  }
   app.enableSandbox();
   registerAppScheme();
   if (!app.requestSingleInstanceLock()) {

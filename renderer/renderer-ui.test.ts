@@ -135,6 +135,30 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.close();
   });
 
+  it('compares two sources as a job in the core, its pods that differ fetched a page at a time as the list scrolls', { timeout: 90_000 }, async () => {
+    // 600 pods live against a recording of 60 others: more than one page (500) of pods that differ.
+    const { page, errors } = await open('events=0&scale=2');
+    await page.getByRole('button', { name: 'Compare…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Compare sources' });
+    await dialog.getByLabel('Left (before): source').selectOption({ label: 'kind-worker-incident.recording.ndjson (recording)' });
+    await dialog.getByLabel('Right (after): source').selectOption({ label: 'Demo node (simulated) (live)' });
+    await dialog.getByRole('button', { name: 'Compare', exact: true }).click();
+    const result = dialog.getByRole('region', { name: 'Comparison result' });
+    const counts = (await result.locator('.compare-counts').textContent({ timeout: 30_000 }))!;
+    const [removed, added, changed] = [/(\d+) removed/, /(\d+) added/, /(\d+) changed/].map((re) => Number(re.exec(counts)![1]));
+    const total = removed! + added! + changed!;
+    expect(total).toBeGreaterThan(500);
+    const entries = result.locator('.diff-entry');
+    // One page until the list is scrolled to its end.
+    expect(await entries.count()).toBe(500);
+    await expect(result.locator('.compare-more').textContent()).resolves.toMatch(new RegExp(`^500 of ${total} pods that differ shown`));
+    await result.locator('.compare-more').scrollIntoViewIfNeeded();
+    await expect.poll(() => entries.count()).toBe(total);
+    expect(await result.locator('.compare-more').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the open pod on the selected row as ↑/↓ move it, and switches its views with ←/→/Home/End', async () => {
     const { page, errors } = await open();
     const grid = page.getByRole('grid', { name: 'Pods' });
@@ -268,13 +292,21 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await page.keyboard.type('export');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Export pods' }).waitFor();
+    // Focus on the dialog's first field, not on its ✕, where Enter would close it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? document.activeElement?.getAttribute('aria-label'))).toMatch(/^All pods on /);
     await page.keyboard.press('Escape');
     await page.keyboard.press('m');
     await page.getByRole('dialog', { name: /^Field mask for / }).waitFor();
     await page.keyboard.press('Escape');
-    // r does what the Record button does (the preview has no files, and says so).
+    // r does what the Record button does: without a save dialog it asks where, Enter starts (the preview has
+    // no files, and says so in the dialog).
     await page.keyboard.press('r');
-    await page.getByRole('alert').filter({ hasText: 'recording works in the app' }).waitFor();
+    const record = page.getByRole('dialog', { name: /^Record / });
+    await record.waitFor();
+    await page.keyboard.press('Enter');
+    await record.getByRole('alert').filter({ hasText: 'recording works in the app' }).waitFor();
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
 
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Filter and keys' });

@@ -11,6 +11,7 @@ import { dialKubeletNode, dialLocalKubelet, type KubeletDialSettings, type RestD
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
 import type { SshSession } from '../ssh/ssh-session';
+import type { HopLabel } from '../ssh/ssh-errors';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 import { type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -26,6 +27,8 @@ export interface KubeletConnection {
   onSilence?(listener: (silentSince: number | null) => void): () => void;
   /** The SSH session it runs over (none with --local): other reads of the node share it. Closed with the connection. */
   session?: SshSession;
+  /** Whom that session logs in as, where. */
+  target?: SshTarget | HopLabel;
   close(): Promise<void>;
 }
 
@@ -57,10 +60,12 @@ export async function resolveNodeTarget(opts: NodeCommandOptions): Promise<SshTa
 
 /** An SSH session to the node alone, for what needs no kubelet (its log files): ssh_config and the command line, a terminal for questions. */
 export async function openNodeSession(opts: NodeCommandOptions): Promise<{ session: SshSession; close(): void }> {
-  const [{ createSshSession }, { terminalPrompter }] = await Promise.all([import('../ssh/ssh-session'), import('./terminal-prompter')]);
-  const target = await resolveNodeTarget(opts);
+  const [{ sessionToNode }, { terminalPrompter }] = await Promise.all([import('./node-session'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
-  const session = createSshSession(target, { prompter });
+  const { session } = await sessionToNode(opts, prompter).catch((err: unknown) => {
+    prompter.close();
+    throw err;
+  });
   return {
     session,
     close: () => {
@@ -107,25 +112,35 @@ async function dialSettings(opts: NodeCommandOptions): Promise<KubeletDialSettin
   };
 }
 
-/** A live SOURCE as its kind is reached: an SSH destination (the node's name from here on), or a socket here. */
-export function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
-  return connectToKubelet(source.kind === 'socket' ? { ...opts, local: source.path } : { ...opts, node: source.host }, shared);
+/**
+ * A live SOURCE, reached as its kind connects (app/source/source-registry.ts): an SSH destination (the
+ * node's name from here on), a socket here, or any other registered kind that connects.
+ */
+export async function connectToSource(source: Exclude<SourceArgument, { kind: 'file' }>, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+  const { sourceKindNode } = await import('../source/source-registry');
+  const kind = sourceKindNode(source.kind);
+  if (!kind.connect) throw new UsageError(`a ${source.kind} source has no kubelet to connect to: give an SSH destination or unix:PATH`);
+  return kind.connect(source, opts, shared);
 }
 
-export async function connectToKubelet(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
+/** The kubelet's socket on this machine (`unix:PATH`, --local). */
+export async function connectToLocalSocket(opts: NodeCommandOptions & { local: string }): Promise<KubeletConnection> {
+  const node = dialLocalKubelet(opts.local, await dialSettings(opts));
+  return { client: node.client, socketPath: node.endpoint, close: node.close };
+}
+
+/** The node over SSH: ssh_config and the command line, a terminal for questions unless shared. */
+export async function connectOverSsh(opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection> {
   const settings = await dialSettings(opts);
-  if (opts.local !== undefined) {
-    const node = dialLocalKubelet(opts.local, settings);
-    return { client: node.client, socketPath: node.endpoint, close: node.close };
-  }
   // The terminal prompter is loaded only when used: --local starts faster without it.
-  const { terminalPrompter } = await import('./terminal-prompter');
-  const target = await resolveNodeTarget(opts);
+  const [{ terminalPrompter }, { sessionToNode }] = await Promise.all([import('./terminal-prompter'), import('./node-session')]);
   const own = shared ? undefined : terminalPrompter();
   try {
+    const prompter = shared?.prompter ?? own!;
+    const { target, session: given } = await sessionToNode(opts, prompter, shared);
     const node = await dialKubeletNode(target, settings, {
-      prompter: shared?.prompter ?? own!,
-      ...(shared ? { jumpPool: shared.jumpPool } : {}),
+      prompter,
+      session: given,
       name: opts.node,
       notice: (line) => printError(`nodescope: ${line}`),
     });
@@ -140,6 +155,7 @@ export async function connectToKubelet(opts: NodeCommandOptions, shared?: Shared
       socketPath: node.endpoint,
       onSilence: session.onSilence,
       session,
+      target,
       close: async () => {
         await node.close();
         own?.close();

@@ -6,11 +6,13 @@
  */
 import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
+import type { PodLogLine } from '../logs/pod-logs';
 import { EXIT } from './exit-codes';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
+import type { SourceArgument } from '../source/source-arguments';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
 
@@ -18,7 +20,9 @@ const USAGE = `usage: nodescope logs SOURCE POD [options]
 
 Prints a container's log from the node's log files, as kubectl logs prints it. POD is namespace/name,
 a name (when one namespace has it) or a UID. SOURCE is an ssh destination (the files are read there, root-only:
-log in as root or add --sudo), or unix:SOCKET / --local SOCKET to read them on this machine.
+log in as root or add --sudo), or unix:SOCKET / --local SOCKET to read them on this machine, or a recording:
+the end of the log of an instance that ended while it recorded (nodescope record keeps it), as it was at --at
+(default the recording's end); there -p is --previous.
 
 logs:
   -c, --container NAME       the container (needed when the pod has several; they are listed)
@@ -89,11 +93,9 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
 }
 
 /** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
-async function openAccess(opts: NodeCommandOptions): Promise<{ access: LogFileAccess; close(): void }> {
-  const source = resolveSource(opts.node, opts.local);
-  if (source.kind === 'file') throw new UsageError(`logs are read from a node's files, not from the pod file ${source.path}: give an ssh destination, or --local with --log-dir`);
+async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
   const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'socket') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
+  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
   const { openNodeSession } = await import('./kubelet-connection');
   const node = await openNodeSession(opts);
   return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
@@ -103,10 +105,14 @@ export async function run(argv: string[]): Promise<number> {
   let opts;
   let read: LogReadOptions;
   try {
-    // kubectl's -p is --previous; here it is ssh's port, as in every node command: a kubectl habit gets told so.
+    // kubectl's -p is --previous; for a node it is ssh's port, as in every node command: a kubectl habit gets
+    // told so. A recording has no port: there it is kubectl's.
     const p = argv.indexOf('-p');
-    if (p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '')) throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
-    opts = await parseNodeArgs(argv, ['text'], EXTRA, 1);
+    const pIsPrevious = p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '');
+    opts = await parseNodeArgs(pIsPrevious ? argv.with(p, '--previous') : argv, ['text'], EXTRA, 1);
+    const source = opts.help ? undefined : resolveSource(opts.node, opts.local);
+    if (pIsPrevious && source?.kind !== 'file') throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    if (opts.at !== undefined && source?.kind !== 'file') throw new UsageError('--at is for recordings; a live node has only its present');
     if (opts.help) {
       console.log(help());
       return EXIT.ok;
@@ -128,15 +134,25 @@ export async function run(argv: string[]): Promise<number> {
   read.signal = stop.signal;
   let conn: { access: LogFileAccess; close(): void } | undefined;
   try {
-    const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
-      import('../logs/pod-log-layout'),
-      import('../logs/container-logs'),
-      import('../logs/pod-logs'),
-    ]);
-    const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-    conn = await openAccess(opts);
-    const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
-    const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+    let podName: string;
+    let lines: AsyncIterable<PodLogLine>;
+    const source = resolveSource(opts.node, opts.local);
+    if (source.kind === 'file') {
+      const { recordedPodLogs } = await import('./recorded-logs');
+      ({ podName, lines } = await recordedPodLogs(source.path, opts, read));
+    } else {
+      const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
+        import('../logs/pod-log-layout'),
+        import('../logs/container-logs'),
+        import('../logs/pod-logs'),
+      ]);
+      const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
+      conn = await openAccess(opts, source);
+      const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
+      const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+      podName = pod.name;
+      lines = readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential');
+    }
     const atLineStart = new Map<string, boolean>();
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -147,8 +163,8 @@ export async function run(argv: string[]): Promise<number> {
       pendingBytes = 0;
       await writeStdout(out);
     };
-    for await (const l of readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential')) {
-      if (v.prefix && atLineStart.get(l.container) !== false) pending.push(Buffer.from(`[pod/${pod.name}/${l.container}] `));
+    for await (const l of lines) {
+      if (v.prefix && atLineStart.get(l.container) !== false) pending.push(Buffer.from(`[pod/${podName}/${l.container}] `));
       atLineStart.set(l.container, l.bytes.length > 0 && l.bytes[l.bytes.length - 1] === 0x0a);
       pending.push(l.bytes);
       pendingBytes += l.bytes.length;

@@ -10,7 +10,9 @@ import { announcingRunner } from '../node-info/command-runner';
 import { nodeContextText } from '../node-info/node-context-text';
 import { createNodeInfoReader, DEFAULT_JOURNAL_LINES, type NodeInfoOptions } from '../node-info/node-info-reader';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget, restDialSettings, type KubeletConnection } from './kubelet-connection';
+import { restDialSettings, type KubeletConnection } from './kubelet-connection';
+import type { SshTarget } from '../ssh/ssh-connection';
+import type { HopLabel } from '../ssh/ssh-errors';
 import { runNodeCommand, writeStdout } from './node-command';
 import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
@@ -21,7 +23,6 @@ import type { SshSession } from '../ssh/ssh-session';
 const OUTPUTS = ['table', 'json', 'yaml'] as const;
 
 const EXTRA = {
-  verbose: { type: 'boolean', short: 'v', default: false },
   'journal-lines': { type: 'string' },
   crictl: { type: 'string' },
   'kubelet-binary': { type: 'string' },
@@ -35,7 +36,6 @@ const EXTRA_HELP = `Reads, each part on its own (a part that fails says why; the
   snap.microk8s.daemon-kubelite) and its journal's tail; crictl ps -a against the kubelet's pods.
   Every command is fixed and read-only (docs/node-info.md); --sudo runs the root-only ones with sudo -n.
 node:
-  -v, --verbose              print each command (and HTTP GET) before it runs, on stderr
   --journal-lines N          how many journal lines to show (default ${DEFAULT_JOURNAL_LINES})
   --crictl PATH              crictl on the node (default crictl; RKE2: /var/lib/rancher/rke2/bin/crictl)
   --kubelet-binary PATH      the kubelet binary to ask --version (default: the running kubelet's)
@@ -46,12 +46,12 @@ node:
  * `--api rest`. It is on the authenticated port only and needs the configz (or proxy) permission. A REST
  * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
  */
-async function configzReader(session: SshSession, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
+async function configzReader(session: SshSession, target: SshTarget | HopLabel, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
   const [{ openKubeletRest }, { terminalPrompter }] = await Promise.all([import('../kubelet-rest/kubelet-rest-connection'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
   let conn: KubeletRestConnection;
   try {
-    conn = await openKubeletRest(await resolveNodeTarget(opts), {
+    conn = await openKubeletRest(target, {
       prompter,
       session,
       ...(await restDialSettings(opts)),
@@ -87,7 +87,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   if (opts.mask) throw new UsageError("node compares the runtime's containers with whole pods: leave out --mask");
   const journalLines = positiveInt(v['journal-lines'], '--journal-lines');
   const say = (line: string) => printError(`nodescope: ${line}`);
-  const verbose = v.verbose === true;
+  const verbose = opts.verbose;
   // The node through the same capability the app's sources have: the pods' SSH session, or here with unix:/--local.
   const { openNodeAccess } = await import('../source/node-access');
   const node = await openNodeAccess(conn.session, {
@@ -112,7 +112,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const rest = opts.rest;
   let closeRest: (() => Promise<void>) | undefined;
   if (session && (rest.credentials.token || rest.credentials.clientCert)) {
-    const reader = await configzReader(session, opts, verbose ? say : undefined);
+    const reader = await configzReader(session, conn.target!, opts, verbose ? say : undefined);
     options.configz = reader.configz;
     closeRest = reader.close;
   }

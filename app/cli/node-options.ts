@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FieldMaskError, type FieldMask } from '../mask/field-mask';
 import { BUILT_IN_PRESETS, parseMaskWithPresets } from '../mask/mask-presets';
 import { defaultStateDir } from '../host/state-dir';
-import type { ApiChoice } from '../contract/nodes';
+import type { ApiChoice, SshTransportChoice } from '../contract/nodes';
 import type { ApiShape } from '../kubelet/pods-api-methods';
 import { parseApiFlag } from '../source/kubelet-node/api-choice';
 import { secretSource, type RestCredentialSources } from '../kubelet-rest/rest-credentials';
@@ -23,6 +23,10 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   -J [USER@]HOST[:PORT]      jump host(s), comma-separated, as ssh -J
   -F FILE                    ssh_config file (default ~/.ssh/config)
   --known-hosts FILE         known_hosts file to check and remember host keys in
+  --ssh openssh|builtin      which SSH client reaches the node: your own ssh (every ssh_config
+                             setting holds: ProxyCommand, certificates, FIDO keys, ControlMaster),
+                             or Nodescope's built-in one (default builtin)
+  -v, --verbose              say how the node is reached, with ssh's own -v lines
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
                              the same as giving unix:PATH as the source (here PATH may be relative)
 kubelet:
@@ -69,6 +73,8 @@ const OPTIONS = {
   jump: { type: 'string', short: 'J' },
   config: { type: 'string', short: 'F' },
   'known-hosts': { type: 'string' },
+  ssh: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v', default: false },
   local: { type: 'string' },
   at: { type: 'string' },
   socket: { type: 'string' },
@@ -97,6 +103,10 @@ export interface NodeCommandOptions {
   /** Positionals after the node (get's UID). */
   args: string[];
   ssh: { user?: string; port?: number; identityFiles?: string[]; proxyJump?: string; configFile?: string; knownHosts?: string };
+  /** --ssh: the SSH client to use; absent: the user's ssh when on PATH. */
+  sshTransport?: SshTransportChoice;
+  /** -v: how the node is reached, and ssh's own -v lines. */
+  verbose: boolean;
   local?: string;
   /** --at: the instant of a recording to show. */
   at?: string;
@@ -216,6 +226,8 @@ export async function parseNodeArgs(
     if (!(Number.isFinite(seconds) && seconds >= 0.1) || String(v['call-timeout']).trim() === '') throw new UsageError(`bad --call-timeout '${String(v['call-timeout'])}': give seconds, at least 0.1`);
     callTimeoutMs = Math.round(seconds * 1000);
   }
+  const sshTransport = v.ssh as string | undefined;
+  if (sshTransport !== undefined && sshTransport !== 'openssh' && sshTransport !== 'builtin') throw new UsageError(`unknown --ssh '${sshTransport}': use openssh (your ssh) or builtin`);
   const socketPath = v.socket as string | undefined;
   if (socketPath !== undefined && !socketPath.startsWith('/')) throw new UsageError(`--socket must be an absolute path on the node, got '${socketPath}'`);
   const sudoCommand = v['sudo-command'] as string | undefined;
@@ -245,10 +257,11 @@ export async function parseNodeArgs(
       knownHosts: v['known-hosts'] as string | undefined,
     }),
     // A relative --local is taken from here: the gRPC client would read a bare 'pods.sock' as a host name.
-    ...defined({ local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, callTimeoutMs, sudoCommand, mask, shape }),
+    ...defined({ sshTransport: sshTransport as SshTransportChoice | undefined, local: v.local === undefined ? undefined : resolve(v.local as string), at: v.at as string | undefined, socketPath, callTimeoutMs, sudoCommand, mask, shape }),
     api,
     rest,
     sudo: v.sudo === true,
+    verbose: v.verbose === true,
     output,
     showManagedFields: v['show-managed-fields'] === true,
     help,

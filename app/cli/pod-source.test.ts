@@ -10,9 +10,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a SOURCE argument', () => {
   it('is a socket for unix:PATH (also unix:///PATH) and for --local, whatever the name', () => {
-    expect(resolveSource('unix:/run/pods.sock', undefined)).toEqual({ kind: 'socket', path: '/run/pods.sock' });
-    expect(resolveSource('unix:///run/pods.sock', undefined)).toEqual({ kind: 'socket', path: '/run/pods.sock' });
-    expect(resolveSource('worker-1', '/tmp/sim.sock')).toEqual({ kind: 'socket', path: '/tmp/sim.sock' });
+    expect(resolveSource('unix:/run/pods.sock', undefined)).toEqual({ kind: 'unix', path: '/run/pods.sock' });
+    expect(resolveSource('unix:///run/pods.sock', undefined)).toEqual({ kind: 'unix', path: '/run/pods.sock' });
+    expect(resolveSource('worker-1', '/tmp/sim.sock')).toEqual({ kind: 'unix', path: '/tmp/sim.sock' });
     expect(() => resolveSource('unix:pods.sock', undefined)).toThrow(UsageError);
   });
 

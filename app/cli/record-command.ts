@@ -1,19 +1,24 @@
 /**
  * `nodescope record SOURCE --file F`: a flight recorder. Writes the node's full pod set, then every watch event
  * with its arrival time, to a new recording file (docs/recording-format.md) until Ctrl-C or --duration.
- * Re-syncs after a reconnect are recorded as the events that brought the set up to date.
+ * Re-syncs after a reconnect are recorded as the events that brought the set up to date. When a container
+ * instance ends meanwhile (a restart, a failed pod), the end of its log is read from the node's files and
+ * recorded too (app/recording/crash-log-capture.ts), so the why outlives the node's garbage collection.
  */
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { startPodWatch, type PodChange } from '../kubelet/pod-watch';
 import { applyFieldMask } from '../mask/field-mask';
 import type { PodObject } from '../pod/pod-tree';
+import { CrashLogCapture, DEFAULT_CRASH_LOG_BOUNDS, type CrashLogBounds, type CrashLogFiles } from '../recording/crash-log-capture';
 import { monotonicWallClock } from '../recording/recording-clock';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
 import type { RecordingEvent } from '../snapshot/pod-file';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
+import type { KubeletConnection } from './kubelet-connection';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
+import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration } from './pod-source';
 import { printError } from './terminal-text';
@@ -27,10 +32,27 @@ const spec: NodeCommandSpec = {
     "Records SOURCE's pods, then every change as it arrives, to a new file until Ctrl-C or --duration.\n" +
     'Open it with nodescope pods PATH --at TIME, get, export or watch.',
   outputs: ['recording'],
-  extra: { file: { type: 'string' }, duration: { type: 'string' } },
+  extra: {
+    file: { type: 'string' },
+    duration: { type: 'string' },
+    'log-dir': { type: 'string' },
+    'crash-lines': { type: 'string' },
+    'crash-bytes': { type: 'string' },
+    'crash-total-lines': { type: 'string' },
+    'crash-total-bytes': { type: 'string' },
+  },
   extraHelp:
-    'record:\n  --file PATH                the recording to create (never an existing file)\n  --duration D               stop after D, e.g. 30s, 10m, 1h30m (default: until Ctrl-C)',
-  async run({ client, socketPath }, opts) {
+    'record:\n  --file PATH                the recording to create (never an existing file)\n  --duration D               stop after D, e.g. 30s, 10m, 1h30m (default: until Ctrl-C)\n' +
+    'when a container restarts or a pod fails, the end of the log of the instance that ended is recorded too\n' +
+    '(read it with nodescope logs PATH POD --at TIME [--previous]); over SSH the files are root-only (--sudo):\n' +
+    `  --crash-lines N            lines kept per instance (default ${DEFAULT_CRASH_LOG_BOUNDS.lines}; 0: keep no logs)\n` +
+    `  --crash-bytes N            bytes kept per instance (default ${DEFAULT_CRASH_LOG_BOUNDS.bytes})\n` +
+    `  --crash-total-lines N      lines kept in the whole recording (default ${DEFAULT_CRASH_LOG_BOUNDS.totalLines})\n` +
+    `  --crash-total-bytes N      bytes kept in the whole recording (default ${DEFAULT_CRASH_LOG_BOUNDS.totalBytes})\n` +
+    '  --log-dir DIR              the kubelet\'s podLogsDir (default /var/log/pods)',
+  check: (opts) => void crashLogBounds(opts.extraValues),
+  async run(conn, opts) {
+    const { client, socketPath } = conn;
     const file = opts.extraValues.file as string | undefined;
     if (!file) throw new UsageError('give the recording a file: --file PATH');
     if (existsSync(file)) throw new UsageError(`${file} already exists: Nodescope never writes over a file; give --file a new name`);
@@ -43,6 +65,8 @@ const spec: NodeCommandSpec = {
     }
     const node = opts.local !== undefined && opts.node === 'local' ? `unix:${socketPath}` : opts.node;
 
+    const files = await crashLogFiles(conn, opts);
+    const bounds = crashLogBounds(opts.extraValues);
     return new Promise<number>((resolve) => {
       const clock = monotonicWallClock();
       let writer: RecordingWriter | undefined;
@@ -59,6 +83,7 @@ const spec: NodeCommandSpec = {
         process.off('SIGTERM', interrupted);
         void (async () => {
           await watch.close();
+          await capture?.drain();
           // A recording stopped while its initial set was being written holds just that set, and says so.
           const w = writer ?? (await starting);
           try {
@@ -80,9 +105,12 @@ const spec: NodeCommandSpec = {
       process.on('SIGTERM', interrupted);
       /** Events that arrive while the initial set is being written wait here, with their arrival times. */
       let early: RecordingEvent[] = [];
+      let capture: CrashLogCapture | undefined;
       const write = (w: RecordingWriter, event: RecordingEvent) => {
         try {
           w.append(event);
+          if (event.type === 'DELETED') capture?.forget(String((event.pod.pod.metadata as PodObject | undefined)?.uid));
+          else capture?.seen(event.pod.pod);
         } catch (err) {
           stop(reportFailure('record', err), 'stopped on a write error');
         }
@@ -106,6 +134,8 @@ const spec: NodeCommandSpec = {
               (w) => {
                 if (stopping) return w;
                 writer = w;
+                capture = new CrashLogCapture(files, bounds, (log) => w.appendCrashLog(log));
+                for (const p of pods) capture.baseline(p.pod);
                 for (const e of early) if (!stopping) write(w, e);
                 early = [];
                 printError(`nodescope: recording ${pods.length} pods of ${node} and every change to ${file}; ${duration ? `stopping after ${durationText}` : 'Ctrl-C stops'}`);
@@ -133,3 +163,29 @@ const spec: NodeCommandSpec = {
 };
 
 export const run = (argv: string[]) => runNodeCommand(spec, argv);
+
+function count(v: unknown, flag: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0 || String(v).trim() === '') throw new UsageError(`bad ${flag} '${String(v)}': give a whole number, 0 or more`);
+  return n;
+}
+
+/** How much of each ended instance's log the recording keeps, and of all of them. */
+export function crashLogBounds(v: Record<string, unknown>): CrashLogBounds {
+  const d = DEFAULT_CRASH_LOG_BOUNDS;
+  return {
+    lines: count(v['crash-lines'], '--crash-lines', d.lines),
+    bytes: count(v['crash-bytes'], '--crash-bytes', d.bytes),
+    totalLines: count(v['crash-total-lines'], '--crash-total-lines', d.totalLines),
+    totalBytes: count(v['crash-total-bytes'], '--crash-total-bytes', d.totalBytes),
+  };
+}
+
+/** The node's log files the way the recording reaches the node: its SSH session, or this machine for a socket here. */
+async function crashLogFiles(conn: KubeletConnection, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }): Promise<CrashLogFiles> {
+  const [{ checkLogsDir, DEFAULT_POD_LOGS_DIR }, { containerLogs }, { openNodeAccess }] = await Promise.all([import('../logs/pod-log-layout'), import('../logs/container-logs'), import('../source/node-access')]);
+  const logsDir = checkLogsDir(String(opts.extraValues['log-dir'] ?? DEFAULT_POD_LOGS_DIR));
+  const logs = containerLogs((await openNodeAccess(conn.session, { node: opts.node, sudo: opts.sudo })).files);
+  return async () => ({ logs, logsDir });
+}

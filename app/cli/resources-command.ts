@@ -10,7 +10,7 @@ import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
 import { dialPodResources } from '../source/kubelet-node/dial-kubelet-node';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
-import { resolveNodeTarget } from './kubelet-connection';
+import { sessionToNode } from './node-session';
 import { writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { terminalPrompter } from './terminal-prompter';
@@ -48,8 +48,8 @@ export async function run(argv: string[]): Promise<number> {
   const socketPath = opts.socketPath ?? POD_RESOURCES_SOCKET;
   const prompter = terminalPrompter();
   try {
-    const target = await resolveNodeTarget(opts);
-    const pr = await dialPodResources(target, socketPath, { sudo: opts.sudo, ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}) }, { prompter });
+    const { target, session } = await sessionToNode(opts, prompter);
+    const pr = await dialPodResources(target, socketPath, { sudo: opts.sudo, ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}) }, { prompter, session });
     try {
       return await print(pr.client, opts.output);
     } finally {

@@ -1,28 +1,17 @@
 // The prompter on a real terminal: script(1) gives a small program a pty, and we read what reached it.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { typeOnTerminal } from './testing/type-on-terminal';
 
-const RUN_TS = resolve(import.meta.dirname, '..', '..', 'bin', 'run-ts.js');
 const PROMPTER = resolve(import.meta.dirname, 'terminal-prompter.ts');
 
 /** Runs `body` (TypeScript with `prompter` in scope) on a pty; types `typed` once `when` shows up. */
 function onTerminal(body: string, when: RegExp, typed: string): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'ns-prompter-')), 'ask.mts');
   writeFileSync(file, `import { terminalPrompter } from ${JSON.stringify(PROMPTER)};\nconst prompter = terminalPrompter();\n${body}\nprompter.close();\n`);
-  const child = spawn('script', ['-qefc', `'${process.execPath}' '${RUN_TS}' '${file}'`, '/dev/null']);
-  let out = '';
-  let sent = false;
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (!sent && when.test(out)) {
-      sent = true;
-      child.stdin.write(typed);
-    }
-  });
-  return new Promise((done) => child.on('close', () => done(out)));
+  return typeOnTerminal(file, when, typed);
 }
 
 describe('terminal prompter', () => {

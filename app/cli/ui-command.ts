@@ -73,7 +73,7 @@ function uiSources(args: string[], hostsFile: string | undefined, sshConfig: str
   for (const arg of args) {
     const source = resolveSource(arg, undefined);
     if (source.kind === 'file') files.push(resolve(source.path));
-    else if (source.kind === 'socket') exact.push({ kind: 'unix', socketPath: source.path });
+    else if (source.kind === 'unix') exact.push({ kind: 'unix', socketPath: source.path });
     // ssh://user@host:port carries its settings; a plain name may be an ssh_config pattern to expand.
     else if (source.host.startsWith(SSH_SCHEME)) exact.push({ kind: 'ssh', ...sshDestination(source.host) });
     else named.push(source.host);

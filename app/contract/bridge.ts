@@ -7,8 +7,17 @@ import {
   type RequestInput,
   type RequestName,
   type RequestOutput,
+  type RequestProgress,
   type ValidInput,
 } from './requests';
+
+/** How a caller follows and ends a call (jobs.ts). */
+export interface CallOptions<N extends RequestName> {
+  /** Aborting it cancels the call: the host stops its work, and the promise rejects with code 'cancelled'. */
+  signal?: AbortSignal;
+  /** A job's progress, or a subscription's items, as they come. */
+  onProgress?: (progress: RequestProgress<N>) => void;
+}
 
 /**
  * The one way the UI talks to the app core, whatever carries it: Electron IPC (the preload exposes
@@ -16,19 +25,17 @@ import {
  * request rejects with a ContractError carrying the host's code, message and next step.
  */
 export interface Bridge {
-  request<N extends RequestName>(name: N, input: RequestInput<N>): Promise<RequestOutput<N>>;
+  request<N extends RequestName>(name: N, input: RequestInput<N>, options?: CallOptions<N>): Promise<RequestOutput<N>>;
   /** Subscribes; returns the function that unsubscribes. */
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>) => void): () => void;
 }
 
 /**
- * Channel names, prefixed so they never clash with anything else on the IPC bus:
- * requests `nodescope:<request>` (e.g. `nodescope:pods.get`, answered with a RequestResult),
- * events `nodescope:event:<event>` (e.g. `nodescope:event:podDeltas`).
+ * Electron's IPC channels, prefixed so they never clash with anything else on the IPC bus: the page sends
+ * its call frames (jobs.ts) on `nodescope:call`, main answers with frames on `nodescope:frame`.
  */
-export const CHANNEL_PREFIX = 'nodescope:';
-export const requestChannel = (name: RequestName): string => `${CHANNEL_PREFIX}${name}`;
-export const eventChannel = (name: EventName): string => `${CHANNEL_PREFIX}event:${name}`;
+export const CALL_CHANNEL = 'nodescope:call';
+export const FRAME_CHANNEL = 'nodescope:frame';
 
 export function isRequestName(name: unknown): name is RequestName {
   return typeof name === 'string' && (requestNames as string[]).includes(name);
@@ -82,6 +89,23 @@ export function validateEvent<E extends EventName>(name: E, payload: unknown): E
     throw new ContractError('invalid-event', `Invalid ${name} event: ${describeIssues(parsed.error)}.`);
   }
   return parsed.data as EventPayload<E>;
+}
+
+/**
+ * Progress the app core validates where it makes it, once: a node's pod batches (pods.watch), as each batch
+ * is made (app/core/node-pods.ts). A host passes them on as they are, rather than parsing every batch of
+ * rows again for each window that watches the node.
+ */
+const PROGRESS_VALIDATED_WHERE_MADE: ReadonlySet<RequestName> = new Set<RequestName>(['pods.watch']);
+
+/** Host side: checks a job's progress (or a subscription's item) before it goes to its caller. */
+export function validateProgress<N extends RequestName>(name: N, progress: unknown): RequestProgress<N> {
+  if (PROGRESS_VALIDATED_WHERE_MADE.has(name)) return progress as RequestProgress<N>;
+  const schema = (requests[name] as { progress?: z.ZodType }).progress;
+  if (!schema) throw new ContractError('invalid-output', `${name} sends no progress.`);
+  const parsed = schema.safeParse(progress);
+  if (!parsed.success) throw new ContractError('invalid-output', `The app sent invalid ${name} progress: ${describeIssues(parsed.error)}.`);
+  return parsed.data as RequestProgress<N>;
 }
 
 /** Host side: checks a handler's output so a bug shows up as a clear error, not a broken view. */

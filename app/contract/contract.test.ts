@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   ContractError,
-  eventChannel,
+  CALL_CHANNEL,
+  FRAME_CHANNEL,
   handleRequest,
-  requestChannel,
   validateEvent,
+  validateProgress,
   validateRequest,
   bridgeSocketUrl,
 } from './index';
@@ -108,23 +109,42 @@ describe('fake bridge', () => {
     const bridge = createFakeBridge({ 'pods.rows': () => ({ seq: 3, rows: [row] }) });
     await expect(bridge.request('pods.rows', { nodeId: 'n1' })).resolves.toEqual({ seq: 3, rows: [row] });
     await expect(bridge.request('pods.rows', { nodeId: '' })).rejects.toThrow(/nodeId is required/);
-    const seen: number[] = [];
-    const off = bridge.on('podDeltas', (d) => seen.push(d.seq));
-    bridge.emit('podDeltas', { nodeId: 'n1', seq: 4, reset: false, upserts: [row], removals: [] });
-    expect(() => bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [{ ...row, ready: -1 }], removals: [] })).toThrow(
-      /upserts.0.ready/,
-    );
+    const seen: string[] = [];
+    const off = bridge.on('promptClosed', (d) => seen.push(d.id));
+    bridge.emit('promptClosed', { id: 'p1' });
+    expect(() => bridge.emit('promptClosed', { id: 7 as unknown as string })).toThrow(/id/);
     off();
-    bridge.emit('podDeltas', { nodeId: 'n1', seq: 6, reset: false, upserts: [], removals: ['u1'] });
-    expect(seen).toEqual([4]);
+    bridge.emit('promptClosed', { id: 'p2' });
+    expect(seen).toEqual(['p1']);
     expect(bridge.calls.map((c) => c.name)).toEqual(['pods.rows', 'pods.rows']);
+  });
+
+  it("hands a subscription's items to its caller, and ends it when the caller cancels", async () => {
+    let stopped: unknown = null;
+    let send: ((batch: unknown) => void) | undefined;
+    const bridge = createFakeBridge({
+      'pods.watch': (_input, call) =>
+        new Promise((_, reject) => {
+          send = call.progress as (batch: unknown) => void;
+          call.signal.addEventListener('abort', () => reject((stopped = call.signal.reason)));
+        }),
+    });
+    const watching = new AbortController();
+    const seqs: number[] = [];
+    const watch = bridge.request('pods.watch', { nodeId: 'n1' }, { signal: watching.signal, onProgress: (d) => seqs.push(d.seq) });
+    await expect.poll(() => send).toBeDefined();
+    send!({ nodeId: 'n1', seq: 4, reset: false, upserts: [row], removals: [] });
+    watching.abort();
+    await expect(watch).rejects.toMatchObject({ code: 'cancelled' });
+    expect(stopped).not.toBeNull();
+    send!({ nodeId: 'n1', seq: 6, reset: false, upserts: [], removals: ['u1'] });
+    expect(seqs).toEqual([4]);
   });
 });
 
 describe('naming and wire', () => {
-  it('prefixes channels', () => {
-    expect(requestChannel('pods.get')).toBe('nodescope:pods.get');
-    expect(eventChannel('podDeltas')).toBe('nodescope:event:podDeltas');
+  it('prefixes its IPC channels', () => {
+    expect([CALL_CHANNEL, FRAME_CHANNEL]).toEqual(['nodescope:call', 'nodescope:frame']);
   });
 
   it('derives the bridge socket URL from the page URL and its token', () => {
@@ -134,6 +154,14 @@ describe('naming and wire', () => {
 
   it('validateEvent rejects unknown events', () => {
     expect(() => validateEvent('nope' as never, {})).toThrow(/Unknown event/);
+  });
+
+  it('passes pod batches on as the core made and validated them, and validates every other progress', () => {
+    const batch = { nodeId: 'n1', seq: 1, reset: false, upserts: [], removals: ['a'] };
+    // The same object: not parsed again for each window that watches the node.
+    expect(validateProgress('pods.watch', batch)).toBe(batch);
+    expect(() => validateProgress('mask.preview', { done: -1, total: 3 })).toThrow(/Invalid|invalid mask.preview progress/);
+    expect(() => validateProgress('pods.rows', {})).toThrow(/sends no progress/);
   });
 });
 

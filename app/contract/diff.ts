@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { PodRowSchema } from './pods';
 
 /**
- * Source against source, run in the app core as a job (the UI never holds two whole pod sets):
- * diff.start → diffProgress events → diff.result pages → diff.pods for one pair's JSON on drill-down.
- * Payloads stay bounded: a page of entries, each a table row and its first change lines.
+ * Source against source, run in the app core as a job (jobs.ts; the UI never holds two whole pod sets):
+ * diff.run (its progress, then the first page) → diff.result pages as the user scrolls → diff.pods for
+ * one pair's JSON on drill-down → diff.forget. Payloads stay bounded: a page of entries, each a table row
+ * and its first change lines.
  */
 
 /** At most this many entries per diff.result page (the browser bridge carries 1 MiB per frame). */
@@ -29,17 +30,6 @@ export const DiffSideSchema = z.object({ nodeId: z.string().min(1), at: z.number
 export const DiffStartSchema = z.object({ left: DiffSideSchema, right: DiffSideSchema, noise: NoiseSettingsSchema.optional() });
 
 export const DiffJobIdSchema = z.object({ jobId: z.string().min(1).max(100) });
-
-export const DiffProgressSchema = z.object({
-  jobId: z.string(),
-  phase: z.enum(['running', 'done', 'cancelled', 'failed']),
-  /** Pairs compared so far, of at most `total`. */
-  done: z.number().int().min(0),
-  total: z.number().int().min(0),
-  /** Why it failed, and what to do. */
-  error: z.string().optional(),
-});
-export type DiffProgress = z.infer<typeof DiffProgressSchema>;
 
 export const DiffSideInfoSchema = z.object({
   nodeId: z.string(),
@@ -81,6 +71,7 @@ export const DiffResultRequestSchema = DiffJobIdSchema.extend({
 });
 
 export const DiffResultSchema = z.object({
+  /** The finished comparison, for its further pages and pairs (diff.result, diff.pods) until diff.forget. */
   jobId: z.string(),
   left: DiffSideInfoSchema,
   right: DiffSideInfoSchema,

@@ -3,7 +3,7 @@ import { NodescopeError } from '../util/nodescope-error';
 
 /**
  * Every request answers with a result envelope instead of a thrown error, because Electron's
- * ipcRenderer.invoke and a WebSocket both flatten exceptions into a bare string: the envelope keeps
+ * IPC and a WebSocket both flatten exceptions into a bare string: the envelope keeps
  * the code and the next step the user should take.
  */
 export const ErrorInfoSchema = z.object({

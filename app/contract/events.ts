@@ -1,24 +1,26 @@
 import { z } from 'zod';
-import { DiffProgressSchema } from './diff';
 import { LogFollowEndedSchema, LogLinesSchema } from './logs';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
-import { PodDeltasSchema, WatchEventsSchema } from './pods';
+import { WatchEventsSchema } from './pods';
 import { PromptSchema } from './prompts';
 
 /**
- * Everything the app core pushes to the UI: name → payload schema. Hosts batch podDeltas and
- * watchEvents (at most a few per second per node is plenty); the renderer coalesces further, to at
- * most one render per animation frame.
+ * Everything the app core pushes to every window: name → payload schema. The core batches watchEvents
+ * (at most a few per second per node is plenty); the renderer coalesces further, to at most one render
+ * per animation frame. A node's pod batches are no event: a window subscribes to the nodes it shows
+ * (`pods.watch`).
  */
 export const events = {
-  /** A node was added or its state, label, mask or pod count changed: its full record. */
+  /**
+   * A node was added or its state, label, mask or settings changed: its full record, once per change. Not
+   * sent again when only its pods change (its podCount is as of the record's sending; pods.watch has them).
+   */
   nodeState: NodeInfoSchema,
   nodeRemoved: z.object({ nodeId: z.string() }),
   /** A node's metrics were read again (at an interval), or are gone (null: disconnected). */
   nodeMetrics: NodeMetricsEventSchema,
-  podDeltas: PodDeltasSchema,
   watchEvents: WatchEventsSchema,
   prompt: PromptSchema,
   /** The prompt was answered elsewhere or is no longer needed. */
@@ -27,8 +29,6 @@ export const events = {
   notice: NoticeSchema,
   /** The notice's problem is over (a later save worked) or it was dismissed. */
   noticeClosed: z.object({ id: z.string() }),
-  /** A comparison's progress (diff.start), a few times a second at most, and once when it ends. */
-  diffProgress: DiffProgressSchema,
   /** A log follow's next lines (logs.follow). */
   logLines: LogLinesSchema,
   /** A log follow is over; its last logLines came before. */

@@ -43,6 +43,24 @@ export const LogReadSchema = z.discriminatedUnion('status', [
     lines: z.array(z.string()),
     /** Older lines of the range left out to keep the answer within LOG_READ_CHARS_MAX. */
     omitted: z.number().int().min(0).optional(),
+    /**
+     * Set when the lines come from a recording: the end of the instance's log as the recorder captured it
+     * when the instance ended (the node may have removed the file since).
+     */
+    captured: z
+      .object({
+        /** When the recorder kept them (epoch ms). */
+        at: z.number(),
+        /** The instance's log file number on the node. */
+        instance: z.number().int().min(0),
+        reason: z.string().optional(),
+        exitCode: z.number().int().optional(),
+        /** The terminated state's finishedAt, as the status gave it. */
+        finishedAt: z.string().optional(),
+        /** The instance's log held more before the lines kept. */
+        truncated: z.boolean(),
+      })
+      .optional(),
   }),
   /**
    * No log to show, and why: an offline source (snapshot, recording), a node not connected, a container

@@ -47,6 +47,13 @@ export type ApiChoice = z.infer<typeof ApiChoiceSchema>;
 export const ReadFromSchema = z.enum(['shipped', 'documented', 'rest']);
 export type ReadFrom = z.infer<typeof ReadFromSchema>;
 
+/**
+ * Which SSH client reaches a node: the user's own OpenSSH (`ssh`, with every ssh_config setting, ProxyCommand,
+ * certificates and ControlMaster) or Nodescope's built-in one (ssh2; refuses what it cannot honour).
+ */
+export const SshTransportChoiceSchema = z.enum(['openssh', 'builtin']);
+export type SshTransportChoice = z.infer<typeof SshTransportChoiceSchema>;
+
 /** How to reach a node over SSH: what the add-node dialog collects. Unset fields fall back to ~/.ssh/config. */
 export const SshNodeSpecSchema = z.object({
   kind: z.literal('ssh'),
@@ -77,6 +84,8 @@ export const SshNodeSpecSchema = z.object({
   /** Absent: the Pods API, as before nodes could be read through REST. */
   api: ApiChoiceSchema.optional(),
   rest: RestOptionsSchema.optional(),
+  /** The SSH client; absent: the user's ssh when it is on PATH, else the built-in one. */
+  ssh: SshTransportChoiceSchema.optional(),
   /** Read devices, exclusive CPUs and memory from the PodResources API on this socket (root-only: sudo as for the Pods API). */
   podResourcesSocket: SocketPathSchema.optional(),
 });
@@ -206,6 +215,8 @@ export const NodeInfoSchema = z.object({
   recordingTo: z.string().optional(),
   /** The kubelet API the node is read from, once connected. */
   readFrom: ReadFromSchema.optional(),
+  /** The SSH client the node is reached with, once its connection is being made. */
+  sshClient: SshTransportChoiceSchema.optional(),
 });
 export type NodeInfo = z.infer<typeof NodeInfoSchema>;
 

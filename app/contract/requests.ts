@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { DiffJobIdSchema, DiffPodsRequestSchema, DiffPodsSchema, DiffResultRequestSchema, DiffResultSchema, DiffStartSchema } from './diff';
+import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
 import {
   ExportRequestSchema,
   ExportResultSchema,
+  PodDeltasSchema,
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
@@ -13,6 +15,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowIdSchema, LogFollowStartSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
+import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
 const Done = z.object({}).strict();
@@ -113,10 +116,22 @@ export const requests = {
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
-  /** The node's current rows; later podDeltas with seq ≤ the returned seq are already included. */
+  /** The node's current rows; later pods.watch batches with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
+  /**
+   * A subscription (jobs.ts): the node's pod batches as they go out, to this window only, until it cancels
+   * (or goes away); answered when the node is removed. Subscribe before pods.rows: the batches the rows
+   * include are told apart by seq.
+   */
+  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodDeltasSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
+  /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
+  'pods.fields': { input: PodFieldsRequestSchema, output: PodFieldsSchema },
+  /** The pod table's columns per table and the saved views, as last set (kept across restarts). */
+  'ui.tableViews': { input: NoInput, output: TableViewsSchema },
+  /** Replaces them all; answers them as saved. */
+  'ui.setTableViews': { input: TableViewsSchema, output: TableViewsSchema },
   /** The pod's versions as a timeline, oldest first (a recording's up to the instant shown). */
   'pods.history': { input: PodUidSchema, output: PodHistorySchema },
   /** One version of the pod, shown as pods.get shows the current one (with the node's mask). */
@@ -126,6 +141,11 @@ export const requests = {
    * as shown. A source that is neither live nor a file has an unknown column, never an empty one.
    */
   'fleet.matrix': { input: MatrixRequestSchema, output: WorkloadMatrixSchema },
+  /**
+   * A subscription (jobs.ts): the same matrix now, then again whenever one of the sources changed (at most
+   * every 2 s), until the view cancels it; nothing while none changes.
+   */
+  'fleet.watchMatrix': { input: MatrixRequestSchema, output: Done, progress: WorkloadMatrixSchema },
   /** How much history every source keeps; setting it applies to all sources at once. */
   'history.limits': { input: NoInput, output: HistoryLimitsSchema },
   'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },
@@ -156,14 +176,15 @@ export const requests = {
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
   'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
   /**
-   * Starts comparing two sources' pods in the app core, in slices (never holding its thread for long);
-   * diffProgress events follow, the last with phase done, cancelled or failed.
+   * A job (jobs.ts): compares two sources' pods in the app core, in slices (never holding its thread for
+   * long), pairs done as progress (a few times a second); answers the counts and the first page of the pods
+   * that differ. Cancelling it stops the work.
    */
-  'diff.start': { input: DiffStartSchema, output: DiffJobIdSchema },
-  /** A finished comparison: counts and a page of the pods that differ (refused while it runs). */
+  'diff.run': { input: DiffStartSchema, output: DiffResultSchema, progress: JobProgressSchema },
+  /** A further page of a finished comparison's pods that differ. */
   'diff.result': { input: DiffResultRequestSchema, output: DiffResultSchema },
-  /** Stops a comparison that runs, or forgets a finished one. */
-  'diff.cancel': { input: DiffJobIdSchema, output: Done },
+  /** Forgets a finished comparison (its dialog closed); its window going forgets it too. */
+  'diff.forget': { input: DiffJobIdSchema, output: Done },
   /** One pair of a finished comparison as kubectl JSON, for the per-pod view. */
   'diff.pods': { input: DiffPodsRequestSchema, output: DiffPodsSchema },
   /** Prompts still waiting for an answer (a reloaded window asks again). */
@@ -175,16 +196,15 @@ export const requests = {
   /** Checks a field mask as the user types, without applying it; `@NAME` names a preset. */
   'mask.validate': { input: z.object({ mask: MaskTextSchema }), output: MaskCheckSchema },
   /**
-   * The node's pods through a mask (not applied): a sample pod and what the mask saves. Worked out in
-   * time slices; a newer preview from the same `asker` (one mask builder) stops an older one still
-   * running, which then fails with code 'cancelled'.
+   * A job (jobs.ts): the node's pods through a mask (not applied), a sample pod and what the mask saves,
+   * worked out in time slices with the pods done as progress. The mask builder cancels the preview it no
+   * longer shows (the user typed on, or closed it).
    */
   'mask.preview': {
-    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional(), asker: z.string().min(1).max(100).optional() }),
+    input: NodeIdSchema.extend({ mask: MaskTextSchema, uid: z.string().min(1).optional() }),
     output: MaskPreviewSchema,
+    progress: JobProgressSchema,
   },
-  /** Stops the preview an asker (a mask builder being closed) still has under way; it fails with 'cancelled'. */
-  'mask.previewCancel': { input: z.object({ asker: z.string().min(1).max(100) }), output: Done },
   /** Built-in presets, then the user's saved ones. */
   'mask.presets': { input: NoInput, output: z.array(MaskPresetSchema) },
   /** Saves (or replaces) a preset of the user's; answers the presets as they are now. */
@@ -202,7 +222,7 @@ export const requests = {
   /** The app's own problems not yet dismissed, oldest first (a window opened later shows them too). */
   'notices.list': { input: NoInput, output: z.array(NoticeSchema) },
   'notices.dismiss': { input: z.object({ id: z.string().min(1).max(100) }).strict(), output: Done },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; progress?: z.ZodType }>;
 
 export type Requests = typeof requests;
 export type RequestName = keyof Requests;
@@ -212,3 +232,8 @@ export type RequestInput<N extends RequestName> = z.input<Requests[N]['input']>;
 export type ValidInput<N extends RequestName> = z.output<Requests[N]['input']>;
 export type RequestOutput<N extends RequestName> = z.output<Requests[N]['output']>;
 export const requestNames = Object.keys(requests) as RequestName[];
+/**
+ * What a job or subscription sends its caller before it answers (jobs.ts): the entry's `progress` schema;
+ * never for a plain request.
+ */
+export type RequestProgress<N extends RequestName> = Requests[N] extends { progress: infer P extends z.ZodType } ? z.output<P> : never;

@@ -1,14 +1,13 @@
-import { z } from 'zod';
-import { RequestResultSchema } from './errors';
-
 /**
  * Browser mode carries the Bridge over one WebSocket. The server prints
  * `http://127.0.0.1:<port>/?token=<token>`; the page connects to
  * `ws://127.0.0.1:<port>/bridge?token=<token>` and the server checks the token and the Origin.
- * Frames are JSON text:
- *   client → server  {type:'request', id, name, input}
- *   server → client  {type:'response', id, result: RequestResult} | {type:'event', name, payload}
- * Ids are the client's own (a counter); responses may arrive in any order.
+ * Frames are JSON text, the call frames of jobs.ts (the same as Electron's IPC carries):
+ *   client → server  {type:'request', id, name, input} | {type:'cancel', id}
+ *   server → client  {type:'response', id, result: RequestResult} | {type:'progress', id, progress}
+ *                    | {type:'event', name, payload}
+ * Ids are the client's own (a counter); responses may arrive in any order. A closed socket cancels
+ * every call of its page.
  */
 export const WS_BRIDGE_PATH = '/bridge';
 export const TOKEN_PARAM = 'token';
@@ -24,20 +23,6 @@ export const SIDECAR_SUFFIX = '.nodescope.json';
 export const UPLOAD_SIDECAR_PARAM = 'sidecar';
 /** Longest sidecar text an upload may carry in its URL. */
 export const MAX_UPLOAD_SIDECAR_CHARS = 16 * 1024;
-
-export const ClientMessageSchema = z.object({
-  type: z.literal('request'),
-  id: z.number().int().min(0),
-  name: z.string(),
-  input: z.unknown(),
-});
-export type ClientMessage = z.infer<typeof ClientMessageSchema>;
-
-export const ServerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('response'), id: z.number().int(), result: RequestResultSchema }),
-  z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() }),
-]);
-export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
 /** The bridge socket URL for a page served at pageUrl (token carried over from its query). */
 export function bridgeSocketUrl(pageUrl: string): string {

@@ -11,6 +11,7 @@ import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { PromptBroker } from './prompt-broker';
+import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
 
 /** One source as the core holds it: what the UI is told of it, its pods, their history, its connection. */
@@ -78,6 +79,7 @@ export function createCoreState(options: CoreOptions) {
   const infoOf = (record: NodeRecord): NodeInfo => {
     if (record.history.trimmedAny) record.info.historyTrimmed = true;
     else delete record.info.historyTrimmed;
+    record.info.podCount = record.pods.size;
     return structuredClone(record.info);
   };
   const publish = (record: NodeRecord) => emit({ name: 'nodeState', payload: infoOf(record) });
@@ -102,15 +104,15 @@ export function createCoreState(options: CoreOptions) {
     showState(record);
   });
 
-  // The pod count in the sidebar follows the pod batches, so it changes at most once per frame.
+  // A batch goes to the windows watching its node. The node's record is sent again only when a batch
+  // changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
+  const podWatchers = new PodWatchers();
   const emitFromPods = (event: AppEvent) => {
     emit(event);
     if (event.name !== 'podDeltas') return;
+    podWatchers.deliver(event.payload);
     const record = nodes.get(event.payload.nodeId);
-    if (record && (record.pods.size !== record.info.podCount || record.history.trimmedAny !== Boolean(record.info.historyTrimmed))) {
-      record.info.podCount = record.pods.size;
-      publish(record);
-    }
+    if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
   };
 
   const recordOf = (nodeId: string): NodeRecord => {
@@ -120,7 +122,7 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const notices = new AppNotices(emit);
-  const diffJobs = new SourceDiffJobs((payload) => emit({ name: 'diffProgress', payload }), options.diffJobs);
+  const diffJobs = new SourceDiffJobs(options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
     [...nodes.values()].flatMap((r) =>
@@ -209,6 +211,11 @@ export function createCoreState(options: CoreOptions) {
         readFrom: (api) => {
           if (!current() || record.info.readFrom === api) return;
           record.info.readFrom = api;
+          publish(record);
+        },
+        sshClient: (client) => {
+          if (!current() || record.info.sshClient === client) return;
+          record.info.sshClient = client;
           publish(record);
         },
         metrics: (metrics) => current() && setMetrics(record, metrics),
@@ -321,8 +328,6 @@ export function createCoreState(options: CoreOptions) {
       }
       record.pods.replaceAll(source.podsAt(source.end));
     }
-    // A file's pods are all there at once: its count is known before the first batch goes out.
-    record.info.podCount = record.pods.size;
     linkReported(record, offlineState(source, undefined, leftOut));
     return infoOf(record);
   };
@@ -341,16 +346,17 @@ export function createCoreState(options: CoreOptions) {
     return demoStarting;
   };
 
-  /** Whole-node work under way (previews, matrices), stopped when the core closes. */
-  const running = new Set<AbortController>();
-  /** Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile. */
-  const inSlices = async <R,>(steps: Iterator<unknown, R>, work = new AbortController()): Promise<R> => {
-    running.add(work);
-    try {
-      return await runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: work.signal });
-    } finally {
-      running.delete(work);
-    }
+  /** Stops whole-node work under way (previews, matrices) and subscriptions when the core closes. */
+  const closing = new AbortController();
+  /**
+   * Runs whole-node work in time slices, so the watches are read and other requests answered meanwhile;
+   * it stops when its caller cancels (`signal`) or the core closes.
+   */
+  const inSlices = <P, R>(steps: Iterator<P, R>, signal?: AbortSignal, onPause?: (progress: P) => void): Promise<R> =>
+    runInSlices(steps, { budgetMs: options.sliceMs ?? 12, signal: signal ? AbortSignal.any([closing.signal, signal]) : closing.signal, ...(onPause ? { onPause } : {}) });
+  const subscribe = (listener: (event: AppEvent) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
   };
 
   return {
@@ -384,12 +390,15 @@ export function createCoreState(options: CoreOptions) {
     openOffline,
     startDemo,
     limitsFor,
-    running,
     inSlices,
-    /** Stops whole-node work, every connection and every listener. */
+    closing: closing.signal,
+    subscribe,
+    podWatchers,
+    /** Stops whole-node work, subscriptions, every connection and every listener. */
     async close() {
       diffJobs.close();
-      for (const work of running) work.abort(new ContractError('cancelled', 'Nodescope is closing.'));
+      podWatchers.close();
+      closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
         await closeLink(record);
         record.pods.close();

@@ -46,6 +46,7 @@ export type CoreRequest =
   | 'nodes.setMask'
   | 'nodes.metrics'
   | 'pods.rows'
+  | 'pods.watch'
   | 'pods.get'
   | 'pods.history'
   | 'pods.version'
@@ -53,19 +54,19 @@ export type CoreRequest =
   | 'history.setLimits'
   | 'sources.setTime'
   | 'fleet.matrix'
+  | 'fleet.watchMatrix'
   | 'prompts.pending'
   | 'prompts.answer'
   | 'mask.validate'
   | 'mask.preview'
-  | 'mask.previewCancel'
   | 'mask.presets'
   | 'mask.savePreset'
   | 'mask.deletePreset'
   | 'notices.list'
   | 'notices.dismiss'
-  | 'diff.start'
+  | 'diff.run'
   | 'diff.result'
-  | 'diff.cancel'
+  | 'diff.forget'
   | 'diff.pods';
 
 
@@ -103,6 +104,8 @@ export interface CoreOptions {
   frameMs?: number;
   /** Longest stretch of whole-node work (a mask preview, the fleet matrix) between two turns of the event loop, in ms (tests shorten it). */
   sliceMs?: number;
+  /** A watched fleet matrix is built again at most this often, in ms (tests shorten it). */
+  matrixPaceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
 }

@@ -393,25 +393,28 @@ describe('hub: whole-node work goes in time slices', () => {
     expect(result.pods).toBe(400);
   });
 
-  it('stops a preview when the same mask builder asks for a newer one; another builder\'s preview goes on', async () => {
+  it('stops a preview its caller cancels, at its next turn: its progress ends there; another caller\'s preview goes on', async () => {
     const { hub, node } = await busyHub(bigNode(200));
-    const settled: string[] = [];
-    const ask = (asker: string, mask: string, name: string) =>
-      handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask, asker }).then((r) => settled.push(r.ok ? `${name}: ${(r.value as MaskPreview & { ok: true }).pods} pods` : `${name}: ${r.error.code}`));
-    const runs = [ask('builder-1', 'metadata.name', 'first'), ask('builder-2', 'metadata.name', 'other window'), ask('builder-1', 'metadata.name,status.phase', 'newer')];
-    await Promise.all(runs);
-    // The superseded one ends at its next turn, long before the others have gone through their pods.
-    expect(settled[0]).toBe('first: cancelled');
-    expect(settled.slice(1).sort()).toEqual(['newer: 200 pods', 'other window: 200 pods']);
-  });
-
-  it('stops a preview when its mask builder is closed', async () => {
-    const { hub, node } = await busyHub(bigNode(200));
-    const preview = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name', asker: 'builder-1' });
-    expect(await handleRequest(hub.handlers, 'mask.previewCancel', { asker: 'builder-1' })).toEqual({ ok: true, value: {} });
-    expect(await preview).toMatchObject({ ok: false, error: { code: 'cancelled' } });
-    // Nothing under way: nothing to stop.
-    expect(await handleRequest(hub.handlers, 'mask.previewCancel', { asker: 'builder-1' })).toEqual({ ok: true, value: {} });
+    const cancelled = new AbortController();
+    const progress: number[] = [];
+    let atCancel = -1;
+    const first = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name' }, {
+      signal: cancelled.signal,
+      caller: new AbortController().signal,
+      progress: (p) => {
+        progress.push((p as { done: number }).done);
+        if (progress.length === 3) {
+          cancelled.abort();
+          atCancel = progress.length;
+        }
+      },
+    });
+    const other = handleRequest(hub.handlers, 'mask.preview', { nodeId: node.id, mask: 'metadata.name,status.phase' });
+    expect(await first).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    // Settled: the work is over, and it reported nothing after it was cancelled, nor reached the last pod.
+    expect(progress).toHaveLength(atCancel);
+    expect(progress.at(-1)).toBeLessThan(200);
+    expect(await other).toMatchObject({ ok: true, value: { ok: true, pods: 200 } });
   });
 
   it('stops whole-node work under way when the hub closes', async () => {

@@ -48,7 +48,7 @@ export interface Core {
  */
 export function createCore(options: CoreOptions): Core {
   const core = createCoreState(options);
-  const { nodes, listeners, infoOf, publish, recordOf } = core;
+  const { nodes, infoOf, publish, recordOf } = core;
   const handlers: CoreHandlers = {
     ...nodeHandlers(core),
     ...podHandlers(core),
@@ -85,10 +85,7 @@ export function createCore(options: CoreOptions): Core {
       else delete record.info.recordingTo;
       publish(record);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: core.subscribe,
     close: core.close,
   };
 }

@@ -1,4 +1,4 @@
-import { ContractError } from '../contract';
+import { ContractError, DIFF_PAGE_MAX } from '../contract';
 import { applyFieldMask } from '../mask/field-mask';
 import { sharedPaths } from '../mask/mask-coverage';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
@@ -8,8 +8,8 @@ import { maskOf } from './node-mask';
 import { incomingUid } from './node-pods';
 import type { DiffSideInput } from './source-diff-jobs';
 
-/** Source comparisons: started as jobs, read in pages, cancelled, and one pod pair drilled into. */
-export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.start' | 'diff.result' | 'diff.cancel' | 'diff.pods'> {
+/** Source comparisons: run as jobs, read in pages, forgotten, and one pod pair drilled into. */
+export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.run' | 'diff.result' | 'diff.forget' | 'diff.pods'> {
   const { presets, recordOf, diffJobs } = core;
   /**
    * One side of a source comparison as it is now (a recording at `at`): its pods through its own mask
@@ -53,14 +53,15 @@ export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.start' |
     };
   };
   return {
-    'diff.start': ({ left, right, noise }) => {
+    'diff.run': async ({ left, right, noise }, call) => {
       const l = recordOf(left.nodeId);
       const r = recordOf(right.nodeId);
-      return { jobId: diffJobs.start(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }) };
+      const jobId = await diffJobs.run(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }, call);
+      return diffJobs.result(jobId, 0, DIFF_PAGE_MAX);
     },
     'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),
-    'diff.cancel': ({ jobId }) => {
-      diffJobs.cancel(jobId);
+    'diff.forget': ({ jobId }) => {
+      diffJobs.forget(jobId);
       return {};
     },
     'diff.pods': ({ jobId, leftUid, rightUid }) => diffJobs.pods(jobId, leftUid, rightUid),

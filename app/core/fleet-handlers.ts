@@ -2,14 +2,17 @@ import type { FieldMask } from '../mask/field-mask';
 import type { StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
+import type { AppEvent } from './app-event';
 import type { CoreState, NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
+import { MATRIX_PACE_MS, watchMatrix } from './matrix-watch';
+import { SharedBuild } from './shared-build';
 
 /** The fleet matrix: workloads across many nodes, rebuilt only when one of them changed. */
-export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix'> {
-  const { recordOf, inSlices } = core;
+export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix' | 'fleet.watchMatrix'> {
+  const { options, recordOf, inSlices, subscribe, closing } = core;
   /** The last matrix built (or being built), and what it was built from. */
-  let matrixCache: { version: string; sources: string; building: boolean; matrix: Promise<WorkloadMatrix> } | null = null;
+  const matrixBuild = new SharedBuild<WorkloadMatrix>();
   /** What the matrix read of each pod as received, through the mask it was shown with: read again only for a pod that changed. */
   const matrixPods = new WeakMap<StoredPod, { mask: FieldMask | null; pod: MatrixPod }>();
   const matrixShared = new SharedValues(10_000);
@@ -21,14 +24,15 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
     matrixPods.set(stored, { mask, pod });
     return pod;
   };
-  return {
-    'fleet.matrix': ({ nodeIds }) => {
-      const records = nodeIds.map(recordOf);
-      const sources = nodeIds.join(',');
-      // The view asks every few seconds; a matrix over a hundred nodes is rebuilt only when one of them
-      // changed, and while one is being built for these sources, that one answers (never a pile of them).
-      const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
-      if (matrixCache && (matrixCache.version === version || (matrixCache.sources === sources && matrixCache.building))) return matrixCache.matrix;
+  /**
+   * The workload matrix of these sources. A matrix over a hundred nodes is rebuilt only when one of them
+   * changed, and while one is being built for these sources, that one answers (never a pile of them); it
+   * stops when every caller waiting for it cancelled.
+   */
+  const matrixOf = (nodeIds: string[], caller: AbortSignal): Promise<WorkloadMatrix> => {
+    const records = nodeIds.map(recordOf);
+    const version = JSON.stringify(records.map((r) => [r.info.id, r.info.label, r.info.state.phase, r.info.mask, r.pods.batches]));
+    const build = (signal: AbortSignal) => {
       const labels = records.map((r) => r.info.label);
       // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
       const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
@@ -54,13 +58,22 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
         }
         return yield* workloadMatrixSteps(inputs);
       })();
-      const entry = { version, sources, building: true, matrix: inSlices(steps) };
-      matrixCache = entry;
-      entry.matrix.then(
-        () => (entry.building = false),
-        () => matrixCache === entry && (matrixCache = null),
-      );
-      return entry.matrix;
+      return inSlices(steps, signal);
+    };
+    return matrixBuild.get(nodeIds.join(','), version, build, caller);
+  };
+  return {
+    'fleet.matrix': ({ nodeIds }, call) => matrixOf(nodeIds, call.signal),
+    'fleet.watchMatrix': ({ nodeIds }, call) => {
+      const ids = new Set(nodeIds.map((id) => recordOf(id).info.id));
+      const changes = (changed: () => void) =>
+        subscribe((event: AppEvent) => {
+          const nodeId = event.name === 'nodeState' ? event.payload.id : event.name === 'podDeltas' || event.name === 'nodeRemoved' ? event.payload.nodeId : null;
+          if (nodeId !== null && ids.has(nodeId)) changed();
+        });
+      // The watch ends with its caller, or when the core closes.
+      const signal = AbortSignal.any([call.signal, closing]);
+      return watchMatrix((build) => matrixOf(nodeIds, build), changes, { ...call, signal }, options.matrixPaceMs ?? MATRIX_PACE_MS);
     },
   };
 }

@@ -23,7 +23,7 @@ export function nodeHandlers(
   | 'nodes.metrics'
   | 'sources.setTime'
 > {
-  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets } = core;
+  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets, podWatchers } = core;
   return {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -63,6 +63,7 @@ export function nodeHandlers(
       record.info.label = labelOf(spec);
       record.info.maskHonoured = null;
       delete record.info.readFrom;
+      delete record.info.sshClient;
       // Ends the old connection's session at once: nothing it still reports lands from here on.
       const closing = closeLink(record);
       record.pods.clear();
@@ -83,6 +84,7 @@ export function nodeHandlers(
       record.pods.close();
       record.history.clear();
       emit({ name: 'nodeRemoved', payload: { nodeId } });
+      podWatchers.end(nodeId);
       await options.removed?.(record.info);
       if (isRemembered(record)) await persist();
       return {};
@@ -129,7 +131,6 @@ export function nodeHandlers(
       const instant = timelineAt(source, at);
       // The history stays whole; only the set shown and the versions listed follow the instant.
       record.pods.replaceAll(source.podsAt(instant));
-      record.info.podCount = record.pods.size;
       linkReported(record, offlineState(source, instant));
       return infoOf(record);
     },

@@ -1,5 +1,5 @@
 import type { FieldMask } from '../mask/field-mask';
-import type { NodeMetrics, NodeSpec, NodeState, ReadFrom } from '../contract';
+import type { NodeMetrics, NodeSpec, NodeState, ReadFrom, SshTransportChoice } from '../contract';
 import type { IncomingPod } from './node-pods';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 import type { SourceCapabilities } from '../source/capabilities';
@@ -17,6 +17,8 @@ export interface NodeLinkEvents {
   maskHonoured?(honoured: boolean): void;
   /** Which kubelet API the pods come from, once known. */
   readFrom?(api: ReadFrom): void;
+  /** Which SSH client reaches the node (the user's OpenSSH or the built-in one), once chosen. */
+  sshClient?(client: SshTransportChoice): void;
   /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
   metrics?(metrics: NodeMetrics | null): void;
 }

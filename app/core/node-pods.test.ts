@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import type { PodDeltas } from '../contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PodDeltas, PodRow } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import { decodeStored } from '../pod/stored-pod';
 import type { AppEvent } from './app-event';
@@ -93,5 +93,23 @@ describe('NodePods', () => {
     expect(last.upserts[0]).toMatchObject({ uid: 'a', phase: '', name: 'web-a' });
     expect(decodeStored(pods.get('a')!.pod).pod.status).toBeDefined();
     pods.close();
+  });
+});
+
+describe('NodePods batches, validated where they are made', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('drops a batch with a malformed row, saying why, and sends the next good one', async () => {
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const r = recorder();
+    const pods = new NodePods('n1', r.emit, 1);
+    // A row a buggy source made: the core checks it before any window would get it.
+    pods.upsert('ADDED', { ...pod('a', 'Running'), row: { uid: 'a', name: 'web-a', restarts: 'many' } as unknown as PodRow });
+    await expect.poll(() => said.mock.calls.length).toBe(1);
+    expect(String(said.mock.calls[0]![0])).toMatch(/dropped a pod batch: .*restarts/s);
+    expect(r.deltas()).toEqual([]);
+    pods.upsert('ADDED', pod('b', 'Pending'));
+    await expect.poll(() => r.deltas().length).toBe(1);
+    expect(r.deltas()[0]!.upserts.map((row) => row.uid)).toEqual(['b']);
   });
 });

@@ -1,4 +1,4 @@
-import type { FeedLine, PodRow, PodRowsSnapshot } from '../contract';
+import { PodDeltasSchema, type FeedLine, type PodDeltas, type PodRow, type PodRowsSnapshot } from '../contract';
 import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../pod/view/pod-field-sources';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
@@ -202,7 +202,16 @@ export class NodePods {
     // After a reset the current entries already hold every later change of the frame.
     const upserts = reset ? [...this.entries.values()].map((e) => e.row) : latest.flatMap((c) => (c.kind === 'upsert' ? [c.row] : []));
     const removals = reset ? [] : latest.flatMap((c) => (c.kind === 'remove' ? [c.uid] : []));
-    this.emit({ name: 'podDeltas', payload: { nodeId: this.nodeId, seq: this.seq, reset, upserts, removals } });
+    // Validated here, once, where the batch is made: hosts pass it on to each window watching the node as
+    // it is (validateProgress of pods.watch).
+    const parsed = PodDeltasSchema.safeParse({ nodeId: this.nodeId, seq: this.seq, reset, upserts, removals });
+    if (!parsed.success) {
+      // A bug of the core's must not reach the UI as a malformed batch; the window's next seq shows the gap.
+      console.error(`nodescope: dropped a pod batch: ${parsed.error.message}`);
+      return;
+    }
+    const payload: PodDeltas = parsed.data;
+    this.emit({ name: 'podDeltas', payload });
   }
 
   private line(type: FeedLine['type'], pod: Pick<PodRow, 'namespace' | 'name' | 'uid'>, change: string): void {

@@ -7,10 +7,11 @@ import { versionsOf, type CoreState, type NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
 
 /** A node's pods: its table's rows, and one pod's detail (current or deleted). */
-export function podHandlers(core: CoreState): Pick<CoreHandlers, 'pods.rows' | 'pods.get'> {
-  const { recordOf } = core;
+export function podHandlers(core: CoreState): Pick<CoreHandlers, 'pods.rows' | 'pods.watch' | 'pods.get'> {
+  const { recordOf, podWatchers } = core;
   return {
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
+    'pods.watch': ({ nodeId }, call) => podWatchers.watch(recordOf(nodeId).info.id, call),
     'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffProgress } from '../contract';
+import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
 import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
 
@@ -21,8 +21,8 @@ function side(label: string, image: string, log: string[]): DiffSideInput {
 describe('source comparisons', () => {
   it('several at once still give the event loop a turn between any two pod reads, to their last entry', async () => {
     const log: string[] = [];
-    const ended = new Set<string>();
-    const jobs = new SourceDiffJobs((p: DiffProgress) => p.phase !== 'running' && ended.add(p.jobId), { budgetMs: 0 });
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
+    const call = { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} };
     let running = true;
     // The check phase of every turn of the loop, after its I/O: what a watch's socket or a request would get.
     const turn = () => {
@@ -31,12 +31,31 @@ describe('source comparisons', () => {
       setImmediate(turn);
     };
     setImmediate(turn);
-    const ids = [0, 1, 2].map((i) => jobs.start(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }));
-    while (!ids.every((id) => ended.has(id))) await new Promise((r) => setTimeout(r, 5));
+    const ids = await Promise.all([0, 1, 2].map((i) => jobs.run(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }, call)));
     running = false;
     // Every pod of every side printed, and every changed pod's row read: all in slices.
     expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
     for (let i = 1; i < log.length; i++) if (log[i] === 'read') expect(log[i - 1], log.slice(Math.max(0, i - 8), i + 3).join(' ')).toBe('turn');
     for (const id of ids) expect(jobs.result(id, 0, 100).counts).toMatchObject({ changed: 20 });
+  });
+});
+
+describe('drilling into a compared pair', () => {
+  it('shows the JSON the comparison printed: the pair is neither decoded nor printed again', async () => {
+    const log: string[] = [];
+    const jobs = new SourceDiffJobs({ budgetMs: 0 });
+    const left = side('a', 'app:1', log);
+    const right = side('b', 'app:2', log);
+    const id = await jobs.run(left, right, { defaults: true }, { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} });
+    const readsByTheComparison = log.length;
+    const entry = jobs.result(id, 0, 1).entries[0]!;
+    const pair = jobs.pods(id, entry.leftUid, entry.rightUid);
+    expect(log).toHaveLength(readsByTheComparison);
+    // Exactly what printing the pods now gives.
+    const l = left.pods.find((p) => p.uid === entry.leftUid)!;
+    const r = right.pods.find((p) => p.uid === entry.rightUid)!;
+    expect(pair.left?.json).toBe(kubectlJsonText(l.tree));
+    expect(pair.right?.json).toBe(kubectlJsonText(r.tree));
+    expect(JSON.parse(pair.right!.json).spec.containers[0].image).toBe('app:2');
   });
 });

@@ -2,19 +2,20 @@ import {
   ContractError,
   DIFF_LINES_MAX,
   type DiffEntry,
-  type DiffProgress,
   type DiffResult,
   type DiffSideInfo,
+  type CallContext,
+  type JobProgress,
 } from '../contract';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { diffPodSetsInSlices, shownChanges, type PodSetDiff } from '../diff/diff-pods';
 import { changeLine } from '../diff/diff-text';
 import type { JsonValue } from '../diff/diff-values';
 import { podRef, type PodRef } from '../diff/match-pods';
-import { kubectlJsonValue } from '../pod/kubectl-json-value';
 import type { NoiseSettings } from '../diff/noise-rules';
+import { exactJsonValue } from '../diff/exact-json-value';
 import type { FieldMask } from '../mask/field-mask';
-import { podToKubectlJson } from '../pod/kubectl-json';
+import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
 import { runInSlices } from '../util/time-slices';
 
@@ -39,62 +40,78 @@ interface Job {
   id: string;
   left: DiffSideInput;
   right: DiffSideInput;
-  controller: AbortController;
-  phase: DiffProgress['phase'];
   done: number;
   total: number;
-  error?: string;
   entries?: DiffEntry[];
   counts?: PodSetDiff['counts'];
+  /** The JSON the comparison printed of its changed pods, kept for diff.pods (within PRINTED_KEEP_CHARS). */
+  printed?: Map<SidePod, string>;
 }
+
+/**
+ * How much of the printed JSON of changed pods a finished comparison keeps, in characters, so drilling
+ * into a pair neither decodes nor prints it again; past it (thousands of changed pods) a pair is printed
+ * again when drilled into, rather than every changed pod of two big nodes kept as text.
+ */
+const PRINTED_KEEP_CHARS = 16 * 1024 * 1024;
 
 export interface SourceDiffJobsOptions {
   /** Longest stretch of work between two turns of the event loop, in ms. */
   budgetMs?: number;
-  /** Progress events at most this often, in ms (the last one always goes out). */
+  /** Progress at most this often, in ms. */
   progressEveryMs?: number;
-  /** Finished comparisons kept for diff.result and diff.pods; the oldest is forgotten past it. */
+  /** Finished comparisons kept per window for diff.result and diff.pods; its oldest is forgotten past it. */
   keep?: number;
 }
 
 const notFound = (jobId: string) =>
-  new ContractError('not-found', `There is no comparison ${jobId} (any more).`, 'Older comparisons are forgotten, or it was cancelled: compare the sources again.');
+  new ContractError('not-found', `There is no comparison ${jobId} (any more).`, 'Older comparisons are forgotten, or it was closed: compare the sources again.');
 
 /**
- * Source-against-source comparisons as jobs in the app core: the pods are printed and diffed in
- * time-boxed slices, progress goes out as diffProgress events, and the result stays here, paged out to
- * the UI with the pods' JSON only for the pair it drills into, so no message carries two whole pod sets.
+ * Source-against-source comparisons as jobs in the app core (a `diff.run` call): the pods are printed and
+ * diffed in time-boxed slices, progress goes to the caller, and the result stays here, paged out to the UI
+ * with the pods' JSON only for the pair it drills into, so no message carries two whole pod sets. A
+ * finished comparison is kept for its window until it forgets it, or goes.
  */
 export class SourceDiffJobs {
   private readonly jobs = new Map<string, Job>();
+  private readonly byCaller = new WeakMap<AbortSignal, string[]>();
+  private readonly closing = new AbortController();
   private nextId = 1;
   private readonly budgetMs: number;
   private readonly progressEveryMs: number;
   private readonly keep: number;
 
-  constructor(
-    private readonly emit: (progress: DiffProgress) => void,
-    options: SourceDiffJobsOptions = {},
-  ) {
+  constructor(options: SourceDiffJobsOptions = {}) {
     this.budgetMs = options.budgetMs ?? 12;
     this.progressEveryMs = options.progressEveryMs ?? 100;
     this.keep = options.keep ?? 3;
   }
 
-  start(left: DiffSideInput, right: DiffSideInput, noise: NoiseSettings): string {
-    const id = `diff-${this.nextId++}`;
-    const job: Job = { id, left, right, controller: new AbortController(), phase: 'running', done: 0, total: left.pods.length + right.pods.length + Math.min(left.pods.length, right.pods.length) };
-    this.jobs.set(id, job);
-    this.forgetOld();
-    void this.run(job, noise);
-    return id;
+  /** Compares the sides; answers the finished comparison's id, or rejects when cancelled or failed. */
+  async run(left: DiffSideInput, right: DiffSideInput, noise: NoiseSettings, call: CallContext<JobProgress>): Promise<string> {
+    const job: Job = { id: `diff-${this.nextId++}`, left, right, done: 0, total: left.pods.length + right.pods.length + Math.min(left.pods.length, right.pods.length) };
+    try {
+      await this.work(job, noise, AbortSignal.any([call.signal, this.closing.signal]), call.progress);
+    } catch (err) {
+      if (call.signal.aborted || this.closing.signal.aborted) throw err;
+      throw new ContractError('failed', `The comparison failed: ${err instanceof Error ? err.message : String(err)}.`, 'Compare the sources again; if it fails again, report it with the sources compared.');
+    }
+    if (call.caller.aborted) return job.id;
+    this.jobs.set(job.id, job);
+    const own = this.byCaller.get(call.caller) ?? [];
+    if (own.length === 0) {
+      this.byCaller.set(call.caller, own);
+      call.caller.addEventListener('abort', () => own.splice(0).forEach((id) => this.jobs.delete(id)), { once: true });
+    }
+    own.push(job.id);
+    for (const old of own.splice(0, Math.max(0, own.length - this.keep))) this.jobs.delete(old);
+    return job.id;
   }
 
-  cancel(jobId: string): void {
-    const job = this.jobs.get(jobId);
-    if (!job) return;
+  /** Forgets a finished comparison (its dialog closed); an unknown one is forgotten already. */
+  forget(jobId: string): void {
     this.jobs.delete(jobId);
-    if (job.phase === 'running') job.controller.abort();
   }
 
   result(jobId: string, offset: number, limit: number): DiffResult {
@@ -117,7 +134,7 @@ export class SourceDiffJobs {
       if (uid === undefined) return null;
       const pod = input.pods.find((p) => p.uid === uid);
       if (!pod) throw new ContractError('not-found', `Pod ${uid} is not in the comparison's ${input.info.label}.`, 'Pick a pod from the comparison.');
-      return { label: input.info.label, json: podToKubectlJson(pod.tree, { showManagedFields: true, ...(input.mask ? { mask: input.mask } : {}) }) };
+      return { label: input.info.label, json: job.printed?.get(pod) ?? kubectlJsonText(pod.tree, input.mask) };
     };
     const left = side(job.left, leftUid);
     const right = side(job.right, rightUid);
@@ -125,76 +142,65 @@ export class SourceDiffJobs {
     return { left, right, differentPods: leftUid !== undefined && rightUid !== undefined && leftUid !== rightUid };
   }
 
+  /** Stops the comparisons under way and forgets the finished ones (the app core closes). */
   close(): void {
-    for (const id of [...this.jobs.keys()]) this.cancel(id);
+    this.closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
+    this.jobs.clear();
   }
 
   private finished(jobId: string): Job {
     const job = this.jobs.get(jobId);
     if (!job) throw notFound(jobId);
-    if (job.phase === 'running') throw new ContractError('busy', `Comparison ${jobId} is still running.`, 'Wait for its last progress event.');
-    if (job.phase !== 'done') throw new ContractError('failed', `Comparison ${jobId} ${job.phase === 'failed' ? `failed: ${job.error}` : 'was cancelled'}.`, 'Compare the sources again.');
     return job;
   }
 
-  private forgetOld(): void {
-    const done = [...this.jobs.values()].filter((j) => j.phase !== 'running');
-    for (const job of done.slice(0, Math.max(0, done.length - this.keep))) this.jobs.delete(job.id);
-  }
-
-  private async run(job: Job, noise: NoiseSettings): Promise<void> {
-    const { signal } = job.controller;
+  private async work(job: Job, noise: NoiseSettings, signal: AbortSignal, send: (progress: JobProgress) => void): Promise<void> {
     let lastSent = 0;
     const progress = (force = false) => {
       const t = performance.now();
       if (!force && t - lastSent < this.progressEveryMs) return;
       lastSent = t;
-      this.emit({ jobId: job.id, phase: job.phase, done: job.done, total: job.total, ...(job.error ? { error: job.error } : {}) });
+      send({ done: job.done, total: job.total });
     };
-    try {
-      progress(true);
-      // Printing every pod is most of the work: done here in slices, so the diff's matching, which
-      // reads every pod at once, finds them ready.
-      const json = new Map<SidePod, JsonValue>();
-      await runInSlices(
-        (function* () {
-          for (const side of [job.left, job.right]) {
-            for (const pod of side.pods) {
-              json.set(pod, kubectlJsonValue(pod.tree, side.mask));
-              job.done++;
-              yield;
-            }
-          }
-        })(),
-        { budgetMs: this.budgetMs, signal, onPause: () => progress() },
-      );
-      const printed = job.done;
-      const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p)!, noise, {
-        budgetMs: this.budgetMs,
-        signal,
-        onProgress: (done) => {
-          job.done = printed + done;
-          progress();
-        },
-      });
-      // Each entry reads its pod (a live one decodes from its bytes) for the row: thousands of them are
-      // too long for one block, more so with several comparisons finishing together.
-      job.entries = await runInSlices(this.entries(job, diff, json), { budgetMs: this.budgetMs, signal });
-      job.counts = diff.counts;
-      job.done = job.total;
-      job.phase = 'done';
-    } catch (err) {
-      if (signal.aborted) job.phase = 'cancelled';
-      else {
-        job.phase = 'failed';
-        job.error = err instanceof Error ? err.message : String(err);
-      }
-    }
     progress(true);
-    this.forgetOld();
+    // Printing every pod is most of the work: done here in slices, so the diff's matching, which
+    // reads every pod at once, finds them ready.
+    const json = new Map<SidePod, JsonValue>();
+    // The text too, until the diff says which pods changed: theirs is what a drill-down shows.
+    const texts = new Map<SidePod, string>();
+    await runInSlices(
+      (function* () {
+        for (const side of [job.left, job.right]) {
+          for (const pod of side.pods) {
+            const text = kubectlJsonText(pod.tree, side.mask);
+            texts.set(pod, text);
+            json.set(pod, exactJsonValue(text));
+            job.done++;
+            yield;
+          }
+        }
+      })(),
+      { budgetMs: this.budgetMs, signal, onPause: () => progress() },
+    );
+    const printed = job.done;
+    const diff = await diffPodSetsInSlices(job.left.pods, job.right.pods, (p) => json.get(p)!, noise, {
+      budgetMs: this.budgetMs,
+      signal,
+      onProgress: (done) => {
+        job.done = printed + done;
+        progress();
+      },
+    });
+    // Each entry reads its pod (a live one decodes from its bytes) for the row: thousands of them are
+    // too long for one block, more so with several comparisons finishing together.
+    const drillable = new Set<SidePod>();
+    job.entries = await runInSlices(this.entries(job, diff, json, drillable), { budgetMs: this.budgetMs, signal });
+    job.printed = keptTexts(drillable, texts);
+    job.counts = diff.counts;
   }
 
-  private *entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>): Generator<void, DiffEntry[]> {
+  /** The changed pods' entries; the pods they name are added to `drillable`. */
+  private *entries(job: Job, diff: PodSetDiff, json: Map<SidePod, JsonValue>, drillable: Set<SidePod>): Generator<void, DiffEntry[]> {
     // The diff names pods by what their JSON says; a mask may have left the UID out of it.
     const key = (ref: PodRef) => ref.uid || `${ref.namespace}/${ref.name}`;
     const byKey = function* (pods: SidePod[]): Generator<void, Map<string, SidePod>> {
@@ -215,6 +221,8 @@ export class SourceDiffJobs {
       const shownPod = r ?? l;
       if (!shownPod) continue;
       const lines = shownChanges(d).map(changeLine);
+      if (l) drillable.add(l);
+      if (r) drillable.add(r);
       entries.push({
         change: d.change,
         ...(l ? { leftUid: l.uid } : {}),
@@ -228,4 +236,17 @@ export class SourceDiffJobs {
     }
     return entries;
   }
+}
+
+/** The texts of the pods a drill-down may ask for, as many as PRINTED_KEEP_CHARS holds. */
+function keptTexts(pods: Set<SidePod>, texts: Map<SidePod, string>): Map<SidePod, string> {
+  const kept = new Map<SidePod, string>();
+  let chars = 0;
+  for (const pod of pods) {
+    const text = texts.get(pod)!;
+    if (chars + text.length > PRINTED_KEEP_CHARS) break;
+    chars += text.length;
+    kept.set(pod, text);
+  }
+  return kept;
 }

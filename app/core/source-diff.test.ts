@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleRequest, type DiffProgress, type DiffResult, type NodeInfo, type RequestName } from '../contract';
+import { handleRequest, type DiffResult, type JobProgress, type NodeInfo, type RequestName } from '../contract';
 import type { AppEvent } from './app-event';
 import type { NodeLinkEvents } from './node-link';
 import type { DecodedPod } from '../pod/pod-tree';
@@ -28,16 +28,22 @@ function hub(diffJobs = { budgetMs: 1, progressEveryMs: 0 }) {
     if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
     return result.value as T;
   };
-  const progress = (jobId: string) => seen.flatMap((e) => (e.name === 'diffProgress' && e.payload.jobId === jobId ? [e.payload] : []));
-  /** Resolves with the comparison's last progress event. */
-  const ended = async (jobId: string): Promise<DiffProgress> => {
-    for (;;) {
-      const last = progress(jobId).at(-1);
-      if (last && last.phase !== 'running') return last;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  /** Runs a comparison as a window's call: its progress, and its outcome. */
+  const compare = (input: unknown, call: { signal?: AbortSignal; caller?: AbortSignal } = {}) => {
+    const progress: JobProgress[] = [];
+    const outcome = handleRequest(h.handlers, 'diff.run', input, {
+      signal: call.signal ?? new AbortController().signal,
+      caller: call.caller ?? new AbortController().signal,
+      progress: (p) => progress.push(p as JobProgress),
+    });
+    const result = () =>
+      outcome.then((r) => {
+        if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+        return r.value as DiffResult;
+      });
+    return { progress, outcome, result };
   };
-  return { hub: h, call, source: () => events!, progress, ended };
+  return { hub: h, call, source: () => events!, compare };
 }
 
 let open: Core[] = [];
@@ -54,13 +60,12 @@ describe('source against source in the hub', () => {
     const live = await t.call<NodeInfo>('nodes.add', { host: 'worker-1' });
     t.source().reset([pod('a', 'Running'), pod('b', 'Running', 'app:2'), pod('d', 'Running'), pod('k1', 'Running')]);
 
-    const { jobId } = await t.call<{ jobId: string }>('diff.start', { left: { nodeId: before.id }, right: { nodeId: live.id } });
-    await expect(t.call('diff.result', { jobId })).rejects.toThrow(/busy|still running/);
-    const last = await t.ended(jobId);
-    expect(last).toMatchObject({ phase: 'done', done: last.total });
-    expect(t.progress(jobId)[0]).toMatchObject({ phase: 'running', done: 0 });
-
-    const result = await t.call<DiffResult>('diff.result', { jobId });
+    const run = t.compare({ left: { nodeId: before.id }, right: { nodeId: live.id } });
+    const result = await run.result();
+    const { jobId } = result;
+    expect(run.progress[0]).toEqual({ done: 0, total: 12 });
+    expect(run.progress.every((p) => p.total === 12 && p.done <= 12)).toBe(true);
+    expect(await t.call<DiffResult>('diff.result', { jobId })).toEqual(result);
     expect(result.counts).toEqual({ added: 1, removed: 1, changed: 1, unchanged: 2 });
     expect(result.left).toMatchObject({ nodeId: before.id, label: 'before.json', podCount: 4, mask: '' });
     expect(result.right).toMatchObject({ nodeId: live.id, label: 'worker-1', podCount: 4 });
@@ -84,36 +89,44 @@ describe('source against source in the hub', () => {
     await expect(t.call('diff.pods', { jobId, leftUid: 'zz' })).rejects.toThrow(/not in the comparison/);
   });
 
-  it('pages the pods that differ, and forgets a comparison once cancelled', async () => {
+  it('pages the pods that differ, and forgets a comparison when told or when its window goes', async () => {
     const t = hub();
     open.push(t.hub);
     const left = t.hub.openOffline(snapshot(Array.from({ length: 700 }, (_, i) => pod(`p${i}`, 'Pending')), '/tmp/a.json'));
     const right = t.hub.openOffline(snapshot(Array.from({ length: 700 }, (_, i) => pod(`p${i}`, 'Running')), '/tmp/b.json'));
-    const { jobId } = await t.call<{ jobId: string }>('diff.start', { left: { nodeId: left.id }, right: { nodeId: right.id } });
-    await t.ended(jobId);
-    const first = await t.call<DiffResult>('diff.result', { jobId });
+    const first = await t.compare({ left: { nodeId: left.id }, right: { nodeId: right.id } }).result();
+    const { jobId } = first;
     const second = await t.call<DiffResult>('diff.result', { jobId, offset: first.entries.length });
     expect(first.total).toBe(700);
     expect(first.entries.length).toBe(500);
     expect(second.entries.length).toBe(200);
     expect(new Set([...first.entries, ...second.entries].map((e) => e.rightUid)).size).toBe(700);
     await expect(t.call('diff.result', { jobId, limit: 501 })).rejects.toThrow(/500/);
-    await t.call('diff.cancel', { jobId });
+    await t.call('diff.forget', { jobId });
     await expect(t.call('diff.result', { jobId })).rejects.toThrow(/no comparison/);
+
+    const window = new AbortController();
+    const kept = await t.compare({ left: { nodeId: left.id }, right: { nodeId: right.id } }, { caller: window.signal }).result();
+    expect((await t.call<DiffResult>('diff.result', { jobId: kept.jobId, offset: 600 })).entries).toHaveLength(100);
+    window.abort();
+    await expect(t.call('diff.result', { jobId: kept.jobId })).rejects.toThrow(/no comparison/);
   });
 
-  it('stops a comparison that runs when cancelled, and says so in its last progress event', async () => {
+  it('stops a comparison its caller cancels: its progress ends there, short of the last pair', async () => {
     const t = hub({ budgetMs: 1, progressEveryMs: 0 });
     open.push(t.hub);
     const many = (phase: string) => Array.from({ length: 3000 }, (_, i) => pod(`p${i}`, phase));
     const left = t.hub.openOffline(snapshot(many('Pending'), '/tmp/a.json'));
     const right = t.hub.openOffline(snapshot(many('Running'), '/tmp/b.json'));
-    const { jobId } = await t.call<{ jobId: string }>('diff.start', { left: { nodeId: left.id }, right: { nodeId: right.id } });
-    while (t.progress(jobId).length < 2) await new Promise((r) => setTimeout(r, 1));
-    await t.call('diff.cancel', { jobId });
-    const last = await t.ended(jobId);
-    expect(last.phase).toBe('cancelled');
-    expect(last.done).toBeLessThan(last.total);
+    const caller = new AbortController();
+    const run = t.compare({ left: { nodeId: left.id }, right: { nodeId: right.id } }, { signal: caller.signal });
+    await expect.poll(() => run.progress.length).toBeGreaterThanOrEqual(2);
+    caller.abort();
+    const atCancel = run.progress.length;
+    expect(await run.outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    // Over: nothing reported after it was cancelled.
+    expect(run.progress).toHaveLength(atCancel);
+    expect(run.progress.at(-1)!.done).toBeLessThan(run.progress.at(-1)!.total);
   });
 
   it('compares a recording with itself at another instant', async () => {
@@ -134,9 +147,7 @@ describe('source against source in the hub', () => {
       ],
       podsAt: (at) => sets[at < 300 ? 100 : 300]!,
     });
-    const { jobId } = await t.call<{ jobId: string }>('diff.start', { left: { nodeId: rec.id, at: 0 }, right: { nodeId: rec.id } });
-    await t.ended(jobId);
-    const result = await t.call<DiffResult>('diff.result', { jobId });
+    const result = await t.compare({ left: { nodeId: rec.id, at: 0 }, right: { nodeId: rec.id } }).result();
     expect(result.left.at).toBe(100);
     expect(result.right.at).toBe(300);
     expect(result.entries.map((e) => [e.change, e.row.name, e.changes])).toEqual([
@@ -144,7 +155,7 @@ describe('source against source in the hub', () => {
       ['added', 'pod-b', []],
     ]);
     const live = await t.call<NodeInfo>('nodes.add', { host: 'worker-1' });
-    await expect(t.call('diff.start', { left: { nodeId: live.id, at: 5 }, right: { nodeId: rec.id } })).rejects.toThrow(/not a recording/);
+    await expect(t.compare({ left: { nodeId: live.id, at: 5 }, right: { nodeId: rec.id } }).result()).rejects.toThrow(/not a recording/);
   });
 
   it('compares only the fields both sides selected when a side has a mask', async () => {
@@ -154,9 +165,7 @@ describe('source against source in the hub', () => {
     const live = await t.call<NodeInfo>('nodes.add', { host: 'worker-1' });
     await t.call('nodes.setMask', { nodeId: live.id, mask: 'metadata.uid,metadata.name,metadata.namespace' });
     t.source().reset([pod('a', 'Running', 'app:9'), pod('b', 'Running')]);
-    const { jobId } = await t.call<{ jobId: string }>('diff.start', { left: { nodeId: before.id }, right: { nodeId: live.id } });
-    await t.ended(jobId);
-    const result = await t.call<DiffResult>('diff.result', { jobId });
+    const result = await t.compare({ left: { nodeId: before.id }, right: { nodeId: live.id } }).result();
     expect(result.right.mask).toBe('metadata.uid,metadata.name,metadata.namespace');
     expect(result.counts).toEqual({ added: 0, removed: 0, changed: 0, unchanged: 2 });
   });

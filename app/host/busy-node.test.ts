@@ -27,7 +27,7 @@ const call = async <T,>(name: RequestName, input: unknown): Promise<T> => {
 beforeAll(async () => {
   dir = createPrivateSocketDir('busy.sock');
   sim = await startSimulatedKubelet({ socketPath: dir.socketPath, pods: 30_000, churnPerSecond: 200, seed: 12, strictWatchBuffer: true });
-  hub = createCore({ openLink: (request) => openKubeletNodeLink(request) });
+  hub = createCore({ openLink: (request) => openKubeletNodeLink(request, { localSocket: dir.socketPath }) });
   hub.subscribe((event) => {
     if (event.name === 'nodeState') states.push(event.payload.state);
   });

@@ -52,7 +52,10 @@ export async function startDemoKubelet(seed = Date.now() % 100_000): Promise<Dem
   return {
     spec: { kind: 'demo', label: 'Demo node (simulated)' },
     openLink: (request) => {
-      const link = openKubeletNodeLink(request, { localSocket: dir.socketPath });
+      const link = openKubeletNodeLink(request, {
+        localSocket: dir.socketPath,
+        noRest: "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results.",
+      });
       return { close: () => link.close(), logFiles: async () => logFiles };
     },
     async close() {

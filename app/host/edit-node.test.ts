@@ -39,7 +39,8 @@ async function start() {
     mode: 'browser',
     stateDir,
     demo: false,
-    openLink: (request) => openKubeletNodeLink(request, request.spec.kind === 'ssh' ? { localSocket: socket('first.sock') } : {}),
+    // Its SSH nodes reach a simulated kubelet here; its unix: nodes their own socket, as their kind says (`kind`).
+    openLink: (request, kind) => openKubeletNodeLink(request, request.spec.kind === 'ssh' ? { localSocket: socket('first.sock') } : kind),
   });
   open.push(inspector);
   const call = callerOf(inspector);

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ContractError, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
 import packageJson from '../../package.json';
 import type { AppEvent } from '../core/app-event';
-import { startDemoKubelet, type DemoKubelet } from './demo-node';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { openKubeletNodeLink } from './kubelet-node-link';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { chooseExportTarget, writeExport } from './pod-export';
 import { requireFileKind } from './written-file-kind';
+import type { PodObject } from '../pod/pod-tree';
+import type { CrashLog } from '../recording/crash-log';
 import { RECORDING_FILE_EXTENSIONS } from '../recording/recording-format';
 import { whyCannotWrite } from '../fs/write-error';
 import { createCore } from '../core/core';
@@ -23,11 +24,14 @@ import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
+import { tableHandlers } from './table-handlers';
+import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
 import { createMemoryRelease } from './memory-release';
 import { createPodLogsService } from './pod-logs-service';
-import { isOffline, sameSource, sourceKind } from '../source/kinds/source-kinds';
+import { isOffline, sameSource } from '../source/kinds/source-kinds';
+import { sourceKindNode, type HostOpening, type HostSourceContext, type KindLinkOptions } from '../source/source-registry';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -53,10 +57,11 @@ export interface HostOptions {
   /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
   history?: HistoryLimits;
   /**
-   * How a node that is not the demo is reached; default: over SSH. Tests put a simulated kubelet on
-   * this machine behind added nodes, to check what the UI relies on without an SSH server.
+   * The kubelet link the kinds that dial one open (ssh, unix), with what the kind tells it (`kind`);
+   * default: openKubeletNodeLink. Tests put a simulated kubelet on this machine behind added nodes, to
+   * check what the UI relies on without an SSH server.
    */
-  openLink?: (request: NodeLinkRequest) => NodeLink;
+  openLink?: (request: NodeLinkRequest, kind: KindLinkOptions) => NodeLink;
   /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
   podLogsDir?: string;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
@@ -91,7 +96,6 @@ export interface Host {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const exportDir = options.defaultExportDir ?? [join(homedir(), 'Downloads'), homedir()].find((d) => existsSync(d)) ?? homedir();
-  let demoStarting: Promise<DemoKubelet> | null = null;
   // Every node the app opens shares one login per jump host, and at most a few dial at once (docs/cli.md, "Many sources").
   const jumpPool = createJumpConnectionPool();
   const openLimit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
@@ -102,7 +106,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...(options.sshConfigFile ? { sshConfigFile: options.sshConfigFile } : {}),
     ...(options.podLogsDir ? { podLogsDir: options.podLogsDir } : {}),
   };
-  const openLink = options.openLink ?? ((request: NodeLinkRequest) => openKubeletNodeLink(request, linkOptions));
+  const kinds: HostSourceContext = {
+    kubeletLink: (request, kind = {}) => (options.openLink ? options.openLink(request, kind) : openKubeletNodeLink(request, { ...linkOptions, ...kind })),
+  };
+  /** Each kind as this host opens it (app/source/source-registry.ts), made on its first source. */
+  const openings = new Map<string, HostOpening>();
+  const openingOf = (kind: string): HostOpening => {
+    let opening = openings.get(kind);
+    if (!opening) {
+      const host = sourceKindNode(kind).host;
+      if (!host) throw new Error(`A ${kind} source is not opened as a live link.`);
+      opening = host(kinds);
+      openings.set(kind, opening);
+    }
+    return opening;
+  };
   // A new link's first list decodes every pod once: garbage the heap would keep its size for while the node
   // churns (memory-release.ts). That is any link the core opens: a connect, a reconnect after an error, a
   // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
@@ -111,33 +129,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const memory = createMemoryRelease();
   /** Nodes whose current link has shown its first list. */
   const listedSinceConnect = new Set<string>();
-
-  /** The demo node's link, once its simulated kubelet runs (started on first use). */
-  const openDemoLink = (request: NodeLinkRequest): NodeLink => {
-    let closed = false;
-    let link: NodeLink | null = null;
-    const opening = (async () => {
-      try {
-        demoStarting ??= startDemoKubelet();
-        const demo = await demoStarting;
-        if (!closed) link = demo.openLink(request);
-      } catch (err) {
-        demoStarting = null;
-        if (!closed) request.events.state({ phase: 'error', cause: `The simulated kubelet did not start: ${(err as Error).message}`, nextStep: 'Start the demo node again.' });
-      }
-    })();
-    return {
-      async close() {
-        closed = true;
-        await opening;
-        await link?.close();
-      },
-      logFiles: async () => {
-        await opening;
-        return link?.logFiles?.();
-      },
-    };
-  };
 
   /** Set when the saved list could be neither read nor moved aside: saving would write over it. */
   let keepSavedListAsItIs = false;
@@ -167,15 +158,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
     node: (nodeId) => core.node(nodeId),
     marked: (nodeId, path) => core.setRecording(nodeId, path),
     problem: (message, nextStep) => core.notices.raise('recording-failed', message, nextStep),
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
   });
 
   const presets = await openPresetStore(options.stateDir);
+  const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink>();
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
-      const link = sourceKind(request.spec).simulated ? openDemoLink(request) : openLink(request);
+      const link = openingOf(request.spec.kind).openLink(request);
       links.set(request.nodeId, link);
       return {
         ...link,
@@ -192,12 +185,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
       fileProvenance.delete(info.id);
-      if (info.simulated) {
-        // No one watches the simulated kubelet any more; it stops churning until asked for again.
-        const stopping = demoStarting;
-        demoStarting = null;
-        await (await stopping?.catch(() => null))?.close();
-      }
+      recordedLogs.delete(info.id);
+      // What the kind started for its sources (the demo's simulated kubelet) stops until asked for again.
+      await openings.get(info.spec.kind)?.removed?.();
     },
     edited: async (info, sameMachine) => {
       // A recording is one node's pods: another machine's would go on under the old node's name.
@@ -226,12 +216,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
     node: (nodeId) => core.node(nodeId),
-    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid })).summary,
+    pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    crashLogs: (nodeId) => recordedLogs.get(nodeId),
+    podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
   if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
+  if (tableViews.problem) core.notices.raise('table-views-unreadable', tableViews.problem.message, tableViews.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -273,9 +266,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   /** Where each opened file's pods came from, so an export of them says so too. */
   const fileProvenance = new Map<string, PodFileProvenance>();
+  /** The container logs each opened recording kept (the Logs tab reads them). */
+  const recordedLogs = new Map<string, readonly CrashLog[]>();
   const openFile = (file: PodFile) => {
     const info = core.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
+    if (file.kind === 'recording') recordedLogs.set(info.id, file.crashLogs);
     return info;
   };
 
@@ -321,10 +317,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }),
     'sshHosts.list': () => listSshHosts(options.sshConfigFile),
     'sshHosts.expand': ({ text }) => expandHostLines(text, options.sshConfigFile),
-    'nodes.connect': (input) => {
+    'nodes.connect': (input, call) => {
       // Connecting by hand is the user saying a jump host's refused key or login is fixed: dial it again.
       jumpPool.retry();
-      return core.handlers['nodes.connect'](input);
+      return core.handlers['nodes.connect'](input, call);
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }) => {
       const node = core.node(nodeId);
@@ -388,6 +384,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
+    ...tableHandlers(core, tableViews),
   };
 
   const saved = await loadRemembered();
@@ -400,9 +397,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
   }
   const named = (options.nodes ?? []).filter((spec) => !saved.some((n) => sameSource(n.spec, spec)));
-  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named });
+  if (named.length > 0) await core.handlers['nodes.addMany']({ nodes: named }, detachedCall());
   const demoWanted = options.demo ?? 'firstStart';
-  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({});
+  if (demoWanted === true || (demoWanted === 'firstStart' && saved.length === 0 && !options.files?.length && !options.nodes?.length)) await core.handlers['nodes.startDemo']({}, detachedCall());
 
   return {
     handlers,
@@ -422,7 +419,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await recorder.close();
       await core.close();
       await saving;
-      await (await demoStarting?.catch(() => null))?.close();
+      await Promise.all([...openings.values()].map((opening) => opening.close?.()));
     },
   };
 }

@@ -13,9 +13,10 @@ import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
 import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
-import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-api';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
-import { isSshError } from '../ssh/ssh-errors';
+import { isSshError, type HopLabel } from '../ssh/ssh-errors';
+import type { SshTarget } from '../ssh/ssh-connection';
+import type { SshSession } from '../ssh/ssh-session';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
@@ -23,15 +24,19 @@ import { labelOf } from '../source/kinds/source-kinds';
 import { dialKubeletNode, dialLocalKubelet, type KubeletNode } from '../source/kubelet-node/dial-kubelet-node';
 import { kubeletDialSettings } from '../source/kubelet-node/ssh-node-settings';
 import { openNodeAccess, type NodeAccess, type NodeReachable } from '../source/node-access';
-import { appNextStep, EDIT_NODE, editNodeWith } from './app-next-step';
+import { appNextStep, EDIT_NODE } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { readNodeMetrics } from './node-metrics-reader';
 import { pooledString, rowOfPod } from '../core/node-pods';
 import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
-  /** Talk to this socket on this machine instead of going through SSH (the demo node). */
+  /** Talk to this socket on this machine instead of going through SSH (a unix: source, the demo node). */
   localSocket?: string;
+  /** Why there are no CPU, memory or probe results when the kubelet is read through its Pods API, and what would show them. */
+  noRest?: string;
+  /** Why there are no devices (no PodResources socket), and what would show them. */
+  noPodResources?: string;
   /** The ssh_config to read (like ssh -F); default ~/.ssh/config. */
   sshConfigFile?: string;
   /** Where accepted kubelet serving certificates are pinned; default in the state folder. */
@@ -114,8 +119,8 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
 
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink & NodeReachable {
   const { spec, events } = request;
-  // A unix: source is a socket on this machine, as the demo node's is.
-  const localSocket = options.localSocket ?? (spec.kind === 'unix' ? spec.socketPath : undefined);
+  // A socket on this machine (a unix: source, the demo node), else the node over SSH.
+  const { localSocket } = options;
   /** The node's kubelet and what else was opened to it (REST, PodResources, its SSH session), once dialled. */
   let node: KubeletNode | undefined;
   /** Whether the node's settings run what needs root through sudo. */
@@ -126,16 +131,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const abortOpen = new AbortController();
   const metricsPause = wakeableSleep();
 
-  const noRest =
-    spec.kind === 'demo'
-      ? "The demo node's simulated kubelet is read through the Pods API only, which has no CPU, memory or probe results."
-      : spec.kind === 'ssh' && spec.api === 'auto'
-        ? `Read through the Pods API socket (auto found one), which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API”')}.`
-        : `Read through the Pods API, which has no CPU, memory or probe results: to see them, ${editNodeWith('Kubelet API “REST API” (or “Auto”)')}.`;
-  const noPodResources =
-    spec.kind === 'ssh'
-      ? `Devices come from the PodResources API: to see them, ${editNodeWith(`its “PodResources socket” (usually ${POD_RESOURCES_SOCKET})`)}.`
-      : 'Devices come from the PodResources API, which this source does not read.';
+  // Why what the kind's API lacks is absent: the kind's own words (app/source/open/), else in general.
+  const noRest = options.noRest ?? 'Read through the Pods API, which has no CPU, memory or probe results.';
+  const noPodResources = options.noPodResources ?? 'Devices come from the PodResources API, which this source does not read.';
 
   /** CPU, memory, probes and devices while the node is live, every metricsIntervalMs. */
   const readMetrics = async () => {
@@ -218,20 +216,34 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       node = dialLocalKubelet(localSocket, wireOptions);
       return startWatch(node.client);
     }
+    // Only a node over SSH comes without a socket here; a spec of another kind here is a bug.
     if (spec.kind !== 'ssh') throw new Error(`A ${spec.kind} source has no socket to connect to.`);
-    const { resolveSshTarget } = await import('../ssh/ssh-target');
-    const sshTarget = await resolveSshTarget(spec.host, {
+    const overrides = {
       ...(spec.user ? { user: spec.user } : {}),
       ...(spec.port ? { port: spec.port } : {}),
       ...(spec.identityFile ? { identityFiles: [spec.identityFile] } : {}),
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
-    });
-    if (closed) return;
+    };
+    // The built-in client stays the app's default until its prompts reach the user through ssh's askpass;
+    // OpenSSH is the node's setting (ssh: 'openssh') for logins that need none (agent, keys) or a ProxyCommand.
+    const sshClient = spec.ssh ?? 'builtin';
+    events.sshClient?.(sshClient);
+    let sshTarget: SshTarget | HopLabel;
+    let session: SshSession | undefined;
+    if (sshClient === 'openssh') {
+      const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
+      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter }));
+    } else {
+      const { resolveSshTarget } = await import('../ssh/ssh-target');
+      sshTarget = await resolveSshTarget(spec.host, overrides);
+    }
+    if (closed) return session?.close();
     const settings = kubeletDialSettings(spec, options.pinsFile ?? defaultPinsFile(defaultStateDir()), wireOptions.mask);
     dialSudo = settings.sudo === true;
     node = await dialKubeletNode(sshTarget, settings, {
       prompter: request.prompter,
+      ...(session ? { session } : {}),
       ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
       signal: abortOpen.signal,
       // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.

@@ -2,19 +2,25 @@ import { ContractError, type NodeInfo } from '../contract';
 import type { PodEventType } from '../core/core-types';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { CrashLogCapture, DEFAULT_CRASH_LOG_BOUNDS, type CrashLogBounds } from '../recording/crash-log-capture';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
+import { containerLogs } from '../logs/container-logs';
+import type { NodeLogFiles } from '../core/node-link';
 
 interface Recording {
   writer: RecordingWriter;
   /** The pods present as recorded, so a relist is written as the changes it brought. */
   present: Set<string>;
+  /** Keeps the end of the log of each container instance that ends meanwhile. */
+  capture: CrashLogCapture;
 }
 
 const uidOf = (pod: DecodedPod) => (pod.pod.metadata as PodObject | undefined)?.uid as string | undefined;
 
 /**
  * The UI's recordings: a live node's watch written to a file (app/recording), starting with its full
- * pod set. A write that fails (full disk) stops that recording and says so; what was written stays.
+ * pod set, and the end of the log of each container instance that ends meanwhile, read through the node's
+ * link. A write that fails (full disk) stops that recording and says so; what was written stays.
  */
 export class NodeRecorder {
   private readonly recordings = new Map<string, Recording>();
@@ -25,7 +31,10 @@ export class NodeRecorder {
       node(nodeId: string): NodeInfo;
       marked(nodeId: string, path: string | undefined): void;
       problem(message: string, nextStep: string): void;
+      /** The node's log files through its live link; undefined while it has none. */
+      logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
     },
+    private readonly bounds: CrashLogBounds = DEFAULT_CRASH_LOG_BOUNDS,
   ) {}
 
   async start(nodeId: string, path: string): Promise<void> {
@@ -41,7 +50,16 @@ export class NodeRecorder {
     } catch (err) {
       throw new ContractError('export-failed', err instanceof Error ? err.message : String(err), 'Choose a new file in a folder you can write to.');
     }
-    this.recordings.set(nodeId, { writer, present: new Set(pods.flatMap((p) => uidOf(p) ?? [])) });
+    const capture = new CrashLogCapture(
+      async () => {
+        const files = await this.host.logFiles(nodeId);
+        return files && { logs: containerLogs(files.access), logsDir: files.logsDir };
+      },
+      this.bounds,
+      (log) => writer.appendCrashLog(log),
+    );
+    for (const p of pods) capture.baseline(p.pod);
+    this.recordings.set(nodeId, { writer, present: new Set(pods.flatMap((p) => uidOf(p) ?? [])), capture });
     this.host.marked(nodeId, path);
   }
 
@@ -50,6 +68,7 @@ export class NodeRecorder {
     if (!recording) throw new ContractError('not-found', 'This node is not being recorded.', 'Start a recording first.');
     this.recordings.delete(nodeId);
     this.host.marked(nodeId, undefined);
+    await recording.capture.drain();
     await recording.writer.close();
     return { path: recording.writer.path, events: recording.writer.events };
   }
@@ -92,7 +111,7 @@ export class NodeRecorder {
   async close(): Promise<void> {
     const all = [...this.recordings.values()];
     this.recordings.clear();
-    await Promise.all(all.map((r) => r.writer.close().catch(() => undefined)));
+    await Promise.all(all.map((r) => r.capture.drain().then(() => r.writer.close()).catch(() => undefined)));
   }
 
   private append(recording: Recording, time: number, type: PodEventType, pod: DecodedPod): void {
@@ -102,5 +121,7 @@ export class NodeRecorder {
       else recording.present.add(uid);
     }
     recording.writer.append({ time, type, pod });
+    if (type !== 'DELETED') recording.capture.seen(pod.pod);
+    else if (uid) recording.capture.forget(uid);
   }
 }

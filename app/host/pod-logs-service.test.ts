@@ -2,12 +2,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogRead, NodeInfo, PodRow } from '../contract';
+import { detachedCall, type LogRead, type NodeInfo, type PodRow } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
 import { createHost, type Host } from './host';
 import { createPodLogsService, MAX_FOLLOWS } from './pod-logs-service';
 import { localFileAccess } from '../logs/local-file-access';
+import { startRecording } from '../recording/recording-writer';
 import { callerOf, driveHost } from './testing/drive-host';
 
 // The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
@@ -68,6 +69,29 @@ describe('logs.read', () => {
     const r = await call<LogRead>('logs.read', { nodeId: opened.nodes[0]!.id, uid: running.uid });
     expect(r).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^Logs are not available offline: .* snapshot file/) });
     await call('nodes.remove', { nodeId: opened.nodes[0]!.id });
+  });
+});
+
+describe('logs.read on a recording', () => {
+  it('shows the lines the recorder kept when the instance ended, marked as captured, and why there are none for the current one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ns-logs-rec-'));
+    const path = join(dir, 'crash.recording');
+    const uid = '0a1b2c3d-0000-4000-8000-00000000000f';
+    const status = { name: 'app', containerID: 'containerd://b', restartCount: 1, state: { running: { startedAt: '2026-11-27T10:00:05Z' } }, lastState: { terminated: { containerID: 'containerd://a', exitCode: 2, reason: 'Error', finishedAt: '2026-11-27T10:00:02Z' } } };
+    const pod = { pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid }, spec: { containers: [{ name: 'app' }] }, status: { phase: 'Running', containerStatuses: [status] } }, unknownFields: [] };
+    const writer = await startRecording(path, { provenance: { node: 'worker-1' }, pods: [pod] });
+    writer.appendCrashLog({ uid, namespace: 'default', name: 'web', container: 'app', containerID: 'containerd://a', instance: 0, ended: 'restarted', exitCode: 2, reason: 'Error', lines: 2, truncated: true, records: Buffer.from('2026-11-27T10:00:01Z stdout F \x1b[32mserving\x1b[0m\n2026-11-27T10:00:02Z stderr F panic: boom\n') });
+    await writer.close();
+    const opened = await call<{ nodes: NodeInfo[] }>('sources.open', { paths: [path] });
+    const nodeId = opened.nodes[0]!.id;
+    const r = ok(await call<LogRead>('logs.read', { nodeId, uid, previous: true, timestamps: true }));
+    expect(r).toMatchObject({ container: 'app', containers: ['app'], captured: { instance: 0, exitCode: 2, reason: 'Error', truncated: true } });
+    expect(r.lines).toEqual(['2026-11-27T10:00:01.000000000Z \x1b[32mserving\x1b[0m', '2026-11-27T10:00:02.000000000Z panic: boom']);
+    const current = await call<LogRead>('logs.read', { nodeId, uid });
+    expect(current).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^Container app of pod default\/web was running at .*: a recording keeps the end of an instance's log once it ends\.$/), nextStep: expect.stringContaining('previous') });
+    const follow = await call<{ status: string; message: string }>('logs.follow', { nodeId, uid, previous: false });
+    expect(follow).toMatchObject({ status: 'unavailable', message: expect.stringContaining('Nothing more is written to a recording') });
+    await call('nodes.remove', { nodeId });
   });
 });
 
@@ -136,10 +160,12 @@ describe('a read of more than the answer may carry', () => {
       node: () => ({ id: 'n', label: 'node', spec: { kind: 'unix', label: 'node', socketPath: '/x' } }) as unknown as NodeInfo,
       pod: async () => ({ namespace: 'default', name: 'web' }),
       logFiles: async () => ({ access: localFileAccess(), logsDir, sudo: false }),
+      crashLogs: () => undefined,
+      podObject: async () => ({}),
       emit: () => {},
       readCharsMax: 1000,
     });
-    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }));
+    const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }, detachedCall()));
     // 99 characters a line: 10 fit in 1000; the other 40 are counted, not sent.
     expect(r.lines).toHaveLength(10);
     expect(r.lines[0]!.startsWith('040 ')).toBe(true);

@@ -1,7 +1,9 @@
 /**
  * The contract's logs.read / logs.follow / logs.stopFollow: a pod container's log read from the node's files
- * (app/logs) through the node's live link. An offline source, a node not connected, a container without a
- * log are answered as `unavailable` with the reason and what to do: the Logs tab shows that, not an error.
+ * (app/logs) through the node's live link, or on a recording the end of an ended instance's log as the
+ * recorder captured it (app/recording/crash-log-read.ts), for the pod as it was at the recording's instant.
+ * A snapshot, a node not connected, a container without a log are answered as `unavailable` with the reason
+ * and what to do: the Logs tab shows that, not an error.
  * A follow's lines go out as logLines events in batches; it runs until stopped, its node's link goes, the
  * container restarts, or it fails (logFollowEnded says which).
  */
@@ -12,6 +14,9 @@ import { LogAccessError } from '../logs/log-file-access';
 import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
 import { listContainers, parsePodDirName, type PodLogDir } from '../logs/pod-log-layout';
 import { TextLines } from '../logs/text-lines';
+import type { PodObject } from '../pod/pod-tree';
+import type { CrashLog } from '../recording/crash-log';
+import { findCrashLog, firstAppContainer, readCrashLog, recordedContainers } from '../recording/crash-log-read';
 import type { AppEvent } from '../core/app-event';
 import { editNodeWith } from './app-next-step';
 import type { NodeLogFiles } from '../core/node-link';
@@ -23,6 +28,10 @@ export interface PodLogsServiceDeps {
   pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
   /** The node's log files through its live link; undefined when it has none now. */
   logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
+  /** An opened recording's captured logs (none for other sources). */
+  crashLogs(nodeId: string): readonly CrashLog[] | undefined;
+  /** The pod as its source holds it now (a recording: at the instant shown), as kubectl's JSON. */
+  podObject(nodeId: string, uid: string): Promise<PodObject>;
   emit(event: AppEvent): void;
   /** How often a follow looks for new bytes (default the reader's 1 s). */
   pollIntervalMs?: number;
@@ -64,8 +73,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     // Only files lack logs (app/source/kinds/source-kinds.test.ts).
     if (!sourceCan(node.spec, 'logs')) {
       return unavailable(
-        `Logs are not available offline: ${node.label} is a ${node.spec.kind} file, and container logs are not part of one.`,
-        'Nodescope reads logs from the node\'s own files while connected: open the pod on the live node to see them.',
+        `Logs are not available offline: ${node.label} is a snapshot file, and container logs are not part of one.`,
+        'Nodescope reads logs from the node\'s own files while connected (and a recording keeps the end of each crashed container\'s): open the pod on the live node to see them.',
       );
     }
     const files = await deps.logFiles(input.nodeId);
@@ -105,9 +114,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
     containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
 
-  const read = async (input: ValidInput<'logs.read'>): Promise<LogRead> => {
-    const t = await resolve(input);
-    if ('status' in t) return t;
+  /** The lines as text, the newest kept within the answer's bounds. */
+  const collect = async (written: AsyncIterable<{ bytes: Buffer }>) => {
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     const out: string[] = [];
     const budget = deps.readCharsMax ?? LOG_READ_CHARS_MAX;
@@ -119,13 +127,43 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
       // The newest lines are the ones asked for: the oldest give way (dropped in one go below).
       while (chars > budget && first < out.length - 1) chars -= out[first++]!.length;
     };
+    for await (const w of written) for (const l of text.push(w.bytes)) keep(l);
+    for (const l of text.flush()) keep(l);
+    return { lines: out.slice(first), ...(first ? { omitted: first } : {}) };
+  };
+
+  /** A recording: the capture of the instance the pod's status at the instant shown names. */
+  const readRecorded = async (input: ValidInput<'logs.read'>, node: NodeInfo): Promise<LogRead> => {
+    const pod = await deps.podObject(input.nodeId, input.uid);
+    const containers = recordedContainers(pod);
+    const container = input.container ?? firstAppContainer(pod) ?? containers[0];
+    if (!container) return unavailable('No container of this pod had started at this point of the recording.', 'Move the recording\'s time later.', []);
+    const at = node.state.phase === 'offline' && node.state.timeline ? new Date(node.state.timeline.at).toISOString() : 'this time';
+    const answer = findCrashLog(deps.crashLogs(input.nodeId) ?? [], pod, container, input.previous, at);
+    if (!('log' in answer)) return unavailable(`${answer.message[0]!.toUpperCase()}${answer.message.slice(1)}.`, answer.nextStep, containers);
+    const { log } = answer;
+    const got = await collect(readCrashLog(log, readOptions(input, false)));
+    const captured = {
+      at: log.time,
+      instance: log.instance,
+      truncated: log.truncated,
+      ...(log.reason !== undefined ? { reason: log.reason } : {}),
+      ...(log.exitCode !== undefined ? { exitCode: log.exitCode } : {}),
+      ...(log.finishedAt !== undefined ? { finishedAt: log.finishedAt } : {}),
+    };
+    return { status: 'ok', containers, container, ...got, captured };
+  };
+
+  const read = async (input: ValidInput<'logs.read'>): Promise<LogRead> => {
+    const node = deps.node(input.nodeId);
+    if (node.spec.kind === 'recording') return readRecorded(input, node);
+    const t = await resolve(input);
+    if ('status' in t) return t;
     try {
-      for await (const w of lines(t, input, readOptions(input, false))) for (const l of text.push(w.bytes)) keep(l);
+      return { status: 'ok', containers: t.containers, container: t.container, ...(await collect(lines(t, input, readOptions(input, false)))) };
     } catch (err) {
       return asUnavailable(err, t.files, t.containers);
     }
-    for (const l of text.flush()) keep(l);
-    return { status: 'ok', containers: t.containers, container: t.container, lines: out.slice(first), ...(first ? { omitted: first } : {}) };
   };
 
   /** Stopped by the window, or by its node's link going (then the window is told why the lines stopped). */
@@ -177,6 +215,9 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow' | 'logs.stopFollow'> = {
     'logs.read': read,
     'logs.follow': async (input) => {
+      if (deps.node(input.nodeId).spec.kind === 'recording') {
+        return unavailable('Nothing more is written to a recording: it keeps the end of each instance\'s log as it ended.', 'Turn Follow off to read what it kept.');
+      }
       const t = await resolve(input);
       if ('status' in t) return t;
       // A previous instance is finished: following it is reading it.

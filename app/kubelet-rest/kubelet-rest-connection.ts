@@ -9,7 +9,8 @@
  */
 import type { FieldMask } from '../mask/field-mask';
 import type { SshTarget } from '../ssh/ssh-connection';
-import { createSshSession, type SshSession, type SshSessionOptions } from '../ssh/ssh-session';
+import { sessionFor, type SshSession, type SshSessionOptions } from '../ssh/ssh-session';
+import type { HopLabel } from '../ssh/ssh-errors';
 import { pinName } from './kubelet-certificate-pins';
 import { createKubeletRestClient, type KubeletRestClient } from './kubelet-rest-client';
 import { createRestTransport, type RestTransport } from './kubelet-rest-transport';
@@ -52,7 +53,7 @@ export interface KubeletRestConnection {
 
 export { CredentialError };
 
-export async function openKubeletRest(target: SshTarget, options: KubeletRestOptions): Promise<KubeletRestConnection> {
+export async function openKubeletRest(target: SshTarget | HopLabel, options: KubeletRestOptions): Promise<KubeletRestConnection> {
   const readOnly = options.readOnly === true;
   const port = options.port ?? (readOnly ? KUBELET_READ_ONLY_PORT : KUBELET_PORT);
   if (readOnly && (options.credentials?.token || options.credentials?.clientCert)) {
@@ -64,9 +65,9 @@ export async function openKubeletRest(target: SshTarget, options: KubeletRestOpt
     ca = await readCredentialFile(options.caFile, 'kubelet CA');
   }
   const own = !options.session;
-  const session = options.session ?? createSshSession(target, options);
+  const session = sessionFor(target, options.session, options);
   try {
-    const credentials = await loadRestCredentials(options.credentials ?? {}, async () => (await session.connection()).client);
+    const credentials = await loadRestCredentials(options.credentials ?? {}, async () => (await session.connection()).channels);
     const channel = createNodeTcpChannel(() => session.connection(), {
       port,
       readOnly,

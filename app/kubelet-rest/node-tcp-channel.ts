@@ -5,8 +5,7 @@
  * workstation. In `auto` mode a forward sshd refuses switches to the bridge command and says so.
  */
 import type { Duplex } from 'node:stream';
-import type { ClientChannel } from 'ssh2';
-import { onExit, openExec } from '../ssh/remote-exec';
+import { OPEN_ADMINISTRATIVELY_PROHIBITED, OPEN_CONNECT_FAILED, type ChannelOpenError } from '../ssh/node-channels';
 import type { SshConnection } from '../ssh/ssh-connection';
 import { SshError } from '../ssh/ssh-errors';
 import { streamFailureLog } from '../ssh/stream-failure-log';
@@ -33,10 +32,6 @@ export interface NodeTcpChannel {
   lastError(): SshError | null;
 }
 
-/** ssh2's reason codes for a refused channel (RFC 4254 §5.1). */
-const ADMINISTRATIVELY_PROHIBITED = 1;
-const CONNECT_FAILED = 2;
-
 const STDERR_LIMIT = 4096;
 
 /** Connection refused on the node: names the port, and what the read-only port's absence usually means. */
@@ -45,16 +40,6 @@ export function notListening(host: string, port: number, readOnly: boolean, deta
     readOnly
       ? 'The read-only port (10255) is off on most clusters (readOnlyPort: 0 in the kubelet config, `cat /var/lib/kubelet/config.yaml` on the node); use the authenticated port 10250 with a token or client certificate.'
       : `Check that the kubelet runs and serves on port ${port} (port: in its config, /var/lib/kubelet/config.yaml). If only its read-only port is enabled (readOnlyPort: 10255), use --read-only.`);
-}
-
-function forwardOut(conn: SshConnection, port: number): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => {
-    try {
-      conn.client.forwardOut('127.0.0.1', 0, '127.0.0.1', port, (err, ch) => (err ? reject(err) : resolve(ch)));
-    } catch (err) {
-      reject(err);
-    }
-  });
 }
 
 export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>, options: NodeTcpChannelOptions): NodeTcpChannel {
@@ -67,15 +52,15 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
 
   const openCommand = async (conn: SshConnection): Promise<Duplex> => {
     const { host } = conn.target;
-    const ch = await openExec(conn.client, command).catch((err: Error) => {
+    const ch = await conn.channels.exec(command).catch((err: Error) => {
       throw new SshError('BRIDGE_FAILED', `Could not start \`${command}\` on ${host}: ${err.message}`, 'The SSH connection may have dropped; it will be re-dialled.', err);
     });
     let stderr = '';
     ch.stderr.on('data', (d: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += d.toString();
     });
-    onExit(ch, (code) => {
-      if (typeof code !== 'number' || code === 0) return;
+    void ch.exit.then((code) => {
+      if (code === null || code === 0) return;
       const text = stderr.trim() || `exit code ${code}`;
       if (/Connection refused/i.test(stderr)) return record(notListening(host, port, options.readOnly === true, text));
       if (/not found|No such file/i.test(stderr) && /socat/.test(stderr)) {
@@ -90,11 +75,11 @@ export function createNodeTcpChannel(getConnection: () => Promise<SshConnection>
     const conn = await getConnection();
     if (mode === 'command') return openCommand(conn);
     try {
-      return await forwardOut(conn, port);
+      return await conn.channels.openTcp('127.0.0.1', port);
     } catch (err) {
-      const e = err as Error & { reason?: number };
-      if (e.reason === CONNECT_FAILED) throw notListening(conn.target.host, port, options.readOnly === true, e.message);
-      if (e.reason !== ADMINISTRATIVELY_PROHIBITED) {
+      const e = err as ChannelOpenError;
+      if (e.reason === OPEN_CONNECT_FAILED) throw notListening(conn.target.host, port, options.readOnly === true, e.message);
+      if (e.reason !== OPEN_ADMINISTRATIVELY_PROHIBITED) {
         throw new SshError('CONNECTION_LOST', `Could not open a channel to 127.0.0.1:${port} on ${conn.target.host}: ${e.message}`, 'The SSH connection dropped; it will be re-dialled.', e);
       }
       if (requested === 'direct') {

@@ -4,7 +4,7 @@
  * kubelet's own files are root-only). Contents stay in memory: never in argv, logs or messages.
  */
 import { X509Certificate } from 'node:crypto';
-import type { Client } from 'ssh2';
+import type { NodeChannels } from '../ssh/node-channels';
 import { readSmallFile, UnsuitableFileError } from '../fs/read-small-file';
 import { RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
 import { NodescopeError } from '../util/nodescope-error';
@@ -56,13 +56,13 @@ export async function readCredentialFile(file: string, what: string): Promise<st
   }
 }
 
-async function read(source: SecretSource, what: string, client: () => Promise<Client>): Promise<string> {
+async function read(source: SecretSource, what: string, channels: () => Promise<NodeChannels>): Promise<string> {
   if ('file' in source) return readCredentialFile(source.file, what);
   const command = nodeReadCommand(source.nodePath);
   let r;
   try {
     // `cat` of a device (/dev/zero) never ends, and of a FIFO waits for a writer: both are bounded.
-    r = await runRemote(await client(), command, { maxStdoutBytes: CREDENTIAL_FILE_MAX_BYTES });
+    r = await runRemote(await channels(), command, { maxStdoutBytes: CREDENTIAL_FILE_MAX_BYTES });
   } catch (err) {
     if (!(err instanceof RemoteRunError)) throw err;
     throw new CredentialError(
@@ -84,16 +84,16 @@ export function validateSources(s: RestCredentialSources): void {
   if (!s.clientCert !== !s.clientKey) throw new CredentialError('a client certificate needs its key, and a key its certificate', 'Give both --client-cert and --client-key.');
 }
 
-export async function loadRestCredentials(s: RestCredentialSources, client: () => Promise<Client>): Promise<RestCredentials> {
+export async function loadRestCredentials(s: RestCredentialSources, channels: () => Promise<NodeChannels>): Promise<RestCredentials> {
   validateSources(s);
   if (s.token) {
-    const token = (await read(s.token, 'token', client)).trim();
+    const token = (await read(s.token, 'token', channels)).trim();
     if (!token || /\s/.test(token)) throw new CredentialError(`the token at ${where(s.token)} is ${token ? 'not one word' : 'empty'}`, 'A bearer token file holds the token alone, e.g. from `kubectl create token NAME`.');
     return { token, description: `bearer token from ${where(s.token)}` };
   }
   if (s.clientCert && s.clientKey) {
-    const cert = await read(s.clientCert, 'client certificate', client);
-    const key = await read(s.clientKey, 'client key', client);
+    const cert = await read(s.clientCert, 'client certificate', channels);
+    const key = await read(s.clientKey, 'client key', channels);
     let subject: string;
     try {
       subject = new X509Certificate(cert).subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'without a CN';

@@ -9,7 +9,7 @@ import { encodePod } from '../pod/encode';
 import { podDigest } from './received-pod';
 import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
-import type { Client, ClientChannel } from 'ssh2';
+import type { NodeChannels } from '../ssh/node-channels';
 import { openKubeletTransport, type KubeletTransport } from '../ssh/kubelet-transport';
 import { createSshSession, type SshSession } from '../ssh/ssh-session';
 import type { SshTarget } from '../ssh/ssh-connection';
@@ -35,29 +35,27 @@ const startKubelet = (socketPath: string) =>
  */
 function controllingOpens(session: SshSession, before: { open?(n: number): Promise<void>; refusal(n: number): Promise<void> }): SshSession {
   let opens = 0;
-  // One stand-in per connection, as the real client is one: the bridge remembers connections it forwarded on.
-  const standIns = new WeakMap<Client, Client>();
-  const control = (client: Client): Client =>
-    new Proxy(client, {
-      get: (target, key) => {
-        if (key === 'openssh_forwardOutStreamLocal') {
-          return (path: string, cb: (err: Error | undefined, ch: ClientChannel) => void) => {
-            const n = ++opens;
-            void (before.open?.(n) ?? Promise.resolve()).then(() =>
-              target.openssh_forwardOutStreamLocal(path, (err, ch) => (err ? void before.refusal(n).then(() => cb(err, ch)) : cb(err, ch))),
-            );
-          };
-        }
-        const value = Reflect.get(target, key) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+  // One stand-in per connection, as the real channels are one: the bridge remembers connections it forwarded on.
+  const standIns = new WeakMap<NodeChannels, NodeChannels>();
+  const control = (channels: NodeChannels): NodeChannels => ({
+    ...channels,
+    openUnixSocket: async (path) => {
+      const n = ++opens;
+      await (before.open?.(n) ?? Promise.resolve());
+      try {
+        return await channels.openUnixSocket(path);
+      } catch (err) {
+        await before.refusal(n);
+        throw err;
+      }
+    },
+  });
   return {
     ...session,
     connection: async () => {
       const conn = await session.connection();
-      if (!standIns.has(conn.client)) standIns.set(conn.client, control(conn.client));
-      return { ...conn, client: standIns.get(conn.client)! };
+      if (!standIns.has(conn.channels)) standIns.set(conn.channels, control(conn.channels));
+      return { ...conn, channels: standIns.get(conn.channels)! };
     },
   };
 }

@@ -19,6 +19,8 @@ export interface ContainerLogTarget {
   container: string;
   /** The instance before the current one (`kubectl logs -p`). */
   previous?: boolean;
+  /** A given instance by its number (`N.log`), whichever is current. */
+  instance?: number;
 }
 
 /** The capability: what a source that can reach a node's log files offers. */
@@ -29,7 +31,7 @@ export interface ContainerLogs {
 export function containerLogs(access: LogFileAccess): ContainerLogs {
   return {
     async *read(target, options) {
-      const files = await containerLogFiles(access, target.pod, target.container, target.previous);
+      const files = await containerLogFiles(access, target.pod, target.container, target.previous, target.instance);
       yield* readContainerLogFiles(access, files, options);
     },
   };
@@ -142,7 +144,13 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
       if (writer.done) return;
     }
   };
-  yield* readTo(files.current, stat.size);
+  if (live.bytes && live.start + live.bytes.length === stat.size) {
+    // The tail was read while finding where it starts: not read a second time.
+    offset = stat.size;
+    yield* put(split.push(live.bytes));
+  } else {
+    yield* readTo(files.current, stat.size);
+  }
   if (!options.follow) {
     const rest = split.takeRest();
     if (rest.length) yield* put([rest]);

@@ -50,7 +50,7 @@ afterAll(async () => {
 async function access(user: 'root' | 'noSudo' | 'operator', sudo: boolean): Promise<LogFileAccess> {
   const conn = await openSshConnection(harnessTarget(h, h[user]), { prompter: scriptedPrompter() });
   conns.push(conn);
-  return nodeFileAccess(async () => conn.client, { node: 'target', sudo });
+  return nodeFileAccess(async () => conn.channels, { node: 'target', sudo });
 }
 
 async function read(a: LogFileAccess, opts: LogReadOptions, previous = false, container = 'coredns'): Promise<string> {

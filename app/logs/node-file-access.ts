@@ -4,8 +4,8 @@
  * argument is quoted as one word; the paths themselves are built only from names pod-log-layout.ts checked.
  * Only the bytes asked for cross the link: a tail moves a few chunks from the end, never the file.
  */
-import type { Client } from 'ssh2';
-import { onExit, openExec, RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
+import type { NodeChannels } from '../ssh/node-channels';
+import { RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
 import { LogAccessError, type LogFileAccess } from './log-file-access';
 
 export interface NodeFileAccessOptions {
@@ -26,7 +26,7 @@ const checkPath = (p: string) => {
   return p;
 };
 
-export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileAccessOptions): LogFileAccess {
+export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: NodeFileAccessOptions): LogFileAccess {
   const where = `node ${options.node}`;
   const failure = (what: string, stderr: string, code: number | null, command: string): LogAccessError => {
     const text = stderr.trim() || (code === null ? 'the command ended without an exit status (killed by a signal, or the connection dropped)' : `exit code ${code}`);
@@ -41,7 +41,7 @@ export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileA
   const run = async (argv: string[], what: string) => {
     const command = nodeCommand(argv, options.sudo);
     try {
-      return { command, ...(await runRemote(await client(), command, { maxStdoutBytes: 16 << 20 })) };
+      return { command, ...(await runRemote(await channels(), command, { maxStdoutBytes: 16 << 20 })) };
     } catch (err) {
       if (err instanceof RemoteRunError) throw new LogAccessError(`cannot ${what} on ${where}: ${err.message}`, `Run \`${command}\` on the node to see why.`);
       throw err;
@@ -71,11 +71,9 @@ export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileA
       // dd reads exactly the range (GNU and BusyBox both know skip_bytes/count_bytes); tail -c would need a pipe.
       const argv = ['dd', `if=${checkPath(path)}`, 'iflag=skip_bytes,count_bytes', `skip=${offset}`, `count=${length}`, 'bs=65536', 'status=none'];
       const command = nodeCommand(argv, options.sudo);
-      const ch = await openExec(await client(), command);
+      const ch = await (await channels()).exec(command);
       let stderr = '';
-      let code: number | null = null;
       ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      onExit(ch, (c) => (code = c));
       // The exit status may come after the data ends: wait for the channel to close before judging it.
       const closed = new Promise<void>((resolve) => ch.once('close', () => resolve()));
       ch.end();
@@ -85,6 +83,7 @@ export function nodeFileAccess(client: () => Promise<Client>, options: NodeFileA
       } finally {
         ch.close();
       }
+      const code = await ch.exit;
       if (code !== 0) throw failure(`read ${path}`, stderr, code, command);
     },
   };

@@ -95,10 +95,11 @@ const LIVE = /^(\d+)\.log$/;
 const ROTATED = /^(\d+)\.log\.(\d{8}-\d{6})(\.gz)?$/;
 
 /**
- * The files of the current instance (the highest restart count, as the kubelet numbers them), or with
- * `previous` of the one before it (`kubectl logs -p`, as crictl finds it: restart count minus one).
+ * The files of the current instance (the highest restart count, as the kubelet numbers them), with
+ * `previous` of the one before it (`kubectl logs -p`, as crictl finds it: restart count minus one), or of a
+ * given `instance` (the flight recorder's capture of one that ended).
  */
-export async function containerLogFiles(access: LogFileAccess, pod: PodLogDir, container: string, previous = false): Promise<ContainerLogFiles> {
+export async function containerLogFiles(access: LogFileAccess, pod: PodLogDir, container: string, previous = false, instance?: number): Promise<ContainerLogFiles> {
   if (!isContainerName(container)) throw new LogAccessError(`'${container}' is not a container name`, 'Container names are lower-case letters, digits and -.', 'BAD_INPUT');
   const dir = `${pod.path}/${container}`;
   const names = await access.list(dir);
@@ -116,7 +117,10 @@ export async function containerLogFiles(access: LogFileAccess, pod: PodLogDir, c
   if (latest === undefined) {
     throw new LogAccessError(`container ${container} of pod ${podText} has no log file in ${dir}`, 'It has not started yet, or its logs were removed with the container (container garbage collection).', 'NOT_FOUND');
   }
-  const restartCount = previous ? latest - 1 : latest;
+  if (instance !== undefined && !counts.includes(instance)) {
+    throw new LogAccessError(`instance ${instance} of container ${container} (${instance}.log) is not in ${dir}`, 'Container garbage collection removed it, or the runtime numbered it otherwise.', 'NOT_FOUND');
+  }
+  const restartCount = instance ?? (previous ? latest - 1 : latest);
   if (previous && !counts.includes(restartCount)) {
     throw new LogAccessError(
       latest === 0 ? `previous terminated container ${JSON.stringify(container)} in pod ${JSON.stringify(podText)} not found` : `the previous instance of container ${container} (${restartCount}.log) is gone from ${dir}`,

@@ -5,7 +5,7 @@
  * the login shell, which then only unquotes it), and locally it runs without a shell at all.
  */
 import { execFile } from 'node:child_process';
-import type { Client } from 'ssh2';
+import type { NodeChannels } from '../ssh/node-channels';
 import { RemoteRunError, runRemote, shellQuote, type RemoteRunResult } from '../ssh/remote-exec';
 
 export interface RunOptions {
@@ -33,9 +33,9 @@ export const commandLine = (argv: readonly string[], options: RunOptions = {}): 
  * with several open at once; cause not found), which would read as a killed command. Every node command
  * is read-only, so running it again changes nothing.
  */
-export function sshCommandRunner(client: () => Promise<Client>): CommandRunner {
+export function sshCommandRunner(channels: () => Promise<NodeChannels>): CommandRunner {
   let last: Promise<unknown> = Promise.resolve();
-  const once = async (argv: readonly string[], options: RunOptions) => runRemote(await client(), commandWords(argv, options).map(shellQuote).join(' '), options);
+  const once = async (argv: readonly string[], options: RunOptions) => runRemote(await channels(), commandWords(argv, options).map(shellQuote).join(' '), options);
   return {
     run: (argv, options = {}) => {
       const next = last.then(async () => {

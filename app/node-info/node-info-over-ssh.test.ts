@@ -107,7 +107,7 @@ async function read(user: HarnessUser, extra: Partial<NodeInfoOptions> = {}): Pr
   sessions.push(session);
   const commands: string[] = [];
   const reader = createNodeInfoReader({
-    runner: announcingRunner(sshCommandRunner(async () => (await session.connection()).client), (line) => commands.push(line)),
+    runner: announcingRunner(sshCommandRunner(async () => (await session.connection()).channels), (line) => commands.push(line)),
     sudo: false,
     programs: { crictl: `${bin}/crictl`, systemctl: `${bin}/systemctl`, journalctl: `${bin}/journalctl` },
     kubeletBinary: `${bin}/kubelet`,
@@ -171,7 +171,7 @@ describe('sshCommandRunner', () => {
     const flaky = await script('flaky', `if [ -e ${marker} ]; then echo second; exit 0; fi\ntouch ${marker}\nkill -9 $$`);
     const session = createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() });
     sessions.push(session);
-    const r = await sshCommandRunner(async () => (await session.connection()).client).run([flaky]);
+    const r = await sshCommandRunner(async () => (await session.connection()).channels).run([flaky]);
     expect(r).toEqual({ stdout: 'second\n', stderr: '', code: 0 });
   }, 60_000);
 });

@@ -10,5 +10,10 @@ import { exactJsonValue } from '../diff/exact-json-value';
 
 /** `mask`: the pod was read through it, so only its fields are printed (none zero-filled). */
 export function kubectlJsonValue(pod: PodTree, mask?: FieldMask): JsonValue {
-  return exactJsonValue(podToKubectlJson(pod, { showManagedFields: true, ...(mask ? { mask } : {}) }));
+  return exactJsonValue(kubectlJsonText(pod, mask));
+}
+
+/** The text that value is read from: kubectl's JSON, managed fields too (a diff's noise rule hides them). */
+export function kubectlJsonText(pod: PodTree, mask?: FieldMask): string {
+  return podToKubectlJson(pod, { showManagedFields: true, ...(mask ? { mask } : {}) });
 }

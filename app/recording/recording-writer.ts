@@ -13,6 +13,7 @@ import { closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, rmSync, write
 import { whyCannotWrite } from '../fs/write-error';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { PodFileProvenance, RecordingEvent } from '../snapshot/pod-file';
+import { crashLogLine, type CrashLog } from './crash-log';
 import { monotonicWallClock } from './recording-clock';
 import { endLine, headerLine, podLine, syncedLine } from './recording-format';
 import { NodescopeError } from '../util/nodescope-error';
@@ -43,6 +44,8 @@ export interface RecordingWriter {
   readonly bytes: number;
   /** Appends one event, synchronously; throws RecordingWriteError when the disk refuses (the file keeps every whole line before). */
   append(event: RecordingEvent): void;
+  /** Appends the end of an ended instance's log (crash-log.ts), stamped now; throws as append does. */
+  appendCrashLog(log: Omit<CrashLog, 'time'>): void;
   /** Writes the END line, flushes and closes. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -138,6 +141,13 @@ export async function startRecording(path: string, init: { provenance: PodFilePr
       lastTime = Math.max(lastTime, event.time);
       write(podLine(lastTime, event.type, event.pod.pod));
       events++;
+      syncSoon();
+    },
+    appendCrashLog(log) {
+      if (failed) throw failed;
+      if (closed) throw new Error(`the recording ${path} is closed`);
+      lastTime = Math.max(lastTime, now());
+      write(crashLogLine({ ...log, time: lastTime }));
       syncSoon();
     },
     async close() {

@@ -5,6 +5,7 @@
  * holds the pods, never the file's text; every problem names the line and byte where it is.
  */
 import type { DecodedPod, PodObject, PodValue } from '../pod/pod-tree';
+import { parseCrashLog, type CrashLog } from '../recording/crash-log';
 import { RECORDING_KEY, RECORDING_VERSION } from '../recording/recording-format';
 import { recordingTimeline } from '../recording/recording-timeline';
 import { JsonSyntaxError, parseExactJson } from './exact-json';
@@ -63,6 +64,7 @@ class JsonPodCollector {
   private readonly initial: DecodedPod[] = [];
   private synced = false;
   private readonly events: RecordingEvent[] = [];
+  private readonly crashLogs: CrashLog[] = [];
   private start = 0;
   private endTime: number | undefined;
   /** The latest time so far and its line: the next line's time may not be earlier. */
@@ -291,6 +293,13 @@ class JsonPodCollector {
         this.events.push({ time, type: v.type, pod });
         return;
       }
+      case 'LOG': {
+        if (!this.synced) throw this.error('bad-value', 'a LOG line before the SYNCED line', piece, 'the initial pod set first');
+        const log = parseCrashLog(v, time);
+        if (typeof log === 'string') throw this.error('bad-value', log, piece, 'a LOG line as docs/recording-format.md describes it');
+        this.crashLogs.push(log);
+        return;
+      }
       case 'END':
         this.endTime = time;
         return;
@@ -316,7 +325,7 @@ class JsonPodCollector {
     if (typeof h.node === 'string') provenance.node = h.node;
     if (typeof h.origin === 'string') provenance.origin = h.origin;
     const podsAt = recordingTimeline(this.initial, this.events);
-    return { kind: 'recording', format: 'recording', provenance, start, end, initial: this.initial, events: this.events, podsAt, complete, notes: this.notes };
+    return { kind: 'recording', format: 'recording', provenance, start, end, initial: this.initial, events: this.events, crashLogs: this.crashLogs, podsAt, complete, notes: this.notes };
   }
 }
 

@@ -1,5 +1,6 @@
 /** What opening a pod file gives: a snapshot (one pod set) or a recording (a pod set over time). */
 import type { DecodedPod } from '../pod/pod-tree';
+import type { CrashLog } from '../recording/crash-log';
 import type { HeapUse } from './kept-pods-budget';
 import type { PodFileProvenance } from './snapshot-provenance';
 
@@ -37,6 +38,8 @@ export interface RecordingFile {
   end: number;
   initial: DecodedPod[];
   events: RecordingEvent[];
+  /** The ends of the logs of container instances that ended while recording (LOG lines), in time order. */
+  crashLogs: CrashLog[];
   /** The pods held at `time` (epoch ms); the initial set for any time before the first event. */
   podsAt(time: number): DecodedPod[];
   /** false when the recording was not stopped cleanly (a crash, a full disk); `notes` says what was dropped. */

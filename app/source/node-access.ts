@@ -54,12 +54,12 @@ export async function openNodeAccess(session: SshSession | undefined, options: N
     import('../node-info/command-runner'),
     import('../node-info/node-http'),
   ]);
-  const client = async () => (await session.connection()).client;
+  const channels = async () => (await session.connection()).channels;
   return {
     node,
     sudo,
-    files: nodeFileAccess(client, { node, sudo }),
-    commands: sshCommandRunner(client),
+    files: nodeFileAccess(channels, { node, sudo }),
+    commands: sshCommandRunner(channels),
     httpGet: sshHttpGet(() => session.connection(), node, {
       ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
       ...(options.tcpBridgeCommand ? { tcpBridgeCommand: options.tcpBridgeCommand } : {}),

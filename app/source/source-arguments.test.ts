@@ -7,14 +7,14 @@ import { sshDestination } from './ssh-destination';
 describe('a SOURCE argument, by the scheme its kind registered', () => {
   it('reads ssh:// as an SSH destination before a slash can make it a file', () => {
     expect(parseSourceArgument('ssh://ops@worker-1:2222')).toEqual({ kind: 'ssh', host: 'ssh://ops@worker-1:2222' });
-    expect(parseSourceArgument('unix:/run/pods.sock')).toEqual({ kind: 'socket', path: '/run/pods.sock' });
+    expect(parseSourceArgument('unix:/run/pods.sock')).toEqual({ kind: 'unix', path: '/run/pods.sock' });
     expect(parseSourceArgument('captures/pods.json')).toEqual({ kind: 'file', path: 'captures/pods.json' });
     expect(parseSourceArgument('worker-1')).toEqual({ kind: 'ssh', host: 'worker-1' });
   });
 
   it('reads back as the same kind what the kinds write for the CLI (the mask builder\'s command)', () => {
     expect(parseSourceArgument(cliSourceOf({ kind: 'ssh', host: 'worker-1', user: 'ops', port: 2222 })[0]!)).toEqual({ kind: 'ssh', host: 'ops@worker-1' });
-    expect(parseSourceArgument(cliSourceOf({ kind: 'unix', socketPath: '/run/pods.sock' })[0]!)).toEqual({ kind: 'socket', path: '/run/pods.sock' });
+    expect(parseSourceArgument(cliSourceOf({ kind: 'unix', socketPath: '/run/pods.sock' })[0]!)).toEqual({ kind: 'unix', path: '/run/pods.sock' });
     expect(parseSourceArgument(cliSourceOf({ kind: 'recording', file: '/tmp/night.recording' })[0]!)).toEqual({ kind: 'file', path: '/tmp/night.recording' });
     expect(cliSourceOf({ kind: 'demo' })).toEqual([]);
   });

@@ -146,10 +146,10 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
   it('discovers which candidate sockets exist for the SSH user', async () => {
     const t = await transport(harnessTarget(h, h.root));
     const missing = join(dirname(h.socketPath), 'nope.sock');
-    const rootView = await discoverKubeletSockets((await t.session.connection()).client, [missing, h.socketPath]);
+    const rootView = await discoverKubeletSockets((await t.session.connection()).channels, [missing, h.socketPath]);
     expect(rootView.map((p) => [p.path, p.access])).toEqual([[missing, 'missing'], [h.socketPath, 'writable']]);
     const op = await transport(harnessTarget(h, h.operator));
-    const operatorView = await discoverKubeletSockets((await op.session.connection()).client, [h.socketPath, '/nonexistent/x.sock']);
+    const operatorView = await discoverKubeletSockets((await op.session.connection()).channels, [h.socketPath, '/nonexistent/x.sock']);
     expect(operatorView.map((p) => p.access)).toEqual(['noperm', 'missing']);
   });
 });

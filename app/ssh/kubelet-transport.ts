@@ -2,8 +2,8 @@ import { startLocalForwarder } from './local-forwarder';
 import { discoverKubeletSockets, KUBELET_SOCKET_CANDIDATES } from './remote-socket-probe';
 import { createSocketBridge, type BridgeEvent, type BridgeMode, type SocketBridge } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
-import { latestError, SshError } from './ssh-errors';
-import { createSshSession, type SshSession, type SshSessionOptions } from './ssh-session';
+import { latestError, SshError, type HopLabel } from './ssh-errors';
+import { sessionFor, type SshSession, type SshSessionOptions } from './ssh-session';
 
 /**
  * Everything between a grpc-js client and the kubelet's socket on a node: an SSH session,
@@ -50,7 +50,7 @@ export interface KubeletTransport {
 /** The first candidate that exists for the SSH user (or may, behind a directory it cannot enter); undefined when none does. */
 export async function findKubeletSocket(session: SshSession, candidates: readonly string[]): Promise<string | undefined> {
   const conn = await session.connection();
-  const probes = await discoverKubeletSockets(conn.client, candidates);
+  const probes = await discoverKubeletSockets(conn.channels, candidates);
   return (probes.find((p) => p.access === 'writable') ?? probes.find((p) => p.access === 'noperm'))?.path;
 }
 
@@ -59,13 +59,13 @@ async function discoverSocketPath(session: SshSession, candidates: readonly stri
   return (await findKubeletSocket(session, candidates)) ?? candidates[0]!;
 }
 
-export async function openKubeletTransport(target: SshTarget, options: KubeletTransportOptions): Promise<KubeletTransport> {
+export async function openKubeletTransport(target: SshTarget | HopLabel, options: KubeletTransportOptions): Promise<KubeletTransport> {
   // The session gets no signal of its own: its close() is what drops its dial.
   const { signal, session: given, ...sessionOptions } = options;
   const cancelled = () =>
     new SshError('CLOSED', `Connecting to ${target.host}:${target.port} was cancelled`, 'Connect again when you need this node.');
   if (signal?.aborted) throw cancelled();
-  const session = given ?? createSshSession(target, sessionOptions);
+  const session = sessionFor(target, given, sessionOptions);
   // Settles the caller's promise at once, whatever the dropped dial or probe still does on its way out.
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {

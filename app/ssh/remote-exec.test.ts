@@ -1,14 +1,15 @@
 import { Duplex, PassThrough } from 'node:stream';
 import type { Client, ClientChannel } from 'ssh2';
 import { describe, expect, it } from 'vitest';
-import { onExit, openExec, runRemote } from './remote-exec';
+import { runRemote } from './remote-exec';
+import { ssh2Channels } from './ssh2-channels';
 
 /**
  * A client whose command ends within the read that starts it, as a short command does on a busy machine: ssh2
  * then emits the channel's data, exit status and end before the opener's promise hands the channel on.
  */
-function clientEndingAtOnce(output: Buffer[], exitCode: number): Client {
-  return {
+function clientEndingAtOnce(output: Buffer[], exitCode: number) {
+  return ssh2Channels({
     exec(_command: string, _options: unknown, callback: (err: Error | undefined, ch: ClientChannel) => void) {
       const ch = new Duplex({ read() {}, write(_c, _e, done) { done(); } }) as unknown as ClientChannel & Duplex;
       (ch as unknown as { stderr: PassThrough }).stderr = new PassThrough();
@@ -18,7 +19,7 @@ function clientEndingAtOnce(output: Buffer[], exitCode: number): Client {
       ch.emit('exit', exitCode);
       ch.push(null);
     },
-  } as unknown as Client;
+  } as unknown as Client);
 }
 
 describe('runRemote', () => {
@@ -34,11 +35,9 @@ describe('runRemote', () => {
   });
 });
 
-describe('onExit', () => {
-  it('tells the exit status to a listener added after it came', async () => {
-    const ch = await openExec(clientEndingAtOnce([], 7), 'exit 7');
-    const codes: (number | null)[] = [];
-    onExit(ch, (c) => codes.push(c));
-    expect(codes).toEqual([7]);
+describe('ssh2 exec channel', () => {
+  it('keeps the exit status that came before anyone listened', async () => {
+    const ch = await clientEndingAtOnce([], 7).exec('exit 7');
+    expect(await ch.exit).toBe(7);
   });
 });

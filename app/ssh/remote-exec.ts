@@ -1,38 +1,8 @@
-import type { Client, ClientChannel } from 'ssh2';
+import type { NodeChannels } from './node-channels';
 
 /** Quotes one word for a POSIX shell (sshd runs exec commands through the login shell). */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * Opens an exec channel without a pty (a pty would mangle binary streams). Resolves once the
- * server started the command. ssh2 throws synchronously when the connection is already gone;
- * that becomes a rejection here.
- */
-export function openExec(client: Client, command: string): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => {
-    try {
-      client.exec(command, { pty: false }, (err, ch) => {
-        if (err) return reject(err);
-        // A short command's output, exit status and close can come in the same read as the channel's start: ssh2
-        // emits them before the caller (a promise later) listens. Data and close wait for a reader; the exit status
-        // is a bare event, so it is kept here for onExit.
-        ch.once('exit', (code: number | null) => exitCodes.set(ch, code));
-        resolve(ch);
-      });
-    } catch (err) {
-      reject(err);
-    }
-  });
-}
-
-const exitCodes = new WeakMap<ClientChannel, number | null>();
-
-/** Calls `listener` with the command's exit code (null: ended by a signal), even when it came before this call. */
-export function onExit(ch: ClientChannel, listener: (code: number | null) => void): void {
-  if (exitCodes.has(ch)) listener(exitCodes.get(ch)!);
-  else ch.once('exit', (code: number | null) => listener(code));
 }
 
 export interface RemoteRunResult {
@@ -65,13 +35,12 @@ export interface RemoteRunOptions {
  * shell, whose rc files can hang (a stale lock, a prompt), so it gets a deadline; a command that may
  * print without end (`cat` of a device) gets a bound on its output too.
  */
-export async function runRemote(client: Client, command: string, options: RemoteRunOptions = {}): Promise<RemoteRunResult> {
+export async function runRemote(channels: NodeChannels, command: string, options: RemoteRunOptions = {}): Promise<RemoteRunResult> {
   const { timeoutMs = 10_000, maxStdoutBytes = Infinity } = options;
-  const ch = await openExec(client, command);
+  const ch = await channels.exec(command);
   return new Promise((resolve, reject) => {
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
-    let code: number | null = null;
     const fail = (err: RemoteRunError) => {
       clearTimeout(timer);
       reject(err);
@@ -90,12 +59,11 @@ export async function runRemote(client: Client, command: string, options: Remote
     });
     const stderr: Buffer[] = [];
     ch.stderr.on('data', (d: Buffer) => stderr.push(d));
-    onExit(ch, (c) => (code = c));
     ch.on('error', () => {});
     ch.on('close', () => {
       clearTimeout(timer);
       // Decoded whole: a character split between two packets stays one character.
-      resolve({ stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString(), code });
+      void ch.exit.then((code) => resolve({ stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString(), code }));
     });
     ch.end();
   });

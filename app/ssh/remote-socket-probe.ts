@@ -1,4 +1,4 @@
-import type { Client } from 'ssh2';
+import type { NodeChannels } from './node-channels';
 import { runRemote, shellQuote } from './remote-exec';
 
 /**
@@ -54,7 +54,7 @@ function parseLines(out: string): Record<string, string> {
 }
 
 /** Probes one path; with `sudoCommand`, also whether `sudo -n -l` allows exactly that command. */
-export async function probeRemoteSocket(client: Client, path: string, sudoCommand?: string): Promise<SocketProbe> {
+export async function probeRemoteSocket(channels: NodeChannels, path: string, sudoCommand?: string): Promise<SocketProbe> {
   const script = [
     ACCESS_SCRIPT(path),
     `s=$(command -v socat 2>/dev/null) && echo socat="$s"`,
@@ -64,7 +64,7 @@ export async function probeRemoteSocket(client: Client, path: string, sudoComman
     ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
     'true',
   ].join('\n');
-  const { stdout, stderr, code } = await runRemote(client, script);
+  const { stdout, stderr, code } = await runRemote(channels, script);
   const v = parseLines(stdout);
   const access = v.access as SocketAccess | undefined;
   if (!access) {
@@ -82,10 +82,10 @@ export async function probeRemoteSocket(client: Client, path: string, sudoComman
 
 /** Reports, for each candidate, whether it exists for the SSH user (use a custom path first if the user gave one). */
 export async function discoverKubeletSockets(
-  client: Client,
+  channels: NodeChannels,
   candidates: readonly string[] = KUBELET_SOCKET_CANDIDATES,
 ): Promise<SocketProbe[]> {
   const found: SocketProbe[] = [];
-  for (const path of candidates) found.push(await probeRemoteSocket(client, path));
+  for (const path of candidates) found.push(await probeRemoteSocket(channels, path));
   return found;
 }

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
-import type { Client, ClientChannel } from 'ssh2';
-import { onExit, openExec, shellQuote } from './remote-exec';
+import { OPEN_CONNECT_FAILED, type ChannelOpenError, type NodeChannels } from './node-channels';
+import { shellQuote } from './remote-exec';
 import { probeRemoteSocket, type SocketProbe } from './remote-socket-probe';
 import type { SshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
@@ -86,16 +86,6 @@ export function classifyBridgeFailure(stderr: string, code: number | null, ctx: 
     'Run the same command over ssh by hand to see what the node says.');
 }
 
-function openStreamLocal(client: Client, path: string): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => {
-    try {
-      client.openssh_forwardOutStreamLocal(path, (err, ch) => (err ? reject(err) : resolve(ch)));
-    } catch (err) {
-      reject(err);
-    }
-  });
-}
-
 export function createSocketBridge(getConnection: () => Promise<SshConnection>, options: SocketBridgeOptions): SocketBridge {
   const { socketPath } = options;
   if (!socketPath.startsWith('/')) {
@@ -108,7 +98,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
   const record = log.record;
 
   const openSudo = async (conn: SshConnection): Promise<Duplex> => {
-    const ch = await openExec(conn.client, sudoCommand).catch((err: Error) => {
+    const ch = await conn.channels.exec(sudoCommand).catch((err: Error) => {
       throw new SshError('BRIDGE_FAILED', `Could not start the bridge command on ${conn.target.host}: ${err.message}`,
         'The SSH connection may have dropped; it will be re-dialled.', err);
     });
@@ -128,16 +118,16 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     ch.once('end', () => {
       if (stderr.trim()) failed(null);
     });
-    onExit(ch, (code) => {
+    void ch.exit.then((code) => {
       // A signal (code null) means the session was torn down, which the SSH layer reports itself.
-      if (typeof code !== 'number' || code === 0) return;
+      if (code === null || code === 0) return;
       failed(code);
     });
     return ch;
   };
 
   /** Connections on which sshd has forwarded to the socket: their sshd allows it, whatever a later refusal says. */
-  const forwardedOn = new WeakSet<Client>();
+  const forwardedOn = new WeakSet<NodeChannels>();
 
   /**
    * Explains a refused streamlocal open; returns only when trying again can help: `reopen` when the socket is
@@ -147,7 +137,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
   const diagnose = async (conn: SshConnection, cause: Error, reopened: boolean): Promise<{ reopen: true } | { sudo: string }> => {
     const { user, host } = conn.target;
     const where = `${socketPath} on ${host}`;
-    const probe: SocketProbe = await probeRemoteSocket(conn.client, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined).catch(
+    const probe: SocketProbe = await probeRemoteSocket(conn.channels, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined).catch(
       (err: Error) => {
         throw new SshError('STREAMLOCAL_REFUSED', `sshd refused a channel to ${where} and the check of why could not run: ${err.message}`,
           'Check the socket path, that this user may open it, and AllowStreamLocalForwarding in sshd_config; or use bridge mode sudo.', err);
@@ -167,7 +157,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
         // Present and served now, though refused: most likely it was missing when sshd tried (a restarting
         // kubelet removes its socket for a moment), so open it again before blaming sshd's settings.
         if (!reopened) return { reopen: true };
-        if (forwardedOn.has(conn.client)) {
+        if (forwardedOn.has(conn.channels)) {
           throw new SshError('SOCKET_NOT_LISTENING', `${where} refused a channel again though this connection used it before: the kubelet is restarting`,
             'Nodescope retries; check that the kubelet is running if this persists.', cause);
         }
@@ -190,17 +180,28 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     }
   };
 
+  /** Connections whose streams cannot tell a refusal (OpenSSH's), on which the socket was looked at before the first. */
+  const checkedOn = new WeakSet<NodeChannels>();
+
   const open = async (): Promise<Duplex> => {
     const conn = await getConnection();
+    if (mode === 'streamlocal' && requested === 'auto' && !conn.channels.refusalAtOpen && !checkedOn.has(conn.channels)) {
+      checkedOn.add(conn.channels);
+      const verdict = await diagnose(conn, new Error('looked at before the first stream (this transport cannot tell a refused one)'), false);
+      if ('sudo' in verdict) {
+        mode = 'sudo';
+        options.onEvent?.({ type: 'switched-to-sudo', reason: verdict.sudo, command: sudoCommand });
+      }
+    }
     if (mode === 'sudo') return openSudo(conn);
     for (let reopened = false; ; reopened = true) {
       try {
-        const ch = await openStreamLocal(conn.client, socketPath);
-        forwardedOn.add(conn.client);
+        const ch = await conn.channels.openUnixSocket(socketPath);
+        forwardedOn.add(conn.channels);
         return ch;
       } catch (err) {
-        const e = err as Error & { reason?: number };
-        if (e.reason !== 2) {
+        const e = err as ChannelOpenError;
+        if (e.reason !== OPEN_CONNECT_FAILED) {
           throw new SshError('CONNECTION_LOST', `Could not open a channel to ${socketPath} on ${conn.target.host}: ${e.message}`,
             'The SSH connection dropped; it will be re-dialled.', e);
         }

@@ -140,23 +140,30 @@ export function createAuthSession(plan: AuthPlan): AuthSession {
   const steps = (plan.methods ?? DEFAULT_AUTH_METHODS).flatMap((m) => byMethod[m]);
 
   let next = 0;
-  const handler: AuthHandlerMiddleware = (methodsLeft, _partial, callback) => {
+  /** Each step is prepared once (a passphrase or password asked once), however often it is offered. */
+  const built = new Map<Step, AnyAuthMethod | null>();
+  const handler: AuthHandlerMiddleware = (methodsLeft, partial, callback) => {
     // ssh2 passes null before the first attempt: the server's list is not known yet.
     const offered = (m: AuthenticationType) => !methodsLeft || methodsLeft.includes(m === 'agent' ? 'publickey' : m);
+    // A partial success (sshd AuthenticationMethods, e.g. password,publickey) opens the next factor: start over
+    // with what the server offers now, as ssh does, since a key tried before the password was not yet allowed.
+    if (partial) next = 0;
     const advance = async (): Promise<AnyAuthMethod | false> => {
       while (next < steps.length && !userDeclined) {
         const step = steps[next++]!;
         if (!offered(step.method)) continue;
         let method: AnyAuthMethod | null;
         try {
-          method = await step.build();
+          method = built.has(step) ? built.get(step)! : await step.build();
+          built.set(step, method);
         } catch (err) {
           // One method failing to prepare (a prompt that broke, an unreadable key) must not end the login.
           skipped.push(`${step.label}: ${(err as Error).message}`);
+          built.set(step, null);
           continue;
         }
         if (method) {
-          tried.push(step.label);
+          if (!tried.includes(step.label)) tried.push(step.label);
           return method;
         }
       }

@@ -12,6 +12,7 @@ import { expandTilde, localAccount } from './ssh-config-tokens';
 
 /** Keywords whose every occurrence counts instead of only the first. */
 const ACCUMULATING = new Set(['identityfile', 'certificatefile', 'localforward', 'remoteforward', 'dynamicforward', 'sendenv']);
+const DEDUPLICATED = new Set(['identityfile', 'certificatefile']);
 /** Keywords Nodescope reads that take exactly one argument; ssh rejects a line with more. */
 const SINGLE_ARGUMENT = new Set([
   'hostname', 'user', 'port', 'identityfile', 'proxyjump', 'hostkeyalias', 'stricthostkeychecking', 'identityagent',
@@ -171,9 +172,15 @@ function globFiles(path: string): string[] {
 }
 
 interface ReadState {
+  /** The destination as given: `originalhost`, and %h in HostName. */
   alias: string;
+  /** What `Host` patterns match: the alias, then on ssh's final pass the HostName it resolved to. */
+  host: string;
   values: Map<string, string[]>;
   localUser: string;
+  /** ssh reads the files a second time when a `Match final` was seen (or CanonicalizeHostname is on). */
+  finalPass: boolean;
+  wantFinalPass: boolean;
 }
 
 function matchBlockApplies(args: string[], state: ReadState, where: string): boolean {
@@ -186,6 +193,10 @@ function matchBlockApplies(args: string[], state: ReadState, where: string): boo
     let hit: boolean;
     if (criterion === 'all') {
       hit = true;
+    } else if (criterion === 'final' || criterion === 'canonical') {
+      // Both match on the final pass only; `final` also asks for one (readconf.c match_cfg_line).
+      if (criterion === 'final') state.wantFinalPass = true;
+      hit = state.finalPass;
     } else if (['host', 'originalhost', 'user', 'localuser'].includes(criterion)) {
       const list = args[++i];
       if (list === undefined) throw new Error(`${where}: Match ${criterion} needs a pattern list`);
@@ -226,7 +237,7 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
         active = false;
         for (const pattern of args) {
           const negated = pattern.startsWith('!');
-          if (!matchPattern(state.alias, negated ? pattern.slice(1) : pattern)) continue;
+          if (!matchPattern(state.host, negated ? pattern.slice(1) : pattern)) continue;
           if (negated) {
             active = false;
             break;
@@ -254,7 +265,10 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
     // Values are kept as ssh -G prints them: one line each, arguments joined by a space.
     const value = args.join(' ');
     if (ACCUMULATING.has(keyword)) {
-      state.values.set(keyword, [...(state.values.get(keyword) ?? []), value]);
+      const earlier = state.values.get(keyword) ?? [];
+      // ssh registers an identity or certificate file once, however often it is named (and on both passes).
+      if (DEDUPLICATED.has(keyword) && earlier.includes(value)) return;
+      state.values.set(keyword, [...earlier, value]);
       return;
     }
     // ProxyJump and ProxyCommand compete: whichever comes first disables the other.
@@ -266,15 +280,26 @@ function readConfigFile(file: string, userConfig: boolean, state: ReadState, dep
 
 /** Evaluates the config files for `alias` with the preset (command-line) values taking precedence. */
 export function evaluateSshConfig(input: EvaluateInput): ConfigValues {
-  const state: ReadState = { alias: input.alias, values: new Map(input.preset), localUser: localAccount().user };
-  if (input.configFile !== undefined) {
-    if (!existsSync(input.configFile)) throw new Error(`ssh config file ${input.configFile} does not exist; check the path given with -F / configFile`);
-    readConfigFile(input.configFile, true, state, 0, false, false);
-  } else {
-    const user = join(localAccount().home, '.ssh', 'config');
-    if (existsSync(user)) readConfigFile(user, true, state, 0, false, true);
-    const system = input.systemConfig ?? '/etc/ssh/ssh_config';
-    if (existsSync(system)) readConfigFile(system, false, state, 0, false, false);
+  const state: ReadState = { alias: input.alias, host: input.alias, values: new Map(input.preset), localUser: localAccount().user, finalPass: false, wantFinalPass: false };
+  const readAll = () => {
+    if (input.configFile !== undefined) {
+      if (!existsSync(input.configFile)) throw new Error(`ssh config file ${input.configFile} does not exist; check the path given with -F / configFile`);
+      readConfigFile(input.configFile, true, state, 0, false, false);
+    } else {
+      const user = join(localAccount().home, '.ssh', 'config');
+      if (existsSync(user)) readConfigFile(user, true, state, 0, false, true);
+      const system = input.systemConfig ?? '/etc/ssh/ssh_config';
+      if (existsSync(system)) readConfigFile(system, false, state, 0, false, false);
+    }
+  };
+  readAll();
+  const canonicalize = state.values.get('canonicalizehostname')?.[0]?.toLowerCase();
+  if (state.wantFinalPass || (canonicalize !== undefined && !['no', 'false'].includes(canonicalize))) {
+    // ssh.c: the files again, first values still winning, with Host patterns now matching the HostName.
+    const hostname = state.values.get('hostname')?.[0];
+    state.host = (hostname ? hostname.replace(/%h/g, input.alias).replace(/%%/g, '%') : input.alias).toLowerCase();
+    state.finalPass = true;
+    readAll();
   }
   return { values: state.values };
 }

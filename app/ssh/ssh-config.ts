@@ -168,10 +168,12 @@ function finish(
   hostKeysInKnownHostsOrder: boolean,
 ): ResolvedSshHost {
   // OpenSSH reads yes/no and other multistate values whatever their case (strcasecmp); ssh -G prints them in
-  // lower case, the built-in reader as written: `PasswordAuthentication No` must be off for both.
+  // lower case, the built-in reader as written: `PasswordAuthentication No` must be off for both. ssh -G
+  // also prints some as true/false (CanonicalizeHostname, ControlMaster) that users write yes/no.
   const first = (k: string) => {
-    const v = values.get(k)?.[0];
-    return v !== undefined && MULTISTATE_KEYWORDS.has(k) ? v.toLowerCase() : v;
+    const v = values.get(k)?.[0]?.toLowerCase();
+    if (v === undefined || !MULTISTATE_KEYWORDS.has(k)) return values.get(k)?.[0];
+    return v === 'true' ? 'yes' : v === 'false' ? 'no' : v;
   };
   const hostname = first('hostname') ?? alias.toLowerCase();
   const user = first('user') ?? localAccount().user;

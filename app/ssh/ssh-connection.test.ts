@@ -181,7 +181,7 @@ describe('openSshConnection (real sshd)', () => {
   it('chains several jump hosts, each hop authenticated and checked on its own', async () => {
     const jump = harnessHop(h, h.jump, h.jumpPort);
     const conn = await openSshConnection(harnessTarget(h, h.root, { proxyJump: [jump, jump, jump] }), { prompter: scriptedPrompter() });
-    const { stdout } = await runRemote(conn.client, 'id -un');
+    const { stdout } = await runRemote(conn.channels, 'id -un');
     conn.close();
     expect(stdout.trim()).toBe('root');
     expect(h.logs().match(/Accepted publickey for nsharness-jump/g)!.length).toBeGreaterThanOrEqual(3);

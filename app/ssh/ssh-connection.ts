@@ -4,6 +4,8 @@ import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { connectAlgorithms } from './host-key-algorithms';
 import { HostKeyError, verifyHostKey, type StrictHostKeyChecking } from './host-key-verification';
 import { watchLinkSilence } from './link-silence';
+import type { NodeChannels } from './node-channels';
+import { ssh2Channels } from './ssh2-channels';
 import type { AuthMethodName } from './auth-methods';
 import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
@@ -81,9 +83,10 @@ export interface OpenSshOptions {
 }
 
 export interface SshConnection {
-  /** The client connected to the node itself (the last hop). */
-  client: Client;
-  target: SshTarget;
+  /** What rides the connection to the node itself (the last hop). */
+  channels: NodeChannels;
+  /** Who is logged in where, for messages. */
+  target: HopLabel;
   /** Why the connection went away, once it has (null after close()). */
   closed: Promise<SshError | null>;
   /**
@@ -394,7 +397,7 @@ export async function openSshConnection(target: SshTarget, options: OpenSshOptio
     void lease?.closed.then(onClose);
   });
   return {
-    client: node.client,
+    channels: ssh2Channels(node.client),
     target,
     closed,
     onSilence: (listener) => {

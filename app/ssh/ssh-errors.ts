@@ -27,6 +27,8 @@ export type SshErrorCode =
   | 'LOCAL_FILE'
   /** An ssh_config setting the built-in transport cannot honour: ignoring it could accept what ssh refuses. */
   | 'NEEDS_OPENSSH'
+  /** ssh refuses its own configuration (a bad keyword in a file, an option this ssh does not know, file permissions). */
+  | 'BAD_CONFIG'
   /** Client and server share no algorithm ssh would use (e.g. a server with only SHA-1 ssh-rsa host keys). */
   | 'NO_COMMON_ALGORITHM'
   | 'CLOSED';

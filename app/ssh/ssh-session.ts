@@ -1,5 +1,5 @@
 import { openSshConnection, type OpenSshOptions, type SshConnection, type SshTarget } from './ssh-connection';
-import { classifyConnectError, SshError } from './ssh-errors';
+import { classifyConnectError, SshError, type HopLabel } from './ssh-errors';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './reconnect-backoff';
 import { wakeableSleep } from '../util/wakeable-sleep';
 
@@ -20,6 +20,9 @@ export type SessionState =
   | { state: 'reconnecting'; inMs: number; cause: SshError }
   | { state: 'error'; cause: SshError; nextStep: string }
   | { state: 'closed' };
+
+/** Opens one connection to the node: the built-in transport's openSshConnection, or the user's OpenSSH. */
+export type SshDial = (options: OpenSshOptions) => Promise<SshConnection>;
 
 export interface SshSessionOptions extends OpenSshOptions {
   backoff?: BackoffPolicy;
@@ -43,7 +46,20 @@ export interface SshSession {
   close(): void;
 }
 
+/** `given`, or a built-in session to `target`, which must then be resolved from ssh_config (an SshTarget). */
+export function sessionFor(target: SshTarget | HopLabel, given: SshSession | undefined, options: SshSessionOptions): SshSession {
+  if (given) return given;
+  if (!('proxyJump' in target)) throw new Error(`no session to ${target.host}: a node reached through OpenSSH comes with its session`);
+  return createSshSession(target, options);
+}
+
+/** A session over the built-in transport to `target`. */
 export function createSshSession(target: SshTarget, options: SshSessionOptions): SshSession {
+  return createDialSession(target, (o) => openSshConnection(target, o), options);
+}
+
+/** A session to the node `target` names, each connection opened by `connect` (e.g. the user's OpenSSH). */
+export function createDialSession(target: HopLabel, connect: SshDial, options: SshSessionOptions): SshSession {
   const listeners = new Set<(s: SessionState) => void>();
   let current: SessionState = { state: 'idle' };
   let conn: SshConnection | undefined;
@@ -92,7 +108,7 @@ export function createSshSession(target: SshTarget, options: SshSessionOptions):
     let next: SshConnection;
     abortDial = new AbortController();
     try {
-      next = await openSshConnection(target, { ...options, prompter, signal: abortDial.signal });
+      next = await connect({ ...options, prompter, signal: abortDial.signal });
     } catch (err) {
       const e = classifyConnectError(err, target);
       lastError = e;

@@ -1,15 +1,9 @@
 import type { WebSocket } from 'ws';
-import {
-  ClientMessageSchema,
-  handleRequest,
-  validateEvent,
-  type RequestHandlers,
-  type ServerMessage,
-} from '../contract';
-import type { Host } from '../host/host';
+import type { ServerFrame } from '../contract';
+import { openCallerConnection, type BridgeCore } from '../core/caller-connection';
 
 /** The part of the host one browser tab talks to (tests serve only some requests). */
-export type ServedToTab = Pick<Host, 'subscribe'> & { handlers: Partial<RequestHandlers> };
+export type ServedToTab = BridgeCore;
 
 /**
  * A tab that stops reading would make us buffer without bound; past this it is disconnected and
@@ -18,30 +12,21 @@ export type ServedToTab = Pick<Host, 'subscribe'> & { handlers: Partial<RequestH
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 /**
- * Carries the contract over one authenticated WebSocket: requests are validated and answered by
- * handleRequest (never throws, errors come back as results naming the bad field); events are
- * validated at the boundary and forwarded as they come — the app core already batches pod changes
- * per frame.
+ * Carries the contract's call frames over one authenticated WebSocket (openCallerConnection answers
+ * them: errors come back as results naming the bad field). The socket closing cancels every call of
+ * its page, and ends its subscriptions.
  */
 export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
-  const send = (message: ServerMessage) => {
+  const send = (frame: ServerFrame) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'The page fell too far behind; it will reconnect and reload.');
       return;
     }
-    ws.send(JSON.stringify(message));
+    ws.send(JSON.stringify(frame));
   };
-
-  const unsubscribe = host.subscribe((event) => {
-    try {
-      send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
-    } catch (err) {
-      // A bug in the app must not reach the UI as a malformed event; say where it came from instead.
-      console.error(`nodescope ui: dropped ${event.name} event: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-  ws.on('close', unsubscribe);
+  const connection = openCallerConnection(host, send, (message) => console.error(`nodescope ui: ${message}`));
+  ws.on('close', () => connection.close());
   // A bad frame (too big, not UTF-8) is an 'error' before ws closes the socket itself; unheard, it
   // would end the whole server.
   ws.on('error', (err) => console.error(`nodescope ui: closed a page's socket: ${err.message}`));
@@ -53,13 +38,7 @@ export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
     } catch {
       parsed = undefined;
     }
-    const message = ClientMessageSchema.safeParse(parsed);
-    if (!message.success) {
-      // Without a valid id there is nobody to answer; the protocol is broken, so end it clearly.
-      ws.close(1008, 'Expected a JSON request {type:"request", id, name, input}.');
-      return;
-    }
-    const { id, name, input } = message.data;
-    void handleRequest(host.handlers, name, input).then((result) => send({ type: 'response', id, result }));
+    // Without a valid id there is nobody to answer; the protocol is broken, so end it clearly.
+    if (!connection.receive(parsed)) ws.close(1008, 'Expected a JSON call frame {type:"request", id, name, input} or {type:"cancel", id}.');
   });
 }

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../contract';
+import type { ServerFrame } from '../contract';
 import type { AppEvent } from '../core/app-event';
 import type { ServedToTab } from './bridge-socket';
 import { decodePod } from '../pod/decode';
@@ -17,12 +17,21 @@ import { startUiServer, type UiServer } from './ui-server';
 // A small host: the transport is under test here, the real host has its own tests.
 const listeners = new Set<(event: AppEvent) => void>();
 const removed: string[] = [];
+/** Each mask preview asked for: a job whose work goes on until its call is cancelled, and why it stopped. */
+const previews: { mask: string; stopped?: unknown }[] = [];
 const host: ServedToTab = {
   handlers: {
     'nodes.remove': ({ nodeId }) => {
       removed.push(nodeId);
       return {};
     },
+    'mask.preview': ({ mask }, call) =>
+      new Promise((_, reject) => {
+        const job: (typeof previews)[number] = { mask };
+        previews.push(job);
+        call.progress({ done: 0, total: 10 });
+        call.signal.addEventListener('abort', () => reject((job.stopped = call.signal.reason)));
+      }),
   },
   subscribe(listener) {
     listeners.add(listener);
@@ -76,7 +85,7 @@ async function authed(): Promise<WebSocket> {
   return r.ws;
 }
 
-function nextMessage(ws: WebSocket): Promise<ServerMessage> {
+function nextMessage(ws: WebSocket): Promise<ServerFrame> {
   return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
 }
 
@@ -168,6 +177,25 @@ describe('browser-mode server', () => {
     expect(await nextMessage(ws)).toMatchObject({ id: 3, result: { ok: false, error: { code: 'unknown-request' } } });
     expect(removed).toEqual(['n1']);
     ws.close();
+  });
+
+  it("stops a page's job when the page cancels it, and every job of a page whose socket closed", async () => {
+    const ws = await authed();
+    const progress = nextMessage(ws);
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'mask.preview', input: { nodeId: 'n1', mask: 'status' } }));
+    expect(await progress).toEqual({ type: 'progress', id: 1, progress: { done: 0, total: 10 } });
+    ws.send(JSON.stringify({ type: 'cancel', id: 1 }));
+    await expect.poll(() => previews.find((p) => p.mask === 'status')?.stopped).toMatchObject({ code: 'cancelled' });
+
+    ws.send(JSON.stringify({ type: 'request', id: 2, name: 'mask.preview', input: { nodeId: 'n1', mask: 'spec' } }));
+    ws.send(JSON.stringify({ type: 'request', id: 3, name: 'mask.preview', input: { nodeId: 'n1', mask: 'metadata' } }));
+    await expect.poll(() => previews.length).toBe(3);
+    ws.close();
+    await expect.poll(() => previews.map((p) => (p.stopped as { message?: string } | undefined)?.message)).toEqual([
+      'Its window cancelled it.',
+      'Its window went away.',
+      'Its window went away.',
+    ]);
   });
 
   it('closes the socket on frames that are not contract requests', async () => {

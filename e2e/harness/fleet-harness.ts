@@ -7,7 +7,8 @@ import { startCleanupWatchdog } from './cleanup-watchdog';
 import { descendantsOf, signal } from './process-tree';
 import { checkRequiredTools } from './required-tools';
 import { runChecked, runCommand } from './run-command';
-import { BASTION_SSHD_SETTINGS, generateKey, publicKeyLine, TARGET_SSHD_DEFAULTS } from './ssh-harness';
+import { BASTION_SSHD_SETTINGS, TARGET_SSHD_DEFAULTS } from './ssh-harness';
+import { generateKey, publicKeyLine } from './ssh-keys';
 import { startSshd, type SshdInstance } from './sshd-process';
 import { ensureSystemUser, HARNESS_USERS } from './system-users';
 

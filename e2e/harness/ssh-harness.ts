@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCleanupWatchdog } from './cleanup-watchdog';
 import { checkRequiredTools } from './required-tools';
-import { runChecked } from './run-command';
+import { signKey, type SshCa } from './ssh-ca';
+import { generateKey, publicKeyLine } from './ssh-keys';
 import { startSshd, type SshdInstance } from './sshd-process';
 import { installSudoersRule, newSudoersPath, socatSudoRule } from './sudoers-rule';
 import { createPasswordUser, ensureSystemUser, HARNESS_USERS, removeUser } from './system-users';
@@ -69,6 +70,11 @@ export interface SshHarnessOptions {
    * authentication (via PAM) on the target sshd; the user is deleted again on stop().
    */
   passwordUser?: boolean;
+  /**
+   * Signs the target's ed25519 host key with this CA (see ssh-ca.ts; principal: the address) and serves the
+   * certificate (HostCertificate), for `@cert-authority` known_hosts lines.
+   */
+  hostCertificateCa?: SshCa;
 }
 
 /** Host aliases in `sshConfig`; every one pins the harness known_hosts and StrictHostKeyChecking yes. */
@@ -123,15 +129,6 @@ function assertLoopback(address: string): void {
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address)) {
     throw new Error(`harness address ${address} is not a 127.x.y.z loopback address; tests must not send traffic elsewhere`);
   }
-}
-
-export async function generateKey(path: string, comment: string, passphrase = '', type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promise<void> {
-  await runChecked('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', comment, '-f', path]);
-}
-
-export async function publicKeyLine(privateKeyPath: string): Promise<string> {
-  const [type, blob] = (await readFile(`${privateKeyPath}.pub`, 'utf8')).trim().split(/\s+/);
-  return `${type} ${blob}`;
 }
 
 function sshConfigText(h: { host: string; port: number; jumpPort: number; knownHosts: string; root: string; operator: string; noSudo: string; jump: string }): string {
@@ -225,6 +222,9 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
       generateKey(key('jump_ed25519'), 'nodescope-harness-jump'),
     ]);
 
+    const hostCertificate = opts.hostCertificateCa
+      ? await signKey(opts.hostCertificateCa, key('target_host_ed25519'), { identity: 'nodescope-harness-target', principals: [host], host: true })
+      : undefined;
     const pub = (name: string) => publicKeyLine(key(name));
     const authorize = async (authDirectory: string, user: string, lines: string[]) =>
       writeFile(join(authDirectory, user), lines.join('\n') + '\n', { mode: 0o644 });
@@ -245,6 +245,7 @@ export async function startSshHarness(opts: SshHarnessOptions = {}): Promise<Ssh
     const targetSettings = mergeOptions(
       {
         HostKey: [key('target_host_ed25519'), ...extraHostKeys.map((k) => key(k.name))],
+        ...(hostCertificate ? { HostCertificate: hostCertificate } : {}),
         AuthorizedKeysFile: `${authDir}/%u`,
         AllowUsers: ['root', HARNESS_USERS.operator, HARNESS_USERS.noSudo, ...(passwordUser ? [passwordUser.name] : [])].join(' '),
         ...TARGET_SSHD_DEFAULTS,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { handleRequest } from '../../app/contract/handle-request';
-import { ClientMessageSchema } from '../../app/contract/ws-wire';
+import { ClientFrameSchema } from '../../app/contract/jobs';
 import { createWsBridge, type SocketLike, type WsBridge } from './ws-bridge-client';
 
 // A real WebSocket server speaking the contract's framing, as browser mode's server does.
@@ -9,7 +9,8 @@ function startServer(port = 0) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port });
   wss.on('connection', (ws) => {
     ws.on('message', async (data) => {
-      const msg = ClientMessageSchema.parse(JSON.parse(String(data)));
+      const msg = ClientFrameSchema.parse(JSON.parse(String(data)));
+      if (msg.type !== 'request') return;
       const result = await handleRequest({ 'mask.validate': ({ mask }) => ({ ok: true, paths: mask.split(',') }) }, msg.name, msg.input);
       ws.send(JSON.stringify({ type: 'response', id: msg.id, result }));
       ws.send(JSON.stringify({ type: 'event', name: 'promptClosed', payload: { id: 'p-after-' + msg.id } }));

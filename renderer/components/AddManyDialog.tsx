@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Bridge } from '../../app/contract/bridge';
 import { AddNodeSpecSchema, MAX_NODES_AT_ONCE, type HostListExpansion, type NodeInfo } from '../../app/contract/nodes';
 import { errorText } from '../format/error-text';
+import type { AppModel } from '../state/app-model';
 import { Modal } from './Modal';
 
 /** The settings every host of the list shares; blank ones come from ~/.ssh/config. */
@@ -19,7 +19,7 @@ const EXPAND_DELAY_MS = 250;
  * Adds several nodes in one step: ssh_config host patterns (`worker-*`) and hosts, one per line, typed,
  * pasted or read from a file; the hosts they come to are shown before anything is added.
  */
-export function AddManyDialog(props: { bridge: Bridge; onClose: () => void; onAdded: (nodes: NodeInfo[]) => void }) {
+export function AddManyDialog(props: { model: AppModel; onClose: () => void; onAdded: (nodes: NodeInfo[]) => void }) {
   const [text, setText] = useState('');
   const [shared, setShared] = useState<Shared>({ group: '', user: '', jumpHost: '', socketPath: '' });
   const [expansion, setExpansion] = useState<HostListExpansion | null>(null);
@@ -35,7 +35,7 @@ export function AddManyDialog(props: { bridge: Bridge; onClose: () => void; onAd
     }
     let current = true;
     const timer = setTimeout(() => {
-      props.bridge.request('sshHosts.expand', { text }).then(
+      props.model.bridge.request('sshHosts.expand', { text }).then(
         (e) => current && (setExpansion(e), setExpandError(null)),
         (err: unknown) => current && setExpandError(errorText(err)),
       );
@@ -44,7 +44,7 @@ export function AddManyDialog(props: { bridge: Bridge; onClose: () => void; onAd
       current = false;
       clearTimeout(timer);
     };
-  }, [text, props.bridge]);
+  }, [text, props.model.bridge]);
 
   const hosts = expansion?.hosts ?? [];
   const specs = hosts.map((host) => {
@@ -60,7 +60,7 @@ export function AddManyDialog(props: { bridge: Bridge; onClose: () => void; onAd
     setBusy(true);
     setSubmitError(null);
     try {
-      props.onAdded(await props.bridge.request('nodes.addMany', { nodes: specs.flatMap((s) => (s.success ? [s.data] : [])) }));
+      props.onAdded(await props.model.addNodes(specs.flatMap((s) => (s.success ? [s.data] : []))));
     } catch (err) {
       setSubmitError(errorText(err));
       setBusy(false);

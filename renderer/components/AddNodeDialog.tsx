@@ -1,17 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Bridge } from '../../app/contract/bridge';
 import { AddNodeSpecSchema, type ApiChoice, type NodeInfo, type SshHost } from '../../app/contract/nodes';
-import type { RequestOutput } from '../../app/contract/requests';
+import type { AppModel } from '../state/app-model';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
 import { sameMachine } from '../../app/source/kinds/source-kinds';
 import { EMPTY, fieldOf, fromSpec, toSpec, type Fields, type TextField } from './node-form';
 
-/** A node being edited: its id and settings; the dialog saves them back with nodes.update. */
+/** A node being edited: its id and settings; the dialog saves them back through the model (nodes.update). */
 export interface EditedNode {
   nodeId: string;
   spec: Extract<NodeInfo['spec'], { kind: 'ssh' | 'unix' }>;
-  onSaved: (result: RequestOutput<'nodes.update'>) => void;
+  onSaved: (result: Awaited<ReturnType<AppModel['updateNode']>>) => void;
 }
 
 const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
@@ -21,7 +20,7 @@ const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
 ];
 
 /** Adds a node, or with `editing` changes one's settings in place (nothing changes until saved). */
-export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAdded?: (node: NodeInfo) => void; editing?: EditedNode }) {
+export function AddNodeDialog(props: { model: AppModel; onClose: () => void; onAdded?: (node: NodeInfo) => void; editing?: EditedNode }) {
   const [hosts, setHosts] = useState<SshHost[] | null>(null);
   const [hostsError, setHostsError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
@@ -33,10 +32,11 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
 
   // The file the app reads: its --ssh-config one when started with it, named as the user gave it.
   const [configFile, setConfigFile] = useState('SSH config');
+  const bridge = props.model.bridge;
   useEffect(() => {
-    props.bridge.request('sshHosts.list', {}).then(setHosts, (err: unknown) => setHostsError(errorText(err)));
-    props.bridge.request('app.info', {}).then((info) => setConfigFile(info.sshConfigFile), () => undefined);
-  }, [props.bridge]);
+    bridge.request('sshHosts.list', {}).then(setHosts, (err: unknown) => setHostsError(errorText(err)));
+    bridge.request('app.info', {}).then((info) => setConfigFile(info.sshConfigFile), () => undefined);
+  }, [bridge]);
 
   const parsed = useMemo(() => AddNodeSpecSchema.safeParse(toSpec(fields)), [fields]);
   const fieldErrors = useMemo(() => {
@@ -61,8 +61,8 @@ export function AddNodeDialog(props: { bridge: Bridge; onClose: () => void; onAd
     setBusy(true);
     setSubmitError(null);
     try {
-      if (editing) editing.onSaved(await props.bridge.request('nodes.update', { nodeId: editing.nodeId, spec: parsed.data }));
-      else props.onAdded?.(await props.bridge.request('nodes.add', parsed.data));
+      if (editing) editing.onSaved(await props.model.updateNode(editing.nodeId, parsed.data));
+      else props.onAdded?.(await props.model.addNode(parsed.data));
     } catch (err) {
       setSubmitError(errorText(err));
       setBusy(false);

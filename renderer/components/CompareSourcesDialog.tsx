@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import type { DiffEntry, DiffProgress, DiffResult } from '../../app/contract/diff';
+import type { DiffEntry, DiffResult } from '../../app/contract/diff';
+import type { JobProgress } from '../../app/contract/jobs';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { errorText } from '../format/error-text';
@@ -19,9 +20,10 @@ interface Side {
 
 type Run =
   | { phase: 'setup' }
-  | { phase: 'running'; jobId: string; progress: DiffProgress | null }
+  | { phase: 'running'; progress: JobProgress | null }
   | { phase: 'failed'; message: string }
-  | { phase: 'done'; jobId: string; result: Omit<DiffResult, 'entries'>; entries: DiffEntry[] };
+  /** entries: the pages fetched so far, of result.total. */
+  | { phase: 'done'; result: Omit<DiffResult, 'entries'>; entries: DiffEntry[] };
 
 const timelineOf = (node: NodeInfo | undefined) => (node?.state.phase === 'offline' ? node.state.timeline : undefined);
 const MARK: Record<DiffEntry['change'], string> = { added: '+', removed: '−', changed: '~' };
@@ -87,78 +89,89 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
   const [drill, setDrill] = useState<DiffEntry | null>(null);
   // On as for two pods: the rules for two pods apply to the pairs that are two pods (matched by name or mirror).
   const noise = useNoiseChoice(true);
-  const jobRef = useRef<string | null>(null);
-
-  // A running or finished comparison is the core's memory: let it go with the dialog.
+  /** The comparison under way, cancelled in the core when another starts, on Cancel, or with the dialog. */
+  const job = useRef<AbortController | null>(null);
+  /** The finished comparison shown: the core keeps it for its further pages and pairs until it is forgotten. */
+  const shown = useRef<string | null>(null);
+  const forget = useCallback(() => {
+    const jobId = shown.current;
+    shown.current = null;
+    if (jobId) void bridge.request('diff.forget', { jobId }).catch(() => undefined);
+  }, [bridge]);
   useEffect(
     () => () => {
-      if (jobRef.current) void bridge.request('diff.cancel', { jobId: jobRef.current }).catch(() => undefined);
+      job.current?.abort();
+      forget();
     },
-    [bridge],
+    [forget],
   );
-
-  /** The last progress of jobs whose id is not known here yet: a small one may end before diff.start answers. */
-  const early = useRef(new Map<string, DiffProgress>());
-  const apply = (progress: DiffProgress) => {
-    if (progress.phase === 'running') setRun({ phase: 'running', jobId: progress.jobId, progress });
-    else if (progress.phase === 'done') void fetchResult(progress.jobId);
-    else if (progress.phase === 'failed') setRun({ phase: 'failed', message: `The comparison failed: ${progress.error ?? 'no reason given'}.` });
-    else setRun({ phase: 'setup' });
-  };
-  useEffect(
-    () =>
-      bridge.on('diffProgress', (progress) => {
-        if (progress.jobId === jobRef.current) apply(progress);
-        else if (jobRef.current === null) early.current.set(progress.jobId, progress);
-      }),
-    [bridge],
-  );
-
-  async function fetchResult(jobId: string) {
-    try {
-      // Page by page: each answer stays small, whatever the number of pods that differ.
-      const first = await bridge.request('diff.result', { jobId });
-      const entries = [...first.entries];
-      while (entries.length < first.total) entries.push(...(await bridge.request('diff.result', { jobId, offset: entries.length })).entries);
-      if (jobRef.current === jobId) setRun({ phase: 'done', jobId, result: first, entries });
-    } catch (err) {
-      if (jobRef.current === jobId) setRun({ phase: 'failed', message: errorText(err) });
-    }
-  }
 
   async function start() {
-    if (jobRef.current) void bridge.request('diff.cancel', { jobId: jobRef.current }).catch(() => undefined);
-    jobRef.current = null;
+    job.current?.abort();
+    forget();
+    const mine = new AbortController();
+    job.current = mine;
     setDrill(null);
+    setRun({ phase: 'running', progress: null });
     try {
       const clean = (s: Side) => ({ nodeId: s.nodeId, ...(s.at !== undefined ? { at: s.at } : {}) });
-      const { jobId } = await bridge.request('diff.start', { left: clean(left), right: clean(right), noise: { ...noise.settings, disabled: [...(noise.settings.disabled ?? [])], enabled: [...(noise.settings.enabled ?? [])], extra: [...(noise.settings.extra ?? [])] } });
-      jobRef.current = jobId;
-      setRun({ phase: 'running', jobId, progress: null });
-      const seen = early.current.get(jobId);
-      early.current.clear();
-      if (seen) apply(seen);
+      const first = await bridge.request(
+        'diff.run',
+        { left: clean(left), right: clean(right), noise: { ...noise.settings, disabled: [...(noise.settings.disabled ?? [])], enabled: [...(noise.settings.enabled ?? [])], extra: [...(noise.settings.extra ?? [])] } },
+        { signal: mine.signal, onProgress: (progress) => setRun({ phase: 'running', progress }) },
+      );
+      shown.current = first.jobId;
+      setRun({ phase: 'done', result: first, entries: first.entries });
     } catch (err) {
-      setRun({ phase: 'failed', message: errorText(err) });
+      if (!mine.signal.aborted) setRun({ phase: 'failed', message: errorText(err) });
+    } finally {
+      if (job.current === mine) job.current = null;
     }
   }
 
-  async function cancel() {
-    const jobId = jobRef.current;
-    jobRef.current = null;
+  function cancel() {
+    job.current?.abort();
+    job.current = null;
     setRun({ phase: 'setup' });
-    if (jobId) await bridge.request('diff.cancel', { jobId }).catch(() => undefined);
   }
 
+  // The pods that differ come a page at a time, as the list is scrolled to its end (or all of them for a
+  // filter, which must see every one): thousands of them are never fetched for a glance at the first.
+  const fetching = useRef(false);
+  const more = run.phase === 'done' ? run.result.total - run.entries.length : 0;
+  const fetchMore = useCallback(async () => {
+    if (run.phase !== 'done' || more <= 0 || fetching.current) return;
+    const { jobId } = run.result;
+    fetching.current = true;
+    try {
+      const page = await bridge.request('diff.result', { jobId, offset: run.entries.length });
+      setRun((r) => (r.phase === 'done' && r.result.jobId === jobId && r.entries.length === page.offset ? { ...r, entries: [...r.entries, ...page.entries] } : r));
+    } catch (err) {
+      if (shown.current === jobId) setRun({ phase: 'failed', message: errorText(err) });
+    } finally {
+      fetching.current = false;
+    }
+  }, [bridge, run, more]);
+  const [moreMark, setMoreMark] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!moreMark) return;
+    const seen = new IntersectionObserver((marks) => marks.some((m) => m.isIntersecting) && void fetchMore());
+    seen.observe(moreMark);
+    return () => seen.disconnect();
+  }, [moreMark, fetchMore]);
+
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
-  const shown = run.phase === 'done' ? (filter.terms.length ? run.entries.filter((e) => matchesFilter(filter, e.row)) : run.entries) : [];
-  const groups = useMemo(() => groupDiffEntries(shown), [shown.length, run, filter]);
+  useEffect(() => {
+    if (filter.terms.length > 0) void fetchMore();
+  }, [filter, fetchMore]);
+  const matching = run.phase === 'done' ? (filter.terms.length ? run.entries.filter((e) => matchesFilter(filter, e.row)) : run.entries) : [];
+  const groups = useMemo(() => groupDiffEntries(matching), [matching.length, run, filter]);
   const running = run.phase === 'running';
 
   return (
     <Modal title="Compare sources" onClose={props.onClose} size="full">
       {drill && run.phase === 'done' ? (
-        <DrillDown bridge={bridge} jobId={run.jobId} entry={drill} onBack={() => setDrill(null)} />
+        <DrillDown bridge={bridge} jobId={run.result.jobId} entry={drill} onBack={() => setDrill(null)} />
       ) : (
         <>
           <form
@@ -175,7 +188,7 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
                 Compare
               </button>
               {running && (
-                <button type="button" className="button" onClick={() => void cancel()}>
+                <button type="button" className="button" onClick={cancel}>
                   Cancel
                 </button>
               )}
@@ -232,9 +245,9 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
                   {filter.errors[0]}
                 </span>
               )}
-              {run.entries.length === 0 ? (
+              {run.result.total === 0 ? (
                 <p className="muted">No differences: every pod is the same on both sides (noise rules applied).</p>
-              ) : shown.length === 0 ? (
+              ) : matching.length === 0 && more === 0 ? (
                 <p className="muted">No pod that differs matches the filter.</p>
               ) : (
                 <div className="compare-groups" onKeyDown={moveBetweenEntries}>
@@ -272,6 +285,14 @@ export function CompareSourcesDialog(props: { bridge: Bridge; nodes: readonly No
                     </section>
                   ))}
                 </div>
+              )}
+              {more > 0 && (
+                <p ref={setMoreMark} className="muted small compare-more" role="status">
+                  {run.entries.length.toLocaleString()} of {run.result.total.toLocaleString()} pods that differ shown{filter.terms.length > 0 ? '; the filter takes in the rest as they come' : ''}.{' '}
+                  <button type="button" className="button small" onClick={() => void fetchMore()}>
+                    Show more
+                  </button>
+                </p>
               )}
             </section>
           )}

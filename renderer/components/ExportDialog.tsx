@@ -104,11 +104,12 @@ export function ExportDialog(props: {
       <fieldset className="choices">
         <legend>Pods</legend>
         <label className="check">
-          <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />
+          {/* The dialog opens on its first choice (the one made), not on its ✕, where Enter would close it. */}
+          <input type="radio" name="scope" checked={scope === 'all'} data-autofocus={scope === 'all' ? '' : undefined} onChange={() => setScope('all')} />
           All pods on {props.nodeLabel} ({props.totalCount})
         </label>
         <label className="check">
-          <input type="radio" name="scope" checked={scope === 'filtered'} disabled={props.filteredUids.length === 0} onChange={() => setScope('filtered')} />
+          <input type="radio" name="scope" checked={scope === 'filtered'} data-autofocus={scope === 'filtered' ? '' : undefined} disabled={props.filteredUids.length === 0} onChange={() => setScope('filtered')} />
           The filtered pods ({props.filteredUids.length})
         </label>
       </fieldset>

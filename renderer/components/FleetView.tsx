@@ -22,9 +22,6 @@ import { useNow } from './use-model';
 
 type View = 'pods' | 'compare';
 
-/** The matrix is rebuilt from the pods as shown this often while it is open, so it follows the nodes. */
-const MATRIX_REFRESH_MS = 3000;
-
 /** Nothing left out: the header of the table over several sources, whose rows each say what their mask left out. */
 const NONE: ReadonlySet<RowField> = new Set();
 
@@ -46,7 +43,6 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const [matrixError, setMatrixError] = useState<string | null>(null);
   /** Two pods to show side by side: one opened and Compare with…, or two cells of a matrix row. */
   const [comparing, setComparing] = useState<{ from: PodOnSource; to?: PodOnSource } | null>(null);
-  const shownMatrix = useRef('');
 
   const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -102,27 +98,22 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   };
 
   const idsKey = props.nodeIds.join(',');
+  // The core sends the matrix, then a new one only when a source changed: no polling, and an unchanged
+  // matrix (a hundred columns is a big table) is never drawn again. Another view or set of sources, or
+  // leaving, ends the watch there.
   useEffect(() => {
     if (view !== 'compare') return;
-    let current = true;
-    const load = () =>
-      bridge.request('fleet.matrix', { nodeIds: idsKey.split(',') }).then(
-        (m) => {
-          if (!current) return;
-          // An unchanged matrix is not drawn again: a hundred columns of it is a big table.
-          const text = JSON.stringify(m);
-          if (text !== shownMatrix.current) setMatrix(m);
-          shownMatrix.current = text;
+    const shown = new AbortController();
+    bridge
+      .request('fleet.watchMatrix', { nodeIds: idsKey.split(',') }, {
+        signal: shown.signal,
+        onProgress: (m) => {
+          setMatrix(m);
           setMatrixError(null);
         },
-        (err: unknown) => current && setMatrixError(errorText(err)),
-      );
-    void load();
-    const timer = setInterval(() => void load(), MATRIX_REFRESH_MS);
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
+      })
+      .catch((err: unknown) => !shown.signal.aborted && setMatrixError(errorText(err)));
+    return () => shown.abort();
   }, [bridge, idsKey, view]);
 
   const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });

@@ -4,7 +4,14 @@ import type { Bridge } from '../../app/contract/bridge';
 import { LOG_LINES_MAX, LOG_READ_CHARS_MAX } from '../../app/contract/logs';
 import { downloadText } from '../bridge/download-text';
 import { ansiPlain, ansiRuns } from '../format/ansi-text';
-import { usePodLog } from './use-pod-log';
+import { usePodLog, type Captured } from './use-pod-log';
+
+/** What the recording says of the lines it kept: which instance, how it ended, when they were kept. */
+function capturedText(c: Captured): string {
+  const how = [c.reason, c.exitCode !== undefined ? `exit code ${c.exitCode}` : undefined].filter(Boolean).join(', ');
+  const ended = c.finishedAt ? ` at ${new Date(c.finishedAt).toLocaleString()}` : '';
+  return `Captured at the crash: the end of instance ${c.instance}'s log, kept by the recording when it ended${how ? ` (${how})` : ''}${ended}${c.truncated ? '; older lines were not kept' : ''}.`;
+}
 
 const LINE_HEIGHT = 18;
 const TAIL_CHOICES = [100, 1000, 10_000, LOG_LINES_MAX];
@@ -207,6 +214,11 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           <p>{state.message}</p>
           <p className="muted small">{state.nextStep}</p>
         </div>
+      )}
+      {state.kind === 'lines' && state.captured && (
+        <p className="log-captured small" role="status">
+          {capturedText(state.captured)}
+        </p>
       )}
       {state.kind === 'lines' && state.omitted !== undefined && (
         <p className="muted small" role="status">

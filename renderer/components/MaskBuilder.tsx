@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
+import type { JobProgress } from '../../app/contract/jobs';
 import type { MaskPreview } from '../../app/contract/requests';
 import { FieldMaskError } from '../../app/mask/field-mask';
 import type { Coverage } from '../../app/mask/mask-coverage';
@@ -40,28 +41,26 @@ export function MaskBuilder(props: { bridge: Bridge; node: NodeInfo; onClose: ()
   const [error, setError] = useState<string | null>(null);
   const mask = paths.join(',');
   const settledMask = useDebounced(mask, 250);
-  // Names this builder to the core, whatever window it is in: each newer preview stops its older one.
-  const [asker] = useState(() => `mask-builder-${Math.random().toString(36).slice(2)}`);
+  const [previewProgress, setPreviewProgress] = useState<JobProgress | null>(null);
 
   useEffect(() => {
     bridge.request('mask.presets', {}).then(setPresets, (err: unknown) => setError(errorText(err)));
   }, [bridge]);
-  // Closed: a preview still under way (seconds on a node of 30,000 pods) is of no use any more.
-  useEffect(() => () => void bridge.request('mask.previewCancel', { asker }).catch(() => undefined), [bridge, asker]);
+  // A newer mask, or the builder closed: the preview under way (seconds on a node of 30,000 pods) is of
+  // no use any more, and is cancelled in the core.
   useEffect(() => {
-    let current = true;
     if (!settledMask) {
       setPreview(null);
       return;
     }
-    bridge.request('mask.preview', { nodeId: node.id, mask: settledMask, asker }).then(
-      (p) => current && setPreview(p),
-      (err: unknown) => current && setError(errorText(err)),
+    const shown = new AbortController();
+    setPreviewProgress(null);
+    bridge.request('mask.preview', { nodeId: node.id, mask: settledMask }, { signal: shown.signal, onProgress: setPreviewProgress }).then(
+      (p) => !shown.signal.aborted && setPreview(p),
+      (err: unknown) => !shown.signal.aborted && setError(errorText(err)),
     );
-    return () => {
-      current = false;
-    };
-  }, [bridge, node.id, settledMask, asker]);
+    return () => shown.abort();
+  }, [bridge, node.id, settledMask]);
 
   /** Ticks and presets write the canonical text; the text box keeps whatever the user typed. */
   const choose = (next: string[]) => {
@@ -232,7 +231,7 @@ export function MaskBuilder(props: { bridge: Bridge; node: NodeInfo; onClose: ()
                 )}
               </>
             ) : (
-              <p className="muted">Loading…</p>
+              <p className="muted">{previewProgress ? `Previewing… ${previewProgress.done.toLocaleString()} of ${previewProgress.total.toLocaleString()} pods` : 'Loading…'}</p>
             )}
           </section>
           {paths.length > 0 && (

@@ -6,7 +6,13 @@ import { timeText, timeTitle } from '../format/time-text';
 
 const API_NAMES = { shipped: 'Pods API', documented: 'Pods API (documented shape)', rest: 'REST API' } as const;
 
-/** Which kubelet API the node is read from, for the header and the sidebar. */
+const SSH_CLIENT_NAMES = { openssh: 'OpenSSH', builtin: 'built-in SSH' } as const;
+const SSH_CLIENT_TITLES = {
+  openssh: 'Reached with your own ssh: every ssh_config setting holds (ProxyCommand, certificates, ControlMaster)',
+  builtin: "Reached with Nodescope's built-in SSH client",
+} as const;
+
+/** Which kubelet API the node is read from (and over which SSH client), for the header and the sidebar. */
 export function ApiTag({ node }: { node: NodeInfo }) {
   if (!node.readFrom) return null;
   const rest = node.readFrom === 'rest';
@@ -16,6 +22,7 @@ export function ApiTag({ node }: { node: NodeInfo }) {
       title={rest ? "Read from the kubelet's HTTPS API (/pods polled): CPU, memory and probes come with it" : "Read from the kubelet's Pods API socket (gRPC watch)"}
     >
       {API_NAMES[node.readFrom]}
+      {node.sshClient && <span title={SSH_CLIENT_TITLES[node.sshClient]}>{` · ${SSH_CLIENT_NAMES[node.sshClient]}`}</span>}
     </span>
   );
 }

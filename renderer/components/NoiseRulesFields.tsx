@@ -11,7 +11,7 @@ export interface NoiseChoice {
   setExtraText(text: string): void;
   /** What is wrong with one of those paths; while set, the paths are not applied. */
   patternError: string | null;
-  /** The settings for the diff engine (or diff.start). */
+  /** The settings for the diff engine (or diff.run). */
   settings: NoiseSettings;
   /** Changes whenever the settings do, for memos and effects. */
   key: string;

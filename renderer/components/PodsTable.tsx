@@ -9,7 +9,8 @@ import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
 import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
 import { useNow, useThrottled } from './use-model';
-import { gridTemplate, POD_COLUMNS, shownColumns } from './pod-columns';
+import { gridTemplate, POD_COLUMNS, shownColumns, type PodColumn } from './pod-columns';
+import type { FieldValue, FieldValues } from '../columns/field-value';
 
 const ROW_HEIGHT = 26;
 /**
@@ -33,7 +34,7 @@ export function statusTone(row: PodRow): string {
   return 'bad';
 }
 
-interface Props {
+export interface PodsTableProps {
   rows: readonly PodRow[];
   totalCount: number;
   order: SortOrder;
@@ -57,28 +58,68 @@ interface Props {
   noMetrics: boolean;
   /** Rows from several sources: a narrow table keeps Node, which tells them apart (pod-columns.ts). */
   manySources: boolean;
+  /** The columns the user chose, in order (renderer/columns); every built-in one when not given. */
+  chosen?: readonly PodColumn[];
+  /** A row's field columns' values by path; the same object while they are unchanged. */
+  fieldsOf?: (uid: string) => FieldValues | undefined;
+  /** Whether the node's mask left a field column's path out (its header says so). */
+  fieldLeftOut?: (path: string) => boolean;
+  /** The rows drawn now (on screen and just beyond), so their field values can be read. */
+  onDrawnRows?: (uids: readonly string[]) => void;
 }
 
 /** A metric's cell: its value, or "n/a" with the reason on hover; never a zero for a value not received. */
-function MetricCells({ m, shown }: { m: PodMetricsView; shown: ReadonlySet<SortKey> }) {
+function metricCell(key: 'cpu' | 'memory' | 'probes', m: PodMetricsView): ReactNode {
   const na = (reason: string, className: string) => (
-    <div role="gridcell" className={`${className} muted`} title={reason}>
+    <div key={key} role="gridcell" className={`${className} muted`} title={reason}>
       n/a
     </div>
   );
+  if (key !== 'probes') {
+    const className = key === 'cpu' ? 'c-cpu' : 'c-mem';
+    if (!('value' in m.usage)) return na(m.usage.absent, className);
+    return (
+      <div key={key} role="gridcell" className={className}>
+        {key === 'cpu' ? formatCpu(m.usage.value.cpuCores) : formatBytes(m.usage.value.memoryBytes)}
+      </div>
+    );
+  }
   const probes = 'value' in m.probes ? summarizeProbes(m.probes.value) : null;
+  return 'value' in m.probes && probes ? (
+    <div key={key} role="gridcell" className={`c-probes${probes.failed ? ' tone-text-bad' : probes.unknown ? ' tone-text-wait' : ''}`} title={describeProbes(m.probes.value).join('\n')}>
+      {formatProbes(probes)}
+    </div>
+  ) : (
+    na('absent' in m.probes ? m.probes.absent : '', 'c-probes')
+  );
+}
+
+/**
+ * A pod field's cell: its values, or a mark saying why there is none: the node's mask left the field
+ * out, the pod has no such field, or its value is on its way. Never an empty cell for a value not read.
+ */
+function fieldCell(column: PodColumn, value: FieldValue, mask: string): ReactNode {
+  const path = column.path!;
+  if (value === 'masked') {
+    return (
+      <div key={column.key} role="gridcell" className="c-field">
+        <NotSelected mask={mask} short />
+      </div>
+    );
+  }
+  if (value === 'loading' || value === null) {
+    const why = value === null ? `This pod has no ${path}` : `Reading ${path}…`;
+    return (
+      <div key={column.key} role="gridcell" className="c-field muted" title={why} aria-label={why}>
+        {value === null ? '<none>' : '…'}
+      </div>
+    );
+  }
+  const text = value.join(', ');
   return (
-    <>
-      {shown.has('cpu') && ('value' in m.usage ? <div role="gridcell" className="c-cpu">{formatCpu(m.usage.value.cpuCores)}</div> : na(m.usage.absent, 'c-cpu'))}
-      {shown.has('memory') && ('value' in m.usage ? <div role="gridcell" className="c-mem">{formatBytes(m.usage.value.memoryBytes)}</div> : na(m.usage.absent, 'c-mem'))}
-      {!shown.has('probes') ? null : 'value' in m.probes && probes ? (
-        <div role="gridcell" className={`c-probes${probes.failed ? ' tone-text-bad' : probes.unknown ? ' tone-text-wait' : ''}`} title={describeProbes(m.probes.value).join('\n')}>
-          {formatProbes(probes)}
-        </div>
-      ) : (
-        na('absent' in m.probes ? m.probes.absent : '', 'c-probes')
-      )}
-    </>
+    <div key={column.key} role="gridcell" className="c-field" title={`${path}: ${text}`}>
+      {text}
+    </div>
   );
 }
 
@@ -91,47 +132,70 @@ interface CellsProps {
   last: LastChange | undefined;
   now: number;
   metricsOf: (row: PodRow) => PodMetricsView;
-  /** The columns the table's width has room for. */
-  shown: ReadonlySet<SortKey>;
+  /** The columns the table's width has room for, in order. */
+  columns: readonly PodColumn[];
+  /** The row's field columns' values by path (a new object when they change). */
+  fields: FieldValues | undefined;
 }
 
-const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, last, now, metricsOf, shown }: CellsProps) {
+const PodRowCells = memo(function PodRowCells({ row, stale, notSelected, mask, last, now, metricsOf, columns, fields }: CellsProps) {
   // A cell the mask left out shows the mark, whatever the row holds there.
   const cell = (field: RowField, content: ReactNode) => (notSelected.has(field) ? <NotSelected mask={mask} short /> : content);
   const recent = last && isRecent(last.time, now) ? last : undefined;
-  return (
-    <>
-      {shown.has('namespace') && <div role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>}
-      <div role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
-        {recent && (
-          <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
-            Δ
-          </span>
-        )}
-        {cell('name', row.name)}
-      </div>
-      <div role="gridcell" className="c-status">
-        {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
-      </div>
-      {shown.has('ready') && (
-        <div role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
-          {cell('ready', `${row.ready}/${row.total}`)}
-        </div>
-      )}
-      {shown.has('restarts') && <div role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>}
-      {shown.has('age') && <div role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>}
-      <MetricCells m={metricsOf(row)} shown={shown} />
-      {shown.has('podIP') && <div role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>}
-      {shown.has('node') && (
-        <div role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
-          {cell('node', row.node)}
-          {stale && <span className="tag tag-offline">{stale}</span>}
-        </div>
-      )}
-      {shown.has('ownerKind') && <div role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>}
-      {shown.has('isStatic') && <div role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>}
-    </>
-  );
+  const cellOf = (c: PodColumn): ReactNode => {
+    if (c.path) return fieldCell(c, fields?.[c.path] ?? 'loading', mask);
+    switch (c.key) {
+      case 'namespace':
+        return <div key={c.key} role="gridcell" className="c-ns" title={row.namespace}>{cell('namespace', row.namespace)}</div>;
+      case 'name':
+        return (
+          <div key={c.key} role="gridcell" className="c-name" title={recent ? `${row.name}\nchanged ${agoText(recent.time, now)}: ${recent.change}` : row.name}>
+            {recent && (
+              <span className="changed-mark" aria-label={`changed ${agoText(recent.time, now)}: ${recent.change}`}>
+                Δ
+              </span>
+            )}
+            {cell('name', row.name)}
+          </div>
+        );
+      case 'status':
+        return (
+          <div key={c.key} role="gridcell" className="c-status">
+            {cell('status', <span className={`pill tone-${statusTone(row)}`}>{row.deleting ? 'Terminating' : row.status || '—'}</span>)}
+          </div>
+        );
+      case 'ready':
+        return (
+          <div key={c.key} role="gridcell" className={`c-ready${row.ready < row.total && row.phase === 'Running' ? ' tone-text-wait' : ''}`}>
+            {cell('ready', `${row.ready}/${row.total}`)}
+          </div>
+        );
+      case 'restarts':
+        return <div key={c.key} role="gridcell" className={`c-num${row.restarts > 0 ? ' tone-text-wait' : ''}`}>{cell('restarts', row.restarts)}</div>;
+      case 'age':
+        return <div key={c.key} role="gridcell" className="c-age" title={row.createdAt ?? ''}>{cell('createdAt', formatAge(row.createdAt, now))}</div>;
+      case 'cpu':
+      case 'memory':
+      case 'probes':
+        return metricCell(c.key, metricsOf(row));
+      case 'podIP':
+        return <div key={c.key} role="gridcell" className="c-ip">{cell('podIP', row.podIP || '—')}</div>;
+      case 'node':
+        return (
+          <div key={c.key} role="gridcell" className="c-node" title={stale ? `${row.node} (${stale}: not live)` : row.node}>
+            {cell('node', row.node)}
+            {stale && <span className="tag tag-offline">{stale}</span>}
+          </div>
+        );
+      case 'ownerKind':
+        return <div key={c.key} role="gridcell" className="c-owner" title={row.ownerName ? `${row.ownerKind}/${row.ownerName}` : ''}>{cell('owner', row.ownerKind || '—')}</div>;
+      case 'isStatic':
+        return <div key={c.key} role="gridcell" className="c-static">{cell('isStatic', row.isStatic ? <span className="tag">static</span> : '')}</div>;
+      default:
+        return null;
+    }
+  };
+  return <>{columns.map(cellOf)}</>;
 });
 
 interface RowProps extends CellsProps {
@@ -186,14 +250,15 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 /** The pods grid: virtualized (30,000 rows scroll smoothly), sortable, keyboard driven, flashing changed rows. */
-export function PodsTable(props: Props) {
+export function PodsTable(props: PodsTableProps) {
   const tableRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const width = useWidth(tableRef);
-  const columns = shownColumns(width, { manySources: props.manySources, noMetrics: props.noMetrics, sortKey: props.order.key });
-  const shownKeys = columns.map((c) => c.key).join(' ');
-  // One set per choice of columns, so rows are drawn again only when the columns change.
-  const shown = useMemo(() => new Set(shownKeys.split(' ')) as ReadonlySet<SortKey>, [shownKeys]);
+  const fitting = shownColumns(width, { manySources: props.manySources, noMetrics: props.noMetrics, sortKey: props.order.key, ...(props.chosen ? { chosen: props.chosen } : {}) });
+  const shownKeys = fitting.map((c) => c.key).join(' ');
+  // One list per choice of columns, so rows are drawn again only when the columns change.
+  const columns = useMemo(() => fitting, [shownKeys]);
+  const shown = useMemo(() => new Set<string>(columns.map((c) => c.key)), [columns]);
   const now = useNow(5000);
   const countText = props.rows.length === props.totalCount ? `${props.totalCount} pods` : `${props.rows.length} of ${props.totalCount} pods`;
   const spokenCount = useThrottled(countText, COUNT_ANNOUNCE_MS);
@@ -213,6 +278,13 @@ export function PodsTable(props: Props) {
     }, []),
   });
   directionRef.current = virtualizer.scrollDirection;
+  const drawnUids = virtualizer
+    .getVirtualItems()
+    .map((item) => props.rows[item.index]?.uid ?? '')
+    .join(' ');
+  useEffect(() => {
+    latest.current.onDrawnRows?.(drawnUids ? drawnUids.split(' ') : []);
+  }, [drawnUids]);
   // The handlers rows get stay the same from one render to the next, so unchanged rows are not drawn again.
   const latest = useRef(props);
   latest.current = props;
@@ -279,10 +351,21 @@ export function PodsTable(props: Props) {
       >
         <div className="pods-head" role="row" aria-rowindex={1}>
           {columns.map((c) => {
+            if (c.path) {
+              // A field column is not sorted by: its values are read for the rows on screen only.
+              return (
+                <div key={c.key} role="columnheader" className={c.className} title={c.path} aria-label={`Field ${c.path}`}>
+                  <span className="sort-button">
+                    <span className="sort-label">{c.label}</span>
+                    {props.fieldLeftOut?.(c.path) && <NotSelected mask={props.mask} short />}
+                  </span>
+                </div>
+              );
+            }
             const active = props.order.key === c.key;
             return (
               <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
-                <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.label}`}>
+                <button type="button" className="sort-button" onClick={() => props.onSort(c.key as SortKey)} aria-label={`Sort by ${c.label}`}>
                   <span className="sort-label">{c.label}</span>
                   {c.field && props.notSelected.has(c.field) && <NotSelected mask={props.mask} short />}
                   <span className="sort-mark" aria-hidden="true">
@@ -318,7 +401,8 @@ export function PodsTable(props: Props) {
                     last={props.lastChange(row.uid)}
                     now={now}
                     metricsOf={props.metricsOf}
-                    shown={shown}
+                    columns={columns}
+                    fields={props.fieldsOf?.(row.uid)}
                     onClickRow={onClickRow}
                     onDoubleClickRow={onDoubleClickRow}
                   />

@@ -5,7 +5,12 @@ import type { ApiChoice, NodeSpec } from '../../app/contract/nodes';
  * the same form from the node's spec, so what Edit shows is what saving sends back.
  */
 
-/** Where the kubelet's socket is: on a node reached over SSH, or on this machine (the simulator, or Nodescope run on the node). */
+/**
+ * Where the kubelet's socket is: on a node reached over SSH, or on this machine (the simulator, or Nodescope
+ * run on the node). The form is the per-kind UI of the kinds a user adds (isUserAdded), so choosing between
+ * their fields is its own business, as Headlamp and k9s register one form per kind: a third kind the user
+ * adds brings its own section here, while what any kind *is* is still asked of the kind (source-kinds.ts).
+ */
 type Via = 'ssh' | 'unix';
 
 export interface Fields {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chosenColumns, normalizeLayout, reduceColumns } from '../columns/column-layout';
 import { shownColumns, type ColumnContext } from './pod-columns';
 
 const keys = (width: number, ctx: Partial<ColumnContext> = {}) => shownColumns(width, { manySources: false, noMetrics: false, sortKey: 'namespace', ...ctx }).map((c) => c.key);
@@ -36,5 +37,16 @@ describe('pod table columns by width', () => {
     expect(keys(416, { sortKey: 'restarts', noMetrics: true })).toEqual(['name', 'status', 'restarts']);
     expect(keys(416, { manySources: true, sortKey: 'node', noMetrics: true })).toEqual(['name', 'status', 'node']);
     expect(keys(300, { sortKey: 'restarts' })).toEqual(['name', 'status']);
+  });
+});
+
+describe('pod table columns the user chose', () => {
+  it('shows them in the order chosen, and gives up a field column the user added after the columns no one asked for', () => {
+    const chosen = chosenColumns(reduceColumns(normalizeLayout(undefined), { type: 'addField', path: 'spec.restartPolicy' }), new Set(['cpu', 'memory', 'probes']));
+    const at = (width: number) => shownColumns(width, { manySources: false, noMetrics: true, sortKey: 'namespace', chosen }).map((c) => c.key);
+    expect(at(0).at(-1)).toBe('field:spec.restartPolicy');
+    expect(at(950)).toContain('field:spec.restartPolicy');
+    expect(at(950)).not.toContain('node');
+    expect(at(600)).not.toContain('field:spec.restartPolicy');
   });
 });

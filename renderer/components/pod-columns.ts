@@ -1,9 +1,16 @@
 import type { RowField } from '../../app/pod/view/pod-field-sources';
 import type { SortKey } from '../filter/sort-rows';
 
-/** `field`: the row field a column shows, so a mask that leaves it out is marked; metrics come from beside the pod. */
+/** A column of any pod field, by `field:` and its mask path (spec.priorityClassName). */
+export type FieldColumnKey = `field:${string}`;
+
+/**
+ * `field`: the row field a column shows, so a mask that leaves it out is marked; metrics come from beside
+ * the pod. `path`: a column of a pod field (its key a FieldColumnKey), read from the pod in the app core.
+ */
 export interface PodColumn {
-  key: SortKey;
+  key: SortKey | FieldColumnKey;
+  path?: string;
   label: string;
   className: string;
   field?: RowField;
@@ -42,6 +49,8 @@ export interface ColumnContext {
   noMetrics: boolean;
   /** The column sorted by: its arrow must be seen, so it is never dropped. */
   sortKey: SortKey;
+  /** The columns the user chose, in their order (column-layout.ts); all built-in ones when not given. */
+  chosen?: readonly PodColumn[];
 }
 
 /**
@@ -49,13 +58,15 @@ export interface ColumnContext {
  * go first; over one source the node is the same on every row, over several it is what tells a
  * DaemonSet's pods apart and stays; name and status always stay, the namespace goes last.
  */
-function dropOrder(ctx: ColumnContext): SortKey[][] {
+function dropOrder(ctx: ColumnContext): PodColumn['key'][][] {
   const node: SortKey[][] = ctx.manySources ? [] : [['node']];
   return [
     ...(ctx.noMetrics ? [METRICS] : []),
     ['isStatic'],
     ['ownerKind'],
     ...node,
+    // Columns the user added: kept over the ones no one asked for.
+    (ctx.chosen ?? []).flatMap((c) => (c.path ? [c.key] : [])),
     ['podIP'],
     ['ready', 'restarts'],
     ['age'],
@@ -67,13 +78,13 @@ function dropOrder(ctx: ColumnContext): SortKey[][] {
 const widthOf = (columns: readonly PodColumn[]) => 2 * ROW_PADDING + columns.reduce((sum, c) => sum + c.min, 0) + COLUMN_GAP * Math.max(0, columns.length - 1);
 
 /**
- * The columns a table `width` px wide shows: all of them when they fit at their narrowest, else without
+ * The columns a table `width` px wide shows: all those chosen when they fit at their narrowest, else without
  * the groups of dropOrder, one at a time, until they fit. The sorted column stays while it fits beside
  * the ones always shown (else the table says what it is sorted by elsewhere). A width of 0 (not laid
  * out yet) shows all.
  */
 export function shownColumns(width: number, ctx: ColumnContext): PodColumn[] {
-  let shown = [...POD_COLUMNS];
+  let shown = [...(ctx.chosen ?? POD_COLUMNS)];
   if (width <= 0) return shown;
   for (const group of dropOrder(ctx)) {
     if (widthOf(shown) <= width) break;

@@ -5,7 +5,7 @@ import { moveSelection } from '../keys/move-selection';
 import { isTyping } from '../keys/key-bindings';
 import { useKeyListener, useShortcuts } from '../keys/use-shortcuts';
 
-type AppDialog = 'help' | 'palette' | 'comparePod' | 'export' | 'compareSources';
+type AppDialog = 'help' | 'palette' | 'comparePod' | 'export' | 'compareSources' | 'columns';
 
 /** The page's own keys (key-bindings.ts): filter, help, palette, pod moves, sorting, dialogs and Esc. */
 export function useAppKeys(a: {
@@ -41,6 +41,7 @@ export function useAppKeys(a: {
         }
       : undefined,
     sort: table ? (key) => a.sortBy(key as SortKey) : undefined,
+    columns: table ? () => a.setDialog('columns') : undefined,
     comparePod: a.openUid ? () => a.setDialog('comparePod') : undefined,
     export: a.canExport ? () => a.setDialog('export') : undefined,
     compareSources: a.hasNode ? () => a.setDialog('compareSources') : undefined,

@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { LOG_LINES_MAX, LOG_READ_CHARS_MAX, type LogRequest } from '../../app/contract/logs';
+import { LOG_LINES_MAX, LOG_READ_CHARS_MAX, type LogRead, type LogRequest } from '../../app/contract/logs';
 import { errorText } from '../format/error-text';
 
 export type PodLogState =
   | { kind: 'loading' }
-  /** omitted: older lines of the range the app left out, to keep its answer bounded. */
-  | { kind: 'lines'; following: boolean; omitted?: number }
+  /** omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept by a recording when the instance ended. */
+  | { kind: 'lines'; following: boolean; omitted?: number; captured?: Captured }
   /** The node has no log to show and says why (offline file, not started, no previous instance). */
   | { kind: 'unavailable'; message: string; nextStep: string }
   | { kind: 'error'; message: string };
+
+export type Captured = NonNullable<Extract<LogRead, { status: 'ok' }>['captured']>;
 
 export interface PodLog {
   /** Held in place and appended to (a follow's batches); `version` says when it changed. */
@@ -72,7 +74,7 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
         }
         setContainers(r.containers);
         append(r.lines);
-        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}) });
+        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}), ...(r.captured ? { captured: r.captured } : {}) });
       }, fail);
       return () => {
         current = false;

@@ -1,4 +1,5 @@
 import { ContractError } from '../../app/contract/errors';
+import { detachedCall } from '../../app/contract/handle-request';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import type { AppEvent } from '../../app/core/app-event';
 import type { NodeLink, NodeLinkRequest } from '../../app/core/node-link';
@@ -22,6 +23,11 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
 
   const later = (ms: number, run: () => void, isClosed: () => boolean) => setTimeout(() => !isClosed() && run(), ms);
 
+  /**
+   * The preview's stand-in for the host's registry of kinds (app/source/source-registry.ts, Node only): a
+   * scripted scene picked by what the spec names (its fleet sockets, its SSH hosts that fail or stall),
+   * every other source a simulated kubelet. It decides the scene, not how a kind behaves in the app.
+   */
   const openLink = (request: NodeLinkRequest): NodeLink => {
     const { spec, events } = request;
     const fleetNode = spec.kind === 'unix' ? FLEET_SOCKET.exec(spec.socketPath) : null;
@@ -100,11 +106,12 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     'logs.follow': () => noLogs,
     'logs.stopFollow': () => ({}),
   });
-  core.subscribe((event: AppEvent) => bridge.emit(event.name, event.payload as never));
+  // Pod batches reach the page through its pods.watch calls, as from a host.
+  core.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));
 
-  void core.handlers['nodes.startDemo']({});
-  void core.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' });
-  void core.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' });
+  void core.handlers['nodes.startDemo']({}, detachedCall());
+  void core.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());
+  void core.handlers['nodes.add']({ kind: 'ssh', host: 'gpu-node-2' }, detachedCall());
   // An offline source with a time axis, as an opened recording shows.
   core.openOffline(
     simulatedRecording({ pods: 60, changes: 240, everyMs: 15_000, seed: seed + 100, nodeName: 'kind-worker', start: Date.now() - 3_600_000, file: '/home/operator/kind-worker-incident.recording.ndjson' }),
@@ -118,7 +125,7 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
         label: `worker-${String(i + 1).padStart(3, '0')}`,
         group: `pool-${'abcd'[i % 4]}`,
       })),
-    });
+    }, detachedCall());
   }
   return bridge;
 }

@@ -18,6 +18,7 @@ export type Command =
   | 'record'
   | 'export'
   | 'fields'
+  | 'columns'
   | 'logs';
 
 export interface KeyBinding {
@@ -71,6 +72,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ['e'], help: 'Export the pods shown', command: 'export', title: 'Export pods…' },
   { keys: ['r'], help: 'Record the node to a file, or stop recording', command: 'record', title: 'Record / stop recording' },
   { keys: ['m'], help: 'Choose the fields of the field mask (mask builder)', command: 'fields', title: 'Fields: mask builder…' },
+  { keys: ['v'], help: 'Columns: show, hide, reorder, add a column of any pod field; save the filter, sort and columns as a view', command: 'columns', title: 'Columns and saved views…' },
   { keys: [], help: 'Compare two sources', command: 'compareSources', title: 'Compare sources…' },
   { keys: [], widgetKeys: ['Enter', 'Shift+Enter'], help: 'In Find in JSON: the next or previous match' },
   { keys: [], widgetKeys: ['n', 'p'], help: 'In a diff: the next or previous change' },

@@ -1,6 +1,6 @@
 /** One thing the : palette offers: a node, a group, a view or a command. */
 export interface PaletteItem {
-  kind: 'Node' | 'Group' | 'View' | 'Command';
+  kind: 'Node' | 'Group' | 'View' | 'Saved view' | 'Command';
   label: string;
   run: () => void;
 }

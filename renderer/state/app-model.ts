@@ -1,6 +1,6 @@
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeMetrics } from '../../app/contract/node-metrics';
-import type { NodeInfo } from '../../app/contract/nodes';
+import type { AddNodeSpec, NodeInfo } from '../../app/contract/nodes';
 import type { Notice } from '../../app/contract/notices';
 import type { FeedLine, PodDeltas } from '../../app/contract/pods';
 import type { Prompt } from '../../app/contract/prompts';
@@ -8,6 +8,9 @@ import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
 import { PodStore } from './pod-store';
 import { errorText } from '../format/error-text';
+import { openFiles } from '../bridge/open-files';
+import { withNode, withoutNode } from './node-list';
+import { restoreNode } from './restore-node';
 
 /** Waits before fetching a node's rows again after pods.rows failed: doubling from the first, capped. */
 const ROWS_RETRY_FIRST_MS = 1000;
@@ -43,6 +46,8 @@ export class AppModel {
   private readonly podListeners = new Set<() => void>();
   /** Nodes whose pods.rows request is in flight: one at a time, or answers could land out of order. */
   private readonly loading = new Set<string>();
+  /** The nodes whose pod batches this window receives, each until its watch is cancelled or over. */
+  private readonly watches = new Map<string, AbortController>();
   /** Nodes whose pods.rows failed: how many times in a row, and the timer of the next try. */
   private readonly rowRetries = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly batcher: FrameBatcher<Incoming>;
@@ -85,16 +90,9 @@ export class AppModel {
   async start(): Promise<void> {
     const b = this.bridge;
     // The model lives as long as the window, so these subscriptions are never undone.
-    b.on('nodeState', (node) => this.upsertNode(node));
-    b.on('nodeRemoved', ({ nodeId }) => {
-      this.nodes = this.nodes.filter((n) => n.id !== nodeId);
-      this.metrics.delete(nodeId);
-      this.pods.removeNode(nodeId);
-      this.cancelRowRetry(nodeId);
-      this.changed();
-    });
+    b.on('nodeState', (node) => this.applyNode(node));
+    b.on('nodeRemoved', ({ nodeId }) => this.forgetNode(nodeId));
     b.on('nodeMetrics', ({ nodeId, metrics }) => this.setMetrics(nodeId, metrics));
-    b.on('podDeltas', (batch) => this.batcher.push({ kind: 'deltas', batch }));
     b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
     b.on('prompt', (prompt) => {
       this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
@@ -168,7 +166,21 @@ export class AppModel {
     this.changed();
   }
 
+  /**
+   * Subscribes to the node's pod batches (pods.watch), once, before its rows are asked for: the batches
+   * the rows include are told apart by seq. Over when the node is removed or the link to the core drops
+   * (a resync subscribes again).
+   */
+  private watchPods(nodeId: string): void {
+    if (this.watches.has(nodeId)) return;
+    const watch = new AbortController();
+    this.watches.set(nodeId, watch);
+    const over = () => this.watches.get(nodeId) === watch && this.watches.delete(nodeId);
+    this.bridge.request('pods.watch', { nodeId }, { signal: watch.signal, onProgress: (batch) => this.batcher.push({ kind: 'deltas', batch }) }).then(over, over);
+  }
+
   private async loadRows(nodeId: string): Promise<void> {
+    this.watchPods(nodeId);
     // A retry already scheduled fetches for this request too, keeping the backoff.
     if (this.loading.has(nodeId) || this.rowRetries.get(nodeId)?.timer) return;
     this.loading.add(nodeId);
@@ -225,14 +237,97 @@ export class AppModel {
     this.podsChanged();
   }
 
-  /** A node's latest record, from an event or from the answer to nodes.add / nodes.startDemo. */
-  upsertNode(node: NodeInfo): void {
-    const before = this.nodes.find((n) => n.id === node.id);
-    this.nodes = before ? this.nodes.map((n) => (n.id === node.id ? node : n)) : [...this.nodes, node];
-    if (!before) void this.loadRows(node.id);
+  // The node list's one writer: events and the answers to the requests below come here, nowhere else.
+
+  /** A node's latest record, from an event or from the answer to a request that changed it. */
+  private applyNode(node: NodeInfo): void {
+    const { nodes, change } = withNode(this.nodes, node);
+    this.nodes = nodes;
+    if (change === 'added') void this.loadRows(node.id);
     // A busy node's count moves with nearly every batch: that is news for the pod views only.
-    if (before && sameButCount(before, node)) this.podsChanged();
-    else this.changed();
+    if (change === 'podCount') this.podsChanged();
+    else if (change !== 'same') this.changed();
+  }
+
+  private applyNodes(nodes: readonly NodeInfo[]): void {
+    for (const node of nodes) this.applyNode(node);
+  }
+
+  /** A node gone, with its rows, metrics and pending retries (its nodeRemoved event may come after). */
+  private forgetNode(nodeId: string): void {
+    if (!this.nodes.some((n) => n.id === nodeId)) return;
+    this.watches.get(nodeId)?.abort();
+    this.nodes = withoutNode(this.nodes, nodeId);
+    this.metrics.delete(nodeId);
+    this.pods.removeNode(nodeId);
+    this.cancelRowRetry(nodeId);
+    this.changed();
+  }
+
+  /** Adds a node and starts connecting; resolves with it once it is in the list. */
+  async addNode(spec: AddNodeSpec): Promise<NodeInfo> {
+    const added = await this.bridge.request('nodes.add', spec);
+    this.applyNode(added);
+    return added;
+  }
+
+  async addNodes(specs: AddNodeSpec[]): Promise<NodeInfo[]> {
+    const added = await this.bridge.request('nodes.addMany', { nodes: specs });
+    this.applyNodes(added);
+    return added;
+  }
+
+  /** Changes a node's settings in place (it reconnects); historyCleared says its pod history went with another machine. */
+  async updateNode(nodeId: string, spec: AddNodeSpec): Promise<{ node: NodeInfo; historyCleared: boolean }> {
+    const saved = await this.bridge.request('nodes.update', { nodeId, spec });
+    this.applyNode(saved.node);
+    return saved;
+  }
+
+  async startDemo(): Promise<NodeInfo> {
+    const demo = await this.bridge.request('nodes.startDemo', {});
+    this.applyNode(demo);
+    return demo;
+  }
+
+  /** Removes a node; resolves with its record as it was, for an undo. */
+  async removeNode(nodeId: string): Promise<NodeInfo | undefined> {
+    const gone = this.node(nodeId);
+    await this.bridge.request('nodes.remove', { nodeId });
+    this.forgetNode(nodeId);
+    return gone;
+  }
+
+  /** Adds a removed node back as it was (undo, see restore-node.ts): a new node, connecting afresh. */
+  async restoreNode(node: NodeInfo): Promise<NodeInfo> {
+    const back = await restoreNode(this.bridge, node);
+    this.applyNode(back);
+    return back;
+  }
+
+  /** Opens files with the host's own dialog (Electron); [] when the user cancelled. */
+  async pickSources(): Promise<NodeInfo[]> {
+    const opened = await this.bridge.request('sources.open', {});
+    if (opened.status !== 'opened') return [];
+    this.applyNodes(opened.nodes);
+    return opened.nodes;
+  }
+
+  /** Opens snapshot or recording files dropped or picked in the page; resolves with the new sources, in order. */
+  async openFiles(files: File[]): Promise<NodeInfo[]> {
+    const ids = await openFiles(this.bridge, files);
+    // An upload answers with ids only; their records may still be on their way as events: take them now.
+    const opened = (await this.bridge.request('nodes.list', {})).filter((n) => ids.includes(n.id));
+    this.applyNodes(opened);
+    return ids.flatMap((id) => opened.filter((n) => n.id === id));
+  }
+
+  async connect(nodeId: string): Promise<void> {
+    await this.bridge.request('nodes.connect', { nodeId });
+  }
+
+  async disconnect(nodeId: string): Promise<void> {
+    await this.bridge.request('nodes.disconnect', { nodeId });
   }
 
   /** Shows (or clears, with null) the banner about the link to the app core. */
@@ -249,8 +344,4 @@ export class AppModel {
   node(nodeId: string | null): NodeInfo | undefined {
     return this.nodes.find((n) => n.id === nodeId);
   }
-}
-
-function sameButCount(a: NodeInfo, b: NodeInfo): boolean {
-  return a.podCount !== b.podCount && JSON.stringify({ ...a, podCount: 0 }) === JSON.stringify({ ...b, podCount: 0 });
 }

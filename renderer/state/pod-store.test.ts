@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeBridge } from '../../app/contract/testing/fake-bridge';
+import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
-import type { PodRow } from '../../app/contract/pods';
+import type { PodDeltas, PodRow } from '../../app/contract/pods';
 import { Prng } from '../../app/sim/prng';
 import { matchesFilter, parseFilter } from '../filter/filter-language';
 import { sortRows, type SortOrder } from '../filter/sort-rows';
@@ -9,6 +9,13 @@ import { AppModel } from './app-model';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
 import { fleetRowKey, PodStore, type FleetSource } from './pod-store';
+
+/** The app core's side of the window's pods.watch calls: hands a batch to the watch of its node. */
+function podWatches(bridge: FakeBridge): (batch: PodDeltas) => void {
+  const watching = new Map<string, (batch: PodDeltas) => void>();
+  bridge.handle({ 'pods.watch': ({ nodeId }, call) => new Promise(() => watching.set(nodeId, call.progress)) });
+  return (batch) => watching.get(batch.nodeId)!(batch);
+}
 
 describe('PodStore', () => {
   it('indexes pods by node and UID and applies batches in seq order', () => {
@@ -144,13 +151,14 @@ describe('frame batching', () => {
     });
     const frames: (() => void)[] = [];
     const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb), now: () => 42 });
+    const push = podWatches(bridge);
     await model.start();
     let notifications = 0;
     let windowNotifications = 0;
     model.subscribePods(() => notifications++);
     model.subscribe(() => windowNotifications++);
     for (let seq = 1; seq <= 1000; seq++) {
-      bridge.emit('podDeltas', { nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq % 300}`, restarts: seq })], removals: [] });
+      push({ nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq % 300}`, restarts: seq })], removals: [] });
     }
     bridge.emit('watchEvents', { lines: [{ time: 1, nodeId: 'n1', type: 'ADDED', namespace: 'd', name: 'p1', uid: 'p1', change: 'created' }] });
     expect(notifications).toBe(0);
@@ -160,12 +168,10 @@ describe('frame batching', () => {
     expect(model.pods.count('n1')).toBe(300);
     expect(model.pods.get('n1', 'p0')?.restarts).toBe(900);
     expect(model.feed.lines()).toHaveLength(1);
-    // The node's new pod count is news for the pod views; its state is news for the whole window.
-    const node = model.node('n1')!;
-    bridge.emit('nodeState', { ...node, podCount: 300 });
-    expect([notifications, windowNotifications]).toEqual([2, 0]);
-    bridge.emit('nodeState', { ...node, podCount: 300, state: { phase: 'disconnected' } });
-    expect([notifications, windowNotifications]).toEqual([3, 1]);
+    // Pod batches are news for the pod views only; the node's state (sent once per change) for the whole window.
+    expect(windowNotifications).toBe(0);
+    bridge.emit('nodeState', { ...model.node('n1')!, state: { phase: 'disconnected' } });
+    expect([notifications, windowNotifications]).toEqual([2, 1]);
   });
 
   it('AppModel asks for one snapshot per gap however many batches arrive while it is on its way', async () => {
@@ -178,13 +184,14 @@ describe('frame batching', () => {
     });
     const frames: (() => void)[] = [];
     const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+    const push = podWatches(bridge);
     await model.start();
     bridge.handle({
       'pods.rows': () => new Promise((resolve) => (answer = () => resolve({ seq: 3, rows: [testRow({ uid: 'p3' })] }))),
     });
     for (let seq = 2; seq <= 6; seq++) {
       serverSeq = seq;
-      bridge.emit('podDeltas', { nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq}` })], removals: [] });
+      push({ nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq}` })], removals: [] });
       frames.shift()!();
       await new Promise((r) => setTimeout(r, 0));
     }
@@ -214,10 +221,11 @@ describe('frame batching', () => {
       });
       const frames: (() => void)[] = [];
       const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+      const push = podWatches(bridge);
       await model.start();
       expect(model.connectionProblem).toContain('busy');
       // Batches keep coming meanwhile; they are held for the snapshot.
-      bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'p5' })], removals: [] });
+      push({ nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'p5' })], removals: [] });
       frames.shift()!();
       await vi.advanceTimersByTimeAsync(200_000);
       expect(asked.slice(1).map((t, i) => t - asked[i]!)).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
@@ -264,8 +272,9 @@ describe('frame batching', () => {
     });
     const frames: (() => void)[] = [];
     const model = new AppModel(bridge, { requestFrame: (cb) => frames.push(cb) });
+    const push = podWatches(bridge);
     await model.start();
-    bridge.emit('podDeltas', { nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'lost' })], removals: [] });
+    push({ nodeId: 'n1', seq: 5, reset: false, upserts: [testRow({ uid: 'lost' })], removals: [] });
     frames.shift()!();
     await new Promise((r) => setTimeout(r, 0));
     expect(model.pods.rows('n1').map((r) => r.uid)).toEqual(['fresh']);

@@ -1,6 +1,7 @@
-import type { Bridge } from '../bridge';
+import type { Bridge, CallOptions } from '../bridge';
 import { validateEvent } from '../bridge';
-import { unwrapResult } from '../errors';
+import { ContractError, unwrapResult } from '../errors';
+import { CANCELLED_BY_CALLER } from '../jobs';
 import type { EventName, EventPayload } from '../events';
 import { handleRequest, type RequestHandlers } from '../handle-request';
 import type { RequestInput, RequestName, RequestOutput } from '../requests';
@@ -28,9 +29,23 @@ export function createFakeBridge(initial: Partial<RequestHandlers> = {}): FakeBr
     handle(more) {
       Object.assign(handlers, more);
     },
-    async request<N extends RequestName>(name: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
+    async request<N extends RequestName>(name: N, input: RequestInput<N>, options: CallOptions<N> = {}): Promise<RequestOutput<N>> {
       calls.push({ name, input });
-      return unwrapResult(await handleRequest(handlers, name, input)) as RequestOutput<N>;
+      // The caller's signal is the call's, as a host's connection makes it: cancelling stops the handler's work.
+      const signal = options.signal ?? new AbortController().signal;
+      const cancelled = new Promise<never>((_, reject) => {
+        const cancel = () => reject(new ContractError('cancelled', CANCELLED_BY_CALLER));
+        if (signal.aborted) cancel();
+        else signal.addEventListener('abort', cancel, { once: true });
+      });
+      let over = false;
+      const progress = (p: unknown) => !over && !signal.aborted && options.onProgress?.(p as never);
+      const answer = handleRequest(handlers, name, input, { signal, caller: new AbortController().signal, progress });
+      try {
+        return unwrapResult(await Promise.race([answer, cancelled])) as RequestOutput<N>;
+      } finally {
+        over = true;
+      }
     },
     on(event, handler) {
       let set = listeners.get(event);

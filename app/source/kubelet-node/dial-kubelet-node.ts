@@ -15,6 +15,7 @@ import type { FieldMask } from '../../mask/field-mask';
 import type { PodResourcesClient } from '../../podresources/pod-resources-client';
 import type { KubeletTransport } from '../../ssh/kubelet-transport';
 import type { SshTarget } from '../../ssh/ssh-connection';
+import type { HopLabel } from '../../ssh/ssh-errors';
 import type { SshPrompter } from '../../ssh/ssh-prompter';
 import type { SshSession } from '../../ssh/ssh-session';
 import type { JumpConnectionPool } from '../../ssh/shared-jump-connections';
@@ -57,6 +58,8 @@ export interface KubeletDialSettings {
 
 export interface KubeletDialOptions {
   prompter: SshPrompter;
+  /** The node's session when already made (the user's OpenSSH); default a built-in one to the target. Closed with the node. */
+  session?: SshSession;
   /** One login per jump host, however many nodes are behind it. */
   jumpPool?: JumpConnectionPool;
   /**
@@ -110,7 +113,7 @@ const bridgeOf = (s: Pick<KubeletDialSettings, 'sudo' | 'sudoTemplate'>) => ({
  * first use, so a socket the user may not reach is reported with the devices, not as the node's error), else its own.
  */
 export async function dialPodResources(
-  target: SshTarget,
+  target: SshTarget | HopLabel,
   socketPath: string,
   settings: Pick<KubeletDialSettings, 'sudo' | 'sudoTemplate'>,
   options: { prompter: SshPrompter; session?: SshSession; signal?: AbortSignal },
@@ -128,15 +131,15 @@ export async function dialPodResources(
 }
 
 /** The node over SSH: one session carries the Pods API or REST, and PodResources; closed last, with the rest. */
-export async function dialKubeletNode(target: SshTarget, settings: KubeletDialSettings, options: KubeletDialOptions): Promise<KubeletNode> {
+export async function dialKubeletNode(target: SshTarget | HopLabel, settings: KubeletDialSettings, options: KubeletDialOptions): Promise<KubeletNode> {
   // The SSH side (ssh2 with it, ~14 MiB resident) is loaded by the first SSH node: a socket here never needs it.
-  const [{ createSshSession }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
+  const [{ sessionFor }, { findKubeletSocket, openKubeletTransport }, { openKubeletRest }] = await Promise.all([
     import('../../ssh/ssh-session'),
     import('../../ssh/kubelet-transport'),
     import('../../kubelet-rest/kubelet-rest-connection'),
   ]);
   const { signal, prompter } = options;
-  const own = createSshSession(target, { prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+  const own = sessionFor(target, options.session, { prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
   if (options.onSilence) own.onSilence(options.onSilence);
   // Each use below shares the session; the node closes it once, last.
   const session: SshSession = { ...own, close: () => {} };

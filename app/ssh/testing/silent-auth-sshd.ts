@@ -12,6 +12,8 @@ export interface SilentAuthSshd {
   hostKeyLine: string;
   /** Authentication requests received and left unanswered. */
   authRequests(): number;
+  /** Clients connected now. */
+  connections(): number;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startSilentAuthSshd(host = '127.0.0.1'): Promise<SilentAut
     port,
     hostKeyLine,
     authRequests: () => requests,
+    connections: () => clients.size,
     stop: () =>
       new Promise<void>((resolve) => {
         for (const c of clients) c.end();

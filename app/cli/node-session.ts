@@ -1,0 +1,49 @@
+/**
+ * The SSH session a node command reads the node through: the user's own ssh (--ssh openssh: their ssh_config
+ * holds whole, prompts on this terminal) or the built-in client.
+ * Said on stderr with -v, with ssh's own -v lines.
+ */
+import type { SshTransportChoice } from '../contract/nodes';
+import type { SshTarget } from '../ssh/ssh-connection';
+import type { HopLabel } from '../ssh/ssh-errors';
+import type { SshPrompter } from '../ssh/ssh-prompter';
+import type { SshSession } from '../ssh/ssh-session';
+import type { SharedConnections } from './kubelet-connection';
+import type { NodeCommandOptions } from './node-options';
+import { printError } from './terminal-text';
+import { sshDestination } from '../source/ssh-destination';
+
+export interface NodeSession {
+  session: SshSession;
+  /** Whom the session logs in as, where: a resolved SshTarget on the built-in transport. */
+  target: SshTarget | HopLabel;
+  transport: SshTransportChoice;
+}
+
+/**
+ * --ssh, else the built-in client: OpenSSH becomes the default once its failures are classified into
+ * Nodescope's messages (host key changed, unknown host, refused login...), which the built-in client's are.
+ */
+export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? 'builtin';
+
+export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool'>): Promise<NodeSession> {
+  const transport = sshTransportOf(opts);
+  const say = (line: string) => printError(`nodescope: ${line}`);
+  if (transport === 'openssh') {
+    const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
+    const { knownHosts, ...flags } = opts.ssh;
+    // ssh://user@host:port names its user and port; the command line's -l and -p still win.
+    const { host, ...named } = sshDestination(opts.node);
+    const verbose = opts.verbose ? (line: string) => say(`ssh: ${line}`) : undefined;
+    const { session, label: target } = await createOpenSshSession(
+      { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
+      { prompter, ...(verbose ? { verbose } : {}) },
+    );
+    if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
+    return { session, target, transport };
+  }
+  const [{ resolveNodeTarget }, { createSshSession }] = await Promise.all([import('./kubelet-connection'), import('../ssh/ssh-session')]);
+  const target = await resolveNodeTarget(opts);
+  if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with Nodescope's built-in SSH client (--ssh builtin)`);
+  return { session: createSshSession(target, { prompter, ...(shared?.jumpPool ? { jumpPool: shared.jumpPool } : {}) }), target, transport };
+}

@@ -1,0 +1,138 @@
+import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { Duplex } from 'node:stream';
+import { OPEN_CONNECT_FAILED, type ChannelOpenError, type ExecChannel, type NodeChannels } from '../node-channels';
+import { createPrivateSocketDir, type PrivateSocketDir } from '../private-socket-dir';
+import type { SshError } from '../ssh-errors';
+import type { ControlMaster } from './control-master';
+import { runSsh, spawnSsh, sshArgv, streamsToUnixSockets, type OpenSshClient, type OpenSshDestination } from './openssh-client';
+
+/**
+ * The node's channels through a ControlMaster: each command or stream is a short-lived `ssh -S` client of
+ * the master (a channel on its one connection, no new login). A UNIX socket is `-W /path` on ssh 9.4 and
+ * later; older ssh cannot, so the master forwards a private local socket to it (`-O forward -L`) and each
+ * stream connects there. No TCP socket of ours is involved: pipes and UNIX sockets have no Nagle.
+ */
+
+export interface OpenSshChannels extends NodeChannels {
+  /** Ends every command and stream still open, and the master's forwards made for us. */
+  close(): Promise<void>;
+}
+
+export interface ChannelsContext {
+  client: OpenSshClient;
+  destination: OpenSshDestination;
+  master: ControlMaster;
+  env?: Record<string, string>;
+  /** What ssh said when a run failed, as an error. */
+  failure(stderr: string, code: number | null, stage: 'streamlocal' | 'tcp' | 'exec', path?: string): SshError;
+}
+
+const STDERR_LIMIT = 8192;
+
+/** ssh's stdio as one stream; its stderr kept for the failure. */
+function stdioStream(child: ChildProcess): { stream: Duplex; stderr: () => string } {
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    if (stderr.length < STDERR_LIMIT) stderr += d.toString();
+  });
+  // Node documents {readable, writable} of node streams for Duplex.from; its types only list web streams.
+  const stream = Duplex.from({ readable: child.stdout!, writable: child.stdin! } as unknown as Parameters<typeof Duplex.from>[0]);
+  // The far end gone first (EPIPE on stdin) is reported by ssh's exit, not as a write error.
+  child.stdin!.on('error', () => {});
+  return { stream, stderr: () => stderr };
+}
+
+/** Resolves once ssh runs (a missing binary rejects). */
+const started = (child: ChildProcess) =>
+  new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+
+/** A stream that ends before a byte came is what sshd's refusal looks like here ("open failed": socket missing, not ours, or forwarding off). */
+function endsEmptyAsRefused(stream: Duplex, where: string, detail: () => string): Duplex {
+  let received = false;
+  stream.once('data', () => (received = true));
+  stream.once('end', () => {
+    if (received) return;
+    const said = detail().trim();
+    stream.destroy(Object.assign(new Error(`sshd closed the stream to ${where} at once (open failed${said ? `: ${said}` : ''})`), { reason: OPEN_CONNECT_FAILED }) as ChannelOpenError);
+  });
+  return stream;
+}
+
+export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
+  const { client, destination: d, master } = ctx;
+  const children = new Set<ChildProcess>();
+  let forwardDir: PrivateSocketDir | undefined;
+  const forwards = new Map<string, Promise<string>>();
+  let closed = false;
+
+  const run = (flags: string[], command?: string): ChildProcess => {
+    if (closed) throw new Error('the SSH connection was closed');
+    const child = spawnSsh(client, sshArgv(d, [...master.muxFlags, ...flags], command), 'pipe', ctx.env);
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    return child;
+  };
+
+  /** `-W` through the master; a failure ends the stream with what ssh said. */
+  const forwardStdio = async (target: string, stage: 'streamlocal' | 'tcp', path?: string) => {
+    const child = run(['-W', target]);
+    await started(child);
+    const io = stdioStream(child);
+    child.once('exit', (code) => {
+      if (code !== 0 && code !== null) setImmediate(() => io.stream.destroy(ctx.failure(io.stderr(), code, stage, path)));
+    });
+    return io;
+  };
+
+  /** The local socket the master forwards to `path` on the node (once per path). */
+  const forwardedSocket = (path: string): Promise<string> => {
+    let local = forwards.get(path);
+    if (!local) {
+      forwardDir ??= createPrivateSocketDir('s');
+      const socket = `${forwardDir.socketPath}${forwards.size}`;
+      local = runSsh(client, sshArgv(d, [...master.muxFlags, '-O', 'forward', '-L', `${socket}:${path}`]), ctx.env).then((r) => {
+        if (r.code !== 0) {
+          forwards.delete(path);
+          throw ctx.failure(r.stderr, r.code, 'streamlocal', path);
+        }
+        return socket;
+      });
+      forwards.set(path, local);
+    }
+    return local;
+  };
+
+  return {
+    refusalAtOpen: false,
+    exec: async (command) => {
+      const child = run(['-T'], command);
+      await started(child);
+      const io = stdioStream(child);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return Object.assign(io.stream, { stderr: child.stderr!, exit, close: () => void child.kill('SIGTERM') }) as ExecChannel;
+    },
+    openUnixSocket: async (path) => {
+      if (streamsToUnixSockets(client)) {
+        const io = await forwardStdio(path, 'streamlocal', path);
+        return endsEmptyAsRefused(io.stream, path, io.stderr);
+      }
+      return endsEmptyAsRefused(connect(await forwardedSocket(path)), path, () => '');
+    },
+    openTcp: async (host, port) => (await forwardStdio(`${host.includes(':') ? `[${host}]` : host}:${port}`, 'tcp')).stream,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const child of children) child.kill('SIGTERM');
+      // Our forwards go with us; the master stays for the next run (ControlPersist).
+      await Promise.all([...forwards].map(async ([path, local]) => {
+        const socket = await local.catch(() => undefined);
+        if (socket) await runSsh(client, sshArgv(d, [...master.muxFlags, '-O', 'cancel', '-L', `${socket}:${path}`]), ctx.env);
+      }));
+      forwardDir?.remove();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { classifyOpenSshFailure, type OpenSshFailureContext } from './openssh-failure';
+import { FAILURE_CASES } from './testing/openssh-failure-cases';
+
+const TESTDATA = join(import.meta.dirname, 'testdata');
+const node: OpenSshFailureContext = { host: 'node-1', port: 22, stage: 'login' };
+
+describe('classifyOpenSshFailure on what a real ssh printed (testdata/*.stderr)', () => {
+  for (const c of FAILURE_CASES) {
+    it(`${c.name} → ${c.code}, with a next step`, () => {
+      const err = classifyOpenSshFailure(readFileSync(join(TESTDATA, `${c.name}.stderr`), 'utf8'), c.exitCode, c.ctx);
+      expect(err.code).toBe(c.code);
+      for (const words of c.says) expect(err.message).toContain(words);
+      for (const words of c.next) expect(err.nextStep).toContain(words);
+    });
+  }
+});
+
+// Texts this sandbox cannot produce, in OpenSSH 9.2's words (sshconnect.c, clientloop.c, readconf.c, mux.c).
+describe('classifyOpenSshFailure on texts known from the source', () => {
+  it('a TCP connect timeout or an unreachable network is HOST_UNREACHABLE naming the host ssh tried', () => {
+    const err = classifyOpenSshFailure('ssh: connect to host 10.0.0.9 port 22: Connection timed out\r\n', 255, node);
+    expect(err.code).toBe('HOST_UNREACHABLE');
+    expect(err.message).toBe('Cannot reach 10.0.0.9:22 (Connection timed out)');
+    expect(classifyOpenSshFailure('ssh: connect to host 10.0.0.9 port 22: No route to host\r\n', 255, node).code).toBe('HOST_UNREACHABLE');
+  });
+
+  it('DNS not answering is retried (DNS), a name that does not exist is not (HOST_NOT_FOUND)', () => {
+    expect(classifyOpenSshFailure('ssh: Could not resolve hostname node-1: Temporary failure in name resolution\r\n', 255, node).code).toBe('DNS');
+  });
+
+  it('says keepalives ran out when ssh says so', () => {
+    const err = classifyOpenSshFailure('Timeout, server node-1 not responding.\r\n', 255, node);
+    expect(err.code).toBe('KEEPALIVE_TIMEOUT');
+  });
+
+  it('a world-writable config file is refused as ssh refuses it, saying how to fix it', () => {
+    const err = classifyOpenSshFailure('Bad owner or permissions on /home/op/.ssh/config\r\n', 255, node);
+    expect(err.code).toBe('BAD_CONFIG');
+    expect(err.nextStep).toContain('chmod 600 /home/op/.ssh/config');
+  });
+
+  it('too many keys offered is the MaxAuthTries message of the built-in transport', () => {
+    const err = classifyOpenSshFailure('Received disconnect from 10.0.0.9 port 22:2: Too many authentication failures\r\nDisconnected from 10.0.0.9 port 22\r\n', 255, node);
+    expect(err.code).toBe('AUTH_FAILED');
+    expect(err.nextStep).toContain('IdentitiesOnly yes');
+  });
+
+  it('a master that went away under a mux client is a lost connection, re-dialled', () => {
+    expect(classifyOpenSshFailure('mux_client_hello_exchange: write packet: Broken pipe\r\n', 255, node).code).toBe('CONNECTION_LOST');
+    expect(classifyOpenSshFailure('mux_client_forward: forwarding request failed: Port forwarding failed\r\n', 255, node).code).toBe('BRIDGE_FAILED');
+  });
+
+  it('a remote command\'s own failure (exec, exit other than 255) is the command\'s, not ssh\'s', () => {
+    const err = classifyOpenSshFailure('2026/01/01 00:00:00 socat[9] E connect(5, AF=1 "/x.sock", 9): No such file or directory\n', 1, { ...node, stage: 'exec' });
+    expect(err.code).toBe('BRIDGE_FAILED');
+    expect(err.message).toContain('exit 1');
+  });
+
+  it('ssh killed by a signal is CLOSED; informational lines alone do not make a failure', () => {
+    expect(classifyOpenSshFailure('', null, node).code).toBe('CLOSED');
+    const err = classifyOpenSshFailure("Warning: Permanently added '[h]:22' (ED25519) to the list of known hosts.\r\n", 255, node);
+    expect(err.message).toContain('without saying why');
+  });
+});

@@ -1,0 +1,173 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../../e2e/harness/ssh-harness';
+import { createKubeletClient, type KubeletClient } from '../../kubelet/kubelet-client';
+import { pinName, rememberPin } from '../../kubelet-rest/kubelet-certificate-pins';
+import { openKubeletRest } from '../../kubelet-rest/kubelet-rest-connection';
+import { startSimulatedKubelet, type SimulatedKubelet } from '../../sim/kubelet-server';
+import { openKubeletTransport, type KubeletTransport } from '../kubelet-transport';
+import { runRemote } from '../remote-exec';
+import { harnessTarget, scriptedPrompter } from '../testing/ssh-test-kit';
+import { nodescope } from '../../cli/testing/run-nodescope';
+import { openKubeletNodeLink } from '../../host/kubelet-node-link';
+import { pollUntil } from '../../testing/poll-until';
+import { startSilentAuthSshd } from '../testing/silent-auth-sshd';
+import { createOpenSshSession } from './openssh-session';
+
+/** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
+
+let h: SshHarness;
+let sim: SimulatedKubelet;
+let dir: string;
+const TOKEN = 'tok-openssh-0123456789';
+const opened: { transport: KubeletTransport; client: KubeletClient }[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodescope-openssh-'));
+  h = await startSshHarness({
+    startKubelet: async (socketPath) =>
+      (sim = await startSimulatedKubelet({ socketPath, documentedSocketPath: join(dirname(socketPath), 'documented.sock'), pods: 110, seed: 7, rest: { tokens: { [TOKEN]: 'alice' }, readOnlyPort: 0 } })),
+  });
+}, 60_000);
+afterAll(async () => {
+  for (const { client, transport } of opened.splice(0)) {
+    client.close();
+    await transport.close();
+  }
+  await h?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const openSession = async (destination: string, configFile = h.sshConfig) => (await createOpenSshSession({ destination, configFile }, { prompter: scriptedPrompter() })).session;
+
+const logins = (user: string) => h.logs().match(new RegExp(`Accepted publickey for ${user} `, 'g'))?.length ?? 0;
+
+async function listThrough(alias: string, bridgeMode?: 'auto' | 'sudo') {
+  const { session } = await createOpenSshSession({ destination: alias, configFile: h.sshConfig }, { prompter: scriptedPrompter() });
+  const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session, ...(bridgeMode ? { bridgeMode } : {}) });
+  const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+  opened.push({ transport, client });
+  return { transport, client, list: await client.listPods() };
+}
+
+describe('the OpenSSH transport', () => {
+  it('lists pods over the Pods API socket through a ControlMaster', async () => {
+    const { list, transport } = await listThrough('target');
+    expect(list.pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('streamlocal');
+  });
+
+  it('switches a user who may not open the socket to the sudo bridge, as the built-in transport does', async () => {
+    const { list, transport } = await listThrough('target-operator');
+    expect(list.pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('sudo');
+  });
+
+  it('runs commands with their output and exit status', async () => {
+    const session = await openSession('target');
+    const conn = await session.connection();
+    expect(await runRemote(conn.channels, "printf 'a b'; echo oops >&2; exit 3")).toEqual({ stdout: 'a b', stderr: 'oops\n', code: 3 });
+    session.close();
+  });
+
+  it('logs in once for several sessions in a row (ControlPersist), as several CLI runs would', async () => {
+    const session = () => openSession('target-nosudo');
+    const before = logins('nsharness-nosudo');
+    for (let i = 0; i < 3; i++) {
+      const s = await session();
+      const conn = await s.connection();
+      expect((await runRemote(conn.channels, 'id -un')).stdout.trim()).toBe('nsharness-nosudo');
+      s.close();
+    }
+    expect(logins('nsharness-nosudo') - before).toBe(1);
+  });
+
+  it('reads the kubelet REST API over a TCP stream through the master', async () => {
+    const pins = join(dir, 'pins');
+    await rememberPin(pins, pinName(h.host, sim.rest!.port), sim.rest!.fingerprint);
+    const token = join(dir, 'token');
+    await writeFile(token, TOKEN, { mode: 0o600 });
+    const session = await openSession('target');
+    const rest = await openKubeletRest(harnessTarget(h, h.root), { prompter: scriptedPrompter(), session, pinsFile: pins, port: sim.rest!.port, credentials: { token: { file: token } } });
+    try {
+      expect((await rest.client.listPods()).pods).toHaveLength(110);
+    } finally {
+      await rest.close();
+      session.close();
+    }
+  });
+
+  it('shares one login to the jump host among the nodes behind it', async () => {
+    const before = logins('nsharness-jump');
+    const sessions = await Promise.all(['via-jump', 'via-jump-operator'].map((alias) => openSession(alias)));
+    const users = await Promise.all(sessions.map(async (s) => (await runRemote((await s.connection()).channels, 'id -un')).stdout.trim()));
+    expect(users).toEqual(['root', 'nsharness-op']);
+    for (const s of sessions) s.close();
+    expect(logins('nsharness-jump') - before).toBe(1);
+  });
+
+  it('reaches a node through a ProxyCommand that is a plain program (socat), which the built-in transport refuses', async () => {
+    const config = join(dir, 'proxy-command.config');
+    await writeFile(config, [`Host proxied`, `  HostName ${h.host}`, `  Port ${h.port}`, '  User root', `  IdentityFile ${h.root.key}`, '  ProxyCommand socat - TCP:%h:%p', `Include ${h.sshConfig}`, ''].join('\n'));
+    const { transport, client } = await (async () => {
+      const session = await openSession('proxied', config);
+      const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
+      const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+      opened.push({ transport, client });
+      return { transport, client };
+    })();
+    expect((await client.listPods()).pods).toHaveLength(110);
+    expect(transport.bridge.activeMode()).toBe('streamlocal');
+  });
+
+  it("is the CLI's --ssh openssh: lists pods, says so with -v, with ssh's own -v lines", async () => {
+    // A config of its own: a master of its own, so this run logs in (and ssh -v has a login to tell of).
+    const config = join(dir, 'cli.config');
+    await writeFile(config, `Include ${h.sshConfig}\n`);
+    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', '-v', '--socket', h.socketPath]);
+    expect(r.stderr).toContain('with your OpenSSH client (--ssh openssh)');
+    expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    expect(r.stdout.trim().split('\n')).toHaveLength(111);
+  });
+
+  it("is the app's node setting ssh: 'openssh', said in the node's state", async () => {
+    let pods = 0;
+    const clients: string[] = [];
+    const link = openKubeletNodeLink(
+      {
+        nodeId: 'n',
+        spec: { kind: 'ssh', host: 'target', ssh: 'openssh', socketPath: h.socketPath },
+        prompter: scriptedPrompter(),
+        events: { state: () => {}, reset: (list) => (pods = list.length), change: () => {}, sshClient: (c) => clients.push(c) },
+      },
+      { sshConfigFile: h.sshConfig },
+    );
+    try {
+      await pollUntil('the pods through OpenSSH', () => pods === 110);
+      expect(clients).toEqual(['openssh']);
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('ends the login of a session closed while it waits (an sshd that never answers authentication)', async () => {
+    const silent = await startSilentAuthSshd();
+    try {
+      const knownHosts = join(dir, 'silent_known_hosts');
+      await writeFile(knownHosts, `[${silent.host}]:${silent.port} ${silent.hostKeyLine}\n`);
+      const config = join(dir, 'silent.config');
+      await writeFile(config, [`Host silent`, `  HostName ${silent.host}`, `  Port ${silent.port}`, '  User root', `  IdentityFile ${h.root.key}`, '  IdentitiesOnly yes', `  UserKnownHostsFile ${knownHosts}`, '  BatchMode yes', ''].join('\n'));
+      const session = await openSession('silent', config);
+      const dialled = session.connection();
+      await pollUntil('ssh to ask for authentication', () => silent.authRequests() > 0);
+      session.close();
+      await expect(dialled).rejects.toMatchObject({ code: 'CLOSED' });
+      // The ssh that was logging in is gone: the server sees its connection end.
+      await pollUntil('the login to end', () => silent.connections() === 0);
+    } finally {
+      await silent.stop();
+    }
+  });
+});
