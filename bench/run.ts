@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../app/fs/atomic-file';
+import { busyNodeBench } from './busy-node.bench';
 import { cliBench } from './cli.bench';
 import { fleetOpenBench } from './fleet-open.bench';
 import { fleetTableBench } from './fleet-table.bench';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'fleet-open': fleetOpenBench,
   'fleet-table': fleetTableBench,
   'hub-slices': hubSlicesBench,
+  'busy-node': busyNodeBench,
   ui: uiBench,
 };
 

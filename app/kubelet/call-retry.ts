@@ -1,6 +1,7 @@
 /**
  * Retries a kubelet call while the kubelet says "wait" (initializing, rate limited), with a capped,
- * jittered backoff, telling the caller before each wait so the user sees why nothing happens yet.
+ * jittered backoff (each wait 80-100 % of its bound), telling the caller before each wait so the user
+ * sees why nothing happens yet.
  */
 import { backoffDelayMs, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { KubeletError } from './kubelet-error';

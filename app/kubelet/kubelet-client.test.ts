@@ -189,6 +189,24 @@ describe.each(['shipped', 'documented'] as const)('kubelet client, %s API shape,
   });
 });
 
+describe('a watch dropped during its first replay', () => {
+  it('keeps the received count moving while the ListPods that catches up arrives, never frozen', async () => {
+    // The strict buffer drops the watch the moment 100 events queue behind the replay: the pods then come
+    // from a ListPods, which takes seconds to decode at this size.
+    const k = await kubelet({ pods: 5000, strictWatchBuffer: true });
+    const { log } = watch(client(k.sockets.shipped!));
+    await eventually(() => log.states.some((s) => s.state === 'connecting' && (s.received ?? 0) > 0), 'the replay under way');
+    k.churn.step(200);
+    await eventually(() => log.states.some((s) => s.state === 'catchingUp'), 'the list shown');
+    const firstShown = log.states.findIndex((s) => s.state === 'catchingUp');
+    const received = Math.max(...log.states.slice(0, firstShown).map((s) => (s.state === 'connecting' ? (s.received ?? 0) : 0)));
+    // The replay had a few pods when it was dropped (those the client had read before it ended); the
+    // count went on with the list's, which takes seconds to decode at this size, before any pod was shown.
+    expect(received).toBeGreaterThan(1500);
+    expect(k.stats().shipped!.watchEventsDropped).toBeGreaterThan(0);
+  });
+});
+
 describe('kubelet client errors and retries', () => {
   it('waits out an initializing kubelet with backoff, saying so, then lists', async () => {
     const k = await kubelet({ initializingMs: 1500 });

@@ -306,9 +306,20 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    * replay) instead of nothing, or a set missing the changes since the drop. False when the list failed
    * too; the watch then just retries.
    */
-  const catchUp = async (): Promise<boolean> => {
+  const catchUp = async (attempt: number): Promise<boolean> => {
+    // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
+    // decode), from where the dropped replay left it.
+    const fromReplay = replayed.size;
+    let listed = 0;
+    const counting: PodIntake<W> = {
+      known: (digest) => {
+        progress(Math.max(fromReplay, ++listed), attempt);
+        return intake.known(digest);
+      },
+      keep: intake.keep,
+    };
     try {
-      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake });
+      const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake: counting });
       if (closed) return false;
       replayed = new Map();
       reconcile(pods, undecodable, true);
@@ -347,7 +358,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
       failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      if (cause.code === 'WATCH_DROPPED' && (await catchUp())) {
+      if (cause.code === 'WATCH_DROPPED' && (await catchUp(attempt))) {
         setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
       } else if (closed) break;
       else {
