@@ -7,7 +7,7 @@
 import { podRowFromTree } from '../app/pod/view/pod-row-from-tree';
 import type { PodRow } from '../app/contract/pods';
 import { generatePods } from '../app/sim/pod-generator';
-import { matchesFilter, parseFilter } from '../renderer/filter/filter-language';
+import { matchesFilter, parseFilter } from '../app/pod/view/filter-language';
 import { sortRows } from '../renderer/filter/sort-rows';
 import { figure } from './figures';
 import { compareRates } from './measure';

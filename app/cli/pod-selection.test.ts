@@ -59,6 +59,19 @@ describe('which pods pods and export show', () => {
     expect(() => parseSelection({ 'field-selector': 'status.phase=Running', 'sort-by': '.metadata.name' }, mask)).not.toThrow();
   });
 
+  it('--filter takes the app\'s filter language: kubectl STATUS, is:, negation and text, every term holding', () => {
+    expect(select({ filter: 'is:restarted -ns:kube-system' })).toEqual(['shop/job-1', 'shop/web-10', 'shop/web-9']);
+    expect(select({ filter: 'phase:Succeeded' })).toEqual(['shop/job-1']);
+    expect(select({ filter: 'web label:app=web' })).toEqual(['shop/web-10', 'shop/web-9']);
+    expect(selector(parseSelection({ filter: 'ns:kube-system' }))!(pods).length).toBe(1);
+  });
+
+  it('refuses a --filter it cannot read, probe: terms (no metrics here), and terms the --mask makes blind', () => {
+    expect(() => parseSelection({ filter: 'color:red' })).toThrow(/bad --filter: Unknown filter "color:"/);
+    expect(() => parseSelection({ filter: 'probe:failed' })).toThrow(/probe: terms need the kubelet REST API/);
+    expect(() => parseSelection({ filter: 'owner:DaemonSet' }, parseFieldMask('metadata.name'))).toThrow(/--filter owner:daemonset reads metadata.ownerReferences, which --mask leaves out/i);
+  });
+
   it("says kubectl's No resources found", () => {
     expect(noPodsMessage(parseSelection({ namespace: 'shop' }))).toBe('No resources found in shop namespace.');
     expect(noPodsMessage(parseSelection({}))).toBe('No resources found');

@@ -1,11 +1,15 @@
 /**
  * Which pods `pods`, `export` (and `get` by name) show, with kubectl's options: -n NAMESPACE, -A,
- * -l SELECTOR, --field-selector and --sort-by. A node's pods span namespaces, so all namespaces are
+ * -l SELECTOR, --field-selector and --sort-by, and the app's filter language (--filter). A node's pods span
+ * namespaces, so all namespaces are
  * the default (kubectl's -A); -n keeps one and, as in kubectl, drops the table's NAMESPACE column.
  */
 import type { FieldMask } from '../mask/field-mask';
 import { keepsAnyOf } from '../mask/mask-coverage';
 import type { PodTree, PodValue } from '../pod/pod-tree';
+import { matchesFilter, parseFilter, type ParsedFilter } from '../pod/view/filter-language';
+import { maskBlindness } from '../pod/view/mask-blind-terms';
+import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { objAt, strAt, stringMapAt } from '../pod/view/pod-tree-access';
 import { fieldReads, matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector';
 import { evalJsonPath, maskPathOf, parseJsonPath, type PathStep } from './json-path';
@@ -20,6 +24,7 @@ export const SELECTION_OPTIONS = {
   selector: { type: 'string', short: 'l' },
   'field-selector': { type: 'string' },
   'sort-by': { type: 'string' },
+  filter: { type: 'string' },
 } as const satisfies ExtraOptions;
 
 export const SELECTION_HELP = `selection (as kubectl's; applies to every output format):
@@ -33,13 +38,18 @@ export const SELECTION_HELP = `selection (as kubectl's; applies to every output 
                              status.podIP, status.nominatedNodeName
   --sort-by JSONPATH         order by this field, e.g. .metadata.creationTimestamp or
                              '{.status.containerStatuses[0].restartCount}' (default: a table by
-                             NAMESPACE/NAME, as kubectl; JSON, YAML and NDJSON in the node's own order)`;
+                             NAMESPACE/NAME, as kubectl; JSON, YAML and NDJSON in the node's own order)
+  --filter TERMS             the app's filter language, all terms must hold: text, ns:, phase: (kubectl's
+                             STATUS too: phase:CrashLoopBackOff), node:, owner:DaemonSet, label:k=v,
+                             is:notready|ready|static|deleting|restarted, -TERM negates, * wildcards`;
 
 export interface PodSelection {
   namespace?: string;
   labels: LabelRequirement[];
   fields: FieldRequirement[];
   sortBy?: PathStep[];
+  /** --filter; probe: terms never match here, as the Pods API has no probe results. */
+  filter?: ParsedFilter;
 }
 
 
@@ -57,6 +67,14 @@ export function parseSelection(values: Record<string, unknown>, mask?: FieldMask
   };
   if (namespace !== undefined) selection.namespace = namespace;
   if (values['sort-by'] !== undefined) selection.sortBy = parseJsonPath(values['sort-by'] as string, '--sort-by');
+  if (values.filter !== undefined) {
+    const filter = parseFilter(values.filter as string);
+    if (filter.errors.length > 0) throw new UsageError(`bad --filter: ${filter.errors[0]}`);
+    if (filter.terms.some((t) => t.kind === 'probe')) throw new UsageError('bad --filter: probe: terms need the kubelet REST API\'s metrics, which the command line does not read');
+    const blind = mask && maskBlindness(filter, mask.paths);
+    if (blind) throw new UsageError(`--filter ${blind.terms.join(' ')} reads ${blind.paths.join(', ')}, which --mask leaves out: add ${blind.paths[0]} to the mask`);
+    selection.filter = filter;
+  }
   if (mask) {
     const needs: [string, readonly string[]][] = [];
     if (namespace !== undefined) needs.push(['-n', ['metadata.namespace']]);
@@ -93,7 +111,8 @@ function keptPods(pods: readonly PodTree[], s: PodSelection): PodTree[] {
     (p) =>
       (s.namespace === undefined || strAt(objAt(p.metadata).namespace) === s.namespace) &&
       matchesLabels(s.labels, stringMapAt(objAt(p.metadata).labels)) &&
-      matchesFields(s.fields, p),
+      matchesFields(s.fields, p) &&
+      (s.filter === undefined || matchesFilter(s.filter, podRowFromTree(p))),
   );
 }
 
@@ -115,7 +134,7 @@ export const selectPods = (pods: readonly PodTree[], s: PodSelection): PodTree[]
  * than decoded and held.
  */
 export function selector(s: PodSelection): ((pods: PodTree[]) => PodTree[]) | undefined {
-  const keepsAll = s.namespace === undefined && s.labels.length === 0 && s.fields.length === 0 && s.sortBy === undefined;
+  const keepsAll = s.namespace === undefined && s.labels.length === 0 && s.fields.length === 0 && s.sortBy === undefined && s.filter === undefined;
   if (keepsAll) return undefined;
   return (pods) => (s.sortBy ? sortedPods(keptPods(pods, s), s.sortBy) : keptPods(pods, s));
 }

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { matchesFilter, parseFilter } from '../../app/pod/view/filter-language';
 import { errorText } from '../format/error-text';
 import { podLabel } from '../format/pod-label';
 import { Modal } from './Modal';

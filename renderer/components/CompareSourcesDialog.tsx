@@ -3,7 +3,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import type { DiffEntry, DiffResult } from '../../app/contract/diff';
 import type { JobProgress } from '../../app/contract/jobs';
 import type { NodeInfo } from '../../app/contract/nodes';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { matchesFilter, parseFilter } from '../../app/pod/view/filter-language';
 import { errorText } from '../format/error-text';
 import { groupDiffEntries } from '../diff/group-entries';
 import { JsonView } from './JsonView';

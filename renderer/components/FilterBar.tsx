@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
-import type { ParsedFilter } from '../filter/filter-language';
+import type { ParsedFilter } from '../../app/pod/view/filter-language';
 
 /** The filter box over the pods table, the Help and Columns buttons, the filter's first error and `children` (notes on it). */
 export function FilterBar(props: {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { KEY_BINDINGS, keyLabel } from '../keys/key-bindings';
 import { Modal } from './Modal';
 
-/** The filter language (renderer/filter/filter-language.ts), as the user types it. */
+/** The filter language (app/pod/view/filter-language.ts), as the user types it. */
 const FILTER_TERMS: [term: string, meaning: string][] = [
   ['text', 'name, namespace, IP or status contains it'],
   ['ns:NAME', 'namespace'],

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { NodeMetrics, ResourceLine } from '../../app/contract/node-metrics';
 import type { NodeInfo } from '../../app/contract/nodes';
-import { formatBytes, formatCpu } from '../state/pod-metrics';
+import { formatBytes, formatCpu } from '../../app/pod/view/pod-metrics';
 import { timeText, timeTitle } from '../format/time-text';
 
 const API_NAMES = { shipped: 'Pods API', documented: 'Pods API (documented shape)', rest: 'REST API' } as const;

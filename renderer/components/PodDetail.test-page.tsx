@@ -2,7 +2,7 @@ import type { PodDetail as Detail } from '../../app/contract/pods';
 import { ContractError } from '../../app/contract/errors';
 import { createFakeBridge } from '../../app/contract/testing/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
-import { podMetricsLookup } from '../state/pod-metrics';
+import { podMetricsLookup } from '../../app/pod/view/pod-metrics';
 import { mountForTest, record, testCase } from '../testing/test-page';
 import { PodDetail } from './PodDetail';
 

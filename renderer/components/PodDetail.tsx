@@ -8,7 +8,7 @@ import { LogsTab } from './LogsTab';
 import { statusTone } from './PodsTable';
 import { PodResourcesView } from './PodResourcesView';
 import { PodSummaryView, UnknownFieldsTable } from './PodSummaryView';
-import type { PodMetricsView } from '../state/pod-metrics';
+import type { PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { Tabs, type TabItem } from './Tabs';
 import { useNow } from './use-model';
 import { useShortcuts } from '../keys/use-shortcuts';

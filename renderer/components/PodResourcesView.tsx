@@ -1,5 +1,5 @@
 import { PROBE_TYPES } from '../../app/contract/node-metrics';
-import { formatBytes, formatCpu, type PodMetricsView } from '../state/pod-metrics';
+import { formatBytes, formatCpu, type PodMetricsView } from '../../app/pod/view/pod-metrics';
 
 const numa = (nodes: number[]) => (nodes.length ? `NUMA ${nodes.join(',')}` : 'no topology');
 

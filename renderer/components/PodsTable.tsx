@@ -7,7 +7,7 @@ import { formatAge } from '../format/age';
 import { NotSelected } from './NotSelected';
 import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
-import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
+import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { useNow, useThrottled } from './use-model';
 import { gridTemplate, POD_COLUMNS, shownColumns, type PodColumn } from './pod-columns';
 import type { FieldValue, FieldValues } from '../columns/field-value';

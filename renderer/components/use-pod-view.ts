@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
-import { parseFilter, type ParsedFilter } from '../filter/filter-language';
+import { parseFilter, type ParsedFilter } from '../../app/pod/view/filter-language';
 import { DESCENDING_FIRST, type SortKey, type SortOrder } from '../filter/sort-rows';
 import type { AppModel } from '../state/app-model';
-import { podMetricsLookup } from '../state/pod-metrics';
+import { podMetricsLookup } from '../../app/pod/view/pod-metrics';
 
 /** How the node's pods are shown: the filter typed, the sort, metrics joined, the rows that result. */
 export function usePodView(model: AppModel, node: NodeInfo | undefined) {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { errorText } from '../format/error-text';
-import type { ParsedFilter } from './filter-language';
-import { blindnessText, maskBlindness } from './mask-blind-terms';
+import type { ParsedFilter } from '../../app/pod/view/filter-language';
+import { blindnessText, maskBlindness } from '../../app/pod/view/mask-blind-terms';
 
 /**
  * Under the filter box, when the node's field mask leaves out a field a term reads (owner:, label:,

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PodRow } from '../../app/contract/pods';
 import { testRow } from '../../app/contract/testing/test-row';
 import { Prng } from '../../app/sim/prng';
-import { matchesFilter, parseFilter, type ParsedFilter } from './filter-language';
+import { matchesFilter, parseFilter, type ParsedFilter } from '../../app/pod/view/filter-language';
 import { RowIndex } from './row-index';
-import type { PodMetricsView } from '../state/pod-metrics';
+import type { PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { SORT_KEYS, sortRows, type MetricsOf, type SortOrder } from './sort-rows';
 
 const FILTERS = ['', 'web', 'ns:kube-system', '-phase:Running', 'is:restarted label:app=db', 'is:notready', 'owner:DaemonSet,Job'];

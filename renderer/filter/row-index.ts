@@ -1,5 +1,5 @@
 import type { PodRow } from '../../app/contract/pods';
-import { matchesFilter, narrows, type ParsedFilter } from './filter-language';
+import { matchesFilter, narrows, type ParsedFilter } from '../../app/pod/view/filter-language';
 import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */

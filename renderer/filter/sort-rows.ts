@@ -1,6 +1,6 @@
 import type { PodRow } from '../../app/contract/pods';
-import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
-import { searchText } from './filter-language';
+import { summarizeProbes, type PodMetricsView } from '../../app/pod/view/pod-metrics';
+import { searchText } from '../../app/pod/view/filter-language';
 
 export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
 /** Keys whose value comes from the node's metrics rather than the pod. */

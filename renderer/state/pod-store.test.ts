@@ -3,7 +3,7 @@ import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fa
 import { testRow } from '../../app/contract/testing/test-row';
 import type { PodDeltas, PodRow } from '../../app/contract/pods';
 import { Prng } from '../../app/sim/prng';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
+import { matchesFilter, parseFilter } from '../../app/pod/view/filter-language';
 import { sortRows, type SortOrder } from '../filter/sort-rows';
 import { AppModel } from './app-model';
 import { FeedBuffer } from './feed-buffer';

@@ -1,5 +1,5 @@
 import type { FeedLine, PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
-import type { ParsedFilter } from '../filter/filter-language';
+import type { ParsedFilter } from '../../app/pod/view/filter-language';
 import { RowIndex } from '../filter/row-index';
 import type { MetricsOf, SortOrder } from '../filter/sort-rows';
 

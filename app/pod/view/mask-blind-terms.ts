@@ -1,4 +1,4 @@
-import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/pod/view/pod-field-sources';
+import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from './pod-field-sources';
 import type { FilterTerm, ParsedFilter } from './filter-language';
 
 /** The row field each kind of term reads; a text term reads several, and finds something while any is kept. */

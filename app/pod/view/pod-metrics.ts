@@ -1,6 +1,6 @@
-import type { ContainerProbes, ContainerResources, NodeMetrics, PodUsage } from '../../app/contract/node-metrics';
-import { PROBE_TYPES } from '../../app/contract/node-metrics';
-import type { PodRow } from '../../app/contract/pods';
+import type { ContainerProbes, ContainerResources, NodeMetrics, PodUsage } from '../../contract/node-metrics';
+import { PROBE_TYPES } from '../../contract/node-metrics';
+import type { PodRow } from '../../contract/pods';
 
 /**
  * What the table and the detail show of a node's metrics for one pod. A value is a number, or the

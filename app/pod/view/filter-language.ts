@@ -1,5 +1,5 @@
-import type { PodRow } from '../../app/contract/pods';
-import { summarizeProbes, type PodMetricsView } from '../state/pod-metrics';
+import type { PodRow } from '../../contract/pods';
+import { summarizeProbes, type PodMetricsView } from './pod-metrics';
 
 /**
  * The pods filter box: whitespace-separated terms, all of which must match.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeMetrics } from '../../app/contract/node-metrics';
-import { testRow } from '../../app/contract/testing/test-row';
-import { matchesFilter, parseFilter } from '../filter/filter-language';
-import { sortRows } from '../filter/sort-rows';
+import type { NodeMetrics } from '../../contract/node-metrics';
+import { testRow } from '../../contract/testing/test-row';
+import { matchesFilter, parseFilter } from './filter-language';
+import { sortRows } from '../../../renderer/filter/sort-rows';
 import { formatBytes, formatCpu, formatProbes, podMetricsLookup, summarizeProbes } from './pod-metrics';
 
 const rows = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesFilter, narrows, parseFilter } from './filter-language';
-import { sortRows } from './sort-rows';
-import { testRow } from '../../app/contract/testing/test-row';
+import { sortRows } from '../../../renderer/filter/sort-rows';
+import { testRow } from '../../contract/testing/test-row';
 
 const rows = [
   testRow({ uid: 'dns', namespace: 'kube-system', name: 'coredns-5d78', labels: { 'k8s-app': 'kube-dns' }, podIP: '10.0.0.10' }),
