@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LogFollowEndedSchema, LogLinesSchema } from './logs';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
@@ -29,10 +28,6 @@ export const events = {
   notice: NoticeSchema,
   /** The notice's problem is over (a later save worked) or it was dismissed. */
   noticeClosed: z.object({ id: z.string() }),
-  /** A log follow's next lines (logs.follow). */
-  logLines: LogLinesSchema,
-  /** A log follow is over; its last logLines came before. */
-  logFollowEnded: LogFollowEndedSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * A pod container's log, read from the node's files (app/logs) by the node's live source: logs.read for
- * the last lines, or logs.follow for them and every line written after, as logLines events until
- * logs.stopFollow (the tab closed, another pod or container) or the follow ends (logFollowEnded).
+ * the last lines, or logs.follow, a subscription (jobs.ts), for them and every line written after, sent as
+ * its progress to its caller only until the caller cancels it (the tab closed, another pod or container,
+ * the window gone) or it ends by itself and answers why.
  */
 
 /** At most this many lines per read (and per follow's first batch): what the Logs tab keeps scrollable. */
@@ -75,20 +76,19 @@ export const LogReadSchema = z.discriminatedUnion('status', [
 ]);
 export type LogRead = z.infer<typeof LogReadSchema>;
 
-export const LogFollowIdSchema = z.object({ followId: z.string().min(1).max(100) });
-
-export const LogFollowStartSchema = z.discriminatedUnion('status', [
-  LogTargetSchema.extend({ status: z.literal('following'), followId: z.string() }),
-  LogReadSchema.options[1],
+/** A follow's items: first what it follows, then its lines (the tail first, then as they are written) in batches, a few a second at most. */
+export const LogFollowProgressSchema = z.discriminatedUnion('status', [
+  LogTargetSchema.extend({ status: z.literal('following') }),
+  z.object({ status: z.literal('lines'), lines: z.array(z.string()) }),
 ]);
+export type LogFollowProgress = z.infer<typeof LogFollowProgressSchema>;
 
-/** A follow's next lines (the tail first, then as they are written), a few batches a second at most. */
-export const LogLinesSchema = z.object({ followId: z.string(), lines: z.array(z.string()) });
-
-/** A follow is over: stopped by logs.stopFollow, the container restarted (a newer instance), or it failed. */
-export const LogFollowEndedSchema = z.object({
-  followId: z.string(),
-  reason: z.enum(['stopped', 'ended', 'failed']),
-  message: z.string().optional(),
-  nextStep: z.string().optional(),
-});
+/**
+ * Why a follow ended by itself: nothing to follow (as logs.read says it), the container restarted or its
+ * node's link went ('ended'), or reading failed. A follow its caller cancelled answers nothing.
+ */
+export const LogFollowEndSchema = z.discriminatedUnion('status', [
+  LogReadSchema.options[1],
+  z.object({ status: z.literal('ended'), reason: z.enum(['ended', 'failed']), message: z.string(), nextStep: z.string() }),
+]);
+export type LogFollowEnd = z.infer<typeof LogFollowEndSchema>;

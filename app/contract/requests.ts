@@ -12,7 +12,7 @@ import {
   PodRowsSnapshotSchema,
 } from './pods';
 import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
-import { LogFollowIdSchema, LogFollowStartSchema, LogReadSchema, LogRequestSchema } from './logs';
+import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
 import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
@@ -215,10 +215,11 @@ export const requests = {
   'mask.deletePreset': { input: z.object({ name: z.string().min(1).max(40) }), output: z.array(MaskPresetSchema) },
   /** A pod container's last log lines, read from the node's files by its live source (logs.ts). */
   'logs.read': { input: LogRequestSchema, output: LogReadSchema },
-  /** The same lines, then every new one, as logLines events until logs.stopFollow or logFollowEnded. */
-  'logs.follow': { input: LogRequestSchema, output: LogFollowStartSchema },
-  /** Ends a follow (its tab closed, or it shows another pod or container); unknown ids are already over. */
-  'logs.stopFollow': { input: LogFollowIdSchema, output: Done },
+  /**
+   * A subscription: the same lines, then every new one, as its progress until its caller cancels it (the
+   * reading on the node stops) or it ends by itself and answers why.
+   */
+  'logs.follow': { input: LogRequestSchema, output: LogFollowEndSchema, progress: LogFollowProgressSchema },
   /** The app's own problems not yet dismissed, oldest first (a window opened later shows them too). */
   'notices.list': { input: NoInput, output: z.array(NoticeSchema) },
   'notices.dismiss': { input: z.object({ id: z.string().min(1).max(100) }).strict(), output: Done },

@@ -213,14 +213,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...(options.history ? { history: options.history } : {}),
   };
   const core = createCore(coreOptions);
-  const logListeners = new Set<(event: AppEvent) => void>();
   const podLogs = createPodLogsService({
     node: (nodeId) => core.node(nodeId),
     pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
     crashLogs: (nodeId) => recordedLogs.get(nodeId),
     podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
-    emit: (event) => logListeners.forEach((l) => l(event)),
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
   if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
@@ -403,14 +401,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   return {
     handlers,
-    subscribe: (listener) => {
-      const fromCore = core.subscribe(listener);
-      logListeners.add(listener);
-      return () => {
-        fromCore();
-        logListeners.delete(listener);
-      };
-    },
+    subscribe: (listener) => core.subscribe(listener),
     openUploaded: async (chunks, name, sidecar) => openFile(await readUploadedPodFile(chunks, name, sidecar)).id,
     openDropped: openChosenFiles,
     async close() {

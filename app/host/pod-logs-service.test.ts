@@ -1,27 +1,26 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachedCall, type LogRead, type NodeInfo, type PodRow } from '../contract';
+import { detachedCall, type LogRead, type NodeInfo, type PodRow, type ServerFrame } from '../contract';
 import { pollUntil } from '../testing/poll-until';
-import type { AppEvent } from '../core/app-event';
 import { createHost, type Host } from './host';
-import { createPodLogsService, MAX_FOLLOWS } from './pod-logs-service';
+import { createPodLogsService } from './pod-logs-service';
 import { localFileAccess } from '../logs/local-file-access';
 import { startRecording } from '../recording/recording-writer';
-import { callerOf, driveHost } from './testing/drive-host';
+import { callerOf, startCall } from './testing/drive-host';
+import { openCallerConnection } from '../core/caller-connection';
 
 // The Logs tab's requests against the real demo node: a simulated kubelet whose containers write CRI log
 // files into a private folder, read back through the same reader `nodescope logs` uses.
 let inspector: Host;
-let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
 let demo: NodeInfo;
 let running: PodRow;
 
 beforeAll(async () => {
   inspector = await createHost({ mode: 'browser', stateDir: mkdtempSync(join(tmpdir(), 'ns-logs-')), demo: true, logPollIntervalMs: 50 });
-  ({ events, call } = driveHost(inspector));
+  call = callerOf(inspector);
   const list = async () => (await call<NodeInfo[]>('nodes.list')).find((n) => n.simulated);
   demo = (await pollUntil('the demo node live with pods', list, (n) => n?.state.phase === 'live' && n.podCount > 0))!;
   const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });
@@ -95,57 +94,103 @@ describe('logs.read on a recording', () => {
   });
 });
 
+type Item = { status: 'following' | 'lines'; lines?: string[] };
+const batches = (progress: unknown[]) => (progress as Item[]).filter((p) => p.status === 'lines');
+
 describe('logs.follow', () => {
   it('delivers a line written after it started, then stops when cancelled', async () => {
     // The demo churns: a pod running now (not the one chosen at the start, long ago on a busy machine) is
     // followed, and one that the churn restarts or deletes before it prints (its follow then ends) gives way to
     // another.
-    let started: { status: string; followId: string } | undefined;
-    let mine = (): AppEvent[] => [];
-    let first: AppEvent | undefined;
+    let started: ReturnType<typeof startCall> | undefined;
+    let first: Item | undefined;
     for (let attempt = 0; attempt < 5 && !first; attempt++) {
       const { rows } = await call<{ rows: PodRow[] }>('pods.rows', { nodeId: demo.id });
       const pod = rows.find((r) => r.status === 'Running' && r.restarts === 0)!;
-      const from = events.length;
-      const follow = await call<{ status: string; followId: string }>('logs.follow', { nodeId: demo.id, uid: pod.uid, tailLines: 0 });
-      expect(follow.status).toBe('following');
+      const follow = startCall(inspector, 'logs.follow', { nodeId: demo.id, uid: pod.uid, tailLines: 0 });
+      let answered = false;
+      void follow.result.then(() => (answered = true));
+      await pollUntil('following', () => follow.progress[0] as Item | undefined);
+      expect((follow.progress[0] as Item).status).toBe('following');
       started = follow;
-      mine = () => events.slice(from).filter((e) => (e.payload as { followId?: string }).followId === follow.followId);
       // tail 0: nothing old; the demo's containers print every second, so what comes was written since.
-      const seen = await pollUntil('a new line or the follow ended', () => mine().find((e) => e.name === 'logLines' || e.name === 'logFollowEnded'), (e) => e !== undefined, { timeoutMs: 15_000 });
-      if (seen!.name === 'logLines') first = seen;
+      await pollUntil('a new line or the follow ended', () => answered || batches(follow.progress).length > 0, (done) => done, { timeoutMs: 15_000 });
+      first = batches(follow.progress)[0];
     }
-    expect((first!.payload as { lines: string[] }).lines.length).toBeGreaterThan(0);
-    started = started!;
-    await call('logs.stopFollow', { followId: started.followId });
-    const ended = await pollUntil('the follow ended', () => mine().find((e) => e.name === 'logFollowEnded'), (e) => e !== undefined);
-    expect(ended!.payload).toEqual({ followId: started.followId, reason: 'stopped' });
+    expect(first!.lines!.length).toBeGreaterThan(0);
+    started!.cancel();
+    expect(await started!.result).toMatchObject({ ok: false, error: { code: 'cancelled' } });
   }, 120_000);
 
   it('refuses to follow a previous instance, which writes no more', async () => {
     await expect(call('logs.follow', { nodeId: demo.id, uid: running.uid, previous: true })).rejects.toThrow(/no more lines|not restarted/);
   });
 
-  it('keeps at most MAX_FOLLOWS follows: the oldest ends saying why, so a window that forgot its follows cannot pile them up', async () => {
-    const from = events.length;
-    const ids: string[] = [];
-    for (let i = 0; i <= MAX_FOLLOWS; i++) ids.push((await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 0 })).followId);
-    const ended = await pollUntil('the oldest ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === ids[0]));
-    expect(ended.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('the oldest stopped') });
-    for (const followId of ids.slice(1)) await call('logs.stopFollow', { followId });
-    const endedIds = () => new Set(events.slice(from).flatMap((e) => (e.name === 'logFollowEnded' ? [e.payload.followId] : [])));
-    await pollUntil('every follow ended', endedIds, (s) => ids.every((id) => s.has(id)));
-  });
-
   // Last: it disconnects the demo node.
   it("ends with the reason when the node's link closes, rather than going quiet", async () => {
-    const from = events.length;
-    const started = await call<{ followId: string }>('logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 1 });
+    const follow = startCall(inspector, 'logs.follow', { nodeId: demo.id, uid: running.uid, tailLines: 1 });
+    await pollUntil('following', () => follow.progress[0]);
     await call('nodes.disconnect', { nodeId: demo.id });
-    const ended = await pollUntil('the follow ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === started.followId), (e) => e !== undefined);
-    expect(ended!.payload).toMatchObject({ reason: 'ended', message: expect.stringContaining('connection closed') });
+    expect(await follow.result).toMatchObject({ ok: true, value: { status: 'ended', reason: 'ended', message: expect.stringContaining('connection closed') } });
     const after = await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid });
     expect(after).toMatchObject({ status: 'unavailable', message: expect.stringContaining('not connected'), nextStep: expect.stringContaining('Connect the node') });
+  });
+});
+
+describe('a follow on files of this machine', () => {
+  const uid = '0a1b2c3d-0000-4000-8000-000000000002';
+  const cri = (text: string) => `2026-11-27T10:00:00.000000000Z stdout F ${text}\n`;
+
+  it('is stopped on the node when its caller cancels it or its window goes, and its lines go to its window only', async () => {
+    const logsDir = mkdtempSync(join(tmpdir(), 'ns-logs-follow-'));
+    const file = join(logsDir, `default_web_${uid}`, 'app', '0.log');
+    mkdirSync(join(logsDir, `default_web_${uid}`, 'app'), { recursive: true });
+    writeFileSync(file, cri('old'));
+    // Each follow reads through its own access, so what each one still reads is seen apart.
+    const polls: number[] = [];
+    const service = createPodLogsService({
+      node: () => ({ id: 'n', label: 'node', spec: { kind: 'unix', label: 'node', socketPath: '/x' } }) as unknown as NodeInfo,
+      pod: async () => ({ namespace: 'default', name: 'web' }),
+      logFiles: async () => {
+        const local = localFileAccess();
+        const mine = polls.push(0) - 1;
+        return { access: { ...local, stat: (path: string) => (polls[mine]!++, local.stat(path)) }, logsDir, sudo: false };
+      },
+      crashLogs: () => undefined,
+      podObject: async () => ({}),
+      pollIntervalMs: 20,
+      batchMs: 10,
+    });
+    const core = { handlers: service.handlers, subscribe: () => () => {} };
+    const frames: ServerFrame[][] = [[], []];
+    const windows = frames.map((sent) => openCallerConnection(core, (f) => sent.push(f)));
+    const linesOf = (sent: ServerFrame[], id: number) => sent.flatMap((f) => (f.type === 'progress' && f.id === id && (f.progress as Item).status === 'lines' ? (f.progress as Item).lines! : []));
+    const input = { nodeId: 'n', uid, tailLines: 0 };
+
+    windows[0]!.receive({ type: 'request', id: 1, name: 'logs.follow', input });
+    await pollUntil('window 1 following', () => frames[0]!.some((f) => f.type === 'progress' && f.id === 1));
+    appendFileSync(file, cri('one'));
+    await pollUntil('window 1 has the new line', () => linesOf(frames[0]!, 1), (l) => l.includes('one'));
+    // The other window, connected all along, got none of it.
+    expect(frames[1]).toEqual([]);
+
+    // Cancelled: its reader stops (no more looks at the file), and nothing more comes to it.
+    windows[0]!.receive({ type: 'cancel', id: 1 });
+    await pollUntil('the follows over', () => service.following(), (n) => n === 0);
+    const firstPolls = polls[0];
+    const firstFrames = frames[0]!.length;
+    windows[1]!.receive({ type: 'request', id: 1, name: 'logs.follow', input });
+    await pollUntil('window 2 following', () => frames[1]!.some((f) => f.type === 'progress' && f.id === 1));
+    appendFileSync(file, cri('two'));
+    await pollUntil('window 2 has the newer line', () => linesOf(frames[1]!, 1), (l) => l.includes('two'));
+    expect(polls[0]).toBe(firstPolls);
+    expect(frames[0]!.length).toBe(firstFrames);
+
+    // The window going away stops its follow too.
+    windows[1]!.close();
+    await pollUntil('the follows over', () => service.following(), (n) => n === 0);
+    windows[0]!.close();
+    service.close();
   });
 });
 
@@ -162,7 +207,6 @@ describe('a read of more than the answer may carry', () => {
       logFiles: async () => ({ access: localFileAccess(), logsDir, sudo: false }),
       crashLogs: () => undefined,
       podObject: async () => ({}),
-      emit: () => {},
       readCharsMax: 1000,
     });
     const r = ok(await service.handlers['logs.read']({ nodeId: 'n', uid, previous: false, tailLines: 100, timestamps: false }, detachedCall()));

@@ -1,14 +1,15 @@
 /**
- * The contract's logs.read / logs.follow / logs.stopFollow: a pod container's log read from the node's files
+ * The contract's logs.read / logs.follow: a pod container's log read from the node's files
  * (app/logs) through the node's live link, or on a recording the end of an ended instance's log as the
  * recorder captured it (app/recording/crash-log-read.ts), for the pod as it was at the recording's instant.
  * A snapshot, a node not connected, a container without a log are answered as `unavailable` with the reason
  * and what to do: the Logs tab shows that, not an error.
- * A follow's lines go out as logLines events in batches; it runs until stopped, its node's link goes, the
- * container restarts, or it fails (logFollowEnded says which).
+ * A follow (a subscription) sends its lines in batches as progress to its caller only; it reads until its
+ * caller cancels it (then the reading on the node stops), its node's link goes, the container restarts,
+ * or it fails, and answers which.
  */
 import { sourceCan } from '../source/kinds/source-kinds';
-import { ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
+import { CANCELLED_BY_CALLER, ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type CallContext, type LogFollowEnd, type LogFollowProgress, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
 import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
 import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
@@ -17,7 +18,6 @@ import { TextLines } from '../logs/text-lines';
 import type { PodObject } from '../pod/pod-tree';
 import type { CrashLog } from '../recording/crash-log';
 import { findCrashLog, firstAppContainer, readCrashLog, recordedContainers } from '../recording/crash-log-read';
-import type { AppEvent } from '../core/app-event';
 import { editNodeWith } from './app-next-step';
 import type { NodeLogFiles } from '../core/node-link';
 
@@ -32,29 +32,23 @@ export interface PodLogsServiceDeps {
   crashLogs(nodeId: string): readonly CrashLog[] | undefined;
   /** The pod as its source holds it now (a recording: at the instant shown), as kubectl's JSON. */
   podObject(nodeId: string, uid: string): Promise<PodObject>;
-  emit(event: AppEvent): void;
   /** How often a follow looks for new bytes (default the reader's 1 s). */
   pollIntervalMs?: number;
   /** The most characters one read answers (default LOG_READ_CHARS_MAX). */
   readCharsMax?: number;
-  /** How long a follow's lines gather before they go out as one event (default 100 ms). */
+  /** How long a follow's lines gather before they go out as one batch (default 100 ms). */
   batchMs?: number;
 }
 
-/** A window that forgets to stop its follows (closed mid-way) cannot pile them up: the oldest goes first. */
-export const MAX_FOLLOWS = 16;
-const NODE_GONE = 'node-gone';
-const TOO_MANY = 'too-many';
-/** Lines per logLines event at most, so one event stays a bounded message. */
+/** Lines per batch at most, so one progress frame stays a bounded message. */
 const BATCH_LINES = 2000;
 
 type Unavailable = Extract<LogRead, { status: 'unavailable' }>;
 type Target = { files: NodeLogFiles; pod: PodLogDir; containers: string[]; container: string };
 
 export function createPodLogsService(deps: PodLogsServiceDeps) {
-  const follows = new Map<string, AbortController>();
-  const nodeOf = new Map<AbortController, string>();
-  let nextId = 1;
+  /** The follows running, each with what ends it from this side (its node's link gone, the app closing) and its node. */
+  const follows = new Map<AbortController, string>();
 
   const unavailable = (message: string, nextStep: string, containers?: string[]): Unavailable => ({ status: 'unavailable', message, nextStep, ...(containers ? { containers } : {}) });
 
@@ -166,55 +160,52 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     }
   };
 
-  /** Stopped by the window, or by its node's link going (then the window is told why the lines stopped). */
-  const stopped = (stop: AbortController) =>
-    stop.signal.reason === NODE_GONE
-      ? { reason: 'ended' as const, message: 'The node\'s connection closed, so the log is no longer followed.', nextStep: 'Open the log again once the node is live.' }
-      : stop.signal.reason === TOO_MANY
-        ? { reason: 'ended' as const, message: `More than ${MAX_FOLLOWS} logs were followed at once, so the oldest stopped.`, nextStep: 'Close the Logs tabs you no longer need, then turn Follow on again.' }
-        : { reason: 'stopped' as const };
-
-  const run = async (followId: string, t: Target, input: ValidInput<'logs.read'>, stop: AbortController) => {
+  /** Reads until the caller cancels (then rejects cancelled, once the reading has stopped) or it ends by itself. */
+  const follow = async (t: Target, input: ValidInput<'logs.read'>, call: CallContext<LogFollowProgress>): Promise<LogFollowEnd> => {
+    const ours = new AbortController();
+    const signal = AbortSignal.any([call.signal, ours.signal]);
+    follows.set(ours, input.nodeId);
+    call.progress({ status: 'following', containers: t.containers, container: t.container });
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     let batch: string[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const send = () => {
       clearTimeout(timer);
       timer = undefined;
-      if (!batch.length) return;
-      deps.emit({ name: 'logLines', payload: { followId, lines: batch } });
+      if (!batch.length || call.signal.aborted) return;
+      call.progress({ status: 'lines', lines: batch });
       batch = [];
     };
-    const end = (payload: Omit<Extract<AppEvent, { name: 'logFollowEnded' }>['payload'], 'followId'>) => {
-      send();
-      if (follows.get(followId) === stop) follows.delete(followId);
-      nodeOf.delete(stop);
-      deps.emit({ name: 'logFollowEnded', payload: { followId, ...payload } });
-    };
+    let end: LogFollowEnd;
     try {
-      for await (const w of lines(t, input, readOptions(input, true, stop.signal))) {
+      for await (const w of lines(t, input, readOptions(input, true, signal))) {
         for (const l of text.push(w.bytes)) batch.push(l);
         if (batch.length >= BATCH_LINES) send();
         else timer ??= setTimeout(send, deps.batchMs ?? 100);
       }
       batch.push(...text.flush());
-      if (stop.signal.aborted) return end(stopped(stop));
-      end({ reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' });
+      end = { status: 'ended', reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' };
     } catch (err) {
-      if (stop.signal.aborted) return end(stopped(stop));
       let why: Unavailable;
       try {
         why = asUnavailable(err, t.files);
       } catch {
         why = unavailable(`Reading the log stopped: ${(err as Error).message}`, 'Open the log again; if it keeps failing, check the node\'s connection.');
       }
-      end({ reason: 'failed', message: why.message, nextStep: why.nextStep });
+      end = { status: 'ended', reason: 'failed', message: why.message, nextStep: why.nextStep };
+    } finally {
+      clearTimeout(timer);
+      follows.delete(ours);
     }
+    if (call.signal.aborted) throw new ContractError('cancelled', CANCELLED_BY_CALLER);
+    send();
+    if (ours.signal.aborted) return { status: 'ended', reason: 'ended', ...(ours.signal.reason as { message: string; nextStep: string }) };
+    return end;
   };
 
-  const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow' | 'logs.stopFollow'> = {
+  const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow'> = {
     'logs.read': read,
-    'logs.follow': async (input) => {
+    'logs.follow': async (input, call) => {
       if (deps.node(input.nodeId).spec.kind === 'recording') {
         return unavailable('Nothing more is written to a recording: it keeps the end of each instance\'s log as it ended.', 'Turn Follow off to read what it kept.');
       }
@@ -222,34 +213,25 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
       if ('status' in t) return t;
       // A previous instance is finished: following it is reading it.
       if (input.previous) throw new ContractError('invalid-input', 'The previous instance of a container writes no more lines: there is nothing to follow.', 'Turn off “previous”, or read it without following.', 'previous');
-      const followId = `log-${nextId++}`;
-      const stop = new AbortController();
-      follows.set(followId, stop);
-      nodeOf.set(stop, input.nodeId);
-      if (follows.size > MAX_FOLLOWS) {
-        const [oldest, c] = follows.entries().next().value as [string, AbortController];
-        follows.delete(oldest);
-        c.abort(TOO_MANY);
-      }
-      void run(followId, t, input, stop);
-      return { status: 'following', followId, containers: t.containers, container: t.container };
+      return follow(t, input, call);
     },
-    'logs.stopFollow': ({ followId }) => {
-      follows.get(followId)?.abort();
-      follows.delete(followId);
-      return {};
-    },
+  };
+
+  /** Ends the follows this side ends (not their callers), saying why. */
+  const endFollows = (which: (nodeId: string) => boolean, why: { message: string; nextStep: string }) => {
+    for (const [c, n] of follows) if (which(n)) c.abort(why);
   };
 
   return {
     handlers,
+    /** How many follows are reading now. */
+    following: () => follows.size,
     /** Ends every follow of a node (its link closed or it was removed). */
     stopNode(nodeId: string) {
-      for (const [c, n] of nodeOf) if (n === nodeId) c.abort(NODE_GONE);
+      endFollows((n) => n === nodeId, { message: 'The node\'s connection closed, so the log is no longer followed.', nextStep: 'Open the log again once the node is live.' });
     },
     close() {
-      for (const c of follows.values()) c.abort();
-      follows.clear();
+      endFollows(() => true, { message: 'Nodescope closed, so the log is no longer followed.', nextStep: 'Open the log again after starting Nodescope.' });
     },
   };
 }

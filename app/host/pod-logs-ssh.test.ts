@@ -9,15 +9,13 @@ import type { LogRead, NodeInfo, PodRow } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
 import { pollUntil } from '../testing/poll-until';
-import type { AppEvent } from '../core/app-event';
 import { createHost, type Host } from './host';
-import { callerOf, driveHost } from './testing/drive-host';
+import { callerOf, startCall } from './testing/drive-host';
 
 let h: SshHarness;
 let sim: SimulatedKubelet;
 let simLogs: SimContainerLogs;
 let inspector: Host;
-let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
 
 beforeAll(async () => {
@@ -35,7 +33,7 @@ beforeAll(async () => {
   const sshConfig = join(dir, 'ssh_config');
   writeFileSync(sshConfig, `Host *\n  IdentityAgent none\n  UserKnownHostsFile ${h.knownHosts}\n  GlobalKnownHostsFile /dev/null\n`);
   inspector = await createHost({ mode: 'browser', stateDir: join(dir, 'state'), demo: false, sshConfigFile: sshConfig, podLogsDir: logsDir, logPollIntervalMs: 50 });
-  ({ events, call } = driveHost(inspector));
+  call = callerOf(inspector);
 }, 120_000);
 afterAll(async () => {
   simLogs?.stop();
@@ -59,16 +57,15 @@ describe('logs of a node over SSH', () => {
     expect(r.status).toBe('ok');
     expect(r.status === 'ok' && r.lines).toHaveLength(2);
 
-    const from = events.length;
-    const started = await call<{ followId: string }>('logs.follow', { nodeId: node.id, uid: pod.uid, tailLines: 0 });
+    const follow = startCall(inspector, 'logs.follow', { nodeId: node.id, uid: pod.uid, tailLines: 0 });
     // Written until some arrive: the follower takes up the file's end once it has looked at it over SSH.
     const got = await pollUntil('the new lines', () => {
       simLogs.tick();
-      return events.slice(from).find((e) => e.name === 'logLines' && e.payload.followId === started.followId);
+      return (follow.progress as { status: string; lines?: string[] }[]).find((p) => p.status === 'lines');
     });
-    expect((got.payload as { lines: string[] }).lines.length).toBeGreaterThan(0);
-    await call('logs.stopFollow', { followId: started.followId });
-    await pollUntil('the follow ended', () => events.slice(from).find((e) => e.name === 'logFollowEnded' && e.payload.followId === started.followId));
+    expect(got.lines!.length).toBeGreaterThan(0);
+    follow.cancel();
+    expect(await follow.result).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     await call('nodes.remove', { nodeId: node.id });
   }, 60_000);
 

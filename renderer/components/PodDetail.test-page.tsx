@@ -67,7 +67,6 @@ const bridge = createFakeBridge({
   'pods.version': () => detail,
   'logs.read': () => ({ status: 'unavailable', message: 'This test page has no log files.', nextStep: 'Container logs show in the app.' }),
   'logs.follow': () => ({ status: 'unavailable', message: 'This test page has no log files.', nextStep: 'Container logs show in the app.' }),
-  'logs.stopFollow': () => ({}),
 });
 
 mountForTest(

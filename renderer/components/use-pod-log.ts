@@ -27,9 +27,9 @@ export interface PodLog {
 }
 
 /**
- * A pod container's log for the Logs tab: read once (logs.read), or read and followed (logs.follow, then
- * logLines events). Asking for anything else (another pod, container, previous, timestamps) or leaving the
- * tab stops the follow on the app's side (logs.stopFollow), also when its id arrives only after that.
+ * A pod container's log for the Logs tab: read once (logs.read), or read and followed (logs.follow, its
+ * lines as the subscription's progress). Asking for anything else (another pod, container, previous,
+ * timestamps) or leaving the tab cancels the follow, which stops it on the app's side.
  */
 export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'nodeId' | 'uid' | 'previous' | 'timestamps' | 'tailLines'>> & { container: string | undefined; follow: boolean }): PodLog {
   const lines = useRef<string[]>([]);
@@ -81,37 +81,29 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
       };
     }
 
-    // Events for follows not yet known to be ours are held: a batch can come before logs.follow's answer.
-    let followId: string | null = null;
-    const early = new Map<string, string[][]>();
-    const offLines = bridge.on('logLines', (e) => {
-      if (!current) return;
-      if (e.followId === followId) append(e.lines);
-      else if (followId === null) early.set(e.followId, [...(early.get(e.followId) ?? []), e.lines]);
-    });
-    const offEnded = bridge.on('logFollowEnded', (e) => {
-      if (!current || e.followId !== followId || e.reason === 'stopped') return;
-      setState({ kind: 'lines', following: false });
-      setEnded([e.message, e.nextStep].filter(Boolean).join(' '));
-    });
-    bridge.request('logs.follow', input).then((r) => {
-      if (r.status === 'unavailable') {
+    // A subscription: its items come to this window only; cancelling it stops the reading on the node.
+    const following = new AbortController();
+    bridge
+      .request('logs.follow', input, {
+        signal: following.signal,
+        onProgress: (p) => {
+          if (p.status === 'lines') return append(p.lines);
+          setContainers(p.containers);
+          setState({ kind: 'lines', following: true });
+        },
+      })
+      .then((r) => {
         if (!current) return;
-        setContainers(r.containers ?? null);
-        return setState({ kind: 'unavailable', message: r.message, nextStep: r.nextStep });
-      }
-      if (!current) return void bridge.request('logs.stopFollow', { followId: r.followId }).catch(() => undefined);
-      followId = r.followId;
-      setContainers(r.containers);
-      for (const batch of early.get(r.followId) ?? []) append(batch);
-      early.clear();
-      setState({ kind: 'lines', following: true });
-    }, fail);
+        if (r.status === 'unavailable') {
+          setContainers(r.containers ?? null);
+          return setState({ kind: 'unavailable', message: r.message, nextStep: r.nextStep });
+        }
+        setState({ kind: 'lines', following: false });
+        setEnded(`${r.message} ${r.nextStep}`);
+      }, fail);
     return () => {
       current = false;
-      offLines();
-      offEnded();
-      if (followId !== null) void bridge.request('logs.stopFollow', { followId }).catch(() => undefined);
+      following.abort();
     };
   }, [bridge, nodeId, uid, container, previous, timestamps, tailLines, follow]);
 

@@ -104,7 +104,6 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     // The Logs tab says so as it says it for any source without log files.
     'logs.read': () => noLogs,
     'logs.follow': () => noLogs,
-    'logs.stopFollow': () => ({}),
   });
   // Pod batches reach the page through its pods.watch calls, as from a host.
   core.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));

@@ -20,3 +20,11 @@ export function callerOf(inspector: Host) {
     return result.value as T;
   };
 }
+
+/** A call as a window makes it: its progress kept in order, cancellable, its result a RequestResult. */
+export function startCall(inspector: Pick<Host, 'handlers'>, name: RequestName, input: unknown = {}) {
+  const progress: unknown[] = [];
+  const cancelling = new AbortController();
+  const result = handleRequest(inspector.handlers, name, input, { signal: cancelling.signal, progress: (p) => progress.push(p), caller: new AbortController().signal });
+  return { progress, result, cancel: () => cancelling.abort() };
+}
