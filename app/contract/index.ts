@@ -10,6 +10,7 @@ export * from './history';
 export * from './jobs';
 export * from './logs';
 export * from './node-metrics';
+export * from './node-context';
 export * from './nodes';
 export * from './notices';
 export * from './pods';

@@ -4,6 +4,7 @@ import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
+import { NodeContextReadSchema } from './node-context';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -113,6 +114,8 @@ export const requests = {
   },
   /** The node's latest metrics (CPU, memory, probes, devices, runtime against kubelet); null when none yet. Later ones come as nodeMetrics events. */
   'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
+  /** The node's context around its pods, read now through its live source (node-context.ts): what `nodescope node -o json` prints. */
+  'node.info': { input: NodeIdSchema, output: NodeContextReadSchema },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },

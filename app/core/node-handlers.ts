@@ -2,27 +2,13 @@ import { ContractError } from '../contract';
 import { fetchedCovers } from '../mask/mask-coverage';
 import { isUserAdded, labelOf, sameMachine } from '../source/kinds/source-kinds';
 import { offlineState, timelineAt, type CoreState } from './core-state';
-import type { CoreHandlers } from './core-types';
+import type { CoreHandlers, CoreRequest } from './core-types';
 import { checkMask } from './node-mask';
 
 /** The nodes: adding, grouping, editing, removing and connecting them, the demo node, each one's mask and metrics, and a recording's instant. */
 export function nodeHandlers(
   core: CoreState,
-): Pick<
-  CoreHandlers,
-  | 'nodes.list'
-  | 'nodes.add'
-  | 'nodes.addMany'
-  | 'nodes.setGroup'
-  | 'nodes.update'
-  | 'nodes.remove'
-  | 'nodes.connect'
-  | 'nodes.disconnect'
-  | 'nodes.startDemo'
-  | 'nodes.setMask'
-  | 'nodes.metrics'
-  | 'sources.setTime'
-> {
+): Pick<CoreHandlers, Extract<CoreRequest, `nodes.${string}`> | 'sources.setTime'> {
   const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets, podWatchers } = core;
   return {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),

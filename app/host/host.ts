@@ -25,6 +25,8 @@ import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
 import { openPresetStore } from './preset-store';
 import { tableHandlers } from './table-handlers';
+import { nodeInfoHandlers } from './node-info-service';
+import type { NodeReachable } from '../source/node-access';
 import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
@@ -164,7 +166,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const presets = await openPresetStore(options.stateDir);
   const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
-  const links = new Map<string, NodeLink>();
+  const links = new Map<string, NodeLink & Partial<NodeReachable>>();
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
@@ -383,6 +385,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
     ...tableHandlers(core, tableViews),
+    ...nodeInfoHandlers({
+      node: (nodeId) => core.node(nodeId),
+      nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
+      pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+    }),
   };
 
   const saved = await loadRemembered();

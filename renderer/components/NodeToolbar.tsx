@@ -4,6 +4,7 @@ import type { AppModel } from '../state/app-model';
 import type { describeNodeState } from '../format/node-state';
 import { EditNodeButton } from './EditNodeDialog';
 import { MaskBox } from './MaskBox';
+import { NodeInfoButton } from './NodeInfoPanel';
 import { ApiTag } from './NodeMetricsBar';
 import { OfflineTag, RecordButton } from './SourceControls';
 import type { ActionStatus } from './use-action-status';
@@ -57,6 +58,7 @@ export function NodeToolbar(props: {
             onDone={props.status.setDone}
           />
         )}
+        {node.state.phase !== 'offline' && <NodeInfoButton key={node.id} bridge={bridge} node={node} />}
         <EditNodeButton node={node} onEdit={props.onEdit} />
         <button type="button" className="button" onClick={props.onCompare} title="Compare two sources: nodes, snapshots, a recording at two instants">
           Compare…

@@ -19,7 +19,8 @@ export type Command =
   | 'export'
   | 'fields'
   | 'columns'
-  | 'logs';
+  | 'logs'
+  | 'nodeInfo';
 
 export interface KeyBinding {
   /** KeyboardEvent.key values; an upper-case letter is Shift+letter. */
@@ -69,6 +70,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: [], widgetKeys: ['ArrowLeft', 'ArrowRight', 'Home', 'End'], help: 'On the pod’s tabs: the previous, next, first or last view' },
   { keys: ['c'], help: 'Compare the open pod with another pod of any open source', command: 'comparePod', title: 'Compare the open pod with…' },
   { keys: ['l'], help: 'The Logs of the open or selected pod (in Find in log: Enter, Shift+Enter for the next, previous match)', command: 'logs', title: 'Logs of the pod' },
+  { keys: ['i'], help: "The node's info: its kubelet, configuration, feature gates, runtime, journal and containers", command: 'nodeInfo', title: 'Node info' },
   { keys: ['e'], help: 'Export the pods shown', command: 'export', title: 'Export pods…' },
   { keys: ['r'], help: 'Record the node to a file, or stop recording', command: 'record', title: 'Record / stop recording' },
   { keys: ['m'], help: 'Choose the fields of the field mask (mask builder)', command: 'fields', title: 'Fields: mask builder…' },

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { componentTestPages } from '../../e2e/testing/component-page';
+
+/** NodeInfoPanel: the node's context, part by part, as node.info answers it on the fake bridge. */
+const pages = componentTestPages(new URL('./NodeInfoPanel.test-page.tsx', import.meta.url));
+
+describe('the node info panel on the fake bridge', () => {
+  it('opens with i and shows each part read with where from, or not read with why, never blank', async () => {
+    const { page, errors } = await pages.open('case=read');
+    await page.getByRole('button', { name: 'Node info' }).waitFor();
+    await page.keyboard.press('i');
+    const dialog = page.getByRole('dialog', { name: 'Node info: worker-1' });
+    const part = (name: string) => dialog.getByRole('region', { name });
+    await expect.poll(() => part('Kubelet version').textContent()).toBe('Kubelet version readFrom /usr/bin/kubelet --versionv1.37.1');
+    expect(await part('Kubelet health').textContent()).toBe(
+      'Kubelet health not readNot read: connect ECONNREFUSED 127.0.0.1:10248 Is the kubelet running? Its healthzPort may be set elsewhere.',
+    );
+    expect(await part('Configuration').getByRole('note').textContent()).toBe('Not read: cat /var/lib/kubelet/config.yaml: Permission denied Tick “Use sudo” in the node’s settings.');
+    // Absent facts are left out, not shown blank.
+    expect(await part('Kubelet process').locator('dt').allTextContents()).toEqual(['PID', 'Binary', 'Config file']);
+    expect(await part('Feature gates').textContent()).toContain('PodsAPI: on (PodsAPI=true in --feature-gates)');
+    expect(await part('Container runtime').getByRole('note').textContent()).toBe('Not read: crictl: not found');
+    expect(await part('Kubelet journal').textContent()).toContain('Unit kubelet: loaded, active, running2026-11-27T21:00:00+0000 kubelet Started kubelet');
+    expect(await part("Runtime containers against the kubelet's pods").getByRole('note').textContent()).toBe('Not read: crictl ps was not read (crictl: not found)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says why a source without node access has none, and what to open instead', async () => {
+    const { page, errors } = await pages.open('case=unavailable');
+    await page.getByRole('button', { name: 'Node info' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Node info: worker-1' });
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe(
+      'Node information is not available for this kind of source: Demo is the simulated demo node, which has no node of its own. Open a node over SSH.',
+    );
+    expect(await dialog.getByRole('region').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
