@@ -67,4 +67,21 @@ describe('private socket directories', () => {
     expect(await exited).toBe('SIGTERM');
     expect(existsSync(dir)).toBe(false);
   });
+
+  it("leave a signal to the program's own handler, set before them, which ends the process its own way", async () => {
+    const script = join(base, 'own-handler.mts');
+    writeFileSync(
+      script,
+      `import { createPrivateSocketDir } from ${JSON.stringify(join(here, 'private-socket-dir.ts'))};\n` +
+        `process.once('SIGINT', () => setTimeout(() => process.exit(7), 50));\n` +
+        `const d = createPrivateSocketDir('s.sock', { XDG_RUNTIME_DIR: ${JSON.stringify(base)} });\n` +
+        `console.log(d.dir);\nsetInterval(() => {}, 1000);\n`,
+    );
+    const child = spawn(process.execPath, [runTs, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const dir = await new Promise<string>((res) => child.stdout.once('data', (b: Buffer) => res(b.toString().trim())));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((res) => child.once('exit', (code, signal) => res([code, signal])));
+    child.kill('SIGINT');
+    expect(await exited).toEqual([7, null]);
+    expect(existsSync(dir)).toBe(false);
+  });
 });

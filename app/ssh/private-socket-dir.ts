@@ -36,10 +36,11 @@ function installExitHook(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
       removeLive();
-      // Only stand in for the default action when nobody else handles the signal.
+      // Only stand in for the default action when nobody else handles the signal. Run first (prepended), so the
+      // others are still counted: a `once` listener that ran before this one would have removed itself.
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     };
-    process.once(signal, onSignal);
+    process.prependOnceListener(signal, onSignal);
   }
 }
 
