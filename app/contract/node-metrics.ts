@@ -30,7 +30,7 @@ export const ProbeCountsSchema = z.object({
   last: ProbeResultSchema.optional(),
 });
 export type ProbeCounts = z.infer<typeof ProbeCountsSchema>;
-export const PROBE_TYPES = ['startup', 'liveness', 'readiness'] as const;
+export { PROBE_TYPES } from './probe-types';
 export const ContainerProbesSchema = z.object({ liveness: ProbeCountsSchema.optional(), readiness: ProbeCountsSchema.optional(), startup: ProbeCountsSchema.optional() });
 export type ContainerProbes = z.infer<typeof ContainerProbesSchema>;
 

@@ -63,8 +63,7 @@ export interface GetPodResourcesResponse {
   pod_resources?: PodResources;
 }
 
-/** Where every kubelet since 1.28 serves it (under the default --root-dir). */
-export const POD_RESOURCES_SOCKET = '/var/lib/kubelet/pod-resources/kubelet.sock';
+export { POD_RESOURCES_SOCKET } from './pod-resources-socket';
 
 const SERVICE = '/v1.PodResourcesLister';
 

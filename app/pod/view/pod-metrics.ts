@@ -1,5 +1,5 @@
 import type { ContainerProbes, ContainerResources, NodeMetrics, PodUsage } from '../../contract/node-metrics';
-import { PROBE_TYPES } from '../../contract/node-metrics';
+import { PROBE_TYPES } from '../../contract/probe-types';
 import type { PodRow } from '../../contract/pods';
 
 /**

@@ -1,6 +1,6 @@
 /** A node over SSH, Node side: `ssh://` or any other destination on the command line, the kubelet link over SSH in the app. */
 import { editNodeWith } from '../../host/app-next-step';
-import { POD_RESOURCES_SOCKET } from '../../podresources/pod-resources-api';
+import { POD_RESOURCES_SOCKET } from '../../podresources/pod-resources-socket';
 import type { SourceKindNode } from '../source-registry';
 import { SSH_SCHEME } from '../ssh-destination';
 
