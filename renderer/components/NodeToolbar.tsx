@@ -58,7 +58,7 @@ export function NodeToolbar(props: {
             onDone={props.status.setDone}
           />
         )}
-        {node.state.phase !== 'offline' && <NodeInfoButton key={node.id} bridge={bridge} node={node} />}
+        {node.state.phase !== 'offline' && <NodeInfoButton key={`info-${node.id}`} bridge={bridge} node={node} />}
         <EditNodeButton node={node} onEdit={props.onEdit} />
         <button type="button" className="button" onClick={props.onCompare} title="Compare two sources: nodes, snapshots, a recording at two instants">
           Compare…
