@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { componentTestPages } from '../../e2e/testing/component-page';
 
@@ -22,6 +23,8 @@ describe('the node info panel on the fake bridge', () => {
     expect(await part('Container runtime').getByRole('note').textContent()).toBe('Not read: crictl: not found');
     expect(await part('Kubelet journal').textContent()).toContain('Unit kubelet: loaded, active, running2026-11-27T21:00:00+0000 kubelet Started kubelet');
     expect(await part("Runtime containers against the kubelet's pods").getByRole('note').textContent()).toBe('Not read: crictl ps was not read (crictl: not found)');
+    mkdirSync(new URL('../../e2e/artifacts/', import.meta.url), { recursive: true });
+    await page.screenshot({ path: new URL('../../e2e/artifacts/node-info-panel.png', import.meta.url).pathname });
     expect(errors).toEqual([]);
     await page.close();
   });
