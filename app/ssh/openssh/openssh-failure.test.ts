@@ -31,6 +31,13 @@ describe('classifyOpenSshFailure on texts known from the source', () => {
     expect(classifyOpenSshFailure('ssh: Could not resolve hostname node-1: Temporary failure in name resolution\r\n', 255, node).code).toBe('DNS');
   });
 
+  it('a ProxyCommand that ended before ssh wrote its banner is HOST_UNREACHABLE with what the command said', () => {
+    // Printed by ssh 9.2 in CI when the command exited before ssh's first write (the other text is testdata's).
+    const err = classifyOpenSshFailure('proxy: cannot reach the gateway\r\nbanner exchange: Connection to UNKNOWN port 65535: Broken pipe\r\n', 255, node);
+    expect(err.code).toBe('HOST_UNREACHABLE');
+    expect(err.message).toBe('The ProxyCommand (or ProxyJump) for node-1 ended before the SSH login: proxy: cannot reach the gateway');
+  });
+
   it('says keepalives ran out when ssh says so', () => {
     const err = classifyOpenSshFailure('Timeout, server node-1 not responding.\r\n', 255, node);
     expect(err.code).toBe('KEEPALIVE_TIMEOUT');

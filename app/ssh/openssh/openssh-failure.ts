@@ -100,8 +100,10 @@ function reachFailure(text: string, ctx: OpenSshFailureContext): SshError | null
   if (keepalive) {
     return new SshError('KEEPALIVE_TIMEOUT', `${keepalive[1]} stopped answering keepalives`, 'The network path to the node went dead; it will be re-dialled when it is back.');
   }
-  if (/Connection closed by UNKNOWN port 65535/.test(text)) {
-    const before = lines(text).filter((l) => !/^kex_exchange_identification:|^Connection closed by UNKNOWN/.test(l));
+  // UNKNOWN port 65535 is how ssh names a ProxyCommand's pipe. Whether ssh's banner reached the pipe before the
+  // command ended decides which of the two texts it prints.
+  if (/(Connection closed by|banner exchange: Connection to) UNKNOWN port 65535/.test(text)) {
+    const before = lines(text).filter((l) => !/^kex_exchange_identification:|^Connection closed by UNKNOWN|^banner exchange: Connection to UNKNOWN/.test(l));
     return new SshError('HOST_UNREACHABLE', `The ProxyCommand (or ProxyJump) for ${ctx.host} ended before the SSH login${before.length ? `: ${sshMessages(before)}` : ''}`,
       `Run the ProxyCommand of ${ctx.host} by hand (ssh -G ${ctx.host} | grep -i proxy) to see why it fails.`);
   }
