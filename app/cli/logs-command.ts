@@ -71,7 +71,7 @@ function integer(v: unknown, flag: string, min: number, what: string): number | 
 /** kubectl's own checks and conversions of its flags, so the same request reaches the reader. */
 export async function logReadOptions(v: Record<string, unknown>, nowMs: number): Promise<LogReadOptions> {
   const { parseRfc3339 } = await import('../util/rfc3339');
-  const { sinceSecondsNanos, sinceTimeNanos } = await import('../logs/log-options');
+  const { sinceDuration, sinceTimeNanos } = await import('../logs/log-options');
   if (v.since !== undefined && v['since-time'] !== undefined) throw new UsageError('at most one of --since-time or --since may be used');
   const tail = integer(v.tail, '--tail', -1, 'greater than or equal to -1');
   const limitBytes = integer(v['limit-bytes'], '--limit-bytes', 1, 'greater than 0');
@@ -81,8 +81,7 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   if (v.since !== undefined) {
     const ms = parseDuration(String(v.since));
     if (ms === undefined) throw new UsageError(`bad --since '${String(v.since)}': give a duration such as 30s, 5m or 1h30m`);
-    const since = sinceSecondsNanos(ms, nowMs);
-    if (since !== undefined) opts.sinceNanos = since;
+    Object.assign(opts, sinceDuration(ms, nowMs));
   }
   if (v['since-time'] !== undefined) {
     const ms = parseRfc3339(String(v['since-time']));

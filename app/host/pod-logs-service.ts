@@ -12,7 +12,7 @@ import { sourceCan } from '../source/kinds/source-kinds';
 import { CANCELLED_BY_CALLER, ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type CallContext, type LogFollowEnd, type LogFollowProgress, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
 import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
-import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
+import { sinceDuration, type LogReadOptions } from '../logs/log-options';
 import { listContainers, parsePodDirName, type PodLogDir } from '../logs/pod-log-layout';
 import { TextLines } from '../logs/text-lines';
 import type { PodObject } from '../pod/pod-tree';
@@ -100,7 +100,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     tailLines: input.tailLines,
     timestamps: input.timestamps,
     follow,
-    ...(input.sinceSeconds !== undefined ? { sinceNanos: sinceSecondsNanos(input.sinceSeconds * 1000, Date.now()) } : {}),
+    ...(input.sinceSeconds !== undefined ? sinceDuration(input.sinceSeconds * 1000, Date.now()) : {}),
     ...(signal ? { signal } : {}),
     ...(follow && deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });

@@ -44,6 +44,8 @@ export interface RestTransportOptions {
   maxBodyBytes?: number;
   /** How long the TLS handshake, the answer's start, and each stretch of it may take (watchAnswer); default 30 s. */
   callTimeoutMs?: number;
+  /** Told each request before it is sent (`GET https://127.0.0.1:10250/pods`), for -v: every request on the node is shown. */
+  announce?: (line: string) => void;
 }
 
 /** The largest answer accepted by default: as the largest Pods API message. */
@@ -54,8 +56,26 @@ export interface RestResponse {
   body: Buffer;
 }
 
+/** An answer read as it comes (a followed log): the body ends when the kubelet ends it, or at close(). */
+export interface RestStream {
+  status: number;
+  body: AsyncIterable<Buffer>;
+  close(): void;
+}
+
+export interface RestStreamOptions {
+  signal?: AbortSignal;
+  /** The answer may go quiet for as long as it likes once begun (a follow waits for lines). */
+  quiet?: boolean;
+}
+
+/** The most of an answer other than 200 that stream() reads: it is an error message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 export interface RestTransport {
   get(path: string): Promise<RestResponse>;
+  /** GET whose 200 body is handed on as it arrives (never held whole); any other status with its body read. */
+  stream(path: string, options?: RestStreamOptions): Promise<RestStream>;
   /** The serving certificate's fingerprint once a handshake was made. */
   fingerprint(): string | undefined;
 }
@@ -156,10 +176,15 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
     accepted = fingerprint;
   };
 
+  const requestHeaders = (): Record<string, string> => {
+    const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
+    if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
+    return headers;
+  };
+
   const exchange = (stream: Duplex, path: string): Promise<RestResponse> =>
     new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
-      if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
+      const headers = requestHeaders();
       const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
       let settled = false;
       const fail = (err: Error) => {
@@ -195,8 +220,99 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
       req.end();
     });
 
+  /** The answer's headers within the timeout; then its body chunk by chunk, the socket closed when it ends or is left. */
+  const streamExchange = (stream: Duplex, path: string, options: RestStreamOptions): Promise<RestStream> =>
+    new Promise((resolve, reject) => {
+      let settled = false;
+      /** Why the body stopped coming, when the kubelet went quiet in the middle of it. */
+      let late: KubeletError | undefined;
+      const fail = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        answer.stop();
+        req.destroy();
+        reject(err);
+      };
+      const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => {
+        if (!settled) return fail(noAnswer(o, `GET ${path}`, why));
+        late = noAnswer(o, `GET ${path}`, why);
+        req.destroy();
+      });
+      const abort = () => req.destroy(new Error('cancelled'));
+      const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers: requestHeaders() }, (res: IncomingMessage) => {
+        answer.begun();
+        if (options.quiet) answer.stop();
+        settled = true;
+        const close = () => {
+          answer.stop();
+          options.signal?.removeEventListener('abort', abort);
+          req.destroy();
+        };
+        const body = async function* (): AsyncGenerator<Buffer> {
+          try {
+            for await (const c of res as AsyncIterable<Buffer>) {
+              answer.received(c.length);
+              answer.pause();
+              yield c;
+              answer.resume();
+            }
+          } catch (err) {
+            if (options.signal?.aborted) return;
+            throw late ?? o.channel.lastError() ?? err;
+          } finally {
+            close();
+          }
+        };
+        if (res.statusCode === 200) return resolve({ status: 200, body: body(), close });
+        // An error is a short text: read it (bounded) so the caller can say what the kubelet said.
+        void (async () => {
+          const parts: Buffer[] = [];
+          let size = 0;
+          for await (const c of body()) {
+            if (size < ERROR_BODY_BYTES) parts.push(c);
+            size += c.length;
+          }
+          return Buffer.concat(parts).subarray(0, ERROR_BODY_BYTES);
+        })().then(
+          (b) => resolve({ status: res.statusCode ?? 0, body: (async function* () { yield b; })(), close }),
+          (err: Error) => reject(err),
+        );
+      });
+      if (options.signal?.aborted) abort();
+      options.signal?.addEventListener('abort', abort, { once: true });
+      req.on('error', (err) => fail(o.channel.lastError() ?? err));
+      req.end();
+    });
+
+  /** The TLS connection (checked) or the plain one, for one request. */
+  const connect = async (): Promise<Duplex> => {
+    const stream = await o.channel.open();
+    if (!o.tls) return stream;
+    const sock = await handshake(stream, o);
+    try {
+      await verify(sock);
+    } catch (err) {
+      sock.destroy();
+      throw err;
+    }
+    return sock;
+  };
+
+  const announce = (path: string) => o.announce?.(`GET ${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path} on the node`);
+
   return {
+    async stream(path, options = {}) {
+      announce(path);
+      const sock = await connect();
+      try {
+        return await streamExchange(sock, path, options);
+      } catch (err) {
+        sock.destroy();
+        throw err;
+      }
+    },
     async get(path) {
+      announce(path);
       const stream = await o.channel.open();
       if (!o.tls) {
         try {
