@@ -22,7 +22,8 @@ Prints a container's log from the node's log files, as kubectl logs prints it. P
 a name (when one namespace has it) or a UID. SOURCE is an ssh destination (the files are read there, root-only:
 log in as root or add --sudo), or unix:SOCKET / --local SOCKET to read them on this machine, or a recording:
 the end of the log of an instance that ended while it recorded (nodescope record keeps it), as it was at --at
-(default the recording's end); there -p is --previous.
+(default the recording's end); there -p is --previous. With --api rest the kubelet reads its files and sends the
+lines (GET /containerLogs on its REST API, as kubectl logs gets them): for a node read through that API.
 
 logs:
   -c, --container NAME       the container (needed when the pod has several; they are listed)
@@ -38,6 +39,7 @@ logs:
   --limit-bytes N            stop after N bytes
   --include-rotated          read the rotated files too (N.log.<time>[.gz]); kubectl never does
   --log-dir DIR              the kubelet's podLogsDir (default /var/log/pods)
+  --api rest                 ask the kubelet's REST API (/containerLogs) instead of reading the files
 `;
 
 const EXTRA = {
@@ -56,9 +58,13 @@ const EXTRA = {
   'log-dir': { type: 'string' },
 } as const;
 
-// The shared connection options; the kubelet's and the output's do not apply to files.
-const help = () => `${USAGE}${nodeOptionsHelp(['text']).split('kubelet:')[0]}  --sudo                     read the files with sudo -n (they are root-only)
-  -h, --help`;
+// The shared connection options and the REST API's; the Pods API's and the output's do not apply to logs.
+const help = () => {
+  const all = nodeOptionsHelp(['text']);
+  const rest = all.slice(all.indexOf('kubelet REST API (--api rest'), all.indexOf('files (a snapshot')).replace(/ {2}--poll-interval.*\n/, '').replace(/^kubelet REST API \(.*\):/, 'kubelet REST API (--api rest):');
+  return `${USAGE}${all.split('kubelet:')[0]}  --sudo                     read the files with sudo -n (they are root-only)
+${rest}  -h, --help`;
+};
 
 function integer(v: unknown, flag: string, min: number, what: string): number | undefined {
   if (v === undefined) return undefined;
@@ -131,14 +137,20 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   read.signal = stop.signal;
-  let conn: { access: LogFileAccess; close(): void } | undefined;
+  let conn: { close(): unknown } | undefined;
   try {
     let podName: string;
-    let lines: AsyncIterable<PodLogLine>;
+    let lines: AsyncIterable<Pick<PodLogLine, 'container' | 'bytes'>>;
     const source = resolveSource(opts.node, opts.local);
     if (source.kind === 'file') {
       const { recordedPodLogs } = await import('./recorded-logs');
       ({ podName, lines } = await recordedPodLogs(source.path, opts, read));
+    } else if (opts.api === 'rest') {
+      if (source.kind !== 'ssh') throw new UsageError(`--api rest reads /containerLogs over SSH: a ${source.kind} source has its log files here (leave out --api rest)`);
+      const { restPodLogs } = await import('./rest-logs');
+      const rest = await restPodLogs(opts, read);
+      conn = rest;
+      ({ podName, lines } = rest);
     } else {
       const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
         import('../logs/pod-log-layout'),
@@ -146,11 +158,13 @@ export async function run(argv: string[]): Promise<number> {
         import('../logs/pod-logs'),
       ]);
       const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      conn = await openAccess(opts, source);
-      const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
-      const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+      const files = await openAccess(opts, source);
+      conn = files;
+      const pod = await layout.findPodLogDir(files.access, logsDir, opts.args[0]!);
+      const containers = await chooseContainers(files.access, pod, v.container as string | undefined, v['all-containers'] === true);
       podName = pod.name;
-      lines = readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential');
+      if (opts.verbose) for (const c of containers) printError(`nodescope: reading ${pod.namespace}/${pod.name} container ${c} from its log files in ${pod.path}/${c} on ${files.access.where}`);
+      lines = readPodLogs(containerLogs(files.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential');
     }
     const atLineStart = new Map<string, boolean>();
     let pending: Buffer[] = [];
@@ -176,7 +190,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    conn?.close();
+    await conn?.close();
   }
 }
 

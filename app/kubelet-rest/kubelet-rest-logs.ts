@@ -39,9 +39,9 @@ export function containerLogsPath(t: RestLogTarget, o: LogReadOptions): string {
   return `/containerLogs/${[t.namespace, t.pod, t.container].map(encodeURIComponent).join('/')}${query ? `?${query}` : ''}`;
 }
 
+/** The client's transport, and for messages the node, the port and the credential in words (KubeletRestClientOptions). */
 export interface RestLogsOptions {
   transport: RestTransport;
-  /** For messages: the node, the port, the credential in words. */
   host: string;
   port: number;
   tls: boolean;
