@@ -35,6 +35,8 @@ const LogTargetSchema = z.object({
   /** Containers with a log directory on the node, in name order. */
   containers: z.array(z.string()),
   container: z.string(),
+  /** Where the lines come from, in words: the node's log files, or the kubelet's REST API (`GET …/containerLogs/…`). */
+  from: z.string().optional(),
 });
 
 export const LogReadSchema = z.discriminatedUnion('status', [

@@ -78,6 +78,9 @@ export const NodeContextSchema = z.object({
 export type NodeContextView = z.infer<typeof NodeContextSchema>;
 export type NodeContextPart = NodeContextView[keyof NodeContextView];
 
+/** The config part's `from` when it is the kubelet's effective configuration (REST `/configz`), not its config file. */
+export const CONFIGZ_FROM = 'GET /configz (kubelet REST API)';
+
 /** Read (each part its own state), or not readable at all for this source now (its kind, not connected). */
 export const NodeContextReadSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('read'), context: NodeContextSchema }),

@@ -219,6 +219,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     node: (nodeId) => core.node(nodeId),
     pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    kubeletLogs: async (nodeId) => links.get(nodeId)?.kubeletLogs?.(),
     crashLogs: (nodeId) => recordedLogs.get(nodeId),
     podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),

@@ -263,7 +263,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let access: Promise<NodeAccess> | undefined;
   const nodeAccess = async (): Promise<NodeAccess | undefined> => {
     if (closed || !node) return undefined;
-    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo });
+    const rest = node.rest;
+    // Where the REST port is reached already, the kubelet's effective configuration is asked of it.
+    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo }).then((a) => (rest ? { ...a, configz: () => rest.client.configz() } : a));
     return access;
   };
 
@@ -308,6 +310,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       if (!access) return undefined;
       const logsDir = options.podLogsDir ?? (await import('../logs/pod-log-layout')).DEFAULT_POD_LOGS_DIR;
       return { access: access.files, logsDir, sudo: access.sudo };
+    },
+    async kubeletLogs() {
+      const client = closed || node?.api !== 'rest' ? undefined : node.rest?.client;
+      return client && { read: (t, o) => client.containerLog(t, o), origin: (t, o) => client.containerLogOrigin(t, o) };
     },
     async close() {
       closed = true;

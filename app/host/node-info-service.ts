@@ -1,7 +1,8 @@
 /**
  * The contract's node.info: the node's context around its pods (app/node-info), read through the source's
  * own way to its node (NodeReachable: the pods' SSH session, or here for a socket on this machine), the same
- * reader `nodescope node` runs. A kind with no node to ask (the demo, a file) and a node not connected are
+ * reader `nodescope node` runs. A node read through the kubelet's REST API gives its effective configuration
+ * and feature gates from `/configz` (the file is read only when that fails, and says so). A kind with no node to ask (the demo, a file) and a node not connected are
  * answered as `unavailable` with the reason and what to do; each part that fails says why on its own.
  */
 import { sourceCan } from '../source/kinds/source-kinds';
@@ -36,6 +37,7 @@ export function nodeInfoHandlers(deps: NodeInfoServiceDeps): Pick<RequestHandler
         runner: access.commands,
         sudo: access.sudo,
         httpGet: (port, path) => access.httpGet(port, path),
+        ...(access.configz ? { configz: access.configz } : {}),
         pods: async () => {
           const { pods, masked } = deps.pods(nodeId);
           // A masked pod may lack its container statuses: every container would look runtime-only.

@@ -40,6 +40,8 @@ describe('logs.read', () => {
     // The pod's first app container, as kubectl's default, not the first log folder by name.
     const { summary } = await call<{ summary: { containers: { kind: string; name: string }[] } }>('pods.get', { nodeId: demo.id, uid: running.uid });
     expect(fifty.container).toBe(summary.containers.find((c) => c.kind === 'regular')!.name);
+    // Where the lines come from: the node's files (a node read through REST says the kubelet's request, host-rest.test.ts).
+    expect(fifty.from).toMatch(new RegExp(`^the log files in /.*_${running.uid}/${fifty.container} on this machine$`));
     expect(fifty.lines.length).toBeGreaterThan(2);
     expect(fifty.lines.every((l) => !l.includes('\n') && !/^\d{4}-\d\d-\d\dT.* std(out|err) [PF] /.test(l))).toBe(true);
     const three = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 3, timestamps: true }));

@@ -1,6 +1,7 @@
 /**
  * The contract's logs.read / logs.follow: a pod container's log read from the node's files
- * (app/logs) through the node's live link, or on a recording the end of an ended instance's log as the
+ * (app/logs) through the node's live link (on a node read through the kubelet's REST API, asked of the kubelet:
+ * `/containerLogs`, each answer saying which), or on a recording the end of an ended instance's log as the
  * recorder captured it (app/recording/crash-log-read.ts), for the pod as it was at the recording's instant.
  * A snapshot, a node not connected, a container without a log are answered as `unavailable` with the reason
  * and what to do: the Logs tab shows that, not an error.
@@ -20,6 +21,8 @@ import type { CrashLog } from '../recording/crash-log';
 import { findCrashLog, firstAppContainer, readCrashLog, recordedContainers } from '../recording/crash-log-read';
 import { editNodeWith } from './app-next-step';
 import type { NodeLogFiles } from '../core/node-link';
+import { KubeletError } from '../kubelet/kubelet-error';
+import type { KubeletLogs } from '../source/capabilities';
 
 export interface PodLogsServiceDeps {
   /** The node's record (throws not-found for an unknown id). */
@@ -28,6 +31,8 @@ export interface PodLogsServiceDeps {
   pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
   /** The node's log files through its live link; undefined when it has none now. */
   logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
+  /** The kubelet's /containerLogs, on a node read through its REST API (then asked instead of the files). */
+  kubeletLogs?(nodeId: string): Promise<KubeletLogs | undefined>;
   /** An opened recording's captured logs (none for other sources). */
   crashLogs(nodeId: string): readonly CrashLog[] | undefined;
   /** The pod as its source holds it now (a recording: at the instant shown), as kubectl's JSON. */
@@ -44,7 +49,7 @@ export interface PodLogsServiceDeps {
 const BATCH_LINES = 2000;
 
 type Unavailable = Extract<LogRead, { status: 'unavailable' }>;
-type Target = { files: NodeLogFiles; pod: PodLogDir; containers: string[]; container: string };
+type Target = { containers: string[]; container: string } & ({ files: NodeLogFiles; pod: PodLogDir } | { kubelet: KubeletLogs; namespace: string; name: string });
 
 export function createPodLogsService(deps: PodLogsServiceDeps) {
   /** The follows running, each with what ends it from this side (its node's link gone, the app closing) and its node. */
@@ -59,6 +64,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
       return unavailable(`${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`, nextStep, containers);
     }
     if ((err as Error).name === 'UnsupportedLogFormatError') return unavailable((err as Error).message, 'Nodescope reads the CRI log format only (containerd, CRI-O); read this one on the node.', containers);
+    // The kubelet's REST API refused or failed (a credential, its authorizer, its debugging handlers off).
+    if (err instanceof KubeletError) return unavailable(err.message, err.nextStep ?? 'Open the log again; if it keeps failing, check the node\'s connection.', containers);
     throw err;
   };
 
@@ -71,6 +78,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
         'Nodescope reads logs from the node\'s own files while connected (and a recording keeps the end of each crashed container\'s): open the pod on the live node to see them.',
       );
     }
+    const kubelet = await deps.kubeletLogs?.(input.nodeId);
+    if (kubelet) return resolveKubelet(input, kubelet);
     const files = await deps.logFiles(input.nodeId);
     if (!files) return unavailable(`${node.label} is not connected, so its log files cannot be read.`, 'Connect the node, then open the Logs tab again.');
     const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
@@ -96,6 +105,15 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     return { files, pod, containers, container: input.container ?? firstApp ?? containers[0]! };
   };
 
+  /** The pod's containers as its spec names them: the kubelet answers for any of them, started or not. */
+  const resolveKubelet = async (input: ValidInput<'logs.read'>, kubelet: KubeletLogs): Promise<Target | Unavailable> => {
+    const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
+    const containers = [...new Set(declared.map((c) => c.name))].sort();
+    if (!containers.length) return unavailable(`Pod ${namespace}/${name} names no container.`, 'There is no log to ask the kubelet for.', []);
+    const firstApp = declared.find((c) => c.kind === 'regular')?.name;
+    return { kubelet, namespace, name, containers, container: input.container ?? firstApp ?? containers[0]! };
+  };
+
   const readOptions = (input: ValidInput<'logs.read'>, follow: boolean, signal?: AbortSignal): LogReadOptions => ({
     tailLines: input.tailLines,
     timestamps: input.timestamps,
@@ -105,8 +123,17 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     ...(follow && deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });
 
-  const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
-    containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
+  const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions): AsyncIterable<{ bytes: Buffer }> => {
+    if ('files' in t) return containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
+    const bytes = t.kubelet.read(restTarget(t, input), options);
+    return (async function* () {
+      for await (const b of bytes) yield { bytes: b };
+    })();
+  };
+  const restTarget = (t: Extract<Target, { kubelet: KubeletLogs }>, input: ValidInput<'logs.read'>) => ({ namespace: t.namespace, pod: t.name, container: t.container, previous: input.previous });
+  /** Where the lines come from, for the tab to say. */
+  const origin = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
+    'files' in t ? `the log files in ${t.pod.path}/${t.container} on ${t.files.access.where}` : t.kubelet.origin(restTarget(t, input), options);
 
   /** The lines as text, the newest kept within the answer's bounds. */
   const collect = async (written: AsyncIterable<{ bytes: Buffer }>) => {
@@ -154,9 +181,10 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     const t = await resolve(input);
     if ('status' in t) return t;
     try {
-      return { status: 'ok', containers: t.containers, container: t.container, ...(await collect(lines(t, input, readOptions(input, false)))) };
+      const options = readOptions(input, false);
+      return { status: 'ok', containers: t.containers, container: t.container, from: origin(t, input, options), ...(await collect(lines(t, input, options))) };
     } catch (err) {
-      return asUnavailable(err, t.files, t.containers);
+      return asUnavailable(err, 'files' in t ? t.files : undefined, t.containers);
     }
   };
 
@@ -165,7 +193,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     const ours = new AbortController();
     const signal = AbortSignal.any([call.signal, ours.signal]);
     follows.set(ours, input.nodeId);
-    call.progress({ status: 'following', containers: t.containers, container: t.container });
+    const options = readOptions(input, true, signal);
+    call.progress({ status: 'following', containers: t.containers, container: t.container, from: origin(t, input, options) });
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     let batch: string[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -178,17 +207,20 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     };
     let end: LogFollowEnd;
     try {
-      for await (const w of lines(t, input, readOptions(input, true, signal))) {
+      for await (const w of lines(t, input, options)) {
         for (const l of text.push(w.bytes)) batch.push(l);
         if (batch.length >= BATCH_LINES) send();
         else timer ??= setTimeout(send, deps.batchMs ?? 100);
       }
       batch.push(...text.flush());
-      end = { status: 'ended', reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' };
+      end =
+        'files' in t
+          ? { status: 'ended', reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' }
+          : { status: 'ended', reason: 'ended', message: `The kubelet ended the log of container ${t.container}: the container stopped or restarted.`, nextStep: 'Open its log again to follow a new instance.' };
     } catch (err) {
       let why: Unavailable;
       try {
-        why = asUnavailable(err, t.files);
+        why = asUnavailable(err, 'files' in t ? t.files : undefined);
       } catch {
         why = unavailable(`Reading the log stopped: ${(err as Error).message}`, 'Open the log again; if it keeps failing, check the node\'s connection.');
       }

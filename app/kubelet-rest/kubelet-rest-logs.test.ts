@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerLogs } from '../logs/container-logs';
 import { localFileAccess } from '../logs/local-file-access';
 import { LogAccessError } from '../logs/log-file-access';
-import type { LogReadOptions } from '../logs/log-options';
+import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
 import type { PodObject } from '../pod/pod-tree';
 import { startKubeletRest, type SimulatedKubeletRest } from '../sim/kubelet-rest-server';
 import { restartContainer } from '../sim/pod-changes';
@@ -18,7 +18,7 @@ import { containerStatuses } from '../sim/pod-status';
 import { PodStore } from '../sim/pod-store';
 import { Prng } from '../sim/prng';
 import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
-import { containerLogsPath, readRestContainerLog, type RestLogsOptions, type RestLogTarget } from './kubelet-rest-logs';
+import { containerLogsPath, readRestContainerLog, type RestLogsOptions } from './kubelet-rest-logs';
 import { createRestTransport } from './kubelet-rest-transport';
 
 let dir: string;
@@ -55,18 +55,18 @@ function running(): { pod: PodObject; container: string } {
   return { pod, container: String(containerStatuses(pod).find((c) => (c.state as PodObject).running)!.name) };
 }
 
-const targetOf = (pod: PodObject, container: string, previous = false): RestLogTarget => {
+const targetOf = (pod: PodObject, container: string, previous = false): KubeletLogTarget => {
   const m = pod.metadata as PodObject;
   return { namespace: String(m.namespace), pod: String(m.name), container, previous };
 };
 
-async function viaRest(t: RestLogTarget, read: LogReadOptions): Promise<string> {
+async function viaRest(t: KubeletLogTarget, read: LogReadOptions): Promise<string> {
   let out = '';
   for await (const l of readRestContainerLog(o, t, read)) out += l.toString();
   return out;
 }
 
-async function viaFiles(t: RestLogTarget, uid: string, read: LogReadOptions): Promise<string> {
+async function viaFiles(t: KubeletLogTarget, uid: string, read: LogReadOptions): Promise<string> {
   let out = '';
   const pod = { namespace: t.namespace, name: t.pod, uid, path: join(dir, `${t.namespace}_${t.pod}_${uid}`) };
   for await (const w of containerLogs(localFileAccess()).read({ pod, container: t.container, previous: t.previous ?? false }, read)) out += w.bytes.toString();

@@ -8,23 +8,15 @@
 import { KubeletError } from '../kubelet/kubelet-error';
 import { LineSplitter } from '../logs/line-splitter';
 import { LogAccessError } from '../logs/log-file-access';
-import type { LogReadOptions } from '../logs/log-options';
+import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
 import { restStatusError, type RestErrorContext } from './kubelet-rest-errors';
 import type { RestTransport } from './kubelet-rest-transport';
-
-export interface RestLogTarget {
-  namespace: string;
-  pod: string;
-  container: string;
-  /** The instance before the current one (`kubectl logs -p`). */
-  previous?: boolean;
-}
 
 /** Go's time.RFC3339 of whole seconds: what a metav1.Time query parameter carries. */
 const rfc3339Seconds = (nanos: bigint) => new Date(Number(nanos / 1_000_000_000n) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The request path: each name one encoded segment, the options as PodLogOptions' query parameters. */
-export function containerLogsPath(t: RestLogTarget, o: LogReadOptions): string {
+export function containerLogsPath(t: KubeletLogTarget, o: LogReadOptions): string {
   const q = new URLSearchParams();
   if (o.follow) q.set('follow', 'true');
   if (t.previous) q.set('previous', 'true');
@@ -50,12 +42,12 @@ export interface RestLogsOptions {
 }
 
 /** Where the lines come from, in words (the CLI's -v and the Logs tab say it). */
-export function restLogsOrigin(o: Pick<RestLogsOptions, 'port' | 'tls'>, t: RestLogTarget, read: LogReadOptions): string {
+export function restLogsOrigin(o: Pick<RestLogsOptions, 'port' | 'tls'>, t: KubeletLogTarget, read: LogReadOptions): string {
   return `the kubelet REST API: GET ${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${containerLogsPath(t, read)}`;
 }
 
 /** What the kubelet's answer other than 200 means: its own words for a missing pod, container or instance. */
-function logsError(status: number, body: string, t: RestLogTarget, ctx: RestErrorContext): Error {
+function logsError(status: number, body: string, t: KubeletLogTarget, ctx: RestErrorContext): Error {
   const text = body.trim().slice(0, 500);
   if (status === 404 || status === 400) {
     // 404: the pod or container is not in the kubelet's pod manager; 400: its reader failed (no previous
@@ -72,7 +64,7 @@ function logsError(status: number, body: string, t: RestLogTarget, ctx: RestErro
 }
 
 /** The log's lines (each with its `\n`, a cut last one without) as the kubelet sends them. */
-export async function* readRestContainerLog(o: RestLogsOptions, t: RestLogTarget, read: LogReadOptions): AsyncGenerator<Buffer> {
+export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTarget, read: LogReadOptions): AsyncGenerator<Buffer> {
   if (read.includeRotated) {
     throw new LogAccessError('the kubelet\'s /containerLogs reads only the live log file, never the rotated ones', 'Leave out --include-rotated, or read the files over SSH (leave out --api rest).', 'BAD_INPUT');
   }

@@ -1,6 +1,15 @@
 /** What a container log read asks for: kubectl logs' options, as the kubelet receives them (PodLogOptions). */
 import type { LogStream } from './cri-log-line';
 
+/** A container's log by the names the kubelet's REST API takes: `/containerLogs/{namespace}/{pod}/{container}`. */
+export interface KubeletLogTarget {
+  namespace: string;
+  pod: string;
+  container: string;
+  /** The instance before the current one (`kubectl logs -p`). */
+  previous?: boolean;
+}
+
 export interface LogReadOptions {
   /** Prefix each line with its time, as `kubectl logs --timestamps` (RFC3339NanoFixed and a space). */
   timestamps?: boolean;

@@ -22,6 +22,8 @@ export interface NodeAccess {
   httpGet(port: number, path: string): Promise<HttpAnswer>;
   /** The SSH session it rides; none on the node itself. For what else shares the login (the REST API's /configz). */
   session?: SshSession;
+  /** The kubelet's effective configuration (REST `/configz`), where the node is read through its REST API. */
+  configz?(): Promise<string>;
 }
 
 /** A source that reaches its node beside the kubelet (k9s-style capability): undefined while not connected. */

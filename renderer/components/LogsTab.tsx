@@ -215,6 +215,11 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           <p className="muted small">{state.nextStep}</p>
         </div>
       )}
+      {state.kind === 'lines' && state.from && (
+        <p className="muted small log-from" role="status" aria-label="Where the lines come from">
+          Read from {state.from}
+        </p>
+      )}
       {state.kind === 'lines' && state.captured && (
         <p className="log-captured small" role="status">
           {capturedText(state.captured)}

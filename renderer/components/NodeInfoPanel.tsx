@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import type { NodeContextPart, NodeContextRead, NodeContextView } from '../../app/contract/node-context';
+import { CONFIGZ_FROM, type NodeContextPart, type NodeContextRead, type NodeContextView } from '../../app/contract/node-context';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useShortcuts } from '../keys/use-shortcuts';
 import { Modal } from './Modal';
@@ -124,7 +124,12 @@ function NodeContextParts({ context: c }: { context: NodeContextView }) {
         )}
       </PartSection>
       <PartSection title="Configuration" part={c.config}>
-        {(cfg) => <pre className="node-info-config">{JSON.stringify(cfg, null, 2)}</pre>}
+        {(cfg) => (
+          <>
+            <p>{'from' in c.config && c.config.from === CONFIGZ_FROM ? 'The effective configuration the kubelet runs with.' : 'The file the kubelet started with: its flags may override it.'}</p>
+            <pre className="node-info-config">{JSON.stringify(cfg, null, 2)}</pre>
+          </>
+        )}
       </PartSection>
       <PartSection title="Container runtime" part={c.runtime}>
         {(r) => <Facts facts={[['Runtime', r.name], ['Version', r.version], ['CRI API', r.apiVersion], ['crictl', r.crictlVersion], ['Endpoint', r.endpoint]]} />}
