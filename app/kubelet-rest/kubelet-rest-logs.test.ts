@@ -115,6 +115,19 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
     await reading;
   });
 
+  it('a follow ends by itself when the container restarts, as the kubelet ends it, having sent the crash', async () => {
+    const { pod, container } = running();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const l of readRestContainerLog(o, targetOf(pod, container), { follow: true, tailLines: 0 })) seen.push(l.toString());
+    })();
+    await expect.poll(() => (logs.tick(), seen.length)).toBeGreaterThan(0);
+    const restarted = restartContainer(store.get(String((pod.metadata as PodObject).uid))!, new Prng(11), Date.now())!;
+    store.apply({ op: 'update', pod: restarted });
+    await reading;
+    expect(seen.join('')).toContain('panic: runtime error');
+  });
+
   it('answers a pod or container the kubelet does not have with 404 and its words, as a log not found', async () => {
     const { pod } = running();
     const err = await viaRest({ namespace: 'default', pod: 'no-such-pod', container: 'app' }, {}).catch((e: unknown) => e);

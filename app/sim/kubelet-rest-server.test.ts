@@ -1,5 +1,6 @@
 // The simulated kubelet's HTTPS API served directly (no SSH): what each endpoint answers, and the
 // kubelet's authentication and authorization answers.
+import { get as httpGet } from 'node:http';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PodObject } from '../pod/pod-tree';
@@ -108,6 +109,16 @@ describe('the simulated kubelet HTTPS API', () => {
     expect(await at('?previous=true')).toEqual({ status: 400, body: `previous terminated container "${container}" in pod "${name}" not found` });
     // Without a log folder the container has no log file: the reader's failure, as 400.
     expect((await at('?tail=all')).status).toBe(400);
+    // The read-only port serves the default handlers only.
+    const open = await startKubeletRest(store, 'n1', { readOnlyPort: 0 });
+    try {
+      for (const path of ['/configz', `/containerLogs/${namespace}/${name}/${container}`]) {
+        const status = await new Promise<number>((resolve, reject) => httpGet({ host: '127.0.0.1', port: open.readOnlyPort!, path }, (res) => resolve(res.resume().statusCode!)).on('error', reject));
+        expect(status, path).toBe(404);
+      }
+    } finally {
+      await open.stop();
+    }
   });
 
   it('maps paths to the subresources the kubelet checks', () => {
