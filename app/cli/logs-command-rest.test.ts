@@ -73,6 +73,9 @@ describe('nodescope logs on a node read through the kubelet REST API', () => {
     expect(verbose.stderr).toContain(`nodescope: GET ${url} on the node`);
     const fromFiles = await nodescope(['logs', A.target, ref, '-c', container, '-F', h.sshConfig, '--log-dir', logDir, '--tail', '1', '-v']);
     expect(fromFiles.stderr).toMatch(new RegExp(`nodescope: reading ${ref} container ${container} from its log files in ${logDir}/${ns}_${name}_[0-9a-f-]+/${container} on node ${A.target}`));
+    // And every command run on the node for them.
+    expect(fromFiles.stderr).toMatch(new RegExp(`nodescope: running on the node: 'ls' '-1A' '--' '${logDir}'`));
+    expect(fromFiles.stderr).toMatch(/nodescope: running on the node: 'dd' 'if=\/.*\/\d+\.log' 'iflag=skip_bytes,count_bytes'/);
   }, 60_000);
 
   it('answers a pod or container the kubelet does not have in its words, exit 4', async () => {

@@ -103,7 +103,8 @@ async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgume
   if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
   const { openNodeSession } = await import('./kubelet-connection');
   const node = await openNodeSession(opts);
-  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
+  const announce = opts.verbose ? (command: string) => printError(`nodescope: running on the node: ${command}`) : undefined;
+  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo, ...(announce ? { announce } : {}) })).files, close: node.close };
 }
 
 export async function run(argv: string[]): Promise<number> {

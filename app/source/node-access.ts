@@ -38,6 +38,8 @@ export interface NodeAccessOptions {
   callTimeoutMs?: number;
   /** Where sshd forbids TCP forwarding: the command that bridges to a loopback port ({port}). */
   tcpBridgeCommand?: string;
+  /** Told each command the file reads run on the node, for -v. */
+  announce?: (command: string) => void;
 }
 
 /** Over the source's SSH session, or here when it has none (a socket on this machine). */
@@ -60,7 +62,7 @@ export async function openNodeAccess(session: SshSession | undefined, options: N
   return {
     node,
     sudo,
-    files: nodeFileAccess(channels, { node, sudo }),
+    files: nodeFileAccess(channels, { node, sudo, ...(options.announce ? { announce: options.announce } : {}) }),
     commands: sshCommandRunner(channels),
     httpGet: sshHttpGet(() => session.connection(), node, {
       ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
