@@ -19,7 +19,7 @@ import { PodStore } from '../sim/pod-store';
 import { Prng } from '../sim/prng';
 import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
 import { containerLogsPath, readRestContainerLog, type RestLogsOptions } from './kubelet-rest-logs';
-import { createRestTransport } from './kubelet-rest-transport';
+import { createRestTransport, type RestTransportOptions } from './kubelet-rest-transport';
 
 let dir: string;
 let store: PodStore;
@@ -33,21 +33,25 @@ beforeAll(async () => {
   logs = startSimContainerLogs(store, { dir, seed: 5, intervalMs: 0, linesPerTick: 3 });
   for (let i = 0; i < 10; i++) logs.tick();
   rest = await startKubeletRest(store, 'n1', { tokens: { tok: 'alice' }, logDir: dir });
-  const transport = createRestTransport({
-    channel: { open: async () => connect(rest.port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null },
-    host: 'n1',
-    port: rest.port,
-    tls: true,
-    credentials: { token: 'tok', description: 'bearer token' },
-    trust: { ca: rest.certificatePem, pinsFile: '/nonexistent/pins', pinName: 'n1' },
-  });
-  o = { transport, host: 'n1', port: rest.port, tls: true, credential: 'bearer token', tokenAuth: true };
+  o = { transport: transport(), host: 'n1', port: rest.port, tls: true, credential: 'bearer token', tokenAuth: true };
 });
 afterAll(async () => {
   logs.stop();
   await rest.stop();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** HTTPS to the simulator's port with the token, its certificate checked against itself. */
+const transport = (extra: Partial<RestTransportOptions> = {}) =>
+  createRestTransport({
+    channel: { open: async () => connect(rest.port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null },
+    host: 'n1',
+    port: rest.port,
+    tls: true,
+    credentials: { token: 'tok', description: 'bearer token' },
+    trust: { ca: rest.certificatePem, pinsFile: '/nonexistent/pins', pinName: 'n1' },
+    ...extra,
+  });
 
 /** A pod with a running container, as the simulator generated it. */
 function running(): { pod: PodObject; container: string } {
@@ -115,6 +119,26 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
     await reading;
   });
 
+  it('a follow may stay quiet longer than the call timeout: waiting for lines is not a kubelet that hangs', async () => {
+    const { pod, container } = running();
+    const quick = { ...o, transport: transport({ callTimeoutMs: 100 }) };
+    const stop = new AbortController();
+    const seen: string[] = [];
+    let failed: unknown;
+    const reading = (async () => {
+      for await (const l of readRestContainerLog(quick, targetOf(pod, container), { follow: true, tailLines: 1, signal: stop.signal })) seen.push(l.toString());
+    })().catch((err: unknown) => (failed = err));
+    await expect.poll(() => seen.length).toBe(1);
+    // Quiet for several call timeouts (the wait is the point here, not a condition to poll for).
+    const quietSince = performance.now();
+    await expect.poll(() => performance.now() - quietSince, { interval: 50 }).toBeGreaterThan(600);
+    expect(failed).toBeUndefined();
+    await expect.poll(() => (logs.tick(), seen.length)).toBeGreaterThan(1);
+    stop.abort();
+    await reading;
+    expect(failed).toBeUndefined();
+  });
+
   it('a follow ends by itself when the container restarts, as the kubelet ends it, having sent the crash', async () => {
     const { pod, container } = running();
     const seen: string[] = [];
@@ -140,7 +164,7 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
   it('is refused by the kubelet without the right credential, saying so', async () => {
     const { pod, container } = running();
     await expect(viaRest(targetOf(pod, container), { includeRotated: true })).rejects.toThrow('never the rotated ones');
-    const denied = { ...o, transport: createRestTransport({ channel: { open: async () => connect(rest.port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null }, host: 'n1', port: rest.port, tls: true, credentials: {}, trust: { ca: rest.certificatePem, pinsFile: '/nonexistent/pins', pinName: 'n1' } }) };
+    const denied = { ...o, transport: transport({ credentials: {} }) };
     const err = await (async () => {
       for await (const _ of readRestContainerLog(denied, targetOf(pod, container), {})) void _;
     })().catch((e: unknown) => e);

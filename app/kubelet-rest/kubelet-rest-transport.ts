@@ -251,6 +251,11 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
         const body = async function* (): AsyncGenerator<Buffer> {
           try {
             for await (const c of res as AsyncIterable<Buffer>) {
+              // A quiet answer (a follow) is not watched once begun: resuming the watch would time its waits.
+              if (options.quiet) {
+                yield c;
+                continue;
+              }
               answer.received(c.length);
               answer.pause();
               yield c;
