@@ -10,7 +10,7 @@ import { LineSplitter } from '../logs/line-splitter';
 import { LogAccessError } from '../logs/log-file-access';
 import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
 import { restStatusError, type RestErrorContext } from './kubelet-rest-errors';
-import type { RestTransport } from './kubelet-rest-transport';
+import type { KubeletRestClientOptions } from './kubelet-rest-client';
 
 /** Go's time.RFC3339 of whole seconds: what a metav1.Time query parameter carries. */
 const rfc3339Seconds = (nanos: bigint) => new Date(Number(nanos / 1_000_000_000n) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -31,15 +31,8 @@ export function containerLogsPath(t: KubeletLogTarget, o: LogReadOptions): strin
   return `/containerLogs/${[t.namespace, t.pod, t.container].map(encodeURIComponent).join('/')}${query ? `?${query}` : ''}`;
 }
 
-/** The client's transport, and for messages the node, the port and the credential in words (KubeletRestClientOptions). */
-export interface RestLogsOptions {
-  transport: RestTransport;
-  host: string;
-  port: number;
-  tls: boolean;
-  credential: string | undefined;
-  tokenAuth: boolean;
-}
+/** The client's transport, and for messages the node, the port and the credential in words. */
+export type RestLogsOptions = Pick<KubeletRestClientOptions, 'transport' | 'host' | 'port' | 'tls' | 'credential' | 'tokenAuth'>;
 
 /** Where the lines come from, in words (the CLI's -v and the Logs tab say it). */
 export function restLogsOrigin(o: Pick<RestLogsOptions, 'port' | 'tls'>, t: KubeletLogTarget, read: LogReadOptions): string {
@@ -70,7 +63,8 @@ export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTar
   }
   const path = containerLogsPath(t, read);
   const where = `${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path.split('?')[0]} on ${o.host}`;
-  const answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true });
+  // The lines go to a terminal or a window at its pace; a follow waits for lines as long as they take.
+  const answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true, paced: true });
   try {
     if (answer.status !== 200) {
       const parts: Buffer[] = [];

@@ -59,6 +59,8 @@ export interface RestResponse {
 /** An answer read as it comes (a followed log): the body ends when the kubelet ends it, or at close(). */
 export interface RestStream {
   status: number;
+  /** The length the kubelet announced, if it did. */
+  contentLength?: number;
   body: AsyncIterable<Buffer>;
   close(): void;
 }
@@ -67,6 +69,8 @@ export interface RestStreamOptions {
   signal?: AbortSignal;
   /** The answer may go quiet for as long as it likes once begun (a follow waits for lines). */
   quiet?: boolean;
+  /** The consumer may hold a chunk for long (a terminal's pager): that time is not counted against the kubelet. */
+  paced?: boolean;
 }
 
 /** The most of an answer other than 200 that stream() reads: it is an error message. */
@@ -182,44 +186,6 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
     return headers;
   };
 
-  const exchange = (stream: Duplex, path: string): Promise<RestResponse> =>
-    new Promise((resolve, reject) => {
-      const headers = requestHeaders();
-      const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
-      let settled = false;
-      const fail = (err: Error) => {
-        if (settled) return;
-        settled = true;
-        answer.stop();
-        req.destroy();
-        reject(err);
-      };
-      // From the request on: the headers (however slowly dripped) within the timeout, then the body in stretches.
-      const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => fail(noAnswer(o, `GET ${path}`, why)));
-      const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers }, (res: IncomingMessage) => {
-        answer.begun();
-        const announced = Number(res.headers['content-length']);
-        if (announced > max) return fail(tooLarge(o, path, max, `${announced} bytes`));
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          answer.received(c.length);
-          if (size > max) return fail(tooLarge(o, path, max, `more than ${sizeText(max)}`));
-          chunks.push(c);
-        });
-        res.once('end', () => {
-          if (settled) return;
-          settled = true;
-          answer.stop();
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
-        });
-        res.on('error', (err) => fail(o.channel.lastError() ?? err));
-      });
-      req.on('error', (err) => fail(o.channel.lastError() ?? err));
-      req.end();
-    });
-
   /** The answer's headers within the timeout; then its body chunk by chunk, the socket closed when it ends or is left. */
   const streamExchange = (stream: Duplex, path: string, options: RestStreamOptions): Promise<RestStream> =>
     new Promise((resolve, reject) => {
@@ -233,9 +199,12 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
         req.destroy();
         reject(err);
       };
+      let response: IncomingMessage | undefined;
       const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => {
         if (!settled) return fail(noAnswer(o, `GET ${path}`, why));
         late = noAnswer(o, `GET ${path}`, why);
+        // Ends the body's reading with why.
+        response?.destroy(late);
         req.destroy();
       });
       const abort = () => req.destroy(new Error('cancelled'));
@@ -243,6 +212,7 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
         answer.begun();
         if (options.quiet) answer.stop();
         settled = true;
+        response = res;
         const close = () => {
           answer.stop();
           options.signal?.removeEventListener('abort', abort);
@@ -257,6 +227,11 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
                 continue;
               }
               answer.received(c.length);
+              if (!options.paced) {
+                yield c;
+                continue;
+              }
+              // The time a slow consumer holds a chunk is not the kubelet's.
               answer.pause();
               yield c;
               answer.resume();
@@ -268,7 +243,8 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
             close();
           }
         };
-        if (res.statusCode === 200) return resolve({ status: 200, body: body(), close });
+        const announced = Number(res.headers['content-length']);
+        if (res.statusCode === 200) return resolve({ status: 200, ...(Number.isFinite(announced) ? { contentLength: announced } : {}), body: body(), close });
         // An error is a short text: read it (bounded) so the caller can say what the kubelet said.
         void (async () => {
           const parts: Buffer[] = [];
@@ -305,33 +281,35 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
 
   const announce = (path: string) => o.announce?.(`GET ${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path} on the node`);
 
+  const stream = async (path: string, options: RestStreamOptions = {}): Promise<RestStream> => {
+    announce(path);
+    const sock = await connect();
+    try {
+      return await streamExchange(sock, path, options);
+    } catch (err) {
+      sock.destroy();
+      throw err;
+    }
+  };
+
   return {
-    async stream(path, options = {}) {
-      announce(path);
-      const sock = await connect();
-      try {
-        return await streamExchange(sock, path, options);
-      } catch (err) {
-        sock.destroy();
-        throw err;
-      }
-    },
+    stream,
     async get(path) {
-      announce(path);
-      const stream = await o.channel.open();
-      if (!o.tls) {
-        try {
-          return await exchange(stream, path);
-        } finally {
-          stream.destroy();
-        }
-      }
-      const sock = await handshake(stream, o);
+      // The whole answer, up to the limit: what every endpoint but a followed log is read as.
+      const answer = await stream(path);
+      const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
       try {
-        await verify(sock);
-        return await exchange(sock, path);
+        if (answer.contentLength !== undefined && answer.contentLength > max) throw tooLarge(o, path, max, `${answer.contentLength} bytes`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const c of answer.body) {
+          size += c.length;
+          if (size > max) throw tooLarge(o, path, max, `more than ${sizeText(max)}`);
+          chunks.push(c);
+        }
+        return { status: answer.status, body: Buffer.concat(chunks) };
       } finally {
-        sock.destroy();
+        answer.close();
       }
     },
     fingerprint: () => accepted,
