@@ -10,12 +10,11 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { containerLogs } from '../logs/container-logs';
 import { localFileAccess } from '../logs/local-file-access';
-import type { LogReadOptions } from '../logs/log-options';
-import { sinceTimeNanos } from '../logs/log-options';
+import { sinceSecondsNanos, sinceTimeNanos, type LogReadOptions } from '../logs/log-options';
 import type { PodObject } from '../pod/pod-tree';
 import { parseRfc3339 } from '../util/rfc3339';
-import { containerStatuses } from './pod-status';
 import type { PodStore } from './pod-store';
+import { allStatuses } from './sim-container-logs';
 
 export interface ContainerLogsEndpointOptions {
   /** Where the simulator writes its pods' CRI log files (the kubelet's podLogsDir); none: no container has a log. */
@@ -62,17 +61,16 @@ export function podLogOptions(query: URLSearchParams, nowMs: number): { previous
   const read: LogReadOptions = { follow, timestamps };
   if (tailLines !== undefined) read.tailLines = tailLines;
   if (limitBytes !== undefined) read.limitBytes = limitBytes;
-  if (sinceSeconds !== undefined) read.sinceNanos = BigInt(nowMs) * 1_000_000n - BigInt(sinceSeconds) * 1_000_000_000n;
+  if (sinceSeconds !== undefined) read.sinceNanos = sinceSecondsNanos(sinceSeconds * 1000, nowMs)!;
   if (sinceTime !== undefined) read.sinceNanos = sinceTimeNanos(sinceTime);
   return { previous, read };
 }
 
 /** The kubelet's validateContainerLogStatus: an error in its words, or undefined when there is a log to read. */
 function statusProblem(pod: PodObject, container: string, previous: boolean): string | undefined {
-  const status = (pod.status ?? {}) as PodObject;
-  const list = (key: string) => (Array.isArray(status[key]) ? (status[key] as PodObject[]) : []);
   const name = pod.metadata ? ((pod.metadata as PodObject).name as string) : '';
-  const c = [...containerStatuses(pod), ...list('initContainerStatuses'), ...list('ephemeralContainerStatuses')].find((s) => s.name === container);
+  // The kubelet looks in the regular containers' statuses first; a name is in one list only.
+  const c = allStatuses(pod).find((s) => s.name === container);
   if (!c) return `container ${JSON.stringify(container)} in pod ${JSON.stringify(name)} is not available`;
   const last = (c.lastState ?? {}) as PodObject;
   const state = (c.state ?? {}) as PodObject;
