@@ -115,7 +115,8 @@ async function openAll(sockets: string[]): Promise<Opened> {
   const check = () => (failure || [...listed].filter((id) => live.has(id)).length === sockets.length) && done();
   host.subscribe((event) => {
     if (event.name === 'podDeltas') {
-      if (event.payload.reset) listed.add(event.payload.nodeId);
+      // A node's first reset can be empty, sent as it connects; its list comes in the next.
+      if (event.payload.reset && event.payload.upserts.length > 0) listed.add(event.payload.nodeId);
       else changes += event.payload.upserts.length + event.payload.removals.length;
     } else if (event.name === 'nodeState') {
       const node = event.payload;
