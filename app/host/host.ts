@@ -23,6 +23,7 @@ import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
+import { LiveCrashLogs } from './live-crash-logs';
 import { openPresetStore } from './preset-store';
 import { tableHandlers } from './table-handlers';
 import { nodeInfoHandlers } from './node-info-service';
@@ -163,6 +164,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
   });
 
+  // Always on for a live node: the end of each instance that ends goes into its pod's history.
+  const liveLogs = new LiveCrashLogs({
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    keep: (nodeId, log) => core.keepCrashLog(nodeId, log),
+    now: Date.now,
+  });
+
   const presets = await openPresetStore(options.stateDir);
   const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
@@ -186,6 +194,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     removed: async (info) => {
       listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
+      liveLogs.removed(info.id);
       fileProvenance.delete(info.id);
       recordedLogs.delete(info.id);
       // What the kind started for its sources (the demo's simulated kubelet) stops until asked for again.
@@ -211,6 +220,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         memory.afterLargeChange();
       }
       recorder.podEvent(nodeId, type, pods);
+      liveLogs.podEvent(nodeId, type, pods);
     },
     ...(options.history ? { history: options.history } : {}),
   };
@@ -219,7 +229,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     node: (nodeId) => core.node(nodeId),
     pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
-    crashLogs: (nodeId) => recordedLogs.get(nodeId),
+    crashLogs: (nodeId) => recordedLogs.get(nodeId) ?? core.crashLogs(nodeId),
     podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
@@ -271,7 +281,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const openFile = (file: PodFile) => {
     const info = core.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
-    if (file.kind === 'recording') recordedLogs.set(info.id, file.crashLogs);
+    if (file.kind === 'recording') {
+      recordedLogs.set(info.id, file.crashLogs);
+      // Its pods' histories list them too (the History tab), the same objects: no second copy.
+      for (const log of file.crashLogs) core.keepCrashLog(info.id, log);
+    }
     return info;
   };
 
