@@ -27,6 +27,7 @@ import { LiveCrashLogs } from './live-crash-logs';
 import { openPresetStore } from './preset-store';
 import { tableHandlers } from './table-handlers';
 import { nodeInfoHandlers } from './node-info-service';
+import type { NodePrograms } from '../node-info/node-commands';
 import type { NodeReachable } from '../source/node-access';
 import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
@@ -67,6 +68,8 @@ export interface HostOptions {
   openLink?: (request: NodeLinkRequest, kind: KindLinkOptions) => NodeLink;
   /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
   podLogsDir?: string;
+  /** Where nodes' programs are (journalctl, crictl…) when not on their PATH; tests: stand-ins. */
+  nodePrograms?: Partial<NodePrograms>;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
   logPollIntervalMs?: number;
 }
@@ -403,6 +406,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
       pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),
   };
 
