@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { startSimJournal, type SimJournal } from '../sim/sim-journal';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../ssh/private-socket-dir';
 import { pollUntil } from '../testing/poll-until';
+import { processesWithArg } from '../testing/processes-with-arg';
 import { createHost, type Host } from './host';
 import { callerOf, driveHost, startCall } from './testing/drive-host';
 
@@ -69,15 +70,7 @@ describe('node.info', () => {
 
 describe('node.journalFollow', () => {
   /** The processes following the simulated journal (the stand-in execs `tail -F FILE`). */
-  const following = () =>
-    readdirSync('/proc').filter((pid) => {
-      if (!/^\d+$/.test(pid)) return false;
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(journal.file);
-      } catch {
-        return false;
-      }
-    });
+  const following = () => processesWithArg(journal.file);
   const journalLines = (progress: unknown[]) => progress.flatMap((p) => (p as { lines: { message: string; identifier?: string }[] }).lines);
 
   it("streams the kubelet unit's journal, its last lines then each new one, until its caller cancels it", async () => {

@@ -26,7 +26,8 @@ export interface CommandRunner {
   run(argv: readonly string[], options?: RunOptions): Promise<RemoteRunResult>;
   /**
    * Runs a command that prints until stopped (`journalctl -f`): its output goes to `onData` as it comes,
-   * beside the one-at-a-time runs, until it exits or `signal` stops it (its channel closed, its process killed).
+   * beside the one-at-a-time runs, until it exits or `signal` stops it: its process killed, or over SSH its
+   * channel closed (sshd leaves a command without a terminal running, so it ends at its next write, SIGPIPE).
    */
   stream(argv: readonly string[], options: Pick<RunOptions, 'sudo'>, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<StreamEnd>;
 }
