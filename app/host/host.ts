@@ -178,15 +178,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink & Partial<NodeReachable>>();
+  /** Each node's current link's end, for what follows its node (the kubelet's journal). */
+  const linksClosed = new Map<string, AbortSignal>();
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
       const link = openingOf(request.spec.kind).openLink(request);
       links.set(request.nodeId, link);
+      const closed = new AbortController();
+      linksClosed.set(request.nodeId, closed.signal);
       return {
         ...link,
         close: () => {
           if (links.get(request.nodeId) === link) links.delete(request.nodeId);
+          if (linksClosed.get(request.nodeId) === closed.signal) linksClosed.delete(request.nodeId);
+          closed.abort();
           podLogs.stopNode(request.nodeId);
           return link.close();
         },
@@ -406,6 +412,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
       pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      linkClosed: (nodeId) => linksClosed.get(nodeId),
       ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),
   };

@@ -102,6 +102,21 @@ describe('node.journalFollow', () => {
     expect(follow.progress.length).toBe(seen);
   });
 
+  it("ends by itself when the node's connection closes, saying so, and the command stops", async () => {
+    const node = (await call<NodeInfo[]>('nodes.list')).find((n) => n.label === 'journal')!;
+    await call('nodes.connect', { nodeId: node.id });
+    await live('the node live again', (n) => n.id === node.id);
+    const follow = startCall(inspector, 'node.journalFollow', { nodeId: node.id, unit: 'kubelet' });
+    await pollUntil('the follow running', () => journalLines(follow.progress).length > 0);
+    await call('nodes.disconnect', { nodeId: node.id });
+    expect(await follow.result).toEqual({
+      ok: true,
+      value: { status: 'ended', message: `Following the journal stopped: the node's connection closed (\`${journal.programs.journalctl} -u kubelet -f -n 50 --no-pager -o short-iso\`).`, nextStep: 'Turn Follow on again once the node is live.' },
+    });
+    await pollUntil('the journal no longer followed on the node', () => following().length === 0);
+    await call('nodes.connect', { nodeId: node.id });
+  });
+
   it('follows only a kubelet unit Nodescope knows, never a name from elsewhere', async () => {
     const node = (await call<NodeInfo[]>('nodes.list')).find((n) => n.label === 'journal')!;
     const r = startCall(inspector, 'node.journalFollow', { nodeId: node.id, unit: 'kubelet; touch /tmp/x' });

@@ -21,6 +21,8 @@ export interface NodeInfoServiceDeps {
   nodeAccess(nodeId: string): Promise<NodeAccess | undefined>;
   /** The kubelet's pods as kubectl's JSON, and whether they came through a field mask (then not whole). */
   pods(nodeId: string): { pods: unknown[]; masked: boolean };
+  /** Aborted when the node's current link closes (disconnected, removed): what follows its node ends then. */
+  linkClosed(nodeId: string): AbortSignal | undefined;
   /** Where the node's programs are, when not on its PATH (tests: stand-ins). */
   programs?: Partial<NodePrograms>;
 }
@@ -64,24 +66,29 @@ export function nodeInfoHandlers(deps: NodeInfoServiceDeps): Pick<RequestHandler
       const context: NodeContextView = await reader.read();
       return { status: 'read', context };
     },
-    // Until the caller cancels (the panel closed, Follow off: the command stops on the node) or journalctl ends.
+    // Until the caller cancels (the panel closed, Follow off: the command stops on the node), the node's link
+    // closes, or journalctl ends.
     'node.journalFollow': async ({ nodeId, unit }, call): Promise<JournalFollowEnd> => {
       const access = await accessOf(nodeId);
       if ('status' in access) return access;
+      const linkClosed = deps.linkClosed(nodeId);
+      const stop = linkClosed ? AbortSignal.any([call.signal, linkClosed]) : call.signal;
       const argv = cmd.journalFollow(unit);
       const options = { sudo: access.sudo };
       const text = new TextLines(LOG_LINE_CHARS_MAX);
       const send = (lines: string[]) => lines.length && !call.signal.aborted && call.progress({ lines: lines.map(parseJournalLine) });
-      const end = await access.commands.stream(argv, options, (chunk) => send(text.push(chunk)), call.signal);
+      const end = await access.commands.stream(argv, options, (chunk) => send(text.push(chunk)), stop);
       if (call.signal.aborted) throw new ContractError('cancelled', CANCELLED_BY_CALLER);
       send(text.flush());
       const line = commandLine(argv, options);
       const said = end.stderr.trim().split('\n').slice(-2).join(' ');
-      if (end.code === 127) return { status: 'unavailable', message: `journalctl is not on ${access.node}, so its journal cannot be followed (\`${line}\`).`, nextStep: 'A node without systemd logs to files under /var/log: read the kubelet\'s there.' };
+      // A link that closed stopped the command (here it was killed; over SSH its channel went).
+      const code = linkClosed?.aborted ? null : end.code;
+      if (code === 127) return { status: 'unavailable', message: `journalctl is not on ${access.node}, so its journal cannot be followed (\`${line}\`).`, nextStep: 'A node without systemd logs to files under /var/log: read the kubelet\'s there.' };
       return {
         status: 'ended',
-        message: end.code === null ? `Following the journal stopped: the node's connection closed (\`${line}\`).` : `journalctl stopped (exit code ${end.code}${said ? `: ${said}` : ''}) while following \`${line}\`.`,
-        nextStep: end.code === null ? 'Turn Follow on again once the node is live.' : 'Turn Follow on again; if it stops again, run that command on the node to see why.',
+        message: code === null ? `Following the journal stopped: the node's connection closed (\`${line}\`).` : `journalctl stopped (exit code ${code}${said ? `: ${said}` : ''}) while following \`${line}\`.`,
+        nextStep: code === null ? 'Turn Follow on again once the node is live.' : 'Turn Follow on again; if it stops again, run that command on the node to see why.',
       };
     },
   };
