@@ -18,12 +18,13 @@ import { CrashLogCapture } from '../recording/crash-log-capture';
 
 interface NodeCaptures {
   capture: CrashLogCapture;
-  /** Each pod as last seen, with what its row said of its containers' ends. */
-  last: Map<string, { pod: IncomingPod; ends: string | undefined }>;
+  /** Each pod as last seen: the very object the pod set holds, so this costs a map entry. */
+  last: Map<string, IncomingPod>;
 }
 
-/** What the row says that a container ending changes; undefined without a row (the pod is then looked at each time). */
-const endsOf = (pod: IncomingPod): string | undefined => (pod.row ? `${pod.row.restarts} ${pod.row.phase} ${pod.row.status}` : undefined);
+/** A container ending moves the row's restarts, phase or status; without rows the pods are looked at each time. */
+const mayHaveEnded = (before: IncomingPod, after: IncomingPod): boolean =>
+  !before.row || !after.row || before.row.restarts !== after.row.restarts || before.row.phase !== after.row.phase || before.row.status !== after.row.status;
 
 /**
  * Per capture as a recording's; in all, the pod histories keep within a recording's allowance by dropping
@@ -58,12 +59,11 @@ export class LiveCrashLogs {
       const uid = incomingUid(pod);
       if (!uid) continue;
       listed?.add(uid);
-      const ends = endsOf(pod);
       const before = node.last.get(uid);
-      node.last.set(uid, { pod, ends });
+      node.last.set(uid, pod);
       // A pod first seen: what ended before is not news (its previous instance is still on the node).
-      if (!before || (ends !== undefined && ends === before.ends)) continue;
-      node.capture.baseline(decodeStored(before.pod).pod);
+      if (!before || !mayHaveEnded(before, pod)) continue;
+      node.capture.baseline(decodeStored(before).pod);
       node.capture.seen(decodeStored(pod).pod);
     }
     if (listed) for (const uid of [...node.last.keys()]) if (!listed.has(uid)) this.forget(node, uid);
