@@ -19,6 +19,7 @@ import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { Tabs } from './Tabs';
 import { useNow } from './use-model';
+import { fileTimeStamp } from '../../app/util/default-file-names';
 
 type View = 'pods' | 'compare';
 
@@ -117,7 +118,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   }, [bridge, idsKey, view]);
 
   const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
-  const stamp = () => new Date().toISOString().replace(/[:.]/g, '').slice(0, 15);
+  const stamp = () => fileTimeStamp(new Date());
   const exportTable = (format: 'csv' | 'json') => {
     const sourced: SourcedRow[] = rows.map((r) => {
       const { nodeId, uid } = splitKey(r.uid);
