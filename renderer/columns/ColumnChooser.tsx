@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from 'react';
 import type { ColumnLayout, SavedView } from '../../app/contract/table-views';
 import { maskTree, maskTreeNode, walkMaskTree } from '../../app/mask/mask-tree';
 import { Modal } from '../components/Modal';
-import { columnOf, isFieldKey, isShown, reduceColumns, type ColumnAction } from './column-layout';
+import { columnOf, isShown, reduceColumns, type ColumnAction } from './column-layout';
+import { isFieldKey } from './field-key';
 
 /**
  * The pod table's columns (show, hide, reorder, add a column of any pod field, as k9s's custom columns

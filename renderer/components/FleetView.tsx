@@ -6,7 +6,7 @@ import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/po
 import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
 import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
 import { parseFilter } from '../../app/pod/view/filter-language';
-import type { SortKey, SortOrder } from '../filter/sort-rows';
+import { descendingFirst, type OrderKey, type SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -117,7 +117,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     return () => shown.abort();
   }, [bridge, idsKey, view]);
 
-  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
+  const sortBy = (key: OrderKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: descendingFirst(key) });
   const stamp = () => fileTimeStamp(new Date());
   const exportTable = (format: 'csv' | 'json') => {
     const sourced: SourcedRow[] = rows.map((r) => {
