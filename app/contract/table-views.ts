@@ -30,14 +30,14 @@ export const SavedViewSchema = z.object({
 export type SavedView = z.infer<typeof SavedViewSchema>;
 
 /**
- * Which table a layout is for, by name: `node`, one node's pods table. (The table over several sources
- * keeps its own columns for now; a layout for it would go beside this one under its own name.)
+ * Which table a layout is for, by name: `node`, one node's pods table; `fleet`, the table over several
+ * sources (its NODE column tells their rows apart). Each keeps its own columns; saved views serve both.
  */
-export const TableKindSchema = z.enum(['node']);
+export const TableKindSchema = z.enum(['node', 'fleet']);
 export type TableKind = z.infer<typeof TableKindSchema>;
 
 export const TableViewsSchema = z.object({
-  layouts: z.object({ node: ColumnLayoutSchema.optional() }),
+  layouts: z.object({ node: ColumnLayoutSchema.optional(), fleet: ColumnLayoutSchema.optional() }),
   saved: z.array(SavedViewSchema).max(200),
 });
 export type TableViews = z.infer<typeof TableViewsSchema>;

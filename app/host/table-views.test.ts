@@ -34,7 +34,10 @@ async function start(stateDir: string) {
 }
 
 const VIEWS: TableViews = {
-  layouts: { node: { columns: [{ id: 'name' }, { id: 'cpu', shown: true }, { id: 'isStatic', shown: false }, { id: 'field:spec.priorityClassName' }] } },
+  layouts: {
+    node: { columns: [{ id: 'name' }, { id: 'cpu', shown: true }, { id: 'isStatic', shown: false }, { id: 'field:spec.priorityClassName' }] },
+    fleet: { columns: [{ id: 'node' }, { id: 'name' }, { id: 'podIP', shown: false }] },
+  },
   saved: [{ name: 'Crash loops', filter: 'phase:CrashLoopBackOff', sort: { key: 'restarts', descending: true }, columns: { columns: [{ id: 'name' }] } }],
 };
 

@@ -64,7 +64,7 @@ export function ColumnChooser(props: {
                 onChange={() => act({ type: 'toggle', id: entry.id, shownNow: shown })}
               />
               {column.path ? <span className="mono">{column.path}</span> : column.label}
-              {entry.shown === undefined && props.empty.has(entry.id) && <span className="muted small">no data on this node</span>}
+              {entry.shown === undefined && props.empty.has(entry.id) && <span className="muted small">no data in view</span>}
             </label>
             <span className="column-moves">
               <button type="button" className="icon-button" aria-label={`Move ${column.label} up`} disabled={i === 0} onClick={() => act({ type: 'move', id: entry.id, by: -1 })}>

@@ -1,4 +1,5 @@
 import type { ColumnLayout } from '../../app/contract/table-views';
+import { keepsAnyOf } from '../../app/mask/mask-coverage';
 import { POD_COLUMNS, type PodColumn } from '../components/pod-columns';
 import { fieldColumnKey, fieldPathOf, isFieldKey } from './field-key';
 
@@ -85,3 +86,6 @@ export function chosenColumns(layout: ColumnLayout, empty: ReadonlySet<string>):
     return column ? [column] : [];
   });
 }
+
+/** Whether a source's field mask (its paths; none: whole pods) leaves a field column's path out. */
+export const maskLeavesOut = (maskPaths: readonly string[], path: string): boolean => maskPaths.length > 0 && !keepsAnyOf(maskPaths, path);

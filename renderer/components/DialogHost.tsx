@@ -69,7 +69,8 @@ export function DialogHost(props: {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={onClose} />}
-      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, props.columns.paletteViews)} onClose={onClose} />}
+      {/* A saved view applies to one node's table; over several sources the chooser (v) applies them. */}
+      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, selection.fleet ? [] : props.columns.paletteViews)} onClose={onClose} />}
       {dialog === 'columns' && props.columns.chooser}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={model.bridge} nodes={model.nodes} initialLeft={node.id} onClose={onClose} />}
       {dialog === 'comparePod' && node && openUid && (

@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import type { useColumnsUi } from '../columns/use-columns-ui';
+import type { TableViewsState } from '../columns/use-table-views';
 import { MaskBlindNote } from '../filter/MaskBlindNote';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -29,6 +30,8 @@ export interface WindowViewProps {
   status: ActionStatus;
   view: PodView;
   columns: ColumnsUi;
+  /** The columns and saved views of both tables (the one over several sources keeps its own columns). */
+  tableViews: TableViewsState;
   selection: WindowSelectionView;
   filterRef: RefObject<HTMLInputElement | null>;
   logsRequest: LogsRequest;

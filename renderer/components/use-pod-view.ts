@@ -16,7 +16,7 @@ export function usePodView(model: AppModel, node: NodeInfo | undefined) {
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
-  const fieldKeyOf = useFieldSort(model, nodeId, order.key);
+  const fieldKeyOf = useFieldSort(model, nodeId ? [nodeId] : [], order.key);
   return {
     filterText,
     setFilterText,

@@ -163,15 +163,16 @@ export class PodStore {
    * the source's label. Kept up to date batch by batch (a batch costs what its changes cost, whatever the
    * sources hold) while the same sources are asked for; dropFleetView when the table closes.
    */
-  fleetView(sources: readonly FleetSource[], filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf): readonly PodRow[] {
+  fleetView(sources: readonly FleetSource[], filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf, fieldKeyOf?: FieldKeyOf): readonly PodRow[] {
     const key = JSON.stringify(sources.map((s) => [s.id, s.label]));
     if (this.fleet?.key !== key) {
       const labels = new Map(sources.map((s) => [s.id, s.label]));
       const rows = sources.flatMap((s) => [...(this.nodes.get(s.id)?.rows.values() ?? [])].map((r) => sourcedRow(s.id, s.label, r)));
-      this.fleet = { key, labels, index: new RowIndex(order, filter, rows, metricsOf) };
+      this.fleet = { key, labels, index: new RowIndex(order, filter, rows, metricsOf, fieldKeyOf) };
     }
     const { index } = this.fleet;
     index.setMetrics(metricsOf);
+    index.setFieldKeys(fieldKeyOf);
     index.setOrder(order);
     index.setFilter(filter);
     return index.rows();
