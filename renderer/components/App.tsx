@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useColumnsUi } from '../columns/use-columns-ui';
 import { useTableViews } from '../columns/use-table-views';
+import type { PaletteItem } from '../keys/palette-match';
 import type { AppModel } from '../state/app-model';
 import { DialogHost, type WindowDialog } from './DialogHost';
 import { FollowPods } from './FollowPods';
@@ -42,6 +43,7 @@ export function App({ model }: { model: AppModel }) {
   /** The node just removed, while its removal can be undone. */
   const [removed, setRemoved] = useState<NodeInfo | null>(null);
   const tableViews = useTableViews(model.bridge);
+  const fleetPaletteViews = useRef<PaletteItem[]>([]);
   const { nodeMetrics } = view;
   const columns = useColumnsUi({
     views: tableViews,
@@ -136,6 +138,7 @@ export function App({ model }: { model: AppModel }) {
         view={view}
         columns={columns}
         tableViews={tableViews}
+        fleetPaletteViews={fleetPaletteViews}
         selection={selection}
         filterRef={filterRef}
         logsRequest={logsRequest}
@@ -155,6 +158,7 @@ export function App({ model }: { model: AppModel }) {
         selection={selection}
         view={view}
         columns={columns}
+        fleetPaletteViews={fleetPaletteViews}
         onAdded={(added) => {
           setDialog(null);
           show(added);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
@@ -25,6 +25,7 @@ import { useColumnsUi } from '../columns/use-columns-ui';
 import { useFieldSort } from '../columns/use-field-sort';
 import { useSourcesFieldValues } from '../columns/use-sources-field-values';
 import type { TableViewsState } from '../columns/use-table-views';
+import type { PaletteItem } from '../keys/palette-match';
 import { runCommand, useShortcuts } from '../keys/use-shortcuts';
 import { FilterBar } from './FilterBar';
 
@@ -38,7 +39,15 @@ const NONE: ReadonlySet<RowField> = new Set();
  * workload matrix with drift marked. A source that is not live keeps its pods on screen marked stale or
  * offline, never as live; the header counts the sources by state.
  */
-export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; tableViews: TableViewsState; onError: (message: string) => void; onClear: () => void }) {
+export function FleetView(props: {
+  model: AppModel;
+  nodeIds: readonly string[];
+  tableViews: TableViewsState;
+  /** Where the : palette finds this table's saved views (it applies them here while this table is shown). */
+  paletteViews: MutableRefObject<PaletteItem[]>;
+  onError: (message: string) => void;
+  onClear: () => void;
+}) {
   const { model } = props;
   const bridge = model.bridge;
   const now = useNow(1000);
@@ -83,6 +92,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const noMetrics = nodes.every((n) => n.readFrom !== 'rest');
   // The same chooser and saved views as one node's table, with columns of its own (NODE shown by default).
   const columnsUi = useColumnsUi({ views: props.tableViews, kind: 'fleet', filterText, setFilterText, order, setOrder, noMetrics, closeDialog: () => setChoosingColumns(false) });
+  props.paletteViews.current = columnsUi.paletteViews;
   const chosen = useMemo(() => chosenColumns(columnsUi.layout, emptyColumns(noMetrics)), [columnsUi.layout, noMetrics]);
   const fields = useSourcesFieldValues(model, nodes, chosen);
   const fieldKeyOf = useFieldSort(model, props.nodeIds, order.key, rowKey);

@@ -7,7 +7,7 @@ export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'a
 /** Keys whose value comes from the node's metrics rather than the pod. */
 type MetricKey = 'cpu' | 'memory' | 'probes';
 /** Sorted biggest first on the first click, as k9s does (and restarts here). */
-export const DESCENDING_FIRST: readonly SortKey[] = ['restarts', 'cpu', 'memory', 'probes'];
+const DESCENDING_FIRST: readonly SortKey[] = ['restarts', 'cpu', 'memory', 'probes'];
 export type SortKey = (typeof SORT_KEYS)[number];
 /** A built-in column's key, or a column of any pod field (its values read from the app core: use-field-sort.ts). */
 export type OrderKey = SortKey | FieldColumnKey;
