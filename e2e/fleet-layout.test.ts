@@ -162,6 +162,16 @@ describe('three sources at 1440×900 and 1024×768', () => {
     await page.keyboard.press('Enter');
     await expect.poll(shownHeaders).toContain('restartPolicy');
     expect(await grid().getByRole('columnheader', { name: 'Sort by spec.restartPolicy' }).getAttribute('aria-sort')).toBe('descending');
+    // The keys of one node's table: / to filter, Enter to the first match, Enter to open it.
+    await grid().focus();
+    await page.keyboard.press('/');
+    await page.keyboard.type('etcd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => grid().locator('.pod-row[aria-selected=true]').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await page.locator('section.pod-detail').getByRole('tab', { name: 'Summary' }).waitFor();
+    await page.locator('section.pod-detail').getByRole('button', { name: 'Close pod detail' }).click();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
     // Back to the defaults for the test after this one.
     await page.getByRole('button', { name: /^Columns/ }).click();
     await chooser.getByRole('button', { name: 'Default columns' }).click();

@@ -212,7 +212,11 @@ export function FleetView(props: {
               text={filterText}
               filter={filter}
               onChange={setFilterText}
-              onEnterTable={() => document.querySelector<HTMLElement>('.pods-grid')?.focus()}
+              onEnterTable={() => {
+                // As over one node: the first row is selected, so Enter opens it.
+                if (selected === null && rows[0]) setSelected(rows[0].uid);
+                document.querySelector<HTMLElement>('.pods-grid')?.focus();
+              }}
               onHelp={() => runCommand('help')}
               onColumns={() => setChoosingColumns(true)}
             />
