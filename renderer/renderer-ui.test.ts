@@ -544,7 +544,7 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     const dialog = page.getByRole('dialog', { name: 'Export pods' });
     await expect(dialog.getByRole('radio', { name: `The filtered pods (${count})` }).isChecked()).resolves.toBe(true);
     await dialog.getByRole('radio', { name: /NDJSON/ }).check();
-    await expect.poll(() => dialog.getByRole('textbox', { name: 'Export file path' }).inputValue()).toMatch(/Demo-node-simulated--pods\.ndjson$/);
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Export file path' }).inputValue()).toMatch(/\/Demo_node_simulated-\d{4}-\d\d-\d\dT\d{6}Z-pods\.ndjson$/);
     await dialog.getByRole('button', { name: `Export ${count} pods` }).click();
     await expect(dialog.getByRole('status').textContent()).resolves.toContain(`Saved ${count} pods`);
     await page.close();
