@@ -6,8 +6,9 @@ import { errorText } from '../format/error-text';
 export type PodLogState =
   | { kind: 'loading' }
   /**
-   * omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept by a recording
-   * when the instance ended; from: where the node's lines come from (its files, or the kubelet's REST API).
+   * omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept (by a recording
+   * or the pod's history) when the instance ended; from: where the node's lines come from (its files, or the
+   * kubelet's REST API).
    */
   | { kind: 'lines'; following: boolean; omitted?: number; captured?: Captured; from?: string }
   /** The node has no log to show and says why (offline file, not started, no previous instance). */
