@@ -62,6 +62,17 @@ describe('the node info panel on the fake bridge', () => {
     await page.close();
   });
 
+  it("says the configuration is the kubelet's effective one when it came from /configz, with the gates from it", async () => {
+    const { page, errors } = await pages.open('case=configz');
+    await page.getByRole('button', { name: 'Node info' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Node info: worker-1' });
+    const config = dialog.getByRole('region', { name: 'Configuration' });
+    await expect.poll(() => config.locator('p').allTextContents()).toEqual(['From GET /configz (kubelet REST API)', 'The effective configuration the kubelet runs with.']);
+    expect(await dialog.getByRole('region', { name: 'Feature gates' }).textContent()).toContain("PodsAPI: on (PodsAPI=true in the kubelet's feature gates)");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says why a source without node access has none, and what to open instead', async () => {
     const { page, errors } = await pages.open('case=unavailable');
     await page.getByRole('button', { name: 'Node info' }).click();
