@@ -250,8 +250,10 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
           const parts: Buffer[] = [];
           let size = 0;
           for await (const c of body()) {
-            if (size < ERROR_BODY_BYTES) parts.push(c);
+            parts.push(c);
             size += c.length;
+            // Enough to say what went wrong: the rest is not read (the socket is closed).
+            if (size >= ERROR_BODY_BYTES) break;
           }
           return Buffer.concat(parts).subarray(0, ERROR_BODY_BYTES);
         })().then(
