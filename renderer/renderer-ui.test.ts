@@ -546,7 +546,8 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     await dialog.getByRole('radio', { name: /NDJSON/ }).check();
     await expect.poll(() => dialog.getByRole('textbox', { name: 'Export file path' }).inputValue()).toMatch(/Demo-node-simulated--pods\.ndjson$/);
     await dialog.getByRole('button', { name: `Export ${count} pods` }).click();
-    await expect(dialog.getByRole('status').textContent()).resolves.toContain(`Saved ${count} pods`);
+    // The export's progress shows first, then where the file went.
+    await expect.poll(() => dialog.getByRole('status').textContent()).toContain(`Saved ${count} pods`);
     await page.close();
   });
 

@@ -177,7 +177,8 @@ export const requests = {
     ]),
   },
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
-  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
+  /** A job (jobs.ts): writes the pods to a file, pods written of all as progress; cancelled, it leaves no file. */
+  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema, progress: JobProgressSchema },
   /**
    * A job (jobs.ts): compares two sources' pods in the app core, in slices (never holding its thread for
    * long), pairs done as progress (a few times a second); answers the counts and the first page of the pods
