@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { detachedCall, type NodeInfo, type PodDeltas, type ServerFrame } from '../contract';
+import { detachedCall, type FeedLine, type NodeInfo, type PodDeltas, type PodWatchItem, type ServerFrame } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import { openCallerConnection } from './caller-connection';
 import { PodWatchers } from './pod-watchers';
@@ -30,13 +30,19 @@ async function twoNodes() {
   const b = await add('b');
   const window = () => {
     const frames: ServerFrame[] = [];
+    const items = () => frames.flatMap((f) => (f.type === 'progress' ? [f.progress as PodWatchItem] : []));
     const connection = openCallerConnection({ handlers: hub.handlers, subscribe: (l) => hub.subscribe(l) }, (frame) => frames.push(frame), () => {});
     let id = 0;
     return {
       frames,
       connection,
       watch: (node: NodeInfo) => (connection.receive({ type: 'request', id: ++id, name: 'pods.watch', input: { nodeId: node.id } }), id),
-      batches: () => frames.flatMap((f) => (f.type === 'progress' ? [f.progress as PodDeltas] : [])),
+      batches: () => items().flatMap((item) => ('seq' in item ? [item] : [])),
+      /** Feed lines, whether they came through a watch or (as they must not) as an event to every window. */
+      lines: () => [
+        ...items().flatMap((item) => ('lines' in item ? item.lines : [])),
+        ...frames.flatMap((f) => (f.type === 'event' && f.name === 'watchEvents' ? (f.payload as { lines: FeedLine[] }).lines : [])),
+      ],
       states: (node: NodeInfo) => frames.flatMap((f) => (f.type === 'event' && f.name === 'nodeState' && (f.payload as NodeInfo).id === node.id ? [f.payload as NodeInfo] : [])),
     };
   };
@@ -60,6 +66,21 @@ describe('pod batches by subscription', () => {
     expect(new Set(one.batches().map((d) => d.nodeId))).toEqual(new Set([a.node.id]));
     expect(new Set(two.batches().map((d) => d.nodeId))).toEqual(new Set([b.node.id]));
     for (const w of [one, two]) expect(w.frames.filter((f) => f.type === 'event' && f.name === 'podDeltas')).toEqual([]);
+  });
+
+  it('a window watching node a gets a\'s feed lines and none of node b\'s: a window watching only b gets none of a\'s', async () => {
+    const { a, b, window } = await twoNodes();
+    const one = window();
+    const two = window();
+    one.watch(a.node);
+    two.watch(b.node);
+    a.kubelet.change('MODIFIED', pod('a-1', 'Running'));
+    a.kubelet.change('ADDED', pod('a-2', 'Pending'));
+    await expect.poll(() => one.lines().map((l) => l.uid)).toEqual(expect.arrayContaining(['a-1', 'a-2']));
+    b.kubelet.change('MODIFIED', pod('b-1', 'Running'));
+    await expect.poll(() => two.lines().map((l) => l.uid)).toContain('b-1');
+    expect(new Set(one.lines().map((l) => l.nodeId))).toEqual(new Set([a.node.id]));
+    expect(new Set(two.lines().map((l) => l.nodeId))).toEqual(new Set([b.node.id]));
   });
 
   it('ends a watch its window cancels or leaves, and answers one whose node is removed', async () => {
