@@ -1,18 +1,19 @@
 /**
  * `nodescope logs SOURCE POD`: a container's log read from the node's files (/var/log/pods), printed as
- * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Over SSH the
- * files are read with fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator,
- * or Nodescope on the node itself) they are read on this machine, from `--log-dir`.
+ * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Each kind
+ * of source says where its logs are (app/source/source-registry.ts, `logs`): over SSH the files are read with
+ * fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator, or Nodescope on
+ * the node itself) on this machine, from `--log-dir`; a recording holds what it kept of them.
  */
 import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
 import type { PodLogLine } from '../logs/pod-logs';
 import { EXIT } from './exit-codes';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
-import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
-import type { SourceArgument } from '../source/source-arguments';
+import { sourceKindNode, type KindLogs, type KindArgument, type OpenLogFiles } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
 
@@ -92,13 +93,11 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   return opts;
 }
 
-/** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
-async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
-  const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
-  const { openNodeSession } = await import('./kubelet-connection');
-  const node = await openNodeSession(opts);
-  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
+/** Where the source's kind keeps its container logs; a kind with none is the user's to change. */
+function logsOf(source: KindArgument, arg: string): KindLogs<KindArgument> {
+  const logs = sourceKindNode(source.kind).logs;
+  if (!logs) throw new UsageError(`'${arg}' has no container logs to read: give an SSH destination, unix:PATH or a recording`);
+  return logs;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -110,9 +109,9 @@ export async function run(argv: string[]): Promise<number> {
     const p = argv.indexOf('-p');
     const pIsPrevious = p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '');
     opts = await parseNodeArgs(pIsPrevious ? argv.with(p, '--previous') : argv, ['text'], EXTRA, 1);
-    const source = opts.help ? undefined : resolveSource(opts.node, opts.local);
-    if (pIsPrevious && source?.kind !== 'file') throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
-    if (opts.at !== undefined && source?.kind !== 'file') throw new UsageError('--at is for recordings; a live node has only its present');
+    const recorded = !opts.help && logsOf(resolveSource(opts.node, opts.local), opts.node).from === 'recording';
+    if (pIsPrevious && !recorded) throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    if (opts.at !== undefined && !recorded) throw new UsageError('--at is for recordings; a live node has only its present');
     if (opts.help) {
       console.log(help());
       return EXIT.ok;
@@ -132,22 +131,21 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   read.signal = stop.signal;
-  let conn: { access: LogFileAccess; close(): void } | undefined;
+  let conn: OpenLogFiles | undefined;
   try {
     let podName: string;
     let lines: AsyncIterable<PodLogLine>;
     const source = resolveSource(opts.node, opts.local);
-    if (source.kind === 'file') {
-      const { recordedPodLogs } = await import('./recorded-logs');
-      ({ podName, lines } = await recordedPodLogs(source.path, opts, read));
-    } else {
+    const logs = logsOf(source, opts.node);
+    if (logs.from === 'recording') ({ podName, lines } = await logs.read(source, opts, read));
+    else {
       const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
         import('../logs/pod-log-layout'),
         import('../logs/container-logs'),
         import('../logs/pod-logs'),
       ]);
       const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      conn = await openAccess(opts, source);
+      conn = await logs.open(source, opts);
       const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
       const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
       podName = pod.name;
