@@ -4,7 +4,7 @@ import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
-import { NodeContextReadSchema } from './node-context';
+import { JournalFollowEndSchema, JournalFollowProgressSchema, JournalFollowRequestSchema, NodeContextReadSchema } from './node-context';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -116,6 +116,8 @@ export const requests = {
   'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
   /** The node's context around its pods, read now through its live source (node-context.ts): what `nodescope node -o json` prints. */
   'node.info': { input: NodeIdSchema, output: NodeContextReadSchema },
+  /** A subscription: the kubelet unit's journal, its last lines then each new one as progress (node-context.ts). */
+  'node.journalFollow': { input: JournalFollowRequestSchema, output: JournalFollowEndSchema, progress: JournalFollowProgressSchema },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },

@@ -6,11 +6,11 @@ import { downloadText } from '../bridge/download-text';
 import { ansiPlain, ansiRuns } from '../format/ansi-text';
 import { usePodLog, type Captured } from './use-pod-log';
 
-/** What the recording says of the lines it kept: which instance, how it ended, when they were kept. */
+/** What is said of lines kept when their instance ended (by a recording, or the live pod's history): which instance, how it ended. */
 function capturedText(c: Captured): string {
   const how = [c.reason, c.exitCode !== undefined ? `exit code ${c.exitCode}` : undefined].filter(Boolean).join(', ');
   const ended = c.finishedAt ? ` at ${new Date(c.finishedAt).toLocaleString()}` : '';
-  return `Captured at the crash: the end of instance ${c.instance}'s log, kept by the recording when it ended${how ? ` (${how})` : ''}${ended}${c.truncated ? '; older lines were not kept' : ''}.`;
+  return `Captured at the crash: the end of instance ${c.instance}'s log, kept by ${c.by === 'recording' ? 'the recording' : 'the pod\'s history'} when it ended${c.by === 'history' ? ' (the node no longer has the file)' : ''}${how ? ` (${how})` : ''}${ended}${c.truncated ? '; older lines were not kept' : ''}.`;
 }
 
 const LINE_HEIGHT = 18;
