@@ -16,7 +16,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
-import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
+import { PodFieldColumnRequestSchema, PodFieldColumnSchema, PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
 const Done = z.object({}).strict();
@@ -134,6 +134,8 @@ export const requests = {
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
   /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
   'pods.fields': { input: PodFieldsRequestSchema, output: PodFieldsSchema },
+  /** One pod field's values on every pod of the node, to sort the table by that field's column. */
+  'pods.fieldColumn': { input: PodFieldColumnRequestSchema, output: PodFieldColumnSchema },
   /** The pod table's columns per table and the saved views, as last set (kept across restarts). */
   'ui.tableViews': { input: NoInput, output: TableViewsSchema },
   /** Replaces them all; answers them as saved. */

@@ -19,6 +19,7 @@ import type { HistoryLimits } from '../core/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { expandHostLines, listSshHosts } from './ssh-hosts';
 import { openPodFile, readUploadedPodFile } from '../snapshot/open-pod-file';
+import { recordingFileName } from '../util/default-file-names';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
@@ -399,7 +400,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (!options.pickSavePath) {
           throw new ContractError('invalid-input', 'Give a file path for the recording.', `For example ${join(exportDir, 'node.recording.ndjson')}.`);
         }
-        target = await options.pickSavePath(join(exportDir, `${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`));
+        target = await options.pickSavePath(join(exportDir, recordingFileName(node.label, new Date())));
         if (target === null) return { status: 'cancelled' };
       }
       await recorder.start(nodeId, target);
