@@ -41,7 +41,8 @@ describe('YAML export', () => {
       exportDir: '/exports',
       pickSavePath: async (s) => ((suggested = s), null),
     });
-    expect(suggested).toBe('/exports/worker_1-pods.yaml');
+    // The node and the time (app/util/default-file-names.ts).
+    expect(suggested).toMatch(/^\/exports\/worker_1-\d{4}-\d\d-\d\dT\d{6}Z-pods\.yaml$/);
     const dir = mkdtempSync(join(tmpdir(), 'ns-export-yaml-'));
     await expect(writeExport({ path: join(dir, 'pods.yml'), replace: false }, pods, 'yaml')).resolves.toEqual({ bytes: expect.any(Number) });
     await expect(writeExport({ path: join(dir, 'pods.txt'), replace: false }, pods, 'yaml')).rejects.toThrow(/\.yaml, \.yml/);
