@@ -1,18 +1,19 @@
 /**
  * `nodescope logs SOURCE POD`: a container's log read from the node's files (/var/log/pods), printed as
- * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Over SSH the
- * files are read with fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator,
- * or Nodescope on the node itself) they are read on this machine, from `--log-dir`.
+ * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Each kind
+ * of source says where its logs are (app/source/source-registry.ts, `logs`): over SSH the files are read with
+ * fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator, or Nodescope on
+ * the node itself) on this machine, from `--log-dir`; a recording holds what it kept of them.
  */
 import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
 import type { PodLogLine } from '../logs/pod-logs';
 import { EXIT } from './exit-codes';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
-import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
-import type { SourceArgument } from '../source/source-arguments';
+import { sourceKindNode, type KindLogs, type KindArgument } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
 
@@ -97,14 +98,11 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   return opts;
 }
 
-/** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
-async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
-  const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
-  const { openNodeSession } = await import('./kubelet-connection');
-  const node = await openNodeSession(opts);
-  const announce = opts.verbose ? (command: string) => printError(`nodescope: running on the node: ${command}`) : undefined;
-  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo, ...(announce ? { announce } : {}) })).files, close: node.close };
+/** Where the source's kind keeps its container logs; a kind with none is the user's to change. */
+function logsOf(source: KindArgument, arg: string): KindLogs<KindArgument> {
+  const logs = sourceKindNode(source.kind).logs;
+  if (!logs) throw new UsageError(`'${arg}' has no container logs to read: give an SSH destination, unix:PATH or a recording`);
+  return logs;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -116,9 +114,9 @@ export async function run(argv: string[]): Promise<number> {
     const p = argv.indexOf('-p');
     const pIsPrevious = p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '');
     opts = await parseNodeArgs(pIsPrevious ? argv.with(p, '--previous') : argv, ['text'], EXTRA, 1);
-    const source = opts.help ? undefined : resolveSource(opts.node, opts.local);
-    if (pIsPrevious && source?.kind !== 'file') throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
-    if (opts.at !== undefined && source?.kind !== 'file') throw new UsageError('--at is for recordings; a live node has only its present');
+    const recorded = !opts.help && logsOf(resolveSource(opts.node, opts.local), opts.node).from === 'recording';
+    if (pIsPrevious && !recorded) throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    if (opts.at !== undefined && !recorded) throw new UsageError('--at is for recordings; a live node has only its present');
     if (opts.help) {
       console.log(help());
       return EXIT.ok;
@@ -143,10 +141,9 @@ export async function run(argv: string[]): Promise<number> {
     let podName: string;
     let lines: AsyncIterable<Pick<PodLogLine, 'container' | 'bytes'>>;
     const source = resolveSource(opts.node, opts.local);
-    if (source.kind === 'file') {
-      const { recordedPodLogs } = await import('./recorded-logs');
-      ({ podName, lines } = await recordedPodLogs(source.path, opts, read));
-    } else if (opts.api === 'rest') {
+    const logs = logsOf(source, opts.node);
+    if (logs.from === 'recording') ({ podName, lines } = await logs.read(source, opts, read));
+    else if (opts.api === 'rest') {
       if (source.kind !== 'ssh') throw new UsageError(`--api rest reads /containerLogs over SSH: a ${source.kind} source has its log files here (leave out --api rest)`);
       const { restPodLogs } = await import('./rest-logs');
       const rest = await restPodLogs(opts, read);
@@ -159,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
         import('../logs/pod-logs'),
       ]);
       const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      const files = await openAccess(opts, source);
+      const files = await logs.open(source, opts);
       conn = files;
       const pod = await layout.findPodLogDir(files.access, logsDir, opts.args[0]!);
       const containers = await chooseContainers(files.access, pod, v.container as string | undefined, v['all-containers'] === true);

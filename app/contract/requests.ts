@@ -8,7 +8,7 @@ import { JournalFollowEndSchema, JournalFollowProgressSchema, JournalFollowReque
 import {
   ExportRequestSchema,
   ExportResultSchema,
-  PodDeltasSchema,
+  PodWatchItemSchema,
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
@@ -124,11 +124,12 @@ export const requests = {
   /** The node's current rows; later pods.watch batches with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
   /**
-   * A subscription (jobs.ts): the node's pod batches as they go out, to this window only, until it cancels
-   * (or goes away); answered when the node is removed. Subscribe before pods.rows: the batches the rows
-   * include are told apart by seq.
+   * A subscription (jobs.ts): the node's pod batches and its events-feed lines as they go out (a frame's
+   * at most once per frame, the core batches them), to this window only, until it cancels (or goes away);
+   * answered when the node is removed. Subscribe before pods.rows: the batches the rows include are told
+   * apart by seq.
    */
-  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodDeltasSchema },
+  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodWatchItemSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
   /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
@@ -181,7 +182,8 @@ export const requests = {
     ]),
   },
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
-  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
+  /** A job (jobs.ts): writes the pods to a file, pods written of all as progress; cancelled, it leaves no file. */
+  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema, progress: JobProgressSchema },
   /**
    * A job (jobs.ts): compares two sources' pods in the app core, in slices (never holding its thread for
    * long), pairs done as progress (a few times a second); answers the counts and the first page of the pods

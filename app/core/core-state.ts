@@ -4,7 +4,7 @@ import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
-import type { AppEvent } from './app-event';
+import { isNodeWatchEvent, type AppEvent } from './app-event';
 import type { CoreOptions, OfflineSource, PodEventType, RecordingSource, RememberedNode } from './core-types';
 import { maskOf } from './node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
@@ -112,13 +112,14 @@ export function createCoreState(options: CoreOptions) {
     showState(record);
   });
 
-  // A batch goes to the windows watching its node. The node's record is sent again only when a batch
-  // changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
+  // A batch or feed lines go to the windows watching its node. The node's record is sent again only when a
+  // batch changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
   const podWatchers = new PodWatchers();
   const emitFromPods = (event: AppEvent) => {
     emit(event);
-    if (event.name !== 'podDeltas') return;
+    if (!isNodeWatchEvent(event)) return;
     podWatchers.deliver(event.payload);
+    if (event.name !== 'podDeltas') return;
     const record = nodes.get(event.payload.nodeId);
     if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
   };

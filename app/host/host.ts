@@ -347,7 +347,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       jumpPool.retry();
       return core.handlers['nodes.connect'](input, call);
     },
-    'pods.export': async ({ nodeId, uids, format, path, replace }) => {
+    'pods.export': async ({ nodeId, uids, format, path, replace }, call) => {
       const node = core.node(nodeId);
       const pods = core.shownPods(nodeId, uids);
       if (pods.length === 0) {
@@ -355,7 +355,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const written = await writeExport(target, pods, format, core.fieldMask(nodeId));
+      const written = await writeExport(target, pods, format, { mask: core.fieldMask(nodeId), signal: call.signal, progress: call.progress });
       // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);
