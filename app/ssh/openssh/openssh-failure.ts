@@ -74,7 +74,8 @@ function authFailure(text: string, ctx: OpenSshFailureContext): SshError | null 
   const login = denied[1] ? `${denied[1]}@${denied[2]}` : where(ctx);
   const methods = denied[3]!.split(',').filter(Boolean);
   const onlyKeys = methods.every((m) => m === 'publickey');
-  return new SshError('AUTH_FAILED', `ssh could not log in as ${login}; the server still accepts: ${methods.join(', ') || 'nothing'}`,
+  // Worded as the built-in transport words it, so a failed login reads alike whichever client tried.
+  return new SshError('AUTH_FAILED', `Authentication failed for ${login} (ssh tried; the server still accepts: ${methods.join(', ') || 'nothing'})`,
     onlyKeys
       ? `Load the right key into ssh-agent or set IdentityFile (or CertificateFile) for ${ctx.host} in your SSH config, and check the user name.`
       : `Check the user name and the key or password; if the server requires two methods (AuthenticationMethods), both must succeed, and PasswordAuthentication/KbdInteractiveAuthentication no in your SSH config stop ssh from asking.`);

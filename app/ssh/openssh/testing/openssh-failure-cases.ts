@@ -28,7 +28,7 @@ export const FAILURE_CASES: FailureCase[] = [
   { name: 'unknown-host-batch', exitCode: 255, ctx: login(), code: 'HOST_KEY_REJECTED', says: ['not in known_hosts', 'BatchMode'], next: ['Confirm the fingerprint'] },
   { name: 'unknown-host-strict', exitCode: 255, ctx: login(), code: 'HOST_KEY_REJECTED', says: ['ED25519 host key of [127.0.0.1]:2201', 'StrictHostKeyChecking is yes'], next: ['ssh -o StrictHostKeyChecking=ask 127.0.0.1'] },
   { name: 'host-key-revoked-krl', exitCode: 255, ctx: login(), code: 'HOST_KEY_REJECTED', says: ['revoked by /HARNESS/revoked.krl'], next: ['current host key'] },
-  { name: 'permission-denied-publickey', exitCode: 255, ctx: login(), code: 'AUTH_FAILED', says: ['as root@127.0.0.1', 'accepts: publickey'], next: ['IdentityFile'] },
+  { name: 'permission-denied-publickey', exitCode: 255, ctx: login(), code: 'AUTH_FAILED', says: ['Authentication failed for root@127.0.0.1', 'accepts: publickey'], next: ['IdentityFile'] },
   { name: 'permission-denied-password-off', exitCode: 255, ctx: login(), code: 'AUTH_FAILED', says: ['accepts: publickey, password, keyboard-interactive'], next: ['PasswordAuthentication'] },
   { name: 'permission-denied-second-factor', exitCode: 255, ctx: login(), code: 'AUTH_FAILED', says: ['accepts: password'], next: ['AuthenticationMethods'] },
   { name: 'connection-refused', exitCode: 255, ctx: login(2203), code: 'HOST_UNREACHABLE', says: ['Connection refused by 127.0.0.1:2203'], next: ['sshd runs'] },
