@@ -10,7 +10,7 @@ import type { AuthMethodName } from './auth-methods';
 import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
-import { cancelled, classifyConnectError, loginTimedOut, SshError, type HopLabel } from './ssh-errors';
+import { cancelled, classifyConnectError, loginTimedOut, noSshAnswer, SshError, type HopLabel } from './ssh-errors';
 import type { SshPrompter } from './ssh-prompter';
 import type { JumpConnectionPool } from './shared-jump-connections';
 
@@ -201,8 +201,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
     const onTimeout = () =>
       fail(loggingIn
         ? loginTimedOut(hop, timeoutMs)
-        : new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
-          'Check the address, port and network path (VPN, firewall, ProxyJump).'));
+        : noSshAnswer(hop, timeoutMs));
     const arm = () => {
       clearTimeout(timer);
       if (!settled && asking === 0) timer = setTimeout(onTimeout, timeoutMs);

@@ -165,6 +165,11 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
 export const keepaliveLost = (where: string, cause?: unknown): SshError =>
   new SshError('KEEPALIVE_TIMEOUT', `${where} stopped answering keepalives`, 'The network path to the node went dead; it will be re-dialled when it is back.', cause);
 
+/** A host that gave no SSH banner within ConnectTimeout (either transport); ssh's own message has no seconds. */
+export const noSshAnswer = (hop: Pick<HopLabel, 'host' | 'port'>, timeoutMs?: number): SshError =>
+  new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs === undefined ? 'ConnectTimeout' : `${timeoutMs / 1000} s`}`,
+    'Check the address, port and network path (VPN, firewall, ProxyJump).');
+
 /** A login that reached the host but did not finish within ConnectTimeout (either transport). */
 export const loginTimedOut = (hop: HopLabel, timeoutMs: number): SshError =>
   new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,

@@ -36,8 +36,8 @@ export interface MasterOptions {
   prompts?: PromptWait;
   /** Abandons the login (ssh is ended). */
   signal?: AbortSignal;
-  /** The login failed: what ssh said, as an error (the classifier). */
-  failure: (stderr: string, code: number | null) => SshError;
+  /** The login, given ConnectTimeout `timeoutMs`, failed: what ssh said, as an error (the classifier). */
+  failure: (stderr: string, code: number | null, timeoutMs: number) => SshError;
 }
 
 const check = async (client: OpenSshClient, d: OpenSshDestination, flags: string[]) => (await runSsh(client, sshArgv(d, [...flags, '-O', 'check']))).code === 0;
@@ -96,7 +96,7 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
       options.verbose?.(line);
     }, stop.signal);
     if (timedOut) throw loginTimedOut(settings.label, settings.connectTimeoutMs);
-    if (r.code !== 0) throw options.failure(r.stderr, r.code);
+    if (r.code !== 0) throw options.failure(r.stderr, r.code, settings.connectTimeoutMs);
   } finally {
     deadline.stop();
     options.signal?.removeEventListener('abort', abandon);

@@ -57,15 +57,17 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
 async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null, prompts: PromptWait): Promise<SshConnection> {
   const env = askpass?.env ?? {};
   const { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax } = options;
+  let throughJump = false;
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
     env,
     prompts,
     overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    failure: (stderr, code) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login' }),
+    failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });
   const placed = await throughSharedJumps(client, d, (host) => masterOptions(host, 22));
+  throughJump = placed !== d;
   const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host)).catch((err: unknown) => {
     throw options.signal?.aborted ? cancelled(label) : err;
   });

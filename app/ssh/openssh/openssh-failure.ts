@@ -5,7 +5,7 @@
  * /work/shared/docs/openssh-transport.md section 4). Names are taken from the text where ssh gives them:
  * behind a ProxyJump the failing host is often the jump host, not the node.
  */
-import { keepaliveLost, SshError } from '../ssh-errors';
+import { keepaliveLost, noSshAnswer, SshError } from '../ssh-errors';
 
 export interface OpenSshFailureContext {
   /** The node as Nodescope named it to ssh. */
@@ -15,6 +15,10 @@ export interface OpenSshFailureContext {
   stage: 'login' | 'streamlocal' | 'tcp' | 'exec';
   /** The remote socket path (streamlocal) or the `host:port` forwarded to (tcp). */
   path?: string;
+  /** The ConnectTimeout the login was given, in ms (for messages). */
+  timeoutMs?: number;
+  /** Reached through a jump host's master (Nodescope's ProxyCommand for a ProxyJump), not a ProxyCommand of the user's. */
+  throughJump?: boolean;
 }
 
 /** Lines that are ssh's chatter, not the failure (a login runs with -v: its debug lines too). */
@@ -99,14 +103,14 @@ function reachFailure(text: string, ctx: OpenSshFailureContext): SshError | null
     return new SshError('HOST_UNREACHABLE', `Cannot reach ${at} (${connect[3]})`, 'Check the network path (VPN, firewall, ProxyJump) to the node.');
   }
   if (/Connection to UNKNOWN port 65535 timed out/.test(text)) {
+    // Through a jump host the jump host connected (it would have said otherwise): the node itself is silent.
+    if (ctx.throughJump) return noSshAnswer(ctx, ctx.timeoutMs);
     return new SshError('HOST_UNREACHABLE', `The ProxyCommand (or ProxyJump) for ${ctx.host} gave no SSH answer within ConnectTimeout`,
       `Run the ProxyCommand of ${ctx.host} by hand (ssh -G ${ctx.host} | grep -i proxy) to see where it hangs, or raise ConnectTimeout.`);
   }
-  const banner = /Connection timed out during banner exchange|Connection to (\S+) port (\d+) timed out/.exec(text);
-  if (banner) {
-    return banner[1]
-      ? new SshError('HOST_UNREACHABLE', `Cannot reach ${banner[1]}:${banner[2]} (ConnectTimeout expired)`, 'Check the network path (VPN, firewall, ProxyJump) to the node.')
-      : new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where(ctx)} timed out`, 'The port answers but no SSH server replied in time; check the port and ConnectTimeout.');
+  const timedOut = /Connection to (\S+) port (\d+) timed out/.exec(text);
+  if (timedOut || /Connection timed out during banner exchange/.test(text)) {
+    return noSshAnswer(timedOut ? { host: timedOut[1]!, port: Number(timedOut[2]) } : ctx, ctx.timeoutMs);
   }
   const keepalive = /Timeout, server (\S+) not responding/.exec(text);
   if (keepalive) {

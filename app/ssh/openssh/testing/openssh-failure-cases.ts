@@ -33,7 +33,7 @@ export const FAILURE_CASES: FailureCase[] = [
   { name: 'permission-denied-second-factor', exitCode: 255, ctx: login(), code: 'AUTH_FAILED', says: ['accepts: password'], next: ['AuthenticationMethods'] },
   { name: 'connection-refused', exitCode: 255, ctx: login(2203), code: 'HOST_UNREACHABLE', says: ['Connection refused by 127.0.0.1:2203'], next: ['sshd runs'] },
   { name: 'name-not-found', exitCode: 255, ctx: { host: 'nodescope-no-such-host.invalid', port: 22, stage: 'login' }, code: 'HOST_NOT_FOUND', says: ['nodescope-no-such-host.invalid does not exist'], next: ['HostName'] },
-  { name: 'banner-timeout', exitCode: 255, ctx: login(2203), code: 'HANDSHAKE_TIMEOUT', says: ['timed out'], next: ['ConnectTimeout'] },
+  { name: 'banner-timeout', exitCode: 255, ctx: login(2203), code: 'HOST_UNREACHABLE', says: ['No SSH answer from 127.0.0.1:2203 within ConnectTimeout'], next: ['network path'] },
   // Measured: ssh 9.2 without a terminal exits 255 with nothing on stderr when ServerAliveCountMax runs out;
   // its "Timeout, server … not responding." goes only to a log file given with -E (seen there), which the
   // classification also understands (openssh-failure.test.ts).
