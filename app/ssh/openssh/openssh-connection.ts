@@ -98,7 +98,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     resolveClosed(closedByUs ? null : cause);
   };
   const lost = (said: string) =>
-    new SshError('CONNECTION_LOST', `SSH connection to ${label.host}:${label.port} closed${said ? `: ${said}` : ''}`, 'The connection ended; it will be re-dialled.');
+    new SshError('CONNECTION_LOST', `SSH connection to ${where} closed${said ? `: ${said}` : ''}`, 'The connection ended; it will be re-dialled.');
   const check = async () => (await runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'check']), env)).code === 0;
 
   let poll: NodeJS.Timeout | undefined;
@@ -120,6 +120,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
         end(keepaliveLost(where));
         if (master.own) void runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'exit']), env);
       }, Math.max(0, since + intervalMs * countMax - Date.now()));
+      giveUp.unref();
     }
   });
   const ping = setInterval(() => holder.stdin!.writable && holder.stdin!.write('.'), intervalMs);
