@@ -21,6 +21,8 @@ export const events = {
   /** A node's metrics were read again (at an interval), or are gone (null: disconnected). */
   nodeMetrics: NodeMetricsEventSchema,
   watchEvents: WatchEventsSchema,
+  /** The end of an ended instance's log was kept in the pod's history (pods.history lists it). */
+  podLogKept: z.object({ nodeId: z.string(), uid: z.string() }),
   prompt: PromptSchema,
   /** The prompt was answered elsewhere or is no longer needed. */
   promptClosed: z.object({ id: z.string() }),

@@ -4,7 +4,7 @@ import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
-import { NodeContextReadSchema } from './node-context';
+import { JournalFollowEndSchema, JournalFollowProgressSchema, JournalFollowRequestSchema, NodeContextReadSchema } from './node-context';
 import {
   ExportRequestSchema,
   ExportResultSchema,
@@ -16,7 +16,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
-import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
+import { PodFieldColumnRequestSchema, PodFieldColumnSchema, PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
 const Done = z.object({}).strict();
@@ -116,6 +116,8 @@ export const requests = {
   'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
   /** The node's context around its pods, read now through its live source (node-context.ts): what `nodescope node -o json` prints. */
   'node.info': { input: NodeIdSchema, output: NodeContextReadSchema },
+  /** A subscription: the kubelet unit's journal, its last lines then each new one as progress (node-context.ts). */
+  'node.journalFollow': { input: JournalFollowRequestSchema, output: JournalFollowEndSchema, progress: JournalFollowProgressSchema },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
@@ -131,6 +133,8 @@ export const requests = {
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
   /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
   'pods.fields': { input: PodFieldsRequestSchema, output: PodFieldsSchema },
+  /** One pod field's values on every pod of the node, to sort the table by that field's column. */
+  'pods.fieldColumn': { input: PodFieldColumnRequestSchema, output: PodFieldColumnSchema },
   /** The pod table's columns per table and the saved views, as last set (kept across restarts). */
   'ui.tableViews': { input: NoInput, output: TableViewsSchema },
   /** Replaces them all; answers them as saved. */

@@ -11,6 +11,7 @@ import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { PromptBroker } from './prompt-broker';
+import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
 
@@ -55,6 +56,13 @@ export const versionsOf = (record: NodeRecord, uid: string): readonly PodVersion
   const versions = record.history.versions(uid);
   const at = record.info.state.phase === 'offline' ? record.info.state.timeline?.at : undefined;
   return at === undefined ? versions : versions.filter((v) => v.time <= at);
+};
+
+/** The pod's kept crash logs; a recording's up to the instant shown. */
+export const crashLogsOf = (record: NodeRecord, uid: string): readonly CrashLog[] => {
+  const logs = record.history.crashLogs(uid);
+  const at = record.info.state.phase === 'offline' ? record.info.state.timeline?.at : undefined;
+  return at === undefined ? logs : logs.filter((l) => l.time <= at);
 };
 
 /** What every concern's handlers share: the sources and their records, and the core's events. */

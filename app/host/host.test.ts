@@ -328,7 +328,9 @@ describe('inspector with a native save dialog (Electron)', () => {
 
       const saved = await handleRequest(app.handlers, 'pods.export', { nodeId: demo.id, uids: 'all', format: 'ndjson' });
       expect(saved).toMatchObject({ ok: true, value: { status: 'saved', path: chosen } });
-      expect(suggested).toEqual([join(dir, `${demo.label.replace(/[^\w.-]+/g, '_')}-pods.ndjson`)]);
+      // The node and the time in the name, as every default export and recording name has (default-file-names.ts).
+      expect(suggested).toHaveLength(1);
+      expect(suggested[0]).toMatch(new RegExp(`^${dir}/Demo_node_simulated-\\d{4}-\\d\\d-\\d\\dT\\d{6}Z-pods\\.ndjson$`));
       expect(JSON.parse(readFileSync(chosen, 'utf8').split('\n')[0]!).kind).toBe('Pod');
     } finally {
       await app.close();

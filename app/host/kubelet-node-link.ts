@@ -273,12 +273,14 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
+        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds. A
+        // local socket too: a thousand opened at once all stayed connecting for minutes, every first list
+        // waiting behind the others' decoding on this one thread.
         const startAndAnswer = async () => {
           await start();
           await firstAnswer;
         };
-        await (options.openLimit && !localSocket ? options.openLimit.run(startAndAnswer) : start());
+        await (options.openLimit ? options.openLimit.run(startAndAnswer) : start());
         return;
       } catch (err) {
         if (closed) return;

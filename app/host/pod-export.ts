@@ -6,6 +6,7 @@ import { streamPodsAsKubectl } from '../pod/kubectl-json';
 import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodTree } from '../pod/pod-tree';
+import { exportFileName } from '../util/default-file-names';
 import { requireFileKind } from './written-file-kind';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
@@ -39,7 +40,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
     if (request.path !== undefined) {
       throw new ContractError('invalid-input', 'Export files are chosen in the save dialog here, not by the page.', 'Use Export… and pick the file in the dialog.', 'path');
     }
-    const suggested = join(request.exportDir, `${request.nodeLabel.replace(/[^\w.-]+/g, '_')}-pods${EXPORT_EXTENSION[request.format]}`);
+    const suggested = join(request.exportDir, exportFileName(request.nodeLabel, EXPORT_EXTENSION[request.format], new Date()));
     const picked = await pickSavePath(suggested);
     return picked === null ? null : { path: picked, replace: true };
   }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachedCall, type LogRead, type NodeInfo, type PodRow, type ServerFrame } from '../contract';
+import { detachedCall, type LogRead, type NodeInfo, type PodHistoryView, type PodRow, type ServerFrame } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import { createHost, type Host } from './host';
 import { createPodLogsService } from './pod-logs-service';
@@ -90,6 +90,11 @@ describe('logs.read on a recording', () => {
     expect(current).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^Container app of pod default\/web was running at .*: a recording keeps the end of an instance's log once it ends\.$/), nextStep: expect.stringContaining('previous') });
     const follow = await call<{ status: string; message: string }>('logs.follow', { nodeId, uid, previous: false });
     expect(follow).toMatchObject({ status: 'unavailable', message: expect.stringContaining('Nothing more is written to a recording') });
+    // Its pod's History tab lists the kept log too, and reads it by its instance.
+    const history = await call<PodHistoryView>('pods.history', { nodeId, uid });
+    expect(history.crashLogs).toEqual([{ time: expect.any(Number), container: 'app', instance: 0, ended: 'restarted', exitCode: 2, reason: 'Error', lines: 2, truncated: true }]);
+    const kept = ok(await call<LogRead>('logs.read', { nodeId, uid, container: 'app', instance: 0 }));
+    expect(kept).toMatchObject({ captured: { by: 'recording', instance: 0 }, lines: ['\x1b[32mserving\x1b[0m', 'panic: boom'] });
     await call('nodes.remove', { nodeId });
   });
 });

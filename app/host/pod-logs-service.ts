@@ -28,7 +28,7 @@ export interface PodLogsServiceDeps {
   pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
   /** The node's log files through its live link; undefined when it has none now. */
   logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
-  /** An opened recording's captured logs (none for other sources). */
+  /** The captured ends of ended instances' logs: an opened recording's, or those a live node's pod histories keep. */
   crashLogs(nodeId: string): readonly CrashLog[] | undefined;
   /** The pod as its source holds it now (a recording: at the instant shown), as kubectl's JSON. */
   podObject(nodeId: string, uid: string): Promise<PodObject>;
@@ -126,6 +126,21 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     return { lines: out.slice(first), ...(first ? { omitted: first } : {}) };
   };
 
+  /** A kept capture's lines, as the node's would be read with the request's options. */
+  const keptAnswer = async (log: CrashLog, containers: string[], input: ValidInput<'logs.read'>, by: 'recording' | 'history'): Promise<LogRead> => {
+    const got = await collect(readCrashLog(log, readOptions(input, false)));
+    const captured = {
+      by,
+      at: log.time,
+      instance: log.instance,
+      truncated: log.truncated,
+      ...(log.reason !== undefined ? { reason: log.reason } : {}),
+      ...(log.exitCode !== undefined ? { exitCode: log.exitCode } : {}),
+      ...(log.finishedAt !== undefined ? { finishedAt: log.finishedAt } : {}),
+    };
+    return { status: 'ok', containers, container: log.container, ...got, captured };
+  };
+
   /** A recording: the capture of the instance the pod's status at the instant shown names. */
   const readRecorded = async (input: ValidInput<'logs.read'>, node: NodeInfo): Promise<LogRead> => {
     const pod = await deps.podObject(input.nodeId, input.uid);
@@ -135,29 +150,51 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     const at = node.state.phase === 'offline' && node.state.timeline ? new Date(node.state.timeline.at).toISOString() : 'this time';
     const answer = findCrashLog(deps.crashLogs(input.nodeId) ?? [], pod, container, input.previous, at);
     if (!('log' in answer)) return unavailable(`${answer.message[0]!.toUpperCase()}${answer.message.slice(1)}.`, answer.nextStep, containers);
-    const { log } = answer;
-    const got = await collect(readCrashLog(log, readOptions(input, false)));
-    const captured = {
-      at: log.time,
-      instance: log.instance,
-      truncated: log.truncated,
-      ...(log.reason !== undefined ? { reason: log.reason } : {}),
-      ...(log.exitCode !== undefined ? { exitCode: log.exitCode } : {}),
-      ...(log.finishedAt !== undefined ? { finishedAt: log.finishedAt } : {}),
-    };
-    return { status: 'ok', containers, container, ...got, captured };
+    return keptAnswer(answer.log, containers, input, 'recording');
+  };
+
+  /** One instance's capture as its pod's history keeps it (the History tab's lines before a restart). */
+  const readKept = async (input: ValidInput<'logs.read'>, instance: number, node: NodeInfo): Promise<LogRead> => {
+    const log = (deps.crashLogs(input.nodeId) ?? []).find((l) => l.uid === input.uid && l.instance === instance && (input.container === undefined || l.container === input.container));
+    const which = `instance ${instance}${input.container ? ` of container ${input.container}` : ''}`;
+    if (!log) return unavailable(`${node.label} keeps no log of ${which} of this pod.`, 'Only instances that ended while Nodescope watched (or recorded) the node are kept; pick one from the pod\'s History tab.');
+    if (log.missing !== undefined) return unavailable(`Nothing of ${which} was kept: ${log.missing}.`, 'The pod\'s History tab still says how it ended.');
+    return keptAnswer(log, [log.container], input, node.spec.kind === 'recording' ? 'recording' : 'history');
+  };
+
+  /**
+   * A live node without the previous instance's file (the kubelet removed it): the end its pod's history
+   * kept when that instance ended, if it did; undefined otherwise, and the node's answer stands.
+   */
+  const previousKept = async (input: ValidInput<'logs.read'>): Promise<LogRead | undefined> => {
+    let pod: PodObject;
+    try {
+      pod = await deps.podObject(input.nodeId, input.uid);
+    } catch {
+      return undefined;
+    }
+    const containers = recordedContainers(pod);
+    const container = input.container ?? firstAppContainer(pod) ?? containers[0];
+    if (!container) return undefined;
+    const answer = findCrashLog(deps.crashLogs(input.nodeId) ?? [], pod, container, true, 'now');
+    return 'log' in answer ? keptAnswer(answer.log, containers, input, 'history') : undefined;
   };
 
   const read = async (input: ValidInput<'logs.read'>): Promise<LogRead> => {
     const node = deps.node(input.nodeId);
+    if (input.instance !== undefined) return readKept(input, input.instance, node);
     if (node.spec.kind === 'recording') return readRecorded(input, node);
     const t = await resolve(input);
-    if ('status' in t) return t;
-    try {
-      return { status: 'ok', containers: t.containers, container: t.container, ...(await collect(lines(t, input, readOptions(input, false)))) };
-    } catch (err) {
-      return asUnavailable(err, t.files, t.containers);
+    let answer: LogRead;
+    if ('status' in t) answer = t;
+    else {
+      try {
+        answer = { status: 'ok', containers: t.containers, container: t.container, ...(await collect(lines(t, input, readOptions(input, false)))) };
+      } catch (err) {
+        answer = asUnavailable(err, t.files, t.containers);
+      }
     }
+    return (answer.status === 'unavailable' && input.previous && (await previousKept(input))) || answer;
   };
 
   /** Reads until the caller cancels (then rejects cancelled, once the reading has stopped) or it ends by itself. */
@@ -206,6 +243,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow'> = {
     'logs.read': read,
     'logs.follow': async (input, call) => {
+      if (input.instance !== undefined) return unavailable('That instance has ended: its kept lines are all there is, nothing more is written.', 'Read them without following.');
       if (deps.node(input.nodeId).spec.kind === 'recording') {
         return unavailable('Nothing more is written to a recording: it keeps the end of each instance\'s log as it ended.', 'Turn Follow off to read what it kept.');
       }

@@ -3,6 +3,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import { ContractError } from '../../app/contract/errors';
 import { EXPORT_EXTENSION, type ExportFormat, type ExportResult } from '../../app/contract/pods';
 import type { RequestOutput } from '../../app/contract/requests';
+import { exportFileName } from '../../app/util/default-file-names';
 import { formatBytes } from '../format/age';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
@@ -39,8 +40,7 @@ export function ExportDialog(props: {
   }, [props.bridge]);
   useEffect(() => {
     if (!info) return;
-    const base = props.nodeLabel.replace(/[^\w.-]+/g, '-');
-    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods${EXPORT_EXTENSION[format]}`);
+    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${exportFileName(props.nodeLabel, EXPORT_EXTENSION[format], new Date())}`);
     // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
   }, [info, props.nodeLabel]);
   // An edited path is a new question: not known to exist, no longer the one an error was about.

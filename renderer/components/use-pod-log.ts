@@ -5,7 +5,7 @@ import { errorText } from '../format/error-text';
 
 export type PodLogState =
   | { kind: 'loading' }
-  /** omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept by a recording when the instance ended. */
+  /** omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept (by a recording or the pod's history) when the instance ended. */
   | { kind: 'lines'; following: boolean; omitted?: number; captured?: Captured }
   /** The node has no log to show and says why (offline file, not started, no previous instance). */
   | { kind: 'unavailable'; message: string; nextStep: string }
