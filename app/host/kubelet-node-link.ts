@@ -5,6 +5,7 @@
  * reset() carries the full set after the first sync and after every re-sync; change() the live events.
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
+import { defaultSshTransport } from '../ssh/default-transport';
 import type { NodeState, PodRow } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
@@ -225,9 +226,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
     };
-    // The built-in client stays the app's default until the OpenSSH transport also gives up hung logins and
-    // reports silent links (see app/cli/node-session.ts); OpenSSH is the node's setting (ssh: 'openssh').
-    const sshClient = spec.ssh ?? 'builtin';
+    // The node's setting, else the user's own ssh where it is installed (app/ssh/default-transport.ts).
+    const sshClient = spec.ssh ?? defaultSshTransport();
     events.sshClient?.(sshClient);
     let sshTarget: SshTarget | HopLabel;
     let session: SshSession | undefined;
