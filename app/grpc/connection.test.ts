@@ -1,6 +1,7 @@
 // The client's one HTTP/2 connection against the simulated kubelet on a real UNIX socket: shared by calls,
 // dialled again when the link under it drops, backing off after a failed dial, and leaving nothing open on close.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -90,6 +91,24 @@ describe('a gRPC connection over node:http2', () => {
     expect(ended[0]).toMatchObject({ code: Status.UNAVAILABLE });
     await expect.poll(() => d.opened[0]!.destroyed).toBe(true);
     expect(await failure(getPod(c, 'x'))).toMatchObject({ code: Status.UNAVAILABLE });
+  });
+
+  it('gives up a connection the server takes and never answers, so a watch (no deadline) is not held forever', async () => {
+    const path = join(dir, 'mute.sock');
+    // Reads what comes (so it sees the client hang up) and never answers.
+    const mute = createServer((socket) => socket.on('error', () => {}).resume());
+    await new Promise<void>((r) => mute.listen(path, r));
+    const c = createGrpcConnection({ dial: localSocketDialer(path), handshakeTimeoutMs: 200 });
+    try {
+      const ended: (Error | null)[] = [];
+      serverStream(c, '/v1alpha1.Pods/WatchPods', new Uint8Array(0), { maxBytes: 1 << 20 }, { message: () => {}, end: (err) => ended.push(err) });
+      await expect.poll(() => ended.length).toBe(1);
+      expect(ended[0]).toMatchObject({ code: Status.UNAVAILABLE });
+      expect(ended[0]!.message).toContain('no HTTP/2 answer within 0.2 s');
+    } finally {
+      c.close();
+      await new Promise<void>((r) => mute.close(() => r()));
+    }
   });
 
   it('reads a status the server ends a call with, and its message as sent', async () => {

@@ -17,6 +17,9 @@ import type { StreamDialer } from './stream-dialer';
 /** One round trip per 16 MiB over SSH, not per HTTP/2's default 64 KiB (ListPods 1000 at 50 ms RTT: 5.2 s vs 0.28 s; spike report §5). */
 export const DEFAULT_WINDOW_BYTES = 16 * 1024 * 1024;
 
+/** How long a server may take to answer the connection (its first SETTINGS): grpc-js's connect timeout. */
+export const HANDSHAKE_TIMEOUT_MS = 20_000;
+
 export interface GrpcConnectionOptions {
   dial: StreamDialer;
   /**
@@ -26,6 +29,8 @@ export interface GrpcConnectionOptions {
   window?: number;
   /** Between failed dials; default DEFAULT_BACKOFF. */
   backoff?: BackoffPolicy;
+  /** Default HANDSHAKE_TIMEOUT_MS. */
+  handshakeTimeoutMs?: number;
 }
 
 export interface ConnectionStream {
@@ -73,7 +78,12 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
     session.unref();
     let answered = false;
     let lastError: Error | undefined;
+    // A server that takes the connection and never speaks HTTP/2 would hold a watch (which has no deadline) forever.
+    const handshakeMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    const handshake = setTimeout(() => session.destroy(new Error(`no HTTP/2 answer within ${handshakeMs / 1000} s`)), handshakeMs);
+    handshake.unref();
     session.once('remoteSettings', () => {
+      clearTimeout(handshake);
       answered = true;
       failures = 0;
     });
@@ -82,6 +92,7 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
     session.on('error', (err) => (lastError = err));
     session.once('goaway', gone);
     session.once('close', () => {
+      clearTimeout(handshake);
       gone();
       sessions.delete(session);
       // The session ends its socket; a stream of another kind (an SSH channel) is ended here, so none outlives it.

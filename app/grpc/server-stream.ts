@@ -4,7 +4,7 @@ import { grpcError, Status } from './grpc-error';
 import { GrpcMessageReader } from './message-reader';
 
 export interface ServerStreamHandlers {
-  /** One message, as a view into the bytes it came in (copy what outlives the data it came with, or keep the view whole). */
+  /** One message, in bytes of its own (message-reader.ts). */
   message(message: Buffer): void;
   /** Called once: null when the server ended the stream with OK, else the failure (cancel() included). */
   end(err: Error | null): void;
