@@ -4,7 +4,7 @@ import { grpcError, Status } from './grpc-error';
 import { GrpcMessageReader } from './message-reader';
 
 export interface ServerStreamHandlers {
-  /** One message, in bytes of its own (message-reader.ts). */
+  /** One message, as a view into the bytes it came in (message-reader.ts): copy what outlives the stream, or keep it whole. */
   message(message: Buffer): void;
   /** Called once: null when the server ended the stream with OK, else the failure (cancel() included). */
   end(err: Error | null): void;

@@ -12,13 +12,13 @@ export interface UnaryCallOptions {
   maxBytes: number;
 }
 
-/** A unary call: resolves with the answer's one message, or rejects with the call's failure. */
+/** A unary call: resolves with the answer's one message (its own copy of the bytes), or rejects with the call's failure. */
 export function unaryCall(connection: GrpcConnection, path: string, request: Uint8Array, options: UnaryCallOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let answer: Buffer | undefined;
     const reader = new GrpcMessageReader((message) => {
       if (answer) throw grpcError(Status.UNIMPLEMENTED, 'Too many responses received');
-      answer = message;
+      answer = Buffer.from(message);
     }, options.maxBytes);
     const timer = setTimeout(() => call.fail(grpcError(Status.DEADLINE_EXCEEDED, `no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
     const call = startCall(connection, path, request, { headers: { ...options.headers, 'grpc-timeout': `${Math.ceil(options.timeoutMs)}m` } }, {
