@@ -1,3 +1,4 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
@@ -45,9 +46,19 @@ const sameUids = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =
 const printedAlike = (rec: { pods: Map<string, DecodedPod> }, k: SimulatedKubelet) =>
   sameUids(rec, k) && k.store.uids().every((u) => podToKubectlJson(rec.pods.get(u)!.pod) === podBytesToKubectlJson(encodePod(k.store.get(u)!)).json);
 
+/**
+ * An ssh_config whose known_hosts is a new empty file: OpenSSH records a key accepted at a prompt (it has no
+ * "accept once"), and it must not land in the user's own known_hosts, nor make another test's host known.
+ */
+function ownKnownHosts(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nodescope-link-kh-'));
+  writeFileSync(join(dir, 'config'), `Host *\n  UserKnownHostsFile ${join(dir, 'known_hosts')}\n`, { mode: 0o600 });
+  return join(dir, 'config');
+}
+
 function open(spec: Omit<SshNodeSpec, 'kind'>, options: KubeletNodeLinkOptions = {}, answers: Parameters<typeof scriptedPrompter>[0] = {}) {
   const { rec, events } = recorder();
-  const link = openKubeletNodeLink({ nodeId: 'n1', spec: { kind: 'ssh', ...spec }, prompter: scriptedPrompter(answers), events }, options);
+  const link = openKubeletNodeLink({ nodeId: 'n1', spec: { kind: 'ssh', ...spec }, prompter: scriptedPrompter(answers), events }, { sshConfigFile: ownKnownHosts(), ...options });
   return { rec, link };
 }
 
@@ -285,7 +296,8 @@ describe('kubelet NodeLink over SSH', () => {
 
   it('connects with the spec the add-node dialog collects, asking about the unknown host key', async () => {
     const { rec, link } = open(
-      { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: h.socketPath },
+      // The built-in transport: only it accepts a key once without writing it to the user's known_hosts.
+      { host: h.host, port: h.port, user: 'root', identityFile: h.root.key, socketPath: h.socketPath, ssh: 'builtin' },
       {},
       { hostKey: ['once'] },
     );
@@ -301,8 +313,9 @@ describe('kubelet NodeLink over SSH', () => {
   ])('closes promptly while the connection waits for a host key answer that never comes (with %s)', async (_, withSocket) => {
     const { rec, events } = recorder();
     const silent = { ...scriptedPrompter(), hostKey: () => new Promise<never>(() => {}) };
-    const spec: SshNodeSpec = { kind: 'ssh', host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ...(withSocket ? { socketPath: h.socketPath } : {}) };
-    const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events });
+    // The prompter's question is the built-in transport's; OpenSSH's own is covered by the openssh tests.
+    const spec: SshNodeSpec = { kind: 'ssh', host: h.host, port: h.port, user: 'root', identityFile: h.root.key, ssh: 'builtin', ...(withSocket ? { socketPath: h.socketPath } : {}) };
+    const link = openKubeletNodeLink({ nodeId: 'n2', spec, prompter: silent, events }, { sshConfigFile: ownKnownHosts() });
     await new Promise((r) => setTimeout(r, 500));
     // The prompt never answers, so only a close that drops the question ends before the test's timeout.
     await link.close();

@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import { discoverKubeletSockets, KUBELET_SOCKET_CANDIDATES } from './remote-socket-probe';
 import { createSocketBridge, type BridgeEvent, type BridgeMode, type SocketBridge } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
-import { latestError, SshError, type HopLabel } from './ssh-errors';
+import { SshError, type HopLabel } from './ssh-errors';
 import { sessionFor, type SshSession, type SshSessionOptions } from './ssh-session';
 
 /**
@@ -90,8 +90,9 @@ export async function openKubeletTransport(target: SshTarget | HopLabel, options
       socketPath,
       session,
       bridge,
-      // A stream failure, or the SSH drop behind it: whichever came last explains a connection that closed.
-      lastError: () => latestError(bridge.lastError(), session.lastError()),
+      // While the SSH connection is down its cause explains everything: streams the client re-opens meanwhile
+      // fail only because of it. With the connection up, the last stream failure is the cause.
+      lastError: () => session.lastError() ?? bridge.lastError(),
       // The client's connection ends the streams it runs on; the session's end ends any other.
       close: async () => session.close(),
     };

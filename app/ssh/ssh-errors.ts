@@ -175,8 +175,3 @@ export const loginTimedOut = (hop: HopLabel, timeoutMs: number): SshError =>
   new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,
     `The host's sshd (or the PAM or directory service behind its login) is stuck: check its logs, or raise ConnectTimeout for ${hop.host} in your SSH config.`);
 
-/** The more recent of two recorded errors. */
-export function latestError(a: SshError | null, b: SshError | null): SshError | null {
-  if (!a || !b) return a ?? b;
-  return b.at > a.at ? b : a;
-}
