@@ -16,6 +16,7 @@ import type { HopLabel } from '../ssh/ssh-errors';
 import { runNodeCommand, writeStdout } from './node-command';
 import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
+import { POD_RESOURCES_SOCKET } from '../podresources/pod-resources-socket';
 import { printError } from './terminal-text';
 import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
 import type { SshSession } from '../ssh/ssh-session';
@@ -26,6 +27,7 @@ const EXTRA = {
   'journal-lines': { type: 'string' },
   crictl: { type: 'string' },
   'kubelet-binary': { type: 'string' },
+  'pod-resources-socket': { type: 'string' },
 } as const;
 
 const EXTRA_HELP = `Reads, each part on its own (a part that fails says why; the others still show):
@@ -39,7 +41,28 @@ node:
   --journal-lines N          how many journal lines to show (default ${DEFAULT_JOURNAL_LINES})
   --crictl PATH              crictl on the node (default crictl; RKE2: /var/lib/rancher/rke2/bin/crictl)
   --kubelet-binary PATH      the kubelet binary to ask --version (default: the running kubelet's)
+  --pod-resources-socket PATH  also read the node's allocatable CPUs, memory and devices from the
+                             PodResources API on this socket (${POD_RESOURCES_SOCKET}; root-only: --sudo)
 `;
+
+/** The PodResources API on the node's socket: over the pods' SSH session, or here with unix:/--local. */
+async function allocatableReader(conn: KubeletConnection, socketPath: string, opts: NodeCommandOptions) {
+  if (!conn.session) {
+    const { createPodResourcesClient } = await import('../podresources/pod-resources-client');
+    const client = createPodResourcesClient({ target: socketPath, socketPath });
+    return { allocatable: { socketPath, read: () => client.allocatable() }, close: async () => client.close() };
+  }
+  const [{ dialPodResources }, { terminalPrompter }] = await Promise.all([import('../source/kubelet-node/dial-kubelet-node'), import('./terminal-prompter')]);
+  const prompter = terminalPrompter();
+  const pr = await dialPodResources(conn.target!, socketPath, { sudo: opts.sudo, ...(opts.sudoCommand ? { sudoTemplate: opts.sudoCommand } : {}) }, { prompter, session: conn.session });
+  return {
+    allocatable: { socketPath, read: () => pr.client.allocatable() },
+    close: async () => {
+      await pr.close();
+      prompter.close();
+    },
+  };
+}
 
 /**
  * GET /configz through the kubelet REST API on the node's SSH session, with the credentials given as for
@@ -112,17 +135,26 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
     options.configz = reader.configz;
     closeRest = reader.close;
   }
+  const prSocket = v['pod-resources-socket'];
+  let pr: Awaited<ReturnType<typeof allocatableReader>> | undefined;
   try {
+    pr = prSocket === undefined ? undefined : await allocatableReader(conn, String(prSocket), opts);
+    if (pr) options.allocatable = pr.allocatable;
     const context = await createNodeInfoReader(options).read();
     if (opts.output === 'json') await writeStdout(`${JSON.stringify(context, null, 2)}\n`);
     else if (opts.output === 'yaml') await writeStdout(yamlStringify(context, { lineWidth: 0 }));
     else await writeStdout(`${nodeContextText(context)}\n`);
   } finally {
     await closeRest?.();
+    await pr?.close();
   }
   return EXIT.ok;
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runNodeCommand({ name: 'node', usage: 'usage: nodescope node SOURCE [options]', outputs: OUTPUTS, extra: EXTRA, extraHelp: EXTRA_HELP, run: readNode }, argv);
+  const check = (o: { extraValues: Record<string, unknown> }) => {
+    const socket = o.extraValues['pod-resources-socket'];
+    if (socket !== undefined && !String(socket).startsWith('/')) throw new UsageError(`--pod-resources-socket must be an absolute path, got '${String(socket)}'`);
+  };
+  return runNodeCommand({ name: 'node', usage: 'usage: nodescope node SOURCE [options]', outputs: OUTPUTS, extra: EXTRA, extraHelp: EXTRA_HELP, check, run: readNode }, argv);
 }

@@ -77,6 +77,13 @@ export const NodeContextSchema = z.object({
       kubeletOnly: z.array(KubeletContainerSchema),
     }),
   ),
+  allocatable: part(
+    z.object({
+      cpuIds: z.array(z.number().int()),
+      memory: z.array(z.object({ type: z.string(), numaNodes: z.array(z.number().int()), bytes: z.number() })),
+      devices: z.array(z.object({ resource: z.string(), count: z.number().int(), numaNodes: z.array(z.number().int()) })),
+    }),
+  ),
 });
 export type NodeContextView = z.infer<typeof NodeContextSchema>;
 export type NodeContextPart = NodeContextView[keyof NodeContextView];

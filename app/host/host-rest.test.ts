@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeAllocatable } from '../node-info/node-allocatable';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { CONFIGZ_FROM, type LogRead, type NodeContextRead, type NodeInfo, type NodeMetrics, type Prompt } from '../contract';
 import { containerLogs } from '../logs/container-logs';
@@ -13,7 +14,7 @@ import { containerStatuses } from '../sim/pod-status';
 import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
 import { PINS_FILE_NAME, pinName } from '../kubelet-rest/kubelet-certificate-pins';
 import type { PodObject } from '../pod/pod-tree';
-import { GPU_RESOURCE } from '../sim/pod-resources-server';
+import { allocatable, GPU_RESOURCE } from '../sim/pod-resources-server';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
@@ -156,6 +157,8 @@ describe('a node read through the kubelet REST API in the app', () => {
     expect(r.context.config).toMatchObject({ from: CONFIGZ_FROM, value: { nodeName: sim.nodeName, featureGates: { PodsAPI: true } } });
     expect(r.context.featureGates).toMatchObject({ from: expect.stringContaining(CONFIGZ_FROM), value: { gates: { PodsAPI: true }, podsApi: { enabled: true } } });
     expect(sim.rest!.requests.some((q) => q.path === '/configz' && q.status === 200 && q.user === 'alice')).toBe(true);
+    // The node's PodResources socket (its settings) gives its allocatable, over the same session.
+    expect(r.context.allocatable).toEqual({ from: `PodResources GetAllocatableResources on ${h.socketPath}`, value: nodeAllocatable(allocatable()) });
   }, 40_000);
 
   it('drops the metrics when the node disconnects: nothing stale is shown as current', async () => {

@@ -265,7 +265,13 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     if (closed || !node) return undefined;
     const rest = node.rest;
     // Where the REST port is reached already, the kubelet's effective configuration is asked of it.
-    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo }).then((a) => (rest ? { ...a, configz: () => rest.client.configz() } : a));
+    const podResources = node.podResources;
+    const socketPath = spec.kind === 'ssh' ? spec.podResourcesSocket : undefined;
+    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo }).then((a) => ({
+      ...a,
+      ...(rest ? { configz: () => rest.client.configz() } : {}),
+      ...(podResources && socketPath ? { allocatable: { socketPath, read: () => podResources.allocatable() } } : {}),
+    }));
     return access;
   };
 

@@ -58,6 +58,7 @@ export function nodeInfoHandlers(deps: NodeInfoServiceDeps): Pick<RequestHandler
         sudo: access.sudo,
         httpGet: (port, path) => access.httpGet(port, path),
         ...(access.configz ? { configz: access.configz } : {}),
+        ...(access.allocatable ? { allocatable: access.allocatable } : {}),
         pods: async () => {
           const { pods, masked } = deps.pods(nodeId);
           // A masked pod may lack its container statuses: every container would look runtime-only.

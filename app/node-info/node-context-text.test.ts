@@ -13,6 +13,7 @@ describe('nodeContextText', () => {
       runtime: { error: 'crictl failed' },
       journal: { from: 'journalctl', value: { unit: { unit: 'kubelet', loadState: 'loaded', activeState: 'active', subState: 'running' }, lines: [{ time: '2026-11-27T21:00:01+0000', host: 'n', identifier: 'kubelet', pid: 812, message: 'started' }] } },
       containers: { from: 'crictl', value: { runtimeContainers: 2, kubeletContainers: 1, runtimeOnly: [{ id: 'abcdef0123456789', name: 'old', state: 'CONTAINER_EXITED' }], kubeletOnly: [] } },
+      allocatable: { from: 'PodResources on /pr.sock', value: { cpuIds: [2, 3], memory: [{ type: 'hugepages-2Mi', numaNodes: [0, 1], bytes: 2 ** 30 }], devices: [{ resource: 'nvidia.com/gpu', count: 2, numaNodes: [] }] } },
     };
     expect(nodeContextText(c)).toBe([
       'KUBELET        v1.37.2 (pid 812, /usr/bin/kubelet)',
@@ -25,6 +26,9 @@ describe('nodeContextText', () => {
       'UNIT           kubelet (active/running)',
       "CONTAINERS     runtime 2, kubelet 1; 1 only in the runtime, 0 only in the kubelet's pods",
       '  runtime only: abcdef0123456 old CONTAINER_EXITED no pod labels',
+      'ALLOCATABLE    2 CPU ids: 2,3 (PodResources on /pr.sock)',
+      '  memory: hugepages-2Mi on NUMA 0,1: 1.0 GiB (1073741824 bytes)',
+      '  device: nvidia.com/gpu: 2',
       '',
       'JOURNAL (journalctl -u kubelet, last 1 lines)',
       '2026-11-27T21:00:01+0000 kubelet[812]: started',

@@ -2,6 +2,7 @@
  * `nodescope node` as text: one line per part (its value, or "not read:" with why and what to do), then
  * the journal's tail and the containers the runtime and the kubelet disagree on.
  */
+import { allocatableLines } from './node-allocatable';
 import { isRead, type NodeContext, type Part } from './node-context';
 
 const LABEL = 15;
@@ -30,6 +31,12 @@ export function nodeContextText(c: NodeContext): string {
       out.push(`  runtime only: ${[r.id.slice(0, 13), r.name, r.state, pod].filter(Boolean).join(' ')}`);
     }
     for (const k of c.containers.value.kubeletOnly) out.push(`  kubelet only: ${k.id.slice(0, 13)} ${k.container} in pod ${k.podNamespace}/${k.podName} (${k.podUid})`);
+  }
+  out.push(...line('ALLOCATABLE', c.allocatable, (a) => `${allocatableLines(a).cpus} (${isRead(c.allocatable) ? c.allocatable.from : ''})`));
+  if (isRead(c.allocatable)) {
+    const a = allocatableLines(c.allocatable.value);
+    for (const m of a.memory) out.push(`  memory: ${m}`);
+    for (const d of a.devices) out.push(`  device: ${d}`);
   }
   if (isRead(c.journal)) {
     out.push('', `JOURNAL (journalctl -u ${c.journal.value.unit.unit}, last ${c.journal.value.lines.length} lines)`);

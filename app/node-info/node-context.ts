@@ -8,6 +8,7 @@ import type { ContainerDifference } from './container-difference';
 import type { RuntimeVersion } from './crictl-output';
 import type { FeatureGates, PodsApiGate } from './feature-gates';
 import type { JournalLine, UnitState } from './kubelet-journal';
+import type { NodeAllocatable } from './node-allocatable';
 
 /** Read: the value and where it came from (a command, a file, an endpoint). Not read: why, and the next step. */
 export type Part<T> = { from: string; value: T } | { error: string; nextStep?: string };
@@ -41,6 +42,8 @@ export interface NodeContext {
   runtime: Part<RuntimeVersion & { endpoint?: string }>;
   journal: Part<{ unit: UnitState; lines: JournalLine[] }>;
   containers: Part<ContainerDifference>;
+  /** What the kubelet may hand out (PodResources GetAllocatableResources); not read where no socket is given. */
+  allocatable: Part<NodeAllocatable>;
 }
 
 /** Node context as a capability: a source that can read it offers this. */

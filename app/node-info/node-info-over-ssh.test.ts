@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { nodeAllocatable } from './node-allocatable';
+import { allocatable } from '../sim/pod-resources-server';
 import { HARNESS_HOST_ALIASES as A, startSshHarness, type HarnessUser, type SshHarness } from '../../e2e/harness/ssh-harness';
 import { installSudoersRule, newSudoersPath } from '../../e2e/harness/sudoers-rule';
 import { EXIT } from '../cli/exit-codes';
@@ -59,7 +61,7 @@ async function script(name: string, body: string): Promise<string> {
 
 beforeAll(async () => {
   // The simulated kubelet's Pods API on the node, for the CLI's pods.
-  h = await startSshHarness({ startKubelet: async (socketPath) => (sim = await startSimulatedKubelet({ socketPath, pods: 4, seed: 24, rest: { tokens: { [TOKEN]: 'alice' } } })) });
+  h = await startSshHarness({ startKubelet: async (socketPath) => (sim = await startSimulatedKubelet({ socketPath, podResourcesSocketPath: `${socketPath}.pr`, pods: 4, seed: 24, rest: { tokens: { [TOKEN]: 'alice' } } })) });
   dir = await mkdtemp(join(tmpdir(), 'nodescope-node-info-'));
   await chmod(dir, 0o755);
   bin = join(dir, 'bin');
@@ -204,10 +206,13 @@ describe('sshCommandRunner', () => {
 
 describe('nodescope node (the CLI)', () => {
   it('-o json: every part, read or with why not; -v shows each command on stderr; the pods come from the same connection', async () => {
-    const r = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '-o', 'json', '-v', '--crictl', `${bin}/crictl`, '--kubelet-binary', `${bin}/kubelet`, '--journal-lines', '2']);
+    const prSocket = `${h.socketPath}.pr`;
+    const r = await nodescope(['node', A.target, '-F', h.sshConfig, '--socket', h.socketPath, '-o', 'json', '-v', '--crictl', `${bin}/crictl`, '--kubelet-binary', `${bin}/kubelet`, '--journal-lines', '2', '--pod-resources-socket', prSocket]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const c = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(c).sort()).toEqual(['config', 'containers', 'featureGates', 'health', 'journal', 'process', 'runtime', 'version']);
+    // The node's PodResources socket, reached over the same SSH session.
+    expect(c.allocatable).toEqual({ from: `PodResources GetAllocatableResources on ${prSocket}`, value: nodeAllocatable(allocatable()) });
+    expect(Object.keys(c).sort()).toEqual(['allocatable', 'config', 'containers', 'featureGates', 'health', 'journal', 'process', 'runtime', 'version']);
     for (const [name, part] of Object.entries(c)) {
       // Each part is read (from, value) or not (error, and maybe nextStep): never both, never neither.
       expect('value' in part !== 'error' in part, name).toBe(true);

@@ -17,6 +17,8 @@ import { parseKubeletCmdline } from './kubelet-cmdline';
 import { parseConfigz, parseKubeletConfigFile, type KubeletConfigFacts } from './kubelet-config';
 import { KUBELET_UNITS, parseJournal, pickKubeletUnit } from './kubelet-journal';
 import { CONFIG_MAX_BYTES, CONTAINER_LIST_MAX_BYTES, DEFAULT_PROGRAMS, nodeCommands, runChecked, runFixed, type NodePrograms } from './node-commands';
+import { nodeAllocatable } from './node-allocatable';
+import type { AllocatableResourcesResponse } from '../podresources/pod-resources-api';
 import { isRead, PartError, type KubeletHealth, type KubeletProcess, type NodeContext, type NodeInfo, type Part } from './node-context';
 
 export const DEFAULT_HEALTHZ_PORT = 10248;
@@ -41,9 +43,13 @@ export interface NodeInfoOptions {
   configz?: () => Promise<string>;
   /** The kubelet's pods, as kubectl's JSON objects (the Pods API or REST list). */
   pods?: () => Promise<unknown[]>;
+  /** The node's PodResources API, where this source reads one: its GetAllocatableResources. */
+  allocatable?: { socketPath: string; read: () => Promise<AllocatableResourcesResponse> };
 }
 
 const NO_SYSTEMD = 'Without a systemd unit the kubelet logs to files under /var/log (RKE2: /var/lib/rancher/rke2/agent/logs/kubelet.log).';
+
+const NO_POD_RESOURCES = "Give the node's PodResources socket (the node's settings in the app; --pod-resources-socket for nodescope node, default /var/lib/kubelet/pod-resources/kubelet.sock).";
 
 const KUBELET_VERSION = /Kubernetes (v\d+\.\d+\.\d+\S*)/;
 
@@ -168,7 +174,11 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
         if (!merged) throw new PartError("neither the kubelet's configuration nor its command line was read (see CONFIG)", isRead(config) ? undefined : config.nextStep);
         return { gates: merged, podsApi: podsApiGate(merged, isRead(version) ? version.value : undefined) };
       });
-      return { process, version, health, config, featureGates: gates, runtime, journal, containers };
+      const allocatable = await part(`PodResources GetAllocatableResources on ${o.allocatable?.socketPath ?? 'no socket'}`, async () => {
+        if (!o.allocatable) throw new PartError("this source reads no PodResources socket, so the node's allocatable CPUs, memory and devices are not known", NO_POD_RESOURCES);
+        return nodeAllocatable(await o.allocatable.read());
+      });
+      return { process, version, health, config, featureGates: gates, runtime, journal, containers, allocatable };
     },
   };
 }

@@ -7,6 +7,7 @@
 import type { LogFileAccess } from '../logs/log-file-access';
 import type { CommandRunner } from '../node-info/command-runner';
 import type { HttpAnswer } from '../node-info/node-info-reader';
+import type { AllocatableResourcesResponse } from '../podresources/pod-resources-api';
 import type { SshSession } from '../ssh/ssh-session';
 
 export interface NodeAccess {
@@ -24,6 +25,8 @@ export interface NodeAccess {
   session?: SshSession;
   /** The kubelet's effective configuration (REST `/configz`), where the node is read through its REST API. */
   configz?(): Promise<string>;
+  /** The node's PodResources API, where the source reads one: its allocatable CPUs, memory and devices. */
+  allocatable?: { socketPath: string; read(): Promise<AllocatableResourcesResponse> };
 }
 
 /** A source that reaches its node beside the kubelet (k9s-style capability): undefined while not connected. */

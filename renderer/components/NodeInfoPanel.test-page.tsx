@@ -24,12 +24,17 @@ const context: NodeContextView = {
     value: { unit: { unit: 'kubelet', loadState: 'loaded', activeState: 'active', subState: 'running' }, lines: [started] },
   },
   containers: { error: 'crictl ps was not read (crictl: not found)' },
+  allocatable: { error: "this source reads no PodResources socket, so the node's allocatable CPUs, memory and devices are not known", nextStep: "Give the node's PodResources socket." },
 };
 /** A node read through the kubelet's REST API: its effective configuration and gates from /configz. */
 const fromConfigz: NodeContextView = {
   ...context,
   config: { from: CONFIGZ_FROM, value: { maxPods: 110, featureGates: { PodsAPI: true } } },
   featureGates: { from: CONFIGZ_FROM, value: { gates: { PodsAPI: true }, podsApi: { enabled: true, why: "PodsAPI=true in the kubelet's feature gates" } } },
+  allocatable: {
+    from: 'PodResources GetAllocatableResources on /var/lib/kubelet/pod-resources/kubelet.sock',
+    value: { cpuIds: [2, 3], memory: [{ type: 'memory', numaNodes: [0], bytes: 8 * 2 ** 30 }], devices: [{ resource: 'nvidia.com/gpu', count: 2, numaNodes: [0] }] },
+  },
 };
 const node: NodeInfo = {
   id: 'n1',

@@ -23,6 +23,10 @@ describe('the node info panel on the fake bridge', () => {
     expect(await part('Container runtime').getByRole('note').textContent()).toBe('Not read: crictl: not found');
     expect(await part('Kubelet journal').textContent()).toContain('Unit kubelet: loaded, active, running  Follow2026-11-27T21:00:00+0000 kubelet Started kubelet');
     expect(await part("Runtime containers against the kubelet's pods").getByRole('note').textContent()).toBe('Not read: crictl ps was not read (crictl: not found)');
+    // No PodResources socket: the allocatable is said to be unknown, never shown as zero.
+    expect(await part('Allocatable (PodResources)').textContent()).toBe(
+      "Allocatable (PodResources) not readNot read: this source reads no PodResources socket, so the node's allocatable CPUs, memory and devices are not known Give the node's PodResources socket.",
+    );
     mkdirSync(new URL('../../e2e/artifacts/', import.meta.url), { recursive: true });
     await page.screenshot({ path: new URL('../../e2e/artifacts/node-info-panel.png', import.meta.url).pathname });
     expect(errors).toEqual([]);
@@ -69,6 +73,10 @@ describe('the node info panel on the fake bridge', () => {
     const config = dialog.getByRole('region', { name: 'Configuration' });
     await expect.poll(() => config.locator('p').allTextContents()).toEqual(['From GET /configz (kubelet REST API)', 'The effective configuration the kubelet runs with.']);
     expect(await dialog.getByRole('region', { name: 'Feature gates' }).textContent()).toContain("PodsAPI: on (PodsAPI=true in the kubelet's feature gates)");
+    const allocatable = dialog.getByRole('region', { name: 'Allocatable (PodResources)' });
+    expect(await allocatable.locator('p').allTextContents()).toEqual(['From PodResources GetAllocatableResources on /var/lib/kubelet/pod-resources/kubelet.sock', '2 CPU ids the kubelet may pin: 2, 3.']);
+    expect(await allocatable.getByRole('list', { name: 'Memory' }).textContent()).toBe('memory on NUMA 0: 8.0 GiB');
+    expect(await allocatable.getByRole('list', { name: 'Devices' }).textContent()).toBe('nvidia.com/gpu: 2 on NUMA 0');
     expect(errors).toEqual([]);
     await page.close();
   });

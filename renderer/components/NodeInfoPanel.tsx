@@ -162,6 +162,29 @@ function NodeContextParts({ context: c, bridge, nodeId }: { context: NodeContext
           </>
         )}
       </PartSection>
+      <PartSection title="Allocatable (PodResources)" part={c.allocatable}>
+        {(a) => (
+          <>
+            <p>
+              {a.cpuIds.length} CPU ids the kubelet may pin{a.cpuIds.length ? `: ${a.cpuIds.join(', ')}` : ''}.
+            </p>
+            <ul aria-label="Memory">
+              {a.memory.map((m) => (
+                <li key={`${m.type}/${m.numaNodes.join(',')}`}>{`${m.type}${m.numaNodes.length ? ` on NUMA ${m.numaNodes.join(', ')}` : ''}: ${(m.bytes / 2 ** 30).toFixed(1)} GiB`}</li>
+              ))}
+            </ul>
+            {a.devices.length ? (
+              <ul aria-label="Devices">
+                {a.devices.map((d) => (
+                  <li key={d.resource}>{`${d.resource}: ${d.count}${d.numaNodes.length ? ` on NUMA ${d.numaNodes.join(', ')}` : ''}`}</li>
+                ))}
+              </ul>
+            ) : (
+              <p>No devices.</p>
+            )}
+          </>
+        )}
+      </PartSection>
     </>
   );
 }
