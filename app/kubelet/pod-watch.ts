@@ -8,6 +8,10 @@
  * seconds to send; 200 changes a second fill the buffer in half of one), however fast the stream is
  * read. Then the pods come from a ListPods at once (a unary call, which has no such buffer), the
  * watch reports `catchingUp`, and it watches again with backoff until a replay gets through.
+ *
+ * With `listAlongside`, a node's first pods come from a ListPods made beside its first watch, shown as
+ * soon as it arrives (`listed`): a list is read far faster than a replay of the same pods, which then
+ * costs little (its pods are known by their bytes) and is merged in once caught up.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
@@ -31,6 +35,12 @@ export type WatchState =
    * watching again in `inMs`.
    */
   | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
+  /**
+   * The held set is the kubelet's ListPods of `since`, shown while the watch catches up on it. `behind`: the
+   * watch's events yet to be applied: until its replay ends, the replay's pods still to come (as many as were
+   * listed); then the changes received and not yet applied.
+   */
+  | { state: 'listed'; since: number; leftOut: readonly string[]; attempt: number; behind: number }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'error'; cause: KubeletError; nextStep: string }
   | { state: 'closed' };
@@ -138,6 +148,11 @@ export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   masked?: boolean;
   /** What is held of each pod; default the whole ReceivedPod. */
   holding?: PodHolding<W>;
+  /**
+   * Until pods are shown, list them beside the watch (shipped shape) and show the list as soon as it
+   * arrives, rather than after the watch's replay (a 30,000-pod replay arrives several times slower).
+   */
+  listAlongside?: boolean;
 }
 
 export function startPodWatch<W extends HeldPod = ReceivedPod>(
@@ -163,12 +178,19 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
+  /**
+   * The held set is a ListPods, which may be newer than the next watch's replay: that replay goes on
+   * through the changes that followed it before it replaces the list, or it would show older values as current.
+   */
+  let heldFromList = false;
   let resyncs = 0;
   /** Replays that got through to the end (not lists made to catch up). */
   let watchSyncs = 0;
   const backoff = wakeableSleep();
   /** A watch call is being set up (no stream yet). */
   let opening = false;
+  /** A ListPods is under way (it cannot be cancelled: close() does not wait for it). */
+  let listing = false;
 
   const setState = (s: WatchState) => {
     current = s;
@@ -192,6 +214,13 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     progressAt = now;
     setState({ state: 'connecting', attempt, received });
   };
+  /** While a list is shown and a watch catches up on it, how far behind it is, as often as the progress. */
+  const catchingUp = (behind: number, attempt: number) => {
+    const now = Date.now();
+    if (current.state === 'listed' && now - progressAt < PROGRESS_MS) return;
+    progressAt = now;
+    setState({ state: 'listed', since: liveSince, leftOut: leftOut.list(), attempt, behind });
+  };
 
   /**
    * Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not
@@ -212,6 +241,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const resync = synced;
     if (resync) resyncs++;
     synced = true;
+    heldFromList = listed;
     liveSince = Date.now();
     if (!listed) {
       watchSyncs++;
@@ -252,12 +282,19 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const undecodable: PodDecodeError[] = [];
     // Only this replay's: the catch-up after the last one has run, or failed.
     replayed = new Map();
+    /** The replay has ended but the held set is a list: the changes received since are taken into it first. */
+    let ended = false;
+    const replaced = () => {
+      reconcile(replay!.values(), undecodable);
+      replayed = new Map();
+      replay = undefined;
+      ended = false;
+    };
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
-        if (replay) reconcile(replay.values(), undecodable);
-        replayed = new Map();
-        replay = undefined;
+        if (replay && heldFromList) ended = true;
+        else if (replay) replaced();
       } else if (message.type === 'UNDECODABLE_GONE') {
         leftOut.undecodableGone(message.error);
         leftOutChanged();
@@ -275,7 +312,11 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
           replayed.set(message.pod.digest, message.pod);
         }
       } else apply(message.type, message.pod);
-      if (replay) progress(replay.size + undecodable.length, attempt);
+      // Caught up with what has arrived: nothing the list showed is older than this.
+      if (ended && s.backlog() === 0) replaced();
+      if (!replay) continue;
+      if (heldFromList) catchingUp(ended ? s.backlog() : Math.max(0, held.size - replay.size), attempt);
+      else progress(replay.size + undecodable.length, attempt);
     }
   };
 
@@ -302,9 +343,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   };
 
   /**
-   * The kubelet dropped the watch for falling behind: its ListPods is shown at once (reconciled like a
-   * replay) instead of nothing, or a set missing the changes since the drop. False when the list failed
-   * too; the watch then just retries.
+   * A ListPods, shown at once (reconciled like a replay): when the kubelet dropped the watch for falling
+   * behind, instead of nothing or a set missing the changes since the drop; with listAlongside, before
+   * the first watch's replay. False when the list failed; the watch then goes on, or retries.
    */
   const catchUp = async (attempt: number): Promise<boolean> => {
     // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
@@ -318,6 +359,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       },
       keep: intake.keep,
     };
+    listing = true;
     try {
       const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake: counting });
       if (closed) return false;
@@ -326,6 +368,8 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       return true;
     } catch {
       return false;
+    } finally {
+      listing = false;
     }
   };
 
@@ -334,12 +378,23 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     for (let attempt = 1; !closed; attempt++) {
       let cause: KubeletError;
       const syncsBefore = watchSyncs;
+      /** This attempt's own list is what is shown (so a drop needs no other). */
+      let listedBeside = false;
       try {
         opening = true;
         stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));
+        if (stream.api === 'documented') await consumeDocumented(stream);
+        else {
+          // The stream is queued meanwhile (never read late), and decoded after the list: its replay's pods
+          // are then known by their bytes, where decoding both at once would slow the list that is shown first.
+          if (options.listAlongside && !synced && stream.api === 'shipped' && (listedBeside = await catchUp(attempt))) {
+            catchingUp(held.size, attempt);
+          }
+          if (closed) break;
+          await consumeShipped(stream, attempt);
+        }
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
@@ -358,7 +413,8 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
       failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      if (cause.code === 'WATCH_DROPPED' && (await catchUp(attempt))) {
+      const listShown = listedBeside && watchSyncs === syncsBefore;
+      if (cause.code === 'WATCH_DROPPED' && (listShown || (await catchUp(attempt)))) {
         setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
       } else if (closed) break;
       else {
@@ -385,9 +441,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       const streaming = stream !== undefined;
       stream?.cancel();
       backoff.wake();
-      // A call still being set up (an SSH dial waiting for a host key answer) fails once the caller
-      // closes the client and transport; the loop then sees `closed` and stops without reporting.
-      if (streaming || !opening) await done;
+      // A call still being set up (an SSH dial waiting for a host key answer), or a list under way, fails or
+      // ends once the caller closes the client and transport; the loop then sees `closed` and stops without reporting.
+      if ((streaming || !opening) && !listing) await done;
       setState({ state: 'closed' });
     },
   };
