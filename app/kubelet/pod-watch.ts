@@ -149,8 +149,8 @@ export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   /** What is held of each pod; default the whole ReceivedPod. */
   holding?: PodHolding<W>;
   /**
-   * Until pods are shown, list them beside the watch (shipped shape) and show the list as soon as it
-   * arrives, rather than after the watch's replay (a 30,000-pod replay arrives several times slower).
+   * Until pods are shown, list them beside the watch and show the list as soon as it arrives, rather than
+   * after the watch's replay (a 30,000-pod replay arrives several times slower).
    */
   listAlongside?: boolean;
 }
@@ -347,13 +347,14 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    * behind, instead of nothing or a set missing the changes since the drop; with listAlongside, before
    * the first watch's replay. False when the list failed; the watch then goes on, or retries.
    */
-  const catchUp = async (attempt: number): Promise<boolean> => {
+  const catchUp = async (attempt: number, arriving?: () => void): Promise<boolean> => {
     // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
     // decode), from where the dropped replay left it.
     const fromReplay = replayed.size;
     let listed = 0;
     const counting: PodIntake<W> = {
       known: (digest) => {
+        if (listed === 0) arriving?.();
         progress(Math.max(fromReplay, ++listed), attempt);
         return intake.known(digest);
       },
@@ -380,24 +381,34 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       const syncsBefore = watchSyncs;
       /** This attempt's own list is what is shown (so a drop needs no other). */
       let listedBeside = false;
+      /**
+       * The list beside the watch, until pods are shown. The watch is opened once the list's first pod is in: the
+       * kubelet has then taken the list's snapshot (it makes the whole answer first), so its replay, sent alongside,
+       * does not hold that up (a busy kubelet might otherwise leave the list silent past the call timeout).
+       */
+      let beside: Promise<boolean> | undefined;
       try {
+        if (options.listAlongside && !synced) {
+          let arriving!: () => void;
+          const arrived = new Promise<void>((resolve) => (arriving = resolve));
+          beside = catchUp(attempt, arriving);
+          await Promise.race([arrived, beside]);
+          if (closed) break;
+        }
         opening = true;
         stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
         if (closed) break;
-        if (stream.api === 'documented') await consumeDocumented(stream);
-        else {
-          // The stream is queued meanwhile (never read late), and decoded after the list: its replay's pods
-          // are then known by their bytes, where decoding both at once would slow the list that is shown first.
-          if (options.listAlongside && !synced && stream.api === 'shipped' && (listedBeside = await catchUp(attempt))) {
-            catchingUp(held.size, attempt);
-          }
-          if (closed) break;
-          await consumeShipped(stream, attempt);
-        }
+        // The stream is queued meanwhile (never read late), and taken in after the list: its replay's pods are
+        // then known by their bytes, where decoding both at once would slow the list that is shown first.
+        if (beside && (listedBeside = await beside)) catchingUp(held.size, attempt);
+        if (closed) break;
+        await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
+        // A list beside a watch that failed to open is shown, never reconciled later over what follows.
+        if (beside) listedBeside = await beside;
         if (closed) break;
         // The client maps call failures; anything else (a pod that does not decode) is not worth retrying.
         cause = err instanceof KubeletError ? err : new KubeletError('INTERNAL', `Watching failed: ${(err as Error).message}`,
