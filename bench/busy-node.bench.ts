@@ -2,7 +2,7 @@
  * The biggest node, from the app core: 30,000 pods changing 200 times a second, the simulated kubelet in its
  * own process with the kubelet's 100-event watch buffer (so the first watch is dropped during its replay).
  * - connect to first rows: from opening the node's link to its first pods handed to the core (the ListPods
- *   made beside the first watch), against one ListPods alone in the same run (the same pods decoded, nothing else);
+ *   made before the first watch), against one ListPods alone in the same run (the same pods decoded, nothing else);
  * - connect to Live: until a watch replay got through and the set was reconciled to the kubelet's (no
  *   target: it depends on how fast the kubelet sends its replay, and when it drops the watch). Not waited
  *   for past LIVE_WAIT_MS: on a loaded machine the simulated kubelet's replay can take many minutes.

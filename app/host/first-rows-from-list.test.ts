@@ -11,7 +11,7 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import { pollUntil } from '../testing/poll-until';
 import { openKubeletNodeLink } from './kubelet-node-link';
 
-// A node's first rows come from a ListPods made beside its first watch, shown as soon as it has arrived;
+// A node's first rows come from a ListPods made before its first watch, shown as soon as it has arrived;
 // the watch's replay is then merged into them. The kubelet is quiet until the list is shown, so the list's
 // pods are the kubelet's at that moment; it changes while the watch catches up, and the rows must end as
 // the kubelet's pods, the deleted one gone.

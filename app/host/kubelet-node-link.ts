@@ -209,7 +209,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
       },
       // The window shows a node's pods as soon as a list of them arrives, not after the watch's slower replay.
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes), listAlongside: true },
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes), listFirst: true },
     );
     void readMetrics();
   };

@@ -9,9 +9,9 @@
  * read. Then the pods come from a ListPods at once (a unary call, which has no such buffer), the
  * watch reports `catchingUp`, and it watches again with backoff until a replay gets through.
  *
- * With `listAlongside`, a node's first pods come from a ListPods made beside its first watch, shown as
- * soon as it arrives (`listed`): a list is read far faster than a replay of the same pods, which then
- * costs little (its pods are known by their bytes) and is merged in once caught up.
+ * With `listFirst`, a node's first pods come from a ListPods, shown as soon as it arrives (`listed`), and
+ * the watch opens after it: a list is read far faster than a replay of the same pods, which then costs
+ * little (its pods are known by their bytes) and is merged in once caught up.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
@@ -37,8 +37,7 @@ export type WatchState =
   | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
   /**
    * The held set is the kubelet's ListPods of `since`, shown while the watch catches up on it. `behind`: the
-   * watch's events yet to be applied: until its replay ends, the replay's pods still to come (as many as were
-   * listed); then the changes received and not yet applied.
+   * replay's pods still to come before the watch is current (as many as were listed).
    */
   | { state: 'listed'; since: number; leftOut: readonly string[]; attempt: number; behind: number }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
@@ -149,10 +148,10 @@ export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   /** What is held of each pod; default the whole ReceivedPod. */
   holding?: PodHolding<W>;
   /**
-   * Until pods are shown, list them beside the watch and show the list as soon as it arrives, rather than
+   * Until pods are shown, list them before each watch and show the list as soon as it arrives, rather than
    * after the watch's replay (a 30,000-pod replay arrives several times slower).
    */
-  listAlongside?: boolean;
+  listFirst?: boolean;
 }
 
 export function startPodWatch<W extends HeldPod = ReceivedPod>(
@@ -179,8 +178,8 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   let closed = false;
   let synced = false;
   /**
-   * The held set is a ListPods, which may be newer than the next watch's replay: that replay goes on
-   * through the changes that followed it before it replaces the list, or it would show older values as current.
+   * The held set is a ListPods: the next watch, opened after it, is catching up on it (its replay is never
+   * older than the list, so it replaces the list at its end).
    */
   let heldFromList = false;
   let resyncs = 0;
@@ -282,19 +281,12 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const undecodable: PodDecodeError[] = [];
     // Only this replay's: the catch-up after the last one has run, or failed.
     replayed = new Map();
-    /** The replay has ended but the held set is a list: the changes received since are taken into it first. */
-    let ended = false;
-    const replaced = () => {
-      reconcile(replay!.values(), undecodable);
-      replayed = new Map();
-      replay = undefined;
-      ended = false;
-    };
     for await (const message of s) {
       if (closed) return;
       if (message.type === 'INITIAL_SYNC_COMPLETE') {
-        if (replay && heldFromList) ended = true;
-        else if (replay) replaced();
+        if (replay) reconcile(replay.values(), undecodable);
+        replayed = new Map();
+        replay = undefined;
       } else if (message.type === 'UNDECODABLE_GONE') {
         leftOut.undecodableGone(message.error);
         leftOutChanged();
@@ -312,10 +304,8 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
           replayed.set(message.pod.digest, message.pod);
         }
       } else apply(message.type, message.pod);
-      // Caught up with what has arrived: nothing the list showed is older than this.
-      if (ended && s.backlog() === 0) replaced();
       if (!replay) continue;
-      if (heldFromList) catchingUp(ended ? s.backlog() : Math.max(0, held.size - replay.size), attempt);
+      if (heldFromList) catchingUp(Math.max(0, held.size - replay.size), attempt);
       else progress(replay.size + undecodable.length, attempt);
     }
   };
@@ -344,17 +334,16 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
 
   /**
    * A ListPods, shown at once (reconciled like a replay): when the kubelet dropped the watch for falling
-   * behind, instead of nothing or a set missing the changes since the drop; with listAlongside, before
-   * the first watch's replay. False when the list failed; the watch then goes on, or retries.
+   * behind, instead of nothing or a set missing the changes since the drop; with listFirst, before
+   * the first watch. False when the list failed; the watch then goes on, or retries.
    */
-  const catchUp = async (attempt: number, arriving?: () => void): Promise<boolean> => {
+  const catchUp = async (attempt: number): Promise<boolean> => {
     // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
     // decode), from where the dropped replay left it.
     const fromReplay = replayed.size;
     let listed = 0;
     const counting: PodIntake<W> = {
       known: (digest) => {
-        if (listed === 0) arriving?.();
         progress(Math.max(fromReplay, ++listed), attempt);
         return intake.known(digest);
       },
@@ -380,35 +369,22 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       let cause: KubeletError;
       const syncsBefore = watchSyncs;
       /** This attempt's own list is what is shown (so a drop needs no other). */
-      let listedBeside = false;
-      /**
-       * The list beside the watch, until pods are shown. The watch is opened once the list's first pod is in: the
-       * kubelet has then taken the list's snapshot (it makes the whole answer first), so its replay, sent alongside,
-       * does not hold that up (a busy kubelet might otherwise leave the list silent past the call timeout).
-       */
-      let beside: Promise<boolean> | undefined;
+      let listedFirst = false;
       try {
-        if (options.listAlongside && !synced) {
-          let arriving!: () => void;
-          const arrived = new Promise<void>((resolve) => (arriving = resolve));
-          beside = catchUp(attempt, arriving);
-          await Promise.race([arrived, beside]);
-          if (closed) break;
-        }
+        // Until pods are shown, a list first, shown the moment it is in; the watch is opened after it. Opened
+        // beside it, the watch's replay (the same pods again) competed with the list for the link, or for a busy
+        // kubelet's time: the simulated one, serving both, left the list unanswered for minutes. The replay's
+        // pods are then known by their bytes, not decoded again.
+        if (options.listFirst && !synced && (listedFirst = await catchUp(attempt))) catchingUp(held.size, attempt);
+        if (closed) break;
         opening = true;
         stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
-        if (closed) break;
-        // The stream is queued meanwhile (never read late), and taken in after the list: its replay's pods are
-        // then known by their bytes, where decoding both at once would slow the list that is shown first.
-        if (beside && (listedBeside = await beside)) catchingUp(held.size, attempt);
         if (closed) break;
         await (stream.api === 'documented' ? consumeDocumented(stream) : consumeShipped(stream, attempt));
         if (closed) break;
         cause = new KubeletError('CANCELLED', 'The kubelet ended the watch', 'Nodescope watches again.');
       } catch (err) {
-        // A list beside a watch that failed to open is shown, never reconciled later over what follows.
-        if (beside) listedBeside = await beside;
         if (closed) break;
         // The client maps call failures; anything else (a pod that does not decode) is not worth retrying.
         cause = err instanceof KubeletError ? err : new KubeletError('INTERNAL', `Watching failed: ${(err as Error).message}`,
@@ -424,7 +400,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
       failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      const listShown = listedBeside && watchSyncs === syncsBefore;
+      const listShown = listedFirst && watchSyncs === syncsBefore;
       if (cause.code === 'WATCH_DROPPED' && (listShown || (await catchUp(attempt)))) {
         setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
       } else if (closed) break;
