@@ -20,6 +20,7 @@ import { podHistoryBench } from './pod-history.bench';
 import { simListBench } from './sim-list.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
 import { sshPathBench } from './ssh-path.bench';
+import { thousandNodesBench } from './thousand-nodes.bench';
 import { uiBench } from './ui.bench';
 
 const suites: Record<string, () => Promise<boolean>> = {
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'sim-list': simListBench,
   'fleet-open': fleetOpenBench,
   'fleet-table': fleetTableBench,
+  'thousand-nodes': thousandNodesBench,
   'hub-slices': hubSlicesBench,
   'busy-node': busyNodeBench,
   ui: uiBench,

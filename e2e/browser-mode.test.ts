@@ -473,7 +473,7 @@ describe('browser mode', () => {
     // Browser mode has no save dialog: ours names the file, by default after the node and the time.
     const recordDialog = page.getByRole('dialog', { name: 'Record worker-1' });
     const where = recordDialog.getByLabel('Recording file path');
-    expect(await where.inputValue()).toMatch(new RegExp(`^${work}/worker-1-\\d{4}-\\d\\d-\\d\\dT\\d{9}Z\\.recording\\.ndjson$`));
+    expect(await where.inputValue()).toMatch(new RegExp(`^${work}/worker-1-\\d{4}-\\d\\d-\\d\\dT\\d{6}Z\\.recording\\.ndjson$`));
     await where.fill(join(work, 'chosen', 'night.recording'));
     await recordDialog.getByRole('button', { name: 'Start recording' }).click();
     // A folder that is not there is said, in the dialog, with the path kept for another try.

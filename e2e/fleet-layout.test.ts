@@ -1,7 +1,8 @@
 // The UI over several sources at the window sizes operators use (issue 25): three simulated kubelets on
 // local sockets (unix: sources, read through the Pods API, so no CPU, memory or probes), the app core, the
 // browser-mode server, the built renderer in Chromium at 1440×900 and 1024×768. Each row must say which
-// node its pod is on, and nothing in the header may cover anything else.
+// node its pod is on, and nothing in the header may cover anything else; the table has one node's column
+// chooser and saved views.
 // Screenshots go to e2e/artifacts/ (git-ignored).
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +97,86 @@ describe('three sources at 1440×900 and 1024×768', () => {
       await detail.getByRole('button', { name: 'Close pod detail' }).click();
       await detail.waitFor({ state: 'detached' });
     }
+  }, 120_000);
+
+  it('has the column chooser of one node’s table: NODE shown by default, columns of any field that sort, saved views', async () => {
+    const chooser = page.getByRole('dialog', { name: 'Columns and views' });
+    const fieldCells = () =>
+      page.locator('.pods-head [role=columnheader]').evaluateAll((cs) => {
+        const index = cs.findIndex((c) => c.getAttribute('title') === 'spec.restartPolicy');
+        return [...document.querySelectorAll('[role=row][data-uid]')].map((r) => r.children[index]?.textContent ?? '');
+      });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      // v over the table opens the chooser, as over one node's; NODE is listed and shown.
+      await grid().focus();
+      await page.keyboard.press('v');
+      await chooser.waitFor();
+      expect(await chooser.getByRole('checkbox', { name: 'Node' }).isChecked()).toBe(true);
+      await shot(`fleet-columns-chooser-${size.width}`);
+      await page.keyboard.press('Escape');
+      await chooser.waitFor({ state: 'detached' });
+    }
+
+    await page.setViewportSize(SIZES[0]!);
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await chooser.getByRole('checkbox', { name: 'Pod IP' }).uncheck();
+    await chooser.getByRole('combobox', { name: 'Add a column of a pod field' }).fill('spec.restartPolicy');
+    await chooser.getByRole('combobox', { name: 'Add a column of a pod field' }).press('Enter');
+    await page.keyboard.press('Escape');
+    await chooser.waitFor({ state: 'detached' });
+    // Each row's value read from its own source.
+    await expect.poll(shownHeaders).toContain('restartPolicy');
+    expect(await shownHeaders()).not.toContain('Pod IP');
+    await expect.poll(async () => (await fieldCells()).filter((t) => !['Always', 'Never', 'OnFailure'].includes(t))).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      // Narrower, the added column gives way before NODE does (pod-columns.ts); nothing covers anything.
+      await expect.poll(shownHeaders).toContain('Node');
+      await expect.poll(() => headerProblems(page)).toEqual([]);
+      await expect.poll(() => misalignedRows(page)).toEqual([]);
+      await shot(`fleet-columns-${size.width}`);
+    }
+    await page.setViewportSize(SIZES[0]!);
+
+    // The field column sorts over every source's pods, and a view saved here keeps the sort.
+    await grid().getByRole('button', { name: 'Sort by spec.restartPolicy' }).click();
+    await grid().getByRole('button', { name: 'Sort by spec.restartPolicy' }).click();
+    await expect.poll(() => grid().getByRole('columnheader', { name: 'Sort by spec.restartPolicy' }).getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(async () => {
+      const texts = await fieldCells();
+      return texts.length > 0 && texts.join() === [...texts].sort((a, b) => b.localeCompare(a)).join();
+    }).toBe(true);
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await chooser.getByRole('textbox', { name: /as a view/ }).fill('Fleet policies');
+    await chooser.getByRole('button', { name: 'Save view' }).click();
+    await chooser.getByRole('button', { name: 'Default columns' }).click();
+    await page.keyboard.press('Escape');
+    await chooser.waitFor({ state: 'detached' });
+    await grid().getByRole('button', { name: 'Sort by Node' }).click();
+    await expect.poll(shownHeaders).not.toContain('restartPolicy');
+    // The : palette applies it to this table, as it applies a view to one node's.
+    await grid().focus();
+    await page.keyboard.press(':');
+    await page.keyboard.type('fleet policies');
+    await page.keyboard.press('Enter');
+    await expect.poll(shownHeaders).toContain('restartPolicy');
+    expect(await grid().getByRole('columnheader', { name: 'Sort by spec.restartPolicy' }).getAttribute('aria-sort')).toBe('descending');
+    // The keys of one node's table: / to filter, Enter to the first match, Enter to open it.
+    await grid().focus();
+    await page.keyboard.press('/');
+    await page.keyboard.type('etcd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => grid().locator('.pod-row[aria-selected=true]').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await page.locator('section.pod-detail').getByRole('tab', { name: 'Summary' }).waitFor();
+    await page.locator('section.pod-detail').getByRole('button', { name: 'Close pod detail' }).click();
+    await page.getByRole('searchbox', { name: 'Filter pods' }).fill('');
+    // Back to the defaults for the test after this one.
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await chooser.getByRole('button', { name: 'Default columns' }).click();
+    await page.keyboard.press('Escape');
+    await grid().getByRole('button', { name: 'Sort by Node' }).click();
   }, 120_000);
 
   it('one node with a pod open: the mask box covers neither the node name nor its tags, and every tab of the pod is seen whole', async () => {

@@ -199,4 +199,34 @@ describe('Logs tab', () => {
     await expect.poll(() => log.locator('.log-line').allTextContents()).toContain('panic: runtime error: invalid memory address or nil pointer dereference');
     await page.screenshot({ path: join(artifacts, 'logs-captured.png') });
   }, 90_000);
+
+  it("a crash-looping pod's History tab shows the last lines before each restart, kept after the node removed them", async () => {
+    const nodeId = (await inspector.handlers['nodes.list']({}, detachedCall())).find((n) => n.label === 'crashy')!.id;
+    const { uid, name, container } = crash();
+    const ended = Number(containerStatuses(crashy.store.get(uid)!)[0]!.restartCount) - 1;
+    // Kept by the app while it watched, then the node's garbage collection takes the file.
+    await expect.poll(async () => (await inspector.handlers['pods.history']({ nodeId, uid }, detachedCall())).crashLogs?.some((l) => l.instance === ended), { timeout: 30_000 }).toBe(true);
+    rmSync(join(logsDir, `${String((crashy.store.get(uid)!.metadata as PodObject).namespace)}_${name}_${uid}`, container, `${ended}.log`));
+
+    await openPod(/^Node crashy:/, name);
+    const detail = page.locator('section.pod-detail');
+    await detail.getByRole('tab', { name: 'History' }).click();
+    const timeline = detail.getByRole('list', { name: /^Pod versions, newest first/ });
+    const entry = timeline.getByRole('button', { name: new RegExp(`LOG ?container ${container} \\(instance ${ended}\\) restarted: (Error|OOMKilled), exit code \\d+ · its last \\d+ lines? kept`) });
+    await entry.click();
+    const kept = detail.getByRole('region', { name: `Last lines of ${container}, instance ${ended}` });
+    await expect.poll(() => kept.locator('.kept-log').textContent(), { timeout: 15_000 }).toContain('panic: runtime error: invalid memory address or nil pointer dereference');
+    // The entry sits right above the version that brought the restart.
+    const items = await timeline.getByRole('listitem').allTextContents();
+    const at = items.findIndex((t) => t.includes(`(instance ${ended}) restarted`));
+    expect(items[at + 1]).toMatch(/MODIFIED.*restarted \(\d+ restarts?\)/);
+    await page.screenshot({ path: join(artifacts, 'history-kept-log.png') });
+
+    // The Logs tab's previous reads the same kept lines, saying where they come from.
+    await detail.getByRole('tab', { name: 'Logs' }).click();
+    await detail.getByLabel('Previous', { exact: true }).check();
+    await expect.poll(() => detail.locator('.log-captured').textContent()).toMatch(new RegExp(`^Captured at the crash: the end of instance ${ended}'s log, kept by the pod's history when it ended \\(the node no longer has the file\\)`));
+    await expect.poll(() => detail.getByRole('region', { name: 'Container log' }).locator('.log-line').allTextContents()).toContain('panic: runtime error: invalid memory address or nil pointer dereference');
+    await page.getByRole('button', { name: 'Close pod detail' }).click();
+  }, 90_000);
 });

@@ -98,6 +98,27 @@ describe('the pod table’s columns and saved views', () => {
     await expect.poll(async () => (await policies()).filter((t) => !['Always', 'Never', 'OnFailure'].includes(t))).toEqual([]);
     expect((await policies()).length).toBeGreaterThan(0);
 
+    // Its header sorts like any other: by the values on every pod of the node (not only those on screen), as text.
+    const sortedBy = (descending: boolean) => async () => {
+      const texts = await policies();
+      const sorted = [...texts].sort((a, b) => (descending ? b.localeCompare(a) : a.localeCompare(b)));
+      return texts.length > 0 && texts.every((t) => ['Always', 'Never', 'OnFailure'].includes(t)) && texts.join() === sorted.join();
+    };
+    const policyHeader = page.getByRole('columnheader', { name: 'Sort by spec.restartPolicy' });
+    await page.getByRole('button', { name: 'Sort by spec.restartPolicy' }).click();
+    await expect.poll(() => policyHeader.getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(sortedBy(false)).toBe(true);
+    await page.getByRole('button', { name: 'Sort by spec.restartPolicy' }).click();
+    await expect.poll(() => policyHeader.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(sortedBy(true)).toBe(true);
+    // A view keeps that sort.
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await chooser.getByRole('textbox', { name: /as a view/ }).fill('By restart policy');
+    await chooser.getByRole('button', { name: 'Save view' }).click();
+    await chooser.getByRole('button', { name: 'By restart policy', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await chooser.waitFor({ state: 'detached' });
+
     // A view: the filter, the sort and these columns under a name.
     await page.getByRole('searchbox', { name: 'Filter pods' }).fill('ns:kube-system');
     await page.getByRole('button', { name: 'Sort by Restarts' }).click();
@@ -146,5 +167,13 @@ describe('the pod table’s columns and saved views', () => {
     await expect.poll(() => page.getByRole('searchbox', { name: 'Filter pods' }).inputValue()).toBe('ns:kube-system');
     expect(await page.getByRole('columnheader', { name: 'Sort by Restarts' }).getAttribute('aria-sort')).toBe('descending');
     await expect.poll(() => page.locator('[role=row][data-uid] .c-ns').allTextContents()).toSatisfy((ns: string[]) => ns.length > 0 && ns.every((n) => n === 'kube-system'));
+
+    // The view sorted by a field column restores that sort after the restart.
+    await page.locator('.pods-grid').focus();
+    await page.keyboard.press(':');
+    await page.keyboard.type('by restart policy');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Sort by spec.restartPolicy' }).getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(sortedBy(true)).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import type { KubeletError } from '../kubelet/kubelet-error';
+import type { KubeletRestConnection } from '../kubelet-rest/kubelet-rest-connection';
 import { dialKubeletNode, dialLocalKubelet, type KubeletDialSettings, type RestDialSettings } from '../source/kubelet-node/dial-kubelet-node';
 import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { SshHop, SshTarget } from '../ssh/ssh-connection';
@@ -29,6 +30,8 @@ export interface KubeletConnection {
   session?: SshSession;
   /** Whom that session logs in as, where. */
   target?: SshTarget | HopLabel;
+  /** While read through the REST API: its connection (what else the kubelet serves, e.g. /containerLogs). */
+  rest?: KubeletRestConnection;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,8 @@ export async function restDialSettings(opts: NodeCommandOptions): Promise<RestDi
     ...(rest.tcpBridgeCommand ? { tcpBridgeCommand: rest.tcpBridgeCommand } : {}),
     ...(rest.pollIntervalMs ? { pollIntervalMs: rest.pollIntervalMs } : {}),
     ...(opts.mask ? { mask: opts.mask } : {}),
+    // -v shows every request made on the node.
+    ...(opts.verbose ? { announce: (line: string) => printError(`nodescope: ${line}`) } : {}),
   };
 }
 
@@ -156,6 +161,7 @@ export async function connectOverSsh(opts: NodeCommandOptions, shared?: SharedCo
       onSilence: session.onSilence,
       session,
       target,
+      ...(node.rest ? { rest: node.rest } : {}),
       close: async () => {
         await node.close();
         own?.close();

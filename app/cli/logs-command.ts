@@ -1,18 +1,19 @@
 /**
  * `nodescope logs SOURCE POD`: a container's log read from the node's files (/var/log/pods), printed as
- * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Over SSH the
- * files are read with fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator,
- * or Nodescope on the node itself) they are read on this machine, from `--log-dir`.
+ * `kubectl logs` with the same flags prints it, without an API server or the kubelet's REST API. Each kind
+ * of source says where its logs are (app/source/source-registry.ts, `logs`): over SSH the files are read with
+ * fixed commands (app/logs/node-file-access.ts); with `unix:PATH`/`--local` (the simulator, or Nodescope on
+ * the node itself) on this machine, from `--log-dir`; a recording holds what it kept of them.
  */
 import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
 import type { PodLogLine } from '../logs/pod-logs';
 import { EXIT } from './exit-codes';
 import { exitQuietlyOnEpipe, writeStdout } from './node-command';
-import { nodeOptionsHelp, parseNodeArgs, type NodeCommandOptions } from './node-options';
+import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
-import type { SourceArgument } from '../source/source-arguments';
+import { sourceKindNode, type KindLogs, type KindArgument } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { reportFailure } from './cli-failure';
 
@@ -22,7 +23,8 @@ Prints a container's log from the node's log files, as kubectl logs prints it. P
 a name (when one namespace has it) or a UID. SOURCE is an ssh destination (the files are read there, root-only:
 log in as root or add --sudo), or unix:SOCKET / --local SOCKET to read them on this machine, or a recording:
 the end of the log of an instance that ended while it recorded (nodescope record keeps it), as it was at --at
-(default the recording's end); there -p is --previous.
+(default the recording's end); there -p is --previous. With --api rest the kubelet reads its files and sends the
+lines (GET /containerLogs on its REST API, as kubectl logs gets them): for a node read through that API.
 
 logs:
   -c, --container NAME       the container (needed when the pod has several; they are listed)
@@ -38,6 +40,7 @@ logs:
   --limit-bytes N            stop after N bytes
   --include-rotated          read the rotated files too (N.log.<time>[.gz]); kubectl never does
   --log-dir DIR              the kubelet's podLogsDir (default /var/log/pods)
+  --api rest                 ask the kubelet's REST API (/containerLogs) instead of reading the files
 `;
 
 const EXTRA = {
@@ -56,9 +59,13 @@ const EXTRA = {
   'log-dir': { type: 'string' },
 } as const;
 
-// The shared connection options; the kubelet's and the output's do not apply to files.
-const help = () => `${USAGE}${nodeOptionsHelp(['text']).split('kubelet:')[0]}  --sudo                     read the files with sudo -n (they are root-only)
-  -h, --help`;
+// The shared connection options and the REST API's; the Pods API's and the output's do not apply to logs.
+const help = () => {
+  const all = nodeOptionsHelp(['text']);
+  const rest = all.slice(all.indexOf('kubelet REST API (--api rest'), all.indexOf('files (a snapshot')).replace(/ {2}--poll-interval.*\n/, '').replace(/^kubelet REST API \(.*\):/, 'kubelet REST API (--api rest):');
+  return `${USAGE}${all.split('kubelet:')[0]}  --sudo                     read the files with sudo -n (they are root-only)
+${rest}  -h, --help`;
+};
 
 function integer(v: unknown, flag: string, min: number, what: string): number | undefined {
   if (v === undefined) return undefined;
@@ -71,7 +78,7 @@ function integer(v: unknown, flag: string, min: number, what: string): number | 
 /** kubectl's own checks and conversions of its flags, so the same request reaches the reader. */
 export async function logReadOptions(v: Record<string, unknown>, nowMs: number): Promise<LogReadOptions> {
   const { parseRfc3339 } = await import('../util/rfc3339');
-  const { sinceSecondsNanos, sinceTimeNanos } = await import('../logs/log-options');
+  const { sinceDuration, sinceTimeNanos } = await import('../logs/log-options');
   if (v.since !== undefined && v['since-time'] !== undefined) throw new UsageError('at most one of --since-time or --since may be used');
   const tail = integer(v.tail, '--tail', -1, 'greater than or equal to -1');
   const limitBytes = integer(v['limit-bytes'], '--limit-bytes', 1, 'greater than 0');
@@ -81,8 +88,7 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   if (v.since !== undefined) {
     const ms = parseDuration(String(v.since));
     if (ms === undefined) throw new UsageError(`bad --since '${String(v.since)}': give a duration such as 30s, 5m or 1h30m`);
-    const since = sinceSecondsNanos(ms, nowMs);
-    if (since !== undefined) opts.sinceNanos = since;
+    Object.assign(opts, sinceDuration(ms, nowMs));
   }
   if (v['since-time'] !== undefined) {
     const ms = parseRfc3339(String(v['since-time']));
@@ -92,13 +98,11 @@ export async function logReadOptions(v: Record<string, unknown>, nowMs: number):
   return opts;
 }
 
-/** The node's files through the node-access capability the app's sources use: over SSH, or here with unix:/--local. */
-async function openAccess(opts: NodeCommandOptions, source: Exclude<SourceArgument, { kind: 'file' }>): Promise<{ access: LogFileAccess; close(): void }> {
-  const { openNodeAccess } = await import('../source/node-access');
-  if (source.kind === 'unix') return { access: (await openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} };
-  const { openNodeSession } = await import('./kubelet-connection');
-  const node = await openNodeSession(opts);
-  return { access: (await openNodeAccess(node.session, { node: opts.node, sudo: opts.sudo })).files, close: node.close };
+/** Where the source's kind keeps its container logs; a kind with none is the user's to change. */
+function logsOf(source: KindArgument, arg: string): KindLogs<KindArgument> {
+  const logs = sourceKindNode(source.kind).logs;
+  if (!logs) throw new UsageError(`'${arg}' has no container logs to read: give an SSH destination, unix:PATH or a recording`);
+  return logs;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -110,9 +114,9 @@ export async function run(argv: string[]): Promise<number> {
     const p = argv.indexOf('-p');
     const pIsPrevious = p >= 0 && !/^\d+$/.test(argv[p + 1] ?? '');
     opts = await parseNodeArgs(pIsPrevious ? argv.with(p, '--previous') : argv, ['text'], EXTRA, 1);
-    const source = opts.help ? undefined : resolveSource(opts.node, opts.local);
-    if (pIsPrevious && source?.kind !== 'file') throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
-    if (opts.at !== undefined && source?.kind !== 'file') throw new UsageError('--at is for recordings; a live node has only its present');
+    const recorded = !opts.help && logsOf(resolveSource(opts.node, opts.local), opts.node).from === 'recording';
+    if (pIsPrevious && !recorded) throw new UsageError('-p is the SSH port here (as in every nodescope node command); for the previous instance use --previous');
+    if (opts.at !== undefined && !recorded) throw new UsageError('--at is for recordings; a live node has only its present');
     if (opts.help) {
       console.log(help());
       return EXIT.ok;
@@ -132,14 +136,19 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   read.signal = stop.signal;
-  let conn: { access: LogFileAccess; close(): void } | undefined;
+  let conn: { close(): unknown } | undefined;
   try {
     let podName: string;
-    let lines: AsyncIterable<PodLogLine>;
+    let lines: AsyncIterable<Pick<PodLogLine, 'container' | 'bytes'>>;
     const source = resolveSource(opts.node, opts.local);
-    if (source.kind === 'file') {
-      const { recordedPodLogs } = await import('./recorded-logs');
-      ({ podName, lines } = await recordedPodLogs(source.path, opts, read));
+    const logs = logsOf(source, opts.node);
+    if (logs.from === 'recording') ({ podName, lines } = await logs.read(source, opts, read));
+    else if (opts.api === 'rest') {
+      if (source.kind !== 'ssh') throw new UsageError(`--api rest reads /containerLogs over SSH: a ${source.kind} source has its log files here (leave out --api rest)`);
+      const { restPodLogs } = await import('./rest-logs');
+      const rest = await restPodLogs(opts, read);
+      conn = rest;
+      ({ podName, lines } = rest);
     } else {
       const [layout, { containerLogs }, { readPodLogs }] = await Promise.all([
         import('../logs/pod-log-layout'),
@@ -147,11 +156,13 @@ export async function run(argv: string[]): Promise<number> {
         import('../logs/pod-logs'),
       ]);
       const logsDir = layout.checkLogsDir(String(v['log-dir'] ?? layout.DEFAULT_POD_LOGS_DIR));
-      conn = await openAccess(opts, source);
-      const pod = await layout.findPodLogDir(conn.access, logsDir, opts.args[0]!);
-      const containers = await chooseContainers(conn.access, pod, v.container as string | undefined, v['all-containers'] === true);
+      const files = await logs.open(source, opts);
+      conn = files;
+      const pod = await layout.findPodLogDir(files.access, logsDir, opts.args[0]!);
+      const containers = await chooseContainers(files.access, pod, v.container as string | undefined, v['all-containers'] === true);
       podName = pod.name;
-      lines = readPodLogs(containerLogs(conn.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential');
+      if (opts.verbose) for (const c of containers) printError(`nodescope: reading ${pod.namespace}/${pod.name} container ${c} from its log files in ${pod.path}/${c} on ${files.access.where}`);
+      lines = readPodLogs(containerLogs(files.access), pod, containers, v.previous === true, read, v.interleave ? 'interleaved' : 'sequential');
     }
     const atLineStart = new Map<string, boolean>();
     let pending: Buffer[] = [];
@@ -177,7 +188,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    conn?.close();
+    await conn?.close();
   }
 }
 

@@ -185,10 +185,11 @@ describe('nodescope host keys and keys on the terminal', () => {
     'pods', h.host, '-p', String(h.port), '--login', user, '-i', key, '--known-hosts', knownHosts, '--socket', h.socketPath, '-o', 'ndjson',
   ];
 
+  // The built-in transport's own words; through OpenSSH, ssh refuses the key itself (app/ssh/openssh/openssh-transport.test.ts).
   it('refuses an unknown host without a terminal in one message, naming ssh-keyscan and the --known-hosts file', async () => {
     const knownHosts = join(dir, 'empty_known_hosts');
     await writeFile(knownHosts, '');
-    const r = await nodescope(direct(knownHosts));
+    const r = await nodescope([...direct(knownHosts), '--ssh', 'builtin']);
     expect(r.code).toBe(EXIT.connection);
     expect(r.stderr.match(/SHA256:/g), r.stderr).toHaveLength(2); // the message and the check in its next step
     expect(r.stderr).toContain('there is no one to ask whether to trust it');

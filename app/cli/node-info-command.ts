@@ -46,7 +46,7 @@ node:
  * `--api rest`. It is on the authenticated port only and needs the configz (or proxy) permission. A REST
  * connection that cannot be opened (an unreadable token, a refused certificate) fails this part alone.
  */
-async function configzReader(session: SshSession, target: SshTarget | HopLabel, opts: NodeCommandOptions, say: ((line: string) => void) | undefined) {
+async function configzReader(session: SshSession, target: SshTarget | HopLabel, opts: NodeCommandOptions) {
   const [{ openKubeletRest }, { terminalPrompter }] = await Promise.all([import('../kubelet-rest/kubelet-rest-connection'), import('./terminal-prompter')]);
   const prompter = terminalPrompter();
   let conn: KubeletRestConnection;
@@ -54,6 +54,7 @@ async function configzReader(session: SshSession, target: SshTarget | HopLabel, 
     conn = await openKubeletRest(target, {
       prompter,
       session,
+      // -v shows the request (restDialSettings announces each).
       ...(await restDialSettings(opts)),
       ...(opts.callTimeoutMs ? { callTimeoutMs: opts.callTimeoutMs } : {}),
     });
@@ -62,12 +63,7 @@ async function configzReader(session: SshSession, target: SshTarget | HopLabel, 
     return { configz: () => Promise.reject(err), close: async () => {} };
   }
   return {
-    configz: async () => {
-      say?.(`GET https://127.0.0.1:${conn.port}/configz on the node`);
-      const r = await conn.transport.get('/configz');
-      if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body.toString('utf8').trim().slice(0, 300)}`);
-      return r.body.toString('utf8');
-    },
+    configz: () => conn.client.configz(),
     close: async () => {
       await conn.close();
       prompter.close();
@@ -112,7 +108,7 @@ async function readNode(conn: KubeletConnection, opts: NodeCommandOptions & { ex
   const rest = opts.rest;
   let closeRest: (() => Promise<void>) | undefined;
   if (session && (rest.credentials.token || rest.credentials.clientCert)) {
-    const reader = await configzReader(session, conn.target!, opts, verbose ? say : undefined);
+    const reader = await configzReader(session, conn.target!, opts);
     options.configz = reader.configz;
     closeRest = reader.close;
   }

@@ -25,7 +25,7 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   --known-hosts FILE         known_hosts file to check and remember host keys in
   --ssh openssh|builtin      which SSH client reaches the node: your own ssh (every ssh_config
                              setting holds: ProxyCommand, certificates, FIDO keys, ControlMaster),
-                             or Nodescope's built-in one (default builtin)
+                             or Nodescope's built-in one (default: openssh where ssh is on PATH)
   -v, --verbose              say how the node is reached, with ssh's own -v lines
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
                              the same as giving unix:PATH as the source (here PATH may be relative)

@@ -1,6 +1,6 @@
 /**
- * The SSH session a node command reads the node through: the user's own ssh (--ssh openssh: their ssh_config
- * holds whole, prompts on this terminal) or the built-in client.
+ * The SSH session a node command reads the node through: the user's own ssh (the default where it is on PATH,
+ * --ssh openssh: their ssh_config holds whole, prompts on this terminal) or the built-in client (--ssh builtin).
  * Said on stderr with -v, with ssh's own -v lines.
  */
 import type { SshTransportChoice } from '../contract/nodes';
@@ -12,6 +12,7 @@ import type { SharedConnections } from './kubelet-connection';
 import type { NodeCommandOptions } from './node-options';
 import { printError } from './terminal-text';
 import { sshDestination } from '../source/ssh-destination';
+import { defaultSshTransport } from '../ssh/default-transport';
 
 export interface NodeSession {
   session: SshSession;
@@ -20,16 +21,13 @@ export interface NodeSession {
   transport: SshTransportChoice;
 }
 
-/**
- * --ssh, else the built-in client. OpenSSH is not the default yet: through it a login that hangs in
- * authentication is not given up at ConnectTimeout, a silent link is not reported, and a missing socket behind
- * the sudo bridge shows as a closed stream (the built-in client does all three).
- */
-export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? 'builtin';
+const say = (line: string) => printError(`nodescope: ${line}`);
+
+/** --ssh, else your OpenSSH wherever `ssh` is on PATH, else the built-in client (said once). */
+export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? defaultSshTransport(process.env, say);
 
 export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool'>): Promise<NodeSession> {
   const transport = sshTransportOf(opts);
-  const say = (line: string) => printError(`nodescope: ${line}`);
   if (transport === 'openssh') {
     const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
     const { knownHosts, ...flags } = opts.ssh;

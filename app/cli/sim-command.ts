@@ -64,7 +64,8 @@ PodResources API:
 container logs:
   --log-dir DIR                  write the pods' CRI log files under DIR as the kubelet lays them out
                                  in /var/log/pods (read them with nodescope logs --local SOCKET
-                                 --log-dir DIR); running containers print every second
+                                 --log-dir DIR, or with --rest-port from /containerLogs); running
+                                 containers print every second
   --log-max-size BYTES           rotate a log file at this size, older ones gzipped (default 65536)
   -h, --help`;
 
@@ -160,6 +161,8 @@ function options(argv: string[]): SimCliOptions | 'help' {
   if (values.authorizer === 'down') result.authorizerDown = true;
   if (values['pod-resources-socket'] !== undefined) result.podResourcesSocketPath = values['pod-resources-socket'];
   if (values['log-dir'] !== undefined) result.logDir = resolve(values['log-dir']);
+  // The REST API serves /containerLogs from the same files.
+  if (result.rest && result.logDir !== undefined) result.rest.logDir = result.logDir;
   const logMaxBytes = whole(values['log-max-size'], '--log-max-size', 1024);
   if (logMaxBytes !== undefined && result.logDir === undefined) throw new UsageError('--log-max-size needs --log-dir');
   if (logMaxBytes !== undefined) result.logMaxBytes = logMaxBytes;

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHost } from '../host/host';
 import { defaultStateDir } from '../host/state-dir';
@@ -12,7 +11,7 @@ import { EXIT } from './exit-codes';
 import { readHostsFile } from './fleet-sources';
 import { UsageError } from './usage-error';
 import { resolveSource } from './pod-source';
-import { SSH_SCHEME, sshDestination } from '../source/ssh-destination';
+import { sourceKindNode } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { usageHint } from './usage-hint';
 
@@ -25,7 +24,7 @@ Nodescope recording) as an offline source; an ssh destination, an ssh_config hos
 or unix:SOCKET as nodes added to the node list (those already in it are not added twice).
 
   --hosts-file FILE
-               also add the hosts listed in FILE: one per line, # comments, patterns allowed
+               also add the sources listed in FILE: one per line, # comments, patterns allowed
 
   --port N     listen on port N (default, or 0: any free port; the URL names it)
   --no-open    do not open a browser, only print the URL
@@ -64,29 +63,33 @@ function openBrowser(url: string, stateDir: string): LaunchPage | null {
   return page;
 }
 
-/** The files to open and the nodes to add that the command line names (docs/cli.md, "Many sources"). */
-function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
+/**
+ * The files to open and the nodes to add that the command line and --hosts-file name (docs/cli.md, "Many
+ * sources"), each as its kind takes it into the UI (app/source/source-registry.ts): the names expanded with
+ * ssh_config's Host patterns first, each once, then the nodes named exactly.
+ */
+export function uiSources(args: string[], hostsFile: string | undefined, sshConfig: string | undefined): { files: string[]; nodes: AddNodeSpec[] } {
   const files: string[] = [];
-  const named: string[] = [];
-  /** Sources named exactly (sockets, ssh:// destinations): added as they are, after the expanded hosts. */
+  const expanded = new Map<string, AddNodeSpec>();
   const exact: AddNodeSpec[] = [];
-  for (const arg of args) {
+  for (const arg of [...args, ...(hostsFile !== undefined ? readHostsFile(hostsFile) : [])]) {
     const source = resolveSource(arg, undefined);
-    if (source.kind === 'file') files.push(resolve(source.path));
-    else if (source.kind === 'unix') exact.push({ kind: 'unix', socketPath: source.path });
-    // ssh://user@host:port carries its settings; a plain name may be an ssh_config pattern to expand.
-    else if (source.host.startsWith(SSH_SCHEME)) exact.push({ kind: 'ssh', ...sshDestination(source.host) });
-    else named.push(source.host);
+    const entry = sourceKindNode(source.kind).ui?.(source);
+    if (!entry) throw new UsageError(`'${arg}' cannot be opened in the UI: give an SSH destination, unix:PATH or a pod file.`);
+    if ('open' in entry) files.push(entry.open);
+    else if ('add' in entry) exact.push(entry.add);
+    else for (const host of expandHosts(entry.expand, sshConfig)) expanded.set(JSON.stringify(entry.node(host)), entry.node(host));
   }
-  if (hostsFile !== undefined) named.push(...readHostsFile(hostsFile));
-  let hosts: string[];
+  return { files, nodes: [...expanded.values(), ...exact] };
+}
+
+function expandHosts(pattern: string, sshConfig: string | undefined): string[] {
   try {
-    hosts = expandHostPatterns(named, sshConfig);
+    return expandHostPatterns([pattern], sshConfig);
   } catch (err) {
     if (err instanceof HostPatternError) throw new UsageError(err.message);
     throw err;
   }
-  return { files, nodes: [...hosts.map((host): AddNodeSpec => ({ kind: 'ssh', host })), ...exact] };
 }
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */

@@ -131,7 +131,7 @@ describe('fake bridge', () => {
     });
     const watching = new AbortController();
     const seqs: number[] = [];
-    const watch = bridge.request('pods.watch', { nodeId: 'n1' }, { signal: watching.signal, onProgress: (d) => seqs.push(d.seq) });
+    const watch = bridge.request('pods.watch', { nodeId: 'n1' }, { signal: watching.signal, onProgress: (d) => 'seq' in d && seqs.push(d.seq) });
     await expect.poll(() => send).toBeDefined();
     send!({ nodeId: 'n1', seq: 4, reset: false, upserts: [row], removals: [] });
     watching.abort();

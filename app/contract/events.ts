@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
-import { WatchEventsSchema } from './pods';
 import { PromptSchema } from './prompts';
 
 /**
- * Everything the app core pushes to every window: name → payload schema. The core batches watchEvents
- * (at most a few per second per node is plenty); the renderer coalesces further, to at most one render
- * per animation frame. A node's pod batches are no event: a window subscribes to the nodes it shows
- * (`pods.watch`).
+ * Everything the app core pushes to every window: name → payload schema. A node's pod batches and
+ * events-feed lines are no event: a window subscribes to the nodes it shows (`pods.watch`) and gets
+ * theirs only.
  */
 export const events = {
   /**
@@ -20,7 +18,8 @@ export const events = {
   nodeRemoved: z.object({ nodeId: z.string() }),
   /** A node's metrics were read again (at an interval), or are gone (null: disconnected). */
   nodeMetrics: NodeMetricsEventSchema,
-  watchEvents: WatchEventsSchema,
+  /** The end of an ended instance's log was kept in the pod's history (pods.history lists it). */
+  podLogKept: z.object({ nodeId: z.string(), uid: z.string() }),
   prompt: PromptSchema,
   /** The prompt was answered elsewhere or is no longer needed. */
   promptClosed: z.object({ id: z.string() }),

@@ -27,6 +27,30 @@ export const PodVersionInfoSchema = z.object({
 });
 export type PodVersionInfo = z.infer<typeof PodVersionInfoSchema>;
 
+/**
+ * The end of the log of one of the pod's container instances, kept when the watch saw it end (a restart, a
+ * failed pod) or, on a recording, when the recorder did: logs.read with its `instance` reads the lines.
+ */
+export const KeptLogInfoSchema = z.object({
+  /** When it was kept (epoch ms): just after the version that showed the end. */
+  time: z.number(),
+  container: z.string(),
+  /** The instance's log file number on the node. */
+  instance: z.number().int().min(0),
+  /** restarted: a newer instance runs; ended: the container's current state is terminated. */
+  ended: z.enum(['restarted', 'ended']),
+  reason: z.string().optional(),
+  exitCode: z.number().int().optional(),
+  finishedAt: z.string().optional(),
+  /** Log lines (CRI records) kept. */
+  lines: z.number().int().min(0),
+  /** The instance's log held more before the lines kept. */
+  truncated: z.boolean(),
+  /** Why nothing was kept (the file was gone, not readable). */
+  missing: z.string().optional(),
+});
+export type KeptLogInfo = z.infer<typeof KeptLogInfoSchema>;
+
 export const PodHistorySchema = z.object({
   /** Oldest first; the last is the pod as it is now (or as it was deleted). */
   versions: z.array(PodVersionInfoSchema),
@@ -35,6 +59,8 @@ export const PodHistorySchema = z.object({
   /** The pod is gone from the source; its history is kept for the retention time. */
   deleted: z.boolean(),
   limits: HistoryLimitsSchema,
+  /** The ends of ended instances' logs kept, oldest first; absent when none. */
+  crashLogs: z.array(KeptLogInfoSchema).optional(),
 });
 export type PodHistoryView = z.infer<typeof PodHistorySchema>;
 

@@ -21,6 +21,11 @@ export const LogRequestSchema = z.object({
   container: z.string().min(1).max(63).optional(),
   /** The instance before the current one (kubectl logs --previous). */
   previous: z.boolean().default(false),
+  /**
+   * The end of this instance's log as the pod's history kept it when the instance ended (pods.history's
+   * crashLogs), rather than the node's file.
+   */
+  instance: z.number().int().min(0).optional(),
   /** The last N lines (kubectl logs --tail). */
   tailLines: z.number().int().min(0).max(LOG_LINES_MAX).default(1000),
   /** Only lines newer than this many seconds (kubectl logs --since). */
@@ -35,6 +40,8 @@ const LogTargetSchema = z.object({
   /** Containers with a log directory on the node, in name order. */
   containers: z.array(z.string()),
   container: z.string(),
+  /** Where the lines come from, in words: the node's log files, or the kubelet's REST API (`GET …/containerLogs/…`). */
+  from: z.string().optional(),
 });
 
 export const LogReadSchema = z.discriminatedUnion('status', [
@@ -45,12 +52,14 @@ export const LogReadSchema = z.discriminatedUnion('status', [
     /** Older lines of the range left out to keep the answer within LOG_READ_CHARS_MAX. */
     omitted: z.number().int().min(0).optional(),
     /**
-     * Set when the lines come from a recording: the end of the instance's log as the recorder captured it
-     * when the instance ended (the node may have removed the file since).
+     * Set when the lines were kept when the instance ended (by a recording, or in a live pod's history): the
+     * end of the instance's log as captured then (the node may have removed the file since).
      */
     captured: z
       .object({
-        /** When the recorder kept them (epoch ms). */
+        /** Who kept them: a recording, or the pod's history while the app watched the live node. */
+        by: z.enum(['recording', 'history']),
+        /** When they were kept (epoch ms). */
         at: z.number(),
         /** The instance's log file number on the node. */
         instance: z.number().int().min(0),

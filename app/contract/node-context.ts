@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { KUBELET_UNITS } from '../node-info/kubelet-journal';
+import { NodeIdSchema } from './nodes';
 
 /**
  * The node's context around its pods (node.info): the same JSON `nodescope node -o json` prints
@@ -28,6 +30,9 @@ const KubeletContainerSchema = z.object({
   container: z.string(),
   previous: z.boolean(),
 });
+
+/** One line of the kubelet's journal (`journalctl -o short-iso`); time and the rest absent on journalctl's own notes. */
+const JournalLineSchema = z.object({ time: z.string().optional(), host: z.string().optional(), identifier: z.string().optional(), pid: z.number().int().optional(), message: z.string() });
 
 export const NodeContextSchema = z.object({
   process: part(
@@ -61,9 +66,7 @@ export const NodeContextSchema = z.object({
   journal: part(
     z.object({
       unit: z.object({ unit: z.string(), loadState: z.string(), activeState: z.string().optional(), subState: z.string().optional() }),
-      lines: z.array(
-        z.object({ time: z.string().optional(), host: z.string().optional(), identifier: z.string().optional(), pid: z.number().int().optional(), message: z.string() }),
-      ),
+      lines: z.array(JournalLineSchema),
     }),
   ),
   containers: part(
@@ -78,9 +81,25 @@ export const NodeContextSchema = z.object({
 export type NodeContextView = z.infer<typeof NodeContextSchema>;
 export type NodeContextPart = NodeContextView[keyof NodeContextView];
 
+/** The config part's `from` when it is the kubelet's effective configuration (REST `/configz`), not its config file. */
+export const CONFIGZ_FROM = 'GET /configz (kubelet REST API)';
+
 /** Read (each part its own state), or not readable at all for this source now (its kind, not connected). */
 export const NodeContextReadSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('read'), context: NodeContextSchema }),
   z.object({ status: z.literal('unavailable'), message: z.string(), nextStep: z.string() }),
 ]);
 export type NodeContextRead = z.infer<typeof NodeContextReadSchema>;
+
+/**
+ * node.journalFollow, a subscription (jobs.ts): the unit's journal as the panel shows it (its last lines),
+ * then each line as the journal grows, until the caller cancels it (the panel closed, Follow turned off) or
+ * it ends by itself and answers why. The unit is one of the kubelet units Nodescope knows, never free text.
+ */
+export const JournalFollowRequestSchema = NodeIdSchema.extend({ unit: z.enum(KUBELET_UNITS) });
+export const JournalFollowProgressSchema = z.object({ lines: z.array(JournalLineSchema) });
+export const JournalFollowEndSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('unavailable'), message: z.string(), nextStep: z.string() }),
+  z.object({ status: z.literal('ended'), message: z.string(), nextStep: z.string() }),
+]);
+export type JournalFollowEnd = z.infer<typeof JournalFollowEndSchema>;

@@ -65,7 +65,13 @@ export const FeedLineSchema = z.object({
 });
 export type FeedLine = z.infer<typeof FeedLineSchema>;
 
-export const WatchEventsSchema = z.object({ lines: z.array(FeedLineSchema) });
+/** A node's feed lines of one frame, for the windows that watch the node (pods.watch). */
+export const WatchEventsSchema = z.object({ nodeId: z.string().min(1), lines: z.array(FeedLineSchema) });
+export type WatchEvents = z.infer<typeof WatchEventsSchema>;
+
+/** What a node's pods.watch sends, each as it is made: its pod batches and the lines of its events feed. */
+export const PodWatchItemSchema = z.union([PodDeltasSchema, WatchEventsSchema]);
+export type PodWatchItem = z.infer<typeof PodWatchItemSchema>;
 
 /** A field the decoder did not know, shown with its numbers (a newer kubelet sent it). */
 export const UnknownFieldViewSchema = z.object({

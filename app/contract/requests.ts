@@ -4,11 +4,11 @@ import { JobProgressSchema } from './jobs';
 import { HistoryLimitsSchema, PodHistorySchema, PodUidSchema, PodVersionRequestSchema } from './history';
 import { AddNodeSpecSchema, HostListExpansionSchema, MAX_NODES_AT_ONCE, NodeIdSchema, NodeInfoSchema, SshHostSchema } from './nodes';
 import { NodeMetricsSchema } from './node-metrics';
-import { NodeContextReadSchema } from './node-context';
+import { JournalFollowEndSchema, JournalFollowProgressSchema, JournalFollowRequestSchema, NodeContextReadSchema } from './node-context';
 import {
   ExportRequestSchema,
   ExportResultSchema,
-  PodDeltasSchema,
+  PodWatchItemSchema,
   PodDetailSchema,
   PodRowsSnapshotSchema,
 } from './pods';
@@ -16,7 +16,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
-import { PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
+import { PodFieldColumnRequestSchema, PodFieldColumnSchema, PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
 const Done = z.object({}).strict();
@@ -116,21 +116,26 @@ export const requests = {
   'nodes.metrics': { input: NodeIdSchema, output: NodeMetricsSchema.nullable() },
   /** The node's context around its pods, read now through its live source (node-context.ts): what `nodescope node -o json` prints. */
   'node.info': { input: NodeIdSchema, output: NodeContextReadSchema },
+  /** A subscription: the kubelet unit's journal, its last lines then each new one as progress (node-context.ts). */
+  'node.journalFollow': { input: JournalFollowRequestSchema, output: JournalFollowEndSchema, progress: JournalFollowProgressSchema },
   'sshHosts.list': { input: NoInput, output: z.array(SshHostSchema) },
   /** A host list (one host per line, # comments) with ssh_config patterns (worker-*) expanded to the aliases they match. */
   'sshHosts.expand': { input: z.object({ text: z.string().max(1 << 20, 'The host list is over 1 MiB: split it') }), output: HostListExpansionSchema },
   /** The node's current rows; later pods.watch batches with seq ≤ the returned seq are already included. */
   'pods.rows': { input: NodeIdSchema, output: PodRowsSnapshotSchema },
   /**
-   * A subscription (jobs.ts): the node's pod batches as they go out, to this window only, until it cancels
-   * (or goes away); answered when the node is removed. Subscribe before pods.rows: the batches the rows
-   * include are told apart by seq.
+   * A subscription (jobs.ts): the node's pod batches and its events-feed lines as they go out (a frame's
+   * at most once per frame, the core batches them), to this window only, until it cancels (or goes away);
+   * answered when the node is removed. Subscribe before pods.rows: the batches the rows include are told
+   * apart by seq.
    */
-  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodDeltasSchema },
+  'pods.watch': { input: NodeIdSchema, output: Done, progress: PodWatchItemSchema },
   /** The pod as it is now; a deleted pod whose history is kept, as it was deleted (deletedAt set). */
   'pods.get': { input: PodUidSchema, output: PodDetailSchema },
   /** Values of any pod fields for these pods, for the table's columns of fields (table-views.ts). */
   'pods.fields': { input: PodFieldsRequestSchema, output: PodFieldsSchema },
+  /** One pod field's values on every pod of the node, to sort the table by that field's column. */
+  'pods.fieldColumn': { input: PodFieldColumnRequestSchema, output: PodFieldColumnSchema },
   /** The pod table's columns per table and the saved views, as last set (kept across restarts). */
   'ui.tableViews': { input: NoInput, output: TableViewsSchema },
   /** Replaces them all; answers them as saved. */
@@ -177,7 +182,8 @@ export const requests = {
     ]),
   },
   'recording.stop': { input: NodeIdSchema, output: z.object({ path: z.string(), events: z.number().int().min(0) }) },
-  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema },
+  /** A job (jobs.ts): writes the pods to a file, pods written of all as progress; cancelled, it leaves no file. */
+  'pods.export': { input: ExportRequestSchema, output: ExportResultSchema, progress: JobProgressSchema },
   /**
    * A job (jobs.ts): compares two sources' pods in the app core, in slices (never holding its thread for
    * long), pairs done as progress (a few times a second); answers the counts and the first page of the pods

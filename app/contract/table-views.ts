@@ -23,20 +23,21 @@ export type ColumnLayout = z.infer<typeof ColumnLayoutSchema>;
 export const SavedViewSchema = z.object({
   name: z.string().trim().min(1, 'Name the view').max(60, 'A view name is at most 60 characters'),
   filter: z.string().max(2000),
-  sort: z.object({ key: z.string().min(1).max(40), descending: z.boolean() }),
+  /** A built-in column's key, or `field:` and a field's path (as long as a column id). */
+  sort: z.object({ key: ColumnIdSchema, descending: z.boolean() }),
   columns: ColumnLayoutSchema,
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
 
 /**
- * Which table a layout is for, by name: `node`, one node's pods table. (The table over several sources
- * keeps its own columns for now; a layout for it would go beside this one under its own name.)
+ * Which table a layout is for, by name: `node`, one node's pods table; `fleet`, the table over several
+ * sources (its NODE column tells their rows apart). Each keeps its own columns; saved views serve both.
  */
-export const TableKindSchema = z.enum(['node']);
+export const TableKindSchema = z.enum(['node', 'fleet']);
 export type TableKind = z.infer<typeof TableKindSchema>;
 
 export const TableViewsSchema = z.object({
-  layouts: z.object({ node: ColumnLayoutSchema.optional() }),
+  layouts: z.object({ node: ColumnLayoutSchema.optional(), fleet: ColumnLayoutSchema.optional() }),
   saved: z.array(SavedViewSchema).max(200),
 });
 export type TableViews = z.infer<typeof TableViewsSchema>;
@@ -57,3 +58,10 @@ export const PodFieldsRequestSchema = NodeIdSchema.extend({
  */
 export const PodFieldsSchema = z.object({ values: z.record(z.string(), z.array(z.array(z.string()).nullable())) });
 export type PodFields = z.infer<typeof PodFieldsSchema>;
+
+/** One field's values on every pod of the node, for sorting the table by that field's column. */
+export const PodFieldColumnRequestSchema = NodeIdSchema.extend({ path: z.string().min(1).max(400) });
+
+/** Per pod UID: the values the path reaches as text (several through lists), or null where the pod has no such field. */
+export const PodFieldColumnSchema = z.object({ values: z.record(z.string(), z.array(z.string()).nullable()) });
+export type PodFieldColumn = z.infer<typeof PodFieldColumnSchema>;

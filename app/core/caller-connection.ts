@@ -6,7 +6,7 @@ import {
   type RequestHandlers,
   type ServerFrame,
 } from '../contract';
-import type { AppEvent } from './app-event';
+import { isNodeWatchEvent, type AppEvent } from './app-event';
 
 /** The part of the app core one window talks to. */
 export interface BridgeCore {
@@ -32,8 +32,8 @@ export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame
   const connection = new AbortController();
 
   const unsubscribe = core.subscribe((event) => {
-    // A node's pod batches go to the windows that watch it (pods.watch), not to every window.
-    if (event.name === 'podDeltas') return;
+    // A node's pod batches and feed lines go to the windows that watch it (pods.watch), not to every window.
+    if (isNodeWatchEvent(event)) return;
     try {
       send({ type: 'event', name: event.name, payload: validateEvent(event.name, event.payload) });
     } catch (err) {

@@ -4,13 +4,14 @@ import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
-import type { AppEvent } from './app-event';
+import { isNodeWatchEvent, type AppEvent } from './app-event';
 import type { CoreOptions, OfflineSource, PodEventType, RecordingSource, RememberedNode } from './core-types';
 import { maskOf } from './node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { PromptBroker } from './prompt-broker';
+import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
 
@@ -55,6 +56,13 @@ export const versionsOf = (record: NodeRecord, uid: string): readonly PodVersion
   const versions = record.history.versions(uid);
   const at = record.info.state.phase === 'offline' ? record.info.state.timeline?.at : undefined;
   return at === undefined ? versions : versions.filter((v) => v.time <= at);
+};
+
+/** The pod's kept crash logs; a recording's up to the instant shown. */
+export const crashLogsOf = (record: NodeRecord, uid: string): readonly CrashLog[] => {
+  const logs = record.history.crashLogs(uid);
+  const at = record.info.state.phase === 'offline' ? record.info.state.timeline?.at : undefined;
+  return at === undefined ? logs : logs.filter((l) => l.time <= at);
 };
 
 /** What every concern's handlers share: the sources and their records, and the core's events. */
@@ -104,13 +112,14 @@ export function createCoreState(options: CoreOptions) {
     showState(record);
   });
 
-  // A batch goes to the windows watching its node. The node's record is sent again only when a batch
-  // changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
+  // A batch or feed lines go to the windows watching its node. The node's record is sent again only when a
+  // batch changed more than its pods (its history was trimmed): the pod count is the windows' own to keep.
   const podWatchers = new PodWatchers();
   const emitFromPods = (event: AppEvent) => {
     emit(event);
-    if (event.name !== 'podDeltas') return;
+    if (!isNodeWatchEvent(event)) return;
     podWatchers.deliver(event.payload);
+    if (event.name !== 'podDeltas') return;
     const record = nodes.get(event.payload.nodeId);
     if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
   };

@@ -2,6 +2,7 @@ import type { NodeInfo } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored } from '../pod/stored-pod';
+import type { CrashLog } from '../recording/crash-log';
 import type { AppEvent } from './app-event';
 import type { AppNotices } from './app-notices';
 import { createCoreState } from './core-state';
@@ -34,6 +35,13 @@ export interface Core {
   fieldMask(nodeId: string): FieldMask | null;
   /** The node's current pods as received (unmasked by the app), for a recording's start. */
   currentPods(nodeId: string): DecodedPod[];
+  /**
+   * Keeps the end of an ended instance's log in its pod's history (captured on the Node side, which reads
+   * the node's files), and tells the windows; nothing when the node or the pod's history is gone.
+   */
+  keepCrashLog(nodeId: string, log: CrashLog): void;
+  /** Every crash log the node's pod histories keep. */
+  crashLogs(nodeId: string): CrashLog[];
   /** Marks the node as being recorded to path (undefined: no longer). */
   setRecording(nodeId: string, path: string | undefined): void;
   close(): Promise<void>;
@@ -78,6 +86,10 @@ export function createCore(options: CoreOptions): Core {
     },
     fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
     currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map((e) => decodeStored(e.pod)),
+    keepCrashLog(nodeId, log) {
+      if (nodes.get(nodeId)?.history.keepCrashLog(log)) core.emit({ name: 'podLogKept', payload: { nodeId, uid: log.uid } });
+    },
+    crashLogs: (nodeId) => nodes.get(nodeId)?.history.allCrashLogs() ?? [],
     setRecording(nodeId, path) {
       const record = nodes.get(nodeId);
       if (!record) return;

@@ -1,6 +1,6 @@
 import { ContractError, type PodHistoryView } from '../contract';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
-import { versionsOf, type CoreState, type NodeRecord } from './core-state';
+import { crashLogsOf, versionsOf, type CoreState, type NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
 import { describePodChange } from './pod-change';
 import type { PodVersion } from './pod-history';
@@ -25,11 +25,24 @@ export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.histo
       throw new ContractError('not-found', `Pod ${uid} has no history on ${record.info.label}.`, 'It was deleted and its history has expired; pick another pod.');
     }
     const trimmed = record.history.trimmed(uid);
+    const crashLogs = crashLogsOf(record, uid).map(({ time, container, instance, ended, reason, exitCode, finishedAt, lines, truncated, missing }) => ({
+      time,
+      container,
+      instance,
+      ended,
+      lines,
+      truncated,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(finishedAt !== undefined ? { finishedAt } : {}),
+      ...(missing !== undefined ? { missing } : {}),
+    }));
     return {
       versions: versions.map((v, i) => ({ id: v.id, time: v.time, event: v.event, change: describeVersion(record, v, versions[i - 1], trimmed > 0) })),
       trimmed,
       deleted: versions.at(-1)!.event === 'DELETED',
       limits: { ...core.limits },
+      ...(crashLogs.length ? { crashLogs } : {}),
     };
   };
   return {

@@ -1,4 +1,4 @@
-import { PodDeltasSchema, type FeedLine, type PodDeltas, type PodRow, type PodRowsSnapshot } from '../contract';
+import { PodDeltasSchema, WatchEventsSchema, type FeedLine, type PodDeltas, type PodRow, type PodRowsSnapshot } from '../contract';
 import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../pod/view/pod-field-sources';
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
@@ -70,7 +70,7 @@ export class NodePods {
     private readonly emit: (event: AppEvent) => void,
     frameMs?: number,
   ) {
-    this.feed = createFrameBatcher((lines) => emit({ name: 'watchEvents', payload: { lines } }), frameMs);
+    this.feed = createFrameBatcher((lines) => this.sendFeed(lines), frameMs);
     this.deltas = createFrameBatcher((changes) => this.send(changes), frameMs);
   }
 
@@ -212,6 +212,16 @@ export class NodePods {
     }
     const payload: PodDeltas = parsed.data;
     this.emit({ name: 'podDeltas', payload });
+  }
+
+  /** A frame's feed lines, validated here as its pod batches are (they go to the node's watchers as they are). */
+  private sendFeed(lines: FeedLine[]): void {
+    const parsed = WatchEventsSchema.safeParse({ nodeId: this.nodeId, lines });
+    if (!parsed.success) {
+      console.error(`nodescope: dropped feed lines: ${parsed.error.message}`);
+      return;
+    }
+    this.emit({ name: 'watchEvents', payload: parsed.data });
   }
 
   private line(type: FeedLine['type'], pod: Pick<PodRow, 'namespace' | 'name' | 'uid'>, change: string): void {

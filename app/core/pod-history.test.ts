@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DecodedPod } from '../pod/pod-tree';
 import { encodePod } from '../pod/encode';
 import { decodeStored } from '../pod/stored-pod';
+import { DEFAULT_CRASH_LOG_BOUNDS, type CrashLog } from '../recording/crash-log';
 import { PodHistory } from './pod-history';
 import { estimateBytes } from './pod-size';
 
@@ -117,5 +118,48 @@ describe('pod history', () => {
     expect(h.versions('a')).toHaveLength(3);
     // Only what keeping a version costs besides its pod (as the first's cost beyond its bytes).
     expect(h.versions('a')[1]!.bytes).toBe(first!.bytes - again.bytes.length);
+  });
+});
+
+describe("pod history's kept crash logs", () => {
+  const log = (uid: string, instance: number, lines: number, bytes = 10): CrashLog => ({
+    time: instance,
+    uid,
+    namespace: 'default',
+    name: `pod-${uid}`,
+    container: 'app',
+    containerID: `containerd://${uid}-${instance}`,
+    instance,
+    ended: 'restarted',
+    records: Buffer.alloc(bytes, 0x61),
+    lines,
+    truncated: false,
+  });
+
+  it('keeps them with their pod, drops the oldest past a recording\'s allowance, and with the pod when its history expires', () => {
+    let now = 0;
+    const h = new PodHistory(limits, () => now);
+    h.record('a', 'LISTED', pod('a', 0), 0);
+    h.record('b', 'LISTED', pod('b', 0), 0);
+    expect(h.keepCrashLog(log('gone', 0, 1))).toBe(false);
+    const half = DEFAULT_CRASH_LOG_BOUNDS.totalLines / 2;
+    expect(h.keepCrashLog(log('a', 0, half))).toBe(true);
+    h.keepCrashLog(log('b', 0, half));
+    expect(h.allCrashLogs().map((l) => [l.uid, l.instance])).toEqual([['a', 0], ['b', 0]]);
+    // One more line than allowed: the oldest capture goes, whichever pod it is of.
+    h.keepCrashLog(log('b', 1, 1));
+    expect(h.crashLogs('a')).toEqual([]);
+    expect(h.crashLogs('b').map((l) => l.instance)).toEqual([0, 1]);
+    // Bytes count as lines do.
+    h.keepCrashLog(log('a', 1, 1, DEFAULT_CRASH_LOG_BOUNDS.totalBytes));
+    expect(h.allCrashLogs().map((l) => [l.uid, l.instance])).toEqual([['a', 1]]);
+    // Deleted and expired: its captures go with its versions, and free their share of the allowance.
+    h.record('a', 'DELETED', pod('a', 0), 0);
+    now = limits.deletedRetentionMs;
+    h.sweep(now);
+    expect(h.allCrashLogs()).toEqual([]);
+    h.keepCrashLog(log('b', 2, half));
+    h.keepCrashLog(log('b', 3, half));
+    expect(h.crashLogs('b').map((l) => l.instance)).toEqual([2, 3]);
   });
 });

@@ -1,4 +1,5 @@
 import type { PodTree } from '../pod/pod-tree';
+import { DEFAULT_CRASH_LOG_BOUNDS, type CrashLog } from '../recording/crash-log';
 import { isPodBytes, sameStored, type StoredPod } from '../pod/stored-pod';
 import { estimateBytes, shareUnchanged } from './pod-size';
 
@@ -46,7 +47,12 @@ interface PodRecord {
   deletedAt: number | null;
   /** Estimated bytes of the newest version, so its cost is known once a newer one shares with it. */
   newestBytes: number;
+  /** The end of the log of each of its container instances that ended while watched, oldest first. */
+  crashLogs?: CrashLog[];
 }
+
+/** What the kept crash logs of one source may hold at most: as much as a recording keeps by default. */
+const CRASH_LOG_BUDGET = { lines: DEFAULT_CRASH_LOG_BOUNDS.totalLines, bytes: DEFAULT_CRASH_LOG_BOUNDS.totalBytes };
 
 /**
  * Every pod's versions of one source, oldest first, each with its arrival time and event. Bounded by
@@ -66,6 +72,11 @@ export class PodHistory {
   private deleted: { uid: string; at: number }[] = [];
   private total = 0;
   private nextId = 1;
+  /** Crash logs in arrival order, for their budget; dropped ones (their pod's history expired) are skipped. */
+  private crashQueue: { uid: string; log: CrashLog }[] = [];
+  private readonly crashKept = new Set<CrashLog>();
+  private crashLines = 0;
+  private crashBytes = 0;
   /** Some version was dropped to stay within the limits since the source started. */
   trimmedAny = false;
 
@@ -143,6 +154,39 @@ export class PodHistory {
     return latest && isPodBytes(latest) ? latest.bytes : undefined;
   }
 
+  /**
+   * The end of an ended instance's log (app/recording/crash-log-capture.ts), kept with its pod's history and
+   * dropped with it; past the budget the oldest captures of the source go first. False when the pod has no
+   * history to keep it in (expired meanwhile).
+   */
+  keepCrashLog(log: CrashLog): boolean {
+    const record = this.pods.get(log.uid);
+    if (!record) return false;
+    (record.crashLogs ??= []).push(log);
+    this.crashKept.add(log);
+    this.crashQueue.push({ uid: log.uid, log });
+    this.crashLines += log.lines;
+    this.crashBytes += log.records?.length ?? 0;
+    while ((this.crashLines > CRASH_LOG_BUDGET.lines || this.crashBytes > CRASH_LOG_BUDGET.bytes) && this.crashQueue.length > 1) {
+      const oldest = this.crashQueue.shift()!;
+      if (!this.crashKept.has(oldest.log)) continue;
+      // A pod's captures are queued in its own order, so this one is its oldest.
+      this.pods.get(oldest.uid)?.crashLogs?.shift();
+      this.dropCrashLog(oldest.log);
+    }
+    return true;
+  }
+
+  /** The pod's kept crash logs, oldest first. */
+  crashLogs(uid: string): readonly CrashLog[] {
+    return this.pods.get(uid)?.crashLogs ?? [];
+  }
+
+  /** Every kept crash log of the source. */
+  allCrashLogs(): CrashLog[] {
+    return [...this.pods.values()].flatMap((r) => r.crashLogs ?? []);
+  }
+
   /** How many of the pod's earlier versions were dropped to stay within the limits. */
   trimmed(uid: string): number {
     return this.pods.get(uid)?.trimmed ?? 0;
@@ -172,6 +216,10 @@ export class PodHistory {
     this.kept.clear();
     this.deleted = [];
     this.total = 0;
+    this.crashQueue = [];
+    this.crashKept.clear();
+    this.crashLines = 0;
+    this.crashBytes = 0;
   }
 
   /** Drops the history of pods deleted longer ago than the retention. */
@@ -183,7 +231,9 @@ export class PodHistory {
       // Only if it is still deleted since then (it may have come back, or been deleted again later).
       if (record && record.deletedAt === at) {
         for (const v of record.versions) this.drop(v);
+        for (const log of record.crashLogs ?? []) this.dropCrashLog(log);
         this.pods.delete(uid);
+        if (this.crashQueue.length > 2 * this.crashKept.size + 64) this.crashQueue = this.crashQueue.filter((q) => this.crashKept.has(q.log));
       }
     }
   }
@@ -194,6 +244,12 @@ export class PodHistory {
     for (const dropped of record.versions.splice(0, excess)) this.drop(dropped);
     record.trimmed += excess;
     this.trimmedAny = true;
+  }
+
+  private dropCrashLog(log: CrashLog): void {
+    if (!this.crashKept.delete(log)) return;
+    this.crashLines -= log.lines;
+    this.crashBytes -= log.records?.length ?? 0;
   }
 
   private drop(version: PodVersion): void {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { detachedCall, type NodeInfo, type PodDeltas, type ServerFrame } from '../contract';
+import { detachedCall, type FeedLine, type NodeInfo, type PodDeltas, type PodWatchItem, type ServerFrame } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
 import { openCallerConnection } from './caller-connection';
 import { PodWatchers } from './pod-watchers';
@@ -30,13 +30,19 @@ async function twoNodes() {
   const b = await add('b');
   const window = () => {
     const frames: ServerFrame[] = [];
+    const items = () => frames.flatMap((f) => (f.type === 'progress' ? [f.progress as PodWatchItem] : []));
     const connection = openCallerConnection({ handlers: hub.handlers, subscribe: (l) => hub.subscribe(l) }, (frame) => frames.push(frame), () => {});
     let id = 0;
     return {
       frames,
       connection,
       watch: (node: NodeInfo) => (connection.receive({ type: 'request', id: ++id, name: 'pods.watch', input: { nodeId: node.id } }), id),
-      batches: () => frames.flatMap((f) => (f.type === 'progress' ? [f.progress as PodDeltas] : [])),
+      batches: () => items().flatMap((item) => ('seq' in item ? [item] : [])),
+      /** Feed lines, whether they came through a watch or (as they must not) as an event to every window. */
+      lines: () => [
+        ...items().flatMap((item) => ('lines' in item ? item.lines : [])),
+        ...frames.flatMap((f) => (f.type === 'event' && f.name === 'watchEvents' ? (f.payload as { lines: FeedLine[] }).lines : [])),
+      ],
       states: (node: NodeInfo) => frames.flatMap((f) => (f.type === 'event' && f.name === 'nodeState' && (f.payload as NodeInfo).id === node.id ? [f.payload as NodeInfo] : [])),
     };
   };
@@ -44,7 +50,7 @@ async function twoNodes() {
 }
 
 describe('pod batches by subscription', () => {
-  it('a window watching node a receives none of node b\'s batches, nor any as an event', async () => {
+  it('a window watching node a receives none of node b\'s batches or feed lines, nor any as an event', async () => {
     const { a, b, window } = await twoNodes();
     const one = window();
     const two = window();
@@ -60,6 +66,11 @@ describe('pod batches by subscription', () => {
     expect(new Set(one.batches().map((d) => d.nodeId))).toEqual(new Set([a.node.id]));
     expect(new Set(two.batches().map((d) => d.nodeId))).toEqual(new Set([b.node.id]));
     for (const w of [one, two]) expect(w.frames.filter((f) => f.type === 'event' && f.name === 'podDeltas')).toEqual([]);
+    // The events feed likewise: each window gets the lines of the node it watches, and none of the other's.
+    await expect.poll(() => one.lines().map((l) => l.uid)).toEqual(expect.arrayContaining(['a-1']));
+    await expect.poll(() => two.lines().map((l) => l.uid)).toEqual(expect.arrayContaining(['b-1', 'b-2']));
+    expect(new Set(one.lines().map((l) => l.nodeId))).toEqual(new Set([a.node.id]));
+    expect(new Set(two.lines().map((l) => l.nodeId))).toEqual(new Set([b.node.id]));
   });
 
   it('ends a watch its window cancels or leaves, and answers one whose node is removed', async () => {

@@ -1,21 +1,21 @@
-import type { CallContext, PodDeltas } from '../contract';
+import type { CallContext, PodWatchItem } from '../contract';
 
 /**
  * Who watches which node's pods (`pods.watch`, a subscription: app/contract/jobs.ts): each window gets
- * the batches of the nodes it watches and no others', until it cancels, goes away, or the node is
- * removed. Looked up by node, so a batch costs its own watchers only, however many nodes a window watches.
+ * the pod batches and feed lines of the nodes it watches and no others', until it cancels, goes away, or
+ * the node is removed. Looked up by node, so a batch costs its own watchers only, however many nodes a window watches.
  */
 export class PodWatchers {
-  private readonly byNode = new Map<string, Set<(batch: PodDeltas) => void>>();
+  private readonly byNode = new Map<string, Set<(item: PodWatchItem) => void>>();
   private readonly ends = new Map<string, Set<() => void>>();
 
-  /** Sends the node's batches to the caller; answers when the node is removed, rejects when cancelled. */
-  watch(nodeId: string, call: CallContext<PodDeltas>): Promise<Record<string, never>> {
+  /** Sends the node's batches and feed lines to the caller; answers when the node is removed, rejects when cancelled. */
+  watch(nodeId: string, call: CallContext<PodWatchItem>): Promise<Record<string, never>> {
     return new Promise((resolve, reject) => {
-      // A batch its contract refuses (a core bug) fails this watch alone, not the node's other watchers.
-      const send = (batch: PodDeltas) => {
+      // An item its contract refuses (a core bug) fails this watch alone, not the node's other watchers.
+      const send = (item: PodWatchItem) => {
         try {
-          call.progress(batch);
+          call.progress(item);
         } catch (err) {
           stop();
           reject(err);
@@ -41,9 +41,9 @@ export class PodWatchers {
     });
   }
 
-  /** A node's batch, to the windows watching it. */
-  deliver(batch: PodDeltas): void {
-    for (const send of this.byNode.get(batch.nodeId) ?? []) send(batch);
+  /** A node's batch or feed lines, to the windows watching it. */
+  deliver(item: PodWatchItem): void {
+    for (const send of this.byNode.get(item.nodeId) ?? []) send(item);
   }
 
   /** The node is gone: its watches are over. */

@@ -6,14 +6,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
-import type { NodeInfo, NodeMetrics, Prompt } from '../contract';
+import { CONFIGZ_FROM, type LogRead, type NodeContextRead, type NodeInfo, type NodeMetrics, type Prompt } from '../contract';
+import { containerLogs } from '../logs/container-logs';
+import { localFileAccess } from '../logs/local-file-access';
+import { containerStatuses } from '../sim/pod-status';
+import { startSimContainerLogs, type SimContainerLogs } from '../sim/sim-container-logs';
 import { PINS_FILE_NAME, pinName } from '../kubelet-rest/kubelet-certificate-pins';
 import type { PodObject } from '../pod/pod-tree';
 import { GPU_RESOURCE } from '../sim/pod-resources-server';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
-import { callerOf, driveHost } from './testing/drive-host';
+import { callerOf, driveHost, startCall } from './testing/drive-host';
 import { createHost, type Host } from './host';
 
 const TOKEN = 'tok-app-0123456789';
@@ -25,12 +29,15 @@ let stateDir: string;
 let tokenFile: string;
 let events: AppEvent[];
 let call: ReturnType<typeof callerOf>;
+let logDir: string;
+let logs: SimContainerLogs;
 
 const node = async (id: string) => (await call<NodeInfo[]>('nodes.list')).find((n) => n.id === id);
 const pending = async (kind: Prompt['kind']) => (await call<Prompt[]>('prompts.pending')).find((p) => p.kind === kind);
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ns-inspector-rest-'));
+  logDir = join(dir, 'pods');
   h = await startSshHarness({
     startKubelet: async (socketPath) =>
       (sim = await startSimulatedKubelet({
@@ -39,9 +46,12 @@ beforeAll(async () => {
         podResourcesSocketPath: socketPath,
         pods: 60,
         seed: 41,
-        rest: { tokens: { [TOKEN]: 'alice' } },
+        rest: { tokens: { [TOKEN]: 'alice' }, logDir },
       })),
   });
+  // Printed on demand (tick), so a read can be compared with the files.
+  logs = startSimContainerLogs(sim.store, { dir: logDir, seed: 41, intervalMs: 0 });
+  for (let i = 0; i < 3; i++) logs.tick();
   tokenFile = join(dir, 'token');
   writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
   stateDir = join(dir, 'state');
@@ -49,6 +59,7 @@ beforeAll(async () => {
   ({ events, call } = driveHost(inspector));
 }, 120_000);
 afterAll(async () => {
+  logs?.stop();
   await inspector?.close();
   await h?.stop();
 });
@@ -110,6 +121,41 @@ describe('a node read through the kubelet REST API in the app', () => {
     } finally {
       sim.rest!.lingering.delete('ghost');
     }
+  }, 40_000);
+
+  it("reads a pod's log from the kubelet's /containerLogs, the same lines the files hold, and says so; a follow sees new lines", async () => {
+    const id = (await call<NodeInfo[]>('nodes.list'))[0]!.id;
+    const pod = sim.store.list().find((p) => containerStatuses(p).some((c) => (c.state as PodObject).running))!;
+    const m = pod.metadata as PodObject;
+    const [uid, namespace, name] = [m.uid, m.namespace, m.name].map(String) as [string, string, string];
+    const container = String(containerStatuses(pod).find((c) => (c.state as PodObject).running)!.name);
+    const r = await call<LogRead>('logs.read', { nodeId: id, uid, container, tailLines: 5 });
+    if (r.status !== 'ok') throw new Error(`${r.message} ${r.nextStep}`);
+    expect(r.from).toBe(`the kubelet REST API: GET https://127.0.0.1:${sim.rest!.port}/containerLogs/${namespace}/${name}/${container}?tailLines=5`);
+    let files = '';
+    const dirOnNode = { namespace, name, uid, path: join(logDir, `${namespace}_${name}_${uid}`) };
+    for await (const w of containerLogs(localFileAccess()).read({ pod: dirOnNode, container }, { tailLines: 5 })) files += w.bytes.toString();
+    expect(r.lines).toEqual(files.split('\n').slice(0, -1));
+    expect(sim.rest!.requests.some((q) => q.path === `/containerLogs/${namespace}/${name}/${container}` && q.status === 200)).toBe(true);
+
+    const follow = startCall(inspector, 'logs.follow', { nodeId: id, uid, container, tailLines: 0 });
+    await pollUntil('following', () => follow.progress[0]);
+    expect(follow.progress[0]).toMatchObject({ status: 'following', from: expect.stringContaining('/containerLogs/') });
+    await pollUntil('a line written after the follow started', () => (logs.tick(), follow.progress.length > 1), (seen) => seen);
+    follow.cancel();
+    expect(await follow.result).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+
+    const missing = await call<LogRead>('logs.read', { nodeId: id, uid, container: 'nope' });
+    expect(missing).toMatchObject({ status: 'unavailable', message: expect.stringContaining('404 container "nope" not found in pod') });
+  }, 40_000);
+
+  it("shows the kubelet's effective configuration and feature gates from /configz, saying so", async () => {
+    const id = (await call<NodeInfo[]>('nodes.list'))[0]!.id;
+    const r = await call<NodeContextRead>('node.info', { nodeId: id });
+    if (r.status !== 'read') throw new Error(r.message);
+    expect(r.context.config).toMatchObject({ from: CONFIGZ_FROM, value: { nodeName: sim.nodeName, featureGates: { PodsAPI: true } } });
+    expect(r.context.featureGates).toMatchObject({ from: expect.stringContaining(CONFIGZ_FROM), value: { gates: { PodsAPI: true }, podsApi: { enabled: true } } });
+    expect(sim.rest!.requests.some((q) => q.path === '/configz' && q.status === 200 && q.user === 'alice')).toBe(true);
   }, 40_000);
 
   it('drops the metrics when the node disconnects: nothing stale is shown as current', async () => {

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleRequest, type NodeInfo, type PodDeltas } from '../contract';
+import { ContractError, handleRequest, type JobProgress, type NodeInfo, type PodDeltas } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import type { AppEvent } from '../core/app-event';
 import { podToNdjsonLine } from '../pod/kubectl-json';
@@ -106,6 +106,23 @@ describe('inspector with the demo node', () => {
     expect(detail.notSelected).not.toContain('name');
     await call('nodes.setMask', { nodeId: info.id, mask: '' });
     await pollUntil('whole pods again', demoInfo, (n) => liveWithPods(n) && n.maskHonoured === null);
+  });
+
+  it('runs an export as a job: its caller sees how many pods are written of all, and cancelled it leaves no file', async () => {
+    const info = (await demoInfo())!;
+    const dir = mkdtempSync(join(tmpdir(), 'ns-export-job-'));
+    const job = new AbortController();
+    const seen: JobProgress[] = [];
+    // Cancelled at its first progress: the file is open by then, its pods not yet all written.
+    const progress = (p: unknown) => {
+      seen.push(p as JobProgress);
+      job.abort(new ContractError('cancelled', 'Its window cancelled it.'));
+    };
+    const result = await handleRequest(inspector.handlers, 'pods.export', { nodeId: info.id, uids: 'all', format: 'list', path: join(dir, 'pods.json') }, { signal: job.signal, caller: new AbortController().signal, progress });
+    expect(result).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(seen).toEqual([{ done: 0, total: expect.any(Number) }]);
+    expect(seen[0]!.total).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('exports the node as a kubectl List and as NDJSON, written atomically', async () => {
@@ -328,7 +345,9 @@ describe('inspector with a native save dialog (Electron)', () => {
 
       const saved = await handleRequest(app.handlers, 'pods.export', { nodeId: demo.id, uids: 'all', format: 'ndjson' });
       expect(saved).toMatchObject({ ok: true, value: { status: 'saved', path: chosen } });
-      expect(suggested).toEqual([join(dir, `${demo.label.replace(/[^\w.-]+/g, '_')}-pods.ndjson`)]);
+      // The node and the time in the name, as every default export and recording name has (default-file-names.ts).
+      expect(suggested).toHaveLength(1);
+      expect(suggested[0]).toMatch(new RegExp(`^${dir}/Demo_node_simulated-\\d{4}-\\d\\d-\\d\\dT\\d{6}Z-pods\\.ndjson$`));
       expect(JSON.parse(readFileSync(chosen, 'utf8').split('\n')[0]!).kind).toBe('Pod');
     } finally {
       await app.close();

@@ -19,13 +19,16 @@ import type { HistoryLimits } from '../core/pod-history';
 import { loadSavedNodes, saveNodes, savedNodesPath, setAsideSavedNodes, type LoadedNode } from './saved-nodes';
 import { expandHostLines, listSshHosts } from './ssh-hosts';
 import { openPodFile, readUploadedPodFile } from '../snapshot/open-pod-file';
+import { recordingFileName } from '../util/default-file-names';
 import type { PodFile, PodFileProvenance } from '../snapshot/pod-file';
 import { writeSnapshotSidecar } from '../snapshot/snapshot-provenance';
 import { offlineSourceOf } from './pod-file-source';
 import { NodeRecorder } from './node-recorder';
+import { LiveCrashLogs } from './live-crash-logs';
 import { openPresetStore } from './preset-store';
 import { tableHandlers } from './table-handlers';
 import { nodeInfoHandlers } from './node-info-service';
+import type { NodePrograms } from '../node-info/node-commands';
 import type { NodeReachable } from '../source/node-access';
 import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
@@ -66,6 +69,8 @@ export interface HostOptions {
   openLink?: (request: NodeLinkRequest, kind: KindLinkOptions) => NodeLink;
   /** Where nodes keep container logs (the kubelet's podLogsDir); default /var/log/pods (tests: a folder of their own). */
   podLogsDir?: string;
+  /** Where nodes' programs are (journalctl, crictl…) when not on their PATH; tests: stand-ins. */
+  nodePrograms?: Partial<NodePrograms>;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
   logPollIntervalMs?: number;
 }
@@ -163,19 +168,32 @@ export async function createHost(options: HostOptions): Promise<Host> {
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
   });
 
+  // Always on for a live node: the end of each instance that ends goes into its pod's history.
+  const liveLogs = new LiveCrashLogs({
+    logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
+    keep: (nodeId, log) => core.keepCrashLog(nodeId, log),
+    now: Date.now,
+  });
+
   const presets = await openPresetStore(options.stateDir);
   const tableViews = await openTableViewsStore(options.stateDir);
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink & Partial<NodeReachable>>();
+  /** Each node's current link's end, for what follows its node (the kubelet's journal). */
+  const linksClosed = new Map<string, AbortSignal>();
   const coreOptions: CoreOptions = {
     openLink: (request) => {
       listedSinceConnect.delete(request.nodeId);
       const link = openingOf(request.spec.kind).openLink(request);
       links.set(request.nodeId, link);
+      const closed = new AbortController();
+      linksClosed.set(request.nodeId, closed.signal);
       return {
         ...link,
         close: () => {
           if (links.get(request.nodeId) === link) links.delete(request.nodeId);
+          if (linksClosed.get(request.nodeId) === closed.signal) linksClosed.delete(request.nodeId);
+          closed.abort();
           podLogs.stopNode(request.nodeId);
           return link.close();
         },
@@ -186,6 +204,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     removed: async (info) => {
       listedSinceConnect.delete(info.id);
       recorder.stopQuietly(info.id);
+      liveLogs.removed(info.id);
       fileProvenance.delete(info.id);
       recordedLogs.delete(info.id);
       // What the kind started for its sources (the demo's simulated kubelet) stops until asked for again.
@@ -211,6 +230,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         memory.afterLargeChange();
       }
       recorder.podEvent(nodeId, type, pods);
+      liveLogs.podEvent(nodeId, type, pods);
     },
     ...(options.history ? { history: options.history } : {}),
   };
@@ -219,7 +239,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     node: (nodeId) => core.node(nodeId),
     pod: async (nodeId, uid) => (await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).summary,
     logFiles: async (nodeId) => links.get(nodeId)?.logFiles?.(),
-    crashLogs: (nodeId) => recordedLogs.get(nodeId),
+    kubeletLogs: async (nodeId) => links.get(nodeId)?.kubeletLogs?.(),
+    crashLogs: (nodeId) => recordedLogs.get(nodeId) ?? core.crashLogs(nodeId),
     podObject: async (nodeId, uid) => JSON.parse((await core.handlers['pods.get']({ nodeId, uid }, detachedCall())).json) as PodObject,
     ...(options.logPollIntervalMs !== undefined ? { pollIntervalMs: options.logPollIntervalMs } : {}),
   });
@@ -271,7 +292,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const openFile = (file: PodFile) => {
     const info = core.openOffline(offlineSourceOf(file));
     fileProvenance.set(info.id, file.provenance);
-    if (file.kind === 'recording') recordedLogs.set(info.id, file.crashLogs);
+    if (file.kind === 'recording') {
+      recordedLogs.set(info.id, file.crashLogs);
+      // Its pods' histories list them too (the History tab), the same objects: no second copy.
+      for (const log of file.crashLogs) core.keepCrashLog(info.id, log);
+    }
     return info;
   };
 
@@ -322,7 +347,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       jumpPool.retry();
       return core.handlers['nodes.connect'](input, call);
     },
-    'pods.export': async ({ nodeId, uids, format, path, replace }) => {
+    'pods.export': async ({ nodeId, uids, format, path, replace }, call) => {
       const node = core.node(nodeId);
       const pods = core.shownPods(nodeId, uids);
       if (pods.length === 0) {
@@ -330,7 +355,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       const target = await chooseExportTarget({ path, replace, format, nodeLabel: node.label, exportDir, pickSavePath: options.pickSavePath });
       if (target === null) return { status: 'cancelled' };
-      const written = await writeExport(target, pods, format, core.fieldMask(nodeId));
+      const written = await writeExport(target, pods, format, { mask: core.fieldMask(nodeId), signal: call.signal, progress: call.progress });
       // Where and when the pods were taken goes beside the export, which stays exactly kubectl's output:
       // a file's own provenance (an offline source is never passed off as live), else this node now.
       const fromFile = fileProvenance.get(nodeId);
@@ -376,7 +401,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (!options.pickSavePath) {
           throw new ContractError('invalid-input', 'Give a file path for the recording.', `For example ${join(exportDir, 'node.recording.ndjson')}.`);
         }
-        target = await options.pickSavePath(join(exportDir, `${node.label.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '')}.recording.ndjson`));
+        target = await options.pickSavePath(join(exportDir, recordingFileName(node.label, new Date())));
         if (target === null) return { status: 'cancelled' };
       }
       await recorder.start(nodeId, target);
@@ -389,6 +414,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
       pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      linkClosed: (nodeId) => linksClosed.get(nodeId),
+      ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),
   };
 

@@ -5,6 +5,7 @@
  * reset() carries the full set after the first sync and after every re-sync; change() the live events.
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
+import { defaultSshTransport } from '../ssh/default-transport';
 import type { NodeState, PodRow } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
@@ -229,9 +230,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(spec.jumpHost ? { proxyJump: spec.jumpHost } : {}),
       ...(options.sshConfigFile ? { configFile: options.sshConfigFile } : {}),
     };
-    // The built-in client stays the app's default until the OpenSSH transport also gives up hung logins and
-    // reports silent links (see app/cli/node-session.ts); OpenSSH is the node's setting (ssh: 'openssh').
-    const sshClient = spec.ssh ?? 'builtin';
+    // The node's setting, else the user's own ssh where it is installed (app/ssh/default-transport.ts).
+    const sshClient = spec.ssh ?? defaultSshTransport();
     events.sshClient?.(sshClient);
     let sshTarget: SshTarget | HopLabel;
     let session: SshSession | undefined;
@@ -267,7 +267,9 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let access: Promise<NodeAccess> | undefined;
   const nodeAccess = async (): Promise<NodeAccess | undefined> => {
     if (closed || !node) return undefined;
-    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo });
+    const rest = node.rest;
+    // Where the REST port is reached already, the kubelet's effective configuration is asked of it.
+    access ??= openNodeAccess(node.session, { node: labelOf(spec), sudo: node.session !== undefined && dialSudo }).then((a) => (rest ? { ...a, configz: () => rest.client.configz() } : a));
     return access;
   };
 
@@ -277,12 +279,14 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   const open = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds.
+        // The SSH login and the first list happen as the watch starts: that is what the limiter bounds. A
+        // local socket too: a thousand opened at once all stayed connecting for minutes, every first list
+        // waiting behind the others' decoding on this one thread.
         const startAndAnswer = async () => {
           await start();
           await firstAnswer;
         };
-        await (options.openLimit && !localSocket ? options.openLimit.run(startAndAnswer) : start());
+        await (options.openLimit ? options.openLimit.run(startAndAnswer) : start());
         return;
       } catch (err) {
         if (closed) return;
@@ -312,6 +316,10 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       if (!access) return undefined;
       const logsDir = options.podLogsDir ?? (await import('../logs/pod-log-layout')).DEFAULT_POD_LOGS_DIR;
       return { access: access.files, logsDir, sudo: access.sudo };
+    },
+    async kubeletLogs() {
+      const client = closed || node?.api !== 'rest' ? undefined : node.rest?.client;
+      return client && { read: (t, o) => client.containerLog(t, o), origin: (t, o) => client.containerLogOrigin(t, o) };
     },
     async close() {
       closed = true;

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
-import { ContractError, EXPORT_EXTENSION, type ExportFormat } from '../contract';
-import { writeFileAtomicFromChunks } from '../fs/atomic-file';
+import { ContractError, EXPORT_EXTENSION, type ExportFormat, type JobProgress } from '../contract';
+import { writeFileAtomicFromChunksAsync } from '../fs/atomic-file';
 import { whyCannotWrite } from '../fs/write-error';
-import { streamPodsAsKubectl } from '../pod/kubectl-json';
-import { streamPodsAsKubectlYaml, yamlProblemsText } from '../pod/kubectl-yaml';
+import { podsAsKubectlSteps } from '../pod/kubectl-json';
+import { podsAsKubectlYamlSteps, yamlProblemsText } from '../pod/kubectl-yaml';
 import type { FieldMask } from '../mask/field-mask';
 import type { PodTree } from '../pod/pod-tree';
+import { exportFileName } from '../util/default-file-names';
+import { runInSlices } from '../util/time-slices';
 import { requireFileKind } from './written-file-kind';
 
 const EXPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.yaml', '.yml'];
@@ -39,7 +41,7 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
     if (request.path !== undefined) {
       throw new ContractError('invalid-input', 'Export files are chosen in the save dialog here, not by the page.', 'Use Export… and pick the file in the dialog.', 'path');
     }
-    const suggested = join(request.exportDir, `${request.nodeLabel.replace(/[^\w.-]+/g, '_')}-pods${EXPORT_EXTENSION[request.format]}`);
+    const suggested = join(request.exportDir, exportFileName(request.nodeLabel, EXPORT_EXTENSION[request.format], new Date()));
     const picked = await pickSavePath(suggested);
     return picked === null ? null : { path: picked, replace: true };
   }
@@ -49,26 +51,43 @@ export async function chooseExportTarget(request: ExportTargetRequest): Promise<
   return { path: request.path, replace: request.replace };
 }
 
+export interface ExportJob {
+  /** The field mask: each pod holds exactly the fields it selects (a masked export, not a full kubectl pod). */
+  mask?: FieldMask | null;
+  /** Stops the export between two pods; the file is then not written at all, not even in part. */
+  signal?: AbortSignal;
+  /** Pods written so far, of all, at each pause of the work. */
+  progress?: (progress: JobProgress) => void;
+  /** Longest stretch of printing between two turns of the event loop, in ms (a test sets 0). */
+  budgetMs?: number;
+}
+
 /**
- * Writes the export atomically; failures say which file and what to do. With a mask, each pod holds
- * exactly the fields it selects (a masked export, not a full kubectl pod).
+ * Writes the export atomically; failures say which file and what to do. The pods are printed in time
+ * slices (app/util/time-slices.ts), so the server keeps reading its watches meanwhile and the caller sees
+ * progress and may cancel: the temporary file is then removed and the target left as it was.
  */
-export async function writeExport(target: ExportTarget, pods: Iterable<PodTree>, format: ExportFormat, mask: FieldMask | null = null): Promise<{ bytes: number; warning?: string }> {
+export async function writeExport(target: ExportTarget, pods: Iterable<PodTree> & { readonly length: number }, format: ExportFormat, job: ExportJob = {}): Promise<{ bytes: number; warning?: string }> {
   const { path } = target;
   requireFileKind(path, EXPORT_EXTENSIONS, 'Exports', `pods${EXPORT_EXTENSION[format]}`);
+  const total = pods.length;
   try {
     // A kubectl List (JSON or YAML) or one pod per line, written as it is printed: 10,000 pods never sit in
     // memory as one text.
-    const stream = (write: (chunk: Uint8Array) => void) => {
+    const stream = async (write: (chunk: Uint8Array) => void) => {
+      job.progress?.({ done: 0, total });
       const sink = (text: string) => write(Buffer.from(text));
-      const masked = mask ? { mask } : {};
-      if (format === 'yaml') return yamlProblemsText('these pods', streamPodsAsKubectlYaml(pods, sink, masked));
-      streamPodsAsKubectl(pods, sink, { ndjson: format === 'ndjson', ...masked });
+      const masked = job.mask ? { mask: job.mask } : {};
+      const slices = { budgetMs: job.budgetMs ?? 12, onPause: (done: number) => job.progress?.({ done, total }), ...(job.signal ? { signal: job.signal } : {}) };
+      if (format === 'yaml') return yamlProblemsText('these pods', await runInSlices(podsAsKubectlYamlSteps(pods, sink, masked), slices));
+      await runInSlices(podsAsKubectlSteps(pods, sink, { ndjson: format === 'ndjson', ...masked }), slices);
       return undefined;
     };
-    const written = writeFileAtomicFromChunks(path, stream, { existing: target.replace ? 'replace' : 'refuse' });
+    const written = await writeFileAtomicFromChunksAsync(path, stream, { existing: target.replace ? 'replace' : 'refuse' });
     return { bytes: written.bytes, ...(written.result ? { warning: written.result } : {}) };
   } catch (err) {
+    // Cancelled: the caller's reason, not a failure to write.
+    if (job.signal?.aborted) throw err;
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ContractError('file-exists', `${path} exists already.`, 'Replace it, or choose another name.', 'path');
     }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachedCall, type LogRead, type NodeInfo, type PodRow, type ServerFrame } from '../contract';
+import { detachedCall, type LogRead, type NodeInfo, type PodHistoryView, type PodRow, type ServerFrame } from '../contract';
 import { pollUntil } from '../testing/poll-until';
 import { createHost, type Host } from './host';
 import { createPodLogsService } from './pod-logs-service';
@@ -40,6 +40,8 @@ describe('logs.read', () => {
     // The pod's first app container, as kubectl's default, not the first log folder by name.
     const { summary } = await call<{ summary: { containers: { kind: string; name: string }[] } }>('pods.get', { nodeId: demo.id, uid: running.uid });
     expect(fifty.container).toBe(summary.containers.find((c) => c.kind === 'regular')!.name);
+    // Where the lines come from: the node's files (a node read through REST says the kubelet's request, host-rest.test.ts).
+    expect(fifty.from).toMatch(new RegExp(`^the log files in /.*_${running.uid}/${fifty.container} on this machine$`));
     expect(fifty.lines.length).toBeGreaterThan(2);
     expect(fifty.lines.every((l) => !l.includes('\n') && !/^\d{4}-\d\d-\d\dT.* std(out|err) [PF] /.test(l))).toBe(true);
     const three = ok(await call<LogRead>('logs.read', { nodeId: demo.id, uid: running.uid, tailLines: 3, timestamps: true }));
@@ -90,6 +92,11 @@ describe('logs.read on a recording', () => {
     expect(current).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^Container app of pod default\/web was running at .*: a recording keeps the end of an instance's log once it ends\.$/), nextStep: expect.stringContaining('previous') });
     const follow = await call<{ status: string; message: string }>('logs.follow', { nodeId, uid, previous: false });
     expect(follow).toMatchObject({ status: 'unavailable', message: expect.stringContaining('Nothing more is written to a recording') });
+    // Its pod's History tab lists the kept log too, and reads it by its instance.
+    const history = await call<PodHistoryView>('pods.history', { nodeId, uid });
+    expect(history.crashLogs).toEqual([{ time: expect.any(Number), container: 'app', instance: 0, ended: 'restarted', exitCode: 2, reason: 'Error', lines: 2, truncated: true }]);
+    const kept = ok(await call<LogRead>('logs.read', { nodeId, uid, container: 'app', instance: 0 }));
+    expect(kept).toMatchObject({ captured: { by: 'recording', instance: 0 }, lines: ['\x1b[32mserving\x1b[0m', 'panic: boom'] });
     await call('nodes.remove', { nodeId });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The contract's logs.read / logs.follow: a pod container's log read from the node's files
- * (app/logs) through the node's live link, or on a recording the end of an ended instance's log as the
+ * (app/logs) through the node's live link (on a node read through the kubelet's REST API, asked of the kubelet:
+ * `/containerLogs`, each answer saying which), or on a recording the end of an ended instance's log as the
  * recorder captured it (app/recording/crash-log-read.ts), for the pod as it was at the recording's instant.
  * A snapshot, a node not connected, a container without a log are answered as `unavailable` with the reason
  * and what to do: the Logs tab shows that, not an error.
@@ -12,7 +13,7 @@ import { sourceCan } from '../source/kinds/source-kinds';
 import { CANCELLED_BY_CALLER, ContractError, LOG_LINE_CHARS_MAX, LOG_READ_CHARS_MAX, type CallContext, type LogFollowEnd, type LogFollowProgress, type LogRead, type NodeInfo, type RequestHandlers, type ValidInput } from '../contract';
 import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
-import { sinceSecondsNanos, type LogReadOptions } from '../logs/log-options';
+import { sinceDuration, type LogReadOptions } from '../logs/log-options';
 import { listContainers, parsePodDirName, type PodLogDir } from '../logs/pod-log-layout';
 import { TextLines } from '../logs/text-lines';
 import type { PodObject } from '../pod/pod-tree';
@@ -20,6 +21,8 @@ import type { CrashLog } from '../recording/crash-log';
 import { findCrashLog, firstAppContainer, readCrashLog, recordedContainers } from '../recording/crash-log-read';
 import { editNodeWith } from './app-next-step';
 import type { NodeLogFiles } from '../core/node-link';
+import { KubeletError } from '../kubelet/kubelet-error';
+import type { KubeletLogs } from '../source/capabilities';
 
 export interface PodLogsServiceDeps {
   /** The node's record (throws not-found for an unknown id). */
@@ -28,7 +31,9 @@ export interface PodLogsServiceDeps {
   pod(nodeId: string, uid: string): Promise<{ namespace: string; name: string; containers?: readonly { kind: string; name: string }[] }>;
   /** The node's log files through its live link; undefined when it has none now. */
   logFiles(nodeId: string): Promise<NodeLogFiles | undefined>;
-  /** An opened recording's captured logs (none for other sources). */
+  /** The kubelet's /containerLogs, on a node read through its REST API (then asked instead of the files). */
+  kubeletLogs?(nodeId: string): Promise<KubeletLogs | undefined>;
+  /** The captured ends of ended instances' logs: an opened recording's, or those a live node's pod histories keep. */
   crashLogs(nodeId: string): readonly CrashLog[] | undefined;
   /** The pod as its source holds it now (a recording: at the instant shown), as kubectl's JSON. */
   podObject(nodeId: string, uid: string): Promise<PodObject>;
@@ -44,7 +49,7 @@ export interface PodLogsServiceDeps {
 const BATCH_LINES = 2000;
 
 type Unavailable = Extract<LogRead, { status: 'unavailable' }>;
-type Target = { files: NodeLogFiles; pod: PodLogDir; containers: string[]; container: string };
+type Target = { containers: string[]; container: string } & ({ files: NodeLogFiles; pod: PodLogDir } | { kubelet: KubeletLogs; namespace: string; name: string });
 
 export function createPodLogsService(deps: PodLogsServiceDeps) {
   /** The follows running, each with what ends it from this side (its node's link gone, the app closing) and its node. */
@@ -59,6 +64,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
       return unavailable(`${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`, nextStep, containers);
     }
     if ((err as Error).name === 'UnsupportedLogFormatError') return unavailable((err as Error).message, 'Nodescope reads the CRI log format only (containerd, CRI-O); read this one on the node.', containers);
+    // The kubelet's REST API refused or failed (a credential, its authorizer, its debugging handlers off).
+    if (err instanceof KubeletError) return unavailable(err.message, err.nextStep ?? 'Open the log again; if it keeps failing, check the node\'s connection.', containers);
     throw err;
   };
 
@@ -71,6 +78,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
         'Nodescope reads logs from the node\'s own files while connected (and a recording keeps the end of each crashed container\'s): open the pod on the live node to see them.',
       );
     }
+    const kubelet = await deps.kubeletLogs?.(input.nodeId);
+    if (kubelet) return resolveKubelet(input, kubelet);
     const files = await deps.logFiles(input.nodeId);
     if (!files) return unavailable(`${node.label} is not connected, so its log files cannot be read.`, 'Connect the node, then open the Logs tab again.');
     const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
@@ -96,17 +105,35 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     return { files, pod, containers, container: input.container ?? firstApp ?? containers[0]! };
   };
 
+  /** The pod's containers as its spec names them: the kubelet answers for any of them, started or not. */
+  const resolveKubelet = async (input: ValidInput<'logs.read'>, kubelet: KubeletLogs): Promise<Target | Unavailable> => {
+    const { namespace, name, containers: declared = [] } = await deps.pod(input.nodeId, input.uid);
+    const containers = [...new Set(declared.map((c) => c.name))].sort();
+    if (!containers.length) return unavailable(`Pod ${namespace}/${name} names no container.`, 'There is no log to ask the kubelet for.', []);
+    const firstApp = declared.find((c) => c.kind === 'regular')?.name;
+    return { kubelet, namespace, name, containers, container: input.container ?? firstApp ?? containers[0]! };
+  };
+
   const readOptions = (input: ValidInput<'logs.read'>, follow: boolean, signal?: AbortSignal): LogReadOptions => ({
     tailLines: input.tailLines,
     timestamps: input.timestamps,
     follow,
-    ...(input.sinceSeconds !== undefined ? { sinceNanos: sinceSecondsNanos(input.sinceSeconds * 1000, Date.now()) } : {}),
+    ...(input.sinceSeconds !== undefined ? sinceDuration(input.sinceSeconds * 1000, Date.now()) : {}),
     ...(signal ? { signal } : {}),
     ...(follow && deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });
 
-  const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
-    containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
+  const lines = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions): AsyncIterable<{ bytes: Buffer }> => {
+    if ('files' in t) return containerLogs(t.files.access).read({ pod: t.pod, container: t.container, previous: input.previous }, options);
+    const bytes = t.kubelet.read(restTarget(t, input), options);
+    return (async function* () {
+      for await (const b of bytes) yield { bytes: b };
+    })();
+  };
+  const restTarget = (t: Extract<Target, { kubelet: KubeletLogs }>, input: ValidInput<'logs.read'>) => ({ namespace: t.namespace, pod: t.name, container: t.container, previous: input.previous });
+  /** Where the lines come from, for the tab to say. */
+  const origin = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
+    'files' in t ? `the log files in ${t.pod.path}/${t.container} on ${t.files.access.where}` : t.kubelet.origin(restTarget(t, input), options);
 
   /** The lines as text, the newest kept within the answer's bounds. */
   const collect = async (written: AsyncIterable<{ bytes: Buffer }>) => {
@@ -126,6 +153,21 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     return { lines: out.slice(first), ...(first ? { omitted: first } : {}) };
   };
 
+  /** A kept capture's lines, as the node's would be read with the request's options. */
+  const keptAnswer = async (log: CrashLog, containers: string[], input: ValidInput<'logs.read'>, by: 'recording' | 'history'): Promise<LogRead> => {
+    const got = await collect(readCrashLog(log, readOptions(input, false)));
+    const captured = {
+      by,
+      at: log.time,
+      instance: log.instance,
+      truncated: log.truncated,
+      ...(log.reason !== undefined ? { reason: log.reason } : {}),
+      ...(log.exitCode !== undefined ? { exitCode: log.exitCode } : {}),
+      ...(log.finishedAt !== undefined ? { finishedAt: log.finishedAt } : {}),
+    };
+    return { status: 'ok', containers, container: log.container, ...got, captured };
+  };
+
   /** A recording: the capture of the instance the pod's status at the instant shown names. */
   const readRecorded = async (input: ValidInput<'logs.read'>, node: NodeInfo): Promise<LogRead> => {
     const pod = await deps.podObject(input.nodeId, input.uid);
@@ -135,29 +177,52 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     const at = node.state.phase === 'offline' && node.state.timeline ? new Date(node.state.timeline.at).toISOString() : 'this time';
     const answer = findCrashLog(deps.crashLogs(input.nodeId) ?? [], pod, container, input.previous, at);
     if (!('log' in answer)) return unavailable(`${answer.message[0]!.toUpperCase()}${answer.message.slice(1)}.`, answer.nextStep, containers);
-    const { log } = answer;
-    const got = await collect(readCrashLog(log, readOptions(input, false)));
-    const captured = {
-      at: log.time,
-      instance: log.instance,
-      truncated: log.truncated,
-      ...(log.reason !== undefined ? { reason: log.reason } : {}),
-      ...(log.exitCode !== undefined ? { exitCode: log.exitCode } : {}),
-      ...(log.finishedAt !== undefined ? { finishedAt: log.finishedAt } : {}),
-    };
-    return { status: 'ok', containers, container, ...got, captured };
+    return keptAnswer(answer.log, containers, input, 'recording');
+  };
+
+  /** One instance's capture as its pod's history keeps it (the History tab's lines before a restart). */
+  const readKept = async (input: ValidInput<'logs.read'>, instance: number, node: NodeInfo): Promise<LogRead> => {
+    const log = (deps.crashLogs(input.nodeId) ?? []).find((l) => l.uid === input.uid && l.instance === instance && (input.container === undefined || l.container === input.container));
+    const which = `instance ${instance}${input.container ? ` of container ${input.container}` : ''}`;
+    if (!log) return unavailable(`${node.label} keeps no log of ${which} of this pod.`, 'Only instances that ended while Nodescope watched (or recorded) the node are kept; pick one from the pod\'s History tab.');
+    if (log.missing !== undefined) return unavailable(`Nothing of ${which} was kept: ${log.missing}.`, 'The pod\'s History tab still says how it ended.');
+    return keptAnswer(log, [log.container], input, node.spec.kind === 'recording' ? 'recording' : 'history');
+  };
+
+  /**
+   * A live node without the previous instance's file (the kubelet removed it): the end its pod's history
+   * kept when that instance ended, if it did; undefined otherwise, and the node's answer stands.
+   */
+  const previousKept = async (input: ValidInput<'logs.read'>): Promise<LogRead | undefined> => {
+    let pod: PodObject;
+    try {
+      pod = await deps.podObject(input.nodeId, input.uid);
+    } catch {
+      return undefined;
+    }
+    const containers = recordedContainers(pod);
+    const container = input.container ?? firstAppContainer(pod) ?? containers[0];
+    if (!container) return undefined;
+    const answer = findCrashLog(deps.crashLogs(input.nodeId) ?? [], pod, container, true, 'now');
+    return 'log' in answer ? keptAnswer(answer.log, containers, input, 'history') : undefined;
   };
 
   const read = async (input: ValidInput<'logs.read'>): Promise<LogRead> => {
     const node = deps.node(input.nodeId);
+    if (input.instance !== undefined) return readKept(input, input.instance, node);
     if (node.spec.kind === 'recording') return readRecorded(input, node);
     const t = await resolve(input);
-    if ('status' in t) return t;
-    try {
-      return { status: 'ok', containers: t.containers, container: t.container, ...(await collect(lines(t, input, readOptions(input, false)))) };
-    } catch (err) {
-      return asUnavailable(err, t.files, t.containers);
+    let answer: LogRead;
+    if ('status' in t) answer = t;
+    else {
+      try {
+        const options = readOptions(input, false);
+        answer = { status: 'ok', containers: t.containers, container: t.container, from: origin(t, input, options), ...(await collect(lines(t, input, options))) };
+      } catch (err) {
+        answer = asUnavailable(err, 'files' in t ? t.files : undefined, t.containers);
+      }
     }
+    return (answer.status === 'unavailable' && input.previous && (await previousKept(input))) || answer;
   };
 
   /** Reads until the caller cancels (then rejects cancelled, once the reading has stopped) or it ends by itself. */
@@ -165,7 +230,8 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     const ours = new AbortController();
     const signal = AbortSignal.any([call.signal, ours.signal]);
     follows.set(ours, input.nodeId);
-    call.progress({ status: 'following', containers: t.containers, container: t.container });
+    const options = readOptions(input, true, signal);
+    call.progress({ status: 'following', containers: t.containers, container: t.container, from: origin(t, input, options) });
     const text = new TextLines(LOG_LINE_CHARS_MAX);
     let batch: string[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -178,17 +244,20 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
     };
     let end: LogFollowEnd;
     try {
-      for await (const w of lines(t, input, readOptions(input, true, signal))) {
+      for await (const w of lines(t, input, options)) {
         for (const l of text.push(w.bytes)) batch.push(l);
         if (batch.length >= BATCH_LINES) send();
         else timer ??= setTimeout(send, deps.batchMs ?? 100);
       }
       batch.push(...text.flush());
-      end = { status: 'ended', reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' };
+      end =
+        'files' in t
+          ? { status: 'ended', reason: 'ended', message: `Container ${t.container} restarted: a newer instance writes its log now.`, nextStep: 'Open its log again to follow the new instance.' }
+          : { status: 'ended', reason: 'ended', message: `The kubelet ended the log of container ${t.container}: the container stopped or restarted.`, nextStep: 'Open its log again to follow a new instance.' };
     } catch (err) {
       let why: Unavailable;
       try {
-        why = asUnavailable(err, t.files);
+        why = asUnavailable(err, 'files' in t ? t.files : undefined);
       } catch {
         why = unavailable(`Reading the log stopped: ${(err as Error).message}`, 'Open the log again; if it keeps failing, check the node\'s connection.');
       }
@@ -206,6 +275,7 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const handlers: Pick<RequestHandlers, 'logs.read' | 'logs.follow'> = {
     'logs.read': read,
     'logs.follow': async (input, call) => {
+      if (input.instance !== undefined) return unavailable('That instance has ended: its kept lines are all there is, nothing more is written.', 'Read them without following.');
       if (deps.node(input.nodeId).spec.kind === 'recording') {
         return unavailable('Nothing more is written to a recording: it keeps the end of each instance\'s log as it ended.', 'Turn Follow off to read what it kept.');
       }

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeInfo, PodFields, TableViews } from '../contract';
+import type { NodeInfo, PodFieldColumn, PodFields, TableViews } from '../contract';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import { createHost, type Host } from './host';
 import { openKubeletNodeLink } from './kubelet-node-link';
@@ -34,7 +34,10 @@ async function start(stateDir: string) {
 }
 
 const VIEWS: TableViews = {
-  layouts: { node: { columns: [{ id: 'name' }, { id: 'cpu', shown: true }, { id: 'isStatic', shown: false }, { id: 'field:spec.priorityClassName' }] } },
+  layouts: {
+    node: { columns: [{ id: 'name' }, { id: 'cpu', shown: true }, { id: 'isStatic', shown: false }, { id: 'field:spec.priorityClassName' }] },
+    fleet: { columns: [{ id: 'node' }, { id: 'name' }, { id: 'podIP', shown: false }] },
+  },
   saved: [{ name: 'Crash loops', filter: 'phase:CrashLoopBackOff', sort: { key: 'restarts', descending: true }, columns: { columns: [{ id: 'name' }] } }],
 };
 
@@ -76,5 +79,16 @@ describe('the table views the UI keeps', () => {
     }
     await app.call('nodes.setMask', { nodeId: node.id, mask: 'metadata.uid,metadata.name' });
     await pollUntil('masked values', ask, (r) => uids.every((uid) => r.values[uid]?.[1] === null && r.values[uid]?.[0]?.[0] === uid));
+  });
+
+  it("answers one field's values on every pod of the node, to sort the table by that field's column", async () => {
+    const app = await start(mkdtempSync(join(tmpdir(), 'ns-views-state-')));
+    const node = await app.call<NodeInfo>('nodes.add', { host: 'worker-1', label: 'worker-1' });
+    await pollUntil('node live', () => app.call<NodeInfo[]>('nodes.list'), (list) => list[0]?.state.phase === 'live' && list[0].podCount === 12);
+    const column = (path: string) => app.call<PodFieldColumn>('pods.fieldColumn', { nodeId: node.id, path });
+    const { values } = await column('metadata.uid');
+    expect(Object.keys(values).sort()).toEqual([...kubelet.store.uids()].sort());
+    for (const [uid, value] of Object.entries(values)) expect(value).toEqual([uid]);
+    expect(Object.values((await column('spec.noSuchField')).values).every((v) => v === null)).toBe(true);
   });
 });

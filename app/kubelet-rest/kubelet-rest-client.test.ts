@@ -18,7 +18,11 @@ afterEach(async () => {
 /** /pods as the kubelet answers it now: `body` is what the next poll reads. */
 function kubeletAnswering(first: string) {
   let body = first;
-  const transport: RestTransport = { get: async () => ({ status: 200, body: Buffer.from(body) }), fingerprint: () => undefined };
+  const transport: RestTransport = {
+    get: async () => ({ status: 200, body: Buffer.from(body) }),
+    stream: () => Promise.reject(new Error('the watch reads /pods whole')),
+    fingerprint: () => undefined,
+  };
   const client = createKubeletRestClient({ transport, host: 'node-1', port: 10250, tls: true, credential: undefined, tokenAuth: false, pollIntervalMs: 20 });
   return { client, answer: (next: string) => (body = next) };
 }

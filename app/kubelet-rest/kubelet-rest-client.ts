@@ -14,6 +14,8 @@ import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
 import { isSshError } from '../ssh/ssh-errors';
 import { wakeableSleep } from '../util/wakeable-sleep';
+import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
+import { readRestContainerLog, restLogsOrigin } from './kubelet-rest-logs';
 import { readRestPodList } from './kubelet-rest-pods';
 import { restStatusError } from './kubelet-rest-errors';
 import type { RestTransport } from './kubelet-rest-transport';
@@ -49,6 +51,12 @@ export interface KubeletRestClient extends KubeletClient {
   /** Probe counts per container, with the last result where two scrapes by this client tell it. */
   probes(): Promise<ProbeTable>;
   runningPods(): Promise<RunningPod[]>;
+  /** The kubelet's effective configuration: the body of `/configz` (a debugging handler, so it may be off). */
+  configz(): Promise<string>;
+  /** A container's log from `/containerLogs` (kubelet-rest-logs.ts), line by line as the kubelet sends it. */
+  containerLog(target: KubeletLogTarget, read: LogReadOptions): AsyncGenerator<Buffer>;
+  /** Where containerLog reads a log from, in words (`the kubelet REST API: GET https://…`). */
+  containerLogOrigin(target: KubeletLogTarget, read: LogReadOptions): string;
 }
 
 export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRestClient {
@@ -193,6 +201,9 @@ export function createKubeletRestClient(o: KubeletRestClientOptions): KubeletRes
         containers: (p.spec?.containers ?? []).map((c) => c.name ?? ''),
       }));
     },
+    configz: () => get('/configz'),
+    containerLog: (target, read) => readRestContainerLog(o, target, read),
+    containerLogOrigin: (target, read) => restLogsOrigin(o, target, read),
     close() {
       for (const s of [...streams]) s.cancel();
     },

@@ -39,6 +39,8 @@ export interface KubeletRestOptions extends SshSessionOptions {
   callTimeoutMs?: number;
   /** An existing session to the node (the one the Pods API probe used), kept open by the caller. */
   session?: SshSession;
+  /** Told each request before it is sent, for -v. */
+  announce?: (line: string) => void;
 }
 
 export interface KubeletRestConnection {
@@ -82,6 +84,7 @@ export async function openKubeletRest(target: SshTarget | HopLabel, options: Kub
       tls: !readOnly,
       credentials,
       ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
+      ...(options.announce ? { announce: options.announce } : {}),
       trust: {
         ...(ca ? { ca, caFile: options.caFile! } : {}),
         pinsFile: options.pinsFile,

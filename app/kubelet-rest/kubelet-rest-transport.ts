@@ -44,6 +44,8 @@ export interface RestTransportOptions {
   maxBodyBytes?: number;
   /** How long the TLS handshake, the answer's start, and each stretch of it may take (watchAnswer); default 30 s. */
   callTimeoutMs?: number;
+  /** Told each request before it is sent (`GET https://127.0.0.1:10250/pods`), for -v: every request on the node is shown. */
+  announce?: (line: string) => void;
 }
 
 /** The largest answer accepted by default: as the largest Pods API message. */
@@ -54,8 +56,30 @@ export interface RestResponse {
   body: Buffer;
 }
 
+/** An answer read as it comes (a followed log): the body ends when the kubelet ends it, or at close(). */
+export interface RestStream {
+  status: number;
+  /** The length the kubelet announced, if it did. */
+  contentLength?: number;
+  body: AsyncIterable<Buffer>;
+  close(): void;
+}
+
+export interface RestStreamOptions {
+  signal?: AbortSignal;
+  /** The answer may go quiet for as long as it likes once begun (a follow waits for lines). */
+  quiet?: boolean;
+  /** The consumer may hold a chunk for long (a terminal's pager): that time is not counted against the kubelet. */
+  paced?: boolean;
+}
+
+/** The most of an answer other than 200 that stream() reads: it is an error message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 export interface RestTransport {
   get(path: string): Promise<RestResponse>;
+  /** GET whose 200 body is handed on as it arrives (never held whole); any other status with its body read. */
+  stream(path: string, options?: RestStreamOptions): Promise<RestStream>;
   /** The serving certificate's fingerprint once a handshake was made. */
   fingerprint(): string | undefined;
 }
@@ -156,12 +180,18 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
     accepted = fingerprint;
   };
 
-  const exchange = (stream: Duplex, path: string): Promise<RestResponse> =>
+  const requestHeaders = (): Record<string, string> => {
+    const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
+    if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
+    return headers;
+  };
+
+  /** The answer's headers within the timeout; then its body chunk by chunk, the socket closed when it ends or is left. */
+  const streamExchange = (stream: Duplex, path: string, options: RestStreamOptions): Promise<RestStream> =>
     new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { Accept: 'application/json, text/plain', Connection: 'close' };
-      if (o.tls && o.credentials.token) headers.Authorization = `Bearer ${o.credentials.token}`;
-      const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
       let settled = false;
+      /** Why the body stopped coming, when the kubelet went quiet in the middle of it. */
+      let late: KubeletError | undefined;
       const fail = (err: Error) => {
         if (settled) return;
         settled = true;
@@ -169,48 +199,119 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
         req.destroy();
         reject(err);
       };
-      // From the request on: the headers (however slowly dripped) within the timeout, then the body in stretches.
-      const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => fail(noAnswer(o, `GET ${path}`, why)));
-      const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers }, (res: IncomingMessage) => {
-        answer.begun();
-        const announced = Number(res.headers['content-length']);
-        if (announced > max) return fail(tooLarge(o, path, max, `${announced} bytes`));
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          answer.received(c.length);
-          if (size > max) return fail(tooLarge(o, path, max, `more than ${sizeText(max)}`));
-          chunks.push(c);
-        });
-        res.once('end', () => {
-          if (settled) return;
-          settled = true;
-          answer.stop();
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
-        });
-        res.on('error', (err) => fail(o.channel.lastError() ?? err));
+      let response: IncomingMessage | undefined;
+      const answer = watchAnswer(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, (why) => {
+        if (!settled) return fail(noAnswer(o, `GET ${path}`, why));
+        late = noAnswer(o, `GET ${path}`, why);
+        // Ends the body's reading with why.
+        response?.destroy(late);
+        req.destroy();
       });
+      const abort = () => req.destroy(new Error('cancelled'));
+      const req = httpRequest({ createConnection: () => stream as never, host: '127.0.0.1', port: o.port, path, method: 'GET', headers: requestHeaders() }, (res: IncomingMessage) => {
+        answer.begun();
+        if (options.quiet) answer.stop();
+        settled = true;
+        response = res;
+        const close = () => {
+          answer.stop();
+          options.signal?.removeEventListener('abort', abort);
+          req.destroy();
+        };
+        const body = async function* (): AsyncGenerator<Buffer> {
+          try {
+            for await (const c of res as AsyncIterable<Buffer>) {
+              // A quiet answer (a follow) is not watched once begun: resuming the watch would time its waits.
+              if (options.quiet) {
+                yield c;
+                continue;
+              }
+              answer.received(c.length);
+              if (!options.paced) {
+                yield c;
+                continue;
+              }
+              // The time a slow consumer holds a chunk is not the kubelet's.
+              answer.pause();
+              yield c;
+              answer.resume();
+            }
+          } catch (err) {
+            if (options.signal?.aborted) return;
+            throw late ?? o.channel.lastError() ?? err;
+          } finally {
+            close();
+          }
+        };
+        const announced = Number(res.headers['content-length']);
+        if (res.statusCode === 200) return resolve({ status: 200, ...(Number.isFinite(announced) ? { contentLength: announced } : {}), body: body(), close });
+        // An error is a short text: read it (bounded) so the caller can say what the kubelet said.
+        void (async () => {
+          const parts: Buffer[] = [];
+          let size = 0;
+          for await (const c of body()) {
+            parts.push(c);
+            size += c.length;
+            // Enough to say what went wrong: the rest is not read (the socket is closed).
+            if (size >= ERROR_BODY_BYTES) break;
+          }
+          return Buffer.concat(parts).subarray(0, ERROR_BODY_BYTES);
+        })().then(
+          (b) => resolve({ status: res.statusCode ?? 0, body: (async function* () { yield b; })(), close }),
+          (err: Error) => reject(err),
+        );
+      });
+      if (options.signal?.aborted) abort();
+      options.signal?.addEventListener('abort', abort, { once: true });
       req.on('error', (err) => fail(o.channel.lastError() ?? err));
       req.end();
     });
 
+  /** The TLS connection (checked) or the plain one, for one request. */
+  const connect = async (): Promise<Duplex> => {
+    const stream = await o.channel.open();
+    if (!o.tls) return stream;
+    const sock = await handshake(stream, o);
+    try {
+      await verify(sock);
+    } catch (err) {
+      sock.destroy();
+      throw err;
+    }
+    return sock;
+  };
+
+  const announce = (path: string) => o.announce?.(`GET ${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path} on the node`);
+
+  const stream = async (path: string, options: RestStreamOptions = {}): Promise<RestStream> => {
+    announce(path);
+    const sock = await connect();
+    try {
+      return await streamExchange(sock, path, options);
+    } catch (err) {
+      sock.destroy();
+      throw err;
+    }
+  };
+
   return {
+    stream,
     async get(path) {
-      const stream = await o.channel.open();
-      if (!o.tls) {
-        try {
-          return await exchange(stream, path);
-        } finally {
-          stream.destroy();
-        }
-      }
-      const sock = await handshake(stream, o);
+      // The whole answer, up to the limit: what every endpoint but a followed log is read as.
+      const answer = await stream(path);
+      const max = o.maxBodyBytes ?? MAX_REST_BODY_BYTES;
       try {
-        await verify(sock);
-        return await exchange(sock, path);
+        if (answer.contentLength !== undefined && answer.contentLength > max) throw tooLarge(o, path, max, `${answer.contentLength} bytes`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const c of answer.body) {
+          size += c.length;
+          if (size > max) throw tooLarge(o, path, max, `more than ${sizeText(max)}`);
+          chunks.push(c);
+        }
+        return { status: answer.status, body: Buffer.concat(chunks) };
       } finally {
-        sock.destroy();
+        answer.close();
       }
     },
     fingerprint: () => accepted,

@@ -1,6 +1,15 @@
 /** What a container log read asks for: kubectl logs' options, as the kubelet receives them (PodLogOptions). */
 import type { LogStream } from './cri-log-line';
 
+/** A container's log by the names the kubelet's REST API takes: `/containerLogs/{namespace}/{pod}/{container}`. */
+export interface KubeletLogTarget {
+  namespace: string;
+  pod: string;
+  container: string;
+  /** The instance before the current one (`kubectl logs -p`). */
+  previous?: boolean;
+}
+
 export interface LogReadOptions {
   /** Prefix each line with its time, as `kubectl logs --timestamps` (RFC3339NanoFixed and a space). */
   timestamps?: boolean;
@@ -8,6 +17,8 @@ export interface LogReadOptions {
   tailLines?: number;
   /** Skip lines older than this (nanoseconds since the epoch). */
   sinceNanos?: bigint;
+  /** The `--since` that sinceNanos came from, in whole seconds: a kubelet asked over REST reckons it by its own clock. */
+  sinceSeconds?: number;
   /** Stop after this many output bytes, cutting the last line. */
   limitBytes?: number;
   /** Which streams to print (default both, interleaved as written). */
@@ -31,4 +42,10 @@ export function sinceSecondsNanos(durationMs: number, nowMs: number): bigint | u
   const seconds = Math.round(durationMs / 1000);
   if (seconds <= 0) return undefined;
   return BigInt(nowMs) * 1_000_000n - BigInt(seconds) * 1_000_000_000n;
+}
+
+/** `--since D` as a read asks for it: the instant for files, the whole seconds for a kubelet asked over REST. */
+export function sinceDuration(durationMs: number, nowMs: number): Pick<LogReadOptions, 'sinceNanos' | 'sinceSeconds'> {
+  const sinceNanos = sinceSecondsNanos(durationMs, nowMs);
+  return sinceNanos === undefined ? {} : { sinceNanos, sinceSeconds: Math.round(durationMs / 1000) };
 }

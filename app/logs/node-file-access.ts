@@ -13,6 +13,8 @@ export interface NodeFileAccessOptions {
   node: string;
   /** Prefix every command with `sudo -n` (the runtimes write logs root-only). */
   sudo: boolean;
+  /** Told each command line before it runs, for -v: every command run on the node is shown. */
+  announce?: (command: string) => void;
 }
 
 /** The command line that runs `argv` on the node, each word quoted for the remote shell. */
@@ -40,6 +42,7 @@ export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: N
   };
   const run = async (argv: string[], what: string) => {
     const command = nodeCommand(argv, options.sudo);
+    options.announce?.(command);
     try {
       return { command, ...(await runRemote(await channels(), command, { maxStdoutBytes: 16 << 20 })) };
     } catch (err) {
@@ -71,6 +74,7 @@ export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: N
       // dd reads exactly the range (GNU and BusyBox both know skip_bytes/count_bytes); tail -c would need a pipe.
       const argv = ['dd', `if=${checkPath(path)}`, 'iflag=skip_bytes,count_bytes', `skip=${offset}`, `count=${length}`, 'bs=65536', 'status=none'];
       const command = nodeCommand(argv, options.sudo);
+      options.announce?.(command);
       const ch = await (await channels()).exec(command);
       let stderr = '';
       ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

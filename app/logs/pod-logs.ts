@@ -45,7 +45,8 @@ async function* byTime(sources: AsyncGenerator<PodLogLine>[]): AsyncGenerator<Po
   }
 }
 
-async function* asTheyArrive(sources: AsyncGenerator<PodLogLine>[]): AsyncGenerator<PodLogLine> {
+/** Several followed logs as one, each line as it comes (and every source ended when the reader stops). */
+export async function* asTheyArrive<T>(sources: AsyncGenerator<T>[]): AsyncGenerator<T> {
   const pending = new Map(sources.map((s, i) => [i, s.next().then((r) => ({ i, r }))]));
   try {
     while (pending.size) {

@@ -4,7 +4,7 @@
  * A command is an argv array, never a shell line: over SSH each word is quoted (sshd hands the line to
  * the login shell, which then only unquotes it), and locally it runs without a shell at all.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { NodeChannels } from '../ssh/node-channels';
 import { RemoteRunError, runRemote, shellQuote, type RemoteRunResult } from '../ssh/remote-exec';
 
@@ -16,9 +16,25 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/** How a streamed command ended: its exit code (null: killed, or stopped by its caller) and the end of its stderr. */
+export interface StreamEnd {
+  code: number | null;
+  stderr: string;
+}
+
 export interface CommandRunner {
   run(argv: readonly string[], options?: RunOptions): Promise<RemoteRunResult>;
+  /**
+   * Runs a command that prints until stopped (`journalctl -f`): its output goes to `onData` as it comes,
+   * beside the one-at-a-time runs, until it exits or `signal` stops it: its process killed, or over SSH its
+   * channel closed (sshd leaves a command without a terminal running, so it ends at its next write, SIGPIPE).
+   */
+  stream(argv: readonly string[], options: Pick<RunOptions, 'sudo'>, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<StreamEnd>;
 }
+
+/** Keeps the end of what a command printed on stderr, for saying why it stopped. */
+const STDERR_KEPT = 4096;
+const keepEnd = (kept: string, chunk: Buffer) => (kept + chunk.toString()).slice(-STDERR_KEPT);
 
 /** The argv as it runs, sudo included: what -v shows and what a sudoers rule must allow. */
 export const commandWords = (argv: readonly string[], options: RunOptions = {}): string[] => (options.sudo ? ['sudo', '-n', ...argv] : [...argv]);
@@ -45,6 +61,23 @@ export function sshCommandRunner(channels: () => Promise<NodeChannels>): Command
       last = next.catch(() => {});
       return next;
     },
+    stream: async (argv, options, onData, signal) => {
+      const ch = await (await channels()).exec(commandWords(argv, options).map(shellQuote).join(' '));
+      return new Promise((resolve) => {
+        let stderr = '';
+        const stop = () => ch.close();
+        if (signal.aborted) stop();
+        else signal.addEventListener('abort', stop, { once: true });
+        ch.on('data', (d: Buffer) => !signal.aborted && onData(d));
+        ch.stderr.on('data', (d: Buffer) => (stderr = keepEnd(stderr, d)));
+        ch.on('error', () => {});
+        ch.on('close', () => {
+          signal.removeEventListener('abort', stop);
+          void ch.exit.then((code) => resolve({ code, stderr }));
+        });
+        ch.end();
+      });
+    },
   };
 }
 
@@ -65,6 +98,22 @@ export function localCommandRunner(): CommandRunner {
         });
       });
     },
+    stream: (argv, options, onData, signal) => {
+      const [file, ...args] = commandWords(argv, options);
+      return new Promise((resolve) => {
+        // No shell; stdin closed, as over SSH.
+        const child = spawn(file!, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+        let stderr = '';
+        let missing = false;
+        child.stdout.on('data', (d: Buffer) => !signal.aborted && onData(d));
+        child.stderr.on('data', (d: Buffer) => (stderr = keepEnd(stderr, d)));
+        child.on('error', (err: NodeJS.ErrnoException) => {
+          // A program that is not there ends as a shell's "not found" would (exit 127).
+          if (err.code === 'ENOENT') missing = true;
+        });
+        child.on('close', (code) => resolve(missing ? { code: 127, stderr: `${file}: command not found` } : { code, stderr }));
+      });
+    },
   };
 }
 
@@ -74,6 +123,10 @@ export function announcingRunner(runner: CommandRunner, announce: (line: string)
     run: (argv, options) => {
       announce(commandLine(argv, options));
       return runner.run(argv, options);
+    },
+    stream: (argv, options, onData, signal) => {
+      announce(commandLine(argv, options));
+      return runner.stream(argv, options, onData, signal);
     },
   };
 }

@@ -32,6 +32,8 @@ export const nodeCommands = (p: NodePrograms, journalLines: number) => ({
   crictl: (endpoint: string | undefined, ...args: string[]) => [p.crictl, ...(endpoint ? ['--runtime-endpoint', endpoint] : []), ...args],
   units: [p.systemctl, 'show', '--property=Id,LoadState,ActiveState,SubState', ...KUBELET_UNITS],
   journal: (unit: string) => [p.journalctl, '-u', unit, '-n', String(journalLines), '--no-pager', '-o', 'short-iso'],
+  /** The same last lines, then each new one until stopped: the panel's Follow, without a gap after its tail. */
+  journalFollow: (unit: string) => [p.journalctl, '-u', unit, '-f', '-n', String(journalLines), '--no-pager', '-o', 'short-iso'],
 });
 
 /** Why a command failed, in words, and the next step. */

@@ -18,7 +18,10 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import { pinName, rememberPin } from '../kubelet-rest/kubelet-certificate-pins';
 import { harnessTarget, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { createSshSession, type SshSession } from '../ssh/ssh-session';
+import { startSimJournal } from '../sim/sim-journal';
+import { processesWithArg } from '../testing/processes-with-arg';
 import { announcingRunner, sshCommandRunner } from './command-runner';
+import { DEFAULT_PROGRAMS, nodeCommands } from './node-commands';
 import { isRead, type NodeContext } from './node-context';
 import { createNodeInfoReader, type NodeInfoOptions } from './node-info-reader';
 import { sshHttpGet } from './node-http';
@@ -173,6 +176,29 @@ describe('sshCommandRunner', () => {
     sessions.push(session);
     const r = await sshCommandRunner(async () => (await session.connection()).channels).run([flaky]);
     expect(r).toEqual({ stdout: 'second\n', stderr: '', code: 0 });
+  }, 60_000);
+
+  it("streams a following command's output beside the one-at-a-time runs, and ends it when its caller stops", async () => {
+    // The simulated kubelet's journal on the node, followed with the panel's command.
+    const journal = startSimJournal({ dir: await mkdtemp(join(dir, 'journal-')), lines: 3 });
+    const session = createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() });
+    sessions.push(session);
+    const runner = sshCommandRunner(async () => (await session.connection()).channels);
+    const argv = nodeCommands({ ...DEFAULT_PROGRAMS, ...journal.programs }, 3).journalFollow('kubelet');
+    const stop = new AbortController();
+    let out = '';
+    const ended = runner.stream(argv, {}, (d) => (out += d.toString()), stop.signal);
+    await expect.poll(() => out.split('\n').length).toBe(4);
+    // A run while the follow goes on is answered: the follow does not hold the runner's one-at-a-time queue.
+    expect(await runner.run(['echo', 'beside'])).toMatchObject({ stdout: 'beside\n', code: 0 });
+    journal.write('I1128 written while followed over SSH');
+    await expect.poll(() => out).toContain('I1128 written while followed over SSH');
+    stop.abort();
+    expect(await ended).toMatchObject({ code: null });
+    // sshd leaves a command without a terminal running when its channel closes: it ends at its next line (SIGPIPE).
+    journal.write('I1128 after the follow');
+    await expect.poll(() => processesWithArg(journal.file)).toEqual([]);
+    expect(out).not.toContain('I1128 after the follow');
   }, 60_000);
 });
 

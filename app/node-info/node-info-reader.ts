@@ -8,6 +8,7 @@
  *   const info = createNodeInfoReader({ runner: sshCommandRunner(client), sudo: false });
  *   const context = await info.read();
  */
+import { CONFIGZ_FROM } from '../contract/node-context';
 import { commandLine, type CommandRunner } from './command-runner';
 import { containerDifference } from './container-difference';
 import { parseCrictlContainers, parseCrictlVersion } from './crictl-output';
@@ -94,7 +95,7 @@ export function createNodeInfoReader(o: NodeInfoOptions): NodeInfo {
     let refused: string | undefined;
     if (o.configz) {
       try {
-        return { from: 'GET /configz (kubelet REST API)', facts: parseConfigz(await o.configz()) };
+        return { from: CONFIGZ_FROM, facts: parseConfigz(await o.configz()) };
       } catch (err) {
         refused = (err as Error).message;
       }

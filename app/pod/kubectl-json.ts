@@ -16,6 +16,7 @@ import { JsonBytesWriter } from './json-bytes-writer';
 import { createBytesPrinter, type PodBytesPrinter } from './kubectl-json-bytes';
 import type { PodObject, PodTree, PodValue, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
+import { runAtOnce } from '../util/time-slices';
 
 export interface KubectlJsonOptions {
   /** kubectl's --show-managed-fields: keep metadata.managedFields of each pod. */
@@ -252,17 +253,31 @@ export function podsToKubectlListJson(pods: Iterable<PodTree>, options: KubectlJ
  * so an export of thousands of pods is written as it is printed.
  */
 export function streamPodsAsKubectl(pods: Iterable<PodTree>, sink: (text: string) => void, options: StreamOptions = {}): void {
+  runAtOnce(podsAsKubectlSteps(pods, sink, options));
+}
+
+/**
+ * streamPodsAsKubectl in steps: yields how many pods it has printed after each one, so an export in time
+ * slices (app/util/time-slices.ts) reports its progress and stops between two pods when cancelled.
+ */
+export function* podsAsKubectlSteps(pods: Iterable<PodTree>, sink: (text: string) => void, options: StreamOptions = {}): Generator<number, void> {
   const hide = options.showManagedFields !== true;
   const sel = options.mask?.selection;
+  let written = 0;
   if (options.ndjson) {
     const p = get('compact');
-    for (const pod of pods) sink(`${p(pod, 0, hide, sel)}\n`);
+    for (const pod of pods) {
+      sink(`${p(pod, 0, hide, sel)}\n`);
+      yield ++written;
+    }
     return;
   }
   const p = get('pretty');
-  let written = 0;
   sink(LIST_HEAD);
-  for (const pod of pods) sink(`${written++ === 0 ? '\n        ' : ',\n        '}${p(pod, 2, hide, sel)}`);
+  for (const pod of pods) {
+    sink(`${written === 0 ? '\n        ' : ',\n        '}${p(pod, 2, hide, sel)}`);
+    yield ++written;
+  }
   sink(written === 0 ? `]${LIST_TAIL}` : `\n    ]${LIST_TAIL}`);
 }
 

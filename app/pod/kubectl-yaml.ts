@@ -19,6 +19,7 @@ import { parseJsonValue, type JsonValue } from './json-value-parser';
 import { createYamlBytesPrinter, YamlFastPathMiss, type PodYamlPrinter } from './kubectl-yaml-bytes';
 import type { PodTree, UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
+import { runAtOnce } from '../util/time-slices';
 
 export { jsonValueToKubectlYaml, kubectlJsonToYaml, yamlProblemsText, type PrintedYaml, type StringProblem } from './kubectl-json-to-yaml';
 
@@ -80,6 +81,11 @@ export interface YamlListResult {
  * kubectl converts whole; `item(path)` prints one, naming its problems from `path`.
  */
 function streamYamlList(items: Iterable<(path: string) => PrintedYaml>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): StringProblem[] {
+  return runAtOnce(yamlListSteps(items, sink, onError));
+}
+
+/** streamYamlList in steps: yields how many items it has printed after each one (an export in time slices). */
+function* yamlListSteps(items: Iterable<(path: string) => PrintedYaml>, sink: (text: string) => void, onError: (err: PodDecodeError, i: number) => void): Generator<number, StringProblem[]> {
   const problems: StringProblem[] = [];
   let written = 0;
   let i = 0;
@@ -95,6 +101,7 @@ function streamYamlList(items: Iterable<(path: string) => PrintedYaml>, sink: (t
     i++;
     problems.push(...printed.problems);
     sink(written++ === 0 ? LIST_HEAD + printed.yaml : printed.yaml);
+    yield written;
   }
   sink(written === 0 ? LIST_EMPTY_HEAD + LIST_TAIL : LIST_TAIL);
   return problems;
@@ -102,10 +109,15 @@ function streamYamlList(items: Iterable<(path: string) => PrintedYaml>, sink: (t
 
 /** Pod trees (masked, for instance) as a kubectl `List` in YAML, streamed one pod at a time. */
 export function streamPodsAsKubectlYaml(pods: Iterable<PodTree>, sink: (text: string) => void, options: KubectlJsonOptions = {}): StringProblem[] {
+  return runAtOnce(podsAsKubectlYamlSteps(pods, sink, options));
+}
+
+/** streamPodsAsKubectlYaml in steps: yields how many pods it has printed after each one (an export in time slices). */
+export function podsAsKubectlYamlSteps(pods: Iterable<PodTree>, sink: (text: string) => void, options: KubectlJsonOptions = {}): Generator<number, StringProblem[]> {
   const items = (function* () {
     for (const pod of pods) yield (path: string) => kubectlJsonToYamlItem(podToKubectlJson(pod, options), path);
   })();
-  return streamYamlList(items, sink, (err) => {
+  return yamlListSteps(items, sink, (err) => {
     throw err;
   });
 }

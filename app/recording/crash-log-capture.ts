@@ -8,22 +8,8 @@
 import type { ContainerLogs } from '../logs/container-logs';
 import { parsePodDirName } from '../logs/pod-log-layout';
 import type { PodObject } from '../pod/pod-tree';
-import type { CrashLog } from './crash-log';
+import type { CrashLog, CrashLogBounds } from './crash-log';
 import { endedInstances, type EndedInstance } from './ended-instances';
-
-export interface CrashLogBounds {
-  /** CRI records per capture (0: capture nothing). */
-  lines: number;
-  /** Bytes of records per capture. */
-  bytes: number;
-  /** Records over the whole recording. */
-  totalLines: number;
-  /** Bytes of records over the whole recording. */
-  totalBytes: number;
-}
-
-/** The last 200 lines (at most 64 KiB) of each ended instance, at most 32 MiB in all: a night of crash loops. */
-export const DEFAULT_CRASH_LOG_BOUNDS: CrashLogBounds = { lines: 200, bytes: 64 * 1024, totalLines: 500_000, totalBytes: 32 * 1024 * 1024 };
 
 /** The node's log files as the recorder reaches them; undefined when this source has none. */
 export type CrashLogFiles = () => Promise<{ logs: ContainerLogs; logsDir: string } | undefined>;

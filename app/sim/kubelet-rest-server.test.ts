@@ -1,5 +1,6 @@
 // The simulated kubelet's HTTPS API served directly (no SSH): what each endpoint answers, and the
 // kubelet's authentication and authorization answers.
+import { get as httpGet } from 'node:http';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PodObject } from '../pod/pod-tree';
@@ -90,6 +91,33 @@ describe('the simulated kubelet HTTPS API', () => {
       expect((await get('/pods', { token: 'good' })).status).toBe(401);
     } finally {
       rest.setAuthorizer('ok');
+    }
+  });
+
+  it('answers /containerLogs requests it cannot serve as the kubelet does: 400, 422 and 404 with its words', async () => {
+    const pod = store.list().find((p) => ((p.status as PodObject).containerStatuses as PodObject[] | undefined)?.some((c) => (c.state as PodObject).running))!;
+    const { namespace, name } = pod.metadata as { namespace: string; name: string };
+    const container = String(((pod.status as PodObject).containerStatuses as PodObject[]).find((c) => (c.state as PodObject).running)!.name);
+    const at = (query: string, c = container, n = name) => get(`/containerLogs/${namespace}/${n}/${c}${query}`, { token: 'good' });
+    expect(await at('?tailLines=ten')).toEqual({ status: 400, body: '{"message": "Unable to decode query."}' });
+    expect(await at('?follow=yes')).toEqual({ status: 400, body: '{"message": "Unable to decode query."}' });
+    for (const q of ['?tailLines=-1', '?limitBytes=0', '?sinceSeconds=0', '?sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z', '?stream=Stdout']) {
+      expect(await at(q), q).toEqual({ status: 422, body: '{"message": "Invalid request."}' });
+    }
+    expect(await at('', container, 'gone')).toEqual({ status: 404, body: 'pod "gone" does not exist' });
+    expect(await at('', 'nope')).toEqual({ status: 404, body: `container "nope" not found in pod "${name}"` });
+    expect(await at('?previous=true')).toEqual({ status: 400, body: `previous terminated container "${container}" in pod "${name}" not found` });
+    // Without a log folder the container has no log file: the reader's failure, as 400.
+    expect((await at('?tail=all')).status).toBe(400);
+    // The read-only port serves the default handlers only.
+    const open = await startKubeletRest(store, 'n1', { readOnlyPort: 0 });
+    try {
+      for (const path of ['/configz', `/containerLogs/${namespace}/${name}/${container}`]) {
+        const status = await new Promise<number>((resolve, reject) => httpGet({ host: '127.0.0.1', port: open.readOnlyPort!, path }, (res) => resolve(res.resume().statusCode!)).on('error', reject));
+        expect(status, path).toBe(404);
+      }
+    } finally {
+      await open.stop();
     }
   });
 

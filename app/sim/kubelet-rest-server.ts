@@ -15,6 +15,7 @@ import { probeMetrics, resourceMetrics, statsSummary } from './container-usage';
 import { certificateFingerprint, createClientCa, selfSignedServingCertificate, type ClientCa, type PemPair } from './kubelet-pki';
 import type { PodFaults } from './pod-faults';
 import type { PodStore } from './pod-store';
+import { serveContainerLogs } from './container-logs-endpoint';
 
 /** The node subresources the kubelet authorizes requests against. */
 export type NodeSubresource = 'proxy' | 'pods' | 'healthz' | 'configz' | 'stats' | 'metrics';
@@ -34,6 +35,8 @@ export interface KubeletRestOptions {
    * authorization of 1.33+ checks `pods`/`healthz`/`configz` first and then `proxy`, as here.
    */
   allow?: Record<string, readonly NodeSubresource[]>;
+  /** `/containerLogs` reads the CRI log files here (`nodescope sim --log-dir`); left out, no container has a log. */
+  logDir?: string;
 }
 
 export interface SimulatedKubeletRest {
@@ -126,8 +129,11 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
   let authorizer: AuthorizerMode = 'ok';
   let readOnlyPort: number | undefined;
 
-  const serve = (path: string, res: ServerResponse): number => {
+  /** Answers the request; a number when answered at once, a promise for an answer that streams (/containerLogs). */
+  const serve = (url: URL, res: ServerResponse): number | Promise<number> => {
+    const { pathname: path } = url;
     const now = Date.now();
+    if (path.startsWith('/containerLogs/')) return serveContainerLogs(res, url, store, options.logDir !== undefined ? { logDir: options.logDir } : {});
     if (path === '/pods' || path === '/pods/') return send(res, 200, podListJson(store.list(), faults), 'application/json'), 200;
     if (path === '/runningpods' || path === '/runningpods/') {
       const running = store.list().filter((p) => ((p.status as PodObject | undefined)?.phase ?? '') === 'Running');
@@ -152,8 +158,9 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
     return undefined;
   };
 
-  const secure = (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
+  const secure = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    const path = url.pathname;
     const user = authenticate(req);
     const record = (status: number) => requests.push({ path, status, ...(user ? { user } : {}) });
     if (!user) return record(401), send(res, 401, 'Unauthorized');
@@ -163,7 +170,7 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
     if (authorizer === 'webhook-down') return record(500), send(res, 500, `Authorization error ${attrs(needed[0]!)}`);
     const allowed = options.allow?.[user];
     if (allowed && !needed.some((s) => allowed.includes(s))) return record(403), send(res, 403, `Forbidden ${attrs(last)}`);
-    record(serve(path, res));
+    record(await serve(url, res));
   };
 
   const tlsOptions = () => ({ cert: serving.certPem, key: serving.keyPem, ca: clientCa.certPem, requestCert: true, rejectUnauthorized: false });
@@ -171,9 +178,12 @@ export async function startKubeletRest(store: PodStore, nodeName: string, option
   const port = await listen(https, options.port ?? 0);
   let plain: HttpServer | undefined;
   if (options.readOnlyPort !== undefined) {
-    plain = createHttpServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://kubelet').pathname;
-      requests.push({ path, status: serve(path, res) });
+    plain = createHttpServer(async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://kubelet');
+      // The read-only port serves the default handlers only: never the debugging ones (/containerLogs, /configz).
+      const debugging = url.pathname.startsWith('/containerLogs/') || url.pathname === '/configz';
+      const status = debugging ? (send(res, 404, '404 page not found\n'), 404) : await serve(url, res);
+      requests.push({ path: url.pathname, status });
     });
     readOnlyPort = await listen(plain, options.readOnlyPort);
   }

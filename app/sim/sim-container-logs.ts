@@ -162,7 +162,7 @@ export function startSimContainerLogs(store: PodStore, options: SimLogOptions): 
 }
 
 /** Init, regular and ephemeral containers alike: the kubelet logs them all in the same layout. */
-function allStatuses(pod: PodTree): PodObject[] {
+export function allStatuses(pod: PodTree): PodObject[] {
   const status = (pod.status ?? {}) as PodObject;
   const list = (key: string) => (Array.isArray(status[key]) ? (status[key] as PodObject[]) : []);
   return [...list('initContainerStatuses'), ...containerStatuses(pod), ...list('ephemeralContainerStatuses')];

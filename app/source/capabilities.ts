@@ -6,6 +6,7 @@
  * reads them (NodeLinkEvents); what a view reads on demand is asked for here. Types only, browser-safe.
  */
 import type { LogFileAccess } from '../logs/log-file-access';
+import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
 
 /** Where a source's container logs are, and how to read them (app/logs). */
 export interface NodeLogFiles {
@@ -16,9 +17,18 @@ export interface NodeLogFiles {
   sudo: boolean;
 }
 
+/** Container logs the kubelet reads and sends (its REST API's `/containerLogs`), line by line. */
+export interface KubeletLogs {
+  read(target: KubeletLogTarget, options: LogReadOptions): AsyncIterable<Buffer>;
+  /** Where read() reads from, in words. */
+  origin(target: KubeletLogTarget, options: LogReadOptions): string;
+}
+
 /** Container logs (k9s: Loggable); undefined while the source has no connection to read them through. */
 export interface Loggable {
   logFiles(): Promise<NodeLogFiles | undefined>;
+  /** A node read through the kubelet's REST API asks the kubelet for its logs, as for its pods. */
+  kubeletLogs(): Promise<KubeletLogs | undefined>;
 }
 
 /**

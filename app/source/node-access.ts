@@ -22,6 +22,8 @@ export interface NodeAccess {
   httpGet(port: number, path: string): Promise<HttpAnswer>;
   /** The SSH session it rides; none on the node itself. For what else shares the login (the REST API's /configz). */
   session?: SshSession;
+  /** The kubelet's effective configuration (REST `/configz`), where the node is read through its REST API. */
+  configz?(): Promise<string>;
 }
 
 /** A source that reaches its node beside the kubelet (k9s-style capability): undefined while not connected. */
@@ -36,6 +38,8 @@ export interface NodeAccessOptions {
   callTimeoutMs?: number;
   /** Where sshd forbids TCP forwarding: the command that bridges to a loopback port ({port}). */
   tcpBridgeCommand?: string;
+  /** Told each command the file reads run on the node, for -v. */
+  announce?: (command: string) => void;
 }
 
 /** Over the source's SSH session, or here when it has none (a socket on this machine). */
@@ -58,7 +62,7 @@ export async function openNodeAccess(session: SshSession | undefined, options: N
   return {
     node,
     sudo,
-    files: nodeFileAccess(channels, { node, sudo }),
+    files: nodeFileAccess(channels, { node, sudo, ...(options.announce ? { announce: options.announce } : {}) }),
     commands: sshCommandRunner(channels),
     httpGet: sshHttpGet(() => session.connection(), node, {
       ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),

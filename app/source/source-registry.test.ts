@@ -1,10 +1,15 @@
 // The seam, shown: a kind of source no file of Nodescope knows, registered here in one call (its Node side
 // and what it is), is opened by the app's host and named on the command line with nothing else changed.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachedCall, type NodeInfo, type NodeSpec } from '../contract';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { detachedCall, type AddNodeSpec, type NodeInfo, type NodeSpec } from '../contract';
+import { run as runLogs } from '../cli/logs-command';
+import { uiSources } from '../cli/ui-command';
+import { localFileAccess } from '../logs/local-file-access';
 import { connectToLocalSocket, connectToSource } from '../cli/kubelet-connection';
 import { parseNodeArgs } from '../cli/node-options';
 import { resolveSource } from '../cli/pod-source';
@@ -46,6 +51,9 @@ beforeAll(async () => {
       argument: { scheme: 'toy:', parse: (arg) => ({ kind: 'toy', name: arg.slice('toy:'.length) }) },
       host: (context) => ({ openLink: (request) => context.kubeletLink(request, { localSocket: socketOf((request.spec as unknown as { name: string }).name) }) }),
       connect: (source, opts) => connectToLocalSocket({ ...opts, local: socketOf(source.name) }),
+      // In the UI's node list as it is named; its log files on this machine, as a socket's are.
+      ui: (source) => ({ add: { kind: 'toy', name: source.name } as unknown as AddNodeSpec }),
+      logs: { from: 'node files', open: async () => ({ access: localFileAccess(), close: () => {} }) },
     },
     TOY_INFO,
   );
@@ -75,6 +83,29 @@ describe('a source kind registered in one place', () => {
       (n): n is NodeInfo => n?.state.phase === 'live' && n.podCount === 7,
     );
     expect(live.label).toBe('toy alpha');
+  });
+
+  it('is added to the UI\'s node list by nodescope ui, beside the kinds built in', () => {
+    expect(uiSources(['toy:alpha', 'unix:/run/pods.sock'], undefined, undefined)).toEqual({
+      files: [],
+      nodes: [{ kind: 'toy', name: 'alpha' }, { kind: 'unix', socketPath: '/run/pods.sock' }],
+    });
+  });
+
+  it('has its container logs read by nodescope logs where the kind says they are', async () => {
+    const logDir = resolve(dirname(fileURLToPath(import.meta.url)), '../logs/testdata/var-log-pods');
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, done?: (err?: Error) => void) => {
+      out.push(Buffer.from(chunk).toString());
+      done?.();
+      return true;
+    }) as typeof process.stdout.write);
+    try {
+      expect(await runLogs(['toy:alpha', 'default/web', '-c', 'app', '--log-dir', logDir])).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(out.join('')).toBe(readFileSync(join(logDir, '..', 'expected', 'plain.out'), 'utf8'));
   });
 
   it('is named on the command line by its scheme and connected to by the CLI', async () => {

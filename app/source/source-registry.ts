@@ -1,12 +1,16 @@
 /**
  * The Node side of every kind of source, by name, as grpc-js registers its resolvers by scheme: how a
  * `nodescope` SOURCE names one (its scheme), how the app's host opens its link, how a CLI command connects
- * to its kubelet. What a kind is without opening it (label, group, capabilities) is its browser-safe half,
+ * to its kubelet, how `nodescope ui` takes it into the node list and where `nodescope logs` reads its logs. What a kind is without opening it (label, group, capabilities) is its browser-safe half,
  * app/source/kinds/. A new kind is a folder with both halves (see app/source/open/) and one
  * registerSourceKind call; nothing else switches on kinds.
  */
 import type { KubeletConnection, SharedConnections } from '../cli/kubelet-connection';
 import type { NodeCommandOptions } from '../cli/node-options';
+import type { AddNodeSpec } from '../contract';
+import type { LogFileAccess } from '../logs/log-file-access';
+import type { LogReadOptions } from '../logs/log-options';
+import type { PodLogLine } from '../logs/pod-logs';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import type { KubeletNodeLinkOptions } from '../host/kubelet-node-link';
 import { registerSourceKindInfo, type SourceKindInfo } from './kinds/source-kinds';
@@ -46,6 +50,30 @@ export interface HostOpening {
   close?(): Promise<void>;
 }
 
+/**
+ * What `nodescope ui` does with a SOURCE of a kind: opens a file as an offline source, adds a node as it is
+ * named, or expands a name with ssh_config's Host patterns (as --hosts-file's lines are) into the nodes
+ * `node` makes of each host it matches.
+ */
+export type UiEntry = { open: string } | { add: AddNodeSpec } | { expand: string; node(host: string): AddNodeSpec };
+
+/** A node's log files, open for reading, until closed. */
+export interface OpenLogFiles {
+  access: LogFileAccess;
+  close(): void;
+}
+
+/**
+ * Where `nodescope logs` reads a kind's container logs: the node's log files (over SSH, or on this machine),
+ * or what a recording kept of them, as it was at --at (where -p is kubectl's --previous: a file has no port).
+ */
+export type KindLogs<A extends KindArgument> =
+  | { from: 'node files'; open(source: A, opts: NodeCommandOptions): Promise<OpenLogFiles> }
+  | {
+      from: 'recording';
+      read(source: A, opts: NodeCommandOptions & { extraValues: Record<string, unknown> }, read: LogReadOptions): Promise<{ podName: string; lines: AsyncIterable<PodLogLine> }>;
+    };
+
 export interface SourceKindNode<A extends KindArgument = KindArgument> {
   /** Its name: the `kind` of its specs (app/source/kinds) and of its SOURCE arguments. */
   kind: string;
@@ -55,6 +83,10 @@ export interface SourceKindNode<A extends KindArgument = KindArgument> {
   host?(context: HostSourceContext): HostOpening;
   /** How a CLI command reaches its kubelet; none for what the CLI reads otherwise (files). */
   connect?(source: A, opts: NodeCommandOptions, shared?: SharedConnections): Promise<KubeletConnection>;
+  /** What `nodescope ui` does with its SOURCE arguments; none when the UI cannot take them. */
+  ui?(source: A): UiEntry;
+  /** Where `nodescope logs` reads its container logs; none when it has none. */
+  logs?: KindLogs<A>;
 }
 
 const KINDS = new Map<string, SourceKindNode>();

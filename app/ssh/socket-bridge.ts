@@ -176,7 +176,8 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
           throw new SshError('SUDO_REFUSED', `${user} may not open ${where}, and sudo does not allow \`${sudoCommand}\``,
             `Allow it on the node with this sudoers line (visudo -f /etc/sudoers.d/nodescope): ${sudoersLine(user, socketPath, options.sudoTemplate, options.sudoTemplate ? undefined : probe.socat)}`, cause);
         }
-        return { sudo: `${user} may not open ${socketPath} directly; using \`${sudoCommand}\`` };
+        // The command is the event's own: whoever tells of the switch names it once.
+        return { sudo: `${user} may not open ${socketPath} directly` };
     }
   };
 

@@ -10,7 +10,7 @@ import type { AuthMethodName } from './auth-methods';
 import type { HopAlgorithms } from './ssh-algorithms';
 import { createAuthSession } from './ssh-auth';
 import { resolveAgentPath } from './ssh-agent-path';
-import { cancelled, classifyConnectError, SshError, type HopLabel } from './ssh-errors';
+import { cancelled, classifyConnectError, loginTimedOut, noSshAnswer, SshError, type HopLabel } from './ssh-errors';
 import type { SshPrompter } from './ssh-prompter';
 import type { JumpConnectionPool } from './shared-jump-connections';
 
@@ -159,7 +159,7 @@ function checkHostKey(hop: SshHop, blob: Buffer, prompter: SshPrompter): Promise
 }
 
 /** The keepalives of `hop`: period in ms and how many may go unanswered (ServerAliveInterval / ServerAliveCountMax). */
-export function keepaliveOf(hop: SshHop, options: OpenSshOptions): { intervalMs: number; countMax: number } {
+export function keepaliveOf(hop: Pick<SshHop, 'serverAliveInterval' | 'serverAliveCountMax'>, options: Pick<OpenSshOptions, 'keepaliveIntervalMs' | 'keepaliveCountMax'>): { intervalMs: number; countMax: number } {
   return {
     intervalMs: options.keepaliveIntervalMs ?? (hop.serverAliveInterval ? hop.serverAliveInterval * 1000 : DEFAULT_KEEPALIVE_MS),
     countMax: options.keepaliveCountMax ?? hop.serverAliveCountMax ?? DEFAULT_KEEPALIVE_COUNT,
@@ -167,7 +167,7 @@ export function keepaliveOf(hop: SshHop, options: OpenSshOptions): { intervalMs:
 }
 
 /** The ConnectTimeout that applies to reaching `hop`, in ms. */
-export const connectTimeoutMs = (hop: SshHop, options: OpenSshOptions): number =>
+export const connectTimeoutMs = (hop: Pick<SshHop, 'connectTimeout'>, options: Pick<OpenSshOptions, 'connectTimeoutMs'>): number =>
   options.connectTimeoutMs ?? (hop.connectTimeout ? hop.connectTimeout * 1000 : DEFAULT_CONNECT_TIMEOUT_MS);
 
 /** Logs in on `hop`, straight or over `sock` (a channel through the previous hop). */
@@ -200,10 +200,8 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
     let timer: NodeJS.Timeout | undefined;
     const onTimeout = () =>
       fail(loggingIn
-        ? new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,
-          `The host's sshd (or the PAM or directory service behind its login) is stuck: check its logs, or raise ConnectTimeout for ${hop.host} in your SSH config.`)
-        : new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs / 1000} s`,
-          'Check the address, port and network path (VPN, firewall, ProxyJump).'));
+        ? loginTimedOut(hop, timeoutMs)
+        : noSshAnswer(hop, timeoutMs));
     const arm = () => {
       clearTimeout(timer);
       if (!settled && asking === 0) timer = setTimeout(onTimeout, timeoutMs);

@@ -142,8 +142,7 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
       `Load the right key into ssh-agent or set IdentityFile for ${hop.host}, and check the user name.`, e);
   }
   if (e.level === 'client-timeout' && /keepalive/i.test(e.message)) {
-    return new SshError('KEEPALIVE_TIMEOUT', `${where} stopped answering keepalives`,
-      'The network path to the node went dead; it will be re-dialled when it is back.', e);
+    return keepaliveLost(where, e);
   }
   if (e.level === 'client-timeout') {
     return new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where} timed out`,
@@ -161,6 +160,20 @@ export function classifyConnectError(err: unknown, hop: HopLabel, auth: AuthRepo
   return new SshError('CONNECTION_LOST', `SSH connection to ${where} failed: ${e.message}`,
     'Retry; if it persists, run `ssh -v` to the same host for details.', e);
 }
+
+/** A link given up after ServerAliveCountMax unanswered keepalives (either transport). */
+export const keepaliveLost = (where: string, cause?: unknown): SshError =>
+  new SshError('KEEPALIVE_TIMEOUT', `${where} stopped answering keepalives`, 'The network path to the node went dead; it will be re-dialled when it is back.', cause);
+
+/** A host that gave no SSH banner within ConnectTimeout (either transport); ssh's own message has no seconds. */
+export const noSshAnswer = (hop: Pick<HopLabel, 'host' | 'port'>, timeoutMs?: number): SshError =>
+  new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs === undefined ? 'ConnectTimeout' : `${timeoutMs / 1000} s`}`,
+    'Check the address, port and network path (VPN, firewall, ProxyJump).');
+
+/** A login that reached the host but did not finish within ConnectTimeout (either transport). */
+export const loginTimedOut = (hop: HopLabel, timeoutMs: number): SshError =>
+  new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,
+    `The host's sshd (or the PAM or directory service behind its login) is stuck: check its logs, or raise ConnectTimeout for ${hop.host} in your SSH config.`);
 
 /** The more recent of two recorded errors. */
 export function latestError(a: SshError | null, b: SshError | null): SshError | null {

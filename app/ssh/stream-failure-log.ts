@@ -4,7 +4,7 @@ import { SshError } from './ssh-errors';
 /**
  * The failure behind a stream the layer above only sees as closed (grpc-js's ECONNRESET, an HTTP
  * socket hang-up): open errors, errors on an open stream, and what a bridge command printed. Cleared by
- * the next successful open. Shared by the UNIX socket bridge and the node TCP channel.
+ * the next stream that carries data. Shared by the UNIX socket bridge and the node TCP channel.
  */
 export interface StreamFailureLog {
   /** Remembers `err` (and reports it) and returns it, for `throw log.record(...)`. */
@@ -27,8 +27,9 @@ export function streamFailureLog(onFailure?: (err: SshError) => void): StreamFai
     open: (open, where) =>
       open().then(
         (stream) => {
-          // Old failures no longer explain anything; a bridge command that fails later records anew.
-          last = null;
+          // Old failures no longer explain anything once a stream carries data. Not at open: a bridge command
+          // through OpenSSH opens at once and fails a moment later, and meanwhile its failure is the one to show.
+          stream.once('data', () => (last = null));
           // ssh2's own error (e.g. the connection reset mid-stream) is what the layer above will hide.
           stream.on('error', (err: Error) => {
             if (!(err instanceof SshError)) record(new SshError('CONNECTION_LOST', `Stream to ${where} failed: ${err.message}`, 'It will be re-opened on the next request.', err));

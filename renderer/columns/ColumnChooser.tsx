@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from 'react';
 import type { ColumnLayout, SavedView } from '../../app/contract/table-views';
 import { maskTree, maskTreeNode, walkMaskTree } from '../../app/mask/mask-tree';
 import { Modal } from '../components/Modal';
-import { columnOf, isFieldKey, isShown, reduceColumns, type ColumnAction } from './column-layout';
+import { columnOf, isShown, reduceColumns, type ColumnAction } from './column-layout';
+import { isFieldKey } from './field-key';
 
 /**
  * The pod table's columns (show, hide, reorder, add a column of any pod field, as k9s's custom columns
@@ -63,7 +64,7 @@ export function ColumnChooser(props: {
                 onChange={() => act({ type: 'toggle', id: entry.id, shownNow: shown })}
               />
               {column.path ? <span className="mono">{column.path}</span> : column.label}
-              {entry.shown === undefined && props.empty.has(entry.id) && <span className="muted small">no data on this node</span>}
+              {entry.shown === undefined && props.empty.has(entry.id) && <span className="muted small">no data in view</span>}
             </label>
             <span className="column-moves">
               <button type="button" className="icon-button" aria-label={`Move ${column.label} up`} disabled={i === 0} onClick={() => act({ type: 'move', id: entry.id, by: -1 })}>

@@ -1,13 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { ColumnLayout } from '../../app/contract/table-views';
-import { keepsAnyOf } from '../../app/mask/mask-coverage';
 import { ROW_FIELD_SOURCES, unselectedFields } from '../../app/pod/view/pod-field-sources';
 import { PodsTable, type PodsTableProps } from '../components/PodsTable';
 import type { ParsedFilter } from '../../app/pod/view/filter-language';
 import { noMatchText } from '../../app/pod/view/mask-blind-terms';
 import type { AppModel } from '../state/app-model';
-import { chosenColumns, emptyColumns } from './column-layout';
+import { chosenColumns, emptyColumns, maskLeavesOut } from './column-layout';
 import { useFieldValues } from './use-field-values';
 
 /** What the wrapper works out itself from the node and the model. */
@@ -26,9 +25,10 @@ export function ConfiguredPodsTable(props: Omit<PodsTableProps, Derived> & { mod
   const notSelected = useMemo(() => new Set(unselectedFields(ROW_FIELD_SOURCES, maskPaths)), [maskKey]);
   const chosen = useMemo(() => chosenColumns(layout, emptyColumns(props.noMetrics)), [layout, props.noMetrics]);
   const paths = chosen.flatMap((c) => (c.path ? [c.path] : []));
-  const leftOut = useCallback((path: string) => maskPaths.length > 0 && !keepsAnyOf(maskPaths, path), [maskKey]);
+  const leftOut = useCallback((path: string) => maskLeavesOut(maskPaths, path), [maskKey]);
   const rowOf = useCallback((uid: string) => model.pods.get(node.id, uid), [model, node.id]);
-  const { fieldsOf, onDrawnRows } = useFieldValues({ bridge: model.bridge, nodeId: node.id, paths, leftOut, rowOf, maskKey });
+  const sourceOf = useCallback((uid: string) => ({ nodeId: node.id, uid }), [node.id]);
+  const { fieldsOf, onDrawnRows } = useFieldValues({ bridge: model.bridge, paths, sourceOf, leftOut: (_, path) => leftOut(path), rowOf, maskKey: `${node.id}|${maskKey}` });
   return (
     <PodsTable
       {...table}

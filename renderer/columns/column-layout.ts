@@ -1,14 +1,12 @@
 import type { ColumnLayout } from '../../app/contract/table-views';
-import { POD_COLUMNS, type FieldColumnKey, type PodColumn } from '../components/pod-columns';
+import { keepsAnyOf } from '../../app/mask/mask-coverage';
+import { POD_COLUMNS, type PodColumn } from '../components/pod-columns';
+import { fieldColumnKey, fieldPathOf, isFieldKey } from './field-key';
 
 /**
  * The pod table's columns as the user arranges them (the column chooser): which are shown, in what
  * order, and columns of any pod field. Pure, so the chooser, the saved views and the table agree.
  */
-
-export const FIELD_PREFIX = 'field:';
-export const fieldColumnKey = (path: string): FieldColumnKey => `${FIELD_PREFIX}${path}`;
-export const isFieldKey = (id: string): id is FieldColumnKey => id.startsWith(FIELD_PREFIX) && id.length > FIELD_PREFIX.length;
 
 /** A field column: headed by the path's last name (the whole path on hover), as wide as a name. */
 export function fieldColumn(path: string): PodColumn {
@@ -19,7 +17,7 @@ const BUILT_IN = new Map<string, PodColumn>(POD_COLUMNS.map((c) => [c.key, c]));
 
 /** The column an entry names; undefined for an id this version does not know (kept, not shown). */
 export function columnOf(id: string): PodColumn | undefined {
-  return BUILT_IN.get(id) ?? (isFieldKey(id) ? fieldColumn(id.slice(FIELD_PREFIX.length)) : undefined);
+  return BUILT_IN.get(id) ?? (isFieldKey(id) ? fieldColumn(fieldPathOf(id)) : undefined);
 }
 
 /**
@@ -88,3 +86,6 @@ export function chosenColumns(layout: ColumnLayout, empty: ReadonlySet<string>):
     return column ? [column] : [];
   });
 }
+
+/** Whether a source's field mask (its paths; none: whole pods) leaves a field column's path out. */
+export const maskLeavesOut = (maskPaths: readonly string[], path: string): boolean => maskPaths.length > 0 && !keepsAnyOf(maskPaths, path);

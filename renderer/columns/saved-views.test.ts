@@ -20,5 +20,8 @@ describe('saved views', () => {
     const current = { key: 'name', descending: false } as const;
     expect(viewOrder(view('a'), current)).toEqual({ key: 'restarts', descending: true });
     expect(viewOrder({ ...view('a'), sort: { key: 'sparkle', descending: true } }, current)).toBe(current);
+    // A column of a pod field sorts too, and keeps its sort in the view.
+    expect(viewOrder({ ...view('a'), sort: { key: 'field:spec.priorityClassName', descending: false } }, current)).toEqual({ key: 'field:spec.priorityClassName', descending: false });
+    expect(viewOrder({ ...view('a'), sort: { key: 'field:', descending: false } }, current)).toBe(current);
   });
 });

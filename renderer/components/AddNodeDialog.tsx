@@ -20,7 +20,7 @@ const API_CHOICES: { value: ApiChoice; label: string; hint: string }[] = [
 ];
 
 const SSH_CHOICES: { value: SshTransportChoice | ''; label: string; hint: string }[] = [
-  { value: '', label: 'Default', hint: "the app's choice" },
+  { value: '', label: 'Default', hint: 'your OpenSSH where ssh is installed (not on Windows), else built-in' },
   { value: 'openssh', label: 'OpenSSH', hint: 'your own ssh: all of ssh_config holds (ProxyCommand, certificates, ControlMaster); its questions are asked here' },
   { value: 'builtin', label: 'Built-in', hint: "Nodescope's own SSH client" },
 ];

@@ -1,6 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useColumnsUi } from '../columns/use-columns-ui';
+import { useTableViews } from '../columns/use-table-views';
+import type { PaletteItem } from '../keys/palette-match';
 import type { AppModel } from '../state/app-model';
 import { DialogHost, type WindowDialog } from './DialogHost';
 import { FollowPods } from './FollowPods';
@@ -40,14 +42,18 @@ export function App({ model }: { model: AppModel }) {
   const [feedCollapsed, setFeedCollapsed] = useState(false);
   /** The node just removed, while its removal can be undone. */
   const [removed, setRemoved] = useState<NodeInfo | null>(null);
+  const tableViews = useTableViews(model.bridge);
+  const fleetPaletteViews = useRef<PaletteItem[]>([]);
+  const { nodeMetrics } = view;
   const columns = useColumnsUi({
-    bridge: model.bridge,
+    views: tableViews,
+    kind: 'node',
     filterText: view.filterText,
     setFilterText: view.setFilterText,
     order: view.order,
     setOrder: view.setOrder,
-    node,
-    nodeMetrics: view.nodeMetrics,
+    // What the node gives beside its pods, once known; until then only a REST node may give metrics.
+    noMetrics: nodeMetrics ? !nodeMetrics.usage.available && !nodeMetrics.probes.available : node?.readFrom !== 'rest',
     closeDialog: () => setDialog(null),
   });
   const filterRef = useRef<HTMLInputElement>(null);
@@ -131,6 +137,8 @@ export function App({ model }: { model: AppModel }) {
         status={status}
         view={view}
         columns={columns}
+        tableViews={tableViews}
+        fleetPaletteViews={fleetPaletteViews}
         selection={selection}
         filterRef={filterRef}
         logsRequest={logsRequest}
@@ -150,6 +158,7 @@ export function App({ model }: { model: AppModel }) {
         selection={selection}
         view={view}
         columns={columns}
+        fleetPaletteViews={fleetPaletteViews}
         onAdded={(added) => {
           setDialog(null);
           show(added);

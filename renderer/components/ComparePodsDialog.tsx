@@ -1,9 +1,10 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
 import { matchesFilter, parseFilter } from '../../app/pod/view/filter-language';
 import { errorText } from '../format/error-text';
+import { useListNavigation } from '../hooks/use-list-navigation';
 import { podLabel } from '../format/pod-label';
 import { Modal } from './Modal';
 import { PodDiffView, type DiffSide } from './PodDiffView';
@@ -38,7 +39,6 @@ export function ComparePodsDialog(props: {
 }) {
   const { bridge, from } = props;
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   const [picked, setPicked] = useState<Candidate | null>(() => {
     const to = props.to;
     const row = to && props.rows(to.nodeId).find((r) => r.uid === to.uid);
@@ -46,7 +46,6 @@ export function ComparePodsDialog(props: {
   });
   const [sides, setSides] = useState<{ left: DiffSide; right: DiffSide } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const listId = useId();
   // The open pod can be deleted while the dialog is open, or before: its row is gone then, and the
   // title keeps the name it was last known by, which the core still has with the pod's last version.
   const [lastKnown, setLastKnown] = useState<{ namespace: string; name: string } | undefined>(undefined);
@@ -76,7 +75,7 @@ export function ComparePodsDialog(props: {
     return all;
   })();
   const listed = candidates.slice(0, LISTED_MAX);
-  const activeIndex = Math.min(active, Math.max(0, listed.length - 1));
+  const list = useListNavigation(listed.length, (i) => setPicked(listed[i]!));
 
   useEffect(() => {
     if (!picked) return;
@@ -98,7 +97,6 @@ export function ComparePodsDialog(props: {
     };
   }, [bridge, picked, from.nodeId, from.uid]);
 
-  const optionId = (i: number) => `${listId}-option-${i}`;
   const title = picked ? `Compare ${fromLabel} with ${podLabel(picked.row, picked.uid)}` : `Compare ${fromLabel} with…`;
 
   return (
@@ -124,25 +122,13 @@ export function ComparePodsDialog(props: {
             className="search mono"
             data-autofocus
             placeholder="Filter pods of every open source   ns:  phase:  label:k=v  owner:  node:"
+            {...list.inputProps}
             aria-label="Filter pods to compare with"
-            role="combobox"
-            aria-expanded="true"
-            aria-controls={listId}
-            aria-activedescendant={listed.length > 0 ? optionId(activeIndex) : undefined}
             spellCheck={false}
             value={query}
             onChange={(e) => {
               setQuery(e.target.value);
-              setActive(0);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-                e.preventDefault();
-                setActive(Math.max(0, Math.min(listed.length - 1, activeIndex + (e.key === 'ArrowDown' ? 1 : -1))));
-              } else if (e.key === 'Enter' && listed[activeIndex]) {
-                e.preventDefault();
-                setPicked(listed[activeIndex]!);
-              }
+              list.restart();
             }}
           />
           {filter.errors.length > 0 && (
@@ -157,15 +143,13 @@ export function ComparePodsDialog(props: {
                 ? `${listed.length} of ${candidates.length} pods listed: narrow the filter to see the others.`
                 : `${candidates.length} pod${candidates.length === 1 ? '' : 's'}`}
           </p>
-          <ul className="picker-list" id={listId} role="listbox" aria-label="Pods to compare with">
+          <ul className="picker-list" {...list.listProps} aria-label="Pods to compare with">
             {listed.map((c, i) => (
               <li
                 key={`${c.nodeId}/${c.uid}`}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === activeIndex}
-                className={i === activeIndex ? 'picker-option active' : 'picker-option'}
-                onMouseEnter={() => setActive(i)}
+                {...list.optionProps(i)}
+                className={i === list.active ? 'picker-option active' : 'picker-option'}
+                onMouseEnter={() => list.setActive(i)}
                 onClick={() => setPicked(c)}
               >
                 <span className="muted mono small">{c.row.namespace}</span>

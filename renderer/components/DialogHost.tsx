@@ -1,4 +1,6 @@
+import type { MutableRefObject } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
+import type { PaletteItem } from '../keys/palette-match';
 import type { AppModel } from '../state/app-model';
 import { AddManyDialog } from './AddManyDialog';
 import { AddNodeDialog } from './AddNodeDialog';
@@ -31,6 +33,7 @@ export function DialogHost(props: {
   selection: WindowSelectionView;
   view: PodView;
   columns: ColumnsUi;
+  fleetPaletteViews: MutableRefObject<PaletteItem[]>;
   /** Added nodes, to be shown: one alone as the node, several ticked together. */
   onAdded: (nodes: NodeInfo[]) => void;
   onDone: (message: string) => void;
@@ -69,7 +72,10 @@ export function DialogHost(props: {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={onClose} />}
-      {dialog === 'palette' && <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, props.columns.paletteViews)} onClose={onClose} />}
+      {/* A saved view applies to the table shown: one node's, or the one over several sources. */}
+      {dialog === 'palette' && (
+        <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, selection.fleet ? props.fleetPaletteViews.current : props.columns.paletteViews)} onClose={onClose} />
+      )}
       {dialog === 'columns' && props.columns.chooser}
       {dialog === 'compareSources' && node && <CompareSourcesDialog bridge={model.bridge} nodes={model.nodes} initialLeft={node.id} onClose={onClose} />}
       {dialog === 'comparePod' && node && openUid && (

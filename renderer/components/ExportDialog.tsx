@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import { ContractError } from '../../app/contract/errors';
 import { EXPORT_EXTENSION, type ExportFormat, type ExportResult } from '../../app/contract/pods';
+import type { JobProgress } from '../../app/contract/jobs';
 import type { RequestOutput } from '../../app/contract/requests';
+import { exportFileName } from '../../app/util/default-file-names';
 import { formatBytes } from '../format/age';
 import { Modal } from './Modal';
 import { errorText } from '../format/error-text';
@@ -10,7 +12,8 @@ import { errorText } from '../format/error-text';
 /**
  * Exports the node's pods (or the filtered ones) as a kubectl List (JSON or YAML) or NDJSON; the host writes the file atomically.
  * With a native save dialog (Electron) the dialog names the file and asks before replacing one; in a browser
- * the path is typed here, and an existing file is replaced only after the user says so.
+ * the path is typed here, and an existing file is replaced only after the user says so. The export is a job:
+ * the dialog shows the pods written of all, and Cancel (or Escape) stops it, leaving no file behind.
  */
 export function ExportDialog(props: {
   bridge: Bridge;
@@ -27,6 +30,11 @@ export function ExportDialog(props: {
   const [format, setFormat] = useState<ExportFormat>('list');
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The export under way: pods written of all, once the host has started writing. */
+  const [progress, setProgress] = useState<JobProgress | null>(null);
+  const job = useRef<AbortController | null>(null);
+  // The dialog going away stops its export: nothing is written for a dialog nobody sees.
+  useEffect(() => () => job.current?.abort(), []);
   const [result, setResult] = useState<ExportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** The input field the last error is about (the host names it), highlighted until edited. */
@@ -39,8 +47,7 @@ export function ExportDialog(props: {
   }, [props.bridge]);
   useEffect(() => {
     if (!info) return;
-    const base = props.nodeLabel.replace(/[^\w.-]+/g, '-');
-    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${base}-pods${EXPORT_EXTENSION[format]}`);
+    setPath(`${info.defaultExportDir.replace(/\/$/, '')}/${exportFileName(props.nodeLabel, EXPORT_EXTENSION[format], new Date())}`);
     // Only when the defaults arrive: later format changes go through chooseFormat and keep edits.
   }, [info, props.nodeLabel]);
   // An edited path is a new question: not known to exist, no longer the one an error was about.
@@ -56,33 +63,46 @@ export function ExportDialog(props: {
   };
 
   async function run(target: { path: string; replace: boolean } | 'dialog') {
+    const mine = new AbortController();
+    job.current = mine;
     setBusy(true);
+    setProgress(null);
     setError(null);
     setBadField(null);
     setResult(null);
     try {
       const uids = scope === 'all' ? ('all' as const) : [...props.filteredUids];
-      setResult(await props.bridge.request('pods.export', { nodeId: props.nodeId, uids, format, ...(target === 'dialog' ? {} : target) }));
+      const input = { nodeId: props.nodeId, uids, format, ...(target === 'dialog' ? {} : target) };
+      setResult(await props.bridge.request('pods.export', input, { signal: mine.signal, onProgress: setProgress }));
       setExists(false);
     } catch (err) {
-      setError(errorText(err));
-      if (err instanceof ContractError) {
-        setBadField(err.field ?? null);
-        setExists(err.code === 'file-exists');
+      if (mine.signal.aborted) setResult({ status: 'cancelled' });
+      else {
+        setError(errorText(err));
+        if (err instanceof ContractError) {
+          setBadField(err.field ?? null);
+          setExists(err.code === 'file-exists');
+        }
       }
     } finally {
+      if (job.current === mine) job.current = null;
       setBusy(false);
     }
   }
+
+  /** Stops the export under way; the host removes what it had written. */
+  const cancelExport = () => job.current?.abort();
 
   const count = scope === 'all' ? props.totalCount : props.filteredUids.length;
   return (
     <Modal
       title="Export pods"
       onClose={props.onClose}
+      // Escape stops an export under way first; the next one closes the dialog.
+      onEscape={busy ? cancelExport : props.onClose}
       footer={
         <>
-          <button type="button" className="button" onClick={props.onClose}>
+          <button type="button" className="button" onClick={busy ? cancelExport : props.onClose}>
             {result?.status === 'saved' ? 'Done' : 'Cancel'}
           </button>
           {info?.canPickFiles ? (
@@ -148,6 +168,12 @@ export function ExportDialog(props: {
           />
         </label>
       )}
+      {busy && (
+        <div className="export-progress" role="status">
+          <progress max={progress?.total || 1} value={progress?.done ?? 0} aria-label="Export progress" />
+          <span className="small muted">{progress ? `Writing ${progress.done} of ${progress.total} pods…` : 'Starting…'}</span>
+        </div>
+      )}
       {error && (
         <p className="form-error" role="alert" id={badField === 'path' ? 'export-path-error' : undefined}>
           {error}
@@ -159,7 +185,7 @@ export function ExportDialog(props: {
         </p>
       )}
       {result?.status === 'saved' && result.warning && <p className="muted small">{result.warning}.</p>}
-      {result?.status === 'cancelled' && <p className="muted">Export cancelled.</p>}
+      {result?.status === 'cancelled' && <p className="muted">Export cancelled: no file was written.</p>}
     </Modal>
   );
 }

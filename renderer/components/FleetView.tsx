@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
@@ -6,7 +6,7 @@ import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../../app/po
 import { matrixToCsv, matrixToJson } from '../../app/fleet/matrix-export';
 import { tableToCsv, tableToJson, type SourcedRow } from '../../app/fleet/table-export';
 import { parseFilter } from '../../app/pod/view/filter-language';
-import type { SortKey, SortOrder } from '../filter/sort-rows';
+import { descendingFirst, type OrderKey, type SortOrder } from '../filter/sort-rows';
 import { errorText } from '../format/error-text';
 import { describeNodeState, STATE_CATEGORIES, stateCategory, staleText, type StateCategory } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -19,6 +19,15 @@ import { PodDetail } from './PodDetail';
 import { PodsTable } from './PodsTable';
 import { Tabs } from './Tabs';
 import { useNow } from './use-model';
+import { fileTimeStamp } from '../../app/util/default-file-names';
+import { chosenColumns, emptyColumns } from '../columns/column-layout';
+import { useColumnsUi } from '../columns/use-columns-ui';
+import { useFieldSort } from '../columns/use-field-sort';
+import { useSourcesFieldValues } from '../columns/use-sources-field-values';
+import type { TableViewsState } from '../columns/use-table-views';
+import type { PaletteItem } from '../keys/palette-match';
+import { runCommand, useShortcuts } from '../keys/use-shortcuts';
+import { FilterBar } from './FilterBar';
 
 type View = 'pods' | 'compare';
 
@@ -30,7 +39,15 @@ const NONE: ReadonlySet<RowField> = new Set();
  * workload matrix with drift marked. A source that is not live keeps its pods on screen marked stale or
  * offline, never as live; the header counts the sources by state.
  */
-export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; onError: (message: string) => void; onClear: () => void }) {
+export function FleetView(props: {
+  model: AppModel;
+  nodeIds: readonly string[];
+  tableViews: TableViewsState;
+  /** Where the : palette finds this table's saved views (it applies them here while this table is shown). */
+  paletteViews: MutableRefObject<PaletteItem[]>;
+  onError: (message: string) => void;
+  onClear: () => void;
+}) {
   const { model } = props;
   const bridge = model.bridge;
   const now = useNow(1000);
@@ -43,6 +60,8 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
   const [matrixError, setMatrixError] = useState<string | null>(null);
   /** Two pods to show side by side: one opened and Compare with…, or two cells of a matrix row. */
   const [comparing, setComparing] = useState<{ from: PodOnSource; to?: PodOnSource } | null>(null);
+  const [choosingColumns, setChoosingColumns] = useState(false);
+  const filterRef = useRef<HTMLInputElement>(null);
 
   const nodes = props.nodeIds.flatMap((id) => model.node(id) ?? []);
   const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -70,6 +89,13 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     };
   }
   const { metricsOf } = lookup.current;
+  const noMetrics = nodes.every((n) => n.readFrom !== 'rest');
+  // The same chooser and saved views as one node's table, with columns of its own (NODE shown by default).
+  const columnsUi = useColumnsUi({ views: props.tableViews, kind: 'fleet', filterText, setFilterText, order, setOrder, noMetrics, closeDialog: () => setChoosingColumns(false) });
+  props.paletteViews.current = columnsUi.paletteViews;
+  const chosen = useMemo(() => chosenColumns(columnsUi.layout, emptyColumns(noMetrics)), [columnsUi.layout, noMetrics]);
+  const fields = useSourcesFieldValues(model, nodes, chosen);
+  const fieldKeyOf = useFieldSort(model, props.nodeIds, order.key, rowKey);
   // The NODE column names the source, as nodescope pods SRC SRC... does; node: filters and sorts by it. Sorted
   // and filtered by CPU, memory and probes too, each row by its own source's metrics; kept up to date batch by
   // batch, not sorted again for each.
@@ -78,8 +104,13 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     filter,
     order,
     metricsOf,
+    fieldKeyOf,
   );
   useEffect(() => () => model.pods.dropFleetView(), [model]);
+  useShortcuts({
+    filter: view === 'pods' ? () => filterRef.current?.focus() : undefined,
+    columns: view === 'pods' ? () => setChoosingColumns(true) : undefined,
+  });
   /** The first pod of a matrix cell, by its name on that source. */
   const podOfCell = (pick: CellPick): PodOnSource | null => {
     const nodeId = props.nodeIds[pick.source];
@@ -116,8 +147,8 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
     return () => shown.abort();
   }, [bridge, idsKey, view]);
 
-  const sortBy = (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: key === 'restarts' });
-  const stamp = () => new Date().toISOString().replace(/[:.]/g, '').slice(0, 15);
+  const sortBy = (key: OrderKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: descendingFirst(key) });
+  const stamp = () => fileTimeStamp(new Date());
   const exportTable = (format: 'csv' | 'json') => {
     const sourced: SourcedRow[] = rows.map((r) => {
       const { nodeId, uid } = splitKey(r.uid);
@@ -176,23 +207,19 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
       >
         {view === 'pods' ? (
           <>
-            <div className="filter-bar">
-              <input
-                type="search"
-                className="search filter-input mono"
-                placeholder="Filter pods   node:  ns:  phase:  label:k=v  owner:  is:static   -negate"
-                aria-label="Filter pods"
-                aria-invalid={filter.errors.length > 0 ? true : undefined}
-                spellCheck={false}
-                value={filterText}
-                onChange={(e) => setFilterText(e.target.value)}
-              />
-              {filter.errors.length > 0 && (
-                <span className="field-error filter-error" role="alert">
-                  {filter.errors[0]}
-                </span>
-              )}
-            </div>
+            <FilterBar
+              filterRef={filterRef}
+              text={filterText}
+              filter={filter}
+              onChange={setFilterText}
+              onEnterTable={() => {
+                // As over one node: the first row is selected, so Enter opens it.
+                if (selected === null && rows[0]) setSelected(rows[0].uid);
+                document.querySelector<HTMLElement>('.pods-grid')?.focus();
+              }}
+              onHelp={() => runCommand('help')}
+              onColumns={() => setChoosingColumns(true)}
+            />
             <StaleSources nodes={nodes} now={now} />
             <div className={open ? 'content split' : 'content'}>
               <PodsTable
@@ -222,8 +249,10 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
                 maskOf={maskOf}
                 staleOf={staleOf}
                 metricsOf={metricsOf}
-                noMetrics={nodes.every((n) => n.readFrom !== 'rest')}
+                noMetrics={noMetrics}
                 manySources
+                chosen={chosen}
+                {...fields}
                 emptyText={total > 0 ? 'No pod matches the filter.' : 'No pods on the selected sources.'}
               />
               {opened && (
@@ -250,6 +279,7 @@ export function FleetView(props: { model: AppModel; nodeIds: readonly string[]; 
           </div>
         )}
       </Tabs>
+      {choosingColumns && columnsUi.chooser}
       {comparing && (
         <ComparePodsDialog
           bridge={bridge}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import type { PodHistoryView } from '../../app/contract/history';
+import type { KeptLogInfo, PodHistoryView } from '../../app/contract/history';
 import type { PodDetail as Detail } from '../../app/contract/pods';
 import { errorText } from '../format/error-text';
 import { HistoryLimitsForm } from './HistoryLimitsForm';
@@ -9,6 +9,7 @@ import { Modal } from './Modal';
 import { PodDiffView } from './PodDiffView';
 import { PodSummaryView } from './PodSummaryView';
 import { timeText, timeTitle } from '../format/time-text';
+import { KeptLogView, keptLogText } from './KeptLogView';
 
 const EVENT_TONE: Record<string, string> = { LISTED: 'off', ADDED: 'ok', MODIFIED: 'busy', DELETED: 'bad' };
 
@@ -33,8 +34,13 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
   const [wide, setWide] = useState(false);
   const [view, setView] = useState<'summary' | 'json'>('summary');
   const [editLimits, setEditLimits] = useState(false);
-  /** Bumped to read the history again (new limits may have trimmed it). */
+  /** Bumped to read the history again (new limits may have trimmed it, a crashed instance's log was kept). */
   const [reload, setReload] = useState(0);
+  /** The kept log shown. */
+  const [openedLog, setOpenedLog] = useState<KeptLogInfo | null>(null);
+
+  // A log kept after the version that showed its instance's end arrives a moment later.
+  useEffect(() => bridge.on('podLogKept', (p) => p.nodeId === nodeId && p.uid === uid && setReload((n) => n + 1)), [bridge, nodeId, uid]);
 
   useEffect(() => {
     let current = true;
@@ -89,6 +95,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
       return;
     }
     setSelected([id]);
+    setOpenedLog(null);
     bridge.request('pods.version', { nodeId, uid, version: id }).then(
       (detail) => setOpened({ id, detail }),
       (err: unknown) => setError(errorText(err)),
@@ -103,7 +110,11 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
     );
   }
   if (!history) return <p className="muted">Loading…</p>;
-  const newestFirst = [...history.versions].reverse();
+  const current = history.deleted ? undefined : history.versions.at(-1)?.id;
+  // Versions and kept logs in one timeline, newest first (a log after the version that showed its end).
+  const entries = [...history.versions.map((v) => ({ time: v.time, version: v })), ...(history.crashLogs ?? []).map((log) => ({ time: log.time, log }))]
+    .map((e, order) => ({ ...e, order }))
+    .sort((a, b) => b.time - a.time || b.order - a.order);
   const sideOf = (which: 0 | 1) => {
     const detail = which === 0 ? pair!.left : pair!.right;
     return { label: `${versionLabel(history, selected, which)} · ${timeText(detail.versionTime ?? 0)}`, json: detail.json };
@@ -151,23 +162,45 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
         />
       )}
       <ol className="timeline" aria-label={comparing ? 'Pod versions, newest first: pick two to compare' : 'Pod versions, newest first'}>
-        {newestFirst.map((v, i) => (
-          <li key={v.id}>
-            <button
-              type="button"
-              className={selected.includes(v.id) ? 'version selected' : 'version'}
-              aria-pressed={selected.includes(v.id)}
-              onClick={() => open(v.id)}
-            >
-              <span className="mono small version-time" title={timeTitle(v.time)}>
-                {timeText(v.time)}
-              </span>
-              <span className={`pill tone-${EVENT_TONE[v.event] ?? 'off'}`}>{v.event}</span>
-              <span className="version-change">{v.change}</span>
-              {i === 0 && !history.deleted && <span className="tag">current</span>}
-            </button>
-          </li>
-        ))}
+        {entries.map((e) =>
+          'version' in e ? (
+            <li key={`v${e.version.id}`}>
+              <button
+                type="button"
+                className={selected.includes(e.version.id) ? 'version selected' : 'version'}
+                aria-pressed={selected.includes(e.version.id)}
+                onClick={() => open(e.version.id)}
+              >
+                <span className="mono small version-time" title={timeTitle(e.version.time)}>
+                  {timeText(e.version.time)}
+                </span>
+                <span className={`pill tone-${EVENT_TONE[e.version.event] ?? 'off'}`}>{e.version.event}</span>
+                <span className="version-change">{e.version.change}</span>
+                {e.version.id === current && <span className="tag">current</span>}
+              </button>
+            </li>
+          ) : (
+            <li key={logKey(e.log)}>
+              <button
+                type="button"
+                className={openedLog && logKey(openedLog) === logKey(e.log) ? 'version selected' : 'version'}
+                aria-pressed={Boolean(openedLog && logKey(openedLog) === logKey(e.log))}
+                disabled={comparing}
+                onClick={() => {
+                  setOpenedLog(e.log);
+                  setOpened(null);
+                  setSelected([]);
+                }}
+              >
+                <span className="mono small version-time" title={timeTitle(e.log.time)}>
+                  {timeText(e.log.time)}
+                </span>
+                <span className="pill tone-bad">LOG</span>
+                <span className="version-change">{keptLogText(e.log)}</span>
+              </button>
+            </li>
+          ),
+        )}
       </ol>
       {comparing && pair && pair.ids === [...selected].sort((a, b) => a - b).join() && (
         <section className="version-detail" aria-label="Two versions compared">
@@ -193,6 +226,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
           )}
         </section>
       )}
+      {!comparing && openedLog && <KeptLogView bridge={bridge} nodeId={nodeId} uid={uid} log={openedLog} />}
       {!comparing && opened && (
         <section className="version-detail" aria-label={`Version of ${timeText(opened.detail.versionTime ?? 0)}`}>
           <header className="version-head">
@@ -215,6 +249,9 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
     </div>
   );
 }
+
+/** Names a kept log across reloads of the history. */
+const logKey = (log: KeptLogInfo) => `log ${log.container} ${log.instance} ${log.time}`;
 
 /** "version 3 of 5" or "current", for the older (0) or newer (1) of the picked pair. */
 function versionLabel(history: PodHistoryView, selected: number[], which: 0 | 1): string {

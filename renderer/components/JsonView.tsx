@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { jsonLines, type JsonLine } from '../json/json-lines';
 import { yamlLines } from '../json/yaml-lines';
+import { useFind } from '../hooks/use-find';
 
 /**
  * What differs between kubectl's JSON and its YAML here: how lines split and fold, the depth the Fold button
@@ -19,17 +20,12 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
   const format = FORMATS[props.format ?? 'json'];
   const lines = useMemo(() => format.split(props.text), [format, props.text]);
   const [folded, setFolded] = useState<ReadonlySet<number>>(new Set());
-  const [query, setQuery] = useState('');
-  const [current, setCurrent] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
 
-  const needle = query.toLowerCase();
-  const matches = useMemo(
-    () => (needle ? lines.flatMap((l, i) => (l.tokens.map((t) => t.text).join('').toLowerCase().includes(needle) ? [i] : [])) : []),
-    [lines, needle],
-  );
-  const currentLine = matches[Math.min(current, matches.length - 1)];
+  const texts = useMemo(() => lines.map((l) => l.tokens.map((t) => t.text).join('')), [lines]);
+  const find = useFind(texts);
+  const { needle, currentLine } = find;
 
   // Moving to a match inside a folded block unfolds it, so search never points at hidden text;
   // folding afterwards is the user's choice and stays.
@@ -100,17 +96,10 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
           className="search"
           placeholder={`Find in ${format.label}`}
           aria-label={`Find in ${format.label}`}
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setCurrent(0);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && matches.length > 0) setCurrent((current + (e.shiftKey ? matches.length - 1 : 1)) % matches.length);
-          }}
+          {...find.inputProps}
         />
         <span className="muted small match-count" aria-live="polite">
-          {needle ? (matches.length ? `${Math.min(current, matches.length - 1) + 1}/${matches.length}` : 'no match') : ''}
+          {find.countText}
         </span>
         <span className="spacer" />
         <button type="button" className="button small" onClick={() => foldAllFrom(format.foldDepth)}>

@@ -5,12 +5,13 @@ import { LOG_LINES_MAX, LOG_READ_CHARS_MAX } from '../../app/contract/logs';
 import { downloadText } from '../bridge/download-text';
 import { ansiPlain, ansiRuns } from '../format/ansi-text';
 import { usePodLog, type Captured } from './use-pod-log';
+import { useFind } from '../hooks/use-find';
 
-/** What the recording says of the lines it kept: which instance, how it ended, when they were kept. */
+/** What is said of lines kept when their instance ended (by a recording, or the live pod's history): which instance, how it ended. */
 function capturedText(c: Captured): string {
   const how = [c.reason, c.exitCode !== undefined ? `exit code ${c.exitCode}` : undefined].filter(Boolean).join(', ');
   const ended = c.finishedAt ? ` at ${new Date(c.finishedAt).toLocaleString()}` : '';
-  return `Captured at the crash: the end of instance ${c.instance}'s log, kept by the recording when it ended${how ? ` (${how})` : ''}${ended}${c.truncated ? '; older lines were not kept' : ''}.`;
+  return `Captured at the crash: the end of instance ${c.instance}'s log, kept by ${c.by === 'recording' ? 'the recording' : 'the pod\'s history'} when it ended${c.by === 'history' ? ' (the node no longer has the file)' : ''}${how ? ` (${how})` : ''}${ended}${c.truncated ? '; older lines were not kept' : ''}.`;
 }
 
 const LINE_HEIGHT = 18;
@@ -64,8 +65,6 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
   const [wrap, setWrap] = useState(false);
   const [timestamps, setTimestamps] = useState(false);
   const [tailLines, setTailLines] = useState(1000);
-  const [query, setQuery] = useState('');
-  const [current, setCurrent] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   // The pod's detail arrives after the tab opens: its preferred container is taken until the user picks one.
   const [picked, setPicked] = useState(false);
@@ -87,9 +86,8 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
     return cache.plain;
   }, [lines, version, dropped]);
 
-  const needle = query.toLowerCase();
-  const matches = useMemo(() => (needle ? plain.flatMap((l, i) => (l.toLowerCase().includes(needle) ? [i] : [])) : []), [plain, needle, version]);
-  const currentLine = matches.length ? matches[Math.min(current, matches.length - 1)] : undefined;
+  const find = useFind(plain, version);
+  const { needle, matches, currentLine, step } = find;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_HEIGHT, overscan: 12 });
@@ -105,7 +103,6 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
     if (currentLine !== undefined) virtualizer.scrollToIndex(currentLine, { align: 'center' });
   }, [currentLine, virtualizer]);
 
-  const step = (by: number) => matches.length && setCurrent((c) => (Math.min(c, matches.length - 1) + by + matches.length) % matches.length);
   const flash = (text: string) => {
     setNotice(text);
     setTimeout(() => setNotice(null), 1800);
@@ -172,14 +169,7 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           className="search"
           placeholder="Find in log"
           aria-label="Find in log"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setCurrent(0);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') step(e.shiftKey ? -1 : 1);
-          }}
+          {...find.inputProps}
         />
         <button type="button" className="button small" aria-label="Previous match" disabled={!matches.length} onClick={() => step(-1)}>
           ↑
@@ -188,7 +178,7 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           ↓
         </button>
         <span className="muted small match-count" aria-live="polite">
-          {needle ? (matches.length ? `${Math.min(current, matches.length - 1) + 1}/${matches.length}` : 'no match') : ''}
+          {find.countText}
         </span>
         <span className="spacer" />
         <button type="button" className="button small" disabled={!plain.length} onClick={() => void copy()}>
@@ -214,6 +204,11 @@ export function LogsTab(props: { bridge: Bridge; nodeId: string; uid: string; fi
           <p>{state.message}</p>
           <p className="muted small">{state.nextStep}</p>
         </div>
+      )}
+      {state.kind === 'lines' && state.from && (
+        <p className="muted small log-from" role="status" aria-label="Where the lines come from">
+          Read from {state.from}
+        </p>
       )}
       {state.kind === 'lines' && state.captured && (
         <p className="log-captured small" role="status">

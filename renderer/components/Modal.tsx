@@ -6,7 +6,16 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * the dialog asks for it: React's autoFocus runs while the dialog is still closed (and so unfocusable),
  * and showModal() then focuses the first button, the ✕, where Enter closes the dialog.
  */
-export function Modal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; size?: 'full'; footer?: ReactNode }) {
+export function Modal(props: {
+  title: string;
+  onClose: () => void;
+  /** What Escape does, when not closing (a dialog whose job is under way stops the job first). */
+  onEscape?: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  size?: 'full';
+  footer?: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -22,7 +31,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
-        props.onClose();
+        (props.onEscape ?? props.onClose)();
       }}
     >
       <header className="modal-head">

@@ -1,9 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import type { NodeContextPart, NodeContextRead, NodeContextView } from '../../app/contract/node-context';
+import { CONFIGZ_FROM, type NodeContextPart, type NodeContextRead, type NodeContextView } from '../../app/contract/node-context';
 import type { NodeInfo } from '../../app/contract/nodes';
 import { useShortcuts } from '../keys/use-shortcuts';
 import { Modal } from './Modal';
+import { NodeJournal } from './NodeJournal';
 
 /** The toolbar's Node info button (and its key, i): opens the panel for this node. */
 export function NodeInfoButton(props: { bridge: Bridge; node: NodeInfo }) {
@@ -54,7 +55,7 @@ export function NodeInfoPanel(props: { bridge: Bridge; node: NodeInfo; onClose: 
           {loaded.message} {loaded.nextStep}
         </p>
       )}
-      {loaded.state === 'done' && loaded.status === 'read' && <NodeContextParts context={loaded.context} />}
+      {loaded.state === 'done' && loaded.status === 'read' && <NodeContextParts context={loaded.context} bridge={bridge} nodeId={node.id} />}
     </Modal>
   );
 }
@@ -97,7 +98,7 @@ function Facts(props: { facts: [string, string | number | undefined][] }) {
   );
 }
 
-function NodeContextParts({ context: c }: { context: NodeContextView }) {
+function NodeContextParts({ context: c, bridge, nodeId }: { context: NodeContextView; bridge: Bridge; nodeId: string }) {
   return (
     <>
       <PartSection title="Kubelet version" part={c.version}>
@@ -124,24 +125,18 @@ function NodeContextParts({ context: c }: { context: NodeContextView }) {
         )}
       </PartSection>
       <PartSection title="Configuration" part={c.config}>
-        {(cfg) => <pre className="node-info-config">{JSON.stringify(cfg, null, 2)}</pre>}
+        {(cfg) => (
+          <>
+            <p>{'from' in c.config && c.config.from === CONFIGZ_FROM ? 'The effective configuration the kubelet runs with.' : 'The file the kubelet started with: its flags may override it.'}</p>
+            <pre className="node-info-config">{JSON.stringify(cfg, null, 2)}</pre>
+          </>
+        )}
       </PartSection>
       <PartSection title="Container runtime" part={c.runtime}>
         {(r) => <Facts facts={[['Runtime', r.name], ['Version', r.version], ['CRI API', r.apiVersion], ['crictl', r.crictlVersion], ['Endpoint', r.endpoint]]} />}
       </PartSection>
       <PartSection title="Kubelet journal" part={c.journal}>
-        {(j) => (
-          <>
-            <p>
-              Unit {j.unit.unit}: {[j.unit.loadState, j.unit.activeState, j.unit.subState].filter((s) => s !== undefined).join(', ')}
-            </p>
-            {j.lines.length > 0 ? (
-              <pre className="node-info-journal">{j.lines.map((l) => [l.time, l.identifier, l.message].filter((s) => s !== undefined).join(' ')).join('\n')}</pre>
-            ) : (
-              <p>The journal has no lines for this unit.</p>
-            )}
-          </>
-        )}
+        {(j) => <NodeJournal bridge={bridge} nodeId={nodeId} journal={j} />}
       </PartSection>
       <PartSection title="Runtime containers against the kubelet's pods" part={c.containers}>
         {(d) => (

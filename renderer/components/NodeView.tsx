@@ -1,7 +1,9 @@
-import type { RefObject } from 'react';
+import type { MutableRefObject, RefObject } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { RequestOutput } from '../../app/contract/requests';
 import type { useColumnsUi } from '../columns/use-columns-ui';
+import type { TableViewsState } from '../columns/use-table-views';
+import type { PaletteItem } from '../keys/palette-match';
 import { MaskBlindNote } from '../filter/MaskBlindNote';
 import { describeNodeState } from '../format/node-state';
 import type { AppModel } from '../state/app-model';
@@ -29,6 +31,10 @@ export interface WindowViewProps {
   status: ActionStatus;
   view: PodView;
   columns: ColumnsUi;
+  /** The columns and saved views of both tables (the one over several sources keeps its own columns). */
+  tableViews: TableViewsState;
+  /** The saved views as the : palette offers them over several sources (set by that table as it draws). */
+  fleetPaletteViews: MutableRefObject<PaletteItem[]>;
   selection: WindowSelectionView;
   filterRef: RefObject<HTMLInputElement | null>;
   logsRequest: LogsRequest;

@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState, type CSSProperties, type ReactElement } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
-import { describeSource, groupOfSource, isUserAdded } from '../../app/source/kinds/source-kinds';
-import { describeNodeState, STATE_CATEGORIES, stateCategory, type StateCategory } from '../format/node-state';
+import { describeSource } from '../../app/source/kinds/source-kinds';
+import { describeNodeState, STATE_CATEGORIES, type StateCategory } from '../format/node-state';
+import { useShortcuts } from '../keys/use-shortcuts';
+import { sidebarView, type GroupCounts, type SidebarRow } from '../state/sidebar-rows';
 import { editableSpec } from './EditNodeDialog';
 import { useNow } from './use-model';
 import { useNodeAnnouncement } from './use-node-announcement';
@@ -26,9 +29,6 @@ interface Props {
   onOpenFiles: () => void;
 }
 
-/** A source's group: a node's own, files and the demo under theirs, so a hundred nodes stay in sections. */
-export const groupOf = (node: NodeInfo): string => groupOfSource(node.spec);
-
 const CATEGORY_LABEL: Record<StateCategory, string> = {
   live: 'live',
   connecting: 'connecting',
@@ -38,13 +38,51 @@ const CATEGORY_LABEL: Record<StateCategory, string> = {
   disconnected: 'disconnected',
 };
 
-function matchesSearch(node: NodeInfo, query: string): boolean {
-  if (!query) return true;
-  const s = node.spec;
-  // How it is reached too: a node labelled by the user is still found by its host.
-  const text = [node.label, describeSource(s), groupOf(node)].join(' ').toLowerCase();
-  return query.toLowerCase().split(/\s+/).every((word) => text.includes(word));
+/** A group heading's counts, in this order; a state no node of the group is in is left out. */
+const GROUP_COUNTS: [keyof GroupCounts, string][] = [
+  ['live', 'live'],
+  ['connecting', 'connecting'],
+  ['failed', 'failed'],
+  ['offline', 'offline'],
+];
+/** Estimated heights for the virtual list before a row is measured: a node's state may take a few lines. */
+const GROUP_ROW_PX = 44;
+const NODE_ROW_PX = 50;
+
+/** What a virtual row's element carries: its place in the list, and the ref that measures its height. */
+interface RowPlace {
+  'data-index': number;
+  ref: (element: Element | null) => void;
+  style: CSSProperties;
 }
+
+/**
+ * The rendered rows, a group's nodes in a list of their own named for it (each still placed on the one
+ * virtual list: the wrapper has no box of its own), so a screen reader says which group a node is in.
+ */
+function groupRuns(rendered: { group: string | undefined; element: ReactElement }[]): ReactElement[] {
+  const out: ReactElement[] = [];
+  for (let i = 0; i < rendered.length; ) {
+    const { group, element } = rendered[i]!;
+    if (group === undefined) {
+      out.push(element);
+      i++;
+      continue;
+    }
+    const members: ReactElement[] = [];
+    for (; i < rendered.length && rendered[i]!.group === group; i++) members.push(rendered[i]!.element);
+    out.push(
+      <li key={`members:${group}`} className="node-group-members">
+        <ul role="list" aria-label={`Group ${group || 'Ungrouped'}`}>
+          {members}
+        </ul>
+      </li>,
+    );
+  }
+  return out;
+}
+
+const rowKey = (row: SidebarRow): string => (row.kind === 'group' ? `group:${row.group}` : row.node.id);
 
 export function NodesSidebar(props: Props) {
   const now = useNow(1000);
@@ -52,26 +90,40 @@ export function NodesSidebar(props: Props) {
   const announcement = useNodeAnnouncement(props.nodes);
   const [query, setQuery] = useState('');
   const [stateFilter, setStateFilter] = useState<StateCategory | null>(null);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const counts = new Map<StateCategory, number>();
-  for (const node of props.nodes) counts.set(stateCategory(node.state), (counts.get(stateCategory(node.state)) ?? 0) + 1);
-  const shown = props.nodes.filter((n) => matchesSearch(n, query.trim()) && (stateFilter === null || stateCategory(n.state) === stateFilter));
-  // Sections only once the user has named a group: a few nodes and files stay one plain list.
-  const grouped = props.nodes.some((n) => isUserAdded(n.spec) && n.spec.group);
-  const sectionOf = (node: NodeInfo) => (grouped ? groupOf(node) : '');
-  const groups = new Map<string, NodeInfo[]>();
-  for (const node of shown) groups.set(sectionOf(node), [...(groups.get(sectionOf(node)) ?? []), node]);
-  // Ungrouped first, then groups by name.
-  const sections = [...groups.entries()].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
+  const view = useMemo(
+    () => sidebarView(props.nodes, { search: query, stateFilter, toggled, selectedId: props.selectedId }),
+    [props.nodes, query, stateFilter, toggled, props.selectedId],
+  );
+  const { shown, counts, rows } = view;
   const checked = new Set(props.checkedIds);
   const many = props.nodes.length > 1;
+  const searchRef = useRef<HTMLInputElement>(null);
+  const searchable = props.nodes.length > 5;
+  useShortcuts({
+    findNode: searchable
+      ? () => {
+          searchRef.current?.focus();
+          searchRef.current?.select();
+        }
+      : undefined,
+  });
+  // Only the rows on screen are rendered: a thousand nodes cost what thirty do, every second's tick included.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'group' ? GROUP_ROW_PX : NODE_ROW_PX),
+    getItemKey: (i) => rowKey(rows[i]!),
+    overscan: 6,
+  });
 
-  const item = (node: NodeInfo) => {
+  const item = (node: NodeInfo, place: RowPlace) => {
     const state = describeNodeState(node.state, now);
     const selected = node.id === props.selectedId;
     const active = node.state.phase !== 'disconnected' && node.state.phase !== 'error';
     return (
-      <li key={node.id} className={`node-item${selected ? ' selected' : ''}${checked.has(node.id) ? ' checked' : ''}`}>
+      <li key={node.id} {...place} className={`node-item${selected ? ' selected' : ''}${checked.has(node.id) ? ' checked' : ''}`}>
         {many && (
           <input
             type="checkbox"
@@ -129,6 +181,36 @@ export function NodesSidebar(props: Props) {
     );
   };
 
+  const groupHeading = (row: Extract<SidebarRow, { kind: 'group' }>, place: RowPlace) => {
+    const name = row.group || 'Ungrouped';
+    const states = GROUP_COUNTS.filter(([k]) => row.counts[k] > 0);
+    return (
+      <li key={`group:${row.group}`} {...place} className="node-group-head">
+        <button
+          type="button"
+          className="group-toggle"
+          aria-expanded={row.expanded}
+          aria-label={`${name}, ${row.size} node${row.size === 1 ? '' : 's'}${states.length ? `: ${states.map(([k, label]) => `${row.counts[k]} ${label}`).join(', ')}` : ''}`}
+          onClick={() => setToggled((t) => new Map(t).set(row.group, !row.expanded))}
+        >
+          <span aria-hidden="true">{row.expanded ? '▾' : '▸'}</span> <span className="group-name">{name}</span> <span className="muted">{row.size}</span>
+          <span className="group-counts" aria-hidden="true">
+            {states.map(([k, label]) => (
+              <span key={k} className={`group-count count-${k}`} title={`${row.counts[k]} ${label}`}>
+                {row.counts[k]} {label}
+              </span>
+            ))}
+          </span>
+        </button>
+        {row.size > 1 && (
+          <button type="button" className="link-button" aria-label={`Include the group ${name}`} onClick={() => props.onSelectMany(row.nodeIds)}>
+            include
+          </button>
+        )}
+      </li>
+    );
+  };
+
   return (
     <nav className="sidebar" aria-label="Nodes">
       <div className="brand">
@@ -151,8 +233,21 @@ export function NodesSidebar(props: Props) {
           ))}
         </div>
       )}
-      {props.nodes.length > 5 && (
-        <input className="search node-search" type="search" placeholder="Search nodes" aria-label="Search nodes" value={query} onChange={(e) => setQuery(e.target.value)} />
+      {searchable && (
+        <input
+          ref={searchRef}
+          className="search node-search"
+          type="search"
+          placeholder="Search nodes  (f)"
+          aria-label="Search nodes"
+          aria-keyshortcuts="f"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          // Enter opens the first node found, so a node is reached by typing part of its name.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && shown[0]) props.onSelect(shown[0].id);
+          }}
+        />
       )}
       <div className="sidebar-section-title">
         <span>Nodes</span>
@@ -167,41 +262,18 @@ export function NodesSidebar(props: Props) {
           </button>
         </span>
       </div>
-      <ul className="node-list" role="list">
-        {shown.length === 0 && props.nodes.length > 0 && <li className="muted small node-none">No node matches.</li>}
-        {sections.map(([group, members]) =>
-          group === '' && sections.length === 1 ? (
-            members.map(item)
-          ) : (
-            <li key={`group:${group}`} className="node-group">
-              <div className="node-group-head">
-                <button
-                  type="button"
-                  className="group-toggle"
-                  aria-expanded={!collapsed.has(group)}
-                  onClick={() => setCollapsed((c) => new Set(c.has(group) ? [...c].filter((g) => g !== group) : [...c, group]))}
-                >
-                  <span aria-hidden="true">{collapsed.has(group) ? '▸' : '▾'}</span> {group || 'Ungrouped'}{' '}
-                  <span className="muted">
-                    {/* Files are never live: a group counts its sources that show their pods (live, or read from a file). */}
-                    {members.filter((m) => m.state.phase === 'live' || m.state.phase === 'offline').length}/{members.length}
-                  </span>
-                </button>
-                {members.length > 1 && (
-                  <button type="button" className="link-button" aria-label={`Include the group ${group || 'Ungrouped'}`} onClick={() => props.onSelectMany(members.map((m) => m.id))}>
-                    include
-                  </button>
-                )}
-              </div>
-              {!collapsed.has(group) && (
-                <ul className="node-list-inner" role="list" aria-label={`Group ${group || 'Ungrouped'}`}>
-                  {members.map(item)}
-                </ul>
-              )}
-            </li>
-          ),
-        )}
-      </ul>
+      <div ref={scrollRef} className="node-list">
+        {shown.length === 0 && props.nodes.length > 0 && <p className="muted small node-none">No node matches.</p>}
+        <ul className="node-list-rows" role="list" aria-label={`${shown.length} of ${props.nodes.length} nodes`} style={{ height: virtualizer.getTotalSize() }}>
+          {groupRuns(
+            virtualizer.getVirtualItems().map((v) => {
+              const row = rows[v.index]!;
+              const place: RowPlace = { 'data-index': v.index, ref: virtualizer.measureElement, style: { transform: `translateY(${v.start}px)` } };
+              return { group: row.kind === 'node' ? row.group : undefined, element: row.kind === 'node' ? item(row.node, place) : groupHeading(row, place) };
+            }),
+          )}
+        </ul>
+      </div>
       <div className="sr-only" role="status">
         <span key={announcement.serial}>{announcement.text}</span>
       </div>

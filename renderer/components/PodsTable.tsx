@@ -2,15 +2,16 @@ import { useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-vi
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { RowField } from '../../app/pod/view/pod-field-sources';
 import type { PodRow } from '../../app/contract/pods';
-import type { SortKey, SortOrder } from '../filter/sort-rows';
+import type { OrderKey, SortOrder } from '../filter/sort-rows';
 import { formatAge } from '../format/age';
 import { NotSelected } from './NotSelected';
 import { agoText, isRecent } from '../format/recent-change';
 import type { LastChange } from '../state/pod-store';
 import { describeProbes, formatBytes, formatCpu, formatProbes, summarizeProbes, type PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { useNow, useThrottled } from './use-model';
-import { gridTemplate, POD_COLUMNS, shownColumns, type PodColumn } from './pod-columns';
+import { gridTemplate, shownColumns, type PodColumn } from './pod-columns';
 import type { FieldValue, FieldValues } from '../columns/field-value';
+import { columnOf } from '../columns/column-layout';
 
 const ROW_HEIGHT = 26;
 /**
@@ -38,7 +39,7 @@ export interface PodsTableProps {
   rows: readonly PodRow[];
   totalCount: number;
   order: SortOrder;
-  onSort: (key: SortKey) => void;
+  onSort: (key: OrderKey) => void;
   selectedUid: string | null;
   onSelect: (uid: string) => void;
   onOpen: (uid: string) => void;
@@ -351,23 +352,13 @@ export function PodsTable(props: PodsTableProps) {
       >
         <div className="pods-head" role="row" aria-rowindex={1}>
           {columns.map((c) => {
-            if (c.path) {
-              // A field column is not sorted by: its values are read for the rows on screen only.
-              return (
-                <div key={c.key} role="columnheader" className={c.className} title={c.path} aria-label={`Field ${c.path}`}>
-                  <span className="sort-button">
-                    <span className="sort-label">{c.label}</span>
-                    {props.fieldLeftOut?.(c.path) && <NotSelected mask={props.mask} short />}
-                  </span>
-                </div>
-              );
-            }
             const active = props.order.key === c.key;
             return (
-              <div key={c.key} role="columnheader" className={c.className} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
-                <button type="button" className="sort-button" onClick={() => props.onSort(c.key as SortKey)} aria-label={`Sort by ${c.label}`}>
+              <div key={c.key} role="columnheader" className={c.className} title={c.path} aria-sort={active ? (props.order.descending ? 'descending' : 'ascending') : 'none'}>
+                <button type="button" className="sort-button" onClick={() => props.onSort(c.key)} aria-label={`Sort by ${c.path ?? c.label}`}>
                   <span className="sort-label">{c.label}</span>
                   {c.field && props.notSelected.has(c.field) && <NotSelected mask={props.mask} short />}
+                  {c.path && props.fieldLeftOut?.(c.path) && <NotSelected mask={props.mask} short />}
                   <span className="sort-mark" aria-hidden="true">
                     {active ? (props.order.descending ? '▾' : '▴') : ''}
                   </span>
@@ -416,7 +407,7 @@ export function PodsTable(props: PodsTableProps) {
       <div className="pods-foot" aria-hidden="true">
         {countText}
         {/* A table too narrow for the sorted column still says what its rows are sorted by. */}
-        {!shown.has(props.order.key) && ` · sorted by ${POD_COLUMNS.find((c) => c.key === props.order.key)?.label ?? props.order.key} ${props.order.descending ? '▾' : '▴'}`}
+        {!shown.has(props.order.key) && ` · sorted by ${columnOf(props.order.key)?.path ?? columnOf(props.order.key)?.label ?? props.order.key} ${props.order.descending ? '▾' : '▴'}`}
       </div>
       <div className="sr-only" role="status">
         {spokenCount}

@@ -1,17 +1,13 @@
 import { useState } from 'react';
+import { recordingFileName } from '../../app/util/default-file-names';
 import { Modal } from './Modal';
-
-/** A recording's default file: the node and the time in its name, in the folder exports go to. */
-export function defaultRecordingPath(dir: string, nodeLabel: string, now: Date): string {
-  return `${dir}/${nodeLabel.replace(/[^\w.-]+/g, '_')}-${now.toISOString().replace(/[:.]/g, '')}.recording.ndjson`;
-}
 
 /**
  * Where a recording goes, in browser mode (no save dialog there): the default path, editable. The core
  * holds the path to what it accepts (absolute, .recording or .recording.ndjson, a new file) and says why not.
  */
 export function RecordDialog(props: { nodeLabel: string; defaultDir: string; onStart: (path: string) => Promise<void>; onClose: () => void }) {
-  const [path, setPath] = useState(() => defaultRecordingPath(props.defaultDir, props.nodeLabel, new Date()));
+  const [path, setPath] = useState(() => `${props.defaultDir}/${recordingFileName(props.nodeLabel, new Date())}`);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const start = async () => {

@@ -15,7 +15,7 @@ export function Workspace(props: WindowViewProps & { feedCollapsed: boolean; onT
     <main className="workspace">
       <Banners model={model} status={status} />
       {fleet ? (
-        <FollowPods model={model}>{() => <FleetView model={model} nodeIds={checked} onError={status.fail} onClear={() => selection.setChecked([])} />}</FollowPods>
+        <FollowPods model={model}>{() => <FleetView model={model} nodeIds={checked} tableViews={props.tableViews} paletteViews={props.fleetPaletteViews} onError={status.fail} onClear={() => selection.setChecked([])} />}</FollowPods>
       ) : node ? (
         <NodeView {...props} node={node} />
       ) : (

@@ -2,14 +2,14 @@ import type { NodeInfo } from '../../app/contract/nodes';
 import { TAB_TITLES, KEY_BINDINGS, keyLabel } from '../keys/key-bindings';
 import type { PaletteItem } from '../keys/palette-match';
 import { availableCommands, runCommand } from '../keys/use-shortcuts';
-import { groupOf } from './NodesSidebar';
+import { groupOf } from '../state/sidebar-rows';
 
 /** What the : palette offers now: every node, every named group, the open pod's views, the saved views, the commands that can run. */
 export function paletteItems(nodes: readonly NodeInfo[], go: { node: (id: string) => void; group: (ids: string[]) => void }, savedViews: readonly PaletteItem[] = []): PaletteItem[] {
   const groups = new Map<string, string[]>();
   for (const n of nodes) {
     const g = groupOf(n);
-    if (g) groups.set(g, [...(groups.get(g) ?? []), n.id]);
+    if (g) groups.get(g)?.push(n.id) ?? groups.set(g, [n.id]);
   }
   const can = availableCommands();
   return [

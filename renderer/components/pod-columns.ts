@@ -1,8 +1,6 @@
 import type { RowField } from '../../app/pod/view/pod-field-sources';
-import type { SortKey } from '../filter/sort-rows';
-
-/** A column of any pod field, by `field:` and its mask path (spec.priorityClassName). */
-export type FieldColumnKey = `field:${string}`;
+import type { FieldColumnKey } from '../columns/field-key';
+import type { OrderKey, SortKey } from '../filter/sort-rows';
 
 /**
  * `field`: the row field a column shows, so a mask that leaves it out is marked; metrics come from beside
@@ -48,7 +46,7 @@ export interface ColumnContext {
   /** No source in view gives CPU, memory or probes: those columns would say n/a on every row. */
   noMetrics: boolean;
   /** The column sorted by: its arrow must be seen, so it is never dropped. */
-  sortKey: SortKey;
+  sortKey: OrderKey;
   /** The columns the user chose, in their order (column-layout.ts); all built-in ones when not given. */
   chosen?: readonly PodColumn[];
 }

@@ -5,8 +5,12 @@ import { errorText } from '../format/error-text';
 
 export type PodLogState =
   | { kind: 'loading' }
-  /** omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept by a recording when the instance ended. */
-  | { kind: 'lines'; following: boolean; omitted?: number; captured?: Captured }
+  /**
+   * omitted: older lines of the range the app left out, to keep its answer bounded; captured: kept (by a recording
+   * or the pod's history) when the instance ended; from: where the node's lines come from (its files, or the
+   * kubelet's REST API).
+   */
+  | { kind: 'lines'; following: boolean; omitted?: number; captured?: Captured; from?: string }
   /** The node has no log to show and says why (offline file, not started, no previous instance). */
   | { kind: 'unavailable'; message: string; nextStep: string }
   | { kind: 'error'; message: string };
@@ -74,7 +78,7 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
         }
         setContainers(r.containers);
         append(r.lines);
-        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}), ...(r.captured ? { captured: r.captured } : {}) });
+        setState({ kind: 'lines', following: false, ...(r.omitted ? { omitted: r.omitted } : {}), ...(r.captured ? { captured: r.captured } : {}), ...(r.from ? { from: r.from } : {}) });
       }, fail);
       return () => {
         current = false;
@@ -83,13 +87,15 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
 
     // A subscription: its items come to this window only; cancelling it stops the reading on the node.
     const following = new AbortController();
+    let from: string | undefined;
     bridge
       .request('logs.follow', input, {
         signal: following.signal,
         onProgress: (p) => {
           if (p.status === 'lines') return append(p.lines);
           setContainers(p.containers);
-          setState({ kind: 'lines', following: true });
+          from = p.from;
+          setState({ kind: 'lines', following: true, ...(from ? { from } : {}) });
         },
       })
       .then((r) => {
@@ -98,7 +104,7 @@ export function usePodLog(bridge: Bridge, request: Required<Pick<LogRequest, 'no
           setContainers(r.containers ?? null);
           return setState({ kind: 'unavailable', message: r.message, nextStep: r.nextStep });
         }
-        setState({ kind: 'lines', following: false });
+        setState({ kind: 'lines', following: false, ...(from ? { from } : {}) });
         setEnded(`${r.message} ${r.nextStep}`);
       }, fail);
     return () => {

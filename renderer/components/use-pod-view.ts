@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import type { NodeInfo } from '../../app/contract/nodes';
 import type { PodRow } from '../../app/contract/pods';
 import { parseFilter, type ParsedFilter } from '../../app/pod/view/filter-language';
-import { DESCENDING_FIRST, type SortKey, type SortOrder } from '../filter/sort-rows';
+import { descendingFirst, type OrderKey, type SortOrder } from '../filter/sort-rows';
+import { useFieldSort } from '../columns/use-field-sort';
 import type { AppModel } from '../state/app-model';
 import { podMetricsLookup } from '../../app/pod/view/pod-metrics';
 
@@ -15,18 +16,19 @@ export function usePodView(model: AppModel, node: NodeInfo | undefined) {
   const nodeMetrics = nodeId ? model.metrics.get(nodeId) : undefined;
   const offline = node?.state.phase === 'offline';
   const metricsOf = useMemo(() => podMetricsLookup(nodeMetrics, offline), [nodeMetrics, offline]);
+  const fieldKeyOf = useFieldSort(model, nodeId ? [nodeId] : [], order.key);
   return {
     filterText,
     setFilterText,
     filter,
     order,
     setOrder,
-    sortBy: (key: SortKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: DESCENDING_FIRST.includes(key) }),
+    sortBy: (key: OrderKey) => setOrder(order.key === key ? { key, descending: !order.descending } : { key, descending: descendingFirst(key) }),
     nodeMetrics,
     offline,
     metricsOf,
     /** The node's rows as the table shows them: filtered and sorted, kept up to date batch by batch. Read when drawn. */
-    shownRows: (): readonly PodRow[] => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf) : []),
+    shownRows: (): readonly PodRow[] => (nodeId ? model.pods.view(nodeId, filter, order, metricsOf, fieldKeyOf) : []),
   };
 }
 

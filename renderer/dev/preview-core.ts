@@ -1,7 +1,7 @@
 import { ContractError } from '../../app/contract/errors';
 import { detachedCall } from '../../app/contract/handle-request';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
-import type { AppEvent } from '../../app/core/app-event';
+import { isNodeWatchEvent, type AppEvent } from '../../app/core/app-event';
 import type { NodeLink, NodeLinkRequest } from '../../app/core/node-link';
 import { createCore } from '../../app/core/core';
 import { openSimulatedLink, simulatedRecording } from '../../app/core/simulated-source';
@@ -105,8 +105,8 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
     'logs.read': () => noLogs,
     'logs.follow': () => noLogs,
   });
-  // Pod batches reach the page through its pods.watch calls, as from a host.
-  core.subscribe((event: AppEvent) => event.name !== 'podDeltas' && bridge.emit(event.name, event.payload as never));
+  // Pod batches and feed lines reach the page through its pods.watch calls, as from a host.
+  core.subscribe((event: AppEvent) => !isNodeWatchEvent(event) && bridge.emit(event.name, event.payload));
 
   void core.handlers['nodes.startDemo']({}, detachedCall());
   void core.handlers['nodes.add']({ kind: 'ssh', host: 'edge-7.prod', label: 'edge-7.prod' }, detachedCall());

@@ -1,6 +1,7 @@
 import type { PodRow } from '../../app/contract/pods';
 import { matchesFilter, narrows, type ParsedFilter } from '../../app/pod/view/filter-language';
-import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
+import { isFieldKey } from '../columns/field-key';
+import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type FieldKeyOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */
 const REBUILD_SHARE = 0.25;
@@ -32,6 +33,8 @@ export class RowIndex {
     private filter: ParsedFilter | null,
     rows: Iterable<PodRow> = [],
     private metricsOf?: MetricsOf,
+    /** The values of the field column sorted by, when the order is by one. */
+    private fieldKeyOf?: FieldKeyOf,
   ) {
     this.compare = entryComparator(order);
     this.reset(rows);
@@ -64,7 +67,7 @@ export class RowIndex {
     for (const uid of removals) this.remove(uid);
     for (const row of upserts) {
       this.remove(row.uid);
-      const entry = sortEntry(row, this.order, this.metricsOf);
+      const entry = this.entryOf(row);
       this.byUid.set(row.uid, row);
       this.byTie.splice(this.lowerBound(this.byTie, entry, tieComparator), 0, entry);
       const at = this.lowerBound(this.all, entry);
@@ -104,10 +107,21 @@ export class RowIndex {
     else if (this.filter?.terms.some((t) => t.kind === 'probe')) this.refilter();
   }
 
+  /** The sorted field column's values changed (read afresh): sorts again when the order is by a field. */
+  setFieldKeys(fieldKeyOf: FieldKeyOf | undefined): void {
+    if (fieldKeyOf === this.fieldKeyOf) return;
+    this.fieldKeyOf = fieldKeyOf;
+    if (isFieldKey(this.order.key)) this.rekey();
+  }
+
+  private entryOf(row: PodRow, from?: SortEntry): SortEntry {
+    return sortEntry(row, this.order, { metricsOf: this.metricsOf, fieldKeyOf: this.fieldKeyOf }, from);
+  }
+
   /** Every row's entry afresh, sorted by tie and by key. */
   private rebuild(): void {
     this.byTie = [];
-    for (const row of this.byUid.values()) this.byTie.push(sortEntry(row, this.order, this.metricsOf));
+    for (const row of this.byUid.values()) this.byTie.push(this.entryOf(row));
     this.byTie.sort(tieComparator);
     this.sortAll();
   }
@@ -117,7 +131,7 @@ export class RowIndex {
    * a key in place can change its type, and V8 then reshapes every entry.
    */
   private rekey(): void {
-    this.byTie = this.byTie.map((e) => sortEntry(e.row, this.order, this.metricsOf, e));
+    this.byTie = this.byTie.map((e) => this.entryOf(e.row, e));
     this.sortAll();
   }
 

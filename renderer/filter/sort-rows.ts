@@ -1,16 +1,36 @@
 import type { PodRow } from '../../app/contract/pods';
 import { summarizeProbes, type PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { searchText } from '../../app/pod/view/filter-language';
+import { isFieldKey, type FieldColumnKey } from '../columns/field-key';
 
 export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
 /** Keys whose value comes from the node's metrics rather than the pod. */
 type MetricKey = 'cpu' | 'memory' | 'probes';
 /** Sorted biggest first on the first click, as k9s does (and restarts here). */
-export const DESCENDING_FIRST: readonly SortKey[] = ['restarts', 'cpu', 'memory', 'probes'];
+const DESCENDING_FIRST: readonly SortKey[] = ['restarts', 'cpu', 'memory', 'probes'];
 export type SortKey = (typeof SORT_KEYS)[number];
+/** A built-in column's key, or a column of any pod field (its values read from the app core: use-field-sort.ts). */
+export type OrderKey = SortKey | FieldColumnKey;
 export interface SortOrder {
-  key: SortKey;
+  key: OrderKey;
   descending: boolean;
+}
+
+/** Whether a first click on the column sorts biggest first. */
+export const descendingFirst = (key: OrderKey): boolean => (DESCENDING_FIRST as readonly string[]).includes(key);
+
+/** A field column's sort value of a row: its text as naturalKey made it, null when the pod has no such field (or it is not read yet). */
+export type FieldKeyOf = (row: PodRow) => string | null;
+
+/**
+ * A field's text as it sorts: case-insensitively, and numbers in it by their value (natural order, so
+ * `pod-9` before `pod-10` and `250m` after `50m`): each run of digits is prefixed with its length.
+ */
+export function naturalKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, (digits) => {
+    const n = digits.replace(/^0+(?=\d)/, '');
+    return `${String(n.length).padStart(4, '0')}${n}`;
+  });
 }
 
 const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
@@ -60,7 +80,7 @@ const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 
 /** A pod's metrics, for the keys and filters that read them. */
 export type MetricsOf = (row: PodRow) => PodMetricsView;
 
-export function isMetricKey(key: SortKey): key is MetricKey {
+export function isMetricKey(key: OrderKey): key is MetricKey {
   return key === 'cpu' || key === 'memory' || key === 'probes';
 }
 
@@ -78,10 +98,21 @@ export interface SortEntry {
 /** What ties fall back to: namespace, name and UID. */
 export const tieOf = (row: PodRow): string => `${row.namespace}\u0000${row.name}\u0000${row.uid}`;
 
+/** What a row's sort value is read from beside the row itself: the node's metrics, the sorted field column's values. */
+export interface SortLookups {
+  metricsOf?: MetricsOf | undefined;
+  fieldKeyOf?: FieldKeyOf | undefined;
+}
+
+function orderValue(key: OrderKey, row: PodRow, lookups: SortLookups): string | number | null {
+  if (isFieldKey(key)) return lookups.fieldKeyOf ? lookups.fieldKeyOf(row) : null;
+  if (isMetricKey(key)) return lookups.metricsOf ? metricValue(key, lookups.metricsOf(row)) : null;
+  return sortValue(key, row);
+}
+
 /** `from`: the row's entry under another order, whose tie-breaker and text stay (they do not depend on the order). */
-export function sortEntry(row: PodRow, order: SortOrder, metricsOf?: MetricsOf, from?: SortEntry): SortEntry {
-  const { key } = order;
-  const value = isMetricKey(key) ? (metricsOf ? metricValue(key, metricsOf(row)) : null) : sortValue(key, row);
+export function sortEntry(row: PodRow, order: SortOrder, lookups: SortLookups = {}, from?: SortEntry): SortEntry {
+  const value = orderValue(order.key, row, lookups);
   return { row, key: value, tie: from?.tie ?? tieOf(row), text: from?.text ?? searchText(row) };
 }
 
@@ -105,9 +136,9 @@ export function entryComparator(order: SortOrder): (a: SortEntry, b: SortEntry) 
 }
 
 /** A sorted copy. Keys are computed once per row (decorate, sort, undecorate). */
-export function sortRows(rows: readonly PodRow[], order: SortOrder, metricsOf?: MetricsOf): PodRow[] {
+export function sortRows(rows: readonly PodRow[], order: SortOrder, metricsOf?: MetricsOf, fieldKeyOf?: FieldKeyOf): PodRow[] {
   return rows
-    .map((row) => sortEntry(row, order, metricsOf))
+    .map((row) => sortEntry(row, order, { metricsOf, fieldKeyOf }))
     .sort(entryComparator(order))
     .map((d) => d.row);
 }

@@ -7,6 +7,7 @@ export type CommandArg = SortKey | Move | number;
 /** What a key (or the : palette) asks for; the component that can do it registers a handler (use-shortcuts.ts). */
 export type Command =
   | 'filter'
+  | 'findNode'
   | 'help'
   | 'palette'
   | 'escape'
@@ -59,6 +60,7 @@ export const TAB_TITLES = ['Summary', 'JSON', 'YAML', 'Unknown fields', 'Resourc
 /** Every key of the app, in the order the help lists them: the handlers and the help both read this table. */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ['/'], help: 'Filter pods', command: 'filter', title: 'Filter pods' },
+  { keys: ['f'], help: 'Search the nodes in the sidebar by name (Enter: open the first found)', command: 'findNode', title: 'Find a node' },
   { keys: [':'], help: 'Command palette: go to a node, a group, a view, or run a command', command: 'palette' },
   { keys: ['?'], help: 'This help', command: 'help', title: 'Help: keys and filter terms' },
   { keys: ['j', 'k'], widgetKeys: ['ArrowDown', 'ArrowUp'], help: 'Select the next or previous pod; an open pod follows', command: 'move', args: ['down', 'up'] },

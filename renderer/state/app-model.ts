@@ -2,7 +2,7 @@ import type { Bridge } from '../../app/contract/bridge';
 import type { NodeMetrics } from '../../app/contract/node-metrics';
 import type { AddNodeSpec, NodeInfo } from '../../app/contract/nodes';
 import type { Notice } from '../../app/contract/notices';
-import type { FeedLine, PodDeltas } from '../../app/contract/pods';
+import type { FeedLine, PodDeltas, PodWatchItem } from '../../app/contract/pods';
 import type { Prompt } from '../../app/contract/prompts';
 import { FeedBuffer } from './feed-buffer';
 import { FrameBatcher } from './frame-batcher';
@@ -93,7 +93,6 @@ export class AppModel {
     b.on('nodeState', (node) => this.applyNode(node));
     b.on('nodeRemoved', ({ nodeId }) => this.forgetNode(nodeId));
     b.on('nodeMetrics', ({ nodeId, metrics }) => this.setMetrics(nodeId, metrics));
-    b.on('watchEvents', ({ lines }) => this.batcher.push({ kind: 'feed', lines }));
     b.on('prompt', (prompt) => {
       this.prompts = [...this.prompts.filter((p) => p.id !== prompt.id), prompt];
       this.changed();
@@ -167,7 +166,7 @@ export class AppModel {
   }
 
   /**
-   * Subscribes to the node's pod batches (pods.watch), once, before its rows are asked for: the batches
+   * Subscribes to the node's pod batches and feed lines (pods.watch), once, before its rows are asked for: the batches
    * the rows include are told apart by seq. Over when the node is removed or the link to the core drops
    * (a resync subscribes again).
    */
@@ -176,7 +175,8 @@ export class AppModel {
     const watch = new AbortController();
     this.watches.set(nodeId, watch);
     const over = () => this.watches.get(nodeId) === watch && this.watches.delete(nodeId);
-    this.bridge.request('pods.watch', { nodeId }, { signal: watch.signal, onProgress: (batch) => this.batcher.push({ kind: 'deltas', batch }) }).then(over, over);
+    const onProgress = (item: PodWatchItem) => this.batcher.push('lines' in item ? { kind: 'feed', lines: item.lines } : { kind: 'deltas', batch: item });
+    this.bridge.request('pods.watch', { nodeId }, { signal: watch.signal, onProgress }).then(over, over);
   }
 
   private async loadRows(nodeId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeBridge, type FakeBridge } from '../../app/contract/testing/fake-bridge';
 import { testRow } from '../../app/contract/testing/test-row';
-import type { PodDeltas, PodRow } from '../../app/contract/pods';
+import type { PodRow, PodWatchItem } from '../../app/contract/pods';
 import { Prng } from '../../app/sim/prng';
 import { matchesFilter, parseFilter } from '../../app/pod/view/filter-language';
 import { sortRows, type SortOrder } from '../filter/sort-rows';
@@ -11,10 +11,10 @@ import { FrameBatcher } from './frame-batcher';
 import { fleetRowKey, PodStore, type FleetSource } from './pod-store';
 
 /** The app core's side of the window's pods.watch calls: hands a batch to the watch of its node. */
-function podWatches(bridge: FakeBridge): (batch: PodDeltas) => void {
-  const watching = new Map<string, (batch: PodDeltas) => void>();
+function podWatches(bridge: FakeBridge): (item: PodWatchItem) => void {
+  const watching = new Map<string, (item: PodWatchItem) => void>();
   bridge.handle({ 'pods.watch': ({ nodeId }, call) => new Promise(() => watching.set(nodeId, call.progress)) });
-  return (batch) => watching.get(batch.nodeId)!(batch);
+  return (item) => watching.get(item.nodeId)!(item);
 }
 
 describe('PodStore', () => {
@@ -160,7 +160,7 @@ describe('frame batching', () => {
     for (let seq = 1; seq <= 1000; seq++) {
       push({ nodeId: 'n1', seq, reset: false, upserts: [testRow({ uid: `p${seq % 300}`, restarts: seq })], removals: [] });
     }
-    bridge.emit('watchEvents', { lines: [{ time: 1, nodeId: 'n1', type: 'ADDED', namespace: 'd', name: 'p1', uid: 'p1', change: 'created' }] });
+    push({ nodeId: 'n1', lines: [{ time: 1, nodeId: 'n1', type: 'ADDED', namespace: 'd', name: 'p1', uid: 'p1', change: 'created' }] });
     expect(notifications).toBe(0);
     expect(frames).toHaveLength(1);
     frames.shift()!();

@@ -1,7 +1,7 @@
 import type { FeedLine, PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
 import type { ParsedFilter } from '../../app/pod/view/filter-language';
 import { RowIndex } from '../filter/row-index';
-import type { MetricsOf, SortOrder } from '../filter/sort-rows';
+import type { FieldKeyOf, MetricsOf, SortOrder } from '../filter/sort-rows';
 
 /** A pod's last change as the feed told it: when, and what in one line. */
 export interface LastChange {
@@ -145,12 +145,14 @@ export class PodStore {
   /**
    * The node's rows filtered and sorted for the table. The same filter object, order and metrics keep
    * the index as it is (batches update it); another filter filters again, another order sorts again.
+   * `fieldKeyOf`: the values of the field column sorted by, when the order is by one.
    */
-  view(nodeId: string, filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf): readonly PodRow[] {
+  view(nodeId: string, filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf, fieldKeyOf?: FieldKeyOf): readonly PodRow[] {
     const node = this.nodes.get(nodeId);
     if (!node) return [];
-    if (!node.index) node.index = new RowIndex(order, filter, node.rows.values(), metricsOf);
+    if (!node.index) node.index = new RowIndex(order, filter, node.rows.values(), metricsOf, fieldKeyOf);
     node.index.setMetrics(metricsOf);
+    node.index.setFieldKeys(fieldKeyOf);
     node.index.setOrder(order);
     node.index.setFilter(filter);
     return node.index.rows();
@@ -161,15 +163,16 @@ export class PodStore {
    * the source's label. Kept up to date batch by batch (a batch costs what its changes cost, whatever the
    * sources hold) while the same sources are asked for; dropFleetView when the table closes.
    */
-  fleetView(sources: readonly FleetSource[], filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf): readonly PodRow[] {
+  fleetView(sources: readonly FleetSource[], filter: ParsedFilter, order: SortOrder, metricsOf?: MetricsOf, fieldKeyOf?: FieldKeyOf): readonly PodRow[] {
     const key = JSON.stringify(sources.map((s) => [s.id, s.label]));
     if (this.fleet?.key !== key) {
       const labels = new Map(sources.map((s) => [s.id, s.label]));
       const rows = sources.flatMap((s) => [...(this.nodes.get(s.id)?.rows.values() ?? [])].map((r) => sourcedRow(s.id, s.label, r)));
-      this.fleet = { key, labels, index: new RowIndex(order, filter, rows, metricsOf) };
+      this.fleet = { key, labels, index: new RowIndex(order, filter, rows, metricsOf, fieldKeyOf) };
     }
     const { index } = this.fleet;
     index.setMetrics(metricsOf);
+    index.setFieldKeys(fieldKeyOf);
     index.setOrder(order);
     index.setFilter(filter);
     return index.rows();

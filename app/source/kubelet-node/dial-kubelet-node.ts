@@ -34,6 +34,8 @@ export interface RestDialSettings {
   pollIntervalMs?: number;
   /** Applied to the pods as they arrive (REST has no mask of its own). */
   mask?: FieldMask;
+  /** Told each request before it is sent (`GET https://127.0.0.1:10250/pods on the node`), for -v. */
+  announce?: (line: string) => void;
 }
 
 /** What the node's settings (the app's node spec, the CLI's flags) say about reaching its kubelet. */

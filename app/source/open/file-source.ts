@@ -1,8 +1,10 @@
 /**
  * A pod file (a snapshot or a recording), Node side: what the file holds decides which, so the CLI names
  * it by its path and the app opens it from the open dialog or a drop (host.ts), never as a live link.
+ * `nodescope ui FILE` opens it so; `nodescope logs RECORDING` reads the logs the recording kept.
  */
 import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { SourceKindNode } from '../source-registry';
 
 /** Extensions Nodescope writes or reads pod files with. */
@@ -20,4 +22,6 @@ export const FILE_SOURCE: SourceKindNode<{ kind: 'file'; path: string }> = {
       return undefined;
     },
   },
+  ui: (source) => ({ open: resolve(source.path) }),
+  logs: { from: 'recording', read: async (source, opts, read) => (await import('../../cli/recorded-logs')).recordedPodLogs(source.path, opts, read) },
 };

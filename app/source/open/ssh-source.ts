@@ -2,7 +2,7 @@
 import { editNodeWith } from '../../host/app-next-step';
 import { POD_RESOURCES_SOCKET } from '../../podresources/pod-resources-socket';
 import type { SourceKindNode } from '../source-registry';
-import { SSH_SCHEME } from '../ssh-destination';
+import { SSH_SCHEME, sshDestination } from '../ssh-destination';
 
 export const SSH_SOURCE: SourceKindNode<{ kind: 'ssh'; host: string }> = {
   kind: 'ssh',
@@ -22,4 +22,22 @@ export const SSH_SOURCE: SourceKindNode<{ kind: 'ssh'; host: string }> = {
     },
   }),
   connect: async (source, opts, shared) => (await import('../../cli/kubelet-connection')).connectOverSsh({ ...opts, node: source.host }, shared),
+  // ssh://user@host:port carries its settings; a plain name may be an ssh_config pattern to expand.
+  ui: (source) => (source.host.startsWith(SSH_SCHEME) ? { add: { kind: 'ssh', ...sshDestination(source.host) } } : { expand: source.host, node: (host) => ({ kind: 'ssh', host }) }),
+  // The node's log files are root-only: read with fixed commands over the session (app/logs/node-file-access.ts).
+  logs: {
+    from: 'node files',
+    open: async (source, opts) => {
+      const [{ openNodeAccess }, { openNodeSession }, { printError }] = await Promise.all([import('../node-access'), import('../../cli/kubelet-connection'), import('../../cli/terminal-text')]);
+      const node = await openNodeSession({ ...opts, node: source.host });
+      // -v shows every command run on the node.
+      const announce = opts.verbose ? (command: string) => printError(`nodescope: running on the node: ${command}`) : undefined;
+      try {
+        return { access: (await openNodeAccess(node.session, { node: source.host, sudo: opts.sudo, ...(announce ? { announce } : {}) })).files, close: node.close };
+      } catch (err) {
+        node.close();
+        throw err;
+      }
+    },
+  },
 };

@@ -23,4 +23,10 @@ export const UNIX_SOURCE: SourceKindNode<{ kind: 'unix'; path: string }> = {
       }),
   }),
   connect: async (source, opts) => (await import('../../cli/kubelet-connection')).connectToLocalSocket({ ...opts, local: source.path }),
+  ui: (source) => ({ add: { kind: 'unix', socketPath: source.path } }),
+  // The node is this machine (the simulator, or Nodescope on the node itself): its log files are read here.
+  logs: {
+    from: 'node files',
+    open: async (_source, opts) => ({ access: (await (await import('../node-access')).openNodeAccess(undefined, { node: opts.node, sudo: false })).files, close: () => {} }),
+  },
 };

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { Duplex } from 'node:stream';
+import { Duplex, type Readable, type Writable } from 'node:stream';
 import { OPEN_CONNECT_FAILED, type ChannelOpenError, type ExecChannel, type NodeChannels } from '../node-channels';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../private-socket-dir';
 import type { SshError } from '../ssh-errors';
@@ -30,16 +30,41 @@ export interface ChannelsContext {
 
 const STDERR_LIMIT = 8192;
 
-/** ssh's stdio as one stream; its stderr kept for the failure. */
-function stdioStream(child: ChildProcess): { stream: Duplex; stderr: () => string } {
+/**
+ * ssh's stdio as one stream; its stderr kept for the failure. Its stdin closing first (ssh gone) is reported
+ * by ssh's exit, not as an error of the stream ("Premature close" would hide what the command said). With
+ * `endWithStderr`, a stream whose end comes before any stderr ends only once ssh's stderr has closed, so
+ * whoever reads the end has what the command complained of (sshd sends stderr before EOF; two pipes do not
+ * keep that order).
+ */
+function stdioStream(child: ChildProcess, endWithStderr: boolean): { stream: Duplex; stderr: () => string } {
+  const { stdin, stdout, stderr: errors } = child as ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable };
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => {
+  errors.on('data', (d: Buffer) => {
     if (stderr.length < STDERR_LIMIT) stderr += d.toString();
   });
-  // Node documents {readable, writable} of node streams for Duplex.from; its types only list web streams.
-  const stream = Duplex.from({ readable: child.stdout!, writable: child.stdin! } as unknown as Parameters<typeof Duplex.from>[0]);
-  // The far end gone first (EPIPE on stdin) is reported by ssh's exit, not as a write error.
-  child.stdin!.on('error', () => {});
+  stdin.on('error', () => {});
+  const stream = new Duplex({
+    read: () => void stdout.resume(),
+    write: (chunk: Buffer, _encoding, done) => (stdin.writable ? stdin.write(chunk, () => done()) : done()),
+    final: (done) => {
+      stdin.end();
+      done();
+    },
+    destroy: (err, done) => {
+      stdin.destroy();
+      stdout.destroy();
+      done(err);
+    },
+  });
+  stdout.on('data', (d: Buffer) => stream.push(d) || stdout.pause());
+  const stderrClosed = new Promise((r) => errors.once('close', r));
+  const end = () => stream.push(null);
+  stdout.once('end', () => {
+    // A complaint already read is what the reader needs; with none yet, ssh's exit says there is none.
+    if (!endWithStderr || stderr) end();
+    else void stderrClosed.then(end);
+  });
   return { stream, stderr: () => stderr };
 }
 
@@ -81,7 +106,8 @@ export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
   const forwardStdio = async (target: string, stage: 'streamlocal' | 'tcp', path?: string) => {
     const child = run(['-W', target]);
     await started(child);
-    const io = stdioStream(child);
+    // Not ended with stderr: ssh -W lives on until both ends are closed.
+    const io = stdioStream(child, false);
     child.once('exit', (code) => {
       if (code === 0 || code === null) return;
       const err = ctx.failure(io.stderr(), code, stage, path);
@@ -115,8 +141,9 @@ export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
     exec: async (command) => {
       const child = run(['-T'], command);
       await started(child);
-      const io = stdioStream(child);
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const io = stdioStream(child, true);
+      // 'close', not 'exit': the status once stderr has been read whole.
+      const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
       return Object.assign(io.stream, { stderr: child.stderr!, exit, close: () => void child.kill('SIGTERM') }) as ExecChannel;
     },
     openUnixSocket: async (path) => {

@@ -1,11 +1,14 @@
+import { watchLinkSilence } from '../link-silence';
 import type { SshConnection } from '../ssh-connection';
-import { cancelled, SshError, type HopLabel } from '../ssh-errors';
+import { cancelled, keepaliveLost, SshError, type HopLabel } from '../ssh-errors';
 import type { SshPrompter } from '../ssh-prompter';
 import { ensureMaster, type ControlMaster, type MasterOptions } from './control-master';
 import { openSshChannels } from './openssh-channels';
 import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 import { classifyOpenSshFailure } from './openssh-failure';
 import { startAskpass, type AskpassSession } from './askpass-server';
+import type { LoginOverrides } from './login-settings';
+import { watchPrompts, type PromptWait } from './prompt-wait';
 import { throughSharedJumps } from './shared-jumps';
 
 /**
@@ -13,12 +16,14 @@ import { throughSharedJumps } from './shared-jumps';
  * construction (ProxyCommand, certificates, FIDO keys, GSSAPI, KRLs, algorithms). The login is a
  * ControlMaster's; Nodescope keeps one `cat` running on it while connected, which says when the master
  * is gone, keeps ControlPersist from ending it under us, and (being a session) makes sshd ≤ 10.0 turn
- * Nagle off on the connection, as the built-in transport's no-op exec does.
+ * Nagle off on the connection, as the built-in transport's no-op exec does. It also echoes a byte sent
+ * every keepalive interval: the link is silent when the echo stops (the master's own ServerAlive
+ * keepalives are out of our sight), and given up when the master's keepalives give up on it.
  * Every ssh it runs asks its questions (passphrase, password, host key) through the askpass helper, which
  * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal.
  */
 
-export interface OpenSshConnectionOptions {
+export interface OpenSshConnectionOptions extends LoginOverrides {
   env?: NodeJS.ProcessEnv;
   /** Answers ssh's questions (through the askpass helper), as it answers the built-in transport's. */
   prompter: SshPrompter;
@@ -39,24 +44,30 @@ export async function openOpenSshConnection(d: OpenSshDestination, label: HopLab
     throw new SshError('NEEDS_OPENSSH', err.message, 'Install the OpenSSH client, or choose the built-in transport.');
   });
   if (options.signal?.aborted) throw cancelled(label);
-  const askpass = await askpassFor(options.prompter, label);
+  const prompts = watchPrompts(options.prompter);
+  const askpass = await askpassFor(prompts.prompter, label);
   try {
-    return await connectThrough(client, d, label, options, askpass);
+    return await connectThrough(client, d, label, options, askpass, prompts);
   } catch (err) {
     await askpass?.close();
     throw err;
   }
 }
 
-async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null): Promise<SshConnection> {
+async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null, prompts: PromptWait): Promise<SshConnection> {
   const env = askpass?.env ?? {};
+  const { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax } = options;
+  let throughJump = false;
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
     env,
+    prompts,
+    overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    failure: (stderr, code) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login' }),
+    failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });
   const placed = await throughSharedJumps(client, d, (host) => masterOptions(host, 22));
+  throughJump = placed !== d;
   const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host)).catch((err: unknown) => {
     throw options.signal?.aborted ? cancelled(label) : err;
   });
@@ -68,6 +79,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     env,
     failure: (stderr, code, stage, path) => classifyOpenSshFailure(stderr, code, { host: label.host, port: label.port, stage, ...(path ? { path } : {}) }),
   });
+  const where = `${label.host}:${label.port}`;
 
   let open = true;
   let closedByUs = false;
@@ -77,27 +89,51 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     if (!open) return;
     open = false;
     clearInterval(poll);
+    clearInterval(ping);
+    clearTimeout(giveUp);
+    silence.stop();
     holder.kill('SIGTERM');
     // The askpass helper goes once nothing of ours can ask any more.
     void channels.close().finally(() => askpass?.close());
     resolveClosed(closedByUs ? null : cause);
   };
   const lost = (said: string) =>
-    new SshError('CONNECTION_LOST', `SSH connection to ${label.host}:${label.port} closed${said ? `: ${said}` : ''}`, 'The connection ended; it will be re-dialled.');
+    new SshError('CONNECTION_LOST', `SSH connection to ${where} closed${said ? `: ${said}` : ''}`, 'The connection ended; it will be re-dialled.');
   const check = async () => (await runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'check']), env)).code === 0;
 
   let poll: NodeJS.Timeout | undefined;
-  const holder = spawnSsh(client, sshArgv(placed, [...master.muxFlags, '-T'], 'cat >/dev/null'), 'pipe', env);
+  const holder = spawnSsh(client, sshArgv(placed, [...master.muxFlags, '-T'], 'cat'), 'pipe', env);
   let holderStderr = '';
   holder.stderr!.on('data', (b: Buffer) => (holderStderr = (holderStderr + b.toString()).slice(-4096)));
-  holder.stdout!.resume();
   holder.stdin!.on('error', () => {});
   holder.once('error', () => {});
+  const { intervalMs, countMax } = master.settings.keepalive;
+  const silenceListeners = new Set<(silentSince: number | null) => void>();
+  let giveUp: NodeJS.Timeout | undefined;
+  const silence = watchLinkSilence(holder.stdout!, intervalMs, (since) => {
+    for (const l of silenceListeners) l(since);
+    clearTimeout(giveUp);
+    // The master's keepalives give up on the link after the same count, a little later; giving up first makes
+    // the cause known before its streams end without a word. Ours goes with it; the re-dial logs in afresh.
+    if (since !== null) {
+      giveUp = setTimeout(() => {
+        end(keepaliveLost(where));
+        if (master.own) void runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'exit']), env);
+      }, Math.max(0, since + intervalMs * countMax - Date.now()));
+      giveUp.unref();
+    }
+  });
+  const ping = setInterval(() => holder.stdin!.writable && holder.stdin!.write('.'), intervalMs);
+  ping.unref();
   holder.once('exit', () => {
     if (!open) return;
+    clearInterval(ping);
+    // Silent until the master went: its keepalives gave up on the link.
+    const silent = silence.since() !== null;
+    silence.stop();
     // The master may live on (the node's shell refused the command): then it is checked now and then.
     void check().then((alive) => {
-      if (!alive) return end(lost(holderStderr.trim()));
+      if (!alive) return end(silent ? keepaliveLost(where) : lost(holderStderr.trim()));
       poll = setInterval(() => void check().then((ok) => ok || end(lost(''))), CHECK_INTERVAL_MS);
       poll.unref();
     });
@@ -107,8 +143,10 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     channels,
     target: label,
     closed,
-    // ssh's own ServerAliveInterval gives up on a silent link; the master then exits, which closes this.
-    onSilence: () => () => {},
+    onSilence: (listener) => {
+      silenceListeners.add(listener);
+      return () => silenceListeners.delete(listener);
+    },
     isOpen: () => open,
     close: () => {
       closedByUs = true;

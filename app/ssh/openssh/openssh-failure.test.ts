@@ -38,6 +38,21 @@ describe('classifyOpenSshFailure on texts known from the source', () => {
     expect(err.message).toBe('The ProxyCommand (or ProxyJump) for node-1 ended before the SSH login: proxy: cannot reach the gateway');
   });
 
+  it('a ProxyCommand that never answered within ConnectTimeout is HOST_UNREACHABLE naming it (ssh 9.2, tested by hand)', () => {
+    const err = classifyOpenSshFailure('Connection timed out during banner exchange\r\nConnection to UNKNOWN port 65535 timed out\r\n', 255, node);
+    expect(err.code).toBe('HOST_UNREACHABLE');
+    expect(err.message).toBe('The ProxyCommand (or ProxyJump) for node-1 gave no SSH answer within ConnectTimeout');
+  });
+
+  it('an unknown host key refused in batch mode names the key ssh -v saw, and ignores the other debug lines', () => {
+    const stderr = 'debug1: Connecting to node-1 [10.0.0.9] port 22.\r\ndebug1: Server host key: ssh-ed25519 SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s\r\ndebug1: Permission denied (nothing)\r\nHost key verification failed.\r\n';
+    const err = classifyOpenSshFailure(stderr, 255, node);
+    expect(err.code).toBe('HOST_KEY_REJECTED');
+    expect(err.message).toContain('(ssh-ed25519 SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s)');
+    expect(err.nextStep).toContain('Confirm the fingerprint SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s');
+    expect(err.nextStep).toContain('run ssh node-1 and answer yes');
+  });
+
   it('says keepalives ran out when ssh says so', () => {
     const err = classifyOpenSshFailure('Timeout, server node-1 not responding.\r\n', 255, node);
     expect(err.code).toBe('KEEPALIVE_TIMEOUT');

@@ -5,7 +5,7 @@
  * /work/shared/docs/openssh-transport.md section 4). Names are taken from the text where ssh gives them:
  * behind a ProxyJump the failing host is often the jump host, not the node.
  */
-import { SshError } from '../ssh-errors';
+import { keepaliveLost, noSshAnswer, SshError } from '../ssh-errors';
 
 export interface OpenSshFailureContext {
   /** The node as Nodescope named it to ssh. */
@@ -15,10 +15,17 @@ export interface OpenSshFailureContext {
   stage: 'login' | 'streamlocal' | 'tcp' | 'exec';
   /** The remote socket path (streamlocal) or the `host:port` forwarded to (tcp). */
   path?: string;
+  /** The ConnectTimeout the login was given, in ms (for messages). */
+  timeoutMs?: number;
+  /** Reached through a jump host's master (Nodescope's ProxyCommand for a ProxyJump), not a ProxyCommand of the user's. */
+  throughJump?: boolean;
 }
 
-/** Lines that are ssh's chatter, not the failure. */
-const INFORMATIONAL = /^(Warning: Permanently added |ControlSocket .* already exists, disabling multiplexing$|Authenticated to )/;
+/** Lines that are ssh's chatter, not the failure (a login runs with -v: its debug lines too). */
+const INFORMATIONAL = /^(Warning: Permanently added |ControlSocket .* already exists, disabling multiplexing$|Authenticated to |debug\d: )/;
+
+/** The host key the server offered, as ssh -v names it: `ssh-ed25519 SHA256:…`. */
+const offeredKey = (stderr: string) => /^debug1: Server host key: (\S+) (SHA256:[A-Za-z0-9+/=]+)/m.exec(stderr)?.slice(1).join(' ');
 
 function lines(stderr: string): string[] {
   return stderr.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l && !INFORMATIONAL.test(l));
@@ -29,7 +36,11 @@ const sshMessages = (ls: string[]) => ls.slice(-6).join(' / ');
 /** `[h]:p` or `h` as ssh prints a host, for messages. */
 const where = (ctx: OpenSshFailureContext) => `${ctx.host}:${ctx.port}`;
 
-function hostKeyFailure(text: string, ctx: OpenSshFailureContext): SshError | null {
+/** What the user does to trust a host key ssh would not take without asking. */
+const acceptKey = (ctx: OpenSshFailureContext, key: string | undefined) =>
+  `Confirm the fingerprint${key ? ` ${key.split(' ')[1]}` : ''} with the node's administrator, then accept the key once: run ssh ${ctx.host} and answer yes (or connect in the Nodescope app, without BatchMode, and accept it when asked), and retry.`;
+
+function hostKeyFailure(text: string, ctx: OpenSshFailureContext, key: string | undefined): SshError | null {
   const offending = /Offending (\S+) key in (\S+):(\d+)/.exec(text);
   const changedFor = /Host key for (\S+) has changed/.exec(text);
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED/.test(text)) {
@@ -47,12 +58,12 @@ function hostKeyFailure(text: string, ctx: OpenSshFailureContext): SshError | nu
   }
   const strict = /No (\S+) host key is known for (\S+) and you have requested strict checking/.exec(text);
   if (strict) {
-    return new SshError('HOST_KEY_REJECTED', `The ${strict[1]} host key of ${strict[2]} is not in known_hosts and StrictHostKeyChecking is yes.`,
-      `Confirm the fingerprint with the node's administrator, then add the key to your known_hosts (for example by connecting once with ssh ${ctx.host}) and retry.`);
+    return new SshError('HOST_KEY_REJECTED', `The ${strict[1]} host key of ${strict[2]}${key ? ` (${key})` : ''} is not in known_hosts and StrictHostKeyChecking is yes.`,
+      `Confirm the fingerprint${key ? ` ${key.split(' ')[1]}` : ''} with the node's administrator, then accept the key once: run ssh -o StrictHostKeyChecking=ask ${ctx.host} and answer yes, and retry.`);
   }
   if (/Host key verification failed\./.test(text)) {
-    return new SshError('HOST_KEY_REJECTED', `ssh did not accept the host key of ${where(ctx)}: it is not in known_hosts and was not confirmed (BatchMode is on, nobody could be asked, or the answer was no).`,
-      `Confirm the fingerprint with the node's administrator, then connect once with ssh ${ctx.host} and accept it (or add it to known_hosts), and retry.`);
+    return new SshError('HOST_KEY_REJECTED', `ssh did not accept the host key of ${where(ctx)}${key ? ` (${key})` : ''}: it is not in known_hosts and was not confirmed (BatchMode is on, nobody could be asked, or the answer was no).`,
+      acceptKey(ctx, key));
   }
   return null;
 }
@@ -67,7 +78,8 @@ function authFailure(text: string, ctx: OpenSshFailureContext): SshError | null 
   const login = denied[1] ? `${denied[1]}@${denied[2]}` : where(ctx);
   const methods = denied[3]!.split(',').filter(Boolean);
   const onlyKeys = methods.every((m) => m === 'publickey');
-  return new SshError('AUTH_FAILED', `ssh could not log in as ${login}; the server still accepts: ${methods.join(', ') || 'nothing'}`,
+  // Worded as the built-in transport words it, so a failed login reads alike whichever client tried.
+  return new SshError('AUTH_FAILED', `Authentication failed for ${login} (ssh tried; the server still accepts: ${methods.join(', ') || 'nothing'})`,
     onlyKeys
       ? `Load the right key into ssh-agent or set IdentityFile (or CertificateFile) for ${ctx.host} in your SSH config, and check the user name.`
       : `Check the user name and the key or password; if the server requires two methods (AuthenticationMethods), both must succeed, and PasswordAuthentication/KbdInteractiveAuthentication no in your SSH config stop ssh from asking.`);
@@ -90,15 +102,19 @@ function reachFailure(text: string, ctx: OpenSshFailureContext): SshError | null
     }
     return new SshError('HOST_UNREACHABLE', `Cannot reach ${at} (${connect[3]})`, 'Check the network path (VPN, firewall, ProxyJump) to the node.');
   }
-  const banner = /Connection timed out during banner exchange|Connection to (\S+) port (\d+) timed out/.exec(text);
-  if (banner) {
-    return banner[1]
-      ? new SshError('HOST_UNREACHABLE', `Cannot reach ${banner[1]}:${banner[2]} (ConnectTimeout expired)`, 'Check the network path (VPN, firewall, ProxyJump) to the node.')
-      : new SshError('HANDSHAKE_TIMEOUT', `SSH handshake with ${where(ctx)} timed out`, 'The port answers but no SSH server replied in time; check the port and ConnectTimeout.');
+  if (/Connection to UNKNOWN port 65535 timed out/.test(text)) {
+    // Through a jump host the jump host connected (it would have said otherwise): the node itself is silent.
+    if (ctx.throughJump) return noSshAnswer(ctx, ctx.timeoutMs);
+    return new SshError('HOST_UNREACHABLE', `The ProxyCommand (or ProxyJump) for ${ctx.host} gave no SSH answer within ConnectTimeout`,
+      `Run the ProxyCommand of ${ctx.host} by hand (ssh -G ${ctx.host} | grep -i proxy) to see where it hangs, or raise ConnectTimeout.`);
+  }
+  const timedOut = /Connection to (\S+) port (\d+) timed out/.exec(text);
+  if (timedOut || /Connection timed out during banner exchange/.test(text)) {
+    return noSshAnswer(timedOut ? { host: timedOut[1]!, port: Number(timedOut[2]) } : ctx, ctx.timeoutMs);
   }
   const keepalive = /Timeout, server (\S+) not responding/.exec(text);
   if (keepalive) {
-    return new SshError('KEEPALIVE_TIMEOUT', `${keepalive[1]} stopped answering keepalives`, 'The network path to the node went dead; it will be re-dialled when it is back.');
+    return keepaliveLost(keepalive[1]!);
   }
   // UNKNOWN port 65535 is how ssh names a ProxyCommand's pipe. Whether ssh's banner reached the pipe before the
   // command ended decides which of the two texts it prints.
@@ -179,7 +195,7 @@ export function classifyOpenSshFailure(stderr: string, exitCode: number | null, 
     return new SshError('BRIDGE_FAILED', `The command on ${ctx.host} failed (exit ${exitCode})${text ? `: ${sshMessages(lines(text))}` : ''}`,
       `Run the same command over ssh ${ctx.host} by hand to see what the node says.`);
   }
-  const found = configFailure(text, ctx) ?? hostKeyFailure(text, ctx) ?? authFailure(text, ctx) ?? streamFailure(text, ctx) ?? muxFailure(text, ctx) ?? reachFailure(text, ctx);
+  const found = configFailure(text, ctx) ?? hostKeyFailure(text, ctx, offeredKey(stderr)) ?? authFailure(text, ctx) ?? streamFailure(text, ctx) ?? muxFailure(text, ctx) ?? reachFailure(text, ctx);
   if (found) return found;
   if (!text) {
     // A mux client whose master died exits 0 (for -W) or 255 without a word.

@@ -1,6 +1,7 @@
 import { runSshG } from '../ssh-config-openssh';
 import type { HopLabel } from '../ssh-errors';
 import { createDialSession, type SshSession, type SshSessionOptions } from '../ssh-session';
+import { labelOf } from './login-settings';
 import { destinationFlags, findOpenSsh, type OpenSshDestination } from './openssh-client';
 import { openOpenSshConnection, type OpenSshConnectionOptions } from './openssh-connection';
 
@@ -15,9 +16,7 @@ export type OpenSshSessionOptions = SshSessionOptions & Omit<OpenSshConnectionOp
 /** Who ssh logs in as, and where, once ssh_config is applied. */
 export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEnv): Promise<HopLabel> {
   const client = await findOpenSsh(env);
-  const { values } = await runSshG(client.binary, [...destinationFlags(d), '--', d.destination], client.env);
-  const one = (k: string) => values.get(k)?.[0];
-  return { host: one('hostname') ?? d.destination, port: Number(one('port') ?? 22), user: one('user') ?? '' };
+  return labelOf(await runSshG(client.binary, [...destinationFlags(d), '--', d.destination], client.env), d);
 }
 
 /** The session, and whom it logs in as where (for messages). */
@@ -25,6 +24,14 @@ export async function createOpenSshSession(d: OpenSshDestination, options: OpenS
   const label = await openSshLabel(d, options.env);
   const { verbose, env } = options;
   // The dial's prompter, not options.prompter: it also shows a host-key question as the session's state.
-  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, { prompter: o.prompter, ...(verbose ? { verbose } : {}), ...(env ? { env } : {}), ...(o.signal ? { signal: o.signal } : {}) }), options);
+  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, {
+    prompter: o.prompter,
+    ...(verbose ? { verbose } : {}),
+    ...(env ? { env } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+    ...(o.keepaliveIntervalMs ? { keepaliveIntervalMs: o.keepaliveIntervalMs } : {}),
+    ...(o.keepaliveCountMax ? { keepaliveCountMax: o.keepaliveCountMax } : {}),
+  }), options);
   return { session, label };
 }

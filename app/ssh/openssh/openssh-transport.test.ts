@@ -14,6 +14,7 @@ import { nodescope } from '../../cli/testing/run-nodescope';
 import { openKubeletNodeLink } from '../../host/kubelet-node-link';
 import { pollUntil } from '../../testing/poll-until';
 import { startSilentAuthSshd } from '../testing/silent-auth-sshd';
+import { fingerprintSha256 } from '../host-key-fingerprint';
 import { createOpenSshSession } from './openssh-session';
 
 /** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
@@ -130,7 +131,39 @@ describe('the OpenSSH transport', () => {
     expect(r.stderr).toContain('with your OpenSSH client (--ssh openssh)');
     expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
     expect(r.stdout.trim().split('\n')).toHaveLength(111);
+    // The switch to the sudo bridge is told once, naming its command once.
+    expect(r.stderr.split('using `sudo -n socat').length - 1).toBe(1);
   });
+
+  it('says a socket missing behind the sudo bridge as the built-in transport does, in every node command', async () => {
+    const missing = `${h.socketPath}.missing`;
+    const late = `sh -c 'socat STDIO UNIX-CONNECT:"$1"; s=$?; exec >&- 2>&-; sleep 1; exit $s' sh {socket}`;
+    // socat's complaint names its pid and the time: the rest of the message is the transport's.
+    const said = (stderr: string) => stderr.replace(/: \d{4}\/\d\d\/\d\d [\d:]+ socat\[\d+\]/g, ': socat');
+    for (const args of [['pods'], ['get', sim.store.uids()[0]!], ['watch'], ['get', sim.store.uids()[0]!, '--sudo-command', late]]) {
+      const run = (ssh: string) => nodescope([args[0]!, 'target', ...args.slice(1), '-F', h.sshConfig, '--ssh', ssh, '--socket', missing, ...(args.includes('--sudo-command') ? [] : ['--sudo'])]);
+      const [builtin, openssh] = await Promise.all([run('builtin'), run('openssh')]);
+      expect(openssh.stderr).toContain(`No socket at ${missing} on ${h.host}`);
+      expect(said(openssh.stderr)).toBe(said(builtin.stderr));
+      expect(openssh.code).toBe(builtin.code);
+    }
+  }, 60_000);
+
+  it('names the host key ssh was offered when BatchMode refuses an unknown one, and how to accept it', async () => {
+    const knownHosts = join(dir, 'empty_known_hosts');
+    await writeFile(knownHosts, '');
+    const [type, key] = h.hostKeyLine.split(' ');
+    const fingerprint = fingerprintSha256(Buffer.from(key!, 'base64'));
+    for (const strict of ['ask', 'yes']) {
+      const config = join(dir, `batch-${strict}.config`);
+      await writeFile(config, ['Host *', `  UserKnownHostsFile ${knownHosts}`, '  BatchMode yes', `  StrictHostKeyChecking ${strict}`, `Include ${h.sshConfig}`, ''].join('\n'));
+      const [builtin, openssh] = await Promise.all(['builtin', 'openssh'].map((ssh) => nodescope(['pods', 'target', '-F', config, '--ssh', ssh, '--socket', h.socketPath])));
+      for (const r of [builtin!, openssh!]) expect(r.stderr).toContain(fingerprint);
+      expect(openssh!.stderr).toContain(`${type} ${fingerprint}`);
+      expect(openssh!.stderr).toMatch(strict === 'ask' ? /next step: .*run ssh 127\.0\.0\.1 and answer yes \(or connect in the Nodescope app/ : /next step: .*ssh -o StrictHostKeyChecking=ask 127\.0\.0\.1/);
+      expect(openssh!.code).toBe(builtin!.code);
+    }
+  }, 60_000);
 
   it("is the app's node setting ssh: 'openssh', said in the node's state", async () => {
     let pods = 0;

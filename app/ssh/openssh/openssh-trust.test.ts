@@ -105,7 +105,7 @@ describe('the OpenSSH transport: certificates, KRLs and host keys', () => {
 
   it('refuses a login sshd denies, naming the methods left, and does not retry', async () => {
     const { error, state } = await refusal([`IdentityFile ${h.noSudo.key}`, `UserKnownHostsFile ${h.knownHosts}`, 'BatchMode yes']);
-    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining(`ssh could not log in as root@${h.host}; the server still accepts: publickey`) });
+    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining(`Authentication failed for root@${h.host} (ssh tried; the server still accepts: publickey)`) });
     expect(canPassByWaiting(error, false)).toBe(false);
     expect(state).toBe('error');
   });
