@@ -335,9 +335,10 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   /**
    * A ListPods, shown at once (reconciled like a replay): when the kubelet dropped the watch for falling
    * behind, instead of nothing or a set missing the changes since the drop; with listFirst, before
-   * the first watch. False when the list failed; the watch then goes on, or retries.
+   * the first watch (`first`: then a failure is thrown, as the watch's). False when the list failed; the
+   * watch then goes on, or retries.
    */
-  const catchUp = async (attempt: number): Promise<boolean> => {
+  const catchUp = async (attempt: number, first = false): Promise<boolean> => {
     // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
     // decode), from where the dropped replay left it.
     const fromReplay = replayed.size;
@@ -356,7 +357,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       replayed = new Map();
       reconcile(pods, undecodable, true);
       return true;
-    } catch {
+    } catch (err) {
+      // The list that comes first fails the attempt as the watch would (a missing socket is an error to show).
+      if (first) throw err;
       return false;
     } finally {
       listing = false;
@@ -375,7 +378,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
         // beside it, the watch's replay (the same pods again) competed with the list for the link, or for a busy
         // kubelet's time: the simulated one, serving both, left the list unanswered for minutes. The replay's
         // pods are then known by their bytes, not decoded again.
-        if (options.listFirst && !synced && (listedFirst = await catchUp(attempt))) catchingUp(held.size, attempt);
+        if (options.listFirst && !synced && (listedFirst = await catchUp(attempt, true))) catchingUp(held.size, attempt);
         if (closed) break;
         opening = true;
         stream = await client.watchPods(intake).finally(() => (opening = false));
