@@ -41,6 +41,7 @@ async function openToLive(socketPath: string, step: (what: string) => void): Pro
   const start = performance.now();
   let firstRowsMs: number | undefined;
   let dropped = false;
+  let phase: string | undefined;
   let live!: (ms: number | undefined) => void;
   const reachedLive = new Promise<number | undefined>((resolve) => (live = resolve));
   const giveUp = setTimeout(() => live(undefined), LIVE_WAIT_MS);
@@ -50,6 +51,8 @@ async function openToLive(socketPath: string, step: (what: string) => void): Pro
     prompter: noQuestions,
     events: {
       state: (s) => {
+        // Each new phase on stderr: what the node says while the minutes pass.
+        if (s.phase !== phase) step(`node ${(phase = s.phase)}${'cause' in s ? `: ${s.cause}` : ''}`);
         if (s.phase === 'catchingUp' && s.watch === 'dropped') dropped = true;
         if (s.phase === 'live') live(performance.now() - start);
       },
