@@ -63,7 +63,7 @@ async function openToLive(socketPath: string, step: (what: string) => void): Pro
       },
       change: () => {},
     },
-  });
+  }, { localSocket: socketPath });
   try {
     const liveMs = await reachedLive;
     return { firstRowsMs, liveMs, dropped };
