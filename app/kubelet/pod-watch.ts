@@ -374,10 +374,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       /** This attempt's own list is what is shown (so a drop needs no other). */
       let listedFirst = false;
       try {
-        // Until pods are shown, a list first, shown the moment it is in; the watch is opened after it. Opened
-        // beside it, the watch's replay (the same pods again) competed with the list for the link, or for a busy
-        // kubelet's time: the simulated one, serving both, left the list unanswered for minutes. The replay's
-        // pods are then known by their bytes, not decoded again.
+        // Until pods are shown, a list first, shown the moment it is in; the watch is opened after it: its
+        // replay (the same pods again) would otherwise share the SSH link's bandwidth with the list that is shown
+        // first, and it is then never older than the list. Its pods are known by their bytes, not decoded again.
         if (options.listFirst && !synced && (listedFirst = await catchUp(attempt, true))) catchingUp(held.size, attempt);
         if (closed) break;
         opening = true;
