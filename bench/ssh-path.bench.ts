@@ -1,10 +1,10 @@
 /**
- * The kubelet client through our SSH path (ssh2 streamlocal + private local socket) against the same
+ * The kubelet client through our SSH path (HTTP/2 straight on an ssh2 streamlocal channel) against the same
  * client straight on the socket and through OpenSSH's own `ssh -N -L` forwarding, on loopback with the
  * test harness's sshd and the simulated kubelet. Targets: our path within 1.15x of direct, >= 20x faster
  * than `ssh -N -L`, connect-to-first-list (110 pods) under 150 ms. `ssh -N -L` is measured as operators
- * use it, with a stock gRPC client (grpc-js defaults: 64 KiB HTTP/2 window, as grpcurl and most clients
- * have), which is where sshd's Nagle stall bites (spike report §4). For transparency the best OpenSSH's
+ * use it, with a stock gRPC client's window (64 KiB, HTTP/2's default, as grpc-js, grpcurl and most
+ * clients have), which is where sshd's Nagle stall bites (spike report §4). For transparency the best OpenSSH's
  * own forward can do is printed too: a session running (so sshd turns Nagle off) and our tuned client.
  * The OpenSSH transport (the user's ssh as Nodescope's transport, through a ControlMaster) is a side of
  * its own, against the built-in one (targets: 1.1x on lists and watch, 1.25x on GetPod), with its
@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../e2e/harness/ssh-harness';
-import { createKubeletClient, type KubeletClient } from '../app/kubelet/kubelet-client';
+import { createKubeletClient, type KubeletClient, type KubeletClientOptions } from '../app/kubelet/kubelet-client';
 import { openKubeletTransport, type KubeletTransport } from '../app/ssh/kubelet-transport';
 import { harnessTarget, scriptedPrompter } from '../app/ssh/testing/ssh-test-kit';
 import { controlDir, controlPathFor } from '../app/ssh/openssh/control-dir';
@@ -110,14 +110,14 @@ export async function sshPathBench(): Promise<boolean> {
   const transports: KubeletTransport[] = [];
   const forwards: ChildProcess[] = [];
   const clients: KubeletClient[] = [];
-  const client = (target: string, socketPath: string, transport?: KubeletTransport, stock = false) => {
+  const client = (target: KubeletClientOptions['target'], socketPath: string, transport?: KubeletTransport, stock = false) => {
     const c = createKubeletClient({
       target,
       socketPath,
       api: 'shipped',
       ...(transport ? { transportError: () => transport.lastError() } : {}),
-      // grpc-js's default window (64 KiB); the large receive limit stays so 1,000 pods fit at all.
-      ...(stock ? { channelOptions: { 'grpc-node.flow_control_window': 65_535 } } : {}),
+      // A stock client's window (HTTP/2's default, 64 KiB, as grpc-js has it).
+      ...(stock ? { window: 65_535 } : {}),
     });
     clients.push(c);
     return c;
@@ -126,7 +126,7 @@ export async function sshPathBench(): Promise<boolean> {
     const ours = async (socketPath: string) => {
       const t = await openKubeletTransport(harnessTarget(h, h.root), { socketPath, prompter: scriptedPrompter() });
       transports.push(t);
-      return client(t.target, socketPath, t);
+      return client(t.open, socketPath, t);
     };
     const viaSsh = async (socketPath: string, name: string, stock: boolean) => {
       const f = await openSshForward(h, dir, socketPath, name, !stock);
@@ -139,7 +139,7 @@ export async function sshPathBench(): Promise<boolean> {
       const { session, label } = await createOpenSshSession(openSshTarget, { prompter: scriptedPrompter() });
       const t = await openKubeletTransport(label, { socketPath, prompter: scriptedPrompter(), session });
       transports.push(t);
-      return client(t.target, socketPath, t);
+      return client(t.open, socketPath, t);
     };
     const sides: Side[] = [
       { name: 'ours', small: await ours(smallSocket()), large: await ours(h.socketPath) },
@@ -187,7 +187,7 @@ export async function sshPathBench(): Promise<boolean> {
       connects.push(
         await timed(async () => {
           const t = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: smallSocket(), prompter: scriptedPrompter() });
-          const c = createKubeletClient({ target: t.target, socketPath: smallSocket(), api: 'shipped', transportError: () => t.lastError() });
+          const c = createKubeletClient({ target: t.open, socketPath: smallSocket(), api: 'shipped', transportError: () => t.lastError() });
           await c.listPods();
           c.close();
           await t.close();
@@ -205,7 +205,7 @@ export async function sshPathBench(): Promise<boolean> {
         if (fresh) await runSsh(openSsh, sshArgv(openSshTarget, ['-S', masterPath, '-O', 'exit']));
         const { session, label } = await createOpenSshSession(openSshTarget, { prompter: scriptedPrompter() });
         const t = await openKubeletTransport(label, { socketPath: smallSocket(), prompter: scriptedPrompter(), session });
-        const c = createKubeletClient({ target: t.target, socketPath: smallSocket(), api: 'shipped', transportError: () => t.lastError() });
+        const c = createKubeletClient({ target: t.open, socketPath: smallSocket(), api: 'shipped', transportError: () => t.lastError() });
         await c.listPods();
         c.close();
         await t.close();

@@ -1,10 +1,10 @@
-// Measures request/response latency through the forwarder against a real sshd (run as root):
+// Measures request/response latency through the transport's stream (an SSH channel) against a real sshd (run as root):
 //   node bin/run-ts.js bench/ssh-round-trip.ts
 // Each round sends a small request; the stand-in answers in two writes a millisecond apart, like
 // an HTTP/2 server sending HEADERS, then DATA. With sshd's Nagle left on, the second part waits
 // for the client's delayed ACK (~40 ms); with setNoDelay + the exec nudge it does not.
 import { readFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { Client } from 'ssh2';
 import type { Duplex } from 'node:stream';
 import { startSshHarness } from '../e2e/harness/ssh-harness';
@@ -73,10 +73,9 @@ try {
   ] as const;
   for (const [label, target] of cases) {
     const t = await openKubeletTransport(target, { socketPath: h.socketPath, prompter: scriptedPrompter() });
-    const sock = connect(t.target.replace('unix://', ''));
-    sock.setNoDelay(true);
+    const sock = await t.open();
     await measure(sock); // warm-up: connection, nudge, channel
-    report(`forwarder, ${label}`, await measure(sock));
+    report(`transport stream, ${label}`, await measure(sock));
     sock.destroy();
     await t.close();
   }

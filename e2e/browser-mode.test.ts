@@ -336,7 +336,8 @@ describe('browser mode', () => {
     const path = join(work, 'worker-1-pods.yaml');
     await field.fill(path);
     await dialog.getByRole('button', { name: /^Export \d+ pods$/ }).click();
-    await dialog.getByRole('status').waitFor({ timeout: 10_000 });
+    // The dialog shows its progress first (a status too): the file is there once it says Saved.
+    await dialog.getByRole('status').filter({ hasText: /^Saved \d+ pods/ }).waitFor({ timeout: 10_000 });
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n')).toBe(true);
     expect(text.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);

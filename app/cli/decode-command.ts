@@ -9,7 +9,7 @@ import { PodDecodeError } from '../pod/decode';
 import { WireFormatError } from '../pod/wire-reader';
 import { podBytesToKubectlJson, streamPodBytesAsKubectl } from '../pod/kubectl-json';
 import { podBytesToKubectlYaml, streamPodBytesAsKubectlYaml } from '../pod/kubectl-yaml';
-import { MAX_MESSAGE_BYTES } from '../kubelet/channel-options';
+import { MAX_MESSAGE_BYTES } from '../kubelet/message-limit';
 import { readGetPodResponse, readListPodsResponse, readWatchPodsEvent } from '../kubelet/pods-api-messages';
 import { NodescopeError, isNodescopeError } from '../util/nodescope-error';
 import { reportFailure } from './cli-failure';

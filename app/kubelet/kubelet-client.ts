@@ -1,22 +1,27 @@
 /**
- * The kubelet Pods API client over a `unix://` target (the SSH transport's private socket, or a socket
- * on this machine): GetPod and the watch through grpc-js, ListPods read as it arrives over node:http2
- * (list-pods-stream.ts), each call bounded by callTimeoutMs but the watch; both API shapes, field masks sent as metadata and always applied
- * locally, errors mapped to KubeletError with the transport's real cause.
+ * The kubelet Pods API client, on one HTTP/2 connection (app/grpc) to a socket on this machine or over a
+ * stream the SSH transport opens to the node's socket: GetPod, the watch, and ListPods read as it arrives
+ * (list-pods-stream.ts), each call bounded by callTimeoutMs but the watch; both API shapes, field masks sent
+ * as metadata and always applied locally, errors mapped to KubeletError with the transport's real cause.
  *
- *   const client = createKubeletClient({ target: transport.target, socketPath, transportError: transport.lastError });
+ *   const client = createKubeletClient({ target: transport.open, socketPath, transportError: transport.lastError });
  *   const { pods } = await client.listPods();
  */
-import type { ChannelOptions, Client, ClientReadableStream, Metadata } from '@grpc/grpc-js';
+import type { Duplex } from 'node:stream';
+import { createGrpcConnection } from '../grpc/connection';
+import { serverStream, type ServerStreamHandlers } from '../grpc/server-stream';
+import { localSocketDialer } from '../grpc/stream-dialer';
+import { unaryCall } from '../grpc/unary-call';
 import { formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { FIELD_MASK_METADATA_KEY } from './mask-metadata';
 import { retryWhileBusy, type RetryOptions } from './call-retry';
 import { DEFAULT_CALL_TIMEOUT_MS } from './call-timeout';
-import { KUBELET_CHANNEL_OPTIONS, MAX_MESSAGE_BYTES } from './channel-options';
+import { MAX_MESSAGE_BYTES } from './message-limit';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
 import { readGetPodResponse, readWatchPodsEvent } from './pods-api-messages';
+import { getPodRequestMessage } from './pods-api-framing';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
 import { podDigest, podReader, wireMask, type HeldPod, type PodReader, type ReceivedPod } from './received-pod';
 import { PodDecodeError } from '../pod/decode';
@@ -26,8 +31,11 @@ export type ApiChoice = ApiShape | 'auto';
 export type PodSourceApi = ApiShape | 'rest';
 
 export interface KubeletClientOptions {
-  /** `unix:///path` (openKubeletTransport's target) or `unix:/path`; a bare absolute path is taken as a local socket. */
-  target: string;
+  /**
+   * A socket on this machine (`unix:///path`, `unix:/path` or a bare path), or what opens a byte stream to
+   * the kubelet's socket (openKubeletTransport's `open`: an SSH channel, handed to HTTP/2 as it is).
+   */
+  target: string | (() => Promise<Duplex>);
   /** The socket on the node, for messages. */
   socketPath: string;
   /** Default 'auto': the shipped shape, or the documented one when the kubelet says UNIMPLEMENTED. */
@@ -42,8 +50,8 @@ export interface KubeletClientOptions {
    * again whenever it stops sending in the middle): default DEFAULT_CALL_TIMEOUT_MS. The watch itself is not bounded.
    */
   callTimeoutMs?: number;
-  /** grpc-js options over KUBELET_CHANNEL_OPTIONS; a flow-control window here sets the lists' too (the benchmark's stock-client baseline resets it). */
-  channelOptions?: ChannelOptions;
+  /** The HTTP/2 receive window of each call; default 16 MiB (the benchmark's stock-client baseline sets HTTP/2's 64 KiB). */
+  window?: number;
 }
 
 /** P: a received pod, or what a PodIntake keeps of it. */
@@ -151,35 +159,16 @@ export function taken<K extends HeldPod>(pod: ReceivedPod, bytes: Uint8Array, in
   return intake ? intake.keep(pod, bytes) : (pod as unknown as K);
 }
 
-function grpcTarget(target: string): string {
-  return target.startsWith('/') ? `unix:${target}` : target;
-}
-
 /** A well-formed UID no pod has (version 4, all zero): GetPod answers NOT_FOUND for it on either shape. */
 const SHAPE_PROBE_UID = '00000000-0000-4000-8000-000000000000';
 
 export function createKubeletClient(options: KubeletClientOptions): KubeletClient {
-  // grpc-js is loaded by the first unary call or watch, not before: a list streamed over node:http2
-  // (streamPodBytes, and the watch's ListPods) never needs it, and loading it is a large share of a CLI start.
-  let client: Client | undefined;
-  let closed = false;
+  const connection = createGrpcConnection({
+    dial: typeof options.target === 'string' ? localSocketDialer(options.target) : options.target,
+    ...(options.window ? { window: options.window } : {}),
+  });
   /** The mask asked of the kubelet, as gRPC metadata. */
   const maskMetadata: Record<string, string> = options.mask ? { [FIELD_MASK_METADATA_KEY]: formatFieldMask(wireMask(options.mask)) } : {};
-  let grpc: Promise<{ client: Client; metadata: () => Metadata }> | undefined;
-  const grpcClient = () =>
-    // The bundled CLI's dynamic import of a CommonJS package has only `default` (module.exports); tsx's
-    // (the sources run unbuilt) has only the named exports: either serves.
-    (grpc ??= import('@grpc/grpc-js').then((loaded) => {
-      const { Client, credentials, Metadata } = (loaded.default as typeof loaded.default | undefined) ?? loaded;
-      client = new Client(grpcTarget(options.target), credentials.createInsecure(), { ...KUBELET_CHANNEL_OPTIONS, ...options.channelOptions });
-      if (closed) client.close();
-      const metadata = () => {
-        const md = new Metadata();
-        for (const [key, value] of Object.entries(maskMetadata)) md.set(key, value);
-        return md;
-      };
-      return { client, metadata };
-    }));
   const streams = new Set<PodStream<HeldPod>>();
   let shape: ApiShape | undefined = options.api === 'auto' || options.api === undefined ? undefined : options.api;
 
@@ -187,25 +176,17 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     toKubeletError(err, { api, method, socketPath: options.socketPath, transportError: options.transportError ?? (() => null) });
 
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-  const windowOption = options.channelOptions?.['grpc-node.flow_control_window'];
-  /** The lists' receive window follows the channel's when it is set (the benchmark's stock-client baseline). */
-  const listWindow = typeof windowOption === 'number' ? windowOption : undefined;
   /** A GetPod: one pod, so the deadline covers the whole call. */
-  const getPodCall = async (api: ApiShape, uid: string): Promise<Buffer> => {
-    const { client, metadata } = await grpcClient();
-    return new Promise((resolve, reject) => {
-      const m = podsApiMethods(api).GetPod;
-      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, uid, metadata(), { deadline: Date.now() + callTimeoutMs }, (err, res) =>
-        err || !res ? reject(fail(err, api, 'GetPod')) : resolve(res),
-      );
-    });
-  };
+  const getPodCall = (api: ApiShape, uid: string): Promise<Buffer> =>
+    unaryCall(connection, podsApiMethods(api).GetPod, getPodRequestMessage(uid), { headers: maskMetadata, timeoutMs: callTimeoutMs, maxBytes: MAX_MESSAGE_BYTES }).catch(
+      (err: unknown) => Promise.reject(fail(err, api, 'GetPod')),
+    );
   /**
    * A ListPods read as it arrives (list-pods-stream.ts), so that its bound is on silence, not on the whole
    * transfer: a large list over a slow link takes as long as it takes, a kubelet that stops answering fails.
    */
   const listCall = (api: ApiShape, handlers: ListPodsStreamHandlers, consumerError?: () => unknown) =>
-    streamListPods(options.target, podsApiMethods(api).ListPods.path, handlers, { metadata: maskMetadata, timeoutMs: callTimeoutMs, window: listWindow }).catch((err: unknown) =>
+    streamListPods(connection, podsApiMethods(api).ListPods, handlers, { metadata: maskMetadata, timeoutMs: callTimeoutMs }).catch((err: unknown) =>
       Promise.reject(consumerError && err === consumerError() ? err : fail(err, api, 'ListPods')),
     );
   // Closing ends the waits for a busy kubelet too: a closed client must not keep the process alive retrying.
@@ -213,7 +194,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
   const busyRetry = <T>(call: () => Promise<T>) => retryWhileBusy(call, { ...options.retry, signal: closing.signal });
 
   /**
-   * A list held whole (decoded pods, or their bytes) keeps the bound grpc-js had on it: the largest message
+   * A list held whole (decoded pods, or their bytes) keeps the bound every other answer has: the largest message
    * Nodescope accepts. Lists handed on pod by pod (streamPodBytes, an intake) are not held whole, so not bound.
    */
   const heldWhole = (bytes: number) => {
@@ -243,7 +224,7 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
       else pods.push(pod);
     };
     // Each pod is decoded (or kept by the intake) as it arrives: the response (~94 MiB at 30,000 pods,
-    // held twice while grpc-js reassembles it) is never held whole.
+    // as one message) is never held whole.
     await maybeRetry(waitIfBusy, () => listCall(api, intake ? { pod: read } : { pod: read, size: heldWhole }));
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
@@ -340,16 +321,21 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     async watchPods<K extends HeldPod = ReceivedPod>(intake?: PodIntake<K>): Promise<PodStream<K>> {
       if (!shape) await probeShape(false);
       const api = shape!;
-      const m = podsApiMethods(api).WatchPods;
-      const { client, metadata } = await grpcClient();
-      const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, undefined, metadata());
-      // The kubelet drops a watcher more than 100 events behind: raw messages are only queued on
-      // 'data' (which keeps grpc-js reading), and decoded when the consumer takes them.
+      // The kubelet drops a watcher more than 100 events behind: raw messages are only queued as they
+      // come (which keeps the connection read), and decoded when the consumer takes them.
       const queue = new EventQueue<Buffer>();
       const reader = podReader(options.mask);
       const seen = new Set<string>();
       let n = 0;
       let cancelled = false;
+      const handlers: ServerStreamHandlers = {
+        message: (message) => queue.push(message),
+        end: (err) => {
+          streams.delete(stream);
+          queue.end(cancelled || !err ? undefined : fail(err, api, 'WatchPods'));
+        },
+      };
+      const call = serverStream(connection, podsApiMethods(api).WatchPods, new Uint8Array(0), { headers: maskMetadata, maxBytes: MAX_MESSAGE_BYTES }, handlers);
       const stream: PodStream<K> = {
         api,
         backlog: () => queue.length,
@@ -373,15 +359,6 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
           }
         },
       };
-      call.on('data', (message: Buffer) => queue.push(message));
-      call.on('error', (err) => {
-        streams.delete(stream);
-        queue.end(cancelled ? undefined : fail(err, api, 'WatchPods'));
-      });
-      call.on('end', () => {
-        streams.delete(stream);
-        queue.end();
-      });
       streams.add(stream);
       return stream;
 
@@ -409,10 +386,9 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     },
     close() {
       closing.abort(new Error('the kubelet client was closed'));
-      // grpc-js keeps a closed client's streams running: cancel them first.
+      // Each watch ends as cancelled (its iteration without an error), then the connection goes.
       for (const s of [...streams]) s.cancel();
-      closed = true;
-      client?.close();
+      connection.close();
     },
   };
 }

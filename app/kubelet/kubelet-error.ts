@@ -1,11 +1,9 @@
 /**
- * Typed errors from the kubelet client. grpc-js reports most transport failures as a bare
- * UNAVAILABLE/ECONNRESET, so the mapping takes the transport's real cause when there is one,
+ * Typed errors from the kubelet client. A gRPC call sees most transport failures as a bare
+ * UNAVAILABLE (a connection that closed), so the mapping takes the transport's real cause when there is one,
  * and every error carries the next step for the user.
  */
-import type { ServiceError } from '@grpc/grpc-js';
-// The status codes alone: the package's index would load all of grpc-js, which a list over node:http2 never needs.
-import { Status } from '@grpc/grpc-js/build/src/constants.js';
+import { Status, type GrpcStatusError } from '../grpc/grpc-error';
 import { isSshError, type SshError } from '../ssh/ssh-errors';
 import { NodescopeError, type ExitClass } from '../util/nodescope-error';
 
@@ -120,7 +118,7 @@ function fromSsh(err: SshError): KubeletError {
 }
 
 /** What a local socket's connect error means (no SSH: the error text is the real cause). */
-function fromLocalSocket(details: string, ctx: ErrorContext, err: ServiceError): KubeletError | undefined {
+function fromLocalSocket(details: string, ctx: ErrorContext, err: GrpcStatusError): KubeletError | undefined {
   if (/ENOENT/.test(details)) {
     return new KubeletError('SOCKET_MISSING', `No kubelet socket at ${ctx.socketPath}`, FEATURE_GATE_NEXT_STEP, { cause: err, retryable: true, permanentUntilLive: true });
   }
@@ -133,11 +131,11 @@ function fromLocalSocket(details: string, ctx: ErrorContext, err: ServiceError):
   return undefined;
 }
 
-/** Maps a grpc-js error (or anything thrown around a call) to a KubeletError. */
+/** Maps a gRPC call's failure (grpc-error.ts's shape, or anything thrown around a call) to a KubeletError. */
 export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
   if (err instanceof KubeletError) return err;
   if (isSshError(err)) return fromSsh(err);
-  const e = err as Partial<ServiceError>;
+  const e = err as Partial<GrpcStatusError>;
   const details = e.details ?? (err instanceof Error ? err.message : String(err));
   const what = `${ctx.method} (${ctx.api} API) on ${ctx.socketPath}`;
   switch (e.code) {
@@ -164,7 +162,7 @@ export function toKubeletError(err: unknown, ctx: ErrorContext): KubeletError {
     case Status.UNAVAILABLE: {
       const cause = ctx.transportError();
       if (cause && isSshError(cause)) return fromSsh(cause);
-      const local = fromLocalSocket(details, ctx, err as ServiceError);
+      const local = fromLocalSocket(details, ctx, err as GrpcStatusError);
       if (local) return local;
       const text = cause ? cause.message : details;
       return new KubeletError('UNREACHABLE', `Cannot reach the kubelet (${what}): ${text}`, 'Check the connection to the node; Nodescope retries.', { cause: err, retryable: true });

@@ -64,7 +64,7 @@ function controllingOpens(session: SshSession, before: { open?(n: number): Promi
 async function controlledWatch(before: Parameters<typeof controllingOpens>[1]) {
   const session = controllingOpens(createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() }), before);
   const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
-  const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+  const client = createKubeletClient({ target: transport.open, socketPath: h.socketPath, transportError: () => transport.lastError() });
   opened.push({ transport, client });
   const watched = watch(client);
   await eventually(() => watched.w.state().state === 'live', 'live');
@@ -101,7 +101,7 @@ afterAll(async () => {
 async function connect(target: SshTarget, options: Partial<KubeletClientOptions> & { socketPath?: string } = {}) {
   const socketPath = options.socketPath ?? h.socketPath;
   const transport = await openKubeletTransport(target, { socketPath, prompter: scriptedPrompter() });
-  const client = createKubeletClient({ target: transport.target, socketPath, transportError: () => transport.lastError(), ...options });
+  const client = createKubeletClient({ target: transport.open, socketPath, transportError: () => transport.lastError(), ...options });
   opened.push({ transport, client });
   return { transport, client };
 }

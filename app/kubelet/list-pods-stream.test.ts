@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Status } from '@grpc/grpc-js/build/src/constants.js';
 import { describe, expect, it } from 'vitest';
+import { createGrpcConnection } from '../grpc/connection';
+import { localSocketDialer } from '../grpc/stream-dialer';
 import { ListPodsResponseReader, streamListPods } from './list-pods-stream';
 import { writeListPodsResponse } from './testing/pods-api-writers';
 
@@ -57,7 +59,9 @@ describe('streamListPods', () => {
     });
     await new Promise<void>((r) => server.listen(path, r));
     try {
-      const err = (await streamListPods(`unix://${path}`, '/v1alpha1.Pods/ListPods', { pod: () => {} }).catch((e: unknown) => e)) as { code: number; details: string };
+      const connection = createGrpcConnection({ dial: localSocketDialer(`unix://${path}`) });
+      const err = (await streamListPods(connection, '/v1alpha1.Pods/ListPods', { pod: () => {} }).catch((e: unknown) => e)) as { code: number; details: string };
+      connection.close();
       expect(err.code).toBe(Status.UNAVAILABLE);
       expect(err.details).toContain('the connection closed before /v1alpha1.Pods/ListPods had a status');
     } finally {

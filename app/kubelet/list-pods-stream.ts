@@ -1,15 +1,12 @@
 /**
- * One ListPods call read as it arrives, each pod handed on as soon as its bytes are in. grpc-js hands a
- * unary response over only whole: at 30,000 pods that is ~94 MiB held twice while it is reassembled, with
- * nothing to show or print until the last byte. Every ListPods is read here over node:http2
- * instead (gRPC's framing on HTTP/2 is small: a 5-byte prefix per message, the status in trailers), so
+ * One ListPods call read as it arrives, each pod handed on as soon as its bytes are in, rather than as one
+ * whole message: at 30,000 pods that is ~94 MiB, with nothing to show or print until the last byte. So
  * printing overlaps the transfer, memory holds about one pod plus what the caller keeps, and the CLI can
  * count pods as they come. Failures come back shaped as grpc-js errors (code, details), for toKubeletError.
  */
-// The status codes alone: the package's index would load all of grpc-js, which this call never needs.
-import { Status } from '@grpc/grpc-js/build/src/constants.js';
-import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
-import { connect as connectSocket } from 'node:net';
+import { startCall } from '../grpc/call';
+import type { GrpcConnection } from '../grpc/connection';
+import { grpcError, Status } from '../grpc/grpc-error';
 import { DEFAULT_CALL_TIMEOUT_MS, watchAnswer } from './call-timeout';
 
 export interface ListPodsStreamHandlers {
@@ -21,102 +18,52 @@ export interface ListPodsStreamHandlers {
   size?(bytes: number): void;
 }
 
-/** grpc-js's window for the kubelet (channel-options.ts): one round trip per 16 MiB over SSH, not per 64 KiB. */
-const WINDOW = 16 * 1024 * 1024;
-
-/** The socket path of a client target: `unix:///path`, `unix:/path` or a bare path. */
-export function socketPathOfTarget(target: string): string {
-  return target.replace(/^unix:(\/\/)?/, '');
-}
-
-const grpcError = (code: Status, details: string): Error => Object.assign(new Error(details), { code, details });
-
 export interface ListPodsCallOptions {
   /** gRPC metadata (the field mask), sent as request headers. */
   metadata?: Record<string, string>;
   /** Default DEFAULT_CALL_TIMEOUT_MS. */
   timeoutMs?: number;
-  /** The HTTP/2 receive window; default 16 MiB (the benchmark's stock-client baseline sets HTTP/2's 64 KiB). */
-  window?: number;
 }
 
 /**
- * Calls `methodPath` (a ListPods of either API shape) on the socket and hands every pod of its response to
+ * Calls `methodPath` (a ListPods of either API shape) on the connection and hands every pod of its response to
  * `handlers.pod`; resolves with the number of pods once the kubelet's status says OK. A kubelet that does not
  * answer within the timeout, or then brings too little of its answer in a timeout (watchAnswer; time spent
  * waiting on `handlers.wait` does not count), fails the call with DEADLINE_EXCEEDED.
  */
-export function streamListPods(target: string, methodPath: string, handlers: ListPodsStreamHandlers, options: ListPodsCallOptions = {}): Promise<number> {
-  const { metadata = {}, timeoutMs = DEFAULT_CALL_TIMEOUT_MS, window = WINDOW } = options;
+export function streamListPods(connection: GrpcConnection, methodPath: string, handlers: ListPodsStreamHandlers, options: ListPodsCallOptions = {}): Promise<number> {
+  const { metadata = {}, timeoutMs = DEFAULT_CALL_TIMEOUT_MS } = options;
   return new Promise((resolve, reject) => {
     const reader = new ListPodsResponseReader(handlers.pod, handlers.size);
-    let session: ClientHttp2Session | undefined;
-    let settled = false;
-    const answer = watchAnswer(timeoutMs, (why) => finish(grpcError(Status.DEADLINE_EXCEEDED, why)));
-    const finish = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
-      answer.stop();
-      session?.destroy();
-      if (err) reject(err);
-      else resolve(reader.pods);
-    };
-    session = connect('http://localhost', {
-      createConnection: () => connectSocket(socketPathOfTarget(target)),
-      settings: { initialWindowSize: window },
-      maxSessionMemory: 64,
-    });
-    session.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));
-    session.on('connect', () => session!.setLocalWindowSize(window));
-    // gRPC metadata (the field mask) travels as request headers.
-    const req = session.request({ ...metadata, ':method': 'POST', ':path': methodPath, 'content-type': 'application/grpc', te: 'trailers' });
-    // The request: one uncompressed, empty message.
-    req.end(Buffer.alloc(5));
-    let statusHeaders: IncomingHttpHeaders | undefined;
-    req.on('response', (headers) => {
-      answer.begun();
-      if (headers[':status'] !== 200) return finish(grpcError(Status.UNKNOWN, `HTTP status ${headers[':status']} from ${methodPath}`));
-      // A trailers-only response (an error before any message) has its status here.
-      if (headers['grpc-status'] !== undefined) statusHeaders = headers;
-    });
-    req.on('trailers', (trailers) => {
-      statusHeaders = trailers;
-    });
-    req.on('data', (chunk: Buffer) => {
-      answer.begun();
-      answer.received(chunk.length);
-      try {
+    let ended = false;
+    const answer = watchAnswer(timeoutMs, (why) => call.fail(grpcError(Status.DEADLINE_EXCEEDED, why)));
+    // The request: one empty message.
+    const call = startCall(connection, methodPath, new Uint8Array(0), { headers: metadata }, {
+      begun: () => answer.begun(),
+      data: (chunk) => {
+        answer.begun();
+        answer.received(chunk.length);
         reader.push(chunk);
-      } catch (err) {
-        req.close();
-        return finish(err as Error);
-      }
-      const wait = handlers.wait?.();
-      if (wait) {
-        req.pause();
+        const wait = handlers.wait?.();
+        if (!wait) return;
+        call.pause();
         answer.pause();
         wait.then(
           () => {
-            if (settled) return;
+            if (ended) return;
             answer.resume();
-            req.resume();
+            call.resume();
           },
-          (err: Error) => finish(err),
+          (err: Error) => call.fail(err),
         );
-      }
-    });
-    req.on('error', (err) => finish(grpcError(Status.UNAVAILABLE, err.message)));
-    req.on('end', () => {
-      // The connection went away under the call (the bridge on the node failed, the link dropped): that is no
-      // answer from the kubelet, and grpc-js calls it UNAVAILABLE too, so the transport's real cause is shown.
-      if (!statusHeaders && (session!.destroyed || session!.closed)) {
-        return finish(grpcError(Status.UNAVAILABLE, `the connection closed before ${methodPath} had a status`));
-      }
-      const code = Number(statusHeaders?.['grpc-status'] ?? Status.UNKNOWN);
-      const message = decodeURIComponent(String(statusHeaders?.['grpc-message'] ?? ''));
-      if (code !== Status.OK) return finish(grpcError(code, message || `${methodPath} ended without a status`));
-      if (!reader.complete()) return finish(grpcError(Status.INTERNAL, `${methodPath} ended in the middle of its response`));
-      finish(null);
+      },
+      end: (err) => {
+        ended = true;
+        answer.stop();
+        if (err) return reject(err);
+        if (!reader.complete()) return reject(grpcError(Status.INTERNAL, `${methodPath} ended in the middle of its response`));
+        resolve(reader.pods);
+      },
     });
   });
 }

@@ -1,10 +1,15 @@
 /**
- * The PodResources API client: grpc-js over a `unix://` target (the SSH transport's private socket to
- * the node's root-only /var/lib/kubelet/pod-resources/kubelet.sock, or a socket on this machine).
+ * The PodResources API client, on one HTTP/2 connection (app/grpc) to a socket on this machine or over a
+ * stream the SSH transport opens to the node's root-only /var/lib/kubelet/pod-resources/kubelet.sock.
  */
-import { Client, credentials, Metadata, status as Status, type ServiceError } from '@grpc/grpc-js';
-import { KUBELET_CHANNEL_OPTIONS } from '../kubelet/channel-options';
+import type { Duplex } from 'node:stream';
+import { createGrpcConnection } from '../grpc/connection';
+import { Status, type GrpcStatusError } from '../grpc/grpc-error';
+import { localSocketDialer } from '../grpc/stream-dialer';
+import { unaryCall } from '../grpc/unary-call';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../kubelet/call-timeout';
 import { KubeletError, toKubeletError } from '../kubelet/kubelet-error';
+import { MAX_MESSAGE_BYTES } from '../kubelet/message-limit';
 import { podResourcesMethods, type AllocatableResourcesResponse, type PodResources } from './pod-resources-api';
 
 export interface PodResourcesClient {
@@ -15,28 +20,28 @@ export interface PodResourcesClient {
 }
 
 export interface PodResourcesClientOptions {
-  /** `unix:///path` or a bare absolute path. */
-  target: string;
+  /** A socket on this machine (`unix:///path` or a bare path), or what opens a byte stream to the node's socket (openKubeletTransport's `open`). */
+  target: string | (() => Promise<Duplex>);
   /** The socket on the node, for messages. */
   socketPath: string;
   transportError?: () => Error | null;
 }
 
 export function createPodResourcesClient(o: PodResourcesClientOptions): PodResourcesClient {
-  const client = new Client(o.target.startsWith('/') ? `unix:${o.target}` : o.target, credentials.createInsecure(), KUBELET_CHANNEL_OPTIONS);
-  const call = <Req, Res>(name: keyof typeof podResourcesMethods, request: Req): Promise<Res> =>
-    new Promise((resolve, reject) => {
-      const m = podResourcesMethods[name] as unknown as { path: string; requestSerialize: (r: Req) => Buffer; responseDeserialize: (b: Buffer) => Res };
-      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, request, new Metadata(), { deadline: Date.now() + 30_000 }, (err, res) => {
-        if (!err && res) return resolve(res);
-        const e = err as ServiceError | null;
-        if (e?.code === Status.UNIMPLEMENTED) {
-          return reject(new KubeletError('UNIMPLEMENTED', `The kubelet does not serve PodResources ${name} on ${o.socketPath}: ${e.details}`,
-            name === 'Get' ? 'Get needs Kubernetes 1.27+ (KubeletPodResourcesGet); use List.' : 'PodResources v1 needs Kubernetes 1.20+; GetAllocatableResources 1.23+. Check the socket path (--socket).'));
-        }
-        reject(toKubeletError(err, { api: 'PodResources', method: name, socketPath: o.socketPath, transportError: o.transportError ?? (() => null) }));
-      });
-    });
+  const connection = createGrpcConnection({ dial: typeof o.target === 'string' ? localSocketDialer(o.target) : o.target });
+  const call = async <Req, Res>(name: keyof typeof podResourcesMethods, request: Req): Promise<Res> => {
+    const m = podResourcesMethods[name] as unknown as { path: string; requestSerialize: (r: Req) => Buffer; responseDeserialize: (b: Buffer) => Res };
+    try {
+      return m.responseDeserialize(await unaryCall(connection, m.path, m.requestSerialize(request), { timeoutMs: DEFAULT_CALL_TIMEOUT_MS, maxBytes: MAX_MESSAGE_BYTES }));
+    } catch (err) {
+      const e = err as Partial<GrpcStatusError>;
+      if (e.code === Status.UNIMPLEMENTED) {
+        throw new KubeletError('UNIMPLEMENTED', `The kubelet does not serve PodResources ${name} on ${o.socketPath}: ${e.details}`,
+          name === 'Get' ? 'Get needs Kubernetes 1.27+ (KubeletPodResourcesGet); use List.' : 'PodResources v1 needs Kubernetes 1.20+; GetAllocatableResources 1.23+. Check the socket path (--socket).');
+      }
+      throw toKubeletError(err, { api: 'PodResources', method: name, socketPath: o.socketPath, transportError: o.transportError ?? (() => null) });
+    }
+  };
   return {
     list: async () => (await call<object, { pod_resources: PodResources[] }>('List', {})).pod_resources,
     allocatable: () => call<object, AllocatableResourcesResponse>('GetAllocatableResources', {}),
@@ -45,6 +50,6 @@ export function createPodResourcesClient(o: PodResourcesClientOptions): PodResou
       if (!res.pod_resources) throw new KubeletError('NOT_FOUND', `No pod ${namespace}/${name} on this node`, "List the node's pods to find it.");
       return res.pod_resources;
     },
-    close: () => client.close(),
+    close: () => connection.close(),
   };
 }

@@ -132,7 +132,7 @@ describe('openKubeletTransport cancelled at a host key question (real sshd)', ()
     const t = await openKubeletTransport(harnessTarget(h, h.root), { socketCandidates: [h.socketPath], prompter: scriptedPrompter(), signal: abort.signal });
     try {
       abort.abort();
-      expect(await roundTrip(t.target, 'still here')).toBe('still here');
+      expect(await roundTrip(t.open, 'still here')).toBe('still here');
       expect(t.session.state()).toEqual({ state: 'connected' });
     } finally {
       await t.close();

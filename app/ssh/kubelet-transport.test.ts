@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_HOST_ALIASES, startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
@@ -30,15 +30,12 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     return tr;
   }
 
-  it('reaches a root-only socket as root over streamlocal, from a 0700 local dir removed on close', async () => {
+  it('reaches a root-only socket as root over streamlocal, and closes the session on close', async () => {
     const t = await transport(harnessTarget(h, h.root));
-    const dir = dirname(t.target.replace('unix://', ''));
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(await roundTrip(t.target, 'hello kubelet')).toBe('hello kubelet');
+    expect(await roundTrip(t.open, 'hello kubelet')).toBe('hello kubelet');
     expect(t.bridge.activeMode()).toBe('streamlocal');
     expect(t.session.state()).toEqual({ state: 'connected' });
     await t.close();
-    expect(existsSync(dir)).toBe(false);
     expect(t.session.state()).toEqual({ state: 'closed' });
   });
 
@@ -49,21 +46,21 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     });
     open.push(t);
     expect(t.socketPath).toBe(h.socketPath);
-    expect(await roundTrip(t.target, 'found it')).toBe('found it');
+    expect(await roundTrip(t.open, 'found it')).toBe('found it');
   });
 
   it('switches a non-root operator to the sudo socat bridge automatically and says so', async () => {
     const events: BridgeEvent[] = [];
     const t = await transport(harnessTarget(h, h.operator), { onBridgeEvent: (e) => events.push(e) });
     const payload = 'x'.repeat(200_000);
-    expect(await roundTrip(t.target, payload)).toBe(payload);
+    expect(await roundTrip(t.open, payload)).toBe(payload);
     expect(t.bridge.activeMode()).toBe('sudo');
     expect(events[0]).toMatchObject({ type: 'switched-to-sudo', command: `sudo -n socat STDIO UNIX-CONNECT:'${h.socketPath}'` });
   });
 
   it('tells a user without sudo rights the exact sudoers line that would let them in', async () => {
     const t = await transport(harnessTarget(h, h.noSudo));
-    expect(await roundTrip(t.target, 'x')).toBe('');
+    expect(await roundTrip(t.open, 'x')).toBe('');
     const err = t.lastError() as SshError;
     expect(err.code).toBe('SUDO_REFUSED');
     expect(err.nextStep).toContain(`${h.noSudo.name} ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:${h.socketPath}`);
@@ -71,7 +68,7 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
 
   it('keeps the sudo refusal from the bridge stderr when sudo mode is forced', async () => {
     const t = await transport(harnessTarget(h, h.noSudo), { bridgeMode: 'sudo' });
-    expect(await roundTrip(t.target, 'x')).toBe('');
+    expect(await roundTrip(t.open, 'x')).toBe('');
     // The exit status may arrive after the stream ends: waited for, not slept on (a busy machine is slower).
     const err = (await pollUntil('the bridge failure recorded', () => t.lastError(), (e) => e !== null && e !== undefined)) as SshError;
     expect(err.code).toBe('SUDO_REFUSED');
@@ -85,14 +82,14 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
       sudoTemplate: 'socat - UNIX-CONNECT:{socket}',
       onBridgeEvent: (e) => events.push(e),
     });
-    expect(await roundTrip(t.target, 'templated')).toBe('templated');
+    expect(await roundTrip(t.open, 'templated')).toBe('templated');
     expect(t.bridge.activeMode()).toBe('sudo');
     expect(events).toEqual([]);
   });
 
   it('says the user may not open the socket when streamlocal is forced', async () => {
     const t = await transport(harnessTarget(h, h.operator), { bridgeMode: 'streamlocal' });
-    expect(await roundTrip(t.target, 'x')).toBe('');
+    expect(await roundTrip(t.open, 'x')).toBe('');
     const err = t.lastError()!;
     expect(err.code).toBe('SOCKET_PERMISSION');
     expect(err.message).toBe(`${h.operator.name} may not open ${h.socketPath} on ${h.host}`);
@@ -102,14 +99,14 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
   it('reports a missing socket by its path', async () => {
     const missing = join(dirname(h.socketPath), 'nope.sock');
     const t = await transport(harnessTarget(h, h.root), { socketPath: missing });
-    expect(await roundTrip(t.target, 'x')).toBe('');
+    expect(await roundTrip(t.open, 'x')).toBe('');
     expect((t.lastError() as SshError).code).toBe('SOCKET_MISSING');
     expect(t.lastError()!.message).toContain(missing);
   });
 
   it('goes through the jump host, with its own key', async () => {
     const t = await transport(harnessTarget(h, h.root, { proxyJump: [harnessHop(h, h.jump, h.jumpPort)] }));
-    expect(await roundTrip(t.target, 'via jump')).toBe('via jump');
+    expect(await roundTrip(t.open, 'via jump')).toBe('via jump');
     expect(h.logs()).toMatch(/Accepted publickey for nsharness-jump/);
   });
 
@@ -117,7 +114,7 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
     const target = await resolveSshTarget(HARNESS_HOST_ALIASES.viaJumpOperator, { configFile: h.sshConfig });
     expect(target.proxyJump.map((j) => j.port)).toEqual([h.jumpPort]);
     const t = await transport(target);
-    expect(await roundTrip(t.target, 'configured')).toBe('configured');
+    expect(await roundTrip(t.open, 'configured')).toBe('configured');
     expect(t.bridge.activeMode()).toBe('sudo');
   });
 
@@ -130,14 +127,14 @@ describe('openKubeletTransport (real sshd, real sockets)', () => {
   // As the operator: root's login shell on this machine runs `pyenv rehash`, and killing it midway leaves a stale lock.
   it('re-dials on the next stream after the SSH connection was killed', async () => {
     const t = await transport(harnessTarget(h, h.operator));
-    expect(await roundTrip(t.target, 'before')).toBe('before');
+    expect(await roundTrip(t.open, 'before')).toBe('before');
     const states: SessionState[] = [];
     t.session.onState((s) => states.push(s));
     const first = await t.session.connection();
     await h.killConnections();
     expect((await first.closed)?.code).toBe('CONNECTION_LOST');
     expect(t.lastError()?.code).toBe('CONNECTION_LOST');
-    expect(await roundTrip(t.target, 'after')).toBe('after');
+    expect(await roundTrip(t.open, 'after')).toBe('after');
     expect(t.lastError()).toBeNull();
     expect(states.map((s) => s.state)).toEqual(['reconnecting', 'connecting', 'connected']);
     expect(await t.session.connection()).not.toBe(first);
@@ -162,7 +159,7 @@ describe('openKubeletTransport when sshd forbids UNIX socket forwarding', () => 
         socketPath: h.socketPath,
         prompter: scriptedPrompter(),
       });
-      expect(await roundTrip(t.target, 'x')).toBe('');
+      expect(await roundTrip(t.open, 'x')).toBe('');
       const err = t.lastError() as SshError;
       expect(err.code).toBe('FORWARDING_DISABLED');
       expect(err.nextStep).toContain('AllowStreamLocalForwarding yes');
@@ -181,7 +178,7 @@ describe('openKubeletTransport when sshd runs a forced command instead', () => {
     });
     try {
       const t = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter() });
-      expect(await roundTrip(t.target, 'x')).toBe('');
+      expect(await roundTrip(t.open, 'x')).toBe('');
       const err = t.lastError()!;
       expect(err.code).toBe('STREAMLOCAL_REFUSED');
       expect(err.message).toContain('exit 1');

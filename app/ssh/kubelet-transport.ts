@@ -1,4 +1,4 @@
-import { startLocalForwarder } from './local-forwarder';
+import type { Duplex } from 'node:stream';
 import { discoverKubeletSockets, KUBELET_SOCKET_CANDIDATES } from './remote-socket-probe';
 import { createSocketBridge, type BridgeEvent, type BridgeMode, type SocketBridge } from './socket-bridge';
 import type { SshTarget } from './ssh-connection';
@@ -6,12 +6,12 @@ import { latestError, SshError, type HopLabel } from './ssh-errors';
 import { sessionFor, type SshSession, type SshSessionOptions } from './ssh-session';
 
 /**
- * Everything between a grpc-js client and the kubelet's socket on a node: an SSH session,
- * a bridge to the socket, and a private local socket for grpc-js to dial.
+ * Everything between a kubelet client and the kubelet's socket on a node: an SSH session and a bridge to
+ * the socket, whose streams (an SSH channel each) the client runs HTTP/2 on directly (app/grpc).
  *
  *   const t = await openKubeletTransport(target, { socketPath, prompter });
- *   const client = new PodsClient(t.target, grpc.credentials.createInsecure(), grpcOptions);
- *   ... when grpc-js reports UNAVAILABLE, show t.lastError() ...
+ *   const client = createKubeletClient({ target: t.open, socketPath: t.socketPath, transportError: t.lastError });
+ *   ... when a call fails UNAVAILABLE, show t.lastError() ...
  *   client.close(); await t.close();
  */
 
@@ -36,13 +36,13 @@ export interface KubeletTransportOptions extends SshSessionOptions {
 }
 
 export interface KubeletTransport {
-  /** `unix://...` for grpc-js. */
-  target: string;
+  /** Opens one byte stream to the node's socket (an SSH channel, or the sudo bridge's); rejects with the real cause. */
+  open(): Promise<Duplex>;
   /** The node's socket this transport reaches (given, or found by probing). */
   socketPath: string;
   session: SshSession;
   bridge: SocketBridge;
-  /** The real cause behind grpc-js's ECONNRESET / "Failed to connect". */
+  /** The real cause behind a call's UNAVAILABLE (a connection that closed, a stream that could not open). */
   lastError(): SshError | null;
   close(): Promise<void>;
 }
@@ -85,23 +85,15 @@ export async function openKubeletTransport(target: SshTarget | HopLabel, options
       ...(options.sudoTemplate ? { sudoTemplate: options.sudoTemplate } : {}),
       ...(options.onBridgeEvent ? { onEvent: options.onBridgeEvent } : {}),
     });
-    const forwarder = await startLocalForwarder(bridge);
-    // Aborted while the local socket came up: its private directory must not outlive the rejection.
-    if (signal?.aborted) {
-      await forwarder.close();
-      throw cancelled();
-    }
     return {
-      target: forwarder.target,
+      open: () => bridge.open(),
       socketPath,
       session,
       bridge,
-      // A stream failure, or the SSH drop behind it: whichever came last explains grpc-js's ECONNRESET.
+      // A stream failure, or the SSH drop behind it: whichever came last explains a connection that closed.
       lastError: () => latestError(bridge.lastError(), session.lastError()),
-      close: async () => {
-        await forwarder.close();
-        session.close();
-      },
+      // The client's connection ends the streams it runs on; the session's end ends any other.
+      close: async () => session.close(),
     };
   } catch (err) {
     session.close();

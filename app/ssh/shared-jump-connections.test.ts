@@ -59,7 +59,7 @@ async function openNode(alias: string, o: OpenOptions) {
     jumpPool: o.pool,
     ...(o.fast ? { connectTimeoutMs: 2_000, keepaliveIntervalMs: 300, keepaliveCountMax: 2, backoff: { initialMs: 100, factor: 2, maxMs: 500, jitter: 0 } } : {}),
   });
-  const client = createKubeletClient({ target: transport.target, socketPath: host.nodeSocketPath, transportError: () => transport.lastError() });
+  const client = createKubeletClient({ target: transport.open, socketPath: host.nodeSocketPath, transportError: () => transport.lastError() });
   const node: { transport: KubeletTransport; client: KubeletClient; watch?: PodWatch } = { transport, client };
   opened.push(node);
   return node;

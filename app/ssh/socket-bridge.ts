@@ -33,7 +33,7 @@ export interface SocketBridge {
   open(): Promise<Duplex>;
   /** What open() currently uses. */
   activeMode(): 'streamlocal' | 'sudo';
-  /** The failure since the last successful open: open errors, bridge stderr, ssh2 errors. grpc-js only says ECONNRESET. */
+  /** The failure since the last successful open: open errors, bridge stderr, ssh2 errors. The client above only sees a closed connection. */
   lastError(): SshError | null;
 }
 
@@ -113,8 +113,8 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
       record(classifyBridgeFailure(stderr, code, { user: conn.target.user, host: conn.target.host, socketPath, command: sudoCommand, ...(options.sudoTemplate ? { template: options.sudoTemplate } : {}) }));
     };
     // sshd sends all of stderr before EOF, but the exit status may come after it: a command that complained
-    // is recorded as it ends, before the forwarder (listening after us) passes the end to grpc-js, which
-    // would otherwise report the bare reset with no cause to show.
+    // is recorded as it ends, before the HTTP/2 connection on the stream (listening after us) sees the end,
+    // which would otherwise report the bare close with no cause to show.
     ch.once('end', () => {
       if (stderr.trim()) failed(null);
     });

@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import { SshError } from './ssh-errors';
 
 /**
- * The failure behind a stream the layer above only sees as closed (grpc-js's ECONNRESET, an HTTP
+ * The failure behind a stream the layer above only sees as closed (a gRPC connection gone, an HTTP
  * socket hang-up): open errors, errors on an open stream, and what a bridge command printed. Cleared by
  * the next stream that carries data. Shared by the UNIX socket bridge and the node TCP channel.
  */

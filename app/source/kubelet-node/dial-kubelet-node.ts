@@ -122,7 +122,7 @@ export async function dialPodResources(
 ): Promise<{ client: PodResourcesClient; close(): Promise<void> }> {
   const [{ openKubeletTransport }, { createPodResourcesClient }] = await Promise.all([import('../../ssh/kubelet-transport'), import('../../podresources/pod-resources-client')]);
   const t = await openKubeletTransport(target, { socketPath, ...options, ...bridgeOf(settings) });
-  const client = createPodResourcesClient({ target: t.target, socketPath, transportError: () => t.lastError() });
+  const client = createPodResourcesClient({ target: t.open, socketPath, transportError: () => t.lastError() });
   return {
     client,
     close: async () => {
@@ -197,7 +197,7 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
       });
       opened.push(transport);
       stillWanted();
-      const client = createKubeletClient({ target: transport.target, socketPath: transport.socketPath, transportError: () => transport.lastError(), ...clientSettings(settings) });
+      const client = createKubeletClient({ target: transport.open, socketPath: transport.socketPath, transportError: () => transport.lastError(), ...clientSettings(settings) });
       opened.push(client);
       node = { client, api: 'pods', endpoint: transport.socketPath, session: own };
     }

@@ -48,7 +48,7 @@ const logins = (user: string) => h.logs().match(new RegExp(`Accepted publickey f
 async function listThrough(alias: string, bridgeMode?: 'auto' | 'sudo') {
   const { session } = await createOpenSshSession({ destination: alias, configFile: h.sshConfig }, { prompter: scriptedPrompter() });
   const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session, ...(bridgeMode ? { bridgeMode } : {}) });
-  const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+  const client = createKubeletClient({ target: transport.open, socketPath: h.socketPath, transportError: () => transport.lastError() });
   opened.push({ transport, client });
   return { transport, client, list: await client.listPods() };
 }
@@ -115,7 +115,7 @@ describe('the OpenSSH transport', () => {
     const { transport, client } = await (async () => {
       const session = await openSession('proxied', config);
       const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
-      const client = createKubeletClient({ target: transport.target, socketPath: h.socketPath, transportError: () => transport.lastError() });
+      const client = createKubeletClient({ target: transport.open, socketPath: h.socketPath, transportError: () => transport.lastError() });
       opened.push({ transport, client });
       return { transport, client };
     })();

@@ -1,4 +1,5 @@
-import { createServer, connect, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { SshHarness } from '../../../e2e/harness/ssh-harness';
 import type { SshHop, SshTarget } from '../ssh-connection';
 import type { HostKeyAnswer, SshPrompter } from '../ssh-prompter';
@@ -13,10 +14,11 @@ export async function startEchoSocket(socketPath: string): Promise<{ stop(): Pro
   return { stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Sends `payload` through a `unix://` target and collects what comes back ('' when the path fails). */
-export function roundTrip(target: string, payload: string): Promise<string> {
+/** Sends `payload` through a stream `open` opens (a transport's) and collects what comes back ('' when the path fails). */
+export async function roundTrip(open: () => Promise<Duplex>, payload: string): Promise<string> {
+  const s = await open().catch(() => null);
+  if (!s) return '';
   return new Promise((resolve) => {
-    const s = connect(target.replace(/^unix:\/\//, ''));
     let got = '';
     s.on('data', (d: Buffer) => {
       got += d.toString();
