@@ -157,18 +157,28 @@ export const NodeStateSchema = z.discriminatedUnion('phase', [
     silentSince: z.number(),
     leftOut: z.array(z.string()).optional(),
   }),
-  /**
-   * The kubelet dropped the watch (it fell behind the kubelet's buffer): the pods shown are its list of
-   * `listedAt`, without the changes since; watching again at `retryAt`.
-   */
-  z.object({
-    phase: z.literal('catchingUp'),
-    listedAt: z.number(),
-    retryAt: z.number(),
-    attempt: z.number().int().min(1),
-    cause: z.string(),
-    leftOut: z.array(z.string()).optional(),
-  }),
+  /** The pods shown are the kubelet's list of `listedAt`, not yet brought up to date by a watch: */
+  z.discriminatedUnion('watch', [
+    /** the watch is catching up on them, `behind` events from them being current (WatchState 'listed'); */
+    z.object({
+      phase: z.literal('catchingUp'),
+      watch: z.literal('replaying'),
+      listedAt: z.number(),
+      attempt: z.number().int().min(1),
+      behind: z.number().int().min(0),
+      leftOut: z.array(z.string()).optional(),
+    }),
+    /** or the kubelet dropped the watch (it fell behind the kubelet's buffer): watching again at `retryAt`. */
+    z.object({
+      phase: z.literal('catchingUp'),
+      watch: z.literal('dropped'),
+      listedAt: z.number(),
+      retryAt: z.number(),
+      attempt: z.number().int().min(1),
+      cause: z.string(),
+      leftOut: z.array(z.string()).optional(),
+    }),
+  ]),
   z.object({
     phase: z.literal('reconnecting'),
     attempt: z.number().int().min(1),

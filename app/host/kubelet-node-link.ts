@@ -71,12 +71,15 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
     case 'catchingUp':
       return {
         phase: 'catchingUp',
+        watch: 'dropped',
         listedAt: s.since,
         retryAt: Date.now() + s.inMs,
         attempt: s.attempt,
         cause: s.cause.message,
         ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}),
       };
+    case 'listed':
+      return { phase: 'catchingUp', watch: 'replaying', listedAt: s.since, attempt: s.attempt, behind: s.behind, ...(s.leftOut.length ? { leftOut: [...s.leftOut] } : {}) };
     case 'reconnecting':
       return { phase: 'reconnecting', attempt: s.attempt, retryAt: Date.now() + s.inMs, cause: s.cause.message };
     case 'error':
@@ -206,7 +209,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           if (type !== 'DELETED') noteHonoured([pod]);
         },
       },
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes) },
+      // The window shows a node's pods as soon as a list of them arrives, not after the watch's slower replay.
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes), listFirst: true },
     );
     void readMetrics();
   };

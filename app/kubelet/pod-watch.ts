@@ -8,6 +8,10 @@
  * seconds to send; 200 changes a second fill the buffer in half of one), however fast the stream is
  * read. Then the pods come from a ListPods at once (a unary call, which has no such buffer), the
  * watch reports `catchingUp`, and it watches again with backoff until a replay gets through.
+ *
+ * With `listFirst`, a node's first pods come from a ListPods, shown as soon as it arrives (`listed`), and
+ * the watch opens after it: a list is read far faster than a replay of the same pods, which then costs
+ * little (its pods are known by their bytes) and is merged in once caught up.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
@@ -31,6 +35,11 @@ export type WatchState =
    * watching again in `inMs`.
    */
   | { state: 'catchingUp'; since: number; leftOut: readonly string[]; attempt: number; inMs: number; cause: KubeletError }
+  /**
+   * The held set is the kubelet's ListPods of `since`, shown while the watch catches up on it. `behind`: the
+   * replay's pods still to come before the watch is current (as many as were listed).
+   */
+  | { state: 'listed'; since: number; leftOut: readonly string[]; attempt: number; behind: number }
   | { state: 'reconnecting'; attempt: number; inMs: number; cause: KubeletError }
   | { state: 'error'; cause: KubeletError; nextStep: string }
   | { state: 'closed' };
@@ -138,6 +147,11 @@ export interface PodWatchOptions<W extends HeldPod = ReceivedPod> {
   masked?: boolean;
   /** What is held of each pod; default the whole ReceivedPod. */
   holding?: PodHolding<W>;
+  /**
+   * Until pods are shown, list them before each watch and show the list as soon as it arrives, rather than
+   * after the watch's replay (a 30,000-pod replay arrives several times slower).
+   */
+  listFirst?: boolean;
 }
 
 export function startPodWatch<W extends HeldPod = ReceivedPod>(
@@ -163,12 +177,19 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   let api: PodSourceApi | undefined;
   let closed = false;
   let synced = false;
+  /**
+   * The held set is a ListPods: the next watch, opened after it, is catching up on it (its replay is never
+   * older than the list, so it replaces the list at its end).
+   */
+  let heldFromList = false;
   let resyncs = 0;
   /** Replays that got through to the end (not lists made to catch up). */
   let watchSyncs = 0;
   const backoff = wakeableSleep();
   /** A watch call is being set up (no stream yet). */
   let opening = false;
+  /** A ListPods is under way (it cannot be cancelled: close() does not wait for it). */
+  let listing = false;
 
   const setState = (s: WatchState) => {
     current = s;
@@ -192,6 +213,13 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     progressAt = now;
     setState({ state: 'connecting', attempt, received });
   };
+  /** While a list is shown and a watch catches up on it, how far behind it is, as often as the progress. */
+  const catchingUp = (behind: number, attempt: number) => {
+    const now = Date.now();
+    if (current.state === 'listed' && now - progressAt < PROGRESS_MS) return;
+    progressAt = now;
+    setState({ state: 'listed', since: liveSince, leftOut: leftOut.list(), attempt, behind });
+  };
 
   /**
    * Makes `pods` the held set, reporting what changed; `undecodable` are the replay's pods that do not
@@ -212,6 +240,7 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const resync = synced;
     if (resync) resyncs++;
     synced = true;
+    heldFromList = listed;
     liveSince = Date.now();
     if (!listed) {
       watchSyncs++;
@@ -275,7 +304,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
           replayed.set(message.pod.digest, message.pod);
         }
       } else apply(message.type, message.pod);
-      if (replay) progress(replay.size + undecodable.length, attempt);
+      if (!replay) continue;
+      if (heldFromList) catchingUp(Math.max(0, held.size - replay.size), attempt);
+      else progress(replay.size + undecodable.length, attempt);
     }
   };
 
@@ -302,11 +333,12 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   };
 
   /**
-   * The kubelet dropped the watch for falling behind: its ListPods is shown at once (reconciled like a
-   * replay) instead of nothing, or a set missing the changes since the drop. False when the list failed
-   * too; the watch then just retries.
+   * A ListPods, shown at once (reconciled like a replay): when the kubelet dropped the watch for falling
+   * behind, instead of nothing or a set missing the changes since the drop; with listFirst, before
+   * the first watch (`first`: then a failure is thrown, as the watch's). False when the list failed; the
+   * watch then goes on, or retries.
    */
-  const catchUp = async (attempt: number): Promise<boolean> => {
+  const catchUp = async (attempt: number, first = false): Promise<boolean> => {
     // Before anything is shown, the count goes on moving with the list's pods (30,000 take seconds to
     // decode), from where the dropped replay left it.
     const fromReplay = replayed.size;
@@ -318,14 +350,19 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       },
       keep: intake.keep,
     };
+    listing = true;
     try {
       const { pods, undecodable } = await client.listPods({ waitIfBusy: false, intake: counting });
       if (closed) return false;
       replayed = new Map();
       reconcile(pods, undecodable, true);
       return true;
-    } catch {
+    } catch (err) {
+      // The list that comes first fails the attempt as the watch would (a missing socket is an error to show).
+      if (first) throw err;
       return false;
+    } finally {
+      listing = false;
     }
   };
 
@@ -334,7 +371,14 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     for (let attempt = 1; !closed; attempt++) {
       let cause: KubeletError;
       const syncsBefore = watchSyncs;
+      /** This attempt's own list is what is shown (so a drop needs no other). */
+      let listedFirst = false;
       try {
+        // Until pods are shown, a list first, shown the moment it is in; the watch is opened after it: its
+        // replay (the same pods again) would otherwise share the SSH link's bandwidth with the list that is shown
+        // first, and it is then never older than the list. Its pods are known by their bytes, not decoded again.
+        if (options.listFirst && !synced && (listedFirst = await catchUp(attempt, true))) catchingUp(held.size, attempt);
+        if (closed) break;
         opening = true;
         stream = await client.watchPods(intake).finally(() => (opening = false));
         api = stream.api;
@@ -358,7 +402,8 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       // A watch that synced before it ended starts the backoff afresh; a list shown meanwhile does not.
       failures = watchSyncs > syncsBefore ? 1 : failures + 1;
       const inMs = backoffDelayMs(failures, options.backoff ?? DEFAULT_BACKOFF);
-      if (cause.code === 'WATCH_DROPPED' && (await catchUp(attempt))) {
+      const listShown = listedFirst && watchSyncs === syncsBefore;
+      if (cause.code === 'WATCH_DROPPED' && (listShown || (await catchUp(attempt)))) {
         setState({ state: 'catchingUp', since: liveSince, leftOut: leftOut.list(), attempt, inMs, cause });
       } else if (closed) break;
       else {
@@ -385,9 +430,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
       const streaming = stream !== undefined;
       stream?.cancel();
       backoff.wake();
-      // A call still being set up (an SSH dial waiting for a host key answer) fails once the caller
-      // closes the client and transport; the loop then sees `closed` and stops without reporting.
-      if (streaming || !opening) await done;
+      // A call still being set up (an SSH dial waiting for a host key answer), or a list under way, fails or
+      // ends once the caller closes the client and transport; the loop then sees `closed` and stops without reporting.
+      if ((streaming || !opening) && !listing) await done;
       setState({ state: 'closed' });
     },
   };

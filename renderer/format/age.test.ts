@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAge } from './age';
-import { announcedState, describeNodeState, staleText } from './node-state';
+import { announcedState, describeNodeState, staleText, stateCategory } from './node-state';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const ago = (s: number) => formatAge('2026-01-01T00:00:00Z', t0 + s * 1000);
@@ -36,5 +36,18 @@ describe('describeNodeState', () => {
     expect(describeNodeState(silent, t0).detail).toMatch(/the pods shown are as of then and may be stale\. Reconnecting if it stays silent\.$/);
     expect(staleText(silent)).toBe('stale: not answering');
     expect(announcedState(silent)).toBe('Not answering: the pods shown may be stale');
+  });
+
+  it('says a list is shown while the watch catches up, how far behind, and never that it is live', () => {
+    const listed = { phase: 'catchingUp', watch: 'replaying', listedAt: t0 - 2_000, attempt: 1, behind: 12_345 } as const;
+    expect(describeNodeState(listed, t0)).toMatchObject({ tone: 'busy', title: 'Catching up: 12,345 changes behind' });
+    expect(describeNodeState(listed, t0).detail).toMatch(/^Showing the kubelet's pod list of .+ while the watch catches up; live once it has$/);
+    expect(stateCategory(listed)).toBe('connecting');
+    expect(staleText(listed)).toBe('stale: connecting');
+    // Announced once, not with each new count.
+    expect(announcedState(listed)).toBe("Catching up: showing the kubelet's pod list");
+    const dropped = { phase: 'catchingUp', watch: 'dropped', listedAt: t0 - 2_000, attempt: 2, retryAt: t0 + 3_000, cause: 'watch client channel closed' } as const;
+    expect(describeNodeState(dropped, t0)).toMatchObject({ tone: 'wait', title: 'Catching up' });
+    expect(stateCategory(dropped)).toBe('reconnecting');
   });
 });

@@ -38,6 +38,13 @@ export function describeNodeState(state: NodeState, now: number): { tone: Tone; 
       };
     }
     case 'catchingUp': {
+      if (state.watch === 'replaying') {
+        return {
+          tone: 'busy',
+          title: `Catching up: ${state.behind.toLocaleString('en-US')} changes behind`,
+          detail: `Showing the kubelet's pod list of ${timeText(state.listedAt)} while the watch catches up; live once it has`,
+        };
+      }
       const seconds = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
       return {
         tone: 'wait',
@@ -85,7 +92,7 @@ export function announcedState(state: NodeState): string {
     case 'silent':
       return 'Not answering: the pods shown may be stale';
     case 'catchingUp':
-      return 'Catching up: the kubelet dropped the watch';
+      return state.watch === 'replaying' ? "Catching up: showing the kubelet's pod list" : 'Catching up: the kubelet dropped the watch';
     case 'reconnecting':
       return 'Connection lost, reconnecting';
     case 'error':
@@ -105,8 +112,10 @@ export function stateCategory(state: NodeState): StateCategory {
     case 'kubeletInitializing':
     case 'waitingForUser':
       return 'connecting';
-    // Its pods are the kubelet's list while the watch is retried: not live, not gone.
+    // Its pods are the kubelet's list: a watch catching up on them is still getting there; one the kubelet
+    // dropped is retried (not live, not gone).
     case 'catchingUp':
+      return state.watch === 'replaying' ? 'connecting' : 'reconnecting';
     // Its pods are as last heard, and it is re-dialled if it stays silent.
     case 'silent':
       return 'reconnecting';
