@@ -680,10 +680,10 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     const { page, errors } = await open('events=0&fleet=100');
     const counts = page.getByRole('group', { name: 'Nodes by state' });
     // The demo node, 100 fleet nodes, edge-7 reconnecting, gpu-node-2 failed, a recording offline.
-    await expect.poll(() => counts.textContent()).toMatch(/101 live.*1 reconnecting.*1 error.*1 offline/);
-    await counts.getByRole('button', { name: /error/ }).click();
+    await expect.poll(() => counts.textContent()).toMatch(/101 live.*1 reconnecting.*1 failed.*1 offline/);
+    await counts.getByRole('button', { name: /failed/ }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Nodes' }).locator('.node-label-text').allTextContents()).toEqual(['gpu-node-2']);
-    await counts.getByRole('button', { name: /error/ }).click();
+    await counts.getByRole('button', { name: /failed/ }).click();
 
     await page.getByRole('searchbox', { name: 'Search nodes' }).fill('pool-b');
     // The list is virtual: the group's heading counts its nodes, only those on screen are drawn.

@@ -32,10 +32,10 @@ describe('NodesSidebar on the fake bridge', () => {
   it('shows only the nodes of a state when its count is pressed, and searches by name', async () => {
     const { page } = await pages.open();
     const nav = page.getByRole('navigation', { name: 'Nodes' });
-    await nav.getByRole('button', { name: /1 error/ }).click();
+    await nav.getByRole('group', { name: 'Nodes by state' }).getByRole('button', { name: /1 failed/ }).click();
     await expect.poll(() => nav.getByRole('button', { name: /^Node / }).allTextContents()).toHaveLength(1);
     expect(await nav.getByRole('button', { name: /^Node / }).getAttribute('aria-label')).toBe('Node worker-3: Permission denied (publickey).');
-    await nav.getByRole('button', { name: /1 error/ }).click();
+    await nav.getByRole('group', { name: 'Nodes by state' }).getByRole('button', { name: /1 failed/ }).click();
     await nav.getByRole('searchbox', { name: 'Search nodes' }).fill('gpu');
     await expect.poll(() => nav.getByRole('button', { name: /^Node / }).count()).toBe(2);
     await nav.getByRole('searchbox', { name: 'Search nodes' }).fill('nothing-like-it');
@@ -91,7 +91,7 @@ describe('NodesSidebar on the fake bridge', () => {
       // A small group stays open.
       expect(await toggle('infra').getAttribute('aria-expanded')).toBe('true');
       expect(await toggle('infra').getAttribute('aria-label')).toBe('infra, 10 nodes: 7 live, 2 connecting, 1 failed');
-      expect(await nav.getByRole('group', { name: 'Nodes by state' }).textContent()).toBe('918 live61 connecting21 error');
+      expect(await nav.getByRole('group', { name: 'Nodes by state' }).textContent()).toBe('918 live61 connecting21 failed');
       expect(await renderedNodes(page)).toBeLessThan(60);
       await toggle('workers-a').click();
       await nav.getByRole('button', { name: 'Node workers-a-001: Connecting' }).waitFor();
@@ -121,7 +121,7 @@ describe('NodesSidebar on the fake bridge', () => {
       await page.keyboard.press('Enter');
       // The failed nodes of every group, from the state count.
       await search.fill('');
-      await nav.getByRole('button', { name: /21 error/ }).click();
+      await nav.getByRole('group', { name: 'Nodes by state' }).getByRole('button', { name: /21 failed/ }).click();
       await expect.poll(() => nav.getByRole('button', { name: /^gpu, / }).getAttribute('aria-label')).toBe('gpu, 1 node: 1 failed');
       expect(await recordedCalls(page)).toEqual([['select', 'n-191']]);
       expect(errors).toEqual([]);

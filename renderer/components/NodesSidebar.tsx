@@ -33,7 +33,7 @@ const CATEGORY_LABEL: Record<StateCategory, string> = {
   live: 'live',
   connecting: 'connecting',
   reconnecting: 'reconnecting',
-  error: 'error',
+  error: 'failed',
   offline: 'offline',
   disconnected: 'disconnected',
 };
