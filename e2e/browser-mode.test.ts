@@ -109,6 +109,9 @@ describe('browser mode', () => {
     await question.waitFor();
     await expect.poll(() => question.getByLabel('Host key fingerprint').textContent()).toMatch(/^SHA256:/);
     await shot('host-key');
+    // The user's OpenSSH asks (the default client): it records what it accepts, so "once" is not offered.
+    expect(await question.getByRole('button').allTextContents()).not.toContain('Accept once');
+    await expect(question.textContent()).resolves.toContain('Your OpenSSH records a key it accepts in your known_hosts');
     await question.getByRole('button', { name: 'Accept and remember' }).click();
 
     // The node churns, so the count is checked against the simulator's own, give or take a change in flight.

@@ -39,6 +39,8 @@ describe('nodescope --ssh openssh on a terminal (real ssh and sshd)', () => {
     await writeFile(knownHosts, '', { mode: 0o600 });
     const r = await pods(await config(['User root', `IdentityFile ${h.root.key}`, `UserKnownHostsFile ${knownHosts}`, 'StrictHostKeyChecking ask']), [[/Continue connecting\?/, 'yes']]);
     expect(r.stdout).toContain(`The authenticity of host '[${h.host}]:${h.port}' can't be established.`);
+    // ssh records what it accepts: the question says so and offers no "once".
+    expect(r.stdout).toContain('Continue connecting? ssh records the key in known_hosts (yes / no): ');
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/NAMESPACE\s+NAME\s+READY/);
     // ssh itself wrote known_hosts, as its config says.

@@ -76,9 +76,9 @@ export function terminalPrompter(): SshPrompter & { close(): void } {
         if (!t) return 'cannot-ask';
         const where = info.port === 22 ? info.host : `[${info.host}]:${info.port}`;
         t.output.write(terminalText(`The authenticity of host '${where}' can't be established.\n${info.keyType} key fingerprint is ${info.fingerprint}.\n`));
-        const answer = await readLine(t, 'Continue connecting? (yes = remember / once / no): ', false);
+        const answer = await readLine(t, info.recordsAccepted ? 'Continue connecting? ssh records the key in known_hosts (yes / no): ' : 'Continue connecting? (yes = remember / once / no): ', false);
         const a = answer?.trim().toLowerCase();
-        return a === 'yes' ? 'remember' : a === 'once' ? 'once' : 'refuse';
+        return a === 'yes' ? 'remember' : a === 'once' && !info.recordsAccepted ? 'once' : 'refuse';
       }),
     passphrase: (info) =>
       serial(async () => {

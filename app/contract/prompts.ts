@@ -16,6 +16,8 @@ export const PromptSchema = z.discriminatedUnion('kind', [
     keyType: z.string(),
     /** OpenSSH style: SHA256:base64-without-padding. */
     fingerprint: z.string(),
+    /** The user's OpenSSH asks: it records an accepted key in known_hosts, so there is no accepting once. */
+    recordsAccepted: z.literal(true).optional(),
   }),
   /** The kubelet's serving certificate, asked about like a host key: unknown ones only, a changed one is refused. */
   z.object({

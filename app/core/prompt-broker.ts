@@ -64,7 +64,7 @@ export class PromptBroker {
           nodeId,
           q.keyType === CERTIFICATE_KIND
             ? { kind: 'kubeletCertificate', host: q.host, port: q.port, fingerprint: q.fingerprint }
-            : { kind: 'hostKey', host: q.host, port: q.port, keyType: q.keyType, fingerprint: q.fingerprint },
+            : { kind: 'hostKey', host: q.host, port: q.port, keyType: q.keyType, fingerprint: q.fingerprint, ...(q.recordsAccepted ? { recordsAccepted: true as const } : {}) },
         );
         const decision = answer?.kind === 'hostKey' ? answer.decision : 'refuse';
         return decision === 'acceptOnce' ? 'once' : decision === 'acceptAndRemember' ? 'remember' : 'refuse';

@@ -13,6 +13,11 @@ export interface HostKeyQuestion {
   keyType: string;
   /** `SHA256:...` exactly as `ssh-keygen -lf` prints it. */
   fingerprint: string;
+  /**
+   * The client asking records an accepted key in known_hosts itself (OpenSSH has no "accept once"): 'once'
+   * is not offered, and an answer of 'once' would be recorded all the same.
+   */
+  recordsAccepted?: true;
 }
 
 /**

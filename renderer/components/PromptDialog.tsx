@@ -42,9 +42,12 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
             <button type="button" className="button" onClick={() => void answer({ kind: 'hostKey', decision: 'refuse' })}>
               Refuse
             </button>
-            <button type="button" className="button" onClick={() => void answer({ kind: 'hostKey', decision: 'acceptOnce' })}>
-              Accept once
-            </button>
+            {/* The user's OpenSSH records what it accepts: offering "once" there would be a promise not kept. */}
+            {!(prompt.kind === 'hostKey' && prompt.recordsAccepted) && (
+              <button type="button" className="button" onClick={() => void answer({ kind: 'hostKey', decision: 'acceptOnce' })}>
+                Accept once
+              </button>
+            )}
             <button type="button" className="button primary" onClick={() => void answer({ kind: 'hostKey', decision: 'acceptAndRemember' })}>
               Accept and remember
             </button>
@@ -59,6 +62,7 @@ export function PromptDialog(props: { bridge: Bridge; prompt: Prompt; node: Node
         ) : (
           <p>
             <strong>{nodeName}</strong> ({prompt.host}:{prompt.port}) presented a key Nodescope has not seen before. Compare its fingerprint with the one the node’s administrator gave you.
+            {prompt.kind === 'hostKey' && prompt.recordsAccepted && ' Your OpenSSH records a key it accepts in your known_hosts, as ssh does on the terminal.'}
           </p>
         )}
         <dl className="facts">

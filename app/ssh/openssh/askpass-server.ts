@@ -79,8 +79,9 @@ export async function startAskpass(prompter: SshPrompter, opts: { label: string 
   const answer = async (p: AskpassPrompt, ssh: number): Promise<string | null> => {
     switch (p.kind) {
       case 'hostKey': {
-        const decision = await prompter.hostKey({ host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint });
-        // ssh has no "accept once": on "yes" it records the key as its config says (UserKnownHostsFile).
+        // ssh has no "accept once": on "yes" it records the key as its config says (UserKnownHostsFile), so
+        // the question says so and offers no 'once' (a 'once' all the same is a yes, recorded).
+        const decision = await prompter.hostKey({ host: p.host, port: p.port, keyType: p.keyType, fingerprint: p.fingerprint, recordsAccepted: true });
         return decision === 'once' || decision === 'remember' ? 'yes' : decision === 'refuse' ? 'no' : null;
       }
       case 'confirm': {
