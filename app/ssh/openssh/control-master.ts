@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { loginTimedOut, type SshError } from '../ssh-errors';
 import { controlDir, controlPathFor } from './control-dir';
 import { loginSettings, type LoginOverrides, type LoginSettings } from './login-settings';
@@ -105,14 +106,16 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
 
 export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
   const settings = await loginSettings(client, d, options.overrides);
-  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
-  if (await check(client, d, [])) return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it. Without one
+  // the check is not run: it can only fail, and at 100 nodes through a bastion its ssh runs cost seconds.
+  if (settings.userControlPath && (await check(client, d, []))) return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
   const path = controlPathFor(controlDir(client.env), sshArgv(d, []));
   const master: ControlMaster = { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings };
   let login = starting.get(path);
   if (!login) {
     login = (async () => {
-      if (await check(client, d, ['-S', path])) return;
+      // No socket, no master of an earlier run to ask (an ssh run fewer per node when many open at once).
+      if (existsSync(path) && (await check(client, d, ['-S', path]))) return;
       await logIn(client, d, path, settings, options);
     })().finally(() => starting.delete(path));
     starting.set(path, login);
