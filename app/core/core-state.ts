@@ -1,4 +1,4 @@
-import { ContractError, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
+import { ContractError, DEFAULT_SETTINGS, type Settings, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
@@ -80,6 +80,7 @@ export function createCoreState(options: CoreOptions) {
   };
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
+  let settings = options.settings ?? DEFAULT_SETTINGS;
   let nextId = 1;
   const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
@@ -379,6 +380,14 @@ export function createCoreState(options: CoreOptions) {
     },
     set limits(next: HistoryLimits) {
       limits = next;
+    },
+    get settings() {
+      return settings;
+    },
+    /** The settings changed (settings.set): every window is told. */
+    set settings(next: Settings) {
+      settings = next;
+      emit({ name: 'settings', payload: { ...next } });
     },
     presets,
     infoOf,
