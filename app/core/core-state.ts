@@ -10,6 +10,7 @@ import { maskOf } from './node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
+import { MemoryBudget } from './memory-budget';
 import { PromptBroker } from './prompt-broker';
 import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
@@ -132,6 +133,7 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const notices = new AppNotices(emit);
+  const memory = new MemoryBudget(settings.memoryBudget, notices);
   const diffJobs = new SourceDiffJobs(options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
@@ -267,7 +269,7 @@ export function createCoreState(options: CoreOptions) {
     const record: NodeRecord = {
       info: { id, label: labelOf(spec), simulated: sourceKind(spec).simulated, spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
-      history: new PodHistory(limits, now),
+      history: new PodHistory(limits, now, memory.forSource(id)),
       link: null,
       session: null,
       linkState: { phase: 'disconnected' },
@@ -381,12 +383,14 @@ export function createCoreState(options: CoreOptions) {
     set limits(next: HistoryLimits) {
       limits = next;
     },
+    memory,
     get settings() {
       return settings;
     },
     /** The settings changed (settings.set): every window is told. */
     set settings(next: Settings) {
       settings = next;
+      memory.setLimit(next.memoryBudget);
       emit({ name: 'settings', payload: { ...next } });
     },
     presets,
@@ -415,6 +419,7 @@ export function createCoreState(options: CoreOptions) {
     /** Stops whole-node work, subscriptions, every connection and every listener. */
     async close() {
       diffJobs.close();
+      memory.close();
       podWatchers.close();
       closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {
