@@ -116,4 +116,23 @@ describe('the memory budget the whole app keeps', () => {
     hub.applySettings({ memoryBudget: 1024 * MIB });
     expect((await call<Notice[]>('notices.list')).map((n) => n.message)).toEqual([]);
   });
+
+  it('counts what each source holds, and no more of it once it is removed', async () => {
+    let now = 1000;
+    const { call, nodes, changeAll } = await twoNodes(() => now);
+    const [a, b] = nodes;
+    const held = async () => (await call<MemoryUsage>('memory.usage')).held;
+    const both = await held();
+    expect(both).toBeGreaterThan(0);
+    now += 1000;
+    changeAll(b, 1);
+    const withHistory = await held();
+    expect(withHistory).toBeGreaterThan(both);
+    await call('nodes.remove', { nodeId: b.id });
+    const onlyA = await held();
+    expect(onlyA).toBeGreaterThan(0);
+    expect(onlyA).toBeLessThan(both);
+    await call('nodes.remove', { nodeId: a.id });
+    expect(await held()).toBe(0);
+  });
 });

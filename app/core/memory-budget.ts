@@ -31,6 +31,8 @@ export class MemoryBudget {
   private versionsHead = 0;
   private crashLogs: { source: string; history: PodHistory; log: CrashLog }[] = [];
   private crashLogsHead = 0;
+  /** Queue lengths after the last compaction, so compacting stays linear in what is queued. */
+  private compacted = { versions: 0, crashLogs: 0 };
   private enforcing = false;
   private drops = none();
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -55,8 +57,14 @@ export class MemoryBudget {
   /** What one source's history tells the budget. */
   forSource(source: string): HistoryBudget {
     return {
-      superseded: (history, uid, version) => this.versions.push({ source, history, uid, version }),
-      crashLogKept: (history, log) => this.crashLogs.push({ source, history, log }),
+      superseded: (history, uid, version) => {
+        this.versions.push({ source, history, uid, version });
+        this.compact();
+      },
+      crashLogKept: (history, log) => {
+        this.crashLogs.push({ source, history, log });
+        this.compact();
+      },
       changed: (delta) => {
         this.held += delta;
         if (delta > 0) this.enforce();
@@ -111,15 +119,23 @@ export class MemoryBudget {
     this.checkCurrent();
   }
 
-  /** The queues hold what went already (by the budget, a source's own limits, a source removed) until compacted. */
+  /**
+   * The queues hold what went already (by the budget, a source's own limits, a source removed) until
+   * compacted: while under budget nothing is taken from them, so they are filtered once they have doubled
+   * (or once most of them was taken).
+   */
   private compact(): void {
-    if (this.versionsHead > 1024 && this.versionsHead * 2 > this.versions.length) {
-      this.versions = this.versions.slice(this.versionsHead);
+    const versions = this.versions.length - this.versionsHead;
+    if (versions > 2 * this.compacted.versions + 1024 || this.versionsHead > versions + 1024) {
+      this.versions = this.versions.slice(this.versionsHead).filter((q) => q.history.keeps(q.version));
       this.versionsHead = 0;
+      this.compacted.versions = this.versions.length;
     }
-    if (this.crashLogsHead > 1024 && this.crashLogsHead * 2 > this.crashLogs.length) {
-      this.crashLogs = this.crashLogs.slice(this.crashLogsHead);
+    const crashLogs = this.crashLogs.length - this.crashLogsHead;
+    if (crashLogs > 2 * this.compacted.crashLogs + 1024 || this.crashLogsHead > crashLogs + 1024) {
+      this.crashLogs = this.crashLogs.slice(this.crashLogsHead).filter((q) => q.history.keeps(q.log));
       this.crashLogsHead = 0;
+      this.compacted.crashLogs = this.crashLogs.length;
     }
   }
 

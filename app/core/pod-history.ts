@@ -26,10 +26,11 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { perPod: 100, totalBytes: 
 const VERSION_OVERHEAD_BYTES = 350;
 
 /**
- * What a pod's row in the table costs beside its bytes (its fields, mostly strings the rows share), for the
- * app's memory budget: about what estimateBytes gives for a row of a simulated node's pod.
+ * What a pod's row in the table costs beside its bytes, for the app's memory budget: about what
+ * estimateBytes gives for the row of a simulated node's pod (866-1,546 bytes), its strings counted as
+ * if the rows did not share them, so on the high side.
  */
-const ROW_BYTES = 600;
+const ROW_BYTES = 1200;
 
 /**
  * The app's memory budget over every source (memory-budget.ts): told of each earlier version and kept crash
@@ -227,6 +228,11 @@ export class PodHistory {
     this.trimmedAny = true;
     this.report();
     return true;
+  }
+
+  /** Whether this earlier version or crash log is still kept (the budget's queues let go of those that are not). */
+  keeps(item: PodVersion | CrashLog): boolean {
+    return 'event' in item ? this.kept.has(item) : this.crashKept.has(item);
   }
 
   /** Drops this kept crash log for the app's memory budget; false when it went already. */
