@@ -3,8 +3,11 @@ import { handleRequest, type MemoryUsage, type NodeInfo, type Notice, type PodHi
 import { encodePod } from '../pod/encode';
 import type { PodTree } from '../pod/pod-tree';
 import { generatePods } from '../sim/pod-generator';
+import { AppNotices } from './app-notices';
 import { createCore, type Core } from './core';
+import { MemoryBudget } from './memory-budget';
 import type { NodeLinkEvents } from './node-link';
+import { PodHistory } from './pod-history';
 
 const MIB = 1024 ** 2;
 let open: Core[] = [];
@@ -134,5 +137,20 @@ describe('the memory budget the whole app keeps', () => {
     expect(onlyA).toBeLessThan(both);
     await call('nodes.remove', { nodeId: a.id });
     expect(await held()).toBe(0);
+  });
+
+  it('lets go of what went by other means (per-pod limits), so under budget its queue stays as small as what is kept', () => {
+    const notices = new AppNotices(() => undefined);
+    const budget = new MemoryBudget(1024 * MIB, notices);
+    const history = new PodHistory({ perPod: 2, totalBytes: 64 * MIB, deletedRetentionMs: 60_000 }, () => 1000, budget.forSource('node-1'));
+    const [pod] = generatePods(1, { seed: 9, nodeName: 'node-1', nowMs: Date.UTC(2026, 0, 2) });
+    const metadata = pod!.metadata as { uid: string; labels?: Record<string, string> };
+    for (let change = 0; change < 20_000; change++) {
+      metadata.labels = { ...metadata.labels, change: String(change) };
+      history.record(metadata.uid, 'MODIFIED', { bytes: encodePod(pod!) });
+    }
+    expect(history.versions(metadata.uid)).toHaveLength(3);
+    expect(budget.queued).toBeLessThan(2048);
+    expect(notices.list()).toEqual([]);
   });
 });

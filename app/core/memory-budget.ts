@@ -54,6 +54,11 @@ export class MemoryBudget {
     return this.limit;
   }
 
+  /** Entries its queues hold, kept or gone already: what the queues cost beside what is held. */
+  get queued(): number {
+    return this.versions.length - this.versionsHead + this.crashLogs.length - this.crashLogsHead;
+  }
+
   /** What one source's history tells the budget. */
   forSource(source: string): HistoryBudget {
     return {
