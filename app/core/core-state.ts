@@ -133,7 +133,12 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const notices = new AppNotices(emit);
-  const memory = new MemoryBudget(settings.memoryBudget, notices);
+  const memory = new MemoryBudget(settings.memoryBudget, notices, (sources) => {
+    for (const id of sources) {
+      const record = nodes.get(id);
+      if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
+    }
+  });
   const diffJobs = new SourceDiffJobs(options.diffJobs);
 
   const remembered = (): RememberedNode[] =>

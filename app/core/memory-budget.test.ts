@@ -59,7 +59,11 @@ describe('the memory budget the whole app keeps', () => {
       changeAll(b, round);
     }
     const before = await call<MemoryUsage>('memory.usage');
+    const told: NodeInfo[] = [];
+    hub.subscribe((event) => event.name === 'nodeState' && told.push(event.payload));
     hub.applySettings({ memoryBudget: Math.floor(before.held / 2) });
+    // Every window's node list says both nodes' history was trimmed, though neither changed since.
+    expect(told.filter((n) => n.historyTrimmed).map((n) => n.label).sort()).toEqual(['worker-a', 'worker-b']);
     const after = await call<MemoryUsage>('memory.usage');
     expect(after.held).toBeLessThanOrEqual(after.budget);
 

@@ -43,6 +43,8 @@ export class MemoryBudget {
   constructor(
     private limit: number,
     private readonly notices: Pick<AppNotices, 'raise' | 'clear'>,
+    /** After drops, the sources that lost something (their records say their history was trimmed). */
+    private readonly trimmed: (sources: ReadonlySet<string>) => void = () => undefined,
   ) {}
 
   /** Estimated bytes every source holds now. */
@@ -99,7 +101,7 @@ export class MemoryBudget {
   private enforce(): void {
     if (this.enforcing || this.held <= this.limit) return;
     this.enforcing = true;
-    let dropped = false;
+    const from = new Set<string>();
     try {
       while (this.held > this.limit && this.versionsHead < this.versions.length) {
         const { source, history, uid, version } = this.versions[this.versionsHead++]!;
@@ -107,20 +109,23 @@ export class MemoryBudget {
         this.drops.versions += 1;
         this.drops.pods.add(`${source}\n${uid}`);
         this.drops.sources.add(source);
-        dropped = true;
+        from.add(source);
       }
       while (this.held > this.limit && this.crashLogsHead < this.crashLogs.length) {
         const { source, history, log } = this.crashLogs[this.crashLogsHead++]!;
         if (!history.dropCrashLogForBudget(log)) continue;
         this.drops.crashLogs += 1;
         this.drops.sources.add(source);
-        dropped = true;
+        from.add(source);
       }
       this.compact();
     } finally {
       this.enforcing = false;
     }
-    if (dropped) this.sayDropped();
+    if (from.size > 0) {
+      this.trimmed(from);
+      this.sayDropped();
+    }
     this.checkCurrent();
   }
 
