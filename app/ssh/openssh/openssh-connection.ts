@@ -6,9 +6,8 @@ import { ensureMaster, type ControlMaster, type MasterOptions } from './control-
 import { openSshChannels } from './openssh-channels';
 import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 import { classifyOpenSshFailure } from './openssh-failure';
-import { startAskpass, type AskpassSession } from './askpass-server';
+import { askpassFor, type AskpassSession } from './askpass-server';
 import type { LoginOverrides } from './login-settings';
-import { watchPrompts, type PromptWait } from './prompt-wait';
 import { throughSharedJumps } from './shared-jumps';
 
 /**
@@ -35,32 +34,26 @@ export interface OpenSshConnectionOptions extends LoginOverrides {
 /** How often a master is checked once its `cat` could not tell (a node whose shell refuses commands). */
 const CHECK_INTERVAL_MS = 5_000;
 
-/** Windows' ssh runs SSH_ASKPASS as a Windows program, which our helper is not: there ssh asks on its console. */
-const askpassFor = (prompter: SshPrompter, label: HopLabel): Promise<AskpassSession | null> =>
-  process.platform === 'win32' ? Promise.resolve(null) : startAskpass(prompter, { label: `${label.user}@${label.host}` });
-
 export async function openOpenSshConnection(d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions): Promise<SshConnection> {
   const client: OpenSshClient = await findOpenSsh(options.env).catch((err: Error) => {
     throw new SshError('NEEDS_OPENSSH', err.message, 'Install the OpenSSH client, or choose the built-in transport.');
   });
   if (options.signal?.aborted) throw cancelled(label);
-  const prompts = watchPrompts(options.prompter);
-  const askpass = await askpassFor(prompts.prompter, label);
+  const askpass = await askpassFor(options.prompter, label);
   try {
-    return await connectThrough(client, d, label, options, askpass, prompts);
+    return await connectThrough(client, d, label, options, askpass);
   } catch (err) {
     await askpass?.close();
     throw err;
   }
 }
 
-async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null, prompts: PromptWait): Promise<SshConnection> {
+async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null): Promise<SshConnection> {
   const env = askpass?.env ?? {};
   const { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax } = options;
   let throughJump = false;
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
-    env,
-    prompts,
+    prompter: options.prompter,
     overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
