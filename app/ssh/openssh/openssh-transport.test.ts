@@ -123,13 +123,17 @@ describe('the OpenSSH transport', () => {
     expect(transport.bridge.activeMode()).toBe('streamlocal');
   });
 
-  it("is the CLI's --ssh openssh: lists pods, says so with -v, with ssh's own -v lines", async () => {
+  it.each([
+    ['-v', false],
+    ['-vv', true],
+  ])("is the CLI's --ssh openssh: lists pods, says so with %s, with ssh's own debug lines only from -vv", async (flag, sshDebug) => {
     // A config of its own: a master of its own, so this run logs in (and ssh -v has a login to tell of).
-    const config = join(dir, 'cli.config');
+    const config = join(dir, `cli${flag}.config`);
     await writeFile(config, `Include ${h.sshConfig}\n`);
-    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', '-v', '--socket', h.socketPath]);
+    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', flag, '--socket', h.socketPath]);
     expect(r.stderr).toContain('with your OpenSSH client (--ssh openssh)');
-    expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    if (sshDebug) expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    else expect(r.stderr).not.toMatch(/debug1:/);
     expect(r.stdout.trim().split('\n')).toHaveLength(111);
     // The switch to the sudo bridge is told once, naming its command once.
     expect(r.stderr.split('using `sudo -n socat').length - 1).toBe(1);
