@@ -26,7 +26,8 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   --ssh openssh|builtin      which SSH client reaches the node: your own ssh (every ssh_config
                              setting holds: ProxyCommand, certificates, FIDO keys, ControlMaster),
                              or Nodescope's built-in one (default: openssh where ssh is on PATH)
-  -v, --verbose              say how the node is reached: which SSH client, socket and commands
+  -v, --verbose              say how the node is reached: which SSH client and login (master),
+                             socket and commands
   -vv                        and ssh's own debug lines of the login (OpenSSH transport)
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
                              the same as giving unix:PATH as the source (here PATH may be relative)

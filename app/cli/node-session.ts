@@ -36,7 +36,7 @@ export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPromp
     const verbose = opts.sshDebug ? (line: string) => say(`ssh: ${line}`) : undefined;
     const { session, label: target } = await createOpenSshSession(
       { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
-      { prompter, ...(verbose ? { verbose } : {}) },
+      { prompter, ...(verbose ? { verbose } : {}), ...(opts.verbose ? { announce: say } : {}) },
     );
     if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
     return { session, target, transport };

@@ -36,6 +36,8 @@ export interface MasterOptions {
   prompter: SshPrompter;
   /** Hand the login's -v lines here. */
   verbose?: (line: string) => void;
+  /** Told which master the streams ride (the CLI's -v): the user's, ours reused, or ours logging in. */
+  announce?: (line: string) => void;
   /** ConnectTimeout and keepalives other than ssh_config's (tests). */
   overrides?: LoginOverrides;
   /** This caller gives up; the login is abandoned (ssh is ended) once every caller waiting for it has. */
@@ -125,10 +127,14 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
 export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
   const settings = await loginSettings(client, d, options.overrides);
   // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
-  if (await check(client, d, [])) return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+  const who = `${settings.label.user}@${settings.label.host}:${settings.label.port}`;
+  if (await check(client, d, [])) {
+    options.announce?.(`${who}: using your own ControlMaster (ssh_config ControlPath)`);
+    return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+  }
   const path = controlPathFor(controlDir(client.env), sshArgv(d, []));
   const master: ControlMaster = { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings };
-  const login = starting.get(path) ?? startLogin(client, d, path, settings, options);
+  const login = starting.get(path) ?? startLogin(client, d, path, settings, options, who);
   const asker: Asker = { prompter: options.prompter, signal: options.signal };
   login.askers.push(asker);
   try {
@@ -145,7 +151,7 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
 }
 
 /** The login on `path` that callers join; its questions go to them one at a time. */
-function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, options: MasterOptions): Login {
+function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, options: MasterOptions, who: string): Login {
   const askers: Asker[] = [];
   const abandon = new AbortController();
   const prompter = handedOnPrompter(() => askers, () => cancelled(settings.label));
@@ -153,7 +159,8 @@ function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, 
     askers,
     abandon,
     done: (async () => {
-      if (await check(client, d, ['-S', path])) return;
+      if (await check(client, d, ['-S', path])) return options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
+      options.announce?.(`${who}: logging in, Nodescope's master ${path}`);
       await logIn(client, d, path, settings, prompter, options, abandon.signal);
     })().finally(() => {
       if (starting.get(path) === login) starting.delete(path);

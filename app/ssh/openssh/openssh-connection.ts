@@ -26,8 +26,10 @@ export interface OpenSshConnectionOptions extends LoginOverrides {
   env?: NodeJS.ProcessEnv;
   /** Answers ssh's questions (through the askpass helper), as it answers the built-in transport's. */
   prompter: SshPrompter;
-  /** Runs ssh's login with -v, its lines here. */
+  /** ssh's -v lines of the login (it always runs with -v) go here. */
   verbose?: (line: string) => void;
+  /** Which master each login rides (the user's, ours reused, ours logging in), for the CLI's -v. */
+  announce?: (line: string) => void;
   signal?: AbortSignal;
 }
 
@@ -56,6 +58,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     prompter: options.prompter,
     overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
+    ...(options.announce ? { announce: options.announce } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });
