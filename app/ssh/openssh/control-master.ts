@@ -126,15 +126,17 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
 
 export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
   const settings = await loginSettings(client, d, options.overrides);
-  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
   const who = `${settings.label.user}@${settings.label.host}:${settings.label.port}`;
+  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
   if (await check(client, d, [])) {
     options.announce?.(`${who}: using your own ControlMaster (ssh_config ControlPath)`);
     return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
   }
   const path = controlPathFor(controlDir(client.env), sshArgv(d, []));
   const master: ControlMaster = { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings };
-  const login = starting.get(path) ?? startLogin(client, d, path, settings, options, who);
+  const joined = starting.get(path);
+  if (joined) options.announce?.(`${who}: joining the login in progress, Nodescope's master ${path}`);
+  const login = joined ?? startLogin(client, d, path, settings, options, who);
   const asker: Asker = { prompter: options.prompter, signal: options.signal };
   login.askers.push(asker);
   try {
