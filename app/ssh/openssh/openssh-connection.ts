@@ -18,8 +18,9 @@ import { throughSharedJumps } from './shared-jumps';
  * Nagle off on the connection, as the built-in transport's no-op exec does. It also echoes a byte sent
  * every keepalive interval: the link is silent when the echo stops (the master's own ServerAlive
  * keepalives are out of our sight), and given up when the master's keepalives give up on it.
- * Every ssh it runs asks its questions (passphrase, password, host key) through the askpass helper, which
- * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal.
+ * Every ssh it runs asks its questions (passphrase, password, host key) through an askpass helper, which
+ * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal. A
+ * master's login has a helper of its own (control-master.ts), shared by the nodes waiting for that login.
  */
 
 export interface OpenSshConnectionOptions extends LoginOverrides {
