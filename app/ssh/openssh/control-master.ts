@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { SshGOutput } from '../ssh-config-openssh';
 import { handedOnPrompter, unlessAborted, type Asker } from '../handed-on-prompter';
 import { cancelled, loginTimedOut, type SshError } from '../ssh-errors';
 import type { SshPrompter } from '../ssh-prompter';
@@ -125,8 +126,9 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
   }
 }
 
-export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
-  const settings = await loginSettings(client, d, options.overrides);
+/** `config`: what `ssh -G` said of `d` in this dial (dial-config.ts). */
+export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, config: SshGOutput, options: MasterOptions): Promise<ControlMaster> {
+  const settings = loginSettings(config, d, options.overrides);
   const who = `${settings.label.user}@${settings.label.host}:${settings.label.port}`;
   // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it. Without one
   // the check is not run: it can only fail, and at 100 nodes through a bastion its ssh runs cost seconds.

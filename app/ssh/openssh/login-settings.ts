@@ -1,7 +1,7 @@
-import { runSshG, type SshGOutput } from '../ssh-config-openssh';
+import type { SshGOutput } from '../ssh-config-openssh';
 import { connectTimeoutMs, keepaliveOf, type OpenSshOptions } from '../ssh-connection';
 import type { HopLabel } from '../ssh-errors';
-import { destinationFlags, type OpenSshClient, type OpenSshDestination } from './openssh-client';
+import type { OpenSshDestination } from './openssh-client';
 
 /**
  * What a login through ssh is held to, from the user's ssh_config as `ssh -G` evaluates it, with the
@@ -32,8 +32,8 @@ export function labelOf({ values }: SshGOutput, d: OpenSshDestination): HopLabel
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-export async function loginSettings(client: OpenSshClient, d: OpenSshDestination, overrides: LoginOverrides = {}): Promise<LoginSettings> {
-  const g = await runSshG(client.binary, [...destinationFlags(d), '--', d.destination], client.env);
+/** `g`: the destination's `ssh -G` (dial-config.ts). */
+export function loginSettings(g: SshGOutput, d: OpenSshDestination, overrides: LoginOverrides = {}): LoginSettings {
   const number = (k: string) => {
     const n = Number(g.values.get(k)?.[0]);
     return Number.isFinite(n) && n > 0 ? n : undefined;

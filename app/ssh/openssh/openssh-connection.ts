@@ -1,4 +1,5 @@
 import { watchLinkSilence } from '../link-silence';
+import type { SshGOutput } from '../ssh-config-openssh';
 import type { SshConnection } from '../ssh-connection';
 import { cancelled, keepaliveLost, SshError, type HopLabel } from '../ssh-errors';
 import type { SshPrompter } from '../ssh-prompter';
@@ -7,6 +8,7 @@ import { openSshChannels } from './openssh-channels';
 import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 import { classifyOpenSshFailure } from './openssh-failure';
 import { askpassFor, type AskpassSession } from './askpass-server';
+import { dialConfig } from './dial-config';
 import type { LoginOverrides } from './login-settings';
 import { throughSharedJumps } from './shared-jumps';
 
@@ -32,6 +34,8 @@ export interface OpenSshConnectionOptions extends LoginOverrides {
   /** Which master each login rides (the user's, ours reused, ours logging in), for the CLI's -v. */
   announce?: (line: string) => void;
   signal?: AbortSignal;
+  /** The node's `ssh -G`, when its session ran it just before this dial (its first) to name the node. */
+  nodeConfig?: SshGOutput;
 }
 
 /** How often a master is checked once its `cat` could not tell (a node whose shell refuses commands). */
@@ -63,9 +67,13 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     ...(options.signal ? { signal: options.signal } : {}),
     failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });
-  const placed = await throughSharedJumps(client, d, (host) => masterOptions(host, 22));
+  // One `ssh -G` per hop in this dial, the node's own perhaps run by its session already.
+  const config = dialConfig(client, options.nodeConfig && { d, config: options.nodeConfig });
+  const nodeConfig = await config(d);
+  const placed = await throughSharedJumps(client, d, config, (host) => masterOptions(host, 22));
   throughJump = placed !== d;
-  const master: ControlMaster = await ensureMaster(client, placed, masterOptions(label.host)).catch((err: unknown) => {
+  // The node's settings as ssh_config names it: the ProxyCommand through its jump host's master changes none a master reads.
+  const master: ControlMaster = await ensureMaster(client, placed, nodeConfig, masterOptions(label.host)).catch((err: unknown) => {
     throw options.signal?.aborted ? cancelled(label) : err;
   });
   if (options.signal?.aborted) throw cancelled(label);

@@ -1,8 +1,9 @@
-import { runSshG } from '../ssh-config-openssh';
+import type { SshGOutput } from '../ssh-config-openssh';
 import type { HopLabel } from '../ssh-errors';
 import { createDialSession, type SshSession, type SshSessionOptions } from '../ssh-session';
+import { dialConfig } from './dial-config';
 import { labelOf } from './login-settings';
-import { destinationFlags, findOpenSsh, type OpenSshDestination } from './openssh-client';
+import { findOpenSsh, type OpenSshDestination } from './openssh-client';
 import { openOpenSshConnection, type OpenSshConnectionOptions } from './openssh-connection';
 
 /**
@@ -13,26 +14,29 @@ import { openOpenSshConnection, type OpenSshConnectionOptions } from './openssh-
 
 export type OpenSshSessionOptions = SshSessionOptions & Omit<OpenSshConnectionOptions, 'signal' | 'prompter'>;
 
-/** Who ssh logs in as, and where, once ssh_config is applied. */
-export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEnv): Promise<HopLabel> {
-  const client = await findOpenSsh(env);
-  return labelOf(await runSshG(client.binary, [...destinationFlags(d), '--', d.destination], client.env), d);
-}
-
 /** The session, and whom it logs in as where (for messages). */
 export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<{ session: SshSession; label: HopLabel }> {
-  const label = await openSshLabel(d, options.env);
   const { verbose, announce, env } = options;
+  const client = await findOpenSsh(env);
+  // Who ssh logs in as, and where, once ssh_config is applied; the same run serves the first dial, made now.
+  let nodeConfig: SshGOutput | undefined = await dialConfig(client)(d);
+  const label = labelOf(nodeConfig, d);
   // The dial's prompter, not options.prompter: it also shows a host-key question as the session's state.
-  const session = createDialSession(label, (o) => openOpenSshConnection(d, label, {
-    prompter: o.prompter,
-    ...(verbose ? { verbose } : {}),
-    ...(announce ? { announce } : {}),
-    ...(env ? { env } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
-    ...(o.keepaliveIntervalMs ? { keepaliveIntervalMs: o.keepaliveIntervalMs } : {}),
-    ...(o.keepaliveCountMax ? { keepaliveCountMax: o.keepaliveCountMax } : {}),
-  }), options);
+  const session = createDialSession(label, (o) => {
+    const known = nodeConfig;
+    // A re-dial asks ssh afresh: ssh_config may have been edited since.
+    nodeConfig = undefined;
+    return openOpenSshConnection(d, label, {
+      prompter: o.prompter,
+      ...(known ? { nodeConfig: known } : {}),
+      ...(verbose ? { verbose } : {}),
+      ...(announce ? { announce } : {}),
+      ...(env ? { env } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      ...(o.keepaliveIntervalMs ? { keepaliveIntervalMs: o.keepaliveIntervalMs } : {}),
+      ...(o.keepaliveCountMax ? { keepaliveCountMax: o.keepaliveCountMax } : {}),
+    });
+  }, options);
   return { session, label };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { openKubeletNodeLink } from '../../host/kubelet-node-link';
 import { pollUntil } from '../../testing/poll-until';
 import { startSilentAuthSshd } from '../testing/silent-auth-sshd';
 import { fingerprintSha256 } from '../host-key-fingerprint';
+import { findSshBinary } from '../ssh-config-openssh';
 import { createOpenSshSession } from './openssh-session';
 
 /** The Pods API, the sudo bridge and commands through the user's own ssh, against a real sshd and simulated kubelet. */
@@ -126,6 +127,30 @@ describe('the OpenSSH transport', () => {
     expect(users).toEqual(['root', 'nsharness-op']);
     for (const s of sessions) s.close();
     expect(logins('nsharness-jump') - before).toBe(1);
+  });
+
+  it('asks ssh -G once per hop in a dial (the node and its jump host), and afresh in a re-dial', async () => {
+    // An `ssh` first on PATH that logs each run's arguments, then runs the real one.
+    const bin = join(dir, 'logging-ssh');
+    const log = join(dir, 'ssh-runs.log');
+    await mkdir(bin, { recursive: true });
+    await writeFile(log, '');
+    await writeFile(join(bin, 'ssh'), `#!/bin/sh\nline=$(printf '%s ' "$@" | tr '\\n' ' ')\nprintf '%s\\n' "$line" >> '${log}'\nexec '${findSshBinary()!}' "$@"\n`, { mode: 0o755 });
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const asked = async (alias: string) => (await readFile(log, 'utf8')).split('\n').filter((l) => l.startsWith('-G ') && l.endsWith(` -- ${alias} `)).length;
+    const { session } = await createOpenSshSession({ destination: 'via-jump', configFile: h.sshConfig }, { prompter: scriptedPrompter(), env });
+    try {
+      const first = await session.connection();
+      expect((await runRemote(first.channels, 'id -un')).stdout.trim()).toBe('root');
+      // The node's run named the session and served its first dial.
+      expect([await asked('via-jump'), await asked('jump')]).toEqual([1, 1]);
+      first.close();
+      const second = await session.connection();
+      expect(second).not.toBe(first);
+      expect([await asked('via-jump'), await asked('jump')]).toEqual([2, 2]);
+    } finally {
+      session.close();
+    }
   });
 
   it('reaches a node through a ProxyCommand that is a plain program (socat), which the built-in transport refuses', async () => {

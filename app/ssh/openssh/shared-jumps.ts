@@ -1,6 +1,6 @@
 import { shellQuote } from '../remote-exec';
-import { runSshG } from '../ssh-config-openssh';
 import { ensureMaster, type MasterOptions } from './control-master';
+import type { DialConfig } from './dial-config';
 import { destinationFlags, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 
 /**
@@ -29,25 +29,25 @@ function proxyCommandThrough(client: OpenSshClient, jump: OpenSshDestination, mu
   return `ProxyCommand=${[client.binary, ...argv].map((a) => (a === '[%h]:%p' ? a : word(a))).join(' ')}`;
 }
 
-export async function throughSharedJumps(client: OpenSshClient, d: OpenSshDestination, options: (hop: string) => MasterOptions): Promise<OpenSshDestination> {
-  const { values } = await runSshG(client.binary, [...destinationFlags(d), '--', d.destination], client.env);
+export async function throughSharedJumps(client: OpenSshClient, d: OpenSshDestination, config: DialConfig, options: (hop: string) => MasterOptions): Promise<OpenSshDestination> {
+  const { values } = await config(d);
   const jumps = values.get('proxyjump')?.[0];
   const command = values.get('proxycommand')?.[0];
   if (!jumps || jumps === 'none' || (command && command !== 'none')) return d;
   let previous: { hop: OpenSshDestination; muxFlags: string[] } | undefined;
   for (const spec of jumps.split(',')) {
     const { host, user, port } = parseJump(spec.trim());
-    let hop: OpenSshDestination = {
+    const named: OpenSshDestination = {
       destination: host,
       ...(user ? { user } : {}),
       ...(port ? { port } : {}),
       ...(d.configFile ? { configFile: d.configFile } : {}),
       ...(d.knownHosts ? { knownHosts: d.knownHosts } : {}),
-      ...(previous ? { extraOptions: [proxyCommandThrough(client, previous.hop, previous.muxFlags)] } : {}),
     };
     // The first jump host may sit behind jump hosts of its own (its ssh_config ProxyJump).
-    if (!previous) hop = await throughSharedJumps(client, hop, options);
-    const master = await ensureMaster(client, hop, options(host));
+    const hop = previous ? { ...named, extraOptions: [proxyCommandThrough(client, previous.hop, previous.muxFlags)] } : await throughSharedJumps(client, named, config, options);
+    // Its settings as ssh_config names it: the ProxyCommand that places it changes none that a master reads.
+    const master = await ensureMaster(client, hop, await config(named), options(host));
     previous = { hop, muxFlags: master.muxFlags };
   }
   const { proxyJump: _dropped, ...rest } = d;
