@@ -11,6 +11,7 @@ import type { SshSession } from '../ssh/ssh-session';
 import type { SharedConnections } from './kubelet-connection';
 import type { NodeCommandOptions } from './node-options';
 import { printError } from './terminal-text';
+import { socketsToForward } from '../source/kubelet-node/dial-kubelet-node';
 import { sshDestination } from '../source/ssh-destination';
 import { defaultSshTransport } from '../ssh/default-transport';
 
@@ -36,7 +37,7 @@ export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPromp
     const verbose = opts.sshDebug ? (line: string) => say(`ssh: ${line}`) : undefined;
     const { session, label: target } = await createOpenSshSession(
       { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
-      { prompter, ...(verbose ? { verbose } : {}), ...(opts.verbose ? { announce: say } : {}) },
+      { prompter, forwardSockets: socketsToForward(opts), ...(verbose ? { verbose } : {}), ...(opts.verbose ? { announce: say } : {}) },
     );
     if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
     return { session, target, transport };

@@ -22,7 +22,7 @@ import type { JumpConnectionPool } from '../ssh/shared-jump-connections';
 import type { ConcurrencyLimit } from '../util/concurrency-limit';
 import { wakeableSleep } from '../util/wakeable-sleep';
 import { labelOf } from '../source/kinds/source-kinds';
-import { dialKubeletNode, dialLocalKubelet, type KubeletNode } from '../source/kubelet-node/dial-kubelet-node';
+import { dialKubeletNode, dialLocalKubelet, socketsToForward, type KubeletNode } from '../source/kubelet-node/dial-kubelet-node';
 import { kubeletDialSettings } from '../source/kubelet-node/ssh-node-settings';
 import { openNodeAccess, type NodeAccess, type NodeReachable } from '../source/node-access';
 import { appNextStep, EDIT_NODE } from './app-next-step';
@@ -233,17 +233,17 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     // The node's setting, else the user's own ssh where it is installed (app/ssh/default-transport.ts).
     const sshClient = spec.ssh ?? defaultSshTransport();
     events.sshClient?.(sshClient);
+    const settings = kubeletDialSettings(spec, options.pinsFile ?? defaultPinsFile(defaultStateDir()), wireOptions.mask);
     let sshTarget: SshTarget | HopLabel;
     let session: SshSession | undefined;
     if (sshClient === 'openssh') {
       const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
-      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter }));
+      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter, forwardSockets: socketsToForward(settings) }));
     } else {
       const { resolveSshTarget } = await import('../ssh/ssh-target');
       sshTarget = await resolveSshTarget(spec.host, overrides);
     }
     if (closed) return session?.close();
-    const settings = kubeletDialSettings(spec, options.pinsFile ?? defaultPinsFile(defaultStateDir()), wireOptions.mask);
     dialSudo = settings.sudo === true;
     node = await dialKubeletNode(sshTarget, settings, {
       prompter: request.prompter,

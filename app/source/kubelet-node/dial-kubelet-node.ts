@@ -58,6 +58,13 @@ export interface KubeletDialSettings {
   retry?: RetryOptions;
 }
 
+/**
+ * The node sockets a dial will stream to, when known before it (a socket named, reached without sudo): what a
+ * transport that forwards sockets (OpenSSH before 9.4) can forward as it logs in rather than in a run after.
+ */
+export const socketsToForward = (s: Pick<KubeletDialSettings, 'api' | 'socketPath' | 'sudo'>): string[] =>
+  s.socketPath && s.api !== 'rest' && !s.sudo ? [s.socketPath] : [];
+
 export interface KubeletDialOptions {
   prompter: SshPrompter;
   /** The node's session when already made (the user's OpenSSH); default a built-in one to the target. Closed with the node. */

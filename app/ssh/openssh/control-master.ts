@@ -31,6 +31,8 @@ export interface ControlMaster {
   path?: string;
   /** What the login is held to (ssh_config, or the built-in transport's defaults). */
   settings: LoginSettings;
+  /** Its login made the caller's `forwards` (ours, logged in for this caller); else they are the caller's to ask for. */
+  forwarded: boolean;
 }
 
 export interface MasterOptions {
@@ -44,6 +46,11 @@ export interface MasterOptions {
   overrides?: LoginOverrides;
   /** This caller gives up; the login is abandoned (ssh is ended) once every caller waiting for it has. */
   signal?: AbortSignal;
+  /**
+   * Local forwards (`LOCAL:REMOTE`) for the login to make when it is ours and starts here: an `ssh -O forward`
+   * run fewer per node. A master already up (the user's, ours reused or being logged in for another) makes none.
+   */
+  forwards?: string[];
   /** The login, given ConnectTimeout `timeoutMs`, failed: what ssh said, as an error (the classifier). */
   failure: (stderr: string, code: number | null, timeoutMs: number) => SshError;
 }
@@ -52,7 +59,8 @@ const check = async (client: OpenSshClient, d: OpenSshDestination, flags: string
 
 /** A login in progress, and who waits for it. */
 interface Login {
-  done: Promise<void>;
+  /** Whether it logged in (false: it found ours up, from an earlier run). */
+  done: Promise<boolean>;
   /** Who may answer its questions, first comer first. */
   askers: Asker[];
   /** Ends ssh: aborted when the last asker gives up. */
@@ -108,9 +116,10 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
   const flags = [
     '-M', '-N', '-f', '-v', '-S', path,
     '-o', `ControlPersist=${CONTROL_PERSIST_SECONDS}`,
-    // Forwarded sockets (-O forward -L) are only ours, and a stale one from an earlier master is replaced.
+    // Forwarded sockets (-L, -O forward -L) are only ours, and a stale one from an earlier master is replaced.
     '-o', 'StreamLocalBindMask=0177', '-o', 'StreamLocalBindUnlink=yes',
     ...settings.flags,
+    ...(options.forwards ?? []).flatMap((f) => ['-L', f]),
   ];
   try {
     const r = await runSsh(client, sshArgv(d, flags), askpass?.env, (line) => {
@@ -134,17 +143,17 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
   // the check is not run: it can only fail, and at 100 nodes through a bastion its ssh runs cost seconds.
   if (settings.userControlPath && (await check(client, d, []))) {
     options.announce?.(`${who}: using your own ControlMaster (ssh_config ControlPath)`);
-    return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+    return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings, forwarded: false };
   }
   const path = controlPathFor(controlDir(client.env), sshArgv(d, []));
-  const master: ControlMaster = { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings };
   const joined = starting.get(path);
   if (joined) options.announce?.(`${who}: joining the login in progress, Nodescope's master ${path}`);
   const login = joined ?? startLogin(client, d, path, settings, options, who);
   const asker: Asker = { prompter: options.prompter, signal: options.signal };
   login.askers.push(asker);
+  let loggedIn: boolean;
   try {
-    await unlessAborted(login.done, options.signal, () => cancelled(settings.label));
+    loggedIn = await unlessAborted(login.done, options.signal, () => cancelled(settings.label));
   } finally {
     login.askers.splice(login.askers.indexOf(asker), 1);
     // Everyone gave up: the login is abandoned, and whoever comes next starts a new one.
@@ -153,7 +162,8 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
       login.abandon.abort();
     }
   }
-  return master;
+  // A login joined was started with another caller's forwards, not this one's.
+  return { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings, forwarded: !joined && loggedIn && !!options.forwards?.length };
 }
 
 /** The login on `path` that callers join; its questions go to them one at a time. */
@@ -166,9 +176,13 @@ function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, 
     abandon,
     done: (async () => {
       // No socket, no master of an earlier run to ask (an ssh run fewer per node when many open at once).
-      if (existsSync(path) && (await check(client, d, ['-S', path]))) return options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
+      if (existsSync(path) && (await check(client, d, ['-S', path]))) {
+        options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
+        return false;
+      }
       options.announce?.(`${who}: logging in, Nodescope's master ${path}`);
       await logIn(client, d, path, settings, prompter, options, abandon.signal);
+      return true;
     })().finally(() => {
       if (starting.get(path) === login) starting.delete(path);
     }),

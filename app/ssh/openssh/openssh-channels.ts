@@ -10,8 +10,8 @@ import { runSsh, spawnSsh, sshArgv, streamsToUnixSockets, type OpenSshClient, ty
 /**
  * The node's channels through a ControlMaster: each command or stream is a short-lived `ssh -S` client of
  * the master (a channel on its one connection, no new login). A UNIX socket is `-W /path` on ssh 9.4 and
- * later; older ssh cannot, so the master forwards a private local socket to it (`-O forward -L`) and each
- * stream connects there. No TCP socket of ours is involved: pipes and UNIX sockets have no Nagle.
+ * later; older ssh cannot, so the master forwards a private local socket to it (`-L` on the login of a master
+ * of ours, else `-O forward -L`) and each stream connects there. No TCP socket of ours is involved: pipes and UNIX sockets have no Nagle.
  */
 
 export interface OpenSshChannels extends NodeChannels {
@@ -24,6 +24,8 @@ export interface ChannelsContext {
   destination: OpenSshDestination;
   master: ControlMaster;
   env?: Record<string, string>;
+  /** Where the forwarded sockets go, and those the master's own login made (node path -> local socket). */
+  forwarded?: { dir: PrivateSocketDir; sockets: ReadonlyMap<string, string> };
   /** What ssh said when a run failed, as an error. */
   failure(stderr: string, code: number | null, stage: 'streamlocal' | 'tcp' | 'exec', path?: string): SshError;
 }
@@ -87,11 +89,14 @@ function endsEmptyAsRefused(stream: Duplex, where: string, detail: () => string)
   return stream;
 }
 
+/** The `index`th forwarded socket in `dir`. */
+export const forwardedSocketPath = (dir: PrivateSocketDir, index: number) => `${dir.socketPath}${index}`;
+
 export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
   const { client, destination: d, master } = ctx;
   const children = new Set<ChildProcess>();
-  let forwardDir: PrivateSocketDir | undefined;
-  const forwards = new Map<string, Promise<string>>();
+  let forwardDir = ctx.forwarded?.dir;
+  const forwards = new Map([...(ctx.forwarded?.sockets ?? [])].map(([path, socket]) => [path, Promise.resolve(socket)]));
   let closed = false;
 
   const run = (flags: string[], command?: string): ChildProcess => {
@@ -123,7 +128,7 @@ export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
     let local = forwards.get(path);
     if (!local) {
       forwardDir ??= createPrivateSocketDir('s');
-      const socket = `${forwardDir.socketPath}${forwards.size}`;
+      const socket = forwardedSocketPath(forwardDir, forwards.size);
       local = runSsh(client, sshArgv(d, [...master.muxFlags, '-O', 'forward', '-L', `${socket}:${path}`]), ctx.env).then((r) => {
         if (r.code !== 0) {
           forwards.delete(path);

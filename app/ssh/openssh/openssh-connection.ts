@@ -1,11 +1,12 @@
 import { watchLinkSilence } from '../link-silence';
+import { createPrivateSocketDir } from '../private-socket-dir';
 import type { SshGOutput } from '../ssh-config-openssh';
 import type { SshConnection } from '../ssh-connection';
 import { cancelled, keepaliveLost, SshError, type HopLabel } from '../ssh-errors';
 import type { SshPrompter } from '../ssh-prompter';
 import { ensureMaster, type ControlMaster, type MasterOptions } from './control-master';
-import { openSshChannels } from './openssh-channels';
-import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
+import { forwardedSocketPath, openSshChannels } from './openssh-channels';
+import { findOpenSsh, runSsh, spawnSsh, sshArgv, streamsToUnixSockets, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 import { classifyOpenSshFailure } from './openssh-failure';
 import { askpassFor, type AskpassSession } from './askpass-server';
 import { dialConfig } from './dial-config';
@@ -34,6 +35,8 @@ export interface OpenSshConnectionOptions extends LoginOverrides {
   /** Which master each login rides (the user's, ours reused, ours logging in), for the CLI's -v. */
   announce?: (line: string) => void;
   signal?: AbortSignal;
+  /** UNIX sockets on the node its streams will open (the kubelet's), for a new master of ours to forward as it logs in. */
+  forwardSockets?: readonly string[];
   /** The node's `ssh -G`, when its session ran it just before this dial (its first) to name the node. */
   nodeConfig?: SshGOutput;
 }
@@ -72,16 +75,26 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
   const nodeConfig = await config(d);
   const placed = await throughSharedJumps(client, d, config, (host) => masterOptions(host, 22));
   throughJump = placed !== d;
+  // The kubelet's socket forwarded by a new master's own login (an ssh run fewer), into a directory only the
+  // user can enter; ssh that streams to a UNIX socket itself (-W) needs no forward.
+  const sockets = streamsToUnixSockets(client) ? [] : options.forwardSockets ?? [];
+  const dir = sockets.length ? createPrivateSocketDir('s') : undefined;
+  const planned = new Map(dir ? sockets.map((path, i) => [path, forwardedSocketPath(dir, i)]) : []);
   // The node's settings as ssh_config names it: the ProxyCommand through its jump host's master changes none a master reads.
-  const master: ControlMaster = await ensureMaster(client, placed, nodeConfig, masterOptions(label.host)).catch((err: unknown) => {
+  const master: ControlMaster = await ensureMaster(client, placed, nodeConfig, { ...masterOptions(label.host), forwards: [...planned].map(([path, local]) => `${local}:${path}`) }).catch((err: unknown) => {
+    dir?.remove();
     throw options.signal?.aborted ? cancelled(label) : err;
   });
-  if (options.signal?.aborted) throw cancelled(label);
+  if (options.signal?.aborted) {
+    dir?.remove();
+    throw cancelled(label);
+  }
   const channels = openSshChannels({
     client,
     destination: placed,
     master,
     env,
+    ...(dir ? { forwarded: { dir, sockets: master.forwarded ? planned : new Map() } } : {}),
     failure: (stderr, code, stage, path) => classifyOpenSshFailure(stderr, code, { host: label.host, port: label.port, stage, ...(path ? { path } : {}) }),
   });
   const where = `${label.host}:${label.port}`;

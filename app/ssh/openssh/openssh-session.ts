@@ -16,7 +16,7 @@ export type OpenSshSessionOptions = SshSessionOptions & Omit<OpenSshConnectionOp
 
 /** The session, and whom it logs in as where (for messages). */
 export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<{ session: SshSession; label: HopLabel }> {
-  const { verbose, announce, env } = options;
+  const { verbose, announce, env, forwardSockets } = options;
   const client = await findOpenSsh(env);
   // Who ssh logs in as, and where, once ssh_config is applied; the same run serves the first dial, made now.
   let nodeConfig: SshGOutput | undefined = await dialConfig(client)(d);
@@ -29,6 +29,7 @@ export async function createOpenSshSession(d: OpenSshDestination, options: OpenS
     return openOpenSshConnection(d, label, {
       prompter: o.prompter,
       ...(known ? { nodeConfig: known } : {}),
+      ...(forwardSockets ? { forwardSockets } : {}),
       ...(verbose ? { verbose } : {}),
       ...(announce ? { announce } : {}),
       ...(env ? { env } : {}),

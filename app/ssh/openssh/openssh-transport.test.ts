@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,15 +129,19 @@ describe('the OpenSSH transport', () => {
     expect(logins('nsharness-jump') - before).toBe(1);
   });
 
-  it('asks ssh -G once per hop in a dial (the node and its jump host), and afresh in a re-dial', async () => {
-    // An `ssh` first on PATH that logs each run's arguments, then runs the real one.
-    const bin = join(dir, 'logging-ssh');
-    const log = join(dir, 'ssh-runs.log');
+  /** An `ssh` first on PATH that logs each run's arguments (a line each), then runs the real one. */
+  async function loggingSsh(name: string) {
+    const bin = join(dir, `logging-ssh-${name}`);
+    const log = join(bin, 'runs.log');
     await mkdir(bin, { recursive: true });
     await writeFile(log, '');
     await writeFile(join(bin, 'ssh'), `#!/bin/sh\nline=$(printf '%s ' "$@" | tr '\\n' ' ')\nprintf '%s\\n' "$line" >> '${log}'\nexec '${findSshBinary()!}' "$@"\n`, { mode: 0o755 });
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-    const asked = async (alias: string) => (await readFile(log, 'utf8')).split('\n').filter((l) => l.startsWith('-G ') && l.endsWith(` -- ${alias} `)).length;
+    return { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, runs: async () => (await readFile(log, 'utf8')).split('\n').filter(Boolean) };
+  }
+
+  it('asks ssh -G once per hop in a dial (the node and its jump host), and afresh in a re-dial', async () => {
+    const { env, runs } = await loggingSsh('g');
+    const asked = async (alias: string) => (await runs()).filter((l) => l.startsWith('-G ') && l.endsWith(` -- ${alias} `)).length;
     const { session } = await createOpenSshSession({ destination: 'via-jump', configFile: h.sshConfig }, { prompter: scriptedPrompter(), env });
     try {
       const first = await session.connection();
@@ -151,6 +155,32 @@ describe('the OpenSSH transport', () => {
     } finally {
       session.close();
     }
+  });
+
+  it("forwards the Pods API socket in a new master's login, privately; a master already up forwards it with -O forward", async () => {
+    // A config of its own: a master of its own, logged in by the first session here.
+    const config = join(dir, 'login-forward.config');
+    await writeFile(config, `Include ${h.sshConfig}\n`);
+    const { env, runs } = await loggingSsh('forward');
+    const list = async () => {
+      const { session } = await createOpenSshSession({ destination: 'target', configFile: config }, { prompter: scriptedPrompter(), env, forwardSockets: [h.socketPath] });
+      const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath: h.socketPath, prompter: scriptedPrompter(), session });
+      const client = createKubeletClient({ target: transport.open, socketPath: h.socketPath, transportError: () => transport.lastError() });
+      opened.push({ transport, client });
+      expect((await client.listPods()).pods).toHaveLength(110);
+      expect(transport.bridge.activeMode()).toBe('streamlocal');
+    };
+    const forwardRuns = async () => (await runs()).filter((l) => / -O forward /.test(l)).length;
+    await list();
+    const login = (await runs()).find((l) => / -M /.test(l))!;
+    const local = new RegExp(` -L (\\S+):${h.socketPath} `).exec(login)?.[1];
+    expect(local).toBeDefined();
+    expect((await stat(dirname(local!))).mode & 0o777).toBe(0o700);
+    expect(await forwardRuns()).toBe(0);
+    // The master is up now (ControlPersist): the next session rides it, and asks it for its forward.
+    await list();
+    expect((await runs()).filter((l) => / -M /.test(l))).toHaveLength(1);
+    expect(await forwardRuns()).toBe(1);
   });
 
   it('reaches a node through a ProxyCommand that is a plain program (socat), which the built-in transport refuses', async () => {
