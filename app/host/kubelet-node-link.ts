@@ -7,8 +7,8 @@
  */
 import { defaultSshTransport } from '../ssh/default-transport';
 import type { NodeState, PodRow } from '../contract';
-import { applyFieldMask, type FieldMask } from '../mask/field-mask';
-import { matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
 import { SharedValues } from '../util/shared-values';
 import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
@@ -98,6 +98,8 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
  */
 type LivePod = HeldPod & PodBytes & { row: PodRow; matrix: MatrixPod };
 
+/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
+let heldReads: FieldMask | undefined;
 /** The matrix values the pods of every node share (a template's containers, a workload). */
 const matrixValues = new SharedValues(10_000);
 
@@ -128,6 +130,7 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
       };
     },
     tree: (pod) => decodeStored(pod).pod,
+    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
   };
 }
 
