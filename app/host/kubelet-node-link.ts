@@ -116,6 +116,7 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
   return {
     keep: (pod, bytes) => {
       const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
+      const row = rowOfPod(shown, null, pod.uid);
       return {
         uid: pod.uid,
         namespace: pooledString(pod.namespace),
@@ -125,8 +126,8 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
         ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
         bytes: keptBytes(pod.uid, bytes),
         ...(localMask ? { mask: localMask } : {}),
-        row: rowOfPod(shown, null, pod.uid),
-        matrix: matrixPodOf(shown, matrixValues),
+        row,
+        matrix: matrixPodOf(shown, matrixValues, row),
       };
     },
     tree: (pod) => decodeStored(pod).pod,
