@@ -72,7 +72,9 @@ export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: st
 export function matrixPodOf(pod: PodTree, shared: SharedValues, columns: Pick<KubectlColumns, 'ready' | 'total' | 'restarts'> = kubectlColumns(pod)): MatrixPod {
   const workload = workloadOf(pod);
   const key = workloadKey(workload);
-  const containers = containerAspects(pod, (text) => shared.share(text, text));
+  const aspects = containerAspects(pod, (text) => shared.share(text, text));
+  // Held once per template rather than per pod: a fleet's pods are mostly replicas, each a Map and objects.
+  const containers = shared.share(`containers\0${JSON.stringify([...aspects])}`, aspects);
   return {
     ...shared.share(`workload\0${key}`, { workload, key }),
     name: strAt(objAt(pod.metadata).name),
