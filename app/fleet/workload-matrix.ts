@@ -74,7 +74,12 @@ export function matrixPodOf(pod: PodTree, shared: SharedValues, columns: Pick<Ku
   const key = workloadKey(workload);
   const aspects = containerAspects(pod, (text) => shared.share(text, text));
   // Held once per template rather than per pod: a fleet's pods are mostly replicas, each a Map and objects.
-  const containers = shared.share(`containers\0${JSON.stringify([...aspects])}`, aspects);
+  // JSON texts never hold a raw \0, so the key is unambiguous; an absent value is an empty text.
+  let containersKey = 'containers';
+  for (const [name, a] of aspects) {
+    containersKey += `\0${JSON.stringify(name)}\0${a.image === undefined ? '' : JSON.stringify(a.image)}\0${a.resources ?? ''}\0${a.args ?? ''}\0${a.env ?? ''}`;
+  }
+  const containers = shared.share(containersKey, aspects);
   return {
     ...shared.share(`workload\0${key}`, { workload, key }),
     name: strAt(objAt(pod.metadata).name),
