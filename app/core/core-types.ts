@@ -1,4 +1,4 @@
-import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers } from '../contract';
+import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers, Settings } from '../contract';
 import type { MaskPreset } from '../mask/mask-presets';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { StoredPod } from '../pod/stored-pod';
@@ -52,6 +52,7 @@ export type CoreRequest =
   | 'pods.version'
   | 'history.limits'
   | 'history.setLimits'
+  | 'memory.usage'
   | 'sources.setTime'
   | 'fleet.matrix'
   | 'fleet.watchMatrix'
@@ -99,6 +100,8 @@ export interface CoreOptions {
   /** Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a tree). */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
   history?: HistoryLimits;
+  /** The app's settings at start (the host's settings.json); default DEFAULT_SETTINGS. */
+  settings?: Settings;
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
