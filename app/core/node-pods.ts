@@ -111,7 +111,11 @@ export class NodePods {
         const uid = uidOfIncoming(pod);
         listed.add(uid);
         const held = this.entries.get(uid);
-        if (held && sameStored(held.pod, pod)) continue;
+        if (held && sameStored(held.pod, pod)) {
+          // Rows derived again for a new mask have no matrix pod: the link reopened with that mask brings it.
+          if (held.matrix === undefined && pod.row && pod.matrix) held.matrix = pod.matrix;
+          continue;
+        }
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
