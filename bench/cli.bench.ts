@@ -7,52 +7,18 @@
  *   (bare-list-pods.mjs); targets within 2.5x the time and 2x the peak memory.
  * The simulated kubelets run in their own processes, as a node's kubelet does.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from '../scripts/build-cli';
+import { interleaved, type Run } from './cli-runs';
 import { figure } from './figures';
 import { kubeletProcess } from './kubelet-spawn';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodescope = resolve(here, '..', 'bin', 'nodescope.js');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-interface Run {
-  ms: number;
-  /** Peak resident memory, KiB. */
-  rssKiB: number;
-}
-
-/** Runs `node ...args` to its end, output dropped; fails on a non-zero exit. */
-async function run(args: string[], rssFile: string): Promise<Run> {
-  const t = performance.now();
-  const proc = spawn(process.execPath, ['--require', join(here, 'peak-rss.cjs'), ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, NODESCOPE_BENCH_RSS_FILE: rssFile },
-  });
-  let stderr = '';
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((done) => proc.once('exit', done));
-  const ms = performance.now() - t;
-  if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`);
-  // A note on stderr would mean the sources ran, not the build this bench is about.
-  if (stderr) throw new Error(`node ${args.join(' ')} wrote to stderr: ${stderr}`);
-  return { ms, rssKiB: Number(await readFile(rssFile, 'utf8')) };
-}
-
-/** `rounds` runs of each side, in alternating order; the runs by side. */
-async function interleaved(sides: Record<string, string[]>, rounds: number, rssFile: string): Promise<Record<string, Run[]>> {
-  const runs: Record<string, Run[]> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
-  const names = Object.keys(sides);
-  for (const name of names) await run(sides[name]!, rssFile); // warm-up: every file in the page cache
-  for (let r = 0; r < rounds; r++) {
-    for (const name of r % 2 ? [...names].reverse() : names) runs[name]!.push(await run(sides[name]!, rssFile));
-  }
-  return runs;
-}
 
 export async function cliBench(): Promise<boolean> {
   await buildCli();

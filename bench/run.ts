@@ -19,6 +19,7 @@ import { podGeneratorBench } from './pod-generator.bench';
 import { podHistoryBench } from './pod-history.bench';
 import { simListBench } from './sim-list.bench';
 import { snapshotOpenBench } from './snapshot-open.bench';
+import { sshExportBench } from './ssh-export.bench';
 import { sshPathBench } from './ssh-path.bench';
 import { thousandNodesBench } from './thousand-nodes.bench';
 import { uiBench } from './ui.bench';
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'pod-history': podHistoryBench,
   'kubectl-yaml': kubectlYamlBench,
   'ssh-path': sshPathBench,
+  'ssh-export': sshExportBench,
   'log-tail': logTailBench,
   'pod-diff': podDiffBench,
   'snapshot-open': snapshotOpenBench,

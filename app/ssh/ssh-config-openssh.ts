@@ -43,11 +43,26 @@ async function withSlot<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The same ask while one is running (or waiting for a slot) shares its run, never an earlier run's answer:
+ * nodes opened together ask it of their one bastion, and 100 of them through one bastion spent seconds on it.
+ */
+const inFlight = new WeakMap<NodeJS.ProcessEnv, Map<string, Promise<SshGOutput>>>();
+
+/**
  * Runs `ssh -G` (print the evaluated config, connect nowhere): OpenSSH's own evaluator, with Match
  * exec, Include, canonicalisation and every default exactly as ssh would use them.
  */
 export function runSshG(binary: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<SshGOutput> {
-  return withSlot(() => spawnSshG(binary, args, env));
+  let asks = inFlight.get(env);
+  if (!asks) inFlight.set(env, (asks = new Map()));
+  const key = JSON.stringify([binary, ...args]);
+  let ask = asks.get(key);
+  if (!ask) {
+    ask = withSlot(() => spawnSshG(binary, args, env)).finally(() => asks.delete(key));
+    asks.set(key, ask);
+  }
+  // A copy each: callers refine the values in place (app/ssh/ssh-config.ts).
+  return ask.then(({ values, warnings }) => ({ values: new Map([...values].map(([k, v]) => [k, [...v]])), warnings: [...warnings] }));
 }
 
 function spawnSshG(binary: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<SshGOutput> {

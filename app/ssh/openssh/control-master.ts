@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { handedOnPrompter, unlessAborted, type Asker } from '../handed-on-prompter';
 import { cancelled, loginTimedOut, type SshError } from '../ssh-errors';
 import type { SshPrompter } from '../ssh-prompter';
@@ -127,8 +128,9 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
 export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
   const settings = await loginSettings(client, d, options.overrides);
   const who = `${settings.label.user}@${settings.label.host}:${settings.label.port}`;
-  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
-  if (await check(client, d, [])) {
+  // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it. Without one
+  // the check is not run: it can only fail, and at 100 nodes through a bastion its ssh runs cost seconds.
+  if (settings.userControlPath && (await check(client, d, []))) {
     options.announce?.(`${who}: using your own ControlMaster (ssh_config ControlPath)`);
     return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
   }
@@ -161,7 +163,8 @@ function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, 
     askers,
     abandon,
     done: (async () => {
-      if (await check(client, d, ['-S', path])) return options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
+      // No socket, no master of an earlier run to ask (an ssh run fewer per node when many open at once).
+      if (existsSync(path) && (await check(client, d, ['-S', path]))) return options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
       options.announce?.(`${who}: logging in, Nodescope's master ${path}`);
       await logIn(client, d, path, settings, prompter, options, abandon.signal);
     })().finally(() => {

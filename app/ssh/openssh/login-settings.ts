@@ -20,6 +20,8 @@ export interface LoginSettings {
   keepalive: { intervalMs: number; countMax: number };
   /** The -o flags that give the master these settings. */
   flags: string[];
+  /** Whether ssh_config names a ControlPath (a master of the user's own may be running there). */
+  userControlPath: boolean;
 }
 
 /** Who ssh logs in as, and where, from `ssh -G`. */
@@ -44,5 +46,7 @@ export async function loginSettings(client: OpenSshClient, d: OpenSshDestination
     connectTimeoutMs: timeoutMs,
     keepalive,
     flags: ['-o', `ConnectTimeout=${seconds(timeoutMs)}`, '-o', `ServerAliveInterval=${keepalive.intervalMs / 1000}`, '-o', `ServerAliveCountMax=${keepalive.countMax}`],
+    // `ssh -G` prints no controlpath line when none is set ("none" when set so).
+    userControlPath: ![undefined, 'none'].includes(g.values.get('controlpath')?.[0]),
   };
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runChecked } from '../../../e2e/harness/run-command';
 import { startSshHarness, type SshHarness } from '../../../e2e/harness/ssh-harness';
 import { createKubeletClient, type KubeletClient } from '../../kubelet/kubelet-client';
 import { pinName, rememberPin } from '../../kubelet-rest/kubelet-certificate-pins';
@@ -83,6 +84,24 @@ describe('the OpenSSH transport', () => {
       s.close();
     }
     expect(logins('nsharness-nosudo') - before).toBe(1);
+  });
+
+  it("rides the user's own master where their ssh_config names a ControlPath, logging in no more", async () => {
+    const config = join(dir, 'user-master.config');
+    const controlPath = join(dir, 'cm-%C');
+    await writeFile(config, ['Host target-nosudo', '  ControlMaster auto', `  ControlPath ${controlPath}`, 'Host *', `Include ${h.sshConfig}`, ''].join('\n'));
+    const ssh = (args: string[]) => runChecked('ssh', ['-F', config, ...args, '--', 'target-nosudo']);
+    await ssh(['-N', '-f']);
+    try {
+      const before = logins('nsharness-nosudo');
+      const s = await openSession('target-nosudo', config);
+      const conn = await s.connection();
+      expect((await runRemote(conn.channels, 'id -un')).stdout.trim()).toBe('nsharness-nosudo');
+      s.close();
+      expect(logins('nsharness-nosudo') - before).toBe(0);
+    } finally {
+      await ssh(['-O', 'exit']);
+    }
   });
 
   it('reads the kubelet REST API over a TCP stream through the master', async () => {
