@@ -4,6 +4,7 @@ import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';
+import type { MatrixPod } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
 import { SharedValues } from '../util/shared-values';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
@@ -14,10 +15,15 @@ export interface PodEntry {
   pod: StoredPod;
   /** The row of the pod as shown (after the node's field mask). */
   row: PodRow;
+  /** What the fleet matrix reads of the pod as shown, when the source took it as the pod arrived (a live node's link does). */
+  matrix?: MatrixPod;
 }
 
-/** A pod handed to the set, with its row under the set's mask when the source took it already (a link does). */
-export type IncomingPod = StoredPod & { row?: PodRow };
+/**
+ * A pod handed to the set, with its row and its matrix pod under the set's mask when the source took them
+ * already (a link does, from the fields it decoded of the pod).
+ */
+export type IncomingPod = StoredPod & { row?: PodRow; matrix?: MatrixPod };
 
 /** Shared by every node's rows: many pods have the same namespace, node, owner or labels. */
 const rowStrings = new SharedValues();
@@ -105,7 +111,11 @@ export class NodePods {
         const uid = uidOfIncoming(pod);
         listed.add(uid);
         const held = this.entries.get(uid);
-        if (held && sameStored(held.pod, pod)) continue;
+        if (held && sameStored(held.pod, pod)) {
+          // Rows derived again for a new mask have no matrix pod: the link reopened with that mask brings it.
+          if (held.matrix === undefined && pod.row && pod.matrix) held.matrix = pod.matrix;
+          continue;
+        }
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
@@ -181,12 +191,12 @@ export class NodePods {
     return this.mask ? applyFieldMask(tree, this.mask) : tree;
   }
 
-  /** A pod with a row has it under this set's mask already (taken by a link opened with that mask). */
+  /** A pod with a row (and a matrix pod) has it under this set's mask already (taken by a link opened with that mask). */
   private entryFor(pod: IncomingPod): PodEntry {
-    return { pod, row: pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask) };
+    return { pod, row: pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask), ...(pod.row && pod.matrix ? { matrix: pod.matrix } : {}) };
   }
 
-  /** Every row derived again (a new mask, or none), sent as a reset. */
+  /** Every row derived again (a new mask, or none), sent as a reset; the matrix reads the pods again too. */
   private rebuild(): void {
     for (const [uid, entry] of this.entries) this.entries.set(uid, { pod: entry.pod, row: rowOfPod(decodeStored(entry.pod).pod, this.mask) });
     this.deltas.push('reset');

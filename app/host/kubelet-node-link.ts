@@ -7,7 +7,9 @@
  */
 import { defaultSshTransport } from '../ssh/default-transport';
 import type { NodeState, PodRow } from '../contract';
-import type { FieldMask } from '../mask/field-mask';
+import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
 import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
@@ -91,9 +93,15 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
 
 /**
  * A pod as a node's watch holds it and the core keeps it (one object for both): its identity, its wire
- * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
+ * bytes, its row and what the fleet matrix reads of it; not its tree, which costs about six times its bytes
+ * and is decoded again on demand.
  */
-type LivePod = HeldPod & PodBytes & { row: PodRow };
+type LivePod = HeldPod & PodBytes & { row: PodRow; matrix: MatrixPod };
+
+/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
+let heldReads: FieldMask | undefined;
+/** The matrix values the pods of every node share (a template's containers, a workload). */
+const matrixValues = new SharedValues(10_000);
 
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
@@ -106,18 +114,24 @@ function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask |
     return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
   };
   return {
-    keep: (pod, bytes) => ({
-      uid: pod.uid,
-      namespace: pooledString(pod.namespace),
-      name: pod.name,
-      digest: pod.digest,
-      tombstone: pod.tombstone,
-      ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-      bytes: keptBytes(pod.uid, bytes),
-      ...(localMask ? { mask: localMask } : {}),
-      row: rowOfPod(pod.pod, shownMask, pod.uid),
-    }),
+    keep: (pod, bytes) => {
+      const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
+      const row = rowOfPod(shown, null, pod.uid);
+      return {
+        uid: pod.uid,
+        namespace: pooledString(pod.namespace),
+        name: pod.name,
+        digest: pod.digest,
+        tombstone: pod.tombstone,
+        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
+        bytes: keptBytes(pod.uid, bytes),
+        ...(localMask ? { mask: localMask } : {}),
+        row,
+        matrix: matrixPodOf(shown, matrixValues, row),
+      };
+    },
     tree: (pod) => decodeStored(pod).pod,
+    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
   };
 }
 
