@@ -1,6 +1,7 @@
 import { ContractError, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
+import { isNotHeld } from '../pod/stored-pod';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
@@ -11,6 +12,7 @@ import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { PromptBroker } from './prompt-broker';
+import { DEFAULT_ROWS_ONLY_ABOVE } from './whole-pods';
 import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
@@ -80,6 +82,13 @@ export function createCoreState(options: CoreOptions) {
   };
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
+  let rowsOnlyAbove = options.rowsOnlyAbove ?? DEFAULT_ROWS_ONLY_ABOVE;
+  /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the threshold. */
+  const fleetKeepsRowsOnly = () => {
+    let live = 0;
+    for (const record of nodes.values()) if (!record.offline) live++;
+    return live > rowsOnlyAbove;
+  };
   let nextId = 1;
   const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
@@ -147,7 +156,8 @@ export function createCoreState(options: CoreOptions) {
     const seen = new Set<string>();
     for (const pod of pods) {
       const uid = incomingUid(pod);
-      if (!uid) continue;
+      // A rows-only node keeps no versions: they would be the bytes it does not keep.
+      if (!uid || isNotHeld(pod)) continue;
       seen.add(uid);
       record.history.record(uid, 'LISTED', pod, time);
     }
@@ -166,7 +176,7 @@ export function createCoreState(options: CoreOptions) {
 
   const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
     const uid = incomingUid(pod);
-    if (uid) record.history.record(uid, type, pod, time);
+    if (uid && !isNotHeld(pod)) record.history.record(uid, type, pod, time);
     if (type === 'DELETED') record.pods.remove(pod);
     else record.pods.upsert(type, pod);
   };
@@ -194,11 +204,13 @@ export function createCoreState(options: CoreOptions) {
     linkReported(record, { phase: 'connecting', attempt: 1 });
     const mask = record.pods.fieldMask;
     record.info.maskHonoured = null;
+    delete record.info.rowsOnly;
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
       ...(mask ? { mask } : {}),
       heldBytes: (uid) => record.history.latestBytes(uid),
+      rowsOnly: fleetKeepsRowsOnly,
       prompter: prompts.prompterFor(id),
       events: {
         state: (state) => current() && linkReported(record, state),
@@ -228,6 +240,14 @@ export function createCoreState(options: CoreOptions) {
           publish(record);
         },
         metrics: (metrics) => current() && setMetrics(record, metrics),
+        rowsOnly: (rowsOnly) => {
+          if (!current()) return;
+          if (rowsOnly) record.info.rowsOnly = true;
+          else delete record.info.rowsOnly;
+          // Its history is of whole pods it no longer receives: kept as it was, it would look current.
+          if (rowsOnly) record.history.clear();
+          publish(record);
+        },
       },
     };
     record.link = options.openLink(request);
@@ -379,6 +399,12 @@ export function createCoreState(options: CoreOptions) {
     },
     set limits(next: HistoryLimits) {
       limits = next;
+    },
+    get rowsOnlyAbove() {
+      return rowsOnlyAbove;
+    },
+    set rowsOnlyAbove(next: number) {
+      rowsOnlyAbove = next;
     },
     presets,
     infoOf,

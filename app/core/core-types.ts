@@ -1,8 +1,8 @@
 import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers } from '../contract';
 import type { MaskPreset } from '../mask/mask-presets';
 import type { DecodedPod } from '../pod/pod-tree';
-import type { StoredPod } from '../pod/stored-pod';
 import type { NodeLink, NodeLinkRequest } from './node-link';
+import type { IncomingPod } from './node-pods';
 import type { HistoryLimits } from './pod-history';
 import type { SourceDiffJobsOptions } from './source-diff-jobs';
 
@@ -96,8 +96,11 @@ export interface CoreOptions {
    * now reaches another machine (the Node side ends a recording of the old one's pods there).
    */
   edited?(info: NodeInfo, sameMachine: boolean): Promise<void>;
-  /** Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a tree). */
-  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
+  /**
+   * Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a
+   * tree of a pod held, a rows-only node's are not).
+   */
+  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: IncomingPod[]): void;
   history?: HistoryLimits;
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
@@ -108,6 +111,8 @@ export interface CoreOptions {
   matrixPaceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
+  /** Above this many live sources, a node connecting keeps rows only (docs/app.md, "Rows-only nodes"); default DEFAULT_ROWS_ONLY_ABOVE. */
+  rowsOnlyAbove?: number;
 }
 
 /** A node the user added, as it is remembered across restarts. */

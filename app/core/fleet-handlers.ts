@@ -1,5 +1,5 @@
 import type { FieldMask } from '../mask/field-mask';
-import type { StoredPod } from '../pod/stored-pod';
+import { isNotHeld, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
@@ -39,7 +39,9 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
       // The sources as they are now; each pod is read as the build reaches it.
       const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: StoredPod[] } => {
         const { phase } = r.info.state;
-        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].map((e) => e.pod) };
+        // A rows-only node's pods are not held to be read (the matrix's fields come with the held pod in time).
+        if (r.pods.rowsOnly) return { id: idOf(r, i), error: 'keeps rows only: its pods are not held to compare' };
+        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].flatMap((e) => (isNotHeld(e.pod) ? [] : [e.pod])) };
         return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
       });
       const steps = (function* () {

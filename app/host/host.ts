@@ -73,6 +73,8 @@ export interface HostOptions {
   nodePrograms?: Partial<NodePrograms>;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
   logPollIntervalMs?: number;
+  /** Above this many live sources a node connecting keeps rows only (docs/app.md, "Rows-only nodes"). */
+  rowsOnlyAbove?: number;
 }
 
 /**
@@ -233,6 +235,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       liveLogs.podEvent(nodeId, type, pods);
     },
     ...(options.history ? { history: options.history } : {}),
+    ...(options.rowsOnlyAbove !== undefined ? { rowsOnlyAbove: options.rowsOnlyAbove } : {}),
   };
   const core = createCore(coreOptions);
   const podLogs = createPodLogsService({
@@ -349,7 +352,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }, call) => {
       const node = core.node(nodeId);
-      const pods = core.shownPods(nodeId, uids);
+      const pods = await core.shownPods(nodeId, uids);
       if (pods.length === 0) {
         throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
       }
@@ -413,7 +416,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...nodeInfoHandlers({
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
-      pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      pods: async (nodeId) => ({ pods: (await core.currentPods(nodeId)).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
       linkClosed: (nodeId) => linksClosed.get(nodeId),
       ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),
