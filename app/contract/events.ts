@@ -3,6 +3,7 @@ import { NodeMetricsEventSchema } from './node-metrics';
 import { NodeInfoSchema } from './nodes';
 import { NoticeSchema } from './notices';
 import { PromptSchema } from './prompts';
+import { SettingsSchema } from './settings';
 
 /**
  * Everything the app core pushes to every window: name → payload schema. A node's pod batches and
@@ -27,6 +28,8 @@ export const events = {
   notice: NoticeSchema,
   /** The notice's problem is over (a later save worked) or it was dismissed. */
   noticeClosed: z.object({ id: z.string() }),
+  /** The settings changed (in any window): all of them as they are now. */
+  settings: SettingsSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

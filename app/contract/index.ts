@@ -16,5 +16,6 @@ export * from './notices';
 export * from './pods';
 export * from './prompts';
 export * from './requests';
+export * from './settings';
 export * from './table-views';
 export * from './ws-wire';

@@ -16,6 +16,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
+import { SettingsChangeSchema, SettingsSchema } from './settings';
 import { PodFieldColumnRequestSchema, PodFieldColumnSchema, PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
@@ -157,6 +158,10 @@ export const requests = {
   /** How much history every source keeps; setting it applies to all sources at once. */
   'history.limits': { input: NoInput, output: HistoryLimitsSchema },
   'history.setLimits': { input: HistoryLimitsSchema, output: HistoryLimitsSchema },
+  /** The app's settings (settings.ts), each set or its default. */
+  'settings.get': { input: NoInput, output: SettingsSchema },
+  /** Changes the fields given, saves them and applies them at once; answers all settings as they are now. */
+  'settings.set': { input: SettingsChangeSchema, output: SettingsSchema },
   /**
    * Opens snapshot or recording files as offline sources. Without paths the host asks with its open
    * dialog (Electron); browser mode uploads files by POST to /upload instead (see ui-server).

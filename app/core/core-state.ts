@@ -1,4 +1,4 @@
-import { ContractError, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
+import { ContractError, DEFAULT_SETTINGS, type Settings, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
 import { isNotHeld } from '../pod/stored-pod';
@@ -12,7 +12,6 @@ import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { PromptBroker } from './prompt-broker';
-import { DEFAULT_ROWS_ONLY_ABOVE } from './whole-pods';
 import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
@@ -82,12 +81,12 @@ export function createCoreState(options: CoreOptions) {
   };
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
-  let rowsOnlyAbove = options.rowsOnlyAbove ?? DEFAULT_ROWS_ONLY_ABOVE;
-  /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the threshold. */
+  let settings = options.settings ?? DEFAULT_SETTINGS;
+  /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the setting. */
   const fleetKeepsRowsOnly = () => {
     let live = 0;
     for (const record of nodes.values()) if (!record.offline) live++;
-    return live > rowsOnlyAbove;
+    return live > settings.rowsOnlyAbove;
   };
   let nextId = 1;
   const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
@@ -400,11 +399,13 @@ export function createCoreState(options: CoreOptions) {
     set limits(next: HistoryLimits) {
       limits = next;
     },
-    get rowsOnlyAbove() {
-      return rowsOnlyAbove;
+    get settings() {
+      return settings;
     },
-    set rowsOnlyAbove(next: number) {
-      rowsOnlyAbove = next;
+    /** The settings changed (settings.set): every window is told. */
+    set settings(next: Settings) {
+      settings = next;
+      emit({ name: 'settings', payload: { ...next } });
     },
     presets,
     infoOf,

@@ -1,4 +1,4 @@
-import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers } from '../contract';
+import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers, Settings } from '../contract';
 import type { MaskPreset } from '../mask/mask-presets';
 import type { DecodedPod } from '../pod/pod-tree';
 import type { NodeLink, NodeLinkRequest } from './node-link';
@@ -102,6 +102,8 @@ export interface CoreOptions {
    */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: IncomingPod[]): void;
   history?: HistoryLimits;
+  /** The app's settings at start (the host's settings.json); default DEFAULT_SETTINGS. */
+  settings?: Settings;
   now?: () => number;
   /** Pod batches go out at most once per frame of this many ms (tests shorten it). */
   frameMs?: number;
@@ -111,8 +113,6 @@ export interface CoreOptions {
   matrixPaceMs?: number;
   /** Source comparisons' time slices and progress pace (tests shorten them). */
   diffJobs?: SourceDiffJobsOptions;
-  /** Above this many live sources, a node connecting keeps rows only (docs/app.md, "Rows-only nodes"); default DEFAULT_ROWS_ONLY_ABOVE. */
-  rowsOnlyAbove?: number;
 }
 
 /** A node the user added, as it is remembered across restarts. */

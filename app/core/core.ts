@@ -1,4 +1,4 @@
-import type { NodeInfo } from '../contract';
+import type { NodeInfo, Settings } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import type { CrashLog } from '../recording/crash-log';
@@ -43,6 +43,8 @@ export interface Core {
   keepCrashLog(nodeId: string, log: CrashLog): void;
   /** Every crash log the node's pod histories keep. */
   crashLogs(nodeId: string): CrashLog[];
+  /** The settings were changed (settings.set on the Node side, which keeps them): they apply at once. */
+  applySettings(settings: Settings): void;
   /** Marks the node as being recorded to path (undefined: no longer). */
   setRecording(nodeId: string, path: string | undefined): void;
   close(): Promise<void>;
@@ -97,6 +99,9 @@ export function createCore(options: CoreOptions): Core {
       if (path) record.info.recordingTo = path;
       else delete record.info.recordingTo;
       publish(record);
+    },
+    applySettings(settings) {
+      core.settings = settings;
     },
     subscribe: core.subscribe,
     close: core.close,

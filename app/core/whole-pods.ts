@@ -9,13 +9,6 @@ import { decodeStored, isNotHeld, type StoredPod } from '../pod/stored-pod';
 import type { NodeRecord } from './core-state';
 import { incomingUid } from './node-pods';
 
-/**
- * A node of 110 pods holds ~0.33 MB of pod bytes, more with their history: ~70 MB at 200 nodes, which a
- * desktop app can spare, against ~330 MB at 1,000. A fleet that size is looked at as rows and a matrix, one
- * pod opened at a time, which a GetPod answers in a round trip.
- */
-export const DEFAULT_ROWS_ONLY_ABOVE = 200;
-
 /** Why a rows-only node's pods are read from the node, for the messages that say what could not be. */
 export const ROWS_ONLY_WHY = 'it keeps rows only (more nodes are open than "Keep rows only above" in Settings), so its pods are read from the node when asked';
 

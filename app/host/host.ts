@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers } from '../contract';
+import { ContractError, detachedCall, type AddNodeSpec, type NodeInfo, type RequestHandlers, type SettingsChange } from '../contract';
 import packageJson from '../../package.json';
 import type { AppEvent } from '../core/app-event';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
@@ -30,6 +30,7 @@ import { tableHandlers } from './table-handlers';
 import { nodeInfoHandlers } from './node-info-service';
 import type { NodePrograms } from '../node-info/node-commands';
 import type { NodeReachable } from '../source/node-access';
+import { openSettingsStore } from './settings-store';
 import { openTableViewsStore } from './table-views-store';
 import { createJumpConnectionPool } from '../ssh/shared-jump-connections';
 import { createConcurrencyLimit, DEFAULT_OPEN_CONCURRENCY, DEFAULT_STALL_MS } from '../util/concurrency-limit';
@@ -61,6 +62,8 @@ export interface HostOptions {
   nodes?: AddNodeSpec[];
   /** How much pod history each source keeps; default DEFAULT_HISTORY_LIMITS. */
   history?: HistoryLimits;
+  /** Settings for this run only, over the saved ones (`nodescope ui --memory-budget`). */
+  settings?: SettingsChange;
   /**
    * The kubelet link the kinds that dial one open (ssh, unix), with what the kind tells it (`kind`);
    * default: openKubeletNodeLink. Tests put a simulated kubelet on this machine behind added nodes, to
@@ -73,8 +76,6 @@ export interface HostOptions {
   nodePrograms?: Partial<NodePrograms>;
   /** How often a followed container log is looked at for new lines; default 1 s (tests: less). */
   logPollIntervalMs?: number;
-  /** Above this many live sources a node connecting keeps rows only (docs/app.md, "Rows-only nodes"). */
-  rowsOnlyAbove?: number;
 }
 
 /**
@@ -179,6 +180,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   const presets = await openPresetStore(options.stateDir);
   const tableViews = await openTableViewsStore(options.stateDir);
+  const settings = await openSettingsStore(options.stateDir, { ...(options.settings ? { forThisRun: options.settings } : {}) });
   /** Each node's current link, for what is read through it besides the pods (container logs). */
   const links = new Map<string, NodeLink & Partial<NodeReachable>>();
   /** Each node's current link's end, for what follows its node (the kubelet's journal). */
@@ -235,7 +237,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       liveLogs.podEvent(nodeId, type, pods);
     },
     ...(options.history ? { history: options.history } : {}),
-    ...(options.rowsOnlyAbove !== undefined ? { rowsOnlyAbove: options.rowsOnlyAbove } : {}),
+    settings: settings.get(),
   };
   const core = createCore(coreOptions);
   const podLogs = createPodLogsService({
@@ -249,6 +251,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
   if (presets.problem) core.notices.raise('presets-unreadable', presets.problem.message, presets.problem.nextStep);
   if (tableViews.problem) core.notices.raise('table-views-unreadable', tableViews.problem.message, tableViews.problem.nextStep);
+  if (settings.problem) core.notices.raise('settings-unreadable', settings.problem.message, settings.problem.nextStep);
 
   /**
    * The remembered nodes; an unreadable list is moved aside whole (never written over), the app starts
@@ -413,6 +416,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     'recording.stop': ({ nodeId }) => recorder.stop(nodeId),
     ...podLogs.handlers,
     ...tableHandlers(core, tableViews),
+    'settings.get': () => settings.get(),
+    'settings.set': async (change) => {
+      const next = await settings.set(change);
+      core.applySettings(next);
+      return next;
+    },
     ...nodeInfoHandlers({
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),

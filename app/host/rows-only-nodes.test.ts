@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot } from '../contract';
 import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
@@ -35,7 +35,7 @@ const sockets = () => fleet.nodes.map((n) => n.sockets.shipped!);
 
 /** The app with the fleet's nodes added at once, every one live with all its pods. */
 async function appWithFleet(rowsOnlyAbove: number) {
-  const host = await createHost({ mode: 'browser', stateDir: join(await mkdtemp(join(dir, 'state-')), 'state'), demo: false, rowsOnlyAbove });
+  const host = await createHost({ mode: 'browser', stateDir: join(await mkdtemp(join(dir, 'state-')), 'state'), demo: false, settings: { rowsOnlyAbove } });
   hosts.push(host);
   const call = callerOf(host);
   await call('nodes.addMany', { nodes: sockets().map((socketPath) => ({ kind: 'unix', socketPath })) });
@@ -109,7 +109,7 @@ describe('above the rows-only threshold', () => {
     // The watch's deletions held back, as when the node's watch is behind: the row stays while the pod is gone.
     let holdDeletions = false;
     const core = createCore({
-      rowsOnlyAbove: 0,
+      settings: { ...DEFAULT_SETTINGS, rowsOnlyAbove: 0 },
       openLink: (request) =>
         openKubeletNodeLink(
           { ...request, events: { ...request.events, change: (type, pod) => (holdDeletions && type === 'DELETED' ? undefined : request.events.change(type, pod)) } },

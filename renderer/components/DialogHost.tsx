@@ -13,12 +13,13 @@ import { FollowPods } from './FollowPods';
 import { HelpPanel } from './HelpPanel';
 import { paletteItems } from './palette-items';
 import { PromptDialog } from './PromptDialog';
+import { SettingsDialog } from './SettingsDialog';
 import type { ColumnsUi } from './NodeView';
 import type { PodView } from './use-pod-view';
 import type { WindowSelectionView } from './use-window-selection';
 
 /** The dialogs the window opens one at a time (from a button, a key or the palette). */
-export type WindowDialog = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | 'columns';
+export type WindowDialog = 'addNode' | 'addMany' | 'export' | 'help' | 'compareSources' | 'comparePod' | 'palette' | 'columns' | 'settings';
 
 /**
  * The window's dialogs: the one open, the node being edited, and the app core's pending question
@@ -72,6 +73,7 @@ export function DialogHost(props: {
         </FollowPods>
       )}
       {dialog === 'help' && <HelpPanel onClose={onClose} />}
+      {dialog === 'settings' && <SettingsDialog bridge={model.bridge} onClose={onClose} onSaved={props.onDone} />}
       {/* A saved view applies to the table shown: one node's, or the one over several sources. */}
       {dialog === 'palette' && (
         <CommandPalette items={paletteItems(model.nodes, { node: selection.selectNode, group: selection.setChecked }, selection.fleet ? props.fleetPaletteViews.current : props.columns.paletteViews)} onClose={onClose} />

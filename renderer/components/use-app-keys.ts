@@ -5,7 +5,7 @@ import { moveSelection } from '../keys/move-selection';
 import { isTyping } from '../keys/key-bindings';
 import { useKeyListener, useShortcuts } from '../keys/use-shortcuts';
 
-type AppDialog = 'help' | 'palette' | 'comparePod' | 'export' | 'compareSources' | 'columns';
+type AppDialog = 'help' | 'palette' | 'comparePod' | 'export' | 'compareSources' | 'columns' | 'settings';
 
 /** The page's own keys (key-bindings.ts): filter, help, palette, pod moves, sorting, dialogs and Esc. */
 export function useAppKeys(a: {
@@ -32,6 +32,7 @@ export function useAppKeys(a: {
     },
     help: () => a.setDialog('help'),
     palette: () => a.setDialog('palette'),
+    settings: () => a.setDialog('settings'),
     move: table
       ? (move) => {
           const uid = moveSelection(table(), a.selectedUid, move as Move);

@@ -21,7 +21,8 @@ export type Command =
   | 'fields'
   | 'columns'
   | 'logs'
-  | 'nodeInfo';
+  | 'nodeInfo'
+  | 'settings';
 
 export interface KeyBinding {
   /** KeyboardEvent.key values; an upper-case letter is Shift+letter. */
@@ -78,6 +79,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ['m'], help: 'Choose the fields of the field mask (mask builder)', command: 'fields', title: 'Fields: mask builder…' },
   { keys: ['v'], help: 'Columns: show, hide, reorder, add a column of any pod field; save the filter, sort and columns as a view', command: 'columns', title: 'Columns and saved views…' },
   { keys: [], help: 'Compare two sources', command: 'compareSources', title: 'Compare sources…' },
+  { keys: [','], help: 'Settings: the memory budget', command: 'settings', title: 'Settings…' },
   { keys: [], widgetKeys: ['Enter', 'Shift+Enter'], help: 'In Find in JSON: the next or previous match' },
   { keys: [], widgetKeys: ['n', 'p'], help: 'In a diff: the next or previous change' },
   { keys: [], widgetKeys: ['ArrowUp', 'ArrowDown'], help: 'In a comparison of sources or the palette: the next or previous entry (Enter opens it)' },
