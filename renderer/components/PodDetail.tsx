@@ -36,6 +36,8 @@ export function PodDetail(props: {
   logsRequest?: number;
   /** Whether the source is live, so its logs can be followed. */
   live?: boolean;
+  /** The node keeps rows only: the pod is read from the node as it is opened. */
+  rowsOnly?: boolean;
 }) {
   const [tab, setTab] = useState<Tab>(props.logsRequest ? 'logs' : 'summary');
   useEffect(() => {
@@ -138,6 +140,12 @@ export function PodDetail(props: {
             </button>
           </p>
         )}
+        {detail?.fetchedAt !== undefined && (
+          <p className="muted" role="note">
+            Read from the node when opened, {timeText(detail.fetchedAt)}: this node keeps rows only (more nodes are open than &quot;Keep rows only above&quot; in
+            Settings), so no earlier versions are kept.
+          </p>
+        )}
       </div>
       <Tabs label="Pod views" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="detail-body">
         {error && (
@@ -145,7 +153,7 @@ export function PodDetail(props: {
             {error}
           </p>
         )}
-        {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
+        {!detail && !error && tab !== 'history' && <p className="muted">{props.rowsOnly ? 'Reading the pod from the node…' : 'Loading…'}</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'resources' && <PodResourcesView containers={detail.summary.containers.map((c) => c.name)} metrics={props.metrics} />}
         {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}
