@@ -4,6 +4,7 @@ import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
 import { decodeStored, isNotHeld, sameStored, type HeldStored, type PodNotHeld, type StoredPod } from '../pod/stored-pod';
+import type { MatrixPod } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
 import { SharedValues } from '../util/shared-values';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
@@ -17,13 +18,15 @@ export interface PodEntry {
   pod: HeldStored;
   /** The row of the pod as shown (after the node's field mask). */
   row: PodRow;
+  /** What the fleet matrix reads of the pod as shown, when the source took it as the pod arrived (a live node's link does). */
+  matrix?: MatrixPod;
 }
 
 /**
- * A pod handed to the set, with its row under the set's mask when the source took it already (a link does);
- * a rows-only node's comes as its row and digest only.
+ * A pod handed to the set, with its row and its matrix pod under the set's mask when the source took them
+ * already (a link does, from the fields it decoded of the pod); a rows-only node's comes as those and its digest only.
  */
-export type IncomingPod = (StoredPod & { row?: PodRow }) | (PodNotHeld & { row: PodRow });
+export type IncomingPod = (StoredPod & { row?: PodRow; matrix?: MatrixPod }) | (PodNotHeld & { row: PodRow; matrix: MatrixPod });
 
 /** Shared by every node's rows: many pods have the same namespace, node, owner or labels. */
 const rowStrings = new SharedValues();
@@ -193,14 +196,15 @@ export class NodePods {
     return false;
   }
 
-  /** A pod with a row has it under this set's mask already (taken by a link opened with that mask). */
+  /** A pod with a row (and a matrix pod) has it under this set's mask already (taken by a link opened with that mask). */
   private entryFor(pod: IncomingPod): PodEntry {
-    return { pod, row: isNotHeld(pod) ? pod.row : (pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask)) };
+    const row = isNotHeld(pod) ? pod.row : (pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask));
+    return { pod, row, ...(pod.row && pod.matrix ? { matrix: pod.matrix } : {}) };
   }
 
   /**
-   * Every row derived again (a new mask, or none), sent as a reset. Rows of pods not held cannot be: they go,
-   * and the node's link, opened again with the new mask, lists them again.
+   * Every row derived again (a new mask, or none), sent as a reset; the matrix reads the pods again too. Rows
+   * of pods not held cannot be: they go, and the node's link, opened again with the new mask, lists them again.
    */
   private rebuild(): void {
     for (const [uid, entry] of this.entries) {

@@ -6,6 +6,7 @@
  * received; the rest is steps (workloadMatrixSteps) the core runs in time slices.
  */
 import { kubectlColumns } from '../pod/view/kubectl-columns';
+import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 import { SharedValues } from '../util/shared-values';
@@ -54,6 +55,15 @@ export interface MatrixPod {
   restarts: number;
   containers: ContainerAspects;
 }
+
+/**
+ * Every field matrixPodOf reads: the row's (its workload, phase, READY and RESTARTS are read from the same
+ * fields) and each container's aspects drift compares (containerAspects).
+ */
+export const MATRIX_READ_PATHS = [
+  ...ROW_READ_PATHS,
+  ...['containers', 'initContainers'].flatMap((list) => ['image', 'resources', 'command', 'args', 'env'].map((f) => `spec.${list}.${f}`)),
+] as const;
 
 /** A source's pods as the matrix reads them, or why it could not be read. */
 export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };

@@ -7,7 +7,9 @@
  */
 import { defaultSshTransport } from '../ssh/default-transport';
 import { ContractError, type NodeState, type PodRow } from '../contract';
-import type { FieldMask } from '../mask/field-mask';
+import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
 import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
@@ -91,10 +93,16 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
 
 /**
  * A pod as a node's watch holds it and the core keeps it (one object for both): its identity, its wire
- * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
- * A rows-only node's holds no bytes (PodNotHeld): its whole object is read from the node when opened.
+ * bytes, its row and what the fleet matrix reads of it; not its tree, which costs about six times its bytes
+ * and is decoded again on demand. A rows-only node's holds no bytes (PodNotHeld): its whole object is read
+ * from the node when opened.
  */
-type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow };
+type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow; matrix: MatrixPod };
+
+/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
+let heldReads: FieldMask | undefined;
+/** The matrix values the pods of every node share (a template's containers, a workload). */
+const matrixValues = new SharedValues(10_000);
 
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
@@ -113,19 +121,24 @@ function livePodHolding(
     return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
   };
   return {
-    keep: (pod, bytes) => ({
-      uid: pod.uid,
-      namespace: pooledString(pod.namespace),
-      name: pod.name,
-      digest: pod.digest,
-      tombstone: pod.tombstone,
-      ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-      ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
-      row: rowOfPod(pod.pod, shownMask, pod.uid),
-    }),
+    keep: (pod, bytes) => {
+      const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
+      return {
+        uid: pod.uid,
+        namespace: pooledString(pod.namespace),
+        name: pod.name,
+        digest: pod.digest,
+        tombstone: pod.tombstone,
+        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
+        ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
+        row: rowOfPod(shown, null, pod.uid),
+        matrix: matrixPodOf(shown, matrixValues),
+      };
+    },
     // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
     // apply then shows as a change with nothing visible changed, never as no change.
     tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
+    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
   };
 }
 
