@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView } from '../contract';
 import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
@@ -101,6 +101,12 @@ describe('above the rows-only threshold', () => {
     await call('pods.export', { nodeId: node.id, uids: 'all', format: 'ndjson', path });
     const exported = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { metadata: { uid: string } });
     expect(exported.map((p) => p.metadata.uid).sort()).toEqual(rows.map((r) => r.uid).sort());
+
+    // The fleet matrix reads what each pod's row came with: the same matrix as nodes that keep whole pods.
+    const rowsOnlyMatrix = await call<WorkloadMatrixView>('fleet.matrix', { nodeIds: nodes.map((n) => n.id) });
+    expect(rowsOnlyMatrix.sources.filter((s) => s.error)).toEqual([]);
+    const whole = await appWithFleet(NODES);
+    expect(await whole.call<WorkloadMatrixView>('fleet.matrix', { nodeIds: whole.nodes.map((n) => n.id) })).toEqual(rowsOnlyMatrix);
   }, 60_000);
 
   it('says plainly that a pod the node no longer has is gone, while its row is still shown', async () => {
