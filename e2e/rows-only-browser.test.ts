@@ -4,21 +4,17 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from '../app/host/host';
 import type { PodObject } from '../app/pod/pod-tree';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
-import type { UiServer } from '../app/ui-server/ui-server';
-import { openUiInChromium } from './testing/ui-in-chromium';
+import { openHostInChromium } from './testing/ui-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 const NODES = ['rows-a', 'rows-b'];
 
 let kubelets: SimulatedKubelet[] = [];
-let inspector: Host;
-let server: UiServer;
-let browser: BrowserContext;
+let ui: Awaited<ReturnType<typeof openHostInChromium>> | undefined;
 let page: Page;
 
 beforeAll(async () => {
@@ -26,20 +22,13 @@ beforeAll(async () => {
   const work = mkdtempSync(join(tmpdir(), 'ns-e2e-rows-only-'));
   const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
   kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 12, seed: 31 + i, nodeName })));
-  inspector = await createHost({
-    mode: 'browser',
-    stateDir: join(work, 'state'),
-    demo: false,
-    settings: { rowsOnlyAbove: 1 },
-    nodes: sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath })),
-  });
-  ({ server, browser, page } = await openUiInChromium(inspector, join(work, 'chromium')));
+  const nodes = sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath }));
+  ui = await openHostInChromium({ mode: 'browser', stateDir: join(work, 'state'), demo: false, settings: { rowsOnlyAbove: 1 }, nodes }, join(work, 'chromium'));
+  page = ui.page;
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await inspector?.close();
+  await ui?.close();
   await Promise.all(kubelets.map((k) => k.stop()));
 });
 
