@@ -711,4 +711,24 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('draws only the sources on screen when many are compared as rows, and scrolls to the last', { timeout: 120_000 }, async () => {
+    const { page, errors } = await open('events=0&fleet=180');
+    // Groups of 45: pool-a is worker-001, worker-005, ... worker-177.
+    await page.getByRole('button', { name: 'Include the group pool-a' }).click();
+    await page.getByRole('heading', { name: '45 sources' }).waitFor();
+    await page.getByRole('tab', { name: /^Compare/ }).click();
+    const bySource = page.getByRole('table', { name: 'Sources by workload' });
+    await bySource.waitFor();
+    const drawn = () => bySource.locator('tbody tr[data-source-row]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-source-row')));
+    await expect.poll(async () => (await drawn())[0]).toBe('worker-001');
+    // The status still counts every source; the table holds only those near the screen.
+    await expect.poll(() => page.locator('.matrix-bar [role=status]').textContent()).toMatch(/over 45 sources/);
+    expect((await drawn()).length).toBeLessThan(45);
+    await page.locator('.matrix-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(async () => (await drawn()).at(-1)).toBe('worker-177');
+    expect(await drawn()).not.toContain('worker-001');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

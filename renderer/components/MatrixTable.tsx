@@ -1,9 +1,14 @@
-import { useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { WorkloadMatrixView } from '../../app/contract/fleet';
 import { phaseText } from '../../app/fleet/matrix-export';
 import { driftedSources, visibleMatrix, type MatrixRowView } from './matrix-view';
 
 const ROWS_AT_FIRST = 300;
+/** Past this many sources as rows, only the rows on screen are drawn: a thousand nodes times every workload is too many cells to lay out on each rebuild. */
+const VIRTUAL_FROM = 40;
+/** A source row's height before it is measured (a cell with drift text is taller). */
+const SOURCE_ROW_PX = 30;
 
 /** A cell picked for a pod-against-pod comparison: its first pod, on the source of that column. */
 export interface CellPick {
@@ -76,6 +81,32 @@ function SourceHeader({ source, scope }: { source: WorkloadMatrixView['sources']
   );
 }
 
+/** Where a drawn source row sits for the virtualizer, which measures it (a row with drift text is taller). */
+interface RowPlace {
+  index: number;
+  measure: (el: Element | null) => void;
+}
+
+/**
+ * The transposed body, a row per source. Many sources: only those on screen are in the table, between two
+ * spacer rows that keep the scroll height (a <table>'s rows cannot be positioned one by one).
+ */
+function SourceRows({ sources, scrollRef, row }: { sources: number[]; scrollRef: RefObject<HTMLDivElement | null>; row: (i: number, place?: RowPlace) => ReactNode }) {
+  const virtual = sources.length > VIRTUAL_FROM;
+  const virtualizer = useVirtualizer({ count: virtual ? sources.length : 0, getScrollElement: () => scrollRef.current, estimateSize: () => SOURCE_ROW_PX, overscan: 8 });
+  if (!virtual) return <tbody>{sources.map((i) => row(i))}</tbody>;
+  const items = virtualizer.getVirtualItems();
+  const top = items[0]?.start ?? 0;
+  const bottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  return (
+    <tbody>
+      {top > 0 && <tr aria-hidden="true" className="matrix-spacer" style={{ height: top }} />}
+      {items.map((item) => row(sources[item.index]!, { index: item.index, measure: virtualizer.measureElement }))}
+      {bottom > 0 && <tr aria-hidden="true" className="matrix-spacer" style={{ height: bottom }} />}
+    </tbody>
+  );
+}
+
 /**
  * Rows are workloads, columns the sources (or, transposed, a row per source: a hundred nodes read down
  * the page); a cell is ready/pods, phase and restarts. A row with drift is marked and its differing cells
@@ -96,6 +127,7 @@ export function MatrixTable({ matrix, onComparePair }: { matrix: WorkloadMatrixV
   const [differOnly, setDifferOnly] = useState(false);
   const [transposed, setTransposed] = useState(matrix.sources.length > 20);
   const [all, setAll] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const { rows: matching, sources } = visibleMatrix(matrix, { query, driftOnly, differOnly });
   // Nodes that run different things make thousands of rows: the first few hundred are drawn until asked.
   const shown = all ? matching : matching.slice(0, ROWS_AT_FIRST);
@@ -130,7 +162,7 @@ export function MatrixTable({ matrix, onComparePair }: { matrix: WorkloadMatrixV
         </label>
         <span className="muted small">{first ? 'Now pick another cell of that workload to compare their pods' : 'Pick two cells of a workload to compare their pods'}</span>
       </div>
-      <div className="matrix-scroll">
+      <div className="matrix-scroll" ref={scrollRef}>
         {transposed ? (
           <table className="matrix" aria-label="Sources by workload">
             <thead>
@@ -141,14 +173,16 @@ export function MatrixTable({ matrix, onComparePair }: { matrix: WorkloadMatrixV
                 ))}
               </tr>
             </thead>
-            <tbody>
-              {sources.map((i) => (
-                <tr key={matrix.sources[i]!.id} data-source-row={matrix.sources[i]!.id}>
+            <SourceRows
+              sources={sources}
+              scrollRef={scrollRef}
+              row={(i, place) => (
+                <tr key={matrix.sources[i]!.id} data-source-row={matrix.sources[i]!.id} {...(place ? { 'data-index': place.index, ref: place.measure } : {})}>
                   <SourceHeader source={matrix.sources[i]!} scope="row" />
                   {shown.map((row) => cell(row, i))}
                 </tr>
-              ))}
-            </tbody>
+              )}
+            />
           </table>
         ) : (
           <table className="matrix" aria-label="Workloads by source">
