@@ -190,12 +190,6 @@ export class NodePods {
     return this.mask ? applyFieldMask(tree, this.mask) : tree;
   }
 
-  /** Whether the set holds rows only (a rows-only node's): its pods' whole objects are read from the node. */
-  get rowsOnly(): boolean {
-    for (const entry of this.entries.values()) return isNotHeld(entry.pod);
-    return false;
-  }
-
   /** A pod with a row (and a matrix pod) has it under this set's mask already (taken by a link opened with that mask). */
   private entryFor(pod: IncomingPod): PodEntry {
     const row = isNotHeld(pod) ? pod.row : (pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask));

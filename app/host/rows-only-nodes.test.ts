@@ -9,6 +9,7 @@ import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
 import { podToKubectlJson } from '../pod/kubectl-json';
+import type { PodObject } from '../pod/pod-tree';
 import { startSimulatedFleet, type SimulatedFleet } from '../sim/simulated-fleet';
 import { scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { pollUntil } from '../testing/poll-until';
@@ -58,8 +59,10 @@ async function nodesGetPod(socketPath: string, uid: string): Promise<string> {
 }
 
 describe('above the rows-only threshold', () => {
-  it('keeps rows and digests, never the bytes, and says the node keeps rows only', async () => {
+  it('keeps rows and digests, never the bytes, says the node keeps rows only, and still sees each change', async () => {
     const held: IncomingPod[] = [];
+    const changed: IncomingPod[] = [];
+    let phase = '';
     const socketPath = sockets()[0]!;
     const link = openKubeletNodeLink(
       {
@@ -67,7 +70,7 @@ describe('above the rows-only threshold', () => {
         spec: { kind: 'unix', socketPath },
         prompter: scriptedPrompter({}),
         rowsOnly: () => true,
-        events: { state: () => {}, reset: (pods) => held.splice(0, held.length, ...pods), change: () => {}, rowsOnly: (r) => expect(r).toBe(true) },
+        events: { state: (s) => (phase = s.phase), reset: (pods) => held.splice(0, held.length, ...pods), change: (_type, pod) => changed.push(pod), rowsOnly: (r) => expect(r).toBe(true) },
       },
       { localSocket: socketPath, metricsIntervalMs: 60_000 },
     );
@@ -77,6 +80,16 @@ describe('above the rows-only threshold', () => {
         expect(pod).not.toHaveProperty('bytes');
         expect(pod).toMatchObject({ notHeld: true, digest: expect.any(String), row: { uid: expect.any(String) } });
       }
+      // A change on the node once watched: a new digest, so a new row, without any bytes kept to compare.
+      await pollUntil('the node live', () => phase === 'live');
+      const sim = fleet.nodes[0]!;
+      const uid = held[0]!.row!.uid;
+      const pod = sim.store.get(uid)!;
+      const meta = pod.metadata as PodObject;
+      sim.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), rows: 'only' } } } });
+      const seen = await pollUntil('the change', () => changed.find((p) => p.row?.uid === uid));
+      expect(seen.row?.labels).toMatchObject({ rows: 'only' });
+      expect(seen).not.toHaveProperty('bytes');
     } finally {
       await link.close();
     }
