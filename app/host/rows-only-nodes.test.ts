@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView, type DiffResult } from '../contract';
 import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
@@ -125,6 +125,15 @@ describe('above the rows-only threshold', () => {
     expect(rowsOnlyMatrix.sources.filter((s) => s.error)).toEqual([]);
     const whole = await appWithFleet(NODES);
     expect(await whole.call<WorkloadMatrixView>('fleet.matrix', { nodeIds: whole.nodes.map((n) => n.id) })).toEqual(rowsOnlyMatrix);
+
+    // A node comparison reads both nodes' pods from them: what whole pods give.
+    const compare = async (c: typeof call, [left, right]: NodeInfo[]) => {
+      const { counts, entries, left: l } = await c<DiffResult>('diff.run', { left: { nodeId: left!.id }, right: { nodeId: right!.id } });
+      return { counts, entries, podCount: l.podCount };
+    };
+    const rowsOnlyDiff = await compare(call, nodes);
+    expect(rowsOnlyDiff.podCount).toBe(fleet.nodes[0]!.store.list().length);
+    expect(rowsOnlyDiff).toEqual(await compare(whole.call, whole.nodes));
   }, 60_000);
 
   it('says plainly that a pod the node no longer has is gone, while its row is still shown', async () => {
