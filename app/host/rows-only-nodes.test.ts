@@ -113,6 +113,7 @@ describe('above the rows-only threshold', () => {
 
     // What needs every version says it is not kept, and why.
     await expect(call('pods.history', { nodeId: node.id, uid })).rejects.toThrow(/not kept for .*keeps rows only/);
+    await expect(call('recording.start', { nodeId: node.id, path: join(dir, 'rows-only.recording.ndjson') })).rejects.toThrow(/cannot be recorded here: it keeps rows only/);
 
     // An export reads the node's pods: every one, whole.
     const path = join(dir, 'rows-only-export.ndjson');
