@@ -65,8 +65,11 @@ export function PodDetail(props: {
     };
   }, [bridge, nodeId, uid, row]);
 
-  // The hub's history knows when the pod last changed and what, also from before this window opened.
+  // The hub's history knows when the pod last changed and what, also from before this window opened (a
+  // rows-only node keeps none).
+  const { rowsOnly } = props;
   useEffect(() => {
+    if (rowsOnly) return setLastChange(null);
     let current = true;
     bridge.request('pods.history', { nodeId, uid }).then(
       (h) => {
@@ -78,7 +81,7 @@ export function PodDetail(props: {
     return () => {
       current = false;
     };
-  }, [bridge, nodeId, uid, row]);
+  }, [bridge, nodeId, uid, row, rowsOnly]);
   const changed = lastChange?.uid === uid && isRecent(lastChange.version.time, now) ? lastChange.version : null;
 
   // Printed here from the pod's kubectl JSON by the code the CLI prints -o yaml with, only while it is shown.
