@@ -115,15 +115,22 @@ async function openAll(sockets: string[]): Promise<Opened> {
   let failure: string | null = null;
   let done!: () => void;
   const allListed = new Promise<void>((r) => (done = r));
-  const check = () => (failure || [...listed].filter((id) => live.has(id)).length === sockets.length) && done();
+  /** Nodes both live and listed, counted as they come: the core's own stall is measured here, not this bench's. */
+  let ready = 0;
+  const note = (set: Set<string>, other: Set<string>, id: string) => {
+    if (set.has(id)) return;
+    set.add(id);
+    if (other.has(id)) ready++;
+  };
+  const check = () => (failure || ready === sockets.length) && done();
   host.subscribe((event) => {
     if (event.name === 'podDeltas') {
       // A node's first reset can be empty, sent as it connects; its list comes in the next.
-      if (event.payload.reset && event.payload.upserts.length > 0) listed.add(event.payload.nodeId);
+      if (event.payload.reset && event.payload.upserts.length > 0) note(listed, live, event.payload.nodeId);
       else changes += event.payload.upserts.length + event.payload.removals.length;
     } else if (event.name === 'nodeState') {
       const node = event.payload;
-      if (node.state.phase === 'live') live.add(node.id);
+      if (node.state.phase === 'live') note(live, listed, node.id);
       if (node.state.phase === 'error') failure ??= `${node.label}: ${node.state.cause}`;
     } else return;
     check();

@@ -369,6 +369,23 @@ describe('hub: whole-node work goes in time slices', () => {
     return { ...h, node };
   }
 
+  it('adds many nodes at once in slices, the event loop getting turns between them', async () => {
+    const hub = createCore({ openLink: () => ({ close: async () => undefined }), sliceMs: 0, frameMs: 1 });
+    open.push(hub);
+    const added = new Set<string>();
+    const seen: number[] = [];
+    hub.subscribe((e) => {
+      if (e.name !== 'nodeState') return;
+      // How many nodes were added by the loop's next turn after the first one.
+      if (added.size === 0) setImmediate(() => seen.push(added.size));
+      added.add(e.payload.id);
+    });
+    const result = await handleRequest(hub.handlers, 'nodes.addMany', { nodes: Array.from({ length: 50 }, (_, i) => ({ kind: 'unix', socketPath: `/run/n${i}.sock` })) });
+    expect(result.ok && (result.value as NodeInfo[]).length).toBe(50);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeLessThan(50);
+  });
+
   it('takes the watch\'s pod changes and answers other requests while a mask preview of a big node is under way', async () => {
     const pods = bigNode(400);
     const { hub, call, source, node } = await busyHub(pods);

@@ -5,7 +5,7 @@
  * Each pod is read once into what the matrix needs of it (matrixPodOf), which the core keeps per pod as
  * received; the rest is steps (workloadMatrixSteps) the core runs in time slices.
  */
-import { kubectlColumns } from '../pod/view/kubectl-columns';
+import { kubectlColumns, type KubectlColumns } from '../pod/view/kubectl-columns';
 import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
@@ -68,11 +68,11 @@ export const MATRIX_READ_PATHS = [
 /** A source's pods as the matrix reads them, or why it could not be read. */
 export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };
 
-export function matrixPodOf(pod: PodTree, shared: SharedValues): MatrixPod {
+/** `columns`: kubectl's columns of the pod when known already (its row has them). */
+export function matrixPodOf(pod: PodTree, shared: SharedValues, columns: Pick<KubectlColumns, 'ready' | 'total' | 'restarts'> = kubectlColumns(pod)): MatrixPod {
   const workload = workloadOf(pod);
   const key = workloadKey(workload);
   const containers = containerAspects(pod, (text) => shared.share(text, text));
-  const columns = kubectlColumns(pod);
   return {
     ...shared.share(`workload\0${key}`, { workload, key }),
     name: strAt(objAt(pod.metadata).name),

@@ -136,7 +136,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
   // dropped: the server is idle then and V8's own reducer runs (released at once, the reconnect that
   // followed cost a fifth more CPU growing the heap back).
-  const memory = createMemoryRelease();
+  // Not while nodes are still being opened (a thousand at once): the collection would stall their opening.
+  const memory = createMemoryRelease({ busy: () => openLimit.active() + openLimit.waiting() > 0 });
   /** Nodes whose current link has shown its first list. */
   const listedSinceConnect = new Set<string>();
 

@@ -123,6 +123,7 @@ function livePodHolding(
   return {
     keep: (pod, bytes) => {
       const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
+      const row = rowOfPod(shown, null, pod.uid);
       return {
         uid: pod.uid,
         namespace: pooledString(pod.namespace),
@@ -131,8 +132,8 @@ function livePodHolding(
         tombstone: pod.tombstone,
         ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
         ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
-        row: rowOfPod(shown, null, pod.uid),
-        matrix: matrixPodOf(shown, matrixValues),
+        row,
+        matrix: matrixPodOf(shown, matrixValues, row),
       };
     },
     // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not

@@ -60,15 +60,20 @@ function prunedSource(mask: FieldMask): string {
 
 /** Compiled per mask (by its canonical paths); a holder uses one or two masks for the life of the app. */
 const pruned = new Map<string, MessageDecoder>();
+/** The same by the mask object, which a holder hands in for every pod: no key to build per pod. */
+const prunedByMask = new WeakMap<FieldMask, MessageDecoder>();
 
 function prunedDecoder(mask: FieldMask): MessageDecoder {
+  let decoder = prunedByMask.get(mask);
+  if (decoder !== undefined) return decoder;
   const key = mask.paths.join(',');
-  let decoder = pruned.get(key);
+  decoder = pruned.get(key);
   if (decoder === undefined) {
     const { byName, messages } = compiledDecoders();
     decoder = compileFunctions<MessageDecoder>(prunedSource(mask), { decoders: byName, schemas: messages });
     pruned.set(key, decoder);
   }
+  prunedByMask.set(mask, decoder);
   return decoder;
 }
 
