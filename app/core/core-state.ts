@@ -82,9 +82,11 @@ export function createCoreState(options: CoreOptions) {
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let settings = options.settings ?? DEFAULT_SETTINGS;
+  /** Nodes an addMany has still to add: counted in the rows-only choice, so a batch's first nodes choose as its last do. */
+  let nodesComing = 0;
   /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the setting. */
   const fleetKeepsRowsOnly = () => {
-    let live = 0;
+    let live = nodesComing;
     for (const record of nodes.values()) if (!record.offline) live++;
     return live > settings.rowsOnlyAbove;
   };
@@ -315,6 +317,25 @@ export function createCoreState(options: CoreOptions) {
     return record;
   };
 
+  /** Adds the nodes a step at a time (nodes.addMany's time slices), counting those still to come (nodesComing). */
+  function* addNodesSteps(specs: NodeSpec[]): Generator<void, NodeRecord[]> {
+    nodesComing += specs.length;
+    let taken = 0;
+    const added: NodeRecord[] = [];
+    try {
+      for (const spec of specs) {
+        // No longer coming before it is added: counted once, as a record, when its link asks.
+        taken++;
+        nodesComing--;
+        added.push(addNode(spec));
+        yield;
+      }
+    } finally {
+      nodesComing -= specs.length - taken;
+    }
+    return added;
+  }
+
   /**
    * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
    * unmasked behind the user's back: it waits in error, saying so, until they set a mask or connect.
@@ -421,6 +442,7 @@ export function createCoreState(options: CoreOptions) {
     disconnect,
     closeLink,
     addNode,
+    addNodesSteps,
     setRecordMask,
     restore,
     openOffline,
