@@ -27,8 +27,12 @@ const HEALTHY = ['worker-1', 'worker-2', 'worker-3'];
 describe('nodescope pods with several sources', () => {
   it('lists every node in one table with a NODE column, over one bastion login', async () => {
     const before = f.bastion.logins();
-    const r = await nodescope(['pods', ...HEALTHY, ...common()]);
+    const r = await nodescope(['pods', ...HEALTHY, ...common(), '-v']);
     expect(r.code, r.stderr).toBe(EXIT.ok);
+    // -v says which login each node rides: the bastion's is made once, the other nodes join or reuse it.
+    const bastion = r.stderr.split('\n').filter((l) => l.includes(`@${f.bastion.address}:`));
+    expect(bastion.filter((l) => l.includes('logging in'))).toHaveLength(1);
+    expect(bastion.filter((l) => /: (joining the login in progress,|reusing the login of) Nodescope's master /.test(l))).toHaveLength(HEALTHY.length - 1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NODE\s+NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     const nodes = lines.slice(1).map((l) => l.split(/\s+/)[0]);

@@ -43,3 +43,16 @@ describe('--api: one vocabulary with the app', () => {
     await expect(parse('--api', 'v2')).rejects.toThrow('use pods, rest or auto');
   });
 });
+
+describe('-v: how verbose, as ssh counts it', () => {
+  it.each([
+    [[], { verbose: false, sshDebug: false }],
+    [['-v'], { verbose: true, sshDebug: false }],
+    [['--verbose'], { verbose: true, sshDebug: false }],
+    [['-vv'], { verbose: true, sshDebug: true }],
+    [['-v', '-v'], { verbose: true, sshDebug: true }],
+    [['-vvv'], { verbose: true, sshDebug: true }],
+  ])('%j: Nodescope says how the node is reached from one, ssh its debug lines from two', async (argv, levels) => {
+    expect(await parse(...argv)).toMatchObject(levels);
+  });
+});

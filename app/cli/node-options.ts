@@ -26,7 +26,9 @@ export const nodeOptionsHelp = (outputs: readonly string[]) => `connection:
   --ssh openssh|builtin      which SSH client reaches the node: your own ssh (every ssh_config
                              setting holds: ProxyCommand, certificates, FIDO keys, ControlMaster),
                              or Nodescope's built-in one (default: openssh where ssh is on PATH)
-  -v, --verbose              say how the node is reached, with ssh's own -v lines
+  -v, --verbose              say how the node is reached: which SSH client and login (master),
+                             socket and commands
+  -vv                        and ssh's own debug lines of the login (OpenSSH transport)
   --local PATH               talk to a socket on this machine, without SSH (simulator, or on the node);
                              the same as giving unix:PATH as the source (here PATH may be relative)
 kubelet:
@@ -74,7 +76,8 @@ const OPTIONS = {
   config: { type: 'string', short: 'F' },
   'known-hosts': { type: 'string' },
   ssh: { type: 'string' },
-  verbose: { type: 'boolean', short: 'v', default: false },
+  // Repeatable, as ssh's: -vv adds ssh's own debug lines.
+  verbose: { type: 'boolean', short: 'v', multiple: true, default: [] },
   local: { type: 'string' },
   at: { type: 'string' },
   socket: { type: 'string' },
@@ -105,8 +108,10 @@ export interface NodeCommandOptions {
   ssh: { user?: string; port?: number; identityFiles?: string[]; proxyJump?: string; configFile?: string; knownHosts?: string };
   /** --ssh: the SSH client to use; absent: the user's ssh when on PATH. */
   sshTransport?: SshTransportChoice;
-  /** -v: how the node is reached, and ssh's own -v lines. */
+  /** -v: how the node is reached (which SSH client, socket, commands). */
   verbose: boolean;
+  /** -vv: ssh's own debug lines of the login too (the master runs with -v whatever this says). */
+  sshDebug: boolean;
   local?: string;
   /** --at: the instant of a recording to show. */
   at?: string;
@@ -244,6 +249,7 @@ export async function parseNodeArgs(
       throw err;
     }
   }
+  const verbosity = (v.verbose as boolean[]).length;
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as T;
   return {
     node: node ?? '',
@@ -261,7 +267,8 @@ export async function parseNodeArgs(
     api,
     rest,
     sudo: v.sudo === true,
-    verbose: v.verbose === true,
+    verbose: verbosity >= 1,
+    sshDebug: verbosity >= 2,
     output,
     showManagedFields: v['show-managed-fields'] === true,
     help,

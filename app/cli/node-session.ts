@@ -1,7 +1,7 @@
 /**
  * The SSH session a node command reads the node through: the user's own ssh (the default where it is on PATH,
  * --ssh openssh: their ssh_config holds whole, prompts on this terminal) or the built-in client (--ssh builtin).
- * Said on stderr with -v, with ssh's own -v lines.
+ * Said on stderr with -v; ssh's own debug lines of the login with -vv.
  */
 import type { SshTransportChoice } from '../contract/nodes';
 import type { SshTarget } from '../ssh/ssh-connection';
@@ -33,10 +33,10 @@ export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPromp
     const { knownHosts, ...flags } = opts.ssh;
     // ssh://user@host:port names its user and port; the command line's -l and -p still win.
     const { host, ...named } = sshDestination(opts.node);
-    const verbose = opts.verbose ? (line: string) => say(`ssh: ${line}`) : undefined;
+    const verbose = opts.sshDebug ? (line: string) => say(`ssh: ${line}`) : undefined;
     const { session, label: target } = await createOpenSshSession(
       { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
-      { prompter, ...(verbose ? { verbose } : {}) },
+      { prompter, ...(verbose ? { verbose } : {}), ...(opts.verbose ? { announce: say } : {}) },
     );
     if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
     return { session, target, transport };

@@ -51,6 +51,17 @@ describe('nodescope ui', () => {
     expect(ui.output().stderr).toContain('--port must be a number from 0 (any free port) to 65535');
   });
 
+  it('rejects a memory budget that is no size, or too small, with a usage error naming the option', async () => {
+    for (const [size, message] of [
+      ['lots', `--memory-budget: "lots" is not a size: write a number and a unit, e.g. 1 GiB`],
+      ['12M', '--memory-budget: The memory budget is at least 64 MiB, not 12 MiB.'],
+    ]) {
+      const ui = startUi(['--no-open', '--memory-budget', size!]);
+      expect(await ui.exited).toBe(2);
+      expect(ui.output().stderr).toContain(message);
+    }
+  });
+
   it('takes --port 0 as any free port and prints the one it got; a stop right then is clean', async () => {
     const ui = startUi(['--no-open', '--no-demo', '--port', '0']);
     const port = Number(new URL(await ui.url).port);

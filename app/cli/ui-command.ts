@@ -5,7 +5,7 @@ import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
-import type { AddNodeSpec } from '../contract';
+import { formatSize, MemoryBudgetSchema, parseSize, type AddNodeSpec } from '../contract';
 import { expandHostPatterns, HostPatternError } from '../ssh/ssh-host-patterns';
 import { EXIT } from './exit-codes';
 import { readHostsFile } from './fleet-sources';
@@ -15,7 +15,7 @@ import { sourceKindNode } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { usageHint } from './usage-hint';
 
-const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [SOURCE...]
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [--memory-budget SIZE] [SOURCE...]
 
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
 token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
@@ -31,7 +31,25 @@ or unix:SOCKET as nodes added to the node list (those already in it are not adde
   --no-demo    do not start the simulated demo node (by default it starts while
                no node has been added yet and no FILE is given; the UI can start it any time)
   --ssh-config FILE
-               read this ssh_config instead of ~/.ssh/config (like ssh -F)`;
+               read this ssh_config instead of ~/.ssh/config (like ssh -F)
+  --memory-budget SIZE
+               what the app may hold of pods (current pods, history, crash logs) for this run,
+               e.g. 2GiB or 512M (default: the one set in Settings, else 1 GiB); past it the oldest
+               history goes first, and the UI says what went`;
+
+/** --memory-budget's size, held to what the Settings dialog takes; undefined when not given. */
+export function parseMemoryBudget(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  let bytes: number;
+  try {
+    bytes = parseSize(text);
+  } catch (err) {
+    throw new UsageError(`--memory-budget: ${(err as Error).message}`);
+  }
+  const checked = MemoryBudgetSchema.safeParse(bytes);
+  if (!checked.success) throw new UsageError(`--memory-budget: ${checked.error.issues[0]!.message}, not ${formatSize(bytes)}.`);
+  return bytes;
+}
 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -94,7 +112,7 @@ function expandHosts(pattern: string, sshConfig: string | undefined): string[] {
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; files: string[]; nodes: AddNodeSpec[] };
+  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; memoryBudget?: number; files: string[]; nodes: AddNodeSpec[] };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -105,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
         'no-demo': { type: 'boolean', default: false },
         'ssh-config': { type: 'string' },
         'hosts-file': { type: 'string' },
+        'memory-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -119,6 +138,7 @@ export async function run(argv: string[]): Promise<number> {
       open: !values['no-open'],
       demo: !values['no-demo'],
       sshConfig: values['ssh-config'],
+      memoryBudget: parseMemoryBudget(values['memory-budget']),
       ...sources,
     };
   } catch (err) {
@@ -133,6 +153,7 @@ export async function run(argv: string[]): Promise<number> {
     stateDir,
     ...(options.demo ? {} : { demo: false }),
     ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
+    ...(options.memoryBudget !== undefined ? { settings: { memoryBudget: options.memoryBudget } } : {}),
     files: options.files,
     nodes: options.nodes,
   });

@@ -56,6 +56,8 @@ export const PodHistorySchema = z.object({
   versions: z.array(PodVersionInfoSchema),
   /** Earlier versions dropped to stay within the limits: the timeline starts later than the pod. */
   trimmed: z.number().int().min(0),
+  /** Of those, how many went for the app's memory budget (the memoryBudget setting); absent when none. */
+  trimmedForBudget: z.number().int().min(1).optional(),
   /** The pod is gone from the source; its history is kept for the retention time. */
   deleted: z.boolean(),
   limits: HistoryLimitsSchema,

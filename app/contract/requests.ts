@@ -16,7 +16,7 @@ import { MatrixRequestSchema, WorkloadMatrixSchema } from './fleet';
 import { LogFollowEndSchema, LogFollowProgressSchema, LogReadSchema, LogRequestSchema } from './logs';
 import { NoticeSchema } from './notices';
 import { PromptAnswerSchema, PromptSchema } from './prompts';
-import { SettingsChangeSchema, SettingsSchema } from './settings';
+import { MemoryUsageSchema, SettingsChangeSchema, SettingsSchema } from './settings';
 import { PodFieldColumnRequestSchema, PodFieldColumnSchema, PodFieldsRequestSchema, PodFieldsSchema, TableViewsSchema } from './table-views';
 
 const NoInput = z.object({}).strict();
@@ -162,6 +162,8 @@ export const requests = {
   'settings.get': { input: NoInput, output: SettingsSchema },
   /** Changes the fields given, saves them and applies them at once; answers all settings as they are now. */
   'settings.set': { input: SettingsChangeSchema, output: SettingsSchema },
+  /** What every source holds of pods now (current pods, earlier versions, kept crash logs), against the memory budget. */
+  'memory.usage': { input: NoInput, output: MemoryUsageSchema },
   /**
    * Opens snapshot or recording files as offline sources. Without paths the host asks with its open
    * dialog (Electron); browser mode uploads files by POST to /upload instead (see ui-server).

@@ -54,6 +54,10 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
+/** What the app holds of pods now (memory.usage), against its budget: estimated bytes. */
+export const MemoryUsageSchema = z.object({ held: z.number().int().min(0), budget: z.number().int().min(0) });
+export type MemoryUsage = z.infer<typeof MemoryUsageSchema>;
+
 /** What settings.set takes: the fields to change; the others stay. */
 export const SettingsChangeSchema = SettingsSchema.partial().strict();
 export type SettingsChange = z.infer<typeof SettingsChangeSchema>;

@@ -11,6 +11,7 @@ import { maskOf } from './node-mask';
 import type { LiveNodeSpec, NodeLink, NodeLinkRequest } from './node-link';
 import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
+import { MemoryBudget } from './memory-budget';
 import { PromptBroker } from './prompt-broker';
 import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
@@ -141,6 +142,12 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const notices = new AppNotices(emit);
+  const memory = new MemoryBudget(settings.memoryBudget, notices, (sources) => {
+    for (const id of sources) {
+      const record = nodes.get(id);
+      if (record && record.history.trimmedAny !== Boolean(record.info.historyTrimmed)) publish(record);
+    }
+  });
   const diffJobs = new SourceDiffJobs(options.diffJobs);
 
   const remembered = (): RememberedNode[] =>
@@ -287,7 +294,7 @@ export function createCoreState(options: CoreOptions) {
     const record: NodeRecord = {
       info: { id, label: labelOf(spec), simulated: sourceKind(spec).simulated, spec, state: { phase: 'disconnected' }, mask, maskPaths: [], maskHonoured: null, podCount: 0 },
       pods: new NodePods(id, emitFromPods, options.frameMs),
-      history: new PodHistory(limits, now),
+      history: new PodHistory(limits, now, memory.forSource(id)),
       link: null,
       session: null,
       linkState: { phase: 'disconnected' },
@@ -420,12 +427,14 @@ export function createCoreState(options: CoreOptions) {
     set limits(next: HistoryLimits) {
       limits = next;
     },
+    memory,
     get settings() {
       return settings;
     },
     /** The settings changed (settings.set): every window is told. */
     set settings(next: Settings) {
       settings = next;
+      memory.setLimit(next.memoryBudget);
       emit({ name: 'settings', payload: { ...next } });
     },
     presets,
@@ -455,6 +464,7 @@ export function createCoreState(options: CoreOptions) {
     /** Stops whole-node work, subscriptions, every connection and every listener. */
     async close() {
       diffJobs.close();
+      memory.close();
       podWatchers.close();
       closing.abort(new ContractError('cancelled', 'Nodescope is closing.'));
       for (const record of nodes.values()) {

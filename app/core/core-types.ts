@@ -52,6 +52,7 @@ export type CoreRequest =
   | 'pods.version'
   | 'history.limits'
   | 'history.setLimits'
+  | 'memory.usage'
   | 'sources.setTime'
   | 'fleet.matrix'
   | 'fleet.watchMatrix'

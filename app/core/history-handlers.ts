@@ -8,7 +8,7 @@ import { detailOf } from './pod-handlers';
 import { KEEP_WHOLE_PODS, ROWS_ONLY_WHY } from './whole-pods';
 
 /** Pod histories: a pod's versions and what changed in each, one version, and how much history is kept. */
-export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.history' | 'pods.version' | 'history.limits' | 'history.setLimits'> {
+export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.history' | 'pods.version' | 'history.limits' | 'history.setLimits' | 'memory.usage'> {
   const { nodes, recordOf, publish, limitsFor } = core;
   const rowOf = (record: NodeRecord, version: PodVersion) => ({ ...podRowFromTree(record.pods.shown(version.pod)), uid: '' });
   const describeVersion = (record: NodeRecord, version: PodVersion, before: PodVersion | undefined, trimmed: boolean): string => {
@@ -29,6 +29,7 @@ export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.histo
       throw new ContractError('not-found', `Pod ${uid} has no history on ${record.info.label}.`, 'It was deleted and its history has expired; pick another pod.');
     }
     const trimmed = record.history.trimmed(uid);
+    const trimmedForBudget = record.history.trimmedForBudget(uid);
     const crashLogs = crashLogsOf(record, uid).map(({ time, container, instance, ended, reason, exitCode, finishedAt, lines, truncated, missing }) => ({
       time,
       container,
@@ -44,6 +45,7 @@ export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.histo
     return {
       versions: versions.map((v, i) => ({ id: v.id, time: v.time, event: v.event, change: describeVersion(record, v, versions[i - 1], trimmed > 0) })),
       trimmed,
+      ...(trimmedForBudget ? { trimmedForBudget } : {}),
       deleted: versions.at(-1)!.event === 'DELETED',
       limits: { ...core.limits },
       ...(crashLogs.length ? { crashLogs } : {}),
@@ -60,6 +62,7 @@ export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.histo
       return { ...detailOf(record, found.pod), versionTime: found.time };
     },
     'history.limits': () => ({ ...core.limits }),
+    'memory.usage': () => ({ held: core.memory.heldBytes, budget: core.memory.limitBytes }),
     'history.setLimits': (next) => {
       core.limits = { ...next };
       for (const record of nodes.values()) {

@@ -25,6 +25,24 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { perPod: 100, totalBytes: 
  */
 const VERSION_OVERHEAD_BYTES = 350;
 
+/**
+ * What a pod's row in the table costs beside its bytes, for the app's memory budget: about what
+ * estimateBytes gives for the row of a simulated node's pod (866-1,546 bytes), its strings counted as
+ * if the rows did not share them, so on the high side.
+ */
+const ROW_BYTES = 1200;
+
+/**
+ * The app's memory budget over every source (memory-budget.ts): told of each earlier version and kept crash
+ * log as it comes, in that order, so it can drop the oldest of all sources first, and of every change in
+ * what the source holds.
+ */
+export interface HistoryBudget {
+  superseded(history: PodHistory, uid: string, version: PodVersion): void;
+  crashLogKept(history: PodHistory, log: CrashLog): void;
+  changed(deltaBytes: number): void;
+}
+
 /** What brought a version: a list (first list, relist after a reconnect, a file) or a watch event. */
 export type VersionEvent = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -44,6 +62,8 @@ interface PodRecord {
   versions: PodVersion[];
   /** Earlier versions dropped to stay within the limits. */
   trimmed: number;
+  /** Of those, how many went for the app's memory budget. */
+  trimmedForBudget?: number;
   deletedAt: number | null;
   /** Estimated bytes of the newest version, so its cost is known once a newer one shares with it. */
   newestBytes: number;
@@ -77,22 +97,33 @@ export class PodHistory {
   private readonly crashKept = new Set<CrashLog>();
   private crashLines = 0;
   private crashBytes = 0;
+  /** Estimated bytes of every pod's newest version (the current pods, and deleted ones kept). */
+  private newestTotal = 0;
+  /** What the budget was last told this source holds. */
+  private reported = 0;
   /** Some version was dropped to stay within the limits since the source started. */
   trimmedAny = false;
 
   constructor(
     private limits: HistoryLimits = DEFAULT_HISTORY_LIMITS,
     private readonly now: () => number = Date.now,
+    private readonly budget?: HistoryBudget,
   ) {}
 
   get bytes(): number {
     return this.total;
   }
 
+  /** Estimated bytes the source holds of pods: every pod's newest version and row, its earlier versions, its kept crash logs. */
+  get heldBytes(): number {
+    return this.newestTotal + this.pods.size * ROW_BYTES + this.total + this.crashBytes;
+  }
+
   setLimits(limits: HistoryLimits): void {
     this.limits = limits;
     for (const [uid, record] of this.pods) this.trimPod(uid, record);
     this.enforce();
+    this.report();
   }
 
   getLimits(): HistoryLimits {
@@ -128,17 +159,21 @@ export class PodHistory {
       this.total += previous.bytes;
       this.kept.add(previous);
       this.queue.push({ uid, version: previous });
+      this.budget?.superseded(this, uid, previous);
     }
     const version: PodVersion = { id: this.nextId++, time, event, pod: stored, bytes: 0 };
     // Exact-size arrays (concat, not push or spread, which grow an array by 16 slots at least: ~130 bytes for each of 30,000 pods
     // that mostly have one or two versions); copying at most perPod + 1 entries per version costs little.
     if (record) record.versions = record.versions.concat([version]);
     else this.pods.set(uid, (record = { versions: [version], trimmed: 0, deletedAt: null, newestBytes: 0 }));
+    this.newestTotal -= record.newestBytes;
     record.newestBytes = isPodBytes(stored) ? stored.bytes.byteLength : estimateBytes(stored.pod);
+    this.newestTotal += record.newestBytes;
     record.deletedAt = event === 'DELETED' ? time : null;
     if (event === 'DELETED') this.deleted.push({ uid, at: time });
     this.trimPod(uid, record);
     this.enforce();
+    this.report();
     return version;
   }
 
@@ -174,6 +209,40 @@ export class PodHistory {
       this.pods.get(oldest.uid)?.crashLogs?.shift();
       this.dropCrashLog(oldest.log);
     }
+    this.budget?.crashLogKept(this, log);
+    this.report();
+    return true;
+  }
+
+  /**
+   * Drops this earlier version for the app's memory budget, when it is still kept (it is then its pod's
+   * oldest: the budget is told of a pod's versions in their order). False when it went already.
+   */
+  dropForBudget(uid: string, version: PodVersion): boolean {
+    const record = this.pods.get(uid);
+    if (!record || !this.kept.has(version) || record.versions[0] !== version) return false;
+    record.versions.shift();
+    this.drop(version);
+    record.trimmed += 1;
+    record.trimmedForBudget = (record.trimmedForBudget ?? 0) + 1;
+    this.trimmedAny = true;
+    this.report();
+    return true;
+  }
+
+  /** Whether this earlier version or crash log is still kept (the budget's queues let go of those that are not). */
+  keeps(item: PodVersion | CrashLog): boolean {
+    return 'event' in item ? this.kept.has(item) : this.crashKept.has(item);
+  }
+
+  /** Drops this kept crash log for the app's memory budget; false when it went already. */
+  dropCrashLogForBudget(log: CrashLog): boolean {
+    const logs = this.pods.get(log.uid)?.crashLogs;
+    const at = logs?.indexOf(log) ?? -1;
+    if (!this.crashKept.has(log) || at < 0) return false;
+    logs!.splice(at, 1);
+    this.dropCrashLog(log);
+    this.report();
     return true;
   }
 
@@ -190,6 +259,11 @@ export class PodHistory {
   /** How many of the pod's earlier versions were dropped to stay within the limits. */
   trimmed(uid: string): number {
     return this.pods.get(uid)?.trimmed ?? 0;
+  }
+
+  /** How many of those went for the app's memory budget. */
+  trimmedForBudget(uid: string): number {
+    return this.pods.get(uid)?.trimmedForBudget ?? 0;
   }
 
   version(uid: string, id: number): PodVersion | undefined {
@@ -220,11 +294,14 @@ export class PodHistory {
     this.crashKept.clear();
     this.crashLines = 0;
     this.crashBytes = 0;
+    this.newestTotal = 0;
+    this.report();
   }
 
   /** Drops the history of pods deleted longer ago than the retention. */
   sweep(now: number): void {
     const cutoff = now - this.limits.deletedRetentionMs;
+    let expired = false;
     while (this.deleted.length > 0 && this.deleted[0]!.at <= cutoff) {
       const { uid, at } = this.deleted.shift()!;
       const record = this.pods.get(uid);
@@ -232,10 +309,13 @@ export class PodHistory {
       if (record && record.deletedAt === at) {
         for (const v of record.versions) this.drop(v);
         for (const log of record.crashLogs ?? []) this.dropCrashLog(log);
+        this.newestTotal -= record.newestBytes;
         this.pods.delete(uid);
+        expired = true;
         if (this.crashQueue.length > 2 * this.crashKept.size + 64) this.crashQueue = this.crashQueue.filter((q) => this.crashKept.has(q.log));
       }
     }
+    if (expired) this.report();
   }
 
   private trimPod(uid: string, record: PodRecord): void {
@@ -250,6 +330,15 @@ export class PodHistory {
     if (!this.crashKept.delete(log)) return;
     this.crashLines -= log.lines;
     this.crashBytes -= log.records?.length ?? 0;
+  }
+
+  /** Tells the budget what changed in what the source holds. */
+  private report(): void {
+    const held = this.heldBytes;
+    if (held === this.reported) return;
+    const delta = held - this.reported;
+    this.reported = held;
+    this.budget?.changed(delta);
   }
 
   private drop(version: PodVersion): void {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ROWS_ONLY_ABOVE, MIN_MEMORY_BUDGET, type Settings } from '../contract';
+import { DEFAULT_ROWS_ONLY_ABOVE, MIN_MEMORY_BUDGET, type MemoryUsage, type Settings } from '../contract';
 import { createHost, type Host } from './host';
 import { defaultMemoryBudget, settingsPath } from './settings-store';
 import { driveHost } from './testing/drive-host';
@@ -33,6 +33,7 @@ describe('the app settings', () => {
     expect(await first.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: defaultMemoryBudget() });
     expect(await first.call<Settings>('settings.set', { memoryBudget: 2 * GIB })).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 2 * GIB });
     expect(first.events).toContainEqual({ name: 'settings', payload: { rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 2 * GIB } });
+    expect(await first.call<MemoryUsage>('memory.usage')).toEqual({ held: 0, budget: 2 * GIB });
     await first.host.close();
     expect(statSync(settingsPath(dir)).mode & 0o077).toBe(0);
 
@@ -53,6 +54,7 @@ describe('the app settings', () => {
     writeFileSync(settingsPath(dir), JSON.stringify({ version: 1, memoryBudget: 2 * GIB }));
     const app = await start(dir, { memoryBudget: 256 * 1024 ** 2 });
     expect(await app.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 256 * 1024 ** 2 });
+    expect((await app.call<MemoryUsage>('memory.usage')).budget).toBe(256 * 1024 ** 2);
     expect(JSON.parse(readFileSync(settingsPath(dir), 'utf8')).memoryBudget).toBe(2 * GIB);
     expect(await app.call<Settings>('settings.set', { memoryBudget: 3 * GIB })).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 3 * GIB });
     expect(await app.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 3 * GIB });

@@ -1,7 +1,7 @@
 import type { Client } from 'ssh2';
 import type { OpenSshOptions, SshHop } from './ssh-connection';
 import { cancelled, classifyConnectError, SshError } from './ssh-errors';
-import type { SshPrompter } from './ssh-prompter';
+import { handedOnPrompter, unlessAborted, type Asker } from './handed-on-prompter';
 
 /**
  * One SSH connection per jump host chain, shared by every node behind it, as OpenSSH's ControlMaster
@@ -45,12 +45,6 @@ interface Shared {
   closed: Promise<void>;
 }
 
-/** A caller waiting for or holding the connection, who can be asked the dial's questions until it gives up. */
-interface Asker {
-  prompter: SshPrompter;
-  signal: AbortSignal | undefined;
-}
-
 interface Entry {
   key: string;
   users: number;
@@ -70,55 +64,8 @@ function hopKey(hop: SshHop): string {
     hop.knownHostsFiles, hop.strictHostKeyChecking, hop.batchMode]);
 }
 
-/** Rejects with the caller's own cancellation when `signal` aborts, whatever `p` still does. */
-function unlessAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, hop: SshHop): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(cancelled(hop));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled(hop));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /** Failures only the user can fix: remembered, so a hundred nodes do not ask a hundred times. */
 const needsTheUser = (err: SshError) => !err.retryable && err.code !== 'CLOSED';
-
-const GONE = Symbol('the asker gave up');
-
-/** `answer`, or GONE once `signal` aborts: an answer that comes after (a prompt declined as its node closed) is not the user's. */
-function unlessGone<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof GONE> {
-  if (!signal) return answer;
-  if (signal.aborted) return Promise.resolve(GONE);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(GONE);
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(
-      (a) => resolve(signal.aborted ? GONE : a),
-      (err: unknown) => (signal.aborted ? resolve(GONE) : reject(err)),
-    ).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
- * The prompter of a shared dial: each question goes to the first asker still there, and to the next one
- * when that one gives up before answering. Nobody left: the dial is being abandoned anyway.
- */
-function sharedPrompter(entry: Entry, hop: SshHop): SshPrompter {
-  const ask = async <T>(question: (p: SshPrompter) => Promise<T>): Promise<T> => {
-    for (;;) {
-      const asker = entry.askers.find((a) => !a.signal?.aborted);
-      if (!asker) throw cancelled(hop);
-      const answer = await unlessGone(question(asker.prompter), asker.signal);
-      if (answer !== GONE) return answer;
-    }
-  };
-  return {
-    hostKey: (q) => ask((p) => p.hostKey(q)),
-    passphrase: (q) => ask((p) => p.passphrase(q)),
-    keyboardInteractive: (q) => ask((p) => p.keyboardInteractive(q)),
-  };
-}
 
 export function createJumpConnectionPool(): JumpConnectionPool {
   const entries = new Map<string, Entry>();
@@ -137,7 +84,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     const hop = chain[chain.length - 1]!;
     // ssh2 is loaded by the first SSH connection: a UI showing only local sockets never needs it (~14 MiB resident).
     const { connectHop, forwardThrough } = await import('./ssh-connection');
-    const dialOptions: OpenSshOptions = { ...options, prompter: sharedPrompter(entry, hop), signal: entry.abort.signal };
+    const dialOptions: OpenSshOptions = { ...options, prompter: handedOnPrompter(() => entry.askers, () => cancelled(hop)), signal: entry.abort.signal };
     const parent = chain.length > 1 ? await acquire(chain.slice(0, -1), dialOptions) : undefined;
     let result;
     try {
@@ -196,7 +143,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     });
     let shared: Shared;
     try {
-      shared = await unlessAborted(ready, options.signal, hop);
+      shared = await unlessAborted(ready, options.signal, () => cancelled(hop));
     } catch (err) {
       release(mine, asker);
       throw err;

@@ -126,7 +126,7 @@ export function HistoryTab(props: { bridge: Bridge; nodeId: string; uid: string;
         {history.trimmed > 0 && (
           <strong className="tone-text-wait">
             {' '}
-            · {history.trimmed} earlier version{history.trimmed === 1 ? '' : 's'} trimmed (keeps {history.limits.perPod} per pod)
+            · {trimmedText(history)}
           </strong>
         )}
         {history.deleted && ' · the pod is deleted; its history is kept for a while'}{' '}
@@ -259,4 +259,15 @@ function versionLabel(history: PodHistoryView, selected: number[], which: 0 | 1)
   const index = history.versions.findIndex((v) => v.id === id);
   if (index === history.versions.length - 1 && !history.deleted) return 'current';
   return `version ${index + 1} of ${history.versions.length}`;
+}
+
+/** Why the timeline starts later than the pod: the history limits, the app's memory budget, or both. */
+function trimmedText(history: PodHistoryView): string {
+  const versions = (n: number) => `${n} earlier version${n === 1 ? '' : 's'}`;
+  const forBudget = history.trimmedForBudget ?? 0;
+  const byLimits = history.trimmed - forBudget;
+  return [
+    ...(byLimits > 0 ? [`${versions(byLimits)} trimmed (keeps ${history.limits.perPod} per pod)`] : []),
+    ...(forBudget > 0 ? [`${versions(forBudget)} dropped to stay within the app's memory budget (Settings)`] : []),
+  ].join(' · ');
 }

@@ -6,7 +6,8 @@ import { podMetricsLookup } from '../../app/pod/view/pod-metrics';
 import { mountForTest, record, testCase } from '../testing/test-page';
 import { PodDetail } from './PodDetail';
 
-// One pod's detail on the fake bridge: ?case=missing makes pods.get fail, ?case=logs opens on the Logs tab.
+// One pod's detail on the fake bridge: ?case=missing makes pods.get fail, ?case=logs opens on the Logs tab,
+// ?case=budget gives a history whose earlier versions went for the limits and for the app's memory budget.
 const json = `${JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'cart-1', namespace: 'shop', uid: 'a' }, spec: { nodeName: 'worker-1' } }, null, 4)}\n`;
 const detail: Detail = {
   json,
@@ -60,7 +61,7 @@ const bridge = createFakeBridge({
       { id: 1, time: Date.now() - 60_000, event: 'LISTED', change: 'listed' },
       { id: 2, time: Date.now() - 5_000, event: 'MODIFIED', change: 'restarts 2 → 3' },
     ],
-    trimmed: 0,
+    ...(testCase === 'budget' ? { trimmed: 5, trimmedForBudget: 3 } : { trimmed: 0 }),
     deleted: false,
     limits: { perPod: 50, totalBytes: 64 * 1024 ** 2, deletedRetentionMs: 600_000 },
   }),

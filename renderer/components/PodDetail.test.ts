@@ -27,6 +27,16 @@ describe('PodDetail on the fake bridge', () => {
     await page.close();
   });
 
+  it('says which earlier versions the history limits trimmed and which went for the memory budget', async () => {
+    const { page } = await pages.open('case=budget');
+    const detail = page.getByRole('region', { name: 'Pod shop/cart-1' });
+    await detail.getByRole('tab', { name: 'History' }).click();
+    await expect
+      .poll(() => detail.locator('.history-note').textContent())
+      .toContain("2 earlier versions trimmed (keeps 50 per pod) · 3 earlier versions dropped to stay within the app's memory budget (Settings)");
+    await page.close();
+  });
+
   it('hands Compare with… and the close to the window', async () => {
     const { page } = await pages.open();
     await page.getByRole('button', { name: 'Compare with…' }).click();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { formatSize, parseSize, type Settings } from '../../app/contract/settings';
+import { formatSize, parseSize, type MemoryUsage, type Settings } from '../../app/contract/settings';
 import { errorText } from '../format/error-text';
 import { Modal } from './Modal';
 
@@ -10,6 +10,7 @@ import { Modal } from './Modal';
  */
 export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onSaved: (message: string) => void }) {
   const [settings, setSettings] = useState<Settings | null>(null);
+  const [usage, setUsage] = useState<MemoryUsage | null>(null);
   const [budget, setBudget] = useState('');
   const [rowsOnlyAbove, setRowsOnlyAbove] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -23,6 +24,8 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
       },
       (err: unknown) => setError(errorText(err)),
     );
+    // Only a help to choose the budget: without it the dialog still works.
+    props.bridge.request('memory.usage', {}).then(setUsage, () => undefined);
   }, [props.bridge]);
   const save = async () => {
     setError(null);
@@ -75,7 +78,7 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
             data-autofocus
             value={budget}
             spellCheck={false}
-            disabled={settings === null}
+            readOnly={settings === null}
             aria-invalid={error ? true : undefined}
             aria-describedby="settings-budget-help"
             onChange={(e) => setBudget(e.target.value)}
@@ -84,6 +87,7 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
         <p className="muted small" id="settings-budget-help">
           What Nodescope may hold of pods across all sources: their current pods, earlier versions and kept crash logs (e.g. 1 GiB, 512 MiB). Past it the
           oldest earlier versions go first, then crash logs; current pods are always kept. Each drop is said in a notice.
+          {usage && ` Held now: about ${formatSize(usage.held)}.`}
         </p>
         <label className="field">
           <span className="field-label">Keep rows only above</span>

@@ -12,6 +12,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import type { PrivateSocketDir } from '../private-socket-dir';
+import type { HopLabel } from '../ssh-errors';
 import { createPrivateSocketDir } from '../private-socket-dir';
 import type { KeyboardInteractiveQuestion, SshPrompter } from '../ssh-prompter';
 import { writeAskpassHelper } from './askpass-helper';
@@ -153,3 +154,7 @@ export async function startAskpass(prompter: SshPrompter, opts: { label: string 
     },
   };
 }
+
+/** Windows' ssh runs SSH_ASKPASS as a Windows program, which our helper is not: there ssh asks on its console (null). */
+export const askpassFor = (prompter: SshPrompter, label: HopLabel): Promise<AskpassSession | null> =>
+  process.platform === 'win32' ? Promise.resolve(null) : startAskpass(prompter, { label: `${label.user}@${label.host}` });

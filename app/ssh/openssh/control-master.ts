@@ -1,14 +1,20 @@
-import { loginTimedOut, type SshError } from '../ssh-errors';
+import { handedOnPrompter, unlessAborted, type Asker } from '../handed-on-prompter';
+import { cancelled, loginTimedOut, type SshError } from '../ssh-errors';
+import type { SshPrompter } from '../ssh-prompter';
+import { askpassFor } from './askpass-server';
 import { controlDir, controlPathFor } from './control-dir';
 import { loginSettings, type LoginOverrides, type LoginSettings } from './login-settings';
 import { runSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
-import type { PromptWait } from './prompt-wait';
+import { watchPrompts, type PromptWait } from './prompt-wait';
 
 /**
  * One logged-in ssh per destination that every stream and command rides (ssh's ControlMaster): the user's own
  * master when their ssh_config has one running for it, else Nodescope's own in a private directory. Ours stays
  * up for a while after the last use (ControlPersist), so the next CLI run reuses the login instead of logging
- * in again.
+ * in again. Nodes that need the same master (the nodes behind one jump host) wait for one login, whose
+ * questions go to one of them at a time through an askpass helper of the login's own: when that node is
+ * removed before answering, the question is asked again for the next (handedOnPrompter), as on the
+ * built-in transport.
  */
 
 /** How long our master outlives its last stream: a few CLI runs in a row share one login. */
@@ -26,15 +32,15 @@ export interface ControlMaster {
 }
 
 export interface MasterOptions {
-  /** Added to ssh's environment (the askpass helper's variables). */
-  env?: Record<string, string>;
+  /** Answers the login's questions (through its askpass helper) while this caller waits for it. */
+  prompter: SshPrompter;
   /** Hand the login's -v lines here. */
   verbose?: (line: string) => void;
+  /** Told which master the streams ride (the CLI's -v): the user's, ours reused, or ours logging in. */
+  announce?: (line: string) => void;
   /** ConnectTimeout and keepalives other than ssh_config's (tests). */
   overrides?: LoginOverrides;
-  /** Questions to the user: their wait does not count against the login's deadline. */
-  prompts?: PromptWait;
-  /** Abandons the login (ssh is ended). */
+  /** This caller gives up; the login is abandoned (ssh is ended) once every caller waiting for it has. */
   signal?: AbortSignal;
   /** The login, given ConnectTimeout `timeoutMs`, failed: what ssh said, as an error (the classifier). */
   failure: (stderr: string, code: number | null, timeoutMs: number) => SshError;
@@ -42,8 +48,17 @@ export interface MasterOptions {
 
 const check = async (client: OpenSshClient, d: OpenSshDestination, flags: string[]) => (await runSsh(client, sshArgv(d, [...flags, '-O', 'check']))).code === 0;
 
+/** A login in progress, and who waits for it. */
+interface Login {
+  done: Promise<void>;
+  /** Who may answer its questions, first comer first. */
+  askers: Asker[];
+  /** Ends ssh: aborted when the last asker gives up. */
+  abandon: AbortController;
+}
+
 /** Logins in progress in this process, by control path: nodes opened together log in once. */
-const starting = new Map<string, Promise<void>>();
+const starting = new Map<string, Login>();
 
 /**
  * ssh's ConnectTimeout covers reaching the host and its banner, not the login after it: an sshd (or its PAM)
@@ -51,14 +66,14 @@ const starting = new Map<string, Promise<void>>();
  * gets ConnectTimeout again, as on the built-in transport; a question to the user stops the clock, and the
  * answer starts it afresh.
  */
-function loginDeadline(ms: number, prompts: PromptWait | undefined, expire: () => void) {
+function loginDeadline(ms: number, prompts: PromptWait, expire: () => void) {
   let started = false;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(timer);
-    if (started && !prompts?.asking()) timer = setTimeout(expire, ms);
+    if (started && !prompts.asking()) timer = setTimeout(expire, ms);
   };
-  const unsubscribe = prompts?.onChange(arm);
+  const unsubscribe = prompts.onChange(arm);
   return {
     onLine: (line: string) => {
       if (started || !line.startsWith('debug1: Server host key: ')) return;
@@ -68,18 +83,23 @@ function loginDeadline(ms: number, prompts: PromptWait | undefined, expire: () =
     stop: () => {
       started = false;
       clearTimeout(timer);
-      unsubscribe?.();
+      unsubscribe();
     },
   };
 }
 
-/** Logs in as a master on `path`: always with -v, whose lines say when the host key came (and which, for errors). */
-async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, options: MasterOptions): Promise<void> {
+/**
+ * Logs in as a master on `path`, asking `prompter`: always with -v, whose lines say when the host key came
+ * (and which, for errors).
+ */
+async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, prompter: SshPrompter, options: MasterOptions, signal: AbortSignal): Promise<void> {
+  const prompts = watchPrompts(prompter);
+  const askpass = await askpassFor(prompts.prompter, settings.label);
   const stop = new AbortController();
   const abandon = () => stop.abort();
-  options.signal?.addEventListener('abort', abandon, { once: true });
+  signal.addEventListener('abort', abandon, { once: true });
   let timedOut = false;
-  const deadline = loginDeadline(settings.connectTimeoutMs, options.prompts, () => {
+  const deadline = loginDeadline(settings.connectTimeoutMs, prompts, () => {
     timedOut = true;
     stop.abort();
   });
@@ -91,7 +111,7 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
     ...settings.flags,
   ];
   try {
-    const r = await runSsh(client, sshArgv(d, flags), options.env, (line) => {
+    const r = await runSsh(client, sshArgv(d, flags), askpass?.env, (line) => {
       deadline.onLine(line);
       options.verbose?.(line);
     }, stop.signal);
@@ -99,24 +119,55 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
     if (r.code !== 0) throw options.failure(r.stderr, r.code, settings.connectTimeoutMs);
   } finally {
     deadline.stop();
-    options.signal?.removeEventListener('abort', abandon);
+    signal.removeEventListener('abort', abandon);
+    await askpass?.close();
   }
 }
 
 export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination, options: MasterOptions): Promise<ControlMaster> {
   const settings = await loginSettings(client, d, options.overrides);
+  const who = `${settings.label.user}@${settings.label.host}:${settings.label.port}`;
   // The user's own ControlPath (ssh_config ControlMaster/ControlPath) with a live master on it.
-  if (await check(client, d, [])) return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+  if (await check(client, d, [])) {
+    options.announce?.(`${who}: using your own ControlMaster (ssh_config ControlPath)`);
+    return { muxFlags: ['-o', 'ControlMaster=no'], own: false, settings };
+  }
   const path = controlPathFor(controlDir(client.env), sshArgv(d, []));
   const master: ControlMaster = { muxFlags: ['-S', path, '-o', 'ControlMaster=no'], own: true, path, settings };
-  let login = starting.get(path);
-  if (!login) {
-    login = (async () => {
-      if (await check(client, d, ['-S', path])) return;
-      await logIn(client, d, path, settings, options);
-    })().finally(() => starting.delete(path));
-    starting.set(path, login);
+  const joined = starting.get(path);
+  if (joined) options.announce?.(`${who}: joining the login in progress, Nodescope's master ${path}`);
+  const login = joined ?? startLogin(client, d, path, settings, options, who);
+  const asker: Asker = { prompter: options.prompter, signal: options.signal };
+  login.askers.push(asker);
+  try {
+    await unlessAborted(login.done, options.signal, () => cancelled(settings.label));
+  } finally {
+    login.askers.splice(login.askers.indexOf(asker), 1);
+    // Everyone gave up: the login is abandoned, and whoever comes next starts a new one.
+    if (login.askers.length === 0) {
+      if (starting.get(path) === login) starting.delete(path);
+      login.abandon.abort();
+    }
   }
-  await login;
   return master;
+}
+
+/** The login on `path` that callers join; its questions go to them one at a time. */
+function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, options: MasterOptions, who: string): Login {
+  const askers: Asker[] = [];
+  const abandon = new AbortController();
+  const prompter = handedOnPrompter(() => askers, () => cancelled(settings.label));
+  const login: Login = {
+    askers,
+    abandon,
+    done: (async () => {
+      if (await check(client, d, ['-S', path])) return options.announce?.(`${who}: reusing the login of Nodescope's master ${path}`);
+      options.announce?.(`${who}: logging in, Nodescope's master ${path}`);
+      await logIn(client, d, path, settings, prompter, options, abandon.signal);
+    })().finally(() => {
+      if (starting.get(path) === login) starting.delete(path);
+    }),
+  };
+  starting.set(path, login);
+  return login;
 }

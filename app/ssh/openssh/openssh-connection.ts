@@ -6,9 +6,8 @@ import { ensureMaster, type ControlMaster, type MasterOptions } from './control-
 import { openSshChannels } from './openssh-channels';
 import { findOpenSsh, runSsh, spawnSsh, sshArgv, type OpenSshClient, type OpenSshDestination } from './openssh-client';
 import { classifyOpenSshFailure } from './openssh-failure';
-import { startAskpass, type AskpassSession } from './askpass-server';
+import { askpassFor, type AskpassSession } from './askpass-server';
 import type { LoginOverrides } from './login-settings';
-import { watchPrompts, type PromptWait } from './prompt-wait';
 import { throughSharedJumps } from './shared-jumps';
 
 /**
@@ -19,50 +18,48 @@ import { throughSharedJumps } from './shared-jumps';
  * Nagle off on the connection, as the built-in transport's no-op exec does. It also echoes a byte sent
  * every keepalive interval: the link is silent when the echo stops (the master's own ServerAlive
  * keepalives are out of our sight), and given up when the master's keepalives give up on it.
- * Every ssh it runs asks its questions (passphrase, password, host key) through the askpass helper, which
- * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal.
+ * Every ssh it runs asks its questions (passphrase, password, host key) through an askpass helper, which
+ * puts them to `prompter`: the same prompts as the built-in transport, in the app and on the terminal. A
+ * master's login has a helper of its own (control-master.ts), shared by the nodes waiting for that login.
  */
 
 export interface OpenSshConnectionOptions extends LoginOverrides {
   env?: NodeJS.ProcessEnv;
   /** Answers ssh's questions (through the askpass helper), as it answers the built-in transport's. */
   prompter: SshPrompter;
-  /** Runs ssh's login with -v, its lines here. */
+  /** ssh's -v lines of the login (it always runs with -v) go here. */
   verbose?: (line: string) => void;
+  /** Which master each login rides (the user's, ours reused, ours logging in), for the CLI's -v. */
+  announce?: (line: string) => void;
   signal?: AbortSignal;
 }
 
 /** How often a master is checked once its `cat` could not tell (a node whose shell refuses commands). */
 const CHECK_INTERVAL_MS = 5_000;
 
-/** Windows' ssh runs SSH_ASKPASS as a Windows program, which our helper is not: there ssh asks on its console. */
-const askpassFor = (prompter: SshPrompter, label: HopLabel): Promise<AskpassSession | null> =>
-  process.platform === 'win32' ? Promise.resolve(null) : startAskpass(prompter, { label: `${label.user}@${label.host}` });
-
 export async function openOpenSshConnection(d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions): Promise<SshConnection> {
   const client: OpenSshClient = await findOpenSsh(options.env).catch((err: Error) => {
     throw new SshError('NEEDS_OPENSSH', err.message, 'Install the OpenSSH client, or choose the built-in transport.');
   });
   if (options.signal?.aborted) throw cancelled(label);
-  const prompts = watchPrompts(options.prompter);
-  const askpass = await askpassFor(prompts.prompter, label);
+  const askpass = await askpassFor(options.prompter, label);
   try {
-    return await connectThrough(client, d, label, options, askpass, prompts);
+    return await connectThrough(client, d, label, options, askpass);
   } catch (err) {
     await askpass?.close();
     throw err;
   }
 }
 
-async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null, prompts: PromptWait): Promise<SshConnection> {
+async function connectThrough(client: OpenSshClient, d: OpenSshDestination, label: HopLabel, options: OpenSshConnectionOptions, askpass: AskpassSession | null): Promise<SshConnection> {
   const env = askpass?.env ?? {};
   const { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax } = options;
   let throughJump = false;
   const masterOptions = (host: string, port = label.port): MasterOptions => ({
-    env,
-    prompts,
+    prompter: options.prompter,
     overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
+    ...(options.announce ? { announce: options.announce } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });

@@ -22,11 +22,12 @@ export async function openSshLabel(d: OpenSshDestination, env?: NodeJS.ProcessEn
 /** The session, and whom it logs in as where (for messages). */
 export async function createOpenSshSession(d: OpenSshDestination, options: OpenSshSessionOptions): Promise<{ session: SshSession; label: HopLabel }> {
   const label = await openSshLabel(d, options.env);
-  const { verbose, env } = options;
+  const { verbose, announce, env } = options;
   // The dial's prompter, not options.prompter: it also shows a host-key question as the session's state.
   const session = createDialSession(label, (o) => openOpenSshConnection(d, label, {
     prompter: o.prompter,
     ...(verbose ? { verbose } : {}),
+    ...(announce ? { announce } : {}),
     ...(env ? { env } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),

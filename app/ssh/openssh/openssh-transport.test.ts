@@ -123,16 +123,25 @@ describe('the OpenSSH transport', () => {
     expect(transport.bridge.activeMode()).toBe('streamlocal');
   });
 
-  it("is the CLI's --ssh openssh: lists pods, says so with -v, with ssh's own -v lines", async () => {
+  it.each([
+    ['-v', false],
+    ['-vv', true],
+  ])("is the CLI's --ssh openssh: lists pods, says so and which master with %s, with ssh's own debug lines only from -vv", async (flag, sshDebug) => {
     // A config of its own: a master of its own, so this run logs in (and ssh -v has a login to tell of).
-    const config = join(dir, 'cli.config');
+    const config = join(dir, `cli${flag}.config`);
     await writeFile(config, `Include ${h.sshConfig}\n`);
-    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', '-v', '--socket', h.socketPath]);
+    const r = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', flag, '--socket', h.socketPath]);
     expect(r.stderr).toContain('with your OpenSSH client (--ssh openssh)');
-    expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    if (sshDebug) expect(r.stderr).toMatch(/nodescope: ssh: debug1: SSH2_MSG_NEWKEYS received/);
+    else expect(r.stderr).not.toMatch(/debug1:/);
+    expect(r.stderr).toMatch(/nodescope: nsharness-op@127\.0\.0\.1:\d+: logging in, Nodescope's master \//);
     expect(r.stdout.trim().split('\n')).toHaveLength(111);
     // The switch to the sudo bridge is told once, naming its command once.
     expect(r.stderr.split('using `sudo -n socat').length - 1).toBe(1);
+    // The next run rides the same login (ControlPersist), and says so.
+    const again = await nodescope(['pods', 'target-operator', '-F', config, '--ssh', 'openssh', flag, '--socket', h.socketPath]);
+    expect(again.stderr).toMatch(/nodescope: nsharness-op@127\.0\.0\.1:\d+: reusing the login of Nodescope's master \//);
+    expect(again.stderr).not.toMatch(/logging in|SSH2_MSG_NEWKEYS/);
   });
 
   it('says a socket missing behind the sudo bridge as the built-in transport does, in every node command', async () => {
