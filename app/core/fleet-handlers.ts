@@ -1,5 +1,5 @@
 import type { FieldMask } from '../mask/field-mask';
-import type { StoredPod } from '../pod/stored-pod';
+import { isNotHeld, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
@@ -20,6 +20,8 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
   const matrixPodFor = (record: NodeRecord, { pod: stored, matrix }: PodEntry): MatrixPod => {
     // Taken as the pod arrived (a live node's), from the fields decoded then: no bytes are read.
     if (matrix) return matrix;
+    // A rows-only node's pods always come with theirs (IncomingPod).
+    if (isNotHeld(stored)) throw new Error('A pod held as its row only came without its matrix pod.');
     const mask = record.pods.fieldMask;
     const kept = matrixPods.get(stored);
     if (kept?.mask === mask) return kept.pod;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PodDeltas, PodRow } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
-import { decodeStored } from '../pod/stored-pod';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import type { AppEvent } from './app-event';
 import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
 import { NodePods, rowOfPod } from './node-pods';
@@ -109,7 +109,7 @@ describe('NodePods', () => {
     const last = r.deltas().at(-1)!;
     expect(last.reset).toBe(true);
     expect(last.upserts[0]).toMatchObject({ uid: 'a', phase: '', name: 'web-a' });
-    expect(decodeStored(pods.get('a')!.pod).pod.status).toBeDefined();
+    expect(decodeStored(pods.get('a')!.pod as StoredPod).pod.status).toBeDefined();
     pods.close();
   });
 });

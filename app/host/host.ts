@@ -356,7 +356,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }, call) => {
       const node = core.node(nodeId);
-      const pods = core.shownPods(nodeId, uids);
+      const pods = await core.shownPods(nodeId, uids);
       if (pods.length === 0) {
         throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
       }
@@ -426,7 +426,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...nodeInfoHandlers({
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
-      pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      pods: async (nodeId) => ({ pods: (await core.currentPods(nodeId)).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
       linkClosed: (nodeId) => linksClosed.get(nodeId),
       ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),

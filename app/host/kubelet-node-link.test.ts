@@ -145,7 +145,7 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
     try {
       await eventually(() => reset.length === 60, 'the first list');
       for (const pod of reset) {
-        const whole = decodeStored(pod).pod;
+        const whole = decodeStored(pod as StoredPod).pod;
         expect(pod.row).toEqual(rowOfPod(whole, null));
         expect(pod.matrix).toEqual(matrixPodOf(whole, new SharedValues()));
       }
