@@ -180,13 +180,18 @@ export function createCoreState(options: CoreOptions) {
   const resetPods = (record: NodeRecord, pods: IncomingPod[], time = now()) => {
     recordList(record, pods, time);
     record.pods.replaceAll(pods);
+    countRowsOnly(record);
   };
+
+  /** A rows-only node's rows have no versions in its history, which is what tells the memory budget: they are told apart. */
+  const countRowsOnly = (record: NodeRecord) => record.history.holdRowsOnly(record.info.rowsOnly ? record.pods.size : 0);
 
   const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
     const uid = incomingUid(pod);
     if (uid && !isNotHeld(pod)) record.history.record(uid, type, pod, time);
     if (type === 'DELETED') record.pods.remove(pod);
     else record.pods.upsert(type, pod);
+    countRowsOnly(record);
   };
 
   const connect = async (record: NodeRecord) => {

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, handleRequest, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView, type DiffResult } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type MemoryUsage, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView, type DiffResult } from '../contract';
 import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
@@ -167,6 +167,17 @@ describe('above the rows-only threshold', () => {
     } finally {
       await core.close();
     }
+  }, 60_000);
+});
+
+describe('the memory budget', () => {
+  it("counts a rows-only node's rows, though it keeps no versions: less than whole pods, never nothing", async () => {
+    const rowsOnly = await appWithFleet(0);
+    const whole = await appWithFleet(NODES);
+    const held = async (call: typeof rowsOnly.call) => (await call<MemoryUsage>('memory.usage')).held;
+    const [rowsHeld, wholeHeld] = [await held(rowsOnly.call), await held(whole.call)];
+    expect(rowsHeld).toBeGreaterThan(0);
+    expect(rowsHeld).toBeLessThan(wholeHeld);
   }, 60_000);
 });
 
