@@ -4,7 +4,8 @@
  * Figures, each against a baseline measured in the same run:
  * - time until every node is live with its pods listed, against one node opened the same way (target ≤ 20x:
  *   the work is 1,000x);
- * - the app's resident memory growth, against the protobuf bytes of the pods it holds (target ≤ 2x);
+ * - the app's resident memory growth, against the protobuf bytes of the pods it holds (target ≤ 2x), in fleet
+ *   mode: past the default "Keep rows only above" (200 nodes) each node keeps rows, not its pods' bytes;
  * - the longest event-loop stall in the core while opening (monitorEventLoopDelay; target ≤ 100 ms);
  * - the fleet matrix (fleet.matrix) over the 1,000 nodes: first build, and a rebuild after a change on every node;
  * - the table over every node (the renderer's PodStore.fleetView, as the table runs it): a new filter and a new
@@ -20,7 +21,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client, credentials } from '@grpc/grpc-js';
-import { handleRequest, type NodeInfo, type PodRowsSnapshot, type RequestResult } from '../app/contract';
+import { DEFAULT_ROWS_ONLY_ABOVE, handleRequest, type NodeInfo, type PodRowsSnapshot, type RequestResult } from '../app/contract';
 import type { WorkloadMatrix } from '../app/fleet/workload-matrix';
 import { createHost, type Host } from '../app/host/host';
 import { parseFilter } from '../app/pod/view/filter-language';
@@ -45,6 +46,8 @@ interface Result {
   stallMs: number;
   rssGrowth: number;
   protobufBytes: number;
+  /** Nodes that kept rows only (fleet mode). */
+  rowsOnly: number;
   matrixFirstMs: number;
   matrixRebuildMs: number;
   matrixRows: number;
@@ -112,15 +115,22 @@ async function openAll(sockets: string[]): Promise<Opened> {
   let failure: string | null = null;
   let done!: () => void;
   const allListed = new Promise<void>((r) => (done = r));
-  const check = () => (failure || [...listed].filter((id) => live.has(id)).length === sockets.length) && done();
+  /** Nodes both live and listed, counted as they come: the core's own stall is measured here, not this bench's. */
+  let ready = 0;
+  const note = (set: Set<string>, other: Set<string>, id: string) => {
+    if (set.has(id)) return;
+    set.add(id);
+    if (other.has(id)) ready++;
+  };
+  const check = () => (failure || ready === sockets.length) && done();
   host.subscribe((event) => {
     if (event.name === 'podDeltas') {
       // A node's first reset can be empty, sent as it connects; its list comes in the next.
-      if (event.payload.reset && event.payload.upserts.length > 0) listed.add(event.payload.nodeId);
+      if (event.payload.reset && event.payload.upserts.length > 0) note(listed, live, event.payload.nodeId);
       else changes += event.payload.upserts.length + event.payload.removals.length;
     } else if (event.name === 'nodeState') {
       const node = event.payload;
-      if (node.state.phase === 'live') live.add(node.id);
+      if (node.state.phase === 'live') note(live, listed, node.id);
       if (node.state.phase === 'error') failure ??= `${node.label}: ${node.state.cause}`;
     } else return;
     check();
@@ -204,6 +214,8 @@ export const cases = {
       await new Promise((r) => setTimeout(r, 2000));
       gc();
       const rssGrowth = process.memoryUsage().rss - rssBefore;
+      const listed = valueOf<NodeInfo[]>(await handleRequest(all.host.handlers, 'nodes.list', {}));
+      const rowsOnly = listed.filter((n) => n.rowsOnly).length;
       log('building the matrix');
       let t = performance.now();
       const first = valueOf<WorkloadMatrix>(await handleRequest(all.host.handlers, 'fleet.matrix', { nodeIds: all.ids }));
@@ -241,7 +253,7 @@ export const cases = {
 
       let protobufBytes = 0;
       for (const socket of sockets) protobufBytes += await listPodsBytes(socket);
-      return { oneMs, allMs: all.ms, stallMs: all.stallMs, rssGrowth, protobufBytes, matrixFirstMs, matrixRebuildMs, matrixRows: first.rows.length, table };
+      return { oneMs, allMs: all.ms, stallMs: all.stallMs, rssGrowth, protobufBytes, rowsOnly, matrixFirstMs, matrixRebuildMs, matrixRows: first.rows.length, table };
     } finally {
       await fleet.stop();
       await rm(socketDir, { recursive: true, force: true });
@@ -256,7 +268,11 @@ export async function thousandNodesBench(): Promise<boolean> {
   const mib = (bytes: number) => bytes / 1024 / 1024;
   const results = [
     figure(`open ${NODES} nodes to all live`, r.allMs, 'ms', { baseline: one, target: { maxRatio: 20 }, note: `one node: median of ${r.oneMs.map((ms) => fmt(ms)).join(', ')} ms` }),
-    figure(`app memory growth, ${NODES} nodes`, mib(r.rssGrowth), 'MiB', { baseline: mib(r.protobufBytes), target: { maxRatio: 2 }, note: "baseline: the pods' protobuf bytes" }),
+    figure(`app memory growth, ${NODES} nodes in fleet mode`, mib(r.rssGrowth), 'MiB', {
+      baseline: mib(r.protobufBytes),
+      target: { maxRatio: 2 },
+      note: `baseline: the pods' protobuf bytes; ${r.rowsOnly} of ${NODES} nodes kept rows only (above ${DEFAULT_ROWS_ONLY_ABOVE})`,
+    }),
     figure(`longest event-loop stall opening ${NODES}`, r.stallMs, 'ms', { target: { max: 100 } }),
     figure(`matrix of ${NODES} nodes, first build`, r.matrixFirstMs, 'ms', { note: `${r.matrixRows} workloads` }),
     figure(`matrix rebuild after ${NODES} changes`, r.matrixRebuildMs, 'ms', { baseline: r.matrixFirstMs }),

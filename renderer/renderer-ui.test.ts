@@ -714,7 +714,9 @@ describe('renderer in Chromium (preview: the hub over in-memory sources)', () =>
 
   it('draws only the sources on screen when many are compared as rows, and scrolls to the last', { timeout: 120_000 }, async () => {
     const { page, errors } = await open('events=0&fleet=180');
-    // Groups of 45: pool-a is worker-001, worker-005, ... worker-177.
+    // Groups of 45: pool-a is worker-001, worker-005, ... worker-177. The nodes are added in time slices:
+    // the group is included once all of it is live.
+    await page.getByRole('button', { name: /^pool-a, 45 nodes: 45 live$/ }).waitFor();
     await page.getByRole('button', { name: 'Include the group pool-a' }).click();
     await page.getByRole('heading', { name: '45 sources' }).waitFor();
     await page.getByRole('tab', { name: /^Compare/ }).click();

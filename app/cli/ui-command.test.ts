@@ -62,6 +62,12 @@ describe('nodescope ui', () => {
     }
   });
 
+  it('rejects a rows-only threshold that is not a number of nodes, with a usage error naming the option', async () => {
+    const ui = startUi(['--no-open', '--rows-only-above', 'many']);
+    expect(await ui.exited).toBe(2);
+    expect(ui.output().stderr).toContain('--rows-only-above: "many" is not a number of nodes: write a whole number, e.g. 200.');
+  });
+
   it('takes --port 0 as any free port and prints the one it got; a stop right then is clean', async () => {
     const ui = startUi(['--no-open', '--no-demo', '--port', '0']);
     const port = Number(new URL(await ui.url).port);

@@ -15,7 +15,7 @@ import { sourceKindNode } from '../source/source-registry';
 import { printError } from './terminal-text';
 import { usageHint } from './usage-hint';
 
-const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [--memory-budget SIZE] [SOURCE...]
+const HELP = `usage: nodescope ui [--port N] [--no-open] [--no-demo] [--ssh-config FILE] [--hosts-file FILE] [--memory-budget SIZE] [--rows-only-above N] [SOURCE...]
 
 Serves the Nodescope UI on http://127.0.0.1 and prints its URL, which carries a random access
 token made for this run: only a page opened with that exact URL can talk to the app. Stop with Ctrl-C.
@@ -35,7 +35,10 @@ or unix:SOCKET as nodes added to the node list (those already in it are not adde
   --memory-budget SIZE
                what the app may hold of pods (current pods, history, crash logs) for this run,
                e.g. 2GiB or 512M (default: the one set in Settings, else 1 GiB); past it the oldest
-               history goes first, and the UI says what went`;
+               history goes first, and the UI says what went
+  --rows-only-above N
+               for this run, past N nodes open a node keeps only what the table and the matrix show of
+               its pods, and a pod opened is read from the node (default: the one set in Settings, else 200)`;
 
 /** --memory-budget's size, held to what the Settings dialog takes; undefined when not given. */
 export function parseMemoryBudget(text: string | undefined): number | undefined {
@@ -49,6 +52,13 @@ export function parseMemoryBudget(text: string | undefined): number | undefined 
   const checked = MemoryBudgetSchema.safeParse(bytes);
   if (!checked.success) throw new UsageError(`--memory-budget: ${checked.error.issues[0]!.message}, not ${formatSize(bytes)}.`);
   return bytes;
+}
+
+/** --rows-only-above's number of nodes, held to what the Settings dialog takes; undefined when not given. */
+function parseRowsOnlyAbove(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--rows-only-above: "${text}" is not a number of nodes: write a whole number, e.g. 200.`);
+  return Number(text);
 }
 
 function parsePort(text: string | undefined): number | undefined {
@@ -112,7 +122,7 @@ function expandHosts(pattern: string, sshConfig: string | undefined): string[] {
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; memoryBudget?: number; files: string[]; nodes: AddNodeSpec[] };
+  let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; memoryBudget?: number; rowsOnlyAbove?: number; files: string[]; nodes: AddNodeSpec[] };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -124,6 +134,7 @@ export async function run(argv: string[]): Promise<number> {
         'ssh-config': { type: 'string' },
         'hosts-file': { type: 'string' },
         'memory-budget': { type: 'string' },
+        'rows-only-above': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -139,6 +150,7 @@ export async function run(argv: string[]): Promise<number> {
       demo: !values['no-demo'],
       sshConfig: values['ssh-config'],
       memoryBudget: parseMemoryBudget(values['memory-budget']),
+      rowsOnlyAbove: parseRowsOnlyAbove(values['rows-only-above']),
       ...sources,
     };
   } catch (err) {
@@ -153,7 +165,10 @@ export async function run(argv: string[]): Promise<number> {
     stateDir,
     ...(options.demo ? {} : { demo: false }),
     ...(options.sshConfig ? { sshConfigFile: options.sshConfig } : {}),
-    ...(options.memoryBudget !== undefined ? { settings: { memoryBudget: options.memoryBudget } } : {}),
+    settings: {
+      ...(options.memoryBudget !== undefined ? { memoryBudget: options.memoryBudget } : {}),
+      ...(options.rowsOnlyAbove !== undefined ? { rowsOnlyAbove: options.rowsOnlyAbove } : {}),
+    },
     files: options.files,
     nodes: options.nodes,
   });

@@ -227,6 +227,11 @@ export const NodeInfoSchema = z.object({
   readFrom: ReadFromSchema.optional(),
   /** The SSH client the node is reached with, once its connection is being made. */
   sshClient: SshTransportChoiceSchema.optional(),
+  /**
+   * The connection keeps each pod's row and digest, not the pod (more nodes are open than the rows-only
+   * threshold): a pod's whole object is read from the node when it is opened, and no history is kept.
+   */
+  rowsOnly: z.boolean().optional(),
 });
 export type NodeInfo = z.infer<typeof NodeInfoSchema>;
 

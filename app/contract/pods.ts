@@ -162,6 +162,8 @@ export const PodDetailSchema = z.object({
   deletedAt: z.number().optional(),
   /** Set when this is an earlier version (pods.version): when it arrived (epoch ms). */
   versionTime: z.number().optional(),
+  /** Set when the pod was read from its node as it was opened (a rows-only node keeps no whole pods): when (epoch ms). */
+  fetchedAt: z.number().optional(),
 });
 export type PodDetail = z.infer<typeof PodDetailSchema>;
 

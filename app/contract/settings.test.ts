@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleRequest } from './handle-request';
-import { formatSize, MAX_MEMORY_BUDGET, MIN_MEMORY_BUDGET, parseSize } from './settings';
+import { DEFAULT_SETTINGS, formatSize, MAX_MEMORY_BUDGET, MIN_MEMORY_BUDGET, parseSize } from './settings';
 
 describe('sizes as operators write them', () => {
   it('reads binary units, with or without the i and the B, in any case', () => {
@@ -25,7 +25,7 @@ describe('sizes as operators write them', () => {
 });
 
 describe('settings.set', () => {
-  const handlers = { 'settings.set': () => ({ memoryBudget: MIN_MEMORY_BUDGET }) };
+  const handlers = { 'settings.set': () => ({ ...DEFAULT_SETTINGS, memoryBudget: MIN_MEMORY_BUDGET }) };
   it('refuses a budget too small or too large, and any field it does not know, before a handler sees it', async () => {
     for (const [input, message] of [
       [{ memoryBudget: 1024 }, /at least 64 MiB/],

@@ -46,6 +46,11 @@ export const SettingsSchema = z.object({
    * ends of crash logs. Past it earlier versions go first, oldest first across sources, then crash logs.
    */
   memoryBudget: MemoryBudgetSchema,
+  /**
+   * Above this many nodes open (live sources, not files), a node connecting keeps its pods' rows and digests
+   * only, and a pod's whole object is read from the node when it is opened (docs/app.md, "Rows-only nodes").
+   */
+  rowsOnlyAbove: z.number().int('Keep rows only above a whole number of nodes').min(0, 'Keep rows only above 0 nodes or more'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -58,8 +63,15 @@ export const SettingsChangeSchema = SettingsSchema.partial().strict();
 export type SettingsChange = z.infer<typeof SettingsChangeSchema>;
 
 /**
+ * Rows only above 200 nodes: a node of 110 pods holds ~0.33 MB of pod bytes, more with their history: ~70 MB
+ * at 200 nodes, which a desktop app can spare, against ~330 MB at 1,000. A fleet that size is looked at as
+ * rows and a matrix, one pod opened at a time, which a GetPod answers in a round trip.
+ */
+export const DEFAULT_ROWS_ONLY_ABOVE = 200;
+
+/**
  * The settings where none is set. The memory budget: 1 GiB, the history of a hundred busy nodes or a
  * thousand nodes' current pods, and what a workstation running a browser and an IDE beside Nodescope can
  * still spare; the host lowers it to a quarter of a small machine's memory (app/host/settings-store.ts).
  */
-export const DEFAULT_SETTINGS: Settings = { memoryBudget: KIB ** 3 };
+export const DEFAULT_SETTINGS: Settings = { memoryBudget: KIB ** 3, rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE };

@@ -1,6 +1,7 @@
 import { ContractError, DEFAULT_SETTINGS, type Settings, type NodeInfo, type NodeMetrics, type NodeSpec, type NodeState, type Prompt } from '../contract';
 import { BUILT_IN_PRESETS, type MaskPreset } from '../mask/mask-presets';
 import { firstPodOfEachUid, identityOf } from '../pod/first-pod-of-uid';
+import { isNotHeld } from '../pod/stored-pod';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
@@ -82,6 +83,14 @@ export function createCoreState(options: CoreOptions) {
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let settings = options.settings ?? DEFAULT_SETTINGS;
+  /** Nodes an addMany has still to add: counted in the rows-only choice, so a batch's first nodes choose as its last do. */
+  let nodesComing = 0;
+  /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the setting. */
+  const fleetKeepsRowsOnly = () => {
+    let live = nodesComing;
+    for (const record of nodes.values()) if (!record.offline) live++;
+    return live > settings.rowsOnlyAbove;
+  };
   let nextId = 1;
   const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
@@ -155,7 +164,8 @@ export function createCoreState(options: CoreOptions) {
     const seen = new Set<string>();
     for (const pod of pods) {
       const uid = incomingUid(pod);
-      if (!uid) continue;
+      // A rows-only node keeps no versions: they would be the bytes it does not keep.
+      if (!uid || isNotHeld(pod)) continue;
       seen.add(uid);
       record.history.record(uid, 'LISTED', pod, time);
     }
@@ -170,13 +180,18 @@ export function createCoreState(options: CoreOptions) {
   const resetPods = (record: NodeRecord, pods: IncomingPod[], time = now()) => {
     recordList(record, pods, time);
     record.pods.replaceAll(pods);
+    countRowsOnly(record);
   };
+
+  /** A rows-only node's rows have no versions in its history, which is what tells the memory budget: they are told apart. */
+  const countRowsOnly = (record: NodeRecord) => record.history.holdRowsOnly(record.info.rowsOnly ? record.pods.size : 0);
 
   const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
     const uid = incomingUid(pod);
-    if (uid) record.history.record(uid, type, pod, time);
+    if (uid && !isNotHeld(pod)) record.history.record(uid, type, pod, time);
     if (type === 'DELETED') record.pods.remove(pod);
     else record.pods.upsert(type, pod);
+    countRowsOnly(record);
   };
 
   const connect = async (record: NodeRecord) => {
@@ -202,11 +217,13 @@ export function createCoreState(options: CoreOptions) {
     linkReported(record, { phase: 'connecting', attempt: 1 });
     const mask = record.pods.fieldMask;
     record.info.maskHonoured = null;
+    delete record.info.rowsOnly;
     const request: NodeLinkRequest = {
       nodeId: id,
       spec,
       ...(mask ? { mask } : {}),
       heldBytes: (uid) => record.history.latestBytes(uid),
+      rowsOnly: fleetKeepsRowsOnly,
       prompter: prompts.prompterFor(id),
       events: {
         state: (state) => current() && linkReported(record, state),
@@ -236,6 +253,14 @@ export function createCoreState(options: CoreOptions) {
           publish(record);
         },
         metrics: (metrics) => current() && setMetrics(record, metrics),
+        rowsOnly: (rowsOnly) => {
+          if (!current()) return;
+          if (rowsOnly) record.info.rowsOnly = true;
+          else delete record.info.rowsOnly;
+          // Its history is of whole pods it no longer receives: kept as it was, it would look current.
+          if (rowsOnly) record.history.clear();
+          publish(record);
+        },
       },
     };
     record.link = options.openLink(request);
@@ -303,6 +328,25 @@ export function createCoreState(options: CoreOptions) {
     void connect(record);
     return record;
   };
+
+  /** Adds the nodes a step at a time (nodes.addMany's time slices), counting those still to come (nodesComing). */
+  function* addNodesSteps(specs: NodeSpec[]): Generator<void, NodeRecord[]> {
+    nodesComing += specs.length;
+    let taken = 0;
+    const added: NodeRecord[] = [];
+    try {
+      for (const spec of specs) {
+        // No longer coming before it is added: counted once, as a record, when its link asks.
+        taken++;
+        nodesComing--;
+        added.push(addNode(spec));
+        yield;
+      }
+    } finally {
+      nodesComing -= specs.length - taken;
+    }
+    return added;
+  }
 
   /**
    * A remembered node comes back with its mask. One whose saved mask no longer parses is not watched
@@ -412,6 +456,7 @@ export function createCoreState(options: CoreOptions) {
     disconnect,
     closeLink,
     addNode,
+    addNodesSteps,
     setRecordMask,
     restore,
     openOffline,

@@ -1,8 +1,8 @@
 import type { AddNodeSpec, MaskCheck, NodeInfo, RequestHandlers, Settings } from '../contract';
 import type { MaskPreset } from '../mask/mask-presets';
 import type { DecodedPod } from '../pod/pod-tree';
-import type { StoredPod } from '../pod/stored-pod';
 import type { NodeLink, NodeLinkRequest } from './node-link';
+import type { IncomingPod } from './node-pods';
 import type { HistoryLimits } from './pod-history';
 import type { SourceDiffJobsOptions } from './source-diff-jobs';
 
@@ -97,8 +97,11 @@ export interface CoreOptions {
    * now reaches another machine (the Node side ends a recording of the old one's pods there).
    */
   edited?(info: NodeInfo, sameMachine: boolean): Promise<void>;
-  /** Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a tree). */
-  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: StoredPod[]): void;
+  /**
+   * Every live pod event, after the core applied it (recordings are written from here; decodeStored gives a
+   * tree of a pod held, a rows-only node's are not).
+   */
+  podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: IncomingPod[]): void;
   history?: HistoryLimits;
   /** The app's settings at start (the host's settings.json); default DEFAULT_SETTINGS. */
   settings?: Settings;

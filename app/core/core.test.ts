@@ -239,7 +239,7 @@ describe('hub with a field mask', () => {
     expect(JSON.parse(old.json)).toEqual(JSON.parse(detail.json));
     let exported = '';
     const mask = hub.fieldMask(info.id);
-    streamPodsAsKubectl(hub.shownPods(info.id, 'all'), (t) => (exported += t), { ndjson: true, ...(mask ? { mask } : {}) });
+    streamPodsAsKubectl(await hub.shownPods(info.id, 'all'), (t) => (exported += t), { ndjson: true, ...(mask ? { mask } : {}) });
     expect(exported).toBe('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-a"},"status":{"podIP":"10.0.0.7"}}\n');
   });
 
@@ -429,8 +429,8 @@ describe('hub: whole-node work goes in time slices', () => {
   it('builds the fleet matrix of a big node while the watch\'s changes go out and other requests are answered; asked again meanwhile, that build answers', async () => {
     const pods = bigNode(300);
     const { hub, call, source, node } = await busyHub(pods);
-    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
-    const before = shownNow();
+    const shownNow = async () => buildWorkloadMatrix([{ id: node.label, pods: [...(await hub.shownPods(node.id, 'all'))] }]);
+    const before = await shownNow();
     const order: string[] = [];
     const first = call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] }).then((m) => (order.push('matrix'), m));
     const gone = uidOf(pods[0]!);
@@ -448,7 +448,7 @@ describe('hub: whole-node work goes in time slices', () => {
     expect(await again).toEqual(before);
     // Once it is done, the next request builds the node as it is now.
     const after = await call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
-    expect(after).toEqual(shownNow());
+    expect(after).toEqual(await shownNow());
     expect(after).not.toEqual(before);
   });
 
@@ -456,7 +456,7 @@ describe('hub: whole-node work goes in time slices', () => {
     const pods = bigNode(120);
     const { hub, call, source, node } = await busyHub(pods);
     const matrix = () => call<WorkloadMatrix>('fleet.matrix', { nodeIds: [node.id] });
-    const shownNow = () => buildWorkloadMatrix([{ id: node.label, pods: [...hub.shownPods(node.id, 'all')] }]);
+    const shownNow = async () => buildWorkloadMatrix([{ id: node.label, pods: [...(await hub.shownPods(node.id, 'all'))] }]);
     const batch = () => new Promise<void>((resolve) => hub.subscribe((e) => e.name === 'podDeltas' && resolve()));
 
     const first = await matrix();
@@ -471,14 +471,14 @@ describe('hub: whole-node work goes in time slices', () => {
     source().change('DELETED', pods[1]!);
     await out;
     const rebuilt = await matrix();
-    expect(rebuilt).toEqual(shownNow());
+    expect(rebuilt).toEqual(await shownNow());
     expect(rebuilt).not.toEqual(first);
 
     // A new mask: every pod is read again through it (no container statuses: no ready containers, no restarts).
     await call('nodes.setMask', { nodeId: node.id, mask: 'metadata,status.phase' });
     source().state({ phase: 'live', since: 2 });
     const masked = await matrix();
-    expect(masked).toEqual(shownNow());
+    expect(masked).toEqual(await shownNow());
     expect(masked.rows.map((r) => r.cells[0]?.pods)).toEqual(rebuilt.rows.map((r) => r.cells[0]?.pods));
     expect(masked.rows.map((r) => r.cells[0]?.restarts)).not.toEqual(rebuilt.rows.map((r) => r.cells[0]?.restarts));
   });

@@ -1,7 +1,6 @@
 import type { NodeInfo, Settings } from '../contract';
 import type { FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
-import { decodeStored } from '../pod/stored-pod';
 import type { CrashLog } from '../recording/crash-log';
 import type { AppEvent } from './app-event';
 import type { AppNotices } from './app-notices';
@@ -15,6 +14,8 @@ import { nodeHandlers } from './node-handlers';
 import { noticeHandlers } from './notice-handlers';
 import { podHandlers } from './pod-handlers';
 import { promptHandlers } from './prompt-handlers';
+import { wholePods } from './whole-pods';
+import { decodeStored } from '../pod/stored-pod';
 
 export interface Core {
   handlers: CoreHandlers;
@@ -30,11 +31,11 @@ export interface Core {
    * The pods as shown (masked like the table), all or these UIDs, and how many; for exports. Each is
    * decoded as it is iterated: a node's pods are never all trees at once.
    */
-  shownPods(nodeId: string, uids: 'all' | string[]): Iterable<PodTree> & { readonly length: number };
+  shownPods(nodeId: string, uids: 'all' | string[]): Promise<Iterable<PodTree> & { readonly length: number }>;
   /** The mask those pods went through, for printing exactly its fields; null for whole pods. */
   fieldMask(nodeId: string): FieldMask | null;
-  /** The node's current pods as received (unmasked by the app), for a recording's start. */
-  currentPods(nodeId: string): DecodedPod[];
+  /** The node's current pods as received (unmasked by the app), for a recording's start; a rows-only node's read from it. */
+  currentPods(nodeId: string): Promise<DecodedPod[]>;
   /**
    * Keeps the end of an ended instance's log in its pod's history (captured on the Node side, which reads
    * the node's files), and tells the windows; nothing when the node or the pod's history is gone.
@@ -76,18 +77,18 @@ export function createCore(options: CoreOptions): Core {
     restore: core.restore,
     openOffline: core.openOffline,
     node: (nodeId) => infoOf(recordOf(nodeId)),
-    shownPods(nodeId, uids) {
+    async shownPods(nodeId, uids) {
       const record = recordOf(nodeId);
-      const entries = uids === 'all' ? [...record.pods.values()] : uids.flatMap((uid) => record.pods.get(uid) ?? []);
+      const pods = await wholePods(record, uids);
       return {
-        length: entries.length,
+        length: pods.length,
         *[Symbol.iterator]() {
-          for (const e of entries) yield record.pods.shown(e.pod);
+          for (const p of pods) yield record.pods.shown(p.pod);
         },
       };
     },
     fieldMask: (nodeId) => recordOf(nodeId).pods.fieldMask,
-    currentPods: (nodeId) => [...recordOf(nodeId).pods.values()].map((e) => decodeStored(e.pod)),
+    currentPods: async (nodeId) => (await wholePods(recordOf(nodeId), 'all')).map((p) => decodeStored(p.pod)),
     keepCrashLog(nodeId, log) {
       if (nodes.get(nodeId)?.history.keepCrashLog(log)) core.emit({ name: 'podLogKept', payload: { nodeId, uid: log.uid } });
     },

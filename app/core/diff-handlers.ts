@@ -6,6 +6,7 @@ import { timelineAt, type CoreState, type NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
 import { maskOf } from './node-mask';
 import { incomingUid } from './node-pods';
+import { wholePods } from './whole-pods';
 import type { DiffSideInput } from './source-diff-jobs';
 
 /** Source comparisons: run as jobs, read in pages, forgotten, and one pod pair drilled into. */
@@ -15,7 +16,7 @@ export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.run' | '
    * One side of a source comparison as it is now (a recording at `at`): its pods through its own mask
    * and the other side's, so only the fields both sides selected are compared.
    */
-  const diffSide = (side: { nodeId: string; at?: number | undefined }, other: NodeRecord): DiffSideInput => {
+  const diffSide = async (side: { nodeId: string; at?: number | undefined }, other: NodeRecord): Promise<DiffSideInput> => {
     const record = recordOf(side.nodeId);
     const source = record.offline;
     let at: number | undefined;
@@ -29,7 +30,8 @@ export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.run' | '
       if (side.at !== undefined) {
         throw new ContractError('invalid-input', `${record.info.label} is not a recording: it has no other time to compare.`, 'Leave the time out, or pick a recording.');
       }
-      pods = [...record.pods.values()].map((e) => ({ stored: e.pod, uid: e.row.uid }));
+      // A rows-only node's are read from it now, in one ListPods.
+      pods = (await wholePods(record, 'all')).map(({ uid, pod }) => ({ stored: pod, uid }));
     }
     const own = maskOf(record.info.mask, presets());
     const others = maskOf(other.info.mask, presets());
@@ -56,7 +58,8 @@ export function diffHandlers(core: CoreState): Pick<CoreHandlers, 'diff.run' | '
     'diff.run': async ({ left, right, noise }, call) => {
       const l = recordOf(left.nodeId);
       const r = recordOf(right.nodeId);
-      const jobId = await diffJobs.run(diffSide(left, r), diffSide(right, l), noise ?? { defaults: true }, call);
+      const [leftSide, rightSide] = await Promise.all([diffSide(left, r), diffSide(right, l)]);
+      const jobId = await diffJobs.run(leftSide, rightSide, noise ?? { defaults: true }, call);
       return diffJobs.result(jobId, 0, DIFF_PAGE_MAX);
     },
     'diff.result': ({ jobId, offset, limit }) => diffJobs.result(jobId, offset, limit),

@@ -1,8 +1,9 @@
 import type { FieldMask } from '../mask/field-mask';
-import type { StoredPod } from '../pod/stored-pod';
+import { isNotHeld, type StoredPod } from '../pod/stored-pod';
 import { SharedValues } from '../util/shared-values';
 import { matrixPodOf, workloadMatrixSteps, type MatrixPod, type MatrixSource, type WorkloadMatrix } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
+import type { PodEntry } from './node-pods';
 import type { CoreState, NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
 import { MATRIX_PACE_MS, watchMatrix } from './matrix-watch';
@@ -16,7 +17,11 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
   /** What the matrix read of each pod as received, through the mask it was shown with: read again only for a pod that changed. */
   const matrixPods = new WeakMap<StoredPod, { mask: FieldMask | null; pod: MatrixPod }>();
   const matrixShared = new SharedValues(10_000);
-  const matrixPodFor = (record: NodeRecord, stored: StoredPod): MatrixPod => {
+  const matrixPodFor = (record: NodeRecord, { pod: stored, matrix }: PodEntry): MatrixPod => {
+    // Taken as the pod arrived (a live node's), from the fields decoded then: no bytes are read.
+    if (matrix) return matrix;
+    // A rows-only node's pods always come with theirs (IncomingPod).
+    if (isNotHeld(stored)) throw new Error('A pod held as its row only came without its matrix pod.');
     const mask = record.pods.fieldMask;
     const kept = matrixPods.get(stored);
     if (kept?.mask === mask) return kept.pod;
@@ -37,9 +42,9 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
       // Columns are named by label, as the user sees them; two alike (two files of one name) by their ids too.
       const idOf = (r: NodeRecord, i: number) => (labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? r.info.label : `${r.info.label} (${r.info.id})`);
       // The sources as they are now; each pod is read as the build reaches it.
-      const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: StoredPod[] } => {
+      const read = records.map((r, i): { id: string; error: string } | { id: string; record: NodeRecord; pods: PodEntry[] } => {
         const { phase } = r.info.state;
-        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()].map((e) => e.pod) };
+        if (phase === 'live' || phase === 'offline') return { id: idOf(r, i), record: r, pods: [...r.pods.values()] };
         return { id: idOf(r, i), error: `not live (${phase === 'error' ? r.info.state.cause : phase})` };
       });
       const steps = (function* () {
@@ -50,8 +55,8 @@ export function fleetHandlers(core: CoreState): Pick<CoreHandlers, 'fleet.matrix
             continue;
           }
           const pods: MatrixPod[] = [];
-          for (const stored of source.pods) {
-            pods.push(matrixPodFor(source.record, stored));
+          for (const entry of source.pods) {
+            pods.push(matrixPodFor(source.record, entry));
             yield;
           }
           inputs.push({ id: source.id, pods });

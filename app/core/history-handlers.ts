@@ -5,6 +5,7 @@ import type { CoreHandlers } from './core-types';
 import { describePodChange } from './pod-change';
 import type { PodVersion } from './pod-history';
 import { detailOf } from './pod-handlers';
+import { KEEP_WHOLE_PODS, ROWS_ONLY_WHY } from './whole-pods';
 
 /** Pod histories: a pod's versions and what changed in each, one version, and how much history is kept. */
 export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.history' | 'pods.version' | 'history.limits' | 'history.setLimits' | 'memory.usage'> {
@@ -20,6 +21,9 @@ export function historyHandlers(core: CoreState): Pick<CoreHandlers, 'pods.histo
   };
 
   const podHistory = (record: NodeRecord, uid: string): PodHistoryView => {
+    if (record.info.rowsOnly) {
+      throw new ContractError('unavailable', `Pod history is not kept for ${record.info.label}: ${ROWS_ONLY_WHY}, not each version.`, `${KEEP_WHOLE_PODS}; its history starts then.`);
+    }
     const versions = versionsOf(record, uid);
     if (versions.length === 0) {
       throw new ContractError('not-found', `Pod ${uid} has no history on ${record.info.label}.`, 'It was deleted and its history has expired; pick another pod.');

@@ -1,5 +1,6 @@
 import { ContractError } from '../contract';
 import { decodeStored } from '../pod/stored-pod';
+import { wholePods } from './whole-pods';
 import type { CoreState } from './core-state';
 import type { CoreHandlers, PresetStore } from './core-types';
 import { maskPreviewSteps } from './mask-preview';
@@ -29,9 +30,10 @@ export function maskHandlers(
       if (!check.ok) return check;
       const parsed = maskOf(mask, presets());
       if (!parsed) throw new ContractError('invalid-input', 'Give a field mask to preview.', 'Tick fields in the tree or type paths, e.g. metadata.name,status.phase.');
-      // The pods as they are now; each is decoded as the preview reaches it.
-      const pods = [...record.pods.values()].map((e) => e.pod);
-      const sample = (uid ? record.pods.get(uid)?.pod : undefined) ?? pods[0];
+      // The pods as they are now (a rows-only node's read from it); each is decoded as the preview reaches it.
+      const whole = await wholePods(record, 'all');
+      const pods = whole.map((p) => p.pod);
+      const sample = (uid ? whole.find((p) => p.uid === uid)?.pod : undefined) ?? pods[0];
       // A file's pods are whole whatever mask it is shown through; a node's were fetched with its mask.
       const steps = maskPreviewSteps(pods, parsed, sample && decodeStored(sample).pod, record.offline ? '' : record.info.mask);
       // The user typing a mask asks again and again: the builder cancels the previews it no longer shows.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { handleRequest, type MemoryUsage, type NodeInfo, type Notice, type PodHistoryView, type RequestName } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type MemoryUsage, type NodeInfo, type Notice, type PodHistoryView, type RequestName } from '../contract';
 import { encodePod } from '../pod/encode';
 import type { PodTree } from '../pod/pod-tree';
 import { generatePods } from '../sim/pod-generator';
@@ -19,7 +19,7 @@ afterEach(async () => {
 /** Two live sources played by the test, as their links hand the core a node's pods: their bytes. */
 async function twoNodes(now: () => number) {
   const links = new Map<string, NodeLinkEvents>();
-  const hub = createCore({ openLink: (request) => (links.set(request.nodeId, request.events), { close: async () => undefined }), frameMs: 1, now, settings: { memoryBudget: 1024 * MIB } });
+  const hub = createCore({ openLink: (request) => (links.set(request.nodeId, request.events), { close: async () => undefined }), frameMs: 1, now, settings: { ...DEFAULT_SETTINGS, memoryBudget: 1024 * MIB } });
   open.push(hub);
   const call = async <T,>(name: RequestName, input: unknown = {}): Promise<T> => {
     const result = await handleRequest(hub.handlers, name, input);
@@ -61,7 +61,7 @@ describe('the memory budget the whole app keeps', () => {
     const before = await call<MemoryUsage>('memory.usage');
     const told: NodeInfo[] = [];
     hub.subscribe((event) => event.name === 'nodeState' && told.push(event.payload));
-    hub.applySettings({ memoryBudget: Math.floor(before.held / 2) });
+    hub.applySettings({ ...DEFAULT_SETTINGS, memoryBudget: Math.floor(before.held / 2) });
     // Every window's node list says both nodes' history was trimmed, though neither changed since.
     expect(told.filter((n) => n.historyTrimmed).map((n) => n.label).sort()).toEqual(['worker-a', 'worker-b']);
     const after = await call<MemoryUsage>('memory.usage');
@@ -103,12 +103,12 @@ describe('the memory budget the whole app keeps', () => {
     expect(await crashLogs()).toHaveLength(1);
 
     // One byte under what is held: an earlier version goes, the crash log stays.
-    hub.applySettings({ memoryBudget: (await call<MemoryUsage>('memory.usage')).held - 1 });
+    hub.applySettings({ ...DEFAULT_SETTINGS, memoryBudget: (await call<MemoryUsage>('memory.usage')).held - 1 });
     expect((await call<PodHistoryView>('pods.history', { nodeId: a.id, uid: uids(a)[0]! })).trimmedForBudget).toBe(1);
     expect(await crashLogs()).toHaveLength(1);
 
     // Below what the current pods take: every earlier version left (4) and the crash log go, every current pod stays.
-    hub.applySettings({ memoryBudget: 1024 });
+    hub.applySettings({ ...DEFAULT_SETTINGS, memoryBudget: 1024 });
     expect(await crashLogs()).toEqual([]);
     for (const node of nodes) {
       expect((await call<{ rows: unknown[] }>('pods.rows', { nodeId: node.id })).rows).toHaveLength(5);
@@ -120,7 +120,7 @@ describe('the memory budget the whole app keeps', () => {
     expect(over?.message).toMatch(/over the 1 KiB memory budget: they are all kept/);
     expect(over?.nextStep).toMatch(/Raise the memory budget in Settings .*or keep only rows for large fleets/);
 
-    hub.applySettings({ memoryBudget: 1024 * MIB });
+    hub.applySettings({ ...DEFAULT_SETTINGS, memoryBudget: 1024 * MIB });
     expect((await call<Notice[]>('notices.list')).map((n) => n.message)).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { checkMask } from './node-mask';
 export function nodeHandlers(
   core: CoreState,
 ): Pick<CoreHandlers, Extract<CoreRequest, `nodes.${string}`> | 'sources.setTime'> {
-  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, setRecordMask, startDemo, presets, podWatchers } = core;
+  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, addNodesSteps, setRecordMask, startDemo, presets, podWatchers, inSlices } = core;
   return {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -18,8 +18,9 @@ export function nodeHandlers(
       return infoOf(record);
     },
     'nodes.addMany': async ({ nodes: specs }) => {
-      // All in the list at once, saved once; the Node side's limiter paces their dials.
-      const records = specs.map((spec) => addNode(spec));
+      // All in the list, saved once; the Node side's limiter paces their dials. Added in time slices: a
+      // thousand records and links made in one turn held the core for longer than a frame.
+      const records = await inSlices(addNodesSteps(specs));
       await persist();
       return records.map(infoOf);
     },

@@ -1,6 +1,7 @@
 import type { FieldMask } from '../mask/field-mask';
 import type { NodeMetrics, NodeSpec, NodeState, ReadFrom, SshTransportChoice } from '../contract';
 import type { IncomingPod } from './node-pods';
+import type { DecodedPod } from '../pod/pod-tree';
 import type { SshPrompter } from '../ssh/ssh-prompter';
 import type { SourceCapabilities } from '../source/capabilities';
 
@@ -21,6 +22,8 @@ export interface NodeLinkEvents {
   sshClient?(client: SshTransportChoice): void;
   /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
   metrics?(metrics: NodeMetrics | null): void;
+  /** Whether this connection keeps rows only (NodeLinkRequest.rowsOnly), once decided. */
+  rowsOnly?(rowsOnly: boolean): void;
 }
 
 /**
@@ -30,6 +33,13 @@ export interface NodeLinkEvents {
  */
 export interface NodeLink extends SourceCapabilities {
   close(): Promise<void>;
+  /**
+   * The pod read from the node now, as a whole (through the link's mask), for a rows-only node's pod being
+   * opened; undefined when the node has no such pod (deleted meanwhile).
+   */
+  getPod?(uid: string): Promise<DecodedPod | undefined>;
+  /** Every pod read from the node now, as a whole: a rows-only node's for an export or a comparison. */
+  listPods?(): Promise<DecodedPod[]>;
 }
 
 export type { NodeLogFiles } from '../source/capabilities';
@@ -50,4 +60,9 @@ export interface NodeLinkRequest {
    * later frees) no new copy of the unchanged ones.
    */
   heldBytes?(uid: string): Uint8Array | undefined;
+  /**
+   * Whether to keep each pod's row and digest only, not its bytes (docs/app.md, "Rows-only nodes"): asked
+   * once, as the first pod arrives, and kept for the connection.
+   */
+  rowsOnly?(): boolean;
 }

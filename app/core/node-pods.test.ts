@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PodDeltas, PodRow } from '../contract';
 import type { DecodedPod } from '../pod/pod-tree';
-import { decodeStored } from '../pod/stored-pod';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import type { AppEvent } from './app-event';
-import { parseFieldMask } from '../mask/field-mask';
-import { NodePods } from './node-pods';
+import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
+import { NodePods, rowOfPod } from './node-pods';
+import { matrixPodOf } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,6 +33,22 @@ function recorder() {
 }
 
 describe('NodePods', () => {
+  it('keeps what the matrix reads of a pod as the source took it, drops it for a new mask, and takes it again from the source reopened with that mask', () => {
+    const pods = new NodePods('n1', recorder().emit, 1);
+    const stored = pod('a', 'Running');
+    const tree = decodeStored(stored).pod;
+    const matrix = matrixPodOf(tree, new SharedValues());
+    pods.replaceAll([{ ...stored, row: rowOfPod(tree, null), matrix }]);
+    expect(pods.get('a')!.matrix).toBe(matrix);
+    pods.setMask(parseFieldMask('metadata,status'));
+    expect(pods.get('a')!.matrix).toBeUndefined();
+    const masked = applyFieldMask(tree, parseFieldMask('metadata,status'));
+    const again = matrixPodOf(masked, new SharedValues());
+    pods.replaceAll([{ ...stored, row: rowOfPod(masked, null), matrix: again }]);
+    expect(pods.get('a')!.matrix).toBe(again);
+    pods.close();
+  });
+
   it('sends a burst of changes as one batch per frame, the last change per pod winning', async () => {
     const r = recorder();
     const pods = new NodePods('n1', r.emit, 10);
@@ -91,7 +109,7 @@ describe('NodePods', () => {
     const last = r.deltas().at(-1)!;
     expect(last.reset).toBe(true);
     expect(last.upserts[0]).toMatchObject({ uid: 'a', phase: '', name: 'web-a' });
-    expect(decodeStored(pods.get('a')!.pod).pod.status).toBeDefined();
+    expect(decodeStored(pods.get('a')!.pod as StoredPod).pod.status).toBeDefined();
     pods.close();
   });
 });

@@ -3,21 +3,30 @@ import { ROW_FIELD_SOURCES, unselectedFields, type RowField } from '../pod/view/
 import { podRowFromTree } from '../pod/view/pod-row-from-tree';
 import { applyFieldMask, type FieldMask } from '../mask/field-mask';
 import type { DecodedPod, PodTree } from '../pod/pod-tree';
-import { decodeStored, sameStored, type StoredPod } from '../pod/stored-pod';
+import { decodeStored, isNotHeld, sameStored, type HeldStored, type PodNotHeld, type StoredPod } from '../pod/stored-pod';
+import type { MatrixPod } from '../fleet/workload-matrix';
 import type { AppEvent } from './app-event';
 import { SharedValues } from '../util/shared-values';
 import { createFrameBatcher, type FrameBatcher } from './frame-batcher';
 import { describePodChange } from './pod-change';
 
 export interface PodEntry {
-  /** The pod as received (its bytes from a node, its tree from a file); decodeStored gives its tree. */
-  pod: StoredPod;
+  /**
+   * The pod as received (its bytes from a node, its tree from a file; decodeStored gives its tree), or on a
+   * rows-only node only its digest: its whole object is then read from the node (NodeLink.getPod).
+   */
+  pod: HeldStored;
   /** The row of the pod as shown (after the node's field mask). */
   row: PodRow;
+  /** What the fleet matrix reads of the pod as shown, when the source took it as the pod arrived (a live node's link does). */
+  matrix?: MatrixPod;
 }
 
-/** A pod handed to the set, with its row under the set's mask when the source took it already (a link does). */
-export type IncomingPod = StoredPod & { row?: PodRow };
+/**
+ * A pod handed to the set, with its row and its matrix pod under the set's mask when the source took them
+ * already (a link does, from the fields it decoded of the pod); a rows-only node's comes as those and its digest only.
+ */
+export type IncomingPod = (StoredPod & { row?: PodRow; matrix?: MatrixPod }) | (PodNotHeld & { row: PodRow; matrix: MatrixPod });
 
 /** Shared by every node's rows: many pods have the same namespace, node, owner or labels. */
 const rowStrings = new SharedValues();
@@ -105,7 +114,11 @@ export class NodePods {
         const uid = uidOfIncoming(pod);
         listed.add(uid);
         const held = this.entries.get(uid);
-        if (held && sameStored(held.pod, pod)) continue;
+        if (held && sameStored(held.pod, pod)) {
+          // Rows derived again for a new mask have no matrix pod: the link reopened with that mask brings it.
+          if (held.matrix === undefined && pod.row && pod.matrix) held.matrix = pod.matrix;
+          continue;
+        }
         const entry = this.entryFor(pod);
         this.entries.set(uid, entry);
         this.deltas.push({ uid, kind: 'upsert', row: entry.row });
@@ -181,14 +194,21 @@ export class NodePods {
     return this.mask ? applyFieldMask(tree, this.mask) : tree;
   }
 
-  /** A pod with a row has it under this set's mask already (taken by a link opened with that mask). */
+  /** A pod with a row (and a matrix pod) has it under this set's mask already (taken by a link opened with that mask). */
   private entryFor(pod: IncomingPod): PodEntry {
-    return { pod, row: pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask) };
+    const row = isNotHeld(pod) ? pod.row : (pod.row ?? rowOfPod(decodeStored(pod).pod, this.mask));
+    return { pod, row, ...(pod.row && pod.matrix ? { matrix: pod.matrix } : {}) };
   }
 
-  /** Every row derived again (a new mask, or none), sent as a reset. */
+  /**
+   * Every row derived again (a new mask, or none), sent as a reset; the matrix reads the pods again too. Rows
+   * of pods not held cannot be: they go, and the node's link, opened again with the new mask, lists them again.
+   */
   private rebuild(): void {
-    for (const [uid, entry] of this.entries) this.entries.set(uid, { pod: entry.pod, row: rowOfPod(decodeStored(entry.pod).pod, this.mask) });
+    for (const [uid, entry] of this.entries) {
+      if (isNotHeld(entry.pod)) this.entries.delete(uid);
+      else this.entries.set(uid, { pod: entry.pod, row: rowOfPod(decodeStored(entry.pod).pod, this.mask) });
+    }
     this.deltas.push('reset');
   }
 
@@ -230,12 +250,12 @@ export class NodePods {
 }
 
 function uidOfIncoming(pod: IncomingPod): string {
-  return pod.row?.uid ?? uidOf(decodeStored(pod).pod);
+  return isNotHeld(pod) ? pod.row.uid : (pod.row?.uid ?? uidOf(decodeStored(pod).pod));
 }
 
 /** The pod's uid, undefined when it has none: from its row when it has one, else from its tree. */
 export function incomingUid(pod: IncomingPod): string | undefined {
-  return pod.row ? pod.row.uid : uidIn(decodeStored(pod).pod);
+  return isNotHeld(pod) ? pod.row.uid : pod.row ? pod.row.uid : uidIn(decodeStored(pod).pod);
 }
 
 function uidIn(pod: PodTree): string | undefined {

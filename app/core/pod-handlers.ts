@@ -5,6 +5,7 @@ import { podToKubectlJson } from '../pod/kubectl-json';
 import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { versionsOf, type CoreState, type NodeRecord } from './core-state';
 import type { CoreHandlers } from './core-types';
+import { wholePod } from './whole-pods';
 
 /** A node's pods: its table's rows, and one pod's detail (current or deleted). */
 export function podHandlers(core: CoreState): Pick<CoreHandlers, 'pods.rows' | 'pods.watch' | 'pods.get'> {
@@ -12,7 +13,7 @@ export function podHandlers(core: CoreState): Pick<CoreHandlers, 'pods.rows' | '
   return {
     'pods.rows': ({ nodeId }) => recordOf(nodeId).pods.snapshot(),
     'pods.watch': ({ nodeId }, call) => podWatchers.watch(recordOf(nodeId).info.id, call),
-    'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid),
+    'pods.get': ({ nodeId, uid }) => podDetail(recordOf(nodeId), uid, core.now),
   };
 }
 
@@ -34,10 +35,10 @@ export const detailOf = (record: NodeRecord, stored: StoredPod): PodDetail => {
   };
 };
 
-/** A pod now, or as it was deleted while its history keeps it. */
-const podDetail = (record: NodeRecord, uid: string): PodDetail => {
-  const entry = record.pods.get(uid);
-  if (entry) return detailOf(record, entry.pod);
+/** A pod now (a rows-only node's read from the node as it is opened), or as it was deleted while its history keeps it. */
+const podDetail = async (record: NodeRecord, uid: string, now: () => number): Promise<PodDetail> => {
+  const current = await wholePod(record, uid);
+  if (current) return { ...detailOf(record, current.pod), ...(current.fetched ? { fetchedAt: now() } : {}) };
   const last = versionsOf(record, uid).at(-1);
   if (last?.event === 'DELETED') return { ...detailOf(record, last.pod), deletedAt: last.time };
   throw new ContractError('not-found', `Pod ${uid} is not on ${record.info.label} (any more).`, 'It was deleted and its history has expired; pick another pod.');

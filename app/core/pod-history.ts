@@ -101,6 +101,8 @@ export class PodHistory {
   private newestTotal = 0;
   /** What the budget was last told this source holds. */
   private reported = 0;
+  /** Rows the source shows of pods it keeps no versions of (a rows-only node's), counted at a row's cost. */
+  private rowsWithoutVersions = 0;
   /** Some version was dropped to stay within the limits since the source started. */
   trimmedAny = false;
 
@@ -116,7 +118,14 @@ export class PodHistory {
 
   /** Estimated bytes the source holds of pods: every pod's newest version and row, its earlier versions, its kept crash logs. */
   get heldBytes(): number {
-    return this.newestTotal + this.pods.size * ROW_BYTES + this.total + this.crashBytes;
+    return this.newestTotal + (this.pods.size + this.rowsWithoutVersions) * ROW_BYTES + this.total + this.crashBytes;
+  }
+
+  /** The source shows `count` rows whose pods it keeps no version of: the budget counts them too. */
+  holdRowsOnly(count: number): void {
+    if (count === this.rowsWithoutVersions) return;
+    this.rowsWithoutVersions = count;
+    this.report();
   }
 
   setLimits(limits: HistoryLimits): void {
@@ -295,6 +304,7 @@ export class PodHistory {
     this.crashLines = 0;
     this.crashBytes = 0;
     this.newestTotal = 0;
+    this.rowsWithoutVersions = 0;
     this.report();
   }
 

@@ -5,7 +5,7 @@
  * Browser-safe.
  */
 import { isStaticPod, ownerOf } from '../pod/view/pod-metadata';
-import { objAt, strAt, stringMapAt } from '../pod/view/pod-tree-access';
+import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 
 export type WorkloadKind = 'DaemonSet' | 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'CronJob' | 'Job' | 'Static' | 'Pod' | (string & {});
@@ -35,8 +35,8 @@ export function workloadOf(pod: PodTree): WorkloadId {
   }
   if (!owner.kind) return { namespace, kind: 'Pod', name: podName };
   if (owner.kind === 'ReplicaSet') {
-    const hash = stringMapAt(meta.labels)['pod-template-hash'];
-    if (hash && owner.name.endsWith(`-${hash}`)) return { namespace, kind: 'Deployment', name: owner.name.slice(0, -hash.length - 1) };
+    const hash = objAt(meta.labels)['pod-template-hash'];
+    if (typeof hash === 'string' && hash && owner.name.endsWith(`-${hash}`)) return { namespace, kind: 'Deployment', name: owner.name.slice(0, -hash.length - 1) };
     return { namespace, kind: 'ReplicaSet', name: owner.name };
   }
   if (owner.kind === 'Job') {

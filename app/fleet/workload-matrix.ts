@@ -5,7 +5,8 @@
  * Each pod is read once into what the matrix needs of it (matrixPodOf), which the core keeps per pod as
  * received; the rest is steps (workloadMatrixSteps) the core runs in time slices.
  */
-import { kubectlColumns } from '../pod/view/kubectl-columns';
+import { kubectlColumns, type KubectlColumns } from '../pod/view/kubectl-columns';
+import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 import { SharedValues } from '../util/shared-values';
@@ -55,14 +56,30 @@ export interface MatrixPod {
   containers: ContainerAspects;
 }
 
+/**
+ * Every field matrixPodOf reads: the row's (its workload, phase, READY and RESTARTS are read from the same
+ * fields) and each container's aspects drift compares (containerAspects).
+ */
+export const MATRIX_READ_PATHS = [
+  ...ROW_READ_PATHS,
+  ...['containers', 'initContainers'].flatMap((list) => ['image', 'resources', 'command', 'args', 'env'].map((f) => `spec.${list}.${f}`)),
+] as const;
+
 /** A source's pods as the matrix reads them, or why it could not be read. */
 export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };
 
-export function matrixPodOf(pod: PodTree, shared: SharedValues): MatrixPod {
+/** `columns`: kubectl's columns of the pod when known already (its row has them). */
+export function matrixPodOf(pod: PodTree, shared: SharedValues, columns: Pick<KubectlColumns, 'ready' | 'total' | 'restarts'> = kubectlColumns(pod)): MatrixPod {
   const workload = workloadOf(pod);
   const key = workloadKey(workload);
-  const containers = containerAspects(pod, (text) => shared.share(text, text));
-  const columns = kubectlColumns(pod);
+  const aspects = containerAspects(pod, (text) => shared.share(text, text));
+  // Held once per template rather than per pod: a fleet's pods are mostly replicas, each a Map and objects.
+  // JSON texts never hold a raw \0, so the key is unambiguous; an absent value is an empty text.
+  let containersKey = 'containers';
+  for (const [name, a] of aspects) {
+    containersKey += `\0${JSON.stringify(name)}\0${a.image === undefined ? '' : JSON.stringify(a.image)}\0${a.resources ?? ''}\0${a.args ?? ''}\0${a.env ?? ''}`;
+  }
+  const containers = shared.share(containersKey, aspects);
   return {
     ...shared.share(`workload\0${key}`, { workload, key }),
     name: strAt(objAt(pod.metadata).name),

@@ -136,7 +136,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // mask that fetches the pods again. Not after every relist of a node already shown, nor after a node is
   // dropped: the server is idle then and V8's own reducer runs (released at once, the reconnect that
   // followed cost a fifth more CPU growing the heap back).
-  const memory = createMemoryRelease();
+  // Not while nodes are still being opened (a thousand at once): the collection would stall their opening.
+  const memory = createMemoryRelease({ busy: () => openLimit.active() + openLimit.waiting() > 0 });
   /** Nodes whose current link has shown its first list. */
   const listedSinceConnect = new Set<string>();
 
@@ -355,7 +356,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     'pods.export': async ({ nodeId, uids, format, path, replace }, call) => {
       const node = core.node(nodeId);
-      const pods = core.shownPods(nodeId, uids);
+      const pods = await core.shownPods(nodeId, uids);
       if (pods.length === 0) {
         throw new ContractError('not-found', `None of the selected pods is on ${node.label} any more.`, 'Clear the filter and export again.');
       }
@@ -425,7 +426,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ...nodeInfoHandlers({
       node: (nodeId) => core.node(nodeId),
       nodeAccess: async (nodeId) => links.get(nodeId)?.nodeAccess?.(),
-      pods: (nodeId) => ({ pods: core.currentPods(nodeId).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
+      pods: async (nodeId) => ({ pods: (await core.currentPods(nodeId)).map((p) => p.pod), masked: core.fieldMask(nodeId) !== null }),
       linkClosed: (nodeId) => linksClosed.get(nodeId),
       ...(options.nodePrograms ? { programs: options.nodePrograms } : {}),
     }),

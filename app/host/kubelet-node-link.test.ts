@@ -15,7 +15,9 @@ import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-ser
 import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
 import type { NodeLink } from '../core/node-link';
-import type { IncomingPod } from '../core/node-pods';
+import { rowOfPod, type IncomingPod } from '../core/node-pods';
+import { matrixPodOf } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
 
 /** What the inspector would see: states, the pod set it rebuilds from reset() and change(). */
 function recorder() {
@@ -126,6 +128,27 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
       expect(bytesOf(same!)).toBe(held.get(same!));
       expect(bytesOf(changed!)).not.toBe(held.get(changed!));
       expect(podBytesToKubectlJson(bytesOf(changed!)).json).toBe(podBytesToKubectlJson(encodePod(k.store.get(changed!)!)).json);
+    } finally {
+      await link.close();
+      await k.stop();
+    }
+  });
+
+  it('takes the row of each pod and what the fleet matrix reads of it from the fields it decodes, as the whole pod gives them', async () => {
+    const socketPath = join(dir, 'rows.sock');
+    const k = await startSimulatedKubelet({ socketPath, pods: 60, seed: 7 });
+    let reset: IncomingPod[] = [];
+    const link = openKubeletNodeLink(
+      { nodeId: 'n1', spec: { kind: 'ssh', host: 'simulated', socketPath }, prompter: scriptedPrompter({}), events: { state: () => {}, reset: (pods) => (reset = pods), change: () => {} } },
+      { localSocket: socketPath },
+    );
+    try {
+      await eventually(() => reset.length === 60, 'the first list');
+      for (const pod of reset) {
+        const whole = decodeStored(pod as StoredPod).pod;
+        expect(pod.row).toEqual(rowOfPod(whole, null));
+        expect(pod.matrix).toEqual(matrixPodOf(whole, new SharedValues()));
+      }
     } finally {
       await link.close();
       await k.stop();

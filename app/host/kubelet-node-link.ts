@@ -6,9 +6,11 @@
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
 import { defaultSshTransport } from '../ssh/default-transport';
-import type { NodeState, PodRow } from '../contract';
-import type { FieldMask } from '../mask/field-mask';
-import { decodeStored, sameBytes, type PodBytes } from '../pod/stored-pod';
+import { ContractError, type NodeState, type PodRow } from '../contract';
+import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
+import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { SharedValues } from '../util/shared-values';
+import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
 import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
@@ -91,33 +93,53 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
 
 /**
  * A pod as a node's watch holds it and the core keeps it (one object for both): its identity, its wire
- * bytes and its row; not its tree, which costs about six times its bytes and is decoded again on demand.
+ * bytes, its row and what the fleet matrix reads of it; not its tree, which costs about six times its bytes
+ * and is decoded again on demand. A rows-only node's holds no bytes (PodNotHeld): its whole object is read
+ * from the node when opened.
  */
-type LivePod = HeldPod & PodBytes & { row: PodRow };
+type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow; matrix: MatrixPod };
+
+/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
+let heldReads: FieldMask | undefined;
+/** The matrix values the pods of every node share (a template's containers, a workload). */
+const matrixValues = new SharedValues(10_000);
 
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
  * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does);
- * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same.
+ * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same;
+ * `rowsOnly`: whether the node keeps rows only, asked as its first pod arrives.
  */
-function livePodHolding(localMask: FieldMask | undefined, shownMask: FieldMask | null, heldBytes?: (uid: string) => Uint8Array | undefined): PodHolding<LivePod> {
+function livePodHolding(
+  localMask: FieldMask | undefined,
+  shownMask: FieldMask | null,
+  heldBytes: ((uid: string) => Uint8Array | undefined) | undefined,
+  rowsOnly: () => boolean,
+): PodHolding<LivePod> {
   const keptBytes = (uid: string, bytes: Uint8Array) => {
     const held = heldBytes?.(uid);
     return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
   };
   return {
-    keep: (pod, bytes) => ({
-      uid: pod.uid,
-      namespace: pooledString(pod.namespace),
-      name: pod.name,
-      digest: pod.digest,
-      tombstone: pod.tombstone,
-      ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-      bytes: keptBytes(pod.uid, bytes),
-      ...(localMask ? { mask: localMask } : {}),
-      row: rowOfPod(pod.pod, shownMask, pod.uid),
-    }),
-    tree: (pod) => decodeStored(pod).pod,
+    keep: (pod, bytes) => {
+      const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
+      const row = rowOfPod(shown, null, pod.uid);
+      return {
+        uid: pod.uid,
+        namespace: pooledString(pod.namespace),
+        name: pod.name,
+        digest: pod.digest,
+        tombstone: pod.tombstone,
+        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
+        ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
+        row,
+        matrix: matrixPodOf(shown, matrixValues, row),
+      };
+    },
+    // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
+    // apply then shows as a change with nothing visible changed, never as no change.
+    tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
+    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
   };
 }
 
@@ -131,6 +153,18 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let dialSudo = false;
   let watch: PodWatch<LivePod> | undefined;
   let closed = false;
+  /**
+   * Whether this connection keeps rows only, decided as its first pod arrives: by then every node of a batch
+   * added at once (or restored at start) is counted.
+   */
+  let rowsOnly: boolean | undefined;
+  const keepsRowsOnly = () => {
+    if (rowsOnly === undefined) {
+      rowsOnly = request.rowsOnly?.() ?? false;
+      events.rowsOnly?.(rowsOnly);
+    }
+    return rowsOnly;
+  };
   // Ends a dial, host key question or socket probe still in progress when the link is closed.
   const abortOpen = new AbortController();
   const metricsPause = wakeableSleep();
@@ -210,7 +244,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
       },
       // The window shows a node's pods as soon as a list of them arrives, not after the watch's slower replay.
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes), listFirst: true },
+      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes, keepsRowsOnly), listFirst: true },
     );
     void readMetrics();
   };
@@ -314,8 +348,27 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   };
   const opening = open();
 
+  /** The kubelet while the node is connected; a whole pod read from a node not connected would be a guess. */
+  const connectedClient = (): KubeletClient => {
+    if (closed || !node || watch === undefined) {
+      throw new ContractError('unavailable', `${labelOf(spec)} is not connected, and a rows-only node's pods are read from the node.`, 'Connect the node, then open the pod again.');
+    }
+    return node.client;
+  };
+
   return {
     nodeAccess,
+    async getPod(uid) {
+      try {
+        return (await connectedClient().getPod(uid)).pod;
+      } catch (err) {
+        if (err instanceof KubeletError && err.code === 'NOT_FOUND') return undefined;
+        throw err;
+      }
+    },
+    async listPods() {
+      return (await connectedClient().listPods()).pods;
+    },
     // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
     async logFiles() {
       const access = await nodeAccess();

@@ -12,7 +12,7 @@ import type { PodEventType } from '../core/core-types';
 import type { NodeLogFiles } from '../core/node-link';
 import { incomingUid, type IncomingPod } from '../core/node-pods';
 import { containerLogs } from '../logs/container-logs';
-import { decodeStored } from '../pod/stored-pod';
+import { decodeStored, isNotHeld } from '../pod/stored-pod';
 import { DEFAULT_CRASH_LOG_BOUNDS, type CrashLog, type CrashLogBounds } from '../recording/crash-log';
 import { CrashLogCapture } from '../recording/crash-log-capture';
 
@@ -57,12 +57,13 @@ export class LiveCrashLogs {
     const listed = type === 'RESET' ? new Set<string>() : undefined;
     for (const pod of pods) {
       const uid = incomingUid(pod);
-      if (!uid) continue;
+      // A rows-only node keeps no pod history to keep the logs in, nor the pods to tell what ended.
+      if (!uid || isNotHeld(pod)) continue;
       listed?.add(uid);
       const before = node.last.get(uid);
       node.last.set(uid, pod);
       // A pod first seen: what ended before is not news (its previous instance is still on the node).
-      if (!before || !mayHaveEnded(before, pod)) continue;
+      if (!before || isNotHeld(before) || !mayHaveEnded(before, pod)) continue;
       node.capture.baseline(decodeStored(before).pod);
       node.capture.seen(decodeStored(pod).pod);
     }

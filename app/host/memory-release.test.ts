@@ -42,6 +42,21 @@ describe('memory release', () => {
     expect(heap - getHeapStatistics().total_heap_size).toBeGreaterThan(64 * MIB);
   });
 
+  it('waits while more pod sets are on their way (nodes still opening), then collects', async () => {
+    vi.useFakeTimers();
+    const collector = heldCollector();
+    let opening = true;
+    const release = createMemoryRelease({ growthBytes: ANY_GROWTH, settleMs: SETTLE_MS, collect: collector.collect, busy: () => opening });
+    release.afterLargeChange();
+    await vi.advanceTimersByTimeAsync(SETTLE_MS * 10);
+    expect(collector.runs).toHaveLength(0);
+    opening = false;
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(collector.runs).toHaveLength(1);
+    collector.runs[0]!();
+    release.close();
+  });
+
   it('collects once for a burst of changes, after the last', async () => {
     vi.useFakeTimers();
     const collector = heldCollector();

@@ -39,7 +39,17 @@ async function collectAllAvailableGarbage(): Promise<void> {
 }
 
 export function createMemoryRelease(
-  options: { growthBytes?: number; settleMs?: number; collect?: () => Promise<void>; released?: (before: number, after: number) => void } = {},
+  options: {
+    growthBytes?: number;
+    settleMs?: number;
+    collect?: () => Promise<void>;
+    released?: (before: number, after: number) => void;
+    /**
+     * More pod sets are on their way (nodes still opening): the collection, which holds the thread for
+     * hundreds of ms over a big heap, waits until they are in, looking again every settleMs.
+     */
+    busy?: () => boolean;
+  } = {},
 ): MemoryRelease {
   const growth = options.growthBytes ?? RELEASE_GROWTH_BYTES;
   const collectGarbage = options.collect ?? collectAllAvailableGarbage;
@@ -64,6 +74,7 @@ export function createMemoryRelease(
       askedMeanwhile = true;
       return;
     }
+    if (!closed && options.busy?.()) return schedule();
     const before = process.memoryUsage.rss();
     if (closed || failed || before < floor + growth) return;
     collecting = true;

@@ -21,7 +21,7 @@ export interface NodeInfoServiceDeps {
   /** The node beside its kubelet through the live link; undefined when it has none now. */
   nodeAccess(nodeId: string): Promise<NodeAccess | undefined>;
   /** The kubelet's pods as kubectl's JSON, and whether they came through a field mask (then not whole). */
-  pods(nodeId: string): { pods: unknown[]; masked: boolean };
+  pods(nodeId: string): Promise<{ pods: unknown[]; masked: boolean }>;
   /** Aborted when the node's current link closes (disconnected, removed): what follows its node ends then. */
   linkClosed(nodeId: string): AbortSignal | undefined;
   /** Where the node's programs are, when not on its PATH (tests: stand-ins). */
@@ -60,7 +60,7 @@ export function nodeInfoHandlers(deps: NodeInfoServiceDeps): Pick<RequestHandler
         ...(access.configz ? { configz: access.configz } : {}),
         ...(access.allocatable ? { allocatable: access.allocatable } : {}),
         pods: async () => {
-          const { pods, masked } = deps.pods(nodeId);
+          const { pods, masked } = await deps.pods(nodeId);
           // A masked pod may lack its container statuses: every container would look runtime-only.
           if (masked) throw new PartError("the node's pods are fetched through a field mask, so they may not name their containers", 'Clear the node\'s mask to compare the runtime\'s containers with its pods.');
           return pods;

@@ -24,7 +24,7 @@ describe('the UI recorder', () => {
   it('stamps events by a monotonic clock: a wall clock stepped an hour ahead moves no event past the time it arrived', async () => {
     const path = join(dir, 'jump.recording');
     const recorder = new NodeRecorder({
-      current: () => [pod('Running')],
+      current: async () => [pod('Running')],
       node: () => ({ label: 'worker-1', state: { phase: 'live' } }) as NodeInfo,
       marked: () => {},
       problem: (message) => {
@@ -62,7 +62,7 @@ describe('the UI recorder', () => {
     const records = '2026-11-27T10:00:00Z stdout F serving\n2026-11-27T10:00:01Z stderr F panic: boom\n';
     writeFileSync(join(logsDir, 'default_web_0a1b-2c3d', container, '0.log'), records);
     const recorder = new NodeRecorder({
-      current: () => [crashed],
+      current: async () => [crashed],
       node: () => ({ label: 'worker-1', state: { phase: 'live' } }) as NodeInfo,
       marked: () => {},
       problem: (message) => {

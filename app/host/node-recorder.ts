@@ -1,7 +1,8 @@
 import { ContractError, type NodeInfo } from '../contract';
 import type { PodEventType } from '../core/core-types';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
-import { decodeStored, type StoredPod } from '../pod/stored-pod';
+import { decodeStored, isNotHeld, type HeldStored, type StoredPod } from '../pod/stored-pod';
+import { KEEP_WHOLE_PODS, ROWS_ONLY_WHY } from '../core/whole-pods';
 import { CrashLogCapture } from '../recording/crash-log-capture';
 import { DEFAULT_CRASH_LOG_BOUNDS, type CrashLogBounds } from '../recording/crash-log';
 import { startRecording, type RecordingWriter } from '../recording/recording-writer';
@@ -28,7 +29,7 @@ export class NodeRecorder {
 
   constructor(
     private readonly host: {
-      current(nodeId: string): DecodedPod[];
+      current(nodeId: string): Promise<DecodedPod[]>;
       node(nodeId: string): NodeInfo;
       marked(nodeId: string, path: string | undefined): void;
       problem(message: string, nextStep: string): void;
@@ -44,7 +45,10 @@ export class NodeRecorder {
     if (node.state.phase !== 'live') {
       throw new ContractError('invalid-input', `${node.label} is not live, so there is nothing to record.`, 'Connect the node and start the recording once it is live.');
     }
-    const pods = this.host.current(nodeId);
+    if (node.rowsOnly) {
+      throw new ContractError('unavailable', `${node.label} cannot be recorded here: ${ROWS_ONLY_WHY}, and a recording writes every version of every pod.`, `${KEEP_WHOLE_PODS}; or record it alone with nodescope record in a terminal.`);
+    }
+    const pods = await this.host.current(nodeId);
     let writer: RecordingWriter;
     try {
       writer = await startRecording(path, { provenance: { node: node.label, origin: 'nodescope ui' }, pods });
@@ -82,12 +86,15 @@ export class NodeRecorder {
   }
 
   /** Pods are decoded here only while the node is recorded. */
-  podEvent(nodeId: string, type: PodEventType | 'RESET', stored: StoredPod[]): void {
+  podEvent(nodeId: string, type: PodEventType | 'RESET', held: HeldStored[]): void {
     const recording = this.recordings.get(nodeId);
     if (!recording) return;
     // The recording's own clock: a wall clock stepped meanwhile moves neither order nor elapsed time.
     const time = recording.writer.now();
     try {
+      // Reconnected as rows only (more nodes opened meanwhile): what comes now is no longer whole pods.
+      if (held.some(isNotHeld)) throw new Error(`${this.host.node(nodeId).label} was connected again and ${ROWS_ONLY_WHY}, so its pods' versions are no longer received`);
+      const stored = held as StoredPod[];
       if (type !== 'RESET') {
         this.append(recording, time, type, decodeStored(stored[0]!));
         return;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIN_MEMORY_BUDGET, type MemoryUsage, type Settings } from '../contract';
+import { DEFAULT_ROWS_ONLY_ABOVE, MIN_MEMORY_BUDGET, type MemoryUsage, type Settings } from '../contract';
 import { createHost, type Host } from './host';
 import { defaultMemoryBudget, settingsPath } from './settings-store';
 import { driveHost } from './testing/drive-host';
@@ -30,15 +30,15 @@ describe('the app settings', () => {
   it('are saved in a file private to the user, kept across a restart, and told to every window', async () => {
     const dir = newStateDir();
     const first = await start(dir);
-    expect(await first.call<Settings>('settings.get')).toEqual({ memoryBudget: defaultMemoryBudget() });
-    expect(await first.call<Settings>('settings.set', { memoryBudget: 2 * GIB })).toEqual({ memoryBudget: 2 * GIB });
-    expect(first.events).toContainEqual({ name: 'settings', payload: { memoryBudget: 2 * GIB } });
+    expect(await first.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: defaultMemoryBudget() });
+    expect(await first.call<Settings>('settings.set', { memoryBudget: 2 * GIB })).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 2 * GIB });
+    expect(first.events).toContainEqual({ name: 'settings', payload: { rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 2 * GIB } });
     expect(await first.call<MemoryUsage>('memory.usage')).toEqual({ held: 0, budget: 2 * GIB });
     await first.host.close();
     expect(statSync(settingsPath(dir)).mode & 0o077).toBe(0);
 
     const second = await start(dir);
-    expect(await second.call<Settings>('settings.get')).toEqual({ memoryBudget: 2 * GIB });
+    expect(await second.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 2 * GIB });
   });
 
   it("keep a newer Nodescope's settings they do not know", async () => {
@@ -53,18 +53,18 @@ describe('the app settings', () => {
     const dir = newStateDir();
     writeFileSync(settingsPath(dir), JSON.stringify({ version: 1, memoryBudget: 2 * GIB }));
     const app = await start(dir, { memoryBudget: 256 * 1024 ** 2 });
-    expect(await app.call<Settings>('settings.get')).toEqual({ memoryBudget: 256 * 1024 ** 2 });
+    expect(await app.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 256 * 1024 ** 2 });
     expect((await app.call<MemoryUsage>('memory.usage')).budget).toBe(256 * 1024 ** 2);
     expect(JSON.parse(readFileSync(settingsPath(dir), 'utf8')).memoryBudget).toBe(2 * GIB);
-    expect(await app.call<Settings>('settings.set', { memoryBudget: 3 * GIB })).toEqual({ memoryBudget: 3 * GIB });
-    expect(await app.call<Settings>('settings.get')).toEqual({ memoryBudget: 3 * GIB });
+    expect(await app.call<Settings>('settings.set', { memoryBudget: 3 * GIB })).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 3 * GIB });
+    expect(await app.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: 3 * GIB });
   });
 
   it('never write over a file they could not read, and say what to do', async () => {
     const dir = newStateDir();
     writeFileSync(settingsPath(dir), JSON.stringify({ version: 1, memoryBudget: 12 }));
     const app = await start(dir);
-    expect(await app.call<Settings>('settings.get')).toEqual({ memoryBudget: defaultMemoryBudget() });
+    expect(await app.call<Settings>('settings.get')).toEqual({ rowsOnlyAbove: DEFAULT_ROWS_ONLY_ABOVE, memoryBudget: defaultMemoryBudget() });
     await expect(app.call('settings.set', { memoryBudget: GIB })).rejects.toThrow(/not saved while .*settings\.json cannot be read: .*at least 64 MiB at memoryBudget/);
     const notices = await app.call<{ message: string; nextStep: string }[]>('notices.list');
     expect(notices.find((n) => n.message.includes('settings could not be read'))?.nextStep).toMatch(/Repair or remove .*settings\.json/);

@@ -21,8 +21,8 @@ function byUid<T>(pods: Iterable<PodTree>, read: (pod: PodTree) => T): Record<st
 
 export function tableHandlers(core: Pick<Core, 'shownPods'>, store: TableViewsStore): Pick<RequestHandlers, 'pods.fields' | 'pods.fieldColumn' | 'ui.tableViews' | 'ui.setTableViews'> {
   return {
-    'pods.fields': ({ nodeId, uids, paths }) => ({ values: byUid(core.shownPods(nodeId, uids), (pod) => paths.map((path) => fieldValues(pod, path))) }),
-    'pods.fieldColumn': ({ nodeId, path }) => ({ values: byUid(core.shownPods(nodeId, 'all'), (pod) => fieldValues(pod, path)) }),
+    'pods.fields': async ({ nodeId, uids, paths }) => ({ values: byUid(await core.shownPods(nodeId, uids), (pod) => paths.map((path) => fieldValues(pod, path))) }),
+    'pods.fieldColumn': async ({ nodeId, path }) => ({ values: byUid(await core.shownPods(nodeId, 'all'), (pod) => fieldValues(pod, path)) }),
     'ui.tableViews': () => store.get(),
     'ui.setTableViews': (views) => store.set(views),
   };

@@ -14,7 +14,7 @@ import { eventually } from '../kubelet/testing/oracle';
 import { encodePod } from '../pod/encode';
 import { podBytesToKubectlJson } from '../pod/kubectl-json';
 import type { DecodedPod, PodObject } from '../pod/pod-tree';
-import { decodeStored } from '../pod/stored-pod';
+import { decodeStored, type StoredPod } from '../pod/stored-pod';
 import { containerStatuses } from '../sim/pod-status';
 import { startSimulatedKubelet, type SimulatedKubelet } from '../sim/kubelet-server';
 import type { HostKeyAnswer } from '../ssh/ssh-prompter';
@@ -105,10 +105,11 @@ async function openRestNodeLink(kubelet: SimulatedKubelet) {
         state: (s) => states.push(s),
         reset: (pods) => {
           shown.clear();
-          for (const p of pods.map(decodeStored)) shown.set(uidOf(p), p);
+          // This link keeps whole pods (no rowsOnly asked).
+          for (const p of pods) shown.set(uidOf(decodeStored(p as StoredPod)), decodeStored(p as StoredPod));
         },
         change: (type, stored) => {
-          const decoded = decodeStored(stored);
+          const decoded = decodeStored(stored as StoredPod);
           if (type === 'DELETED') shown.delete(uidOf(decoded));
           else shown.set(uidOf(decoded), decoded);
         },

@@ -118,6 +118,8 @@ export interface PodStream<P extends HeldPod = ReceivedPod> extends AsyncIterabl
 export interface PodIntake<K extends HeldPod> {
   known(digest: string): K | undefined;
   keep(pod: ReceivedPod, bytes: Uint8Array): K;
+  /** The only fields `keep` reads of the pod's tree: the rest is not decoded (PodReader.read). Default: the whole pod. */
+  reads?: FieldMask;
 }
 
 export interface KubeletClient {
@@ -147,7 +149,7 @@ function readOrError<K extends HeldPod>(reader: PodReader, bytes: Uint8Array, la
   const held = intake?.known(digest);
   if (held) return held;
   try {
-    return taken(reader.read(bytes, label, digest), bytes, intake);
+    return taken(reader.read(bytes, label, digest, intake?.reads), bytes, intake);
   } catch (err) {
     if (err instanceof PodDecodeError) return err;
     throw err;

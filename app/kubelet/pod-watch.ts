@@ -21,6 +21,7 @@ import { canPassByWaiting, KubeletError } from './kubelet-error';
 import { podSetChanges, type PodChange } from './pod-set-changes';
 import type { HeldPod, ReceivedPod } from './received-pod';
 import type { PodTree } from '../pod/pod-tree';
+import type { FieldMask } from '../mask/field-mask';
 import type { PodDecodeError } from '../pod/decode';
 import { noUidReason, sharedUidReason } from '../pod/first-pod-of-uid';
 
@@ -136,6 +137,8 @@ export interface PodHolding<W extends HeldPod> {
   keep(pod: ReceivedPod, bytes: Uint8Array): W;
   /** The pod's tree (masked as received) again: a masked pod whose bytes changed is compared by it. */
   tree(pod: W): PodTree;
+  /** As PodIntake.reads: the only fields `keep` reads of the tree it is handed. */
+  reads?: FieldMask;
 }
 
 /** By default the received pod is kept whole, tree and all. */
@@ -169,7 +172,11 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    */
   let replayed = new Map<string, W>();
   /** The client hands on a pod held already as it is, and keeps a new one as `holding` says as soon as it is decoded. */
-  const intake: PodIntake<W> = { known: (digest) => byDigest.get(digest) ?? replayed.get(digest), keep: holding.keep };
+  const intake: PodIntake<W> = {
+    known: (digest) => byDigest.get(digest) ?? replayed.get(digest),
+    keep: holding.keep,
+    ...(holding.reads ? { reads: holding.reads } : {}),
+  };
   const leftOut = new LeftOut();
   let liveSince = 0;
   let current: WatchState = { state: 'connecting', attempt: 1 };
@@ -344,11 +351,11 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const fromReplay = replayed.size;
     let listed = 0;
     const counting: PodIntake<W> = {
+      ...intake,
       known: (digest) => {
         progress(Math.max(fromReplay, ++listed), attempt);
         return intake.known(digest);
       },
-      keep: intake.keep,
     };
     listing = true;
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodePod } from '../pod/encode';
-import type { PodTree } from '../pod/pod-tree';
+import { applyFieldMask, parseFieldMask } from '../mask/field-mask';
+import type { PodObject, PodTree } from '../pod/pod-tree';
 import { podReader } from './received-pod';
 
 const identity = { name: 'web-1', namespace: 'shop', uid: '0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11' };
@@ -26,5 +27,34 @@ describe('podReader tombstones (how the documented watch reports a removal)', ()
     const bare = read({ metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z' }, status: { phase: 'Running' } } as PodTree);
     expect(bare.tombstone).toBe(false);
     expect(read({ metadata: identity } as PodTree).tombstone).toBe(false);
+  });
+});
+
+describe('podReader with the fields its caller reads', () => {
+  const pod = {
+    metadata: { ...identity, labels: { app: 'web' }, annotations: { note: 'x'.repeat(200) } },
+    spec: { containers: [{ name: 'web', image: 'registry.example.internal/web:1', env: [{ name: 'A', value: '1' }] }] },
+    status: { phase: 'Running', podIP: '10.0.0.9' },
+  } as PodTree;
+  const reads = parseFieldMask('status.phase,spec.containers.image');
+
+  it('decodes only those and the identity, as the mask of them would leave the whole pod', () => {
+    const received = podReader(undefined).read(encodePod(pod), 'test pod', undefined, reads);
+    expect(received.pod).toEqual(applyFieldMask(pod, parseFieldMask(`${reads.paths.join(',')},metadata.name,metadata.namespace,metadata.uid`)));
+    expect(received).toMatchObject({ ...identity, tombstone: false });
+  });
+
+  it('decodes a pod being deleted whole, so a real pod is not taken for a tombstone', () => {
+    const terminating = { ...pod, metadata: { ...(pod.metadata as PodObject), deletionTimestamp: '2026-11-21T08:00:00Z' } } as PodTree;
+    expect(podReader(undefined).read(encodePod(terminating), 'test pod', undefined, reads).tombstone).toBe(false);
+    const tombstone = { metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z' } } as PodTree;
+    expect(podReader(undefined).read(encodePod(tombstone), 'test pod', undefined, reads).tombstone).toBe(true);
+  });
+
+  it('still judges on the whole pod whether the kubelet honoured a mask', () => {
+    const masked = podReader(parseFieldMask('status.phase'));
+    const received = masked.read(encodePod(pod), 'test pod', undefined, parseFieldMask('status.phase'));
+    expect(received.maskHonoured).toBe(false);
+    expect(received.pod).toEqual({ status: { phase: 'Running' } });
   });
 });

@@ -9,6 +9,7 @@ import { hash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { applyFieldMask, formatFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
 import { decodePod } from '../pod/decode';
+import { decodePodFields } from '../pod/decode-fields';
 import type { DecodedPod, PodObject, PodValue } from '../pod/pod-tree';
 
 /** Who a received pod is and what it was on the wire, without its tree: what a watch may hold per pod. */
@@ -75,9 +76,21 @@ export function podDigest(bytes: Uint8Array): string {
   return hash('sha1', bytes, 'base64');
 }
 
+/** What a reader decodes of a pod besides the fields its caller reads: the identity, and what marks a tombstone. */
+const readsAlways = new WeakMap<FieldMask, FieldMask>();
+function withIdentity(reads: FieldMask): FieldMask {
+  let mask = readsAlways.get(reads);
+  if (!mask) readsAlways.set(reads, (mask = parseFieldMask(`${formatFieldMask(reads)},${IDENTITY_PATHS},metadata.deletionTimestamp`)));
+  return mask;
+}
+
 export interface PodReader {
-  /** Decodes one pod from the wire; `label` names it in decode errors; `digest` when already computed. */
-  read(bytes: Uint8Array, label: string, digest?: string): ReceivedPod;
+  /**
+   * Decodes one pod from the wire; `label` names it in decode errors; `digest` when already computed.
+   * `reads`: the only fields the caller reads of the tree (with the identity, the rest is not decoded), but
+   * for a pod being deleted (isTombstone looks at every field) and while a mask's honouring is being judged.
+   */
+  read(bytes: Uint8Array, label: string, digest?: string, reads?: FieldMask): ReceivedPod;
   /** false once a pod arrived that the kubelet did not mask; undefined until a pod arrived, or without a mask. */
   maskHonoured(): boolean | undefined;
 }
@@ -86,8 +99,11 @@ export function podReader(mask: FieldMask | undefined): PodReader {
   const sent = mask && wireMask(mask);
   let honoured: boolean | undefined;
   return {
-    read(bytes, label, digest = podDigest(bytes)) {
-      const decoded = decodePod(bytes, label);
+    read(bytes, label, digest = podDigest(bytes), reads) {
+      // Whether the kubelet honoured the mask is judged on the whole pod, as long as it has so far.
+      const whole = reads === undefined || (sent !== undefined && honoured !== false);
+      let decoded = whole ? decodePod(bytes, label) : decodePodFields(bytes, withIdentity(reads), label);
+      if (!whole && (decoded.pod.metadata as PodObject | undefined)?.deletionTimestamp) decoded = decodePod(bytes, label);
       const meta = (decoded.pod.metadata ?? {}) as PodObject;
       const identity = {
         uid: String(meta.uid ?? ''),

@@ -2,7 +2,7 @@
  * What the generated per-message functions (the tree decoder and the bytes -> JSON printer) share while
  * reading one pod: the reader, the field path, the unknown fields, and the special types' wire forms.
  */
-import { WIRE_LEN, type MessageSchema } from '../schema/pod-schema';
+import { WIRE_LEN, WIRE_VARINT, type FieldSchema, type MessageSchema } from '../schema/pod-schema';
 import { setKey, type PodObject, type PodValue, type UnknownField } from './pod-tree';
 import { WireFormatError, WireReader } from './wire-reader';
 
@@ -57,6 +57,10 @@ function jsonDepth(buf: Uint8Array, start: number, end: number): number {
   return deepest;
 }
 
+function wrongWireType(field: FieldSchema, tag: number, tagStart: number): WireFormatError {
+  return new WireFormatError(`field ${field.json} (${field.number}) has wire type ${tag & 7}, expected ${field.wireType}`, tagStart);
+}
+
 /** State of one pod's decoding that the generated functions share: the field path and unknown fields. */
 export class DecodeContext {
   readonly unknownFields: UnknownField[] = [];
@@ -73,15 +77,24 @@ export class DecodeContext {
 
   /** A tag the generated switch does not expect: an unknown field, or a known one with a wrong wire type. */
   other(schema: MessageSchema, tag: number, tagStart: number): void {
-    const number = tag >>> 3;
+    const field = schema.byNumber[tag >>> 3];
+    if (field !== undefined) throw wrongWireType(field, tag, tagStart);
+    if (tag >>> 3 === 0) throw new WireFormatError('field number 0 is invalid', tagStart);
+    this.unknown(tag >>> 3, tag & 7);
+  }
+
+  /**
+   * A field a pruned decoder (decode-fields.ts) does not read: passed over by its length (which must stay
+   * within its message), refused as `other` refuses a tag no pod can have. Unknown fields are not kept.
+   */
+  skipUnread(schema: MessageSchema, tag: number, tagStart: number): void {
     const wireType = tag & 7;
-    const field = schema.byNumber[number];
-    if (field === undefined) {
-      if (number === 0) throw new WireFormatError('field number 0 is invalid', tagStart);
-      this.unknown(number, wireType);
-      return;
+    const field = schema.byNumber[tag >>> 3];
+    if (field !== undefined && wireType !== field.wireType && !(field.repeated && field.wireType === WIRE_VARINT && wireType === WIRE_LEN)) {
+      throw wrongWireType(field, tag, tagStart);
     }
-    throw new WireFormatError(`field ${field.json} (${number}) has wire type ${wireType}, expected ${field.wireType}`, tagStart);
+    if (tag >>> 3 === 0) throw new WireFormatError('field number 0 is invalid', tagStart);
+    this.r.skip(wireType);
   }
 
   unknown(fieldNumber: number, wireType: number): void {

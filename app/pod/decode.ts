@@ -31,12 +31,12 @@ export class PodDecodeError extends NodescopeError<'POD_DECODE'> {
   }
 }
 
-type MessageDecoder = (r: WireReader, end: number, target: PodObject, c: DecodeContext) => void;
+export type MessageDecoder = (r: WireReader, end: number, target: PodObject, c: DecodeContext) => void;
 
-const fnName = (m: MessageSchema): string => `d_${m.fullName.replace(/\./g, '_')}`;
+export const fnName = (m: MessageSchema): string => `d_${m.fullName.replace(/\./g, '_')}`;
 
-/** The value expression of one element of a field. */
-function readExpression(field: FieldSchema): string {
+/** The value expression of one element of a field; `decoderOf` names the function that fills a message. */
+function readExpression(field: FieldSchema, decoderOf: (m: MessageSchema) => string): string {
   switch (field.scalar) {
     case 'string':
       return 'r.string(r.lengthDelimited())';
@@ -62,53 +62,95 @@ function readExpression(field: FieldSchema): string {
     case 'fieldsV1':
       return 'c.fieldsV1()';
     default:
-      return `sub(${fnName(msg)}, r, c)`;
+      return `sub(${decoderOf(msg)}, r, c)`;
   }
 }
 
-function generateDecoder(m: MessageSchema, index: number): string {
-  const cases = m.fields.map((f) => {
-    const tag = (f.number << 3) | f.wireType;
-    const key = js(f.json);
-    if (f.inline) return `case ${tag}: { const e = r.lengthDelimited(); ${fnName(f.message!)}(r, e, t, c); break; }`;
-    if (f.map) return `case ${tag}: c.mapEntry(t, ${key}, ${f.message?.special === 'quantity'}); break;`;
-    if (f.repeated && f.wireType === WIRE_VARINT) {
-      // Go writes these lists unpacked; proto2 readers must accept the packed form as well.
-      const packedTag = (f.number << 3) | WIRE_LEN;
-      return `case ${tag}: { const l = t[${key}]; const v = ${readExpression(f)}; if (l === undefined) t[${key}] = [v]; else l.push(v); break; }
-      case ${packedTag}: { const e = r.lengthDelimited(); let l = t[${key}]; if (l === undefined) t[${key}] = l = []; while (r.pos < e) l.push(${readExpression(f)}); r.expectEnd(e); break; }`;
-    }
-    if (f.repeated) {
-      return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f)}); c.path.pop(); c.path.pop(); break; }`;
-    }
-    // The object joins the pod before it is filled, so an error further in still finds the pod's name and uid.
-    if (f.message && !f.message.special) return `case ${tag}: { c.path.push(${key}); const e = r.lengthDelimited(); const o = {}; t[${key}] = o; ${fnName(f.message)}(r, e, o, c); c.path.pop(); break; }`;
-    return `case ${tag}: t[${key}] = ${readExpression(f)}; break;`;
-  });
-  return `function ${fnName(m)}(r, end, t, c) {
+/**
+ * The switch cases that read one field into the target `t`. `decoderOf` names the function that fills a
+ * message of the field: the whole decoder, or a pruned one (decode-fields.ts) that reads only some of it.
+ */
+export function fieldCases(f: FieldSchema, decoderOf: (m: MessageSchema) => string = fnName): string {
+  const tag = (f.number << 3) | f.wireType;
+  const key = js(f.json);
+  if (f.inline) return `case ${tag}: { const e = r.lengthDelimited(); ${decoderOf(f.message!)}(r, e, t, c); break; }`;
+  if (f.map) return `case ${tag}: c.mapEntry(t, ${key}, ${f.message?.special === 'quantity'}); break;`;
+  if (f.repeated && f.wireType === WIRE_VARINT) {
+    // Go writes these lists unpacked; proto2 readers must accept the packed form as well.
+    const packedTag = (f.number << 3) | WIRE_LEN;
+    return `case ${tag}: { const l = t[${key}]; const v = ${readExpression(f, decoderOf)}; if (l === undefined) t[${key}] = [v]; else l.push(v); break; }
+      case ${packedTag}: { const e = r.lengthDelimited(); let l = t[${key}]; if (l === undefined) t[${key}] = l = []; while (r.pos < e) l.push(${readExpression(f, decoderOf)}); r.expectEnd(e); break; }`;
+  }
+  if (f.repeated) {
+    return `case ${tag}: { let l = t[${key}]; if (l === undefined) t[${key}] = l = []; c.path.push(${key}, l.length); l.push(${readExpression(f, decoderOf)}); c.path.pop(); c.path.pop(); break; }`;
+  }
+  // The object joins the pod before it is filled, so an error further in still finds the pod's name and uid.
+  if (f.message && !f.message.special) return `case ${tag}: { c.path.push(${key}); const e = r.lengthDelimited(); const o = {}; t[${key}] = o; ${decoderOf(f.message)}(r, e, o, c); c.path.pop(); break; }`;
+  return `case ${tag}: t[${key}] = ${readExpression(f, decoderOf)}; break;`;
+}
+
+/**
+ * One message's decoder function: `cases` for the fields it reads, and for any other tag `otherCall`
+ * (DecodeContext.other keeps unknown fields; DecodeContext.skipUnread passes over fields left unread).
+ */
+export function messageDecoder(name: string, cases: readonly string[], schemaIndex: number, otherCall: 'other' | 'skipUnread' = 'other'): string {
+  return `function ${name}(r, end, t, c) {
   while (r.pos < end) {
     const start = r.pos;
     const tag = r.uint32();
     switch (tag) {
       ${cases.join('\n      ')}
-      default: c.other(schemas[${index}], tag, start);
+      default: c.${otherCall}(schemas[${schemaIndex}], tag, start);
     }
   }
   r.expectEnd(end);
 }`;
 }
 
-let podDecoder: MessageDecoder | undefined;
+/** Reads a length-delimited message into a new object: the helper the generated expressions call. */
+export const SUB_HELPER = `function sub(fn, r, c) { const e = r.lengthDelimited(); const o = {}; fn(r, e, o, c); return o; }`;
 
-function compileDecoders(): MessageDecoder {
+/** The whole decoders, compiled once: every message's by its function name, and the messages in the order `schemas[i]` names them. */
+export interface WholeDecoders {
+  byName: Record<string, MessageDecoder>;
+  messages: MessageSchema[];
+  pod: MessageDecoder;
+}
+
+let wholeDecoders: WholeDecoders | undefined;
+
+export function compiledDecoders(): WholeDecoders {
+  if (wholeDecoders) return wholeDecoders;
   const schema = podSchema();
   const messages = [...schema.messages.values()].filter((m) => !m.special);
   const source = [
-    ...messages.map((m, i) => generateDecoder(m, i)),
-    `function sub(fn, r, c) { const e = r.lengthDelimited(); const o = {}; fn(r, e, o, c); return o; }`,
-    `return ${fnName(schema.pod)};`,
+    ...messages.map((m, i) => messageDecoder(fnName(m), m.fields.map((f) => fieldCases(f)), i)),
+    SUB_HELPER,
+    `return { ${messages.map(fnName).join(', ')} };`,
   ].join('\n\n');
-  return compileFunctions<MessageDecoder>(source, { schemas: messages });
+  const byName = compileFunctions<Record<string, MessageDecoder>>(source, { schemas: messages });
+  wholeDecoders = { byName, messages, pod: byName[fnName(schema.pod)]! };
+  return wholeDecoders;
+}
+
+/**
+ * Runs a compiled pod decoder over the bytes: a malformed pod is a PodDecodeError naming the pod (its
+ * namespace/name as far as decoded, else `label`), its uid if read, the field path and the byte offset.
+ */
+export function runPodDecoder(decoder: MessageDecoder, bytes: Uint8Array, label: string): DecodedPod {
+  const reader = new WireReader(bytes);
+  const context = new DecodeContext(reader);
+  const pod: PodObject = {};
+  try {
+    decoder(reader, bytes.length, pod, context);
+  } catch (err) {
+    if (err instanceof WireFormatError) {
+      const uid = (pod.metadata as PodObject | undefined)?.uid;
+      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message, label, typeof uid === 'string' && uid ? uid : undefined);
+    }
+    throw err;
+  }
+  return { pod, unknownFields: context.unknownFields };
 }
 
 /** The pod's namespace/name as far as it is known, else `fallback`. */
@@ -124,20 +166,7 @@ export function podLabel(pod: PodObject, fallback: string): string {
  * (for example the file name, or `pods[3]` of a list).
  */
 export function decodePod(bytes: Uint8Array, label = 'pod'): DecodedPod {
-  podDecoder ??= compileDecoders();
-  const reader = new WireReader(bytes);
-  const context = new DecodeContext(reader);
-  const pod: PodObject = {};
-  try {
-    podDecoder(reader, bytes.length, pod, context);
-  } catch (err) {
-    if (err instanceof WireFormatError) {
-      const uid = (pod.metadata as PodObject | undefined)?.uid;
-      throw new PodDecodeError(podLabel(pod, label), err.offset, context.pathString(), err.message, label, typeof uid === 'string' && uid ? uid : undefined);
-    }
-    throw err;
-  }
-  return { pod, unknownFields: context.unknownFields };
+  return runPodDecoder(compiledDecoders().pod, bytes, label);
 }
 
 /** The outcome of one pod of a list: one bad pod never hides the others. */

@@ -17,6 +17,22 @@ export interface PodBytes {
 
 export type StoredPod = PodBytes | DecodedPod;
 
+/**
+ * A pod of a rows-only node (docs/app.md, "Rows-only nodes"): the digest of its wire bytes, which tells a
+ * changed pod from an unchanged one, and not the bytes: its whole object is read from the node when opened.
+ */
+export interface PodNotHeld {
+  digest: string;
+  notHeld: true;
+}
+
+/** A pod as a pod set or history may hold it: whole (bytes or tree), or only known by its digest. */
+export type HeldStored = StoredPod | PodNotHeld;
+
+export function isNotHeld(pod: HeldStored): pod is PodNotHeld {
+  return 'notHeld' in pod && pod.notHeld === true;
+}
+
 export function isPodBytes(pod: StoredPod): pod is PodBytes {
   return 'bytes' in pod && pod.bytes instanceof Uint8Array && !('pod' in pod);
 }
@@ -28,9 +44,10 @@ export function decodeStored(stored: StoredPod): DecodedPod {
   return { pod: stored.mask ? applyFieldMask(pod, stored.mask) : pod, unknownFields };
 }
 
-/** Whether two stored pods are the same pod as received: the same bytes (and mask), or the same tree object. */
-export function sameStored(a: StoredPod, b: StoredPod): boolean {
+/** Whether two stored pods are the same pod as received: the same bytes (and mask) or digest, or the same tree object. */
+export function sameStored(a: HeldStored, b: HeldStored): boolean {
   if (a === b) return true;
+  if (isNotHeld(a) || isNotHeld(b)) return isNotHeld(a) && isNotHeld(b) && a.digest === b.digest;
   if (isPodBytes(a) && isPodBytes(b)) return sameMask(a.mask, b.mask) && sameBytes(a.bytes, b.bytes);
   return !isPodBytes(a) && !isPodBytes(b) && a.pod === b.pod;
 }

@@ -3,7 +3,7 @@
  * renderer, and Debian's Chromium with a fresh profile (Playwright passes it as --user-data-dir).
  */
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Host } from '../../app/host/host';
+import { createHost, type Host, type HostOptions } from '../../app/host/host';
 import { ensureRendererBuilt } from '../../app/ui-server/renderer-build';
 import { startUiServer, type UiServer } from '../../app/ui-server/ui-server';
 
@@ -45,4 +45,19 @@ export async function closeUiInChromium(ui: Partial<UiInChromium> | undefined, i
   await ui?.browser?.close();
   await ui?.server?.close();
   await inspector?.close();
+}
+
+/** A host made with `options` and its UI opened in Chromium; close() ends the browser, the server and the host. */
+export async function openHostInChromium(options: HostOptions, profileDir: string): Promise<UiInChromium & { inspector: Host; close(): Promise<void> }> {
+  const inspector = await createHost(options);
+  const ui = await openUiInChromium(inspector, profileDir);
+  return {
+    ...ui,
+    inspector,
+    async close() {
+      await ui.browser.close();
+      await ui.server.close();
+      await inspector.close();
+    },
+  };
 }

@@ -264,6 +264,7 @@ export function FleetView(props: {
                   metrics={metricsOf({ uid: rowKey(opened.nodeId, opened.uid), namespace: model.pods.get(opened.nodeId, opened.uid)?.namespace ?? '', name: model.pods.get(opened.nodeId, opened.uid)?.name ?? '' })}
                   onClose={() => setOpen(null)}
                   onCompareWith={() => setComparing({ from: opened })}
+                  rowsOnly={model.node(opened.nodeId)?.rowsOnly === true}
                 />
               )}
             </div>

@@ -73,6 +73,7 @@ export function NodePods(props: {
               onCompareWith={props.onCompareWith}
               logsRequest={props.logsRequest?.uid === openUid ? props.logsRequest.n : 0}
               live={!view.offline}
+              rowsOnly={node.rowsOnly === true}
             />
           )}
         </FollowPods>

@@ -38,6 +38,14 @@ export function NodeToolbar(props: {
             history trimmed
           </span>
         )}
+        {node.rowsOnly && (
+          <span
+            className="tag"
+            title={'More nodes are open than "Keep rows only above" in Settings: this node keeps what the table shows of its pods, and a pod you open is read from the node then. No pod history is kept.'}
+          >
+            rows only
+          </span>
+        )}
         {node.recordingTo && (
           <span className="tag tone-text-bad" title={node.recordingTo}>
             ● recording

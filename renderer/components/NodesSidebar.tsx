@@ -96,6 +96,7 @@ export function NodesSidebar(props: Props) {
     [props.nodes, query, stateFilter, toggled, props.selectedId],
   );
   const { shown, counts, rows } = view;
+  const rowsOnly = useMemo(() => props.nodes.filter((n) => n.rowsOnly).length, [props.nodes]);
   const checked = new Set(props.checkedIds);
   const many = props.nodes.length > 1;
   const searchRef = useRef<HTMLInputElement>(null);
@@ -232,6 +233,11 @@ export function NodesSidebar(props: Props) {
             </button>
           ))}
         </div>
+      )}
+      {rowsOnly > 0 && (
+        <p className="muted small sidebar-note" role="note" title={'More nodes are open than "Keep rows only above" in Settings. No pod history is kept for them.'}>
+          {rowsOnly === 1 ? '1 node keeps' : `${rowsOnly} nodes keep`} rows only: a pod you open is read from its node then.
+        </p>
       )}
       {searchable && (
         <input

@@ -36,6 +36,8 @@ export function PodDetail(props: {
   logsRequest?: number;
   /** Whether the source is live, so its logs can be followed. */
   live?: boolean;
+  /** The node keeps rows only: the pod is read from the node as it is opened. */
+  rowsOnly?: boolean;
 }) {
   const [tab, setTab] = useState<Tab>(props.logsRequest ? 'logs' : 'summary');
   useEffect(() => {
@@ -63,8 +65,11 @@ export function PodDetail(props: {
     };
   }, [bridge, nodeId, uid, row]);
 
-  // The hub's history knows when the pod last changed and what, also from before this window opened.
+  // The hub's history knows when the pod last changed and what, also from before this window opened (a
+  // rows-only node keeps none).
+  const { rowsOnly } = props;
   useEffect(() => {
+    if (rowsOnly) return setLastChange(null);
     let current = true;
     bridge.request('pods.history', { nodeId, uid }).then(
       (h) => {
@@ -76,7 +81,7 @@ export function PodDetail(props: {
     return () => {
       current = false;
     };
-  }, [bridge, nodeId, uid, row]);
+  }, [bridge, nodeId, uid, row, rowsOnly]);
   const changed = lastChange?.uid === uid && isRecent(lastChange.version.time, now) ? lastChange.version : null;
 
   // Printed here from the pod's kubectl JSON by the code the CLI prints -o yaml with, only while it is shown.
@@ -138,6 +143,12 @@ export function PodDetail(props: {
             </button>
           </p>
         )}
+        {detail?.fetchedAt !== undefined && (
+          <p className="muted" role="note">
+            Read from the node when opened, {timeText(detail.fetchedAt)}: this node keeps rows only (more nodes are open than &quot;Keep rows only above&quot; in
+            Settings), so no earlier versions are kept.
+          </p>
+        )}
       </div>
       <Tabs label="Pod views" tabs={tabs} selected={tab} onSelect={setTab} panelClassName="detail-body">
         {error && (
@@ -145,7 +156,7 @@ export function PodDetail(props: {
             {error}
           </p>
         )}
-        {!detail && !error && tab !== 'history' && <p className="muted">Loading…</p>}
+        {!detail && !error && tab !== 'history' && <p className="muted">{props.rowsOnly ? 'Reading the pod from the node…' : 'Loading…'}</p>}
         {detail && tab === 'summary' && <PodSummaryView summary={detail.summary} notSelected={detail.notSelected} unknownFields={detail.unknownFields} now={now} />}
         {detail && tab === 'resources' && <PodResourcesView containers={detail.summary.containers.map((c) => c.name)} metrics={props.metrics} />}
         {detail && tab === 'json' && <JsonView key="json" text={detail.json} fileName={`${namespace}_${name}.json`} />}

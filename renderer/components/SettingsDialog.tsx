@@ -12,6 +12,7 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
   const [settings, setSettings] = useState<Settings | null>(null);
   const [usage, setUsage] = useState<MemoryUsage | null>(null);
   const [budget, setBudget] = useState('');
+  const [rowsOnlyAbove, setRowsOnlyAbove] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -19,6 +20,7 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
       (current) => {
         setSettings(current);
         setBudget(formatSize(current.memoryBudget));
+        setRowsOnlyAbove(String(current.rowsOnlyAbove));
       },
       (err: unknown) => setError(errorText(err)),
     );
@@ -33,10 +35,12 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
     } catch (err) {
       return setError(errorText(err));
     }
+    const nodes = rowsOnlyAbove.trim();
+    if (!/^\d+$/.test(nodes)) return setError(`"${rowsOnlyAbove}" is not a number of nodes: write a whole number, e.g. 200.`);
     setBusy(true);
     try {
-      const saved = await props.bridge.request('settings.set', { memoryBudget });
-      props.onSaved(`Settings saved: memory budget ${formatSize(saved.memoryBudget)}.`);
+      const saved = await props.bridge.request('settings.set', { memoryBudget, rowsOnlyAbove: Number(nodes) });
+      props.onSaved(`Settings saved: memory budget ${formatSize(saved.memoryBudget)}, rows only above ${saved.rowsOnlyAbove} nodes.`);
       props.onClose();
     } catch (err) {
       setError(errorText(err));
@@ -84,6 +88,23 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
           What Nodescope may hold of pods across all sources: their current pods, earlier versions and kept crash logs (e.g. 1 GiB, 512 MiB). Past it the
           oldest earlier versions go first, then crash logs; current pods are always kept. Each drop is said in a notice.
           {usage && ` Held now: about ${formatSize(usage.held)}.`}
+        </p>
+        <label className="field">
+          <span className="field-label">Keep rows only above</span>
+          <input
+            className="mono"
+            aria-label="Keep rows only above"
+            inputMode="numeric"
+            value={rowsOnlyAbove}
+            spellCheck={false}
+            disabled={settings === null}
+            aria-describedby="settings-rows-only-help"
+            onChange={(e) => setRowsOnlyAbove(e.target.value)}
+          />
+        </label>
+        <p className="muted small" id="settings-rows-only-help">
+          Nodes open. Past it, a node connecting keeps only what the table and the matrix show of its pods; a pod you open is read from the node then, and no
+          pod history is kept for it. Applies to nodes as they connect: connect a node again to apply it there.
         </p>
         {error && (
           <p className="form-error" role="alert">

@@ -78,7 +78,8 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
   const start = () =>
     props.canPickFiles ? void run(async () => void (await bridge.request('recording.start', { nodeId: node.id }))) : setNaming(true);
   // r does what the button does, when the button could be pressed.
-  useShortcuts({ record: busy || node.state.phase === 'offline' ? undefined : node.recordingTo ? stop : node.state.phase === 'live' ? start : undefined });
+  const recordable = node.state.phase === 'live' && !node.rowsOnly;
+  useShortcuts({ record: busy || node.state.phase === 'offline' ? undefined : node.recordingTo ? stop : recordable ? start : undefined });
   if (node.state.phase === 'offline') return null;
   if (node.recordingTo) {
     return (
@@ -92,8 +93,14 @@ export function RecordButton(props: { bridge: Bridge; node: NodeInfo; canPickFil
       <button
         type="button"
         className="button"
-        disabled={busy || node.state.phase !== 'live'}
-        title={node.state.phase === 'live' ? 'Record every change of this node to a file' : 'A node can be recorded once it is live'}
+        disabled={busy || !recordable}
+        title={
+          node.rowsOnly
+            ? 'This node keeps rows only (more nodes are open than "Keep rows only above" in Settings): its pods\' versions are not received to record'
+            : node.state.phase === 'live'
+              ? 'Record every change of this node to a file'
+              : 'A node can be recorded once it is live'
+        }
         aria-keyshortcuts="r"
         onClick={start}
       >

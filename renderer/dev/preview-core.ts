@@ -86,8 +86,8 @@ export function createPreviewCore(options: { seed?: number; scale?: number; even
       { alias: 'kind-control-plane', hostName: '127.0.0.1', port: 32771, user: 'root' },
     ],
     // The export as the app writes it, handed to the browser as a download.
-    'pods.export': ({ nodeId, uids, format, path }) => {
-      const pods = core.shownPods(nodeId, uids);
+    'pods.export': async ({ nodeId, uids, format, path }) => {
+      const pods = await core.shownPods(nodeId, uids);
       const mask = core.fieldMask(nodeId);
       const parts: string[] = [];
       streamPodsAsKubectl(pods, (text) => parts.push(text), { ndjson: format === 'ndjson', ...(mask ? { mask } : {}) });

@@ -1,7 +1,9 @@
 import type { PodRow } from '../../app/contract/pods';
-import { matchesFilter, narrows, type ParsedFilter } from '../../app/pod/view/filter-language';
+import { compileFilter, narrows, type ParsedFilter, type PodMatcher } from '../../app/pod/view/filter-language';
 import { isFieldKey } from '../columns/field-key';
 import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type FieldKeyOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
+
+const compiledOf = (filter: ParsedFilter | null): PodMatcher | null => (filter && filter.terms.length > 0 ? compileFilter(filter) : null);
 
 /** Past this share of the rows changed at once, sorting afresh is cheaper than placing each change. */
 const REBUILD_SHARE = 0.25;
@@ -27,6 +29,8 @@ export class RowIndex {
   /** shown's rows, which the table reads (the same array object from one change to the next). */
   private list: PodRow[] = [];
   private compare: (a: SortEntry, b: SortEntry) => number;
+  /** The filter compiled, null when it has no terms (every row matches). */
+  private match: PodMatcher | null;
 
   constructor(
     private order: SortOrder,
@@ -37,6 +41,7 @@ export class RowIndex {
     private fieldKeyOf?: FieldKeyOf,
   ) {
     this.compare = entryComparator(order);
+    this.match = compiledOf(filter);
     this.reset(rows);
   }
 
@@ -93,6 +98,7 @@ export class RowIndex {
     if (filter === this.filter) return;
     const previous = this.filter;
     this.filter = filter;
+    this.match = compiledOf(filter);
     if (filter && previous && narrows(filter, previous)) {
       this.shown = this.shown.filter((e) => this.matches(e));
       this.list = this.shown.map((e) => e.row);
@@ -142,12 +148,26 @@ export class RowIndex {
   }
 
   private matches(entry: SortEntry): boolean {
-    return !this.filter || matchesFilter(this.filter, entry.row, this.metricsOf, entry.text);
+    return !this.match || this.match(entry.row, this.metricsOf, entry.text);
   }
 
   private refilter(): void {
-    this.shown = this.filter && this.filter.terms.length > 0 ? this.all.filter((e) => this.matches(e)) : this.all;
-    this.list = this.shown.map((e) => e.row);
+    const { match, metricsOf, all } = this;
+    if (!match) {
+      this.shown = all;
+      this.list = all.map((e) => e.row);
+      return;
+    }
+    // One pass that fills both: the entries (for placing changes) and their rows (for the table).
+    const shown: SortEntry[] = [];
+    const list: PodRow[] = [];
+    for (const e of all) {
+      if (!match(e.row, metricsOf, e.text)) continue;
+      shown.push(e);
+      list.push(e.row);
+    }
+    this.shown = shown;
+    this.list = list;
   }
 
   private insertShown(entry: SortEntry): void {

@@ -37,3 +37,21 @@ describe('sorting by a column of any pod field', () => {
     expect(byName.rows()).toBe(held);
   });
 });
+
+describe('keys kept per row', () => {
+  it('a pod that changed sorts by its new values, each order as often as it is asked for', () => {
+    const rows = [
+      testRow({ uid: 'a', createdAt: '2026-01-01T00:00:00Z', podIP: '10.0.0.9', status: 'Running' }),
+      testRow({ uid: 'b', createdAt: '2026-01-02T00:00:00Z', podIP: '10.0.0.10', status: 'Pending' }),
+    ];
+    const index = new RowIndex({ key: 'age', descending: false }, parseFilter(''), rows);
+    const order = (key: 'age' | 'podIP' | 'status') => {
+      index.setOrder({ key, descending: false });
+      return index.rows().map((r) => r.uid);
+    };
+    expect([order('age'), order('podIP'), order('status'), order('age')]).toEqual([['b', 'a'], ['a', 'b'], ['b', 'a'], ['b', 'a']]);
+    // The pod changed: a new row, with every one of those values the other way round.
+    index.apply([{ ...rows[0]!, createdAt: '2026-01-03T00:00:00Z', podIP: '10.0.0.11', status: 'Completed' }], []);
+    expect([order('age'), order('podIP'), order('status'), order('age')]).toEqual([['a', 'b'], ['b', 'a'], ['a', 'b'], ['a', 'b']]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { FeedLine, PodDeltas, PodRow, PodRowsSnapshot } from '../../app/contract/pods';
 import type { ParsedFilter } from '../../app/pod/view/filter-language';
 import { RowIndex } from '../filter/row-index';
+import { SharedStrings } from './shared-strings';
 import type { FieldKeyOf, MetricsOf, SortOrder } from '../filter/sort-rows';
 
 /** A pod's last change as the feed told it: when, and what in one line. */
@@ -60,6 +61,8 @@ interface FleetRows {
 export class PodStore {
   private readonly nodes = new Map<string, NodePods>();
   private fleet: FleetRows | null = null;
+  /** Rows received share one string per repeated value (shared-strings.ts). */
+  private readonly strings = new SharedStrings();
 
   constructor(private readonly maxHeldBatches = 256) {}
 
@@ -73,7 +76,7 @@ export class PodStore {
   applySnapshot(nodeId: string, snapshot: PodRowsSnapshot): 'applied' | 'gap' {
     const node = this.node(nodeId);
     const before = node.rows;
-    node.rows = new Map(snapshot.rows.map((r) => [r.uid, r]));
+    node.rows = new Map(snapshot.rows.map((r) => [r.uid, this.strings.share(r)]));
     this.fleetReplaced(nodeId, before, node.rows);
     node.changedAt.clear();
     node.seq = snapshot.seq;
@@ -105,6 +108,7 @@ export class PodStore {
         return 'gap';
       }
     }
+    for (const row of batch.upserts) this.strings.share(row);
     if (batch.reset) {
       const before = node.rows;
       node.rows = new Map();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilter, narrows, parseFilter } from './filter-language';
+import { compileFilter, matchesFilter, narrows, parseFilter } from './filter-language';
 import { sortRows } from '../../../renderer/filter/sort-rows';
 import { testRow } from '../../contract/testing/test-row';
 
@@ -92,6 +92,25 @@ describe('filter language', () => {
     expect(narrowed('-we', '-w')).toBe(false);
     expect(narrowed('ns:shop2', 'ns:shop')).toBe(false);
     expect(narrowed('web', '')).toBe(false);
+  });
+
+  it('matches an owner by a wildcard across kind/name, which neither alone matches', () => {
+    const rs = testRow({ uid: 'rs', ownerKind: 'ReplicaSet', ownerName: 'web-abc' });
+    const matches = (text: string) => matchesFilter(parseFilter(text), rs);
+    expect(matches('owner:r*c')).toBe(true);
+    expect(matches('owner:replicaset/web-abc')).toBe(true);
+    expect(matches('owner:replicaset/web')).toBe(false);
+  });
+
+  it('a compiled filter answers each row by its own value, whatever rows came before it', () => {
+    // One matcher over many rows, as the table runs it: values differing in case, and more distinct values than it remembers.
+    const matcher = compileFilter(parseFilter('ns:shop owner:web-4*'));
+    const many = Array.from({ length: 5000 }, (_, i) => testRow({ uid: `p${i}`, namespace: i % 2 ? 'Shop' : 'shop2', ownerName: `web-${i}` }));
+    const picked = many.filter((r) => matcher(r)).map((r) => r.uid);
+    expect(picked).toEqual(many.filter((_, i) => i % 2 === 1 && String(i).startsWith('4')).map((r) => r.uid));
+    // The same rows again, now known: the same answer.
+    expect(many.filter((r) => matcher(r)).map((r) => r.uid)).toEqual(picked);
+    expect(compileFilter(parseFilter('label:tier=FR*'))(rows[2]!)).toBe(true);
   });
 
   it('an empty filter matches everything', () => {

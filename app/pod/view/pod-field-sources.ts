@@ -59,3 +59,30 @@ export function unselectedFields<K extends string>(sources: Record<K, readonly s
   if (maskPaths.length === 0) return [];
   return (Object.keys(sources) as K[]).filter((key) => !sources[key].some((path) => keepsAnyOf(maskPaths, path)));
 }
+
+/**
+ * Every field rowOfPod reads: the sources above and what kubectl's columns count with them (the containers
+ * for READY's total, sidecars among the init containers, the conditions), so a holder of many pods decodes
+ * only these (decodePodFields) and gets the row the whole pod gives.
+ */
+export const ROW_READ_PATHS = [
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'metadata.creationTimestamp',
+  'metadata.deletionTimestamp',
+  'metadata.ownerReferences',
+  'metadata.labels',
+  'metadata.annotations',
+  'spec.nodeName',
+  'spec.containers.name',
+  'spec.initContainers.name',
+  'spec.initContainers.restartPolicy',
+  'status.phase',
+  'status.reason',
+  'status.podIP',
+  'status.conditions.type',
+  'status.conditions.status',
+  'status.conditions.reason',
+  ...['containerStatuses', 'initContainerStatuses'].flatMap((list) => ['name', 'ready', 'restartCount', 'started', 'state'].map((f) => `status.${list}.${f}`)),
+] as const;
