@@ -20,6 +20,7 @@ import { MAX_MESSAGE_BYTES } from './message-limit';
 import { EventQueue } from './event-queue';
 import { KubeletError, toKubeletError } from './kubelet-error';
 import { streamListPods, type ListPodsStreamHandlers } from './list-pods-stream';
+import { afterArrivalWork } from '../util/time-slices';
 import { readGetPodResponse, readWatchPodsEvent } from './pods-api-messages';
 import { getPodRequestMessage } from './pods-api-framing';
 import { podsApiMethods, type ApiShape } from './pods-api-methods';
@@ -227,7 +228,8 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     };
     // Each pod is decoded (or kept by the intake) as it arrives: the response (~94 MiB at 30,000 pods,
     // as one message) is never held whole.
-    await maybeRetry(waitIfBusy, () => listCall(api, intake ? { pod: read } : { pod: read, size: heldWhole }));
+    // A holder taking many nodes' lists in at once (an intake) reads on only while this turn's budget lasts.
+    await maybeRetry(waitIfBusy, () => listCall(api, intake ? { pod: read, wait: afterArrivalWork } : { pod: read, size: heldWhole }));
     return { pods, undecodable, api, maskHonoured: reader.maskHonoured() };
   };
 

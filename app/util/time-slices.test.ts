@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runInSlices } from './time-slices';
+import { afterArrivalWork, runInSlices } from './time-slices';
 
 /** Steps that record how far they got, each yielding its count; each takes `ms` of work. */
 function counting(n: number, log: string[], ms = 0) {
@@ -57,5 +57,33 @@ describe('runInSlices', () => {
     const run = runInSlices(counting(100, log), { budgetMs: 0, signal: controller.signal, onPause: (n) => n === 3 && controller.abort(new Error('superseded')) });
     await expect(run).rejects.toThrow('superseded');
     expect(log).toEqual(['step 1', 'step 2', 'step 3', 'closed']);
+  });
+});
+
+describe('afterArrivalWork', () => {
+  it('lets readers go on while the turn has budget left, then has each wait for a turn of its own, and starts afresh after it', async () => {
+    const log: string[] = [];
+    let running = true;
+    const turn = () => {
+      if (!running) return;
+      log.push('turn');
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await new Promise((r) => setImmediate(r));
+    // Two readers whose work overran the budget in this turn (a budget of -1 ms: any work overruns it).
+    expect(afterArrivalWork(-1)).toBeNull();
+    const waits = [afterArrivalWork(-1), afterArrivalWork(-1)];
+    expect(waits.every((w) => w instanceof Promise)).toBe(true);
+    await Promise.all(waits.map((w, i) => w!.then(() => log.push(`reader ${i}`))));
+    running = false;
+    // Each went on in a turn of its own, after the loop's other work had a turn.
+    const readers = log.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('reader'));
+    expect(readers.map(([e]) => e)).toEqual(['reader 0', 'reader 1']);
+    for (const [, i] of readers) expect(log[i - 1]).toBe('turn');
+    // A new turn: the budget is whole again.
+    await new Promise((r) => setImmediate(r));
+    expect(afterArrivalWork(1_000)).toBeNull();
+    expect(afterArrivalWork(1_000)).toBeNull();
   });
 });

@@ -45,6 +45,25 @@ const turn = (): Promise<void> =>
     nextTurn(pump);
   });
 
+/** When the current window of work done as data arrives began; null until some is done in this turn. */
+let arrivalsSince: number | null = null;
+
+/**
+ * Work done as data arrives (each pod of a node's list decoded as its bytes come in) shares one budget per
+ * turn of the event loop: a thousand nodes' lists arriving together were decoded back to back in one turn,
+ * holding the loop for 200 ms and more. A reader calls this after each piece of work: null while the
+ * turn's budget lasts, else a turn of the shared pump to wait for (its stream paused) before reading on.
+ */
+export function afterArrivalWork(budgetMs = 12): Promise<void> | null {
+  const now = performance.now();
+  if (arrivalsSince === null) {
+    arrivalsSince = now;
+    nextTurn(() => (arrivalsSince = null));
+    return null;
+  }
+  return now - arrivalsSince > budgetMs ? turn() : null;
+}
+
 /**
  * Runs `steps` to its end in slices of at most `budgetMs`, each in a turn of its own (the first too: work
  * started in the same turn as other work waits for the next); its return value is the result.
