@@ -180,7 +180,7 @@ export class RowIndex {
     const row = this.byUid.get(uid);
     if (!row) return;
     this.byUid.delete(uid);
-    const inTie = this.lowerBound(this.byTie, { row, key: null, tie: tieOf(row), text: '' }, tieComparator);
+    const inTie = this.lowerBound<Pick<SortEntry, 'tie'>>(this.byTie, { tie: tieOf(row) }, tieComparator);
     const entry = this.byTie[inTie]!;
     this.byTie.splice(inTie, 1);
     const inAll = this.lowerBound(this.all, entry);
@@ -195,7 +195,7 @@ export class RowIndex {
   }
 
   /** The first position whose entry does not sort before `entry` (the order is total, so an entry held is found there). */
-  private lowerBound(entries: readonly SortEntry[], entry: SortEntry, compare = this.compare): number {
+  private lowerBound<E = SortEntry>(entries: readonly SortEntry[], entry: E, compare: (a: SortEntry, b: E) => number = this.compare as (a: SortEntry, b: E) => number): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {

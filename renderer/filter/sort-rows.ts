@@ -2,6 +2,7 @@ import type { PodRow } from '../../app/contract/pods';
 import { summarizeProbes, type PodMetricsView } from '../../app/pod/view/pod-metrics';
 import { searchText } from '../../app/pod/view/filter-language';
 import { isFieldKey, type FieldColumnKey } from '../columns/field-key';
+import { rowKeys, type RowKeys } from './row-keys';
 
 export const SORT_KEYS = ['namespace', 'name', 'status', 'ready', 'restarts', 'age', 'cpu', 'memory', 'probes', 'podIP', 'node', 'ownerKind', 'isStatic'] as const;
 /** Keys whose value comes from the node's metrics rather than the pod. */
@@ -33,14 +34,6 @@ export function naturalKey(text: string): string {
   });
 }
 
-const DOTTED_IPV4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
-
-/** Dotted IPv4 compares by number so 10.0.0.9 comes before 10.0.0.10; IPv6 and '' by text. */
-function ipKey(ip: string): string {
-  const m = DOTTED_IPV4.exec(ip);
-  return m ? `${m[1]!.padStart(3, '0')}.${m[2]!.padStart(3, '0')}.${m[3]!.padStart(3, '0')}.${m[4]!.padStart(3, '0')}` : ip;
-}
-
 /** A metric's sort value; null when the pod has none (it then sorts last either way). */
 function metricValue(key: MetricKey, m: PodMetricsView): number | null {
   if (key === 'probes') {
@@ -53,45 +46,18 @@ function metricValue(key: MetricKey, m: PodMetricsView): number | null {
   return (key === 'cpu' ? m.usage.value.cpuCores : m.usage.value.memoryBytes) ?? null;
 }
 
-/** The value a row sorts by: numbers compare as numbers, text case-insensitively, like kubectl --sort-by. */
-function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow): string | number {
+/** The value a row sorts by under a built-in key that is not a metric. */
+function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow, keys: RowKeys): string | number {
   switch (key) {
     case 'ready':
       return row.ready / (row.total || 1) + row.total / 1e6;
     case 'restarts':
       return row.restarts;
-    // Age ascending = youngest first, as in k9s; pods without a time sort last.
-    case 'age': {
-      // A time that does not parse sorts as none: NaN would compare equal to everything.
-      const time = row.createdAt ? Date.parse(row.createdAt) : Number.NaN;
-      return Number.isNaN(time) ? Number.POSITIVE_INFINITY : -time;
-    }
-    case 'podIP':
-      return ipKey(row.podIP);
     case 'isStatic':
       return row.isStatic ? 0 : 1;
     default:
-      return row[key].toLowerCase();
+      return keys[key];
   }
-}
-
-/** Keys read straight from the row: nothing to keep. */
-const DIRECT_KEYS: readonly SortKey[] = ['ready', 'restarts', 'isStatic'];
-/**
- * The other built-in keys of each row, kept once made: each costs a parse (a time, an IP) or a lower-cased
- * copy, and a table of 30,000 rows sorted by another column made them all again. Kept by the row object,
- * which stays as it is for as long as it lives (a pod that changes arrives as a new row), weakly, so a row
- * dropped takes its keys with it.
- */
-const keptKeys = new Map<SortKey, WeakMap<PodRow, string | number>>();
-
-function keptSortValue(key: Exclude<SortKey, MetricKey>, row: PodRow): string | number {
-  if (DIRECT_KEYS.includes(key)) return sortValue(key, row);
-  let kept = keptKeys.get(key);
-  if (!kept) keptKeys.set(key, (kept = new WeakMap()));
-  let value = kept.get(row);
-  if (value === undefined) kept.set(row, (value = sortValue(key, row)));
-  return value;
 }
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
@@ -112,6 +78,8 @@ export interface SortEntry {
   key: string | number | null;
   tie: string;
   text: string;
+  /** Its keys under the other built-in orders, ready for the next click. */
+  keys: RowKeys;
 }
 
 /** What ties fall back to: namespace, name and UID. */
@@ -123,16 +91,16 @@ export interface SortLookups {
   fieldKeyOf?: FieldKeyOf | undefined;
 }
 
-function orderValue(key: OrderKey, row: PodRow, lookups: SortLookups): string | number | null {
+function orderValue(key: OrderKey, row: PodRow, lookups: SortLookups, keys: RowKeys): string | number | null {
   if (isFieldKey(key)) return lookups.fieldKeyOf ? lookups.fieldKeyOf(row) : null;
   if (isMetricKey(key)) return lookups.metricsOf ? metricValue(key, lookups.metricsOf(row)) : null;
-  return keptSortValue(key, row);
+  return sortValue(key, row, keys);
 }
 
-/** `from`: the row's entry under another order, whose tie-breaker and text stay (they do not depend on the order). */
+/** `from`: the row's entry under another order, whose tie-breaker, text and keys stay (they do not depend on the order). */
 export function sortEntry(row: PodRow, order: SortOrder, lookups: SortLookups = {}, from?: SortEntry): SortEntry {
-  const value = orderValue(order.key, row, lookups);
-  return { row, key: value, tie: from?.tie ?? tieOf(row), text: from?.text ?? searchText(row) };
+  const keys = from?.keys ?? rowKeys(row);
+  return { row, key: orderValue(order.key, row, lookups, keys), tie: from?.tie ?? tieOf(row), text: from?.text ?? searchText(row), keys };
 }
 
 /** Orders entries by their key alone; a row without a value sorts last either way. */
@@ -142,7 +110,7 @@ export function keyComparator(order: SortOrder): (a: SortEntry, b: SortEntry) =>
 }
 
 /** Orders entries by their tie-breaker alone. */
-export const tieComparator = (a: SortEntry, b: SortEntry): number => cmp(a.tie, b.tie);
+export const tieComparator = (a: Pick<SortEntry, 'tie'>, b: Pick<SortEntry, 'tie'>): number => cmp(a.tie, b.tie);
 
 /**
  * Orders entries by key, and ties by namespace, name and UID, so the order is total (no two rows
