@@ -1,7 +1,8 @@
 import type { PodRow } from '../../app/contract/pods';
 import { compileFilter, narrows, type ParsedFilter, type PodMatcher } from '../../app/pod/view/filter-language';
 import { isFieldKey } from '../columns/field-key';
-import { entryComparator, isMetricKey, keyComparator, sortEntry, tieComparator, tieOf, type FieldKeyOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
+import { sortByKey } from './sort-by-key';
+import { entryComparator, isMetricKey, sortEntry, tieComparator, tieOf, type FieldKeyOf, type MetricsOf, type SortEntry, type SortOrder } from './sort-rows';
 
 const compiledOf = (filter: ParsedFilter | null): PodMatcher | null => (filter && filter.terms.length > 0 ? compileFilter(filter) : null);
 
@@ -143,7 +144,7 @@ export class RowIndex {
 
   /** `all` from `byTie`: a stable sort by key keeps ties in tie order. */
   private sortAll(): void {
-    this.all = this.byTie.slice().sort(keyComparator(this.order));
+    this.all = sortByKey(this.byTie, this.order);
     this.refilter();
   }
 

@@ -60,7 +60,8 @@ function sortValue(key: Exclude<SortKey, MetricKey>, row: PodRow, keys: RowKeys)
   }
 }
 
-const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+/** Two keys of one order, numbers as numbers, text by code unit. */
+export const compareValues = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A pod's metrics, for the keys and filters that read them. */
 export type MetricsOf = (row: PodRow) => PodMetricsView;
@@ -106,11 +107,11 @@ export function sortEntry(row: PodRow, order: SortOrder, lookups: SortLookups = 
 /** Orders entries by their key alone; a row without a value sorts last either way. */
 export function keyComparator(order: SortOrder): (a: SortEntry, b: SortEntry) => number {
   const sign = order.descending ? -1 : 1;
-  return (a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * cmp(a.key, b.key));
+  return (a, b) => (a.key === null || b.key === null ? (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) : sign * compareValues(a.key, b.key));
 }
 
 /** Orders entries by their tie-breaker alone. */
-export const tieComparator = (a: Pick<SortEntry, 'tie'>, b: Pick<SortEntry, 'tie'>): number => cmp(a.tie, b.tie);
+export const tieComparator = (a: Pick<SortEntry, 'tie'>, b: Pick<SortEntry, 'tie'>): number => compareValues(a.tie, b.tie);
 
 /**
  * Orders entries by key, and ties by namespace, name and UID, so the order is total (no two rows
