@@ -2,9 +2,9 @@
 // server and the built renderer in Chromium. The app starts with a budget given for this run (as `nodescope
 // ui --memory-budget` gives it); the dialog opens on ',' and from the : palette, says what a wrong size is,
 // and saves a good one, which a restart of the app finds.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../app/host/host';
@@ -12,6 +12,7 @@ import { settingsPath } from '../app/host/settings-store';
 import { openUiInChromium, type UiInChromium } from './testing/ui-in-chromium';
 
 const MIB = 1024 ** 2;
+const artifacts = resolve(import.meta.dirname, 'artifacts');
 const opened: { inspector: Host; ui: UiInChromium }[] = [];
 afterEach(async () => {
   for (const { inspector, ui } of opened.splice(0)) {
@@ -45,7 +46,9 @@ describe('the Settings dialog', () => {
     await dialog.getByRole('alert').filter({ hasText: '"lots" is not a size: write a number and a unit, e.g. 1 GiB' }).waitFor();
     await budget.fill('12M');
     await budget.press('Enter');
-    await dialog.getByRole('alert').filter({ hasText: 'The memory budget is at least 64 MiB' }).waitFor();
+    await dialog.getByRole('alert').filter({ hasText: /^The memory budget is at least 64 MiB/ }).waitFor();
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'settings-dialog.png') });
 
     await budget.fill('2 GiB');
     await budget.press('Enter');

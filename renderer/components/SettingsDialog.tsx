@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { formatSize, parseSize, type MemoryUsage, type Settings } from '../../app/contract/settings';
+import { formatSize, parseSize, SettingsChangeSchema, type MemoryUsage, type Settings } from '../../app/contract/settings';
 import { errorText } from '../format/error-text';
 import { Modal } from './Modal';
 
@@ -37,9 +37,12 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
     }
     const nodes = rowsOnlyAbove.trim();
     if (!/^\d+$/.test(nodes)) return setError(`"${rowsOnlyAbove}" is not a number of nodes: write a whole number, e.g. 200.`);
+    // The contract's own bounds, said here as the field's error rather than as a refused request.
+    const change = SettingsChangeSchema.safeParse({ memoryBudget, rowsOnlyAbove: Number(nodes) });
+    if (!change.success) return setError(change.error.issues.map((issue) => issue.message).join(' '));
     setBusy(true);
     try {
-      const saved = await props.bridge.request('settings.set', { memoryBudget, rowsOnlyAbove: Number(nodes) });
+      const saved = await props.bridge.request('settings.set', change.data);
       props.onSaved(`Settings saved: memory budget ${formatSize(saved.memoryBudget)}, rows only above ${saved.rowsOnlyAbove} nodes.`);
       props.onClose();
     } catch (err) {
@@ -65,6 +68,7 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
     >
       <form
         id="settings-form"
+        className="node-form"
         onSubmit={(e) => {
           e.preventDefault();
           void save();
