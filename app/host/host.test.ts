@@ -97,8 +97,10 @@ describe('inspector with the demo node', () => {
     // The shipped kubelet the demo simulates ignores masks: the app says so, and masks the pods itself.
     const masked = (await pollUntil('the mask reported as not honoured', demoInfo, (n) => n?.maskHonoured === false && n.podCount > 0))!;
     expect(masked.mask).toBe('metadata.name,metadata.namespace,metadata.ownerReferences,metadata.uid,spec.nodeName');
-    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string }[] };
-    const detail = (await call('pods.get', { nodeId: info.id, uid: rows[0]!.uid })) as { json: string; notSelected: string[] };
+    const { rows } = (await call('pods.rows', { nodeId: info.id })) as { rows: { uid: string; node: string }[] };
+    // A pod on the node: the demo has unschedulable ones too, whose spec has no nodeName to keep.
+    const scheduled = rows.find((r) => r.node !== '')!;
+    const detail = (await call('pods.get', { nodeId: info.id, uid: scheduled.uid })) as { json: string; notSelected: string[] };
     const json = JSON.parse(detail.json) as Record<string, unknown>;
     expect(Object.keys(json).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
     expect(Object.keys(json.spec as object)).toEqual(['nodeName']);
