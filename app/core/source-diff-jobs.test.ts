@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kubectlJsonText } from '../pod/kubectl-json-value';
 import type { PodTree } from '../pod/pod-tree';
+import { logLoopTurns } from '../testing/loop-turns';
 import { SourceDiffJobs, type DiffSideInput, type SidePod } from './source-diff-jobs';
 
 /** Pods whose every read is logged: a live node's pod decodes at each read, the work a slice is made of. */
@@ -23,16 +24,9 @@ describe('source comparisons', () => {
     const log: string[] = [];
     const jobs = new SourceDiffJobs({ budgetMs: 0 });
     const call = { signal: new AbortController().signal, caller: new AbortController().signal, progress: () => {} };
-    let running = true;
-    // The check phase of every turn of the loop, after its I/O: what a watch's socket or a request would get.
-    const turn = () => {
-      if (!running) return;
-      log.push('turn');
-      setImmediate(turn);
-    };
-    setImmediate(turn);
+    const stop = logLoopTurns(log);
     const ids = await Promise.all([0, 1, 2].map((i) => jobs.run(side(`a${i}`, 'app:1', log), side(`b${i}`, 'app:2', log), { defaults: true }, call)));
-    running = false;
+    stop();
     // Every pod of every side printed, and every changed pod's row read: all in slices.
     expect(log.filter((e) => e === 'read')).toHaveLength(3 * (40 + 20));
     for (let i = 1; i < log.length; i++) if (log[i] === 'read') expect(log[i - 1], log.slice(Math.max(0, i - 8), i + 3).join(' ')).toBe('turn');

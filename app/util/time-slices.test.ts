@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { logLoopTurns } from '../testing/loop-turns';
 import { afterArrivalWork, runInSlices } from './time-slices';
 
 /** Steps that record how far they got, each yielding its count; each takes `ms` of work. */
@@ -33,18 +34,11 @@ describe('runInSlices', () => {
 
   it('with several runs at once, still gives the event loop a turn between any two slices, taking turns', async () => {
     const log: string[] = [];
-    let running = true;
-    // The check phase of every turn of the loop, after its I/O: what a socket or a request would get.
-    const turn = () => {
-      if (!running) return;
-      log.push('turn');
-      setImmediate(turn);
-    };
-    setImmediate(turn);
+    const stop = logLoopTurns(log);
     const a: string[] = [];
     const b: string[] = [];
     await Promise.all([runInSlices(counting(4, a), { budgetMs: 0, onPause: () => log.push('a') }), runInSlices(counting(4, b), { budgetMs: 0, onPause: () => log.push('b') })]);
-    running = false;
+    stop();
     const slices = log.filter((e) => e !== 'turn');
     expect(slices).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
     // No two slices, of either run, without a turn of the loop between them.
@@ -63,20 +57,14 @@ describe('runInSlices', () => {
 describe('afterArrivalWork', () => {
   it('lets readers go on while the turn has budget left, then has each wait for a turn of its own, and starts afresh after it', async () => {
     const log: string[] = [];
-    let running = true;
-    const turn = () => {
-      if (!running) return;
-      log.push('turn');
-      setImmediate(turn);
-    };
-    setImmediate(turn);
+    const stop = logLoopTurns(log);
     await new Promise((r) => setImmediate(r));
     // Two readers whose work overran the budget in this turn (a budget of -1 ms: any work overruns it).
     expect(afterArrivalWork(-1)).toBeNull();
     const waits = [afterArrivalWork(-1), afterArrivalWork(-1)];
     expect(waits.every((w) => w instanceof Promise)).toBe(true);
     await Promise.all(waits.map((w, i) => w!.then(() => log.push(`reader ${i}`))));
-    running = false;
+    stop();
     // Each went on in a turn of its own, after the loop's other work had a turn.
     const readers = log.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('reader'));
     expect(readers.map(([e]) => e)).toEqual(['reader 0', 'reader 1']);
