@@ -105,8 +105,10 @@ describe('container logs from files', () => {
     await writeFile(join(cdir, '0.log'), line(1));
     const pending = read({ follow: true, pollIntervalMs: 20 });
     await new Promise((r) => setTimeout(r, 60));
+    // Awaited from before the removal: the follower may see the folder gone while rm is still under way.
+    const ended = expect(pending).rejects.toThrow(/is gone from .*: the pod was deleted or its logs garbage-collected/);
     await rm(join(dir, 'default_web_0b6c6f5e-7d52-4a39-9b2e-2f5b2b7f2f11'), { recursive: true });
-    await expect(pending).rejects.toThrow(/is gone from .*: the pod was deleted or its logs garbage-collected/);
+    await ended;
   });
 
   it('names what is missing: the pod, the container', async () => {
