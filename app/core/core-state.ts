@@ -183,7 +183,7 @@ export function createCoreState(options: CoreOptions) {
     countRowsOnly(record);
   };
 
-  /** A rows-only node's rows have no versions in its history, which is what tells the memory budget: they are told apart. */
+  /** The memory budget hears of a source's pods through its history, which keeps none of a rows-only node's: their rows are counted apart. */
   const countRowsOnly = (record: NodeRecord) => record.history.holdRowsOnly(record.info.rowsOnly ? record.pods.size : 0);
 
   const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
