@@ -132,7 +132,7 @@ describe('Logs tab', () => {
     await grid.getByRole('row').nth(1).click();
     await page.keyboard.press('l');
     const detail = page.locator('section.pod-detail');
-    await detail.getByLabel('Lines').selectOption('100000');
+    await detail.getByLabel('Lines', { exact: true }).selectOption('100000');
     await detail.getByLabel('Find in log').fill('line 100000 of');
     await expect.poll(() => detail.locator('.match-count').textContent(), { timeout: 30_000 }).toBe('1/1');
     const log = detail.getByRole('region', { name: 'Container log' });
