@@ -87,7 +87,8 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
       answered = true;
       failures = 0;
     });
-    session.once('connect', () => session.setLocalWindowSize(window * 2));
+    // A connection closed as it connects (a mask changed, a node removed) is destroyed by then: setting its window would throw.
+    session.once('connect', () => session.destroyed || session.setLocalWindowSize(window * 2));
     // Each call sees the failure through its own stream; this keeps it from being unhandled.
     session.on('error', (err) => (lastError = err));
     session.once('goaway', gone);
