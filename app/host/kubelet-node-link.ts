@@ -9,6 +9,8 @@ import { defaultSshTransport } from '../ssh/default-transport';
 import { ContractError, type NodeState, type PodRow } from '../contract';
 import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
 import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { TemplateContainers } from '../core/template-containers';
+import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { SharedValues } from '../util/shared-values';
 import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
@@ -99,10 +101,15 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
  */
 type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow; matrix: MatrixPod };
 
-/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
-let heldReads: FieldMask | undefined;
+/**
+ * The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. Without a mask
+ * its containers are found by their bytes (TemplateContainers), so only the row's fields are decoded.
+ */
+let rowReads: FieldMask | undefined;
+let matrixReads: FieldMask | undefined;
 /** The matrix values the pods of every node share (a template's containers, a workload). */
 const matrixValues = new SharedValues(10_000);
+const templateContainers = new TemplateContainers(matrixValues);
 
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
@@ -133,13 +140,16 @@ function livePodHolding(
         ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
         ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
         row,
-        matrix: matrixPodOf(shown, matrixValues, row),
+        // A masked pod's containers are read from its masked tree, as the mask shows them.
+        matrix: shownMask
+          ? matrixPodOf(shown, matrixValues, row)
+          : matrixPodOf(shown, matrixValues, row, templateContainers.of(bytes, shown, `${pod.namespace}/${pod.name}`)),
       };
     },
     // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
     // apply then shows as a change with nothing visible changed, never as no change.
     tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
-    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
+    reads: shownMask ? (matrixReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))) : (rowReads ??= parseFieldMask(ROW_READ_PATHS.join(','))),
   };
 }
 
