@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BytesKeyedValues } from './bytes-keyed-values';
+import { BytesKeyedValues, hashBytes } from './bytes-keyed-values';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
+
+describe('hashBytes', () => {
+  it("is MurmurHash3's 32-bit hash (x86, seed 0)", () => {
+    const hash = (text: string) => (hashBytes(new TextEncoder().encode(text)) >>> 0).toString(16);
+    expect(['', 'hello', 'hello, world', 'The quick brown fox jumps over the lazy dog'].map(hash)).toEqual(['0', '248bfa47', '149bbb7f', '2e4ff723']);
+  });
+});
 
 describe('BytesKeyedValues', () => {
   it('finds a value by bytes equal to its key only, whatever buffer they are in', () => {
@@ -18,8 +25,8 @@ describe('BytesKeyedValues', () => {
   });
 
   it('tells apart keys whose hashes are equal', () => {
-    // FNV-1a (32 bits) of these two keys is the same (found by a birthday search); each finds its own value.
-    const [a, b] = [bytes(67, 246, 25, 168, 160, 34), bytes(96, 46, 67, 5, 210, 10)];
+    const [a, b] = collidingKeys();
+    expect(hashBytes(a)).toBe(hashBytes(b));
     const values = new BytesKeyedValues<string>();
     values.set(a, 'a');
     expect(values.get(b)).toBeUndefined();
@@ -39,3 +46,16 @@ describe('BytesKeyedValues', () => {
     expect([byBytes.get(bytes(1, 1, 1)), byBytes.get(bytes(2, 2))]).toEqual([undefined, 2]);
   });
 });
+
+/** Two different 8-byte keys with one hash, by a birthday search (about 2^16 keys). */
+function collidingKeys(): [Uint8Array, Uint8Array] {
+  const seen = new Map<number, Uint8Array>();
+  for (let i = 0; ; i++) {
+    const key = new Uint8Array(8);
+    new DataView(key.buffer).setFloat64(0, i * Math.PI);
+    const h = hashBytes(key);
+    const other = seen.get(h);
+    if (other) return [other, key];
+    seen.set(h, key);
+  }
+}
