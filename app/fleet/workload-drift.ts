@@ -67,20 +67,9 @@ function wholeName(name: string): RegExp {
   return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g');
 }
 
-/**
- * Names a pod gets per run or per replica, each with what it stands for, replaced so in its env: its own
- * (generated) name, and a CronJob run's Job name (`<cronjob>-<minutes>`), as workload names are
- * normalised (workload-identity.ts). Otherwise every CronJob run differs from the last in its env.
- */
-function perRunNames(pod: PodTree): [string, string][] {
-  const meta = objAt(pod.metadata);
-  const owner = ownerOf(meta);
-  const names: [string, string][] = [];
-  // The longer first: a Job's pod is named after the Job.
-  const name = strAt(meta.name);
-  if (name) names.push([name, '<pod-name>']);
-  if (owner.kind === 'Job' && owner.name) names.push([owner.name, '<job-name>']);
-  return names;
+/** `text` with `name` as a whole word replaced by `token`; `text` itself when it holds none (most texts). */
+function replaceName(text: string, name: string, token: string): string {
+  return name && text.includes(name) ? text.replace(wholeName(name), token) : text;
 }
 
 /** A pod's containers by name, each with the aspects drift compares (only those the source sent). */
@@ -109,13 +98,18 @@ export function sentContainerAspects(pod: PodTree, share: (text: string) => stri
  * `aspects` itself when no env holds one, as in most pods.
  */
 export function withRunNames(aspects: ContainerAspects, pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
-  const names = perRunNames(pod);
+  // Names a pod gets per run or per replica: its own (generated) name, and a CronJob run's Job name
+  // (`<cronjob>-<minutes>`), as workload names are normalised (workload-identity.ts). Otherwise every CronJob
+  // run differs from the last in its env. The longer first: a Job's pod is named after the Job.
+  const meta = objAt(pod.metadata);
+  const podName = strAt(meta.name);
+  const owner = ownerOf(meta);
+  const jobName = owner.kind === 'Job' ? owner.name : '';
   let out: Map<string, Readonly<Partial<Record<Aspect, string>>>> | undefined;
   // Loops, not closures: this runs for every pod a fleet takes in.
   for (const [container, a] of aspects) {
     if (a.env === undefined) continue;
-    let env = a.env;
-    for (const [name, token] of names) if (env.includes(name)) env = env.replace(wholeName(name), token);
+    const env = replaceName(replaceName(a.env, podName, '<pod-name>'), jobName, '<job-name>');
     if (env === a.env) continue;
     out ??= new Map(aspects);
     out.set(container, { ...a, env: share(env) });
