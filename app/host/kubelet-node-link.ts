@@ -131,20 +131,19 @@ function livePodHolding(
     keep: (pod, bytes) => {
       const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
       const row = rowOfPod(shown, null, pod.uid);
-      return {
-        uid: pod.uid,
-        namespace: pooledString(pod.namespace),
-        name: pod.name,
-        digest: pod.digest,
-        tombstone: pod.tombstone,
-        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-        ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
-        row,
-        // A masked pod's containers are read from its masked tree, as the mask shows them.
-        matrix: shownMask
-          ? matrixPodOf(shown, matrixValues, row)
-          : matrixPodOf(shown, matrixValues, row, templateContainers.of(bytes, shown, `${pod.namespace}/${pod.name}`)),
-      };
+      // A masked pod's containers are read from its masked tree, as the mask shows them.
+      const matrix = shownMask
+        ? matrixPodOf(shown, matrixValues, row)
+        : matrixPodOf(shown, matrixValues, row, templateContainers.of(bytes, shown, `${pod.namespace}/${pod.name}`));
+      const { uid, name, digest, tombstone } = pod;
+      const namespace = pooledString(pod.namespace);
+      // Written out, not spread from optional parts: this runs for every pod taken in.
+      const held: LivePod = rowsOnly()
+        ? { uid, namespace, name, digest, tombstone, notHeld: true, row, matrix }
+        : { uid, namespace, name, digest, tombstone, bytes: keptBytes(uid, bytes), row, matrix };
+      if (localMask && !isNotHeld(held)) held.mask = localMask;
+      if (pod.maskHonoured !== undefined) held.maskHonoured = pod.maskHonoured;
+      return held;
     },
     // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
     // apply then shows as a change with nothing visible changed, never as no change.
