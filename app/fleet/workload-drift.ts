@@ -96,7 +96,7 @@ export function containerAspects(pod: PodTree, share: (text: string) => string =
       const v = read(c);
       if (v !== undefined) aspects[kind] = share(kind === 'env' ? perRun(v) : v);
     }
-    out.set(strAt(c.name), aspects);
+    out.set(share(strAt(c.name)), aspects);
   }
   return out;
 }
