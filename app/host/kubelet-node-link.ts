@@ -104,11 +104,17 @@ let heldReads: FieldMask | undefined;
 /** The matrix values the pods of every node share (a template's containers, a workload). */
 const matrixValues = new SharedValues(10_000);
 
+/** The pod as a rows-only node holds it: the same version's identity, digest, row and matrix pod, not its bytes. */
+function rowsOnlyOf(pod: LivePod): LivePod {
+  const { uid, namespace, name, digest, tombstone, maskHonoured, row, matrix } = pod;
+  return { uid, namespace, name, digest, tombstone, ...(maskHonoured !== undefined ? { maskHonoured } : {}), notHeld: true, row, matrix };
+}
+
 /**
  * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
  * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does);
  * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same;
- * `rowsOnly`: whether the node keeps rows only, asked as its first pod arrives.
+ * `rowsOnly`: whether the node keeps rows only now (asked as its first pod arrives, then as it switches).
  */
 function livePodHolding(
   localMask: FieldMask | undefined,
@@ -140,6 +146,8 @@ function livePodHolding(
     // apply then shows as a change with nothing visible changed, never as no change.
     tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
     reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
+    // After a switch to rows only a whole pod drops its bytes; back to whole pods, a pod without them is read again.
+    again: (pod) => (rowsOnly() ? (isNotHeld(pod) ? pod : rowsOnlyOf(pod)) : isNotHeld(pod) ? undefined : pod),
   };
 }
 
@@ -154,13 +162,16 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let watch: PodWatch<LivePod> | undefined;
   let closed = false;
   /**
-   * Whether this connection keeps rows only, decided as its first pod arrives: by then every node of a batch
-   * added at once (or restored at start) is counted.
+   * Whether this connection keeps rows only, decided as its first pod arrives (by then every node of a batch
+   * added at once, or restored at start, is counted), then switched in place (keepRowsOnly).
    */
   let rowsOnly: boolean | undefined;
+  /** What the core was told: still rows only while a switch back to whole pods reads them again. */
+  let toldRowsOnly = false;
   const keepsRowsOnly = () => {
     if (rowsOnly === undefined) {
       rowsOnly = request.rowsOnly?.() ?? false;
+      toldRowsOnly = rowsOnly;
       events.rowsOnly?.(rowsOnly);
     }
     return rowsOnly;
@@ -206,6 +217,50 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
   // (NodePods) then shows only what the user selected.
   const wireOptions = mask ? { mask: wireMask(mask) } : {};
+  const holding = livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes, keepsRowsOnly);
+
+  /** The held pods held again as the holding says now (and `read` for those of the same version): the core is told. */
+  const rehold = (read?: Iterable<LivePod>) => {
+    if (!watch || watch.rehold(read).length === 0) return;
+    events.rehold?.([...watch.held().values()]);
+  };
+  /** Back to whole pods: once every held pod has its bytes again, the core is told (its history starts then). */
+  const toldWholeOnceRead = (): boolean => {
+    if (rowsOnly || !toldRowsOnly || !watch) return !toldRowsOnly;
+    for (const pod of watch.held().values()) if (isNotHeld(pod)) return false;
+    toldRowsOnly = false;
+    events.rowsOnly?.(false);
+    return true;
+  };
+  const regainPause = wakeableSleep();
+  /**
+   * Reads the pods whole again after a switch back from rows only: a ListPods while the watch is live (its
+   * pods of the versions held replace them; the watch itself brings newer ones whole), again until every pod
+   * is whole. A resync after a reconnect decodes them again too. Ends when the node switches back or closes.
+   */
+  const readWholeAgain = async () => {
+    for (let attempt = 1; !closed && rowsOnly === false && !toldWholeOnceRead(); attempt++) {
+      const client = node?.client;
+      if (client && watch?.state().state === 'live') {
+        const whole = new Map<string, LivePod>();
+        for (const pod of watch.held().values()) if (!isNotHeld(pod)) whole.set(pod.digest, pod);
+        try {
+          const { pods } = await client.listPods({ waitIfBusy: false, intake: { known: (digest) => whole.get(digest), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) } });
+          if (closed || rowsOnly !== false) return;
+          // The versions held take their bytes, keeping the very rows shown (so the core's entries are those versions).
+          const held = watch.held();
+          rehold(pods.flatMap((pod) => {
+            const was = held.get(pod.uid);
+            return was && was.digest === pod.digest ? [{ ...pod, row: was.row, matrix: was.matrix }] : [];
+          }));
+          if (toldWholeOnceRead()) return;
+        } catch {
+          // The watch reconnects on its own; the list is asked again once it is live.
+        }
+      }
+      await regainPause.sleep(backoffDelayMs(attempt, DEFAULT_BACKOFF));
+    }
+  };
   /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
   let answered!: () => void;
   const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
@@ -224,8 +279,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           if (s.state === 'live') {
             const api = watch?.api();
             if (api) events.readFrom?.(api);
-            // Going live: read the metrics now rather than at the end of the current wait.
-            if (!wasLive) metricsPause.wake();
+            // Going live: read the metrics now rather than at the end of the current wait, and the pods whole again if that waits.
+            if (!wasLive) {
+              metricsPause.wake();
+              regainPause.wake();
+            }
           }
           wasLive = s.state === 'live';
           watchState = s;
@@ -236,6 +294,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           // The core keeps the very objects the watch holds: each pod once, as its bytes and row.
           events.reset(pods);
           noteHonoured(pods);
+          // A resync reads again the pods a switch back to whole pods is waiting for.
+          toldWholeOnceRead();
         },
         change: ({ type, pod }) => {
           if (closed) return;
@@ -244,7 +304,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
       },
       // The window shows a node's pods as soon as a list of them arrives, not after the watch's slower replay.
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes, keepsRowsOnly), listFirst: true },
+      { masked: mask !== undefined, holding, listFirst: true },
     );
     void readMetrics();
   };
@@ -369,6 +429,21 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     async listPods() {
       return (await connectedClient().listPods()).pods;
     },
+    keepRowsOnly(next) {
+      // Not decided yet: the node decides as its first pod arrives, as the fleet is then.
+      if (closed || rowsOnly === undefined || rowsOnly === next) return false;
+      rowsOnly = next;
+      if (next) {
+        regainPause.wake();
+        if (!toldRowsOnly) {
+          toldRowsOnly = true;
+          events.rowsOnly?.(true);
+        }
+        // Every pod's bytes go now; the watch goes on, its rows as they were.
+        rehold();
+      } else void readWholeAgain();
+      return true;
+    },
     // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
     async logFiles() {
       const access = await nodeAccess();
@@ -388,6 +463,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       // dropped now, so waiting for open() to stop is short and nothing outlives close().
       abortOpen.abort();
       metricsPause.wake();
+      regainPause.wake();
       await opening;
       await watch?.close();
       await node?.close();
