@@ -233,20 +233,26 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     return true;
   };
   const regainPause = wakeableSleep();
+  /** Bumped by each switch: a reading from before a switch to rows only and back again leaves off for the new one. */
+  let switches = 0;
   /**
    * Reads the pods whole again after a switch back from rows only: a ListPods while the watch is live (its
    * pods of the versions held replace them; the watch itself brings newer ones whole), again until every pod
    * is whole. A resync after a reconnect decodes them again too. Ends when the node switches back or closes.
    */
   const readWholeAgain = async () => {
-    for (let attempt = 1; !closed && rowsOnly === false && !toldWholeOnceRead(); attempt++) {
+    const run = ++switches;
+    const going = () => !closed && run === switches && rowsOnly === false;
+    for (let attempt = 1; going() && !toldWholeOnceRead(); attempt++) {
       const client = node?.client;
       if (client && watch?.state().state === 'live') {
         const whole = new Map<string, LivePod>();
         for (const pod of watch.held().values()) if (!isNotHeld(pod)) whole.set(pod.digest, pod);
         try {
-          const { pods } = await client.listPods({ waitIfBusy: false, intake: { known: (digest) => whole.get(digest), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) } });
-          if (closed || rowsOnly !== false) return;
+          const list = () => client.listPods({ waitIfBusy: false, intake: { known: (digest) => whole.get(digest), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) } });
+          // A first list's work for each node switching back at once: paced as opening them is.
+          const { pods } = await (options.openLimit ? options.openLimit.run(list) : list());
+          if (!going()) return;
           // The versions held take their bytes, keeping the very rows shown (so the core's entries are those versions).
           const held = watch.held();
           rehold(pods.flatMap((pod) => {
@@ -434,6 +440,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       if (closed || rowsOnly === undefined || rowsOnly === next) return false;
       rowsOnly = next;
       if (next) {
+        switches++;
         regainPause.wake();
         if (!toldRowsOnly) {
           toldRowsOnly = true;
