@@ -119,4 +119,14 @@ describe('crossing "Keep rows only above" with the nodes open', () => {
     await detail.getByRole('tab', { name: 'History' }).click();
     await detail.getByText(/listed/).first().waitFor();
   }, 120_000);
+
+  it('the fleet view of both nodes says how many keep rows only, and follows them back', async () => {
+    for (const node of NODES) await page.getByRole('checkbox', { name: new RegExp(`^Include .*${node}\\.sock$`) }).check();
+    await page.getByRole('heading', { name: '2 sources' }).waitFor();
+    const heading = page.locator('.node-heading');
+    await setInOtherWindow(1);
+    await heading.getByText('2 rows only', { exact: true }).waitFor();
+    await setInOtherWindow(2);
+    await expect.poll(() => heading.getByText(/rows only/).count()).toBe(0);
+  }, 120_000);
 });
