@@ -84,8 +84,9 @@ export interface KubeletDialOptions {
   /** What the dial decided on its way (no socket: REST; the bridge needed sudo), one line each, for the user. */
   notice?(line: string): void;
   /**
-   * The dial moved on: the node offered its host key, the login is done (on either SSH client), the socket
-   * was found, the API opened. The open limit keeps a node's slot while it moves, however slowly.
+   * The dial moved on: the login's bytes arrived (built-in client), the node offered its host key, the login
+   * is done (either client), the socket was found, the API opened. The open limit keeps a node's slot while
+   * it moves, however slowly.
    */
   onProgress?(): void;
 }
@@ -153,9 +154,9 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
     import('../../kubelet-rest/kubelet-rest-connection'),
   ]);
   const { signal, prompter } = options;
-  const own = sessionFor(target, options.session, { prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
-  if (options.onSilence) own.onSilence(options.onSilence);
   const { onProgress = () => {} } = options;
+  const own = sessionFor(target, options.session, { prompter, onProgress, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+  if (options.onSilence) own.onSilence(options.onSilence);
   // The node answered: its host key is offered (the user's answer may take a while), or the login is done.
   own.onState((s) => {
     if (s.state === 'waiting-for-host-key' || s.state === 'connected') onProgress();
