@@ -269,6 +269,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   };
   /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
   let answered!: () => void;
+  /** Tells the open limit that the open under way moved on (see `open`); nothing once it has its first answer. */
+  let moved: () => void = () => {};
   const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   const startWatch = (c: KubeletClient) => {
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
@@ -280,6 +282,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       c,
       {
         state: (s) => {
+          // Pods of the first list arriving (counted as they come), or the kubelet saying it initializes.
+          if (s.state === 'initializing' || (s.state === 'connecting' && s.received !== undefined)) moved();
           if (s.state !== 'connecting' && s.state !== 'initializing') answered();
           if (closed || s.state === 'closed') return;
           if (s.state === 'live') {
@@ -339,6 +343,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     if (sshClient === 'openssh') {
       const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
       ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter, forwardSockets: socketsToForward(settings) }));
+      // ssh_config applied (`ssh -G`): a step of its own on a machine loaded with a thousand nodes.
+      moved();
     } else {
       const { resolveSshTarget } = await import('../ssh/ssh-target');
       sshTarget = await resolveSshTarget(spec.host, overrides);
@@ -350,6 +356,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(session ? { session } : {}),
       ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
       signal: abortOpen.signal,
+      onProgress: () => moved(),
       // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
       onSilence: (since) => {
         silentSince = since;
@@ -387,8 +394,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       try {
         // The SSH login and the first list happen as the watch starts: that is what the limiter bounds. A
         // local socket too: a thousand opened at once all stayed connecting for minutes, every first list
-        // waiting behind the others' decoding on this one thread.
-        const startAndAnswer = async () => {
+        // waiting behind the others' decoding on this one thread. The slot is kept while the open moves on
+        // (the node answers, the login is done, the socket found, pods arrive), however slowly; a node that
+        // goes silent hands it on.
+        const startAndAnswer = async (progress: () => void) => {
+          moved = progress;
           await start();
           await firstAnswer;
         };
