@@ -249,7 +249,12 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         const whole = new Map<string, LivePod>();
         for (const pod of watch.held().values()) if (!isNotHeld(pod)) whole.set(pod.digest, pod);
         try {
-          const list = () => client.listPods({ waitIfBusy: false, intake: { known: (digest) => whole.get(digest), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) } });
+          // Each pod arriving is progress: a slow list keeps its slot, a silent one hands it on.
+          const list = (progress: () => void = () => {}) =>
+            client.listPods({
+              waitIfBusy: false,
+              intake: { known: (digest) => (progress(), whole.get(digest)), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) },
+            });
           // A first list's work for each node switching back at once: paced as opening them is.
           const { pods } = await (options.openLimit ? options.openLimit.run(list) : list());
           if (!going()) return;
