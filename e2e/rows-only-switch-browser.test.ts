@@ -2,29 +2,22 @@
 // simulated kubelets on local sockets, the built renderer in Chromium, and a second window of the same app.
 // The setting changed in that window: the first window's open Settings dialog follows it (but for what the
 // user typed there), and its tags, sidebar and open pod follow the nodes switching in place, and back.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
-import { openHostInChromium } from './testing/ui-in-chromium';
+import { kubeletsInChromium } from './testing/kubelets-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 const NODES = ['switch-a', 'switch-b'];
 
-let kubelets: SimulatedKubelet[] = [];
-let ui: Awaited<ReturnType<typeof openHostInChromium>> | undefined;
+let ui: Awaited<ReturnType<typeof kubeletsInChromium>> | undefined;
 let page: Page;
 let other: Page;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'ns-e2e-rows-only-switch-'));
-  const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
-  kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 12, seed: 41 + i, nodeName })));
-  const nodes = sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath }));
-  ui = await openHostInChromium({ mode: 'browser', stateDir: join(work, 'state'), demo: false, settings: { rowsOnlyAbove: 2 }, nodes }, join(work, 'chromium'));
+  ui = await kubeletsInChromium(NODES, { pods: 12, seed: 41, settings: { rowsOnlyAbove: 2 } });
   page = ui.page;
   other = await ui.browser.newPage();
   other.setDefaultTimeout(15_000);
@@ -33,7 +26,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ui?.close();
-  await Promise.all(kubelets.map((k) => k.stop()));
 });
 
 /** Sets "Keep rows only above" (and the budget, when given) in the other window's Settings dialog. */
