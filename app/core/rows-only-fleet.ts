@@ -50,12 +50,14 @@ export class RowsOnlyFleet {
         'rows-only',
         `${nodes} now ${switched === 1 ? 'keeps' : 'keep'} rows only: ${open} nodes are open, over ${above} ("Keep rows only above" in Settings). A pod you open is read from its node; their pod history is no longer kept, and a recording of them stops.`,
         `To keep whole pods, raise "Keep rows only above" in Settings to ${open} or more, or remove nodes.`,
+        'info',
       );
     } else {
       this.notices.raise(
         'rows-only',
         `${nodes} ${switched === 1 ? 'keeps' : 'keep'} whole pods again: ${open} nodes are open, not over ${above} ("Keep rows only above" in Settings). Each reads its pods again in the background; their pod history starts then.`,
         'Nothing to do: a node\'s "rows only" tag goes once its pods are read.',
+        'info',
       );
     }
   }
