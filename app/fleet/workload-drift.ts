@@ -88,7 +88,7 @@ export function sentContainerAspects(pod: PodTree, share: (text: string) => stri
       const v = read(c);
       if (v !== undefined) aspects[kind] = share(v);
     }
-    out.set(strAt(c.name), aspects);
+    out.set(share(strAt(c.name)), aspects);
   }
   return out;
 }
