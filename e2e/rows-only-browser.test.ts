@@ -1,35 +1,29 @@
 // A rows-only node in the browser (docs/app.md, "Rows-only nodes"): two simulated kubelets on local sockets,
 // the app set to keep rows only above one node, the built renderer in Chromium. The node says it keeps rows
 // only, and a pod opened shows its JSON, read from the node, with a note that says so.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PodObject } from '../app/pod/pod-tree';
-import { startSimulatedKubelet, type SimulatedKubelet } from '../app/sim/kubelet-server';
-import { openHostInChromium } from './testing/ui-in-chromium';
+import type { SimulatedKubelet } from '../app/sim/kubelet-server';
+import { kubeletsInChromium } from './testing/kubelets-in-chromium';
 
 const artifacts = resolve(import.meta.dirname, 'artifacts');
 const NODES = ['rows-a', 'rows-b'];
 
 let kubelets: SimulatedKubelet[] = [];
-let ui: Awaited<ReturnType<typeof openHostInChromium>> | undefined;
+let ui: Awaited<ReturnType<typeof kubeletsInChromium>> | undefined;
 let page: Page;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'ns-e2e-rows-only-'));
-  const sockets = NODES.map((nodeName) => join(work, `${nodeName}.sock`));
-  kubelets = await Promise.all(NODES.map((nodeName, i) => startSimulatedKubelet({ socketPath: sockets[i]!, pods: 12, seed: 31 + i, nodeName })));
-  const nodes = sockets.map((socketPath) => ({ kind: 'unix' as const, socketPath }));
-  ui = await openHostInChromium({ mode: 'browser', stateDir: join(work, 'state'), demo: false, settings: { rowsOnlyAbove: 1 }, nodes }, join(work, 'chromium'));
-  page = ui.page;
+  ui = await kubeletsInChromium(NODES, { pods: 12, seed: 31, settings: { rowsOnlyAbove: 1 } });
+  ({ kubelets, page } = ui);
 }, 180_000);
 
 afterAll(async () => {
   await ui?.close();
-  await Promise.all(kubelets.map((k) => k.stop()));
 });
 
 describe('a node that keeps rows only', () => {

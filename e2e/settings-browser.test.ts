@@ -54,7 +54,8 @@ describe('the Settings dialog', () => {
     await budget.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Settings saved: memory budget 2 GiB, rows only above 200 nodes.' }).waitFor();
     await dialog.waitFor({ state: 'detached' });
-    expect(JSON.parse(readFileSync(settingsPath(stateDir), 'utf8'))).toEqual({ version: 1, memoryBudget: 2 * 1024 * MIB, rowsOnlyAbove: 200 });
+    // Only what was typed in is saved: the other settings stay defaults, free to follow a later Nodescope's.
+    expect(JSON.parse(readFileSync(settingsPath(stateDir), 'utf8'))).toEqual({ version: 1, memoryBudget: 2 * 1024 * MIB });
 
     // A restart without a budget for the run: the saved one, in the dialog the palette opens.
     for (const { inspector, ui } of opened.splice(0)) {

@@ -104,16 +104,17 @@ export async function readSources(ids: readonly string[], opts: NodeCommandOptio
   const limit = createConcurrencyLimit(DEFAULT_OPEN_CONCURRENCY, { stallMs: DEFAULT_STALL_MS });
   const connections: KubeletConnection[] = [];
 
-  const read = async (id: string): Promise<SourcePods> => {
+  // `progress` keeps the source's slot in the open limit while its dial moves on and its pods arrive.
+  const read = async (id: string, progress: () => void): Promise<SourcePods> => {
     const source = resolveSource(id, undefined);
     if (source.kind === 'file') {
       const offline = await openOffline(source.path, { from: 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) });
       return { id, pods: offline.pods.map((p) => p.pod), asOf: asOf(offline) };
     }
     if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
-    const conn = await connectToSource(source, opts, shared);
+    const conn = await connectToSource(source, opts, { ...shared, progress });
     connections.push(conn);
-    const list = await conn.client.listPods();
+    const list = await conn.client.listPods({ arrived: progress });
     noteMask(list.maskHonoured);
     warnUnknownFields(list.pods);
     return { id, pods: list.pods.map((p) => p.pod), asOf: Date.now() };
@@ -122,7 +123,7 @@ export async function readSources(ids: readonly string[], opts: NodeCommandOptio
   try {
     return await Promise.all(
       ids.map((id) =>
-        limit.run(() => read(id)).catch((error: unknown): SourcePods => {
+        limit.run((progress) => read(id, progress)).catch((error: unknown): SourcePods => {
           reportSourceFailure(command, id, error);
           return { id, error };
         }),

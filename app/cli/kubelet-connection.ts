@@ -82,6 +82,8 @@ export async function openNodeSession(opts: NodeCommandOptions): Promise<{ sessi
 export interface SharedConnections {
   prompter: SshPrompter;
   jumpPool: JumpConnectionPool;
+  /** This source's own: told as its dial moves on (KubeletDialOptions.onProgress), for the open limit. */
+  progress?(): void;
 }
 
 /** What the node's REST flags say, as the dial (and `nodescope node`'s /configz) takes them. */
@@ -148,6 +150,7 @@ export async function connectOverSsh(opts: NodeCommandOptions, shared?: SharedCo
       session: given,
       name: opts.node,
       notice: (line) => printError(`nodescope: ${line}`),
+      ...(shared?.progress ? { onProgress: shared.progress } : {}),
     });
     printError(
       node.rest

@@ -27,7 +27,7 @@ const say = (line: string) => printError(`nodescope: ${line}`);
 /** --ssh, else your OpenSSH wherever `ssh` is on PATH, else the built-in client (said once). */
 export const sshTransportOf = (opts: Pick<NodeCommandOptions, 'sshTransport'>): SshTransportChoice => opts.sshTransport ?? defaultSshTransport(process.env, say);
 
-export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool'>): Promise<NodeSession> {
+export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPrompter, shared?: Pick<SharedConnections, 'jumpPool' | 'progress'>): Promise<NodeSession> {
   const transport = sshTransportOf(opts);
   if (transport === 'openssh') {
     const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
@@ -45,5 +45,10 @@ export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPromp
   const [{ resolveNodeTarget }, { createSshSession }] = await Promise.all([import('./kubelet-connection'), import('../ssh/ssh-session')]);
   const target = await resolveNodeTarget(opts);
   if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with Nodescope's built-in SSH client (--ssh builtin)`);
-  return { session: createSshSession(target, { prompter, ...(shared?.jumpPool ? { jumpPool: shared.jumpPool } : {}) }), target, transport };
+  const session = createSshSession(target, {
+    prompter,
+    ...(shared?.jumpPool ? { jumpPool: shared.jumpPool } : {}),
+    ...(shared?.progress ? { onProgress: shared.progress } : {}),
+  });
+  return { session, target, transport };
 }

@@ -2,7 +2,7 @@ import type { Notice } from '../contract';
 import type { AppEvent } from './app-event';
 
 /**
- * The app's own problems for the UI. Kept until dismissed, so a window opened after the problem
+ * The app's own problems, and what it did on its own, for the UI. Kept until dismissed, so a window opened after the problem
  * (Electron's first window, a browser tab) still shows it; one notice per kind, so a save failing on
  * every change does not stack banners.
  */
@@ -12,9 +12,9 @@ export class AppNotices {
 
   constructor(private readonly emit: (event: AppEvent) => void) {}
 
-  /** Shows a notice of this kind, replacing an earlier one of the same kind. */
-  raise(kind: string, message: string, nextStep: string): void {
-    const notice = { id: `${kind}-${this.next++}`, message, nextStep };
+  /** Shows a notice of this kind, replacing an earlier one of the same kind; `info` when nothing went wrong. */
+  raise(kind: string, message: string, nextStep: string, tone?: 'info'): void {
+    const notice: Notice = { id: `${kind}-${this.next++}`, message, nextStep, ...(tone ? { tone } : {}) };
     const earlier = this.byKind.get(kind);
     if (earlier) this.dismiss(earlier.id);
     this.byKind.set(kind, notice);

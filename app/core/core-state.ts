@@ -13,6 +13,7 @@ import { incomingUid, NodePods, type IncomingPod } from './node-pods';
 import { DEFAULT_HISTORY_LIMITS, PodHistory, type HistoryLimits, type PodVersion } from './pod-history';
 import { MemoryBudget } from './memory-budget';
 import { PromptBroker } from './prompt-broker';
+import { RowsOnlyFleet } from './rows-only-fleet';
 import type { CrashLog } from '../recording/crash-log';
 import { PodWatchers } from './pod-watchers';
 import { SourceDiffJobs } from './source-diff-jobs';
@@ -83,14 +84,6 @@ export function createCoreState(options: CoreOptions) {
   const nodes = new Map<string, NodeRecord>();
   let limits = options.history ?? DEFAULT_HISTORY_LIMITS;
   let settings = options.settings ?? DEFAULT_SETTINGS;
-  /** Nodes an addMany has still to add: counted in the rows-only choice, so a batch's first nodes choose as its last do. */
-  let nodesComing = 0;
-  /** Whether a node connecting now keeps rows only: more live sources (nodes, not files) than the setting. */
-  const fleetKeepsRowsOnly = () => {
-    let live = nodesComing;
-    for (const record of nodes.values()) if (!record.offline) live++;
-    return live > settings.rowsOnlyAbove;
-  };
   let nextId = 1;
   const presets = (): MaskPreset[] => options.presets?.all() ?? [...BUILT_IN_PRESETS];
 
@@ -142,6 +135,7 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const notices = new AppNotices(emit);
+  const rowsOnlyFleet = new RowsOnlyFleet(nodes, () => settings.rowsOnlyAbove, notices);
   const memory = new MemoryBudget(settings.memoryBudget, notices, (sources) => {
     for (const id of sources) {
       const record = nodes.get(id);
@@ -161,6 +155,8 @@ export function createCoreState(options: CoreOptions) {
 
   /** A list's versions in the history: what changed, and deletions for what is gone since the last one. */
   const recordList = (record: NodeRecord, pods: IncomingPod[], time: number) => {
+    // A rows-only node keeps no versions, also of pods it still holds whole as it switches.
+    if (record.info.rowsOnly) return;
     const seen = new Set<string>();
     for (const pod of pods) {
       const uid = incomingUid(pod);
@@ -188,7 +184,7 @@ export function createCoreState(options: CoreOptions) {
 
   const changePod = (record: NodeRecord, type: PodEventType, pod: IncomingPod, time = now()) => {
     const uid = incomingUid(pod);
-    if (uid && !isNotHeld(pod)) record.history.record(uid, type, pod, time);
+    if (uid && !isNotHeld(pod) && !record.info.rowsOnly) record.history.record(uid, type, pod, time);
     if (type === 'DELETED') record.pods.remove(pod);
     else record.pods.upsert(type, pod);
     countRowsOnly(record);
@@ -223,7 +219,7 @@ export function createCoreState(options: CoreOptions) {
       spec,
       ...(mask ? { mask } : {}),
       heldBytes: (uid) => record.history.latestBytes(uid),
-      rowsOnly: fleetKeepsRowsOnly,
+      rowsOnly: rowsOnlyFleet.keepsRowsOnly,
       prompter: prompts.prompterFor(id),
       events: {
         state: (state) => current() && linkReported(record, state),
@@ -255,11 +251,22 @@ export function createCoreState(options: CoreOptions) {
         metrics: (metrics) => current() && setMetrics(record, metrics),
         rowsOnly: (rowsOnly) => {
           if (!current()) return;
+          const was = record.info.rowsOnly === true;
           if (rowsOnly) record.info.rowsOnly = true;
           else delete record.info.rowsOnly;
           // Its history is of whole pods it no longer receives: kept as it was, it would look current.
           if (rowsOnly) record.history.clear();
+          // Whole again (switched back in place): the history starts from the pods as they are now.
+          else if (was) recordList(record, [...record.pods.values()].flatMap((e) => (isNotHeld(e.pod) ? [] : [e.pod])), now());
+          countRowsOnly(record);
           publish(record);
+        },
+        rehold: (pods) => {
+          if (!current()) return;
+          record.pods.hold(pods);
+          countRowsOnly(record);
+          // Recordings and crash-log capture hear of the pods as they are held now (they hold them too).
+          options.podEvent?.(id, 'RESET', pods);
         },
       },
     };
@@ -326,24 +333,28 @@ export function createCoreState(options: CoreOptions) {
     const record = createRecord(spec, id, mask);
     publish(record);
     void connect(record);
+    rowsOnlyFleet.recount();
     return record;
   };
 
-  /** Adds the nodes a step at a time (nodes.addMany's time slices), counting those still to come (nodesComing). */
+  /** Adds the nodes a step at a time (nodes.addMany's time slices), counting those still to come (RowsOnlyFleet). */
   function* addNodesSteps(specs: NodeSpec[]): Generator<void, NodeRecord[]> {
-    nodesComing += specs.length;
+    // The nodes open switch as the batch starts, not as its last node is added.
+    rowsOnlyFleet.expect(specs.length);
+    rowsOnlyFleet.recount();
     let taken = 0;
     const added: NodeRecord[] = [];
     try {
       for (const spec of specs) {
         // No longer coming before it is added: counted once, as a record, when its link asks.
         taken++;
-        nodesComing--;
+        rowsOnlyFleet.expect(-1);
         added.push(addNode(spec));
         yield;
       }
     } finally {
-      nodesComing -= specs.length - taken;
+      rowsOnlyFleet.expect(taken - specs.length);
+      rowsOnlyFleet.recount();
     }
     return added;
   }
@@ -441,8 +452,10 @@ export function createCoreState(options: CoreOptions) {
       settings = next;
       memory.setLimit(next.memoryBudget);
       emit({ name: 'settings', payload: { ...next } });
+      rowsOnlyFleet.recount();
     },
     presets,
+    rowsOnlyFleet,
     infoOf,
     publish,
     linkReported,

@@ -88,6 +88,8 @@ describe('the memory budget the whole app keeps', () => {
       expect.stringMatching(new RegExp(`^To stay within the [\\d.]+ KiB memory budget, Nodescope dropped ${count} earlier versions of ${pods} pods on 2 nodes, the oldest first`)),
     );
     expect(notices.find((n) => n.message.includes('dropped'))?.nextStep).toMatch(/raise the memory budget in Settings/);
+    // Dropping within the budget is what the user set, not an error.
+    expect(notices.find((n) => n.message.includes('dropped'))?.tone).toBe('info');
   });
 
   it('drops kept crash logs only after every earlier version, never the current pods, and says when those alone are over', async () => {
@@ -119,6 +121,7 @@ describe('the memory budget the whole app keeps', () => {
     const over = notices.find((n) => n.message.startsWith('The current pods of your sources alone take about'));
     expect(over?.message).toMatch(/over the 1 KiB memory budget: they are all kept/);
     expect(over?.nextStep).toMatch(/Raise the memory budget in Settings .*or keep only rows for large fleets/);
+    expect(over?.tone).toBeUndefined();
 
     hub.applySettings({ ...DEFAULT_SETTINGS, memoryBudget: 1024 * MIB });
     expect((await call<Notice[]>('notices.list')).map((n) => n.message)).toEqual([]);

@@ -174,6 +174,7 @@ export class MemoryBudget {
       'memory-budget-dropped',
       `To stay within the ${formatSize(this.limit)} memory budget, Nodescope dropped ${what} on ${plural(sources.size, 'node')}, the oldest first.${versions ? " Each pod's History tab says how many of its versions went." : ''}`,
       'To keep more history, raise the memory budget in Settings (press ,).',
+      'info',
     );
   }
 

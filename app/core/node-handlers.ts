@@ -67,6 +67,8 @@ export function nodeHandlers(
     'nodes.remove': async ({ nodeId }) => {
       const record = recordOf(nodeId);
       nodes.delete(nodeId);
+      // Fewer nodes open: the others may keep whole pods again.
+      core.rowsOnlyFleet.recount();
       await disconnect(record);
       record.pods.close();
       record.history.clear();

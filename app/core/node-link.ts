@@ -22,8 +22,16 @@ export interface NodeLinkEvents {
   sshClient?(client: SshTransportChoice): void;
   /** What the kubelet says beside the pods, each time it is read; null when there is none any more. */
   metrics?(metrics: NodeMetrics | null): void;
-  /** Whether this connection keeps rows only (NodeLinkRequest.rowsOnly), once decided. */
+  /**
+   * Whether this connection keeps rows only (NodeLinkRequest.rowsOnly): once decided, and again as it switches
+   * (NodeLink.keepRowsOnly); back to whole pods, once every pod has been read whole again.
+   */
   rowsOnly?(rowsOnly: boolean): void;
+  /**
+   * The same pods, of the same versions, held differently now (the connection switched to rows only, or read
+   * them whole again): the whole set as the connection holds it. Their rows are unchanged.
+   */
+  rehold?(pods: IncomingPod[]): void;
 }
 
 /**
@@ -40,6 +48,12 @@ export interface NodeLink extends SourceCapabilities {
   getPod?(uid: string): Promise<DecodedPod | undefined>;
   /** Every pod read from the node now, as a whole: a rows-only node's for an export or a comparison. */
   listPods?(): Promise<DecodedPod[]>;
+  /**
+   * Switches the connection to rows only, or back, in place: its watch and rows go on (docs/app.md, "Rows-only
+   * nodes"). To rows only the bytes go at once; back, the pods are read whole again in the background. Answers
+   * whether it switched: false while undecided (it decides as its first pod arrives) or already so.
+   */
+  keepRowsOnly?(rowsOnly: boolean): boolean;
 }
 
 export type { NodeLogFiles } from '../source/capabilities';
@@ -62,7 +76,7 @@ export interface NodeLinkRequest {
   heldBytes?(uid: string): Uint8Array | undefined;
   /**
    * Whether to keep each pod's row and digest only, not its bytes (docs/app.md, "Rows-only nodes"): asked
-   * once, as the first pod arrives, and kept for the connection.
+   * once, as the first pod arrives; the core switches the connection later as the fleet crosses the setting.
    */
   rowsOnly?(): boolean;
 }

@@ -141,6 +141,17 @@ export class NodePods {
     this.line(type, entry.row, describePodChange(before?.row, entry.row, this.hidden));
   }
 
+  /**
+   * The same pods, held differently (a node switching to rows only or back): each takes the place of the
+   * entry of its version (the very row shown), so nothing is sent and what the windows show stays as it is.
+   */
+  hold(pods: readonly IncomingPod[]): void {
+    for (const pod of pods) {
+      const entry = pod.row && this.entries.get(pod.row.uid);
+      if (entry && entry.row === pod.row) entry.pod = pod;
+    }
+  }
+
   remove(pod: IncomingPod): void {
     const uid = uidOfIncoming(pod);
     const before = this.entries.get(uid);

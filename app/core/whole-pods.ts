@@ -12,8 +12,8 @@ import { incomingUid } from './node-pods';
 /** Why a rows-only node's pods are read from the node, for the messages that say what could not be. */
 export const ROWS_ONLY_WHY = 'it keeps rows only (more nodes are open than "Keep rows only above" in Settings), so its pods are read from the node when asked';
 
-/** What makes a rows-only node keep whole pods again. */
-export const KEEP_WHOLE_PODS = 'Raise "Keep rows only above" in Settings above the number of nodes open, then connect the node again';
+/** What makes a rows-only node keep whole pods again (it switches in place: app/core/rows-only-fleet.ts). */
+export const KEEP_WHOLE_PODS = 'Raise "Keep rows only above" in Settings to the number of nodes open or more: the node then reads its pods whole again';
 
 const linkOf = (record: NodeRecord) => {
   const link = record.link;

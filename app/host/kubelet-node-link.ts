@@ -6,15 +6,12 @@
  * While live, CPU, memory, probes and devices are read at an interval (node-metrics-reader.ts).
  */
 import { defaultSshTransport } from '../ssh/default-transport';
-import { ContractError, type NodeState, type PodRow } from '../contract';
-import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
-import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
-import { SharedValues } from '../util/shared-values';
-import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
+import { ContractError, type NodeState } from '../contract';
+import { isNotHeld } from '../pod/stored-pod';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { canPassByWaiting, KubeletError } from '../kubelet/kubelet-error';
-import { startPodWatch, type PodHolding, type PodWatch, type WatchState } from '../kubelet/pod-watch';
-import { ownBytes, wireMask, type HeldPod } from '../kubelet/received-pod';
+import { startPodWatch, type PodWatch, type WatchState } from '../kubelet/pod-watch';
+import { wireMask } from '../kubelet/received-pod';
 import { defaultPinsFile } from '../kubelet-rest/kubelet-certificate-pins';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../ssh/reconnect-backoff';
 import { isSshError, type HopLabel } from '../ssh/ssh-errors';
@@ -30,7 +27,7 @@ import { openNodeAccess, type NodeAccess, type NodeReachable } from '../source/n
 import { appNextStep, EDIT_NODE } from './app-next-step';
 import type { NodeLink, NodeLinkRequest } from '../core/node-link';
 import { readNodeMetrics } from './node-metrics-reader';
-import { pooledString, rowOfPod } from '../core/node-pods';
+import { livePodHolding, type LivePod } from './live-pod-holding';
 import { defaultStateDir } from './state-dir';
 
 export interface KubeletNodeLinkOptions {
@@ -91,58 +88,6 @@ export function nodeStateOf(s: WatchState, silentSince: number | null = null): N
   }
 }
 
-/**
- * A pod as a node's watch holds it and the core keeps it (one object for both): its identity, its wire
- * bytes, its row and what the fleet matrix reads of it; not its tree, which costs about six times its bytes
- * and is decoded again on demand. A rows-only node's holds no bytes (PodNotHeld): its whole object is read
- * from the node when opened.
- */
-type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow; matrix: MatrixPod };
-
-/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
-let heldReads: FieldMask | undefined;
-/** The matrix values the pods of every node share (a template's containers, a workload). */
-const matrixValues = new SharedValues(10_000);
-
-/**
- * `localMask`: the mask the client applied as the pods arrived (the user's and the identity paths),
- * applied again when a pod is decoded; `shownMask`: the user's, which the row is taken through (as NodePods does);
- * `heldBytes`: the bytes kept already of a pod (NodeLinkRequest.heldBytes), kept again when they are the same;
- * `rowsOnly`: whether the node keeps rows only, asked as its first pod arrives.
- */
-function livePodHolding(
-  localMask: FieldMask | undefined,
-  shownMask: FieldMask | null,
-  heldBytes: ((uid: string) => Uint8Array | undefined) | undefined,
-  rowsOnly: () => boolean,
-): PodHolding<LivePod> {
-  const keptBytes = (uid: string, bytes: Uint8Array) => {
-    const held = heldBytes?.(uid);
-    return held && sameBytes(held, bytes) ? held : ownBytes(bytes);
-  };
-  return {
-    keep: (pod, bytes) => {
-      const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
-      const row = rowOfPod(shown, null, pod.uid);
-      return {
-        uid: pod.uid,
-        namespace: pooledString(pod.namespace),
-        name: pod.name,
-        digest: pod.digest,
-        tombstone: pod.tombstone,
-        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-        ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
-        row,
-        matrix: matrixPodOf(shown, matrixValues, row),
-      };
-    },
-    // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
-    // apply then shows as a change with nothing visible changed, never as no change.
-    tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
-    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
-  };
-}
-
 export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNodeLinkOptions = {}): NodeLink & NodeReachable {
   const { spec, events } = request;
   // A socket on this machine (a unix: source, the demo node), else the node over SSH.
@@ -154,13 +99,16 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   let watch: PodWatch<LivePod> | undefined;
   let closed = false;
   /**
-   * Whether this connection keeps rows only, decided as its first pod arrives: by then every node of a batch
-   * added at once (or restored at start) is counted.
+   * Whether this connection keeps rows only, decided as its first pod arrives (by then every node of a batch
+   * added at once, or restored at start, is counted), then switched in place (keepRowsOnly).
    */
   let rowsOnly: boolean | undefined;
+  /** What the core was told: still rows only while a switch back to whole pods reads them again. */
+  let toldRowsOnly = false;
   const keepsRowsOnly = () => {
     if (rowsOnly === undefined) {
       rowsOnly = request.rowsOnly?.() ?? false;
+      toldRowsOnly = rowsOnly;
       events.rowsOnly?.(rowsOnly);
     }
     return rowsOnly;
@@ -206,8 +154,65 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
   // Asked with the identity paths too, so every pod can be tracked by UID; the node's own mask
   // (NodePods) then shows only what the user selected.
   const wireOptions = mask ? { mask: wireMask(mask) } : {};
+  const holding = livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes, keepsRowsOnly);
+
+  /** The held pods held again as the holding says now (and `read` for those of the same version): the core is told. */
+  const rehold = (read?: Iterable<LivePod>) => {
+    if (!watch || watch.rehold(read).length === 0) return;
+    events.rehold?.([...watch.held().values()]);
+  };
+  /** Back to whole pods: once every held pod has its bytes again, the core is told (its history starts then). */
+  const toldWholeOnceRead = (): boolean => {
+    if (rowsOnly || !toldRowsOnly || !watch) return !toldRowsOnly;
+    for (const pod of watch.held().values()) if (isNotHeld(pod)) return false;
+    toldRowsOnly = false;
+    events.rowsOnly?.(false);
+    return true;
+  };
+  const regainPause = wakeableSleep();
+  /** Bumped by each switch: a reading from before a switch to rows only and back again leaves off for the new one. */
+  let switches = 0;
+  /**
+   * Reads the pods whole again after a switch back from rows only: a ListPods while the watch is live (its
+   * pods of the versions held replace them; the watch itself brings newer ones whole), again until every pod
+   * is whole. A resync after a reconnect decodes them again too. Ends when the node switches back or closes.
+   */
+  const readWholeAgain = async () => {
+    const run = ++switches;
+    const going = () => !closed && run === switches && rowsOnly === false;
+    for (let attempt = 1; going() && !toldWholeOnceRead(); attempt++) {
+      const client = node?.client;
+      if (client && watch?.state().state === 'live') {
+        const whole = new Map<string, LivePod>();
+        for (const pod of watch.held().values()) if (!isNotHeld(pod)) whole.set(pod.digest, pod);
+        try {
+          // Each pod arriving is progress: a slow list keeps its slot, a silent one hands it on.
+          const list = (progress: () => void = () => {}) =>
+            client.listPods({
+              waitIfBusy: false,
+              intake: { known: (digest) => (progress(), whole.get(digest)), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) },
+            });
+          // A first list's work for each node switching back at once: paced as opening them is.
+          const { pods } = await (options.openLimit ? options.openLimit.run(list) : list());
+          if (!going()) return;
+          // The versions held take their bytes, keeping the very rows shown (so the core's entries are those versions).
+          const held = watch.held();
+          rehold(pods.flatMap((pod) => {
+            const was = held.get(pod.uid);
+            return was && was.digest === pod.digest ? [{ ...pod, row: was.row, matrix: was.matrix }] : [];
+          }));
+          if (toldWholeOnceRead()) return;
+        } catch {
+          // The watch reconnects on its own; the list is asked again once it is live.
+        }
+      }
+      await regainPause.sleep(backoffDelayMs(attempt, DEFAULT_BACKOFF));
+    }
+  };
   /** Settles once the watch has a first answer (live, or a failure); the limiter's slot is held until then. */
   let answered!: () => void;
+  /** Tells the open limit that the open under way moved on (see `open`); nothing once it has its first answer. */
+  let moved: () => void = () => {};
   const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   const startWatch = (c: KubeletClient) => {
     // Whether the kubelet masked what it sent: told once known, and again if a later pod says otherwise.
@@ -219,13 +224,18 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       c,
       {
         state: (s) => {
+          // Pods of the first list arriving (counted as they come), or the kubelet saying it initializes.
+          if (s.state === 'initializing' || (s.state === 'connecting' && s.received !== undefined)) moved();
           if (s.state !== 'connecting' && s.state !== 'initializing') answered();
           if (closed || s.state === 'closed') return;
           if (s.state === 'live') {
             const api = watch?.api();
             if (api) events.readFrom?.(api);
-            // Going live: read the metrics now rather than at the end of the current wait.
-            if (!wasLive) metricsPause.wake();
+            // Going live: read the metrics now rather than at the end of the current wait, and the pods whole again if that waits.
+            if (!wasLive) {
+              metricsPause.wake();
+              regainPause.wake();
+            }
           }
           wasLive = s.state === 'live';
           watchState = s;
@@ -236,6 +246,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           // The core keeps the very objects the watch holds: each pod once, as its bytes and row.
           events.reset(pods);
           noteHonoured(pods);
+          // A resync reads again the pods a switch back to whole pods is waiting for.
+          toldWholeOnceRead();
         },
         change: ({ type, pod }) => {
           if (closed) return;
@@ -244,7 +256,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
         },
       },
       // The window shows a node's pods as soon as a list of them arrives, not after the watch's slower replay.
-      { masked: mask !== undefined, holding: livePodHolding(wireOptions.mask, mask ?? null, request.heldBytes, keepsRowsOnly), listFirst: true },
+      { masked: mask !== undefined, holding, listFirst: true },
     );
     void readMetrics();
   };
@@ -273,6 +285,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     if (sshClient === 'openssh') {
       const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
       ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter, forwardSockets: socketsToForward(settings) }));
+      // ssh_config applied (`ssh -G`): a step of its own on a machine loaded with a thousand nodes.
+      moved();
     } else {
       const { resolveSshTarget } = await import('../ssh/ssh-target');
       sshTarget = await resolveSshTarget(spec.host, overrides);
@@ -284,6 +298,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       ...(session ? { session } : {}),
       ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}),
       signal: abortOpen.signal,
+      onProgress: () => moved(),
       // A link that stops answering shows its pods as stale until it answers again or is given up and re-dialled.
       onSilence: (since) => {
         silentSince = since;
@@ -321,8 +336,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       try {
         // The SSH login and the first list happen as the watch starts: that is what the limiter bounds. A
         // local socket too: a thousand opened at once all stayed connecting for minutes, every first list
-        // waiting behind the others' decoding on this one thread.
-        const startAndAnswer = async () => {
+        // waiting behind the others' decoding on this one thread. The slot is kept while the open moves on
+        // (the node answers, the login is done, the socket found, pods arrive), however slowly; a node that
+        // goes silent hands it on.
+        const startAndAnswer = async (progress: () => void) => {
+          moved = progress;
           await start();
           await firstAnswer;
         };
@@ -369,6 +387,22 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     async listPods() {
       return (await connectedClient().listPods()).pods;
     },
+    keepRowsOnly(next) {
+      // Not decided yet: the node decides as its first pod arrives, as the fleet is then.
+      if (closed || rowsOnly === undefined || rowsOnly === next) return false;
+      rowsOnly = next;
+      if (next) {
+        switches++;
+        regainPause.wake();
+        if (!toldRowsOnly) {
+          toldRowsOnly = true;
+          events.rowsOnly?.(true);
+        }
+        // Every pod's bytes go now; the watch goes on, its rows as they were.
+        rehold();
+      } else void readWholeAgain();
+      return true;
+    },
     // Over SSH the logs are read through the watch's own session (a command per read, as nodescope logs does).
     async logFiles() {
       const access = await nodeAccess();
@@ -388,6 +422,7 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
       // dropped now, so waiting for open() to stop is short and nothing outlives close().
       abortOpen.abort();
       metricsPause.wake();
+      regainPause.wake();
       await opening;
       await watch?.close();
       await node?.close();

@@ -92,8 +92,8 @@ export class NodeRecorder {
     // The recording's own clock: a wall clock stepped meanwhile moves neither order nor elapsed time.
     const time = recording.writer.now();
     try {
-      // Reconnected as rows only (more nodes opened meanwhile): what comes now is no longer whole pods.
-      if (held.some(isNotHeld)) throw new Error(`${this.host.node(nodeId).label} was connected again and ${ROWS_ONLY_WHY}, so its pods' versions are no longer received`);
+      // Switched to rows only (more nodes opened, or the setting lowered): what comes now is no longer whole pods.
+      if (held.some(isNotHeld)) throw new Error(`${this.host.node(nodeId).label} now keeps rows only: more nodes are open than "Keep rows only above" in Settings, so its pods' versions are no longer received`);
       const stored = held as StoredPod[];
       if (type !== 'RESET') {
         this.append(recording, time, type, decodeStored(stored[0]!));

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, handleRequest, type MemoryUsage, type NodeInfo, type PodDetail, type PodRowsSnapshot, type WorkloadMatrixView, type DiffResult } from '../contract';
+import { DEFAULT_SETTINGS, handleRequest, type MemoryUsage, type NodeInfo, type PodDetail, type PodHistoryView, type PodRowsSnapshot, type WorkloadMatrixView, type DiffResult } from '../contract';
 import { createCore } from '../core/core';
 import type { IncomingPod } from '../core/node-pods';
 import { createKubeletClient } from '../kubelet/kubelet-client';
@@ -35,18 +35,23 @@ afterAll(async () => {
 
 const sockets = () => fleet.nodes.map((n) => n.sockets.shipped!);
 
-/** The app with the fleet's nodes added at once, every one live with all its pods. */
-async function appWithFleet(rowsOnlyAbove: number) {
+/** The app with the fleet's first `count` nodes added at once, every one live with all its pods. */
+async function appWithFleet(rowsOnlyAbove: number, count = NODES) {
   const host = await createHost({ mode: 'browser', stateDir: join(await mkdtemp(join(dir, 'state-')), 'state'), demo: false, settings: { rowsOnlyAbove } });
   hosts.push(host);
   const call = callerOf(host);
-  await call('nodes.addMany', { nodes: sockets().map((socketPath) => ({ kind: 'unix', socketPath })) });
-  const nodes = await pollUntil(
+  await call('nodes.addMany', { nodes: sockets().slice(0, count).map((socketPath) => ({ kind: 'unix', socketPath })) });
+  const nodes = await everyNodeLive(call, count);
+  return { host, call, nodes };
+}
+
+/** The app's nodes once `count` are live, each with all its pods (the fleet's nodes in order). */
+function everyNodeLive(call: ReturnType<typeof callerOf>, count: number): Promise<NodeInfo[]> {
+  return pollUntil(
     'every node live with its pods',
     () => call<NodeInfo[]>('nodes.list'),
-    (list) => list.length === NODES && list.every((n, i) => n.state.phase === 'live' && n.podCount === fleet.nodes[i]!.store.list().length),
+    (list) => list.length === count && list.every((n, i) => n.state.phase === 'live' && n.podCount === fleet.nodes[i]!.store.list().length),
   );
-  return { host, call, nodes };
 }
 
 /** What the node's own GetPod answers for the pod now, as kubectl JSON. */
@@ -191,5 +196,77 @@ describe('at or below the threshold', () => {
     expect(detail.fetchedAt).toBeUndefined();
     expect(detail.json).toBe(await nodesGetPod(sockets()[0]!, rows[0]!.uid));
     await expect(call('pods.history', { nodeId: node.id, uid: rows[0]!.uid })).resolves.toMatchObject({ versions: [expect.objectContaining({ event: 'LISTED' })] });
+  }, 60_000);
+});
+
+describe('crossing the threshold with nodes connected', () => {
+  type Call = ReturnType<typeof callerOf>;
+  const rowsOf = async (call: Call, nodes: NodeInfo[]) => Promise.all(nodes.map(async (n) => (await call<PodRowsSnapshot>('pods.rows', { nodeId: n.id })).rows));
+  const liveSince = (nodes: NodeInfo[]) => nodes.map((n) => (n.state.phase === 'live' ? n.state.since : n.state.phase));
+  const noticeSaying = (call: Call, text: RegExp) => pollUntil(`a notice saying ${text}`, async () => (await call<{ message: string }[]>('notices.list')).find((n) => text.test(n.message)));
+  /** Changes one label of the node's pod, as the node would. */
+  const relabel = (i: number, uid: string, value: string) => {
+    const sim = fleet.nodes[i]!;
+    const pod = sim.store.get(uid)!;
+    const meta = pod.metadata as PodObject;
+    sim.store.apply({ op: 'update', pod: { ...pod, metadata: { ...meta, labels: { ...(meta.labels as PodObject), crossing: value } } } });
+  };
+
+  it('switches the connected nodes to rows only in place when the setting is lowered, and back to whole pods when it is raised', async () => {
+    const { call, nodes } = await appWithFleet(NODES);
+    const rowsBefore = await rowsOf(call, nodes);
+    const heldWhole = (await call<MemoryUsage>('memory.usage')).held;
+    const recording = join(dir, 'crossing.recording.ndjson');
+    await call('recording.start', { nodeId: nodes[1]!.id, path: recording });
+
+    await call('settings.set', { rowsOnlyAbove: NODES - 1 });
+    const switched = await pollUntil('every node rows only', () => call<NodeInfo[]>('nodes.list'), (list) => list.every((n) => n.rowsOnly === true));
+    await noticeSaying(call, new RegExp(`^${NODES} nodes now keep rows only: ${NODES} nodes are open, over ${NODES - 1}`));
+    // The same watches, never reconnected, with the same rows; the bytes are gone from what is held.
+    expect(liveSince(switched)).toEqual(liveSince(nodes));
+    expect(await rowsOf(call, switched)).toEqual(rowsBefore);
+    expect((await call<MemoryUsage>('memory.usage')).held).toBeLessThan(heldWhole);
+    // A recording stops, saying why: the versions it writes are no longer received.
+    await noticeSaying(call, new RegExp(`^Recording ${recording} stopped: .* now keeps rows only`));
+    await pollUntil('the recording mark gone', async () => (await call<NodeInfo[]>('nodes.list'))[1]!.recordingTo === undefined);
+    const node = switched[0]!;
+    const uid = rowsBefore[0]![0]!.uid;
+    const detail = await call<PodDetail>('pods.get', { nodeId: node.id, uid });
+    expect(detail.fetchedAt).toEqual(expect.any(Number));
+    expect(detail.json).toBe(await nodesGetPod(sockets()[0]!, uid));
+    await expect(call('pods.history', { nodeId: node.id, uid })).rejects.toThrow(/not kept for .*keeps rows only/);
+
+    // A change while rows only is seen as any change is; no version of it is kept.
+    relabel(0, uid, 'while-rows-only');
+    await pollUntil('the change in the row', async () => (await rowsOf(call, [node]))[0]!.find((r) => r.uid === uid)?.labels.crossing === 'while-rows-only');
+
+    await call('settings.set', { rowsOnlyAbove: NODES });
+    await noticeSaying(call, new RegExp(`^${NODES} nodes keep whole pods again: ${NODES} nodes are open, not over ${NODES}`));
+    const whole = await pollUntil('every node whole again', () => call<NodeInfo[]>('nodes.list'), (list) => list.every((n) => n.rowsOnly === undefined));
+    expect(liveSince(whole)).toEqual(liveSince(nodes));
+    // Its pods are held whole again: opened from what is held, their history starting as they were read.
+    const again = await call<PodDetail>('pods.get', { nodeId: node.id, uid });
+    expect(again.fetchedAt).toBeUndefined();
+    expect(again.json).toBe(await nodesGetPod(sockets()[0]!, uid));
+    expect((await call<PodHistoryView>('pods.history', { nodeId: node.id, uid })).versions.map((v) => v.event)).toEqual(['LISTED']);
+    relabel(0, uid, 'whole-again');
+    const history = await pollUntil('the change in the history', () => call<PodHistoryView>('pods.history', { nodeId: node.id, uid }), (h) => h.versions.length === 2);
+    expect(history.versions.map((v) => v.event)).toEqual(['LISTED', 'MODIFIED']);
+    expect((await call<MemoryUsage>('memory.usage')).held).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('switches the nodes connected already as nodes added pass the threshold, and back as they are removed', async () => {
+    const { call, nodes } = await appWithFleet(NODES - 1, NODES - 1);
+    expect(nodes.map((n) => n.rowsOnly)).toEqual(nodes.map(() => undefined));
+
+    const added = await call<NodeInfo>('nodes.add', { kind: 'unix', socketPath: sockets()[NODES - 1]! });
+    const all = await pollUntil('every node rows only', () => everyNodeLive(call, NODES), (list) => list.every((n) => n.rowsOnly === true));
+    await noticeSaying(call, new RegExp(`^${NODES - 1} nodes now keep rows only: ${NODES} nodes are open, over ${NODES - 1}`));
+    expect(liveSince(all.slice(0, NODES - 1))).toEqual(liveSince(nodes));
+
+    await call('nodes.remove', { nodeId: added.id });
+    await pollUntil('the nodes left whole again', () => call<NodeInfo[]>('nodes.list'), (list) => list.length === NODES - 1 && list.every((n) => n.rowsOnly === undefined));
+    const { rows } = await call<PodRowsSnapshot>('pods.rows', { nodeId: nodes[1]!.id });
+    expect((await call<PodDetail>('pods.get', { nodeId: nodes[1]!.id, uid: rows[0]!.uid })).fetchedAt).toBeUndefined();
   }, 60_000);
 });

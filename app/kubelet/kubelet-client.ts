@@ -123,6 +123,14 @@ export interface PodIntake<K extends HeldPod> {
   reads?: FieldMask;
 }
 
+/** How one ListPods is made. */
+export interface ListPodsCall<K extends HeldPod> {
+  waitIfBusy?: boolean;
+  intake?: PodIntake<K>;
+  /** Told as each pod of the Pods API arrives (an open under the open limit moving on); REST, read whole, tells nothing. */
+  arrived?(): void;
+}
+
 export interface KubeletClient {
   /** Which shape answers: the configured one, or (auto) found by calling GetPod (see probeShape). */
   detectApiShape(): Promise<PodSourceApi>;
@@ -130,7 +138,7 @@ export interface KubeletClient {
    * Waits out an initializing kubelet and rate limits (options.retry), unless `waitIfBusy` is false:
    * then they fail at once, for a caller that shows them itself (the documented watch does).
    */
-  listPods<K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }): Promise<PodList<K>>;
+  listPods<K extends HeldPod = ReceivedPod>(call?: ListPodsCall<K>): Promise<PodList<K>>;
   /** The pods' bytes as received, undecoded: the fast path for printing them all (no mask). */
   listPodBytes(): Promise<PodBytesList>;
   /**
@@ -217,11 +225,12 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
     });
     return bytes;
   };
-  const list = async <K extends HeldPod>(api: ApiShape, waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => {
+  const list = async <K extends HeldPod>(api: ApiShape, { waitIfBusy = true, intake, arrived }: ListPodsCall<K>): Promise<PodList<K>> => {
     const reader = podReader(options.mask);
     const pods: K[] = [];
     const undecodable: PodDecodeError[] = [];
     const read = (bytes: Uint8Array, offset: number) => {
+      arrived?.();
       const pod = readOrError(reader, bytes, `ListPods pods[${pods.length + undecodable.length}] at byte ${offset}`, intake);
       if (pod instanceof PodDecodeError) undecodable.push(pod);
       else pods.push(pod);
@@ -275,15 +284,13 @@ export function createKubeletClient(options: KubeletClientOptions): KubeletClien
         );
       await (waitIfBusy ? busyRetry(probe) : probe());
     });
-  /** `waitIfBusy`: as for probeShape. */
-  const detectingList = <K extends HeldPod>(waitIfBusy: boolean, intake?: PodIntake<K>): Promise<PodList<K>> => detecting((api) => list(api, waitIfBusy, intake));
 
   return {
     async detectApiShape() {
       if (!shape) await probeShape(true);
       return shape!;
     },
-    listPods: <K extends HeldPod = ReceivedPod>(call?: { waitIfBusy?: boolean; intake?: PodIntake<K> }) => detectingList(call?.waitIfBusy ?? true, call?.intake),
+    listPods: <K extends HeldPod = ReceivedPod>(call: ListPodsCall<K> = {}) => detecting((api) => list(api, call)),
     // One ListPods, even while the shape is still unknown: these lists can be 10,000 pods over SSH.
     listPodBytes() {
       if (options.mask) return Promise.reject(new Error('listPodBytes returns pods as the kubelet sent them; with a mask, use listPods'));

@@ -125,6 +125,12 @@ export interface PodWatch<W extends HeldPod = ReceivedPod> {
   api(): PodSourceApi | undefined;
   /** Number of completed re-syncs (after the first sync). */
   resyncs(): number;
+  /**
+   * What the holding keeps changed (PodHolding.again): every held pod is held again as it says, and `read` (the
+   * same pods read again, e.g. by a ListPods) replace the held ones of the same uid and digest. Answers the held
+   * pods that changed; the pods are the same versions, so no change is reported.
+   */
+  rehold(read?: Iterable<W>): W[];
   close(): Promise<void>;
 }
 
@@ -139,6 +145,12 @@ export interface PodHolding<W extends HeldPod> {
   tree(pod: W): PodTree;
   /** As PodIntake.reads: the only fields `keep` reads of the tree it is handed. */
   reads?: FieldMask;
+  /**
+   * A pod held already, as the holding keeps pods now (what it keeps can change: a node switching to rows only
+   * and back): the pod itself when it fits, what to hold instead, or undefined when only the pod's bytes would
+   * do (it is then decoded again as it next arrives). Default: the pod as it is.
+   */
+  again?(pod: W): W | undefined;
 }
 
 /** By default the received pod is kept whole, tree and all. */
@@ -172,8 +184,10 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
    */
   let replayed = new Map<string, W>();
   /** The client hands on a pod held already as it is, and keeps a new one as `holding` says as soon as it is decoded. */
+  /** A pod held or replayed already, as the holding keeps pods now (undefined: it must be decoded again). */
+  const asHeldNow = (pod: W | undefined): W | undefined => (pod && holding.again ? holding.again(pod) : pod);
   const intake: PodIntake<W> = {
-    known: (digest) => byDigest.get(digest) ?? replayed.get(digest),
+    known: (digest) => asHeldNow(byDigest.get(digest) ?? replayed.get(digest)),
     keep: holding.keep,
     ...(holding.reads ? { reads: holding.reads } : {}),
   };
@@ -237,7 +251,11 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     const next = new Map<string, W>();
     leftOut.clear();
     for (const error of undecodable) leftOut.undecodable(error);
-    for (const pod of pods) if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
+    // A replay taken in before the holding changed holds its pods as they were kept then.
+    for (const taken of pods) {
+      const pod = asHeldNow(taken) ?? taken;
+      if (leftOut.admit(pod, next.get(pod.uid))) next.set(pod.uid, pod);
+    }
     const changes = podSetChanges(held, next, same);
     held = next;
     // Built in place: a busy node that keeps catching up reconciles 30,000 pods every few seconds, and
@@ -257,7 +275,9 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
   };
 
   /** A live event; repeats of what is held (a documented replay after the list) are dropped. */
-  const apply = (type: PodChange['type'], pod: W) => {
+  const apply = (type: PodChange['type'], taken: W) => {
+    // Taken in (decoded) before the holding changed, as pods were kept then.
+    const pod = asHeldNow(taken) ?? taken;
     const before = held.get(pod.uid);
     const count = leftOut.size;
     if (type === 'DELETED') {
@@ -431,6 +451,22 @@ export function startPodWatch<W extends HeldPod = ReceivedPod>(
     state: () => current,
     api: () => api,
     resyncs: () => resyncs,
+    rehold(read = []) {
+      const readByUid = new Map<string, W>();
+      for (const pod of read) readByUid.set(pod.uid, pod);
+      const changed: W[] = [];
+      for (const [uid, pod] of held) {
+        const fresh = readByUid.get(uid);
+        const next = fresh && fresh.digest === pod.digest ? fresh : (asHeldNow(pod) ?? pod);
+        if (next === pod) continue;
+        held.set(uid, next);
+        if (byDigest.get(pod.digest) === pod) byDigest.set(pod.digest, next);
+        changed.push(next);
+      }
+      // A replay under way is held as it is reconciled; what it took in so far is not handed on as it was kept.
+      replayed = new Map();
+      return changed;
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -47,6 +47,8 @@ interface OpenOptions {
   /** Replaces the bastion hop's known_hosts, to make its host key unknown. */
   bastionKnownHosts?: string;
   fast?: boolean;
+  /** Told as the login moves on (the open limit's progress). */
+  progress?: () => void;
 }
 
 async function openNode(alias: string, o: OpenOptions) {
@@ -57,6 +59,7 @@ async function openNode(alias: string, o: OpenOptions) {
     socketPath: host.nodeSocketPath,
     prompter: o.prompter ?? scriptedPrompter(),
     jumpPool: o.pool,
+    ...(o.progress ? { onProgress: o.progress } : {}),
     ...(o.fast ? { connectTimeoutMs: 2_000, keepaliveIntervalMs: 300, keepaliveCountMax: 2, backoff: { initialMs: 100, factor: 2, maxMs: 500, jitter: 0 } } : {}),
   });
   const client = createKubeletClient({ target: transport.open, socketPath: host.nodeSocketPath, transportError: () => transport.lastError() });
@@ -107,6 +110,17 @@ describe('one shared connection to the bastion (fleet harness)', () => {
     );
     expect(causes).toEqual(HOSTS.map(() => 'HOST_KEY_REJECTED'));
     expect(prompter.asked.hostKey).toHaveLength(1);
+  });
+
+  it('tells every node waiting for the shared bastion login that it moves on, not only the one that dials it', async () => {
+    const pool = createJumpConnectionPool();
+    const before = f.bastion.logins();
+    const { proxyJump } = await targetOf('worker-1');
+    const told = HOSTS.map(() => 0);
+    const leases = await Promise.all(HOSTS.map((_, i) => pool.acquire(proxyJump, { prompter: scriptedPrompter(), onProgress: () => told[i]!++ })));
+    expect(f.bastion.logins() - before).toBe(1);
+    expect(told.map((n) => n > 0)).toEqual(HOSTS.map(() => true));
+    for (const lease of leases) lease.release();
   });
 
   it('closes the shared connection when its last node goes', async () => {
@@ -163,14 +177,15 @@ describe('one shared connection to the bastion (fleet harness)', () => {
     stopped.pause();
     await cut.cutLink();
     const pool = createJumpConnectionPool();
-    // Two slots, the two broken hosts first in line: only the stall hand-off lets the others through.
+    // Two slots, the two broken hosts first in line: only the stall hand-off lets the others through. Each
+    // tells its progress as the app's nodes do; the broken ones fall silent (no SSH answer) and hand theirs on.
     const limit = createConcurrencyLimit(2, { stallMs: 300 });
     const finished: string[] = [];
     const outcomes = await Promise.all(
       HOSTS.map((alias) =>
-        limit.run(async () => {
-          const n = await openNode(alias, { pool, fast: true });
-          const listed = await n.client.listPods().then((l) => l.pods.length, () => n.transport.lastError());
+        limit.run(async (progress) => {
+          const n = await openNode(alias, { pool, fast: true, progress });
+          const listed = await n.client.listPods({ arrived: progress }).then((l) => l.pods.length, () => n.transport.lastError());
           finished.push(alias);
           return listed;
         }),

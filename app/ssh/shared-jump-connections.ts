@@ -48,8 +48,8 @@ interface Shared {
 interface Entry {
   key: string;
   users: number;
-  /** Who may answer the dial's questions, first comer first. */
-  askers: Asker[];
+  /** Who may answer the dial's questions, first comer first; each is told as the dial moves on. */
+  askers: (Asker & Pick<OpenSshOptions, 'onProgress'>)[];
   /** The dial in progress, or the live connection's promise; unset once it closed. */
   ready?: Promise<Shared>;
   /** Aborts the dial when every user has gone. */
@@ -84,7 +84,15 @@ export function createJumpConnectionPool(): JumpConnectionPool {
     const hop = chain[chain.length - 1]!;
     // ssh2 is loaded by the first SSH connection: a UI showing only local sockets never needs it (~14 MiB resident).
     const { connectHop, forwardThrough } = await import('./ssh-connection');
-    const dialOptions: OpenSshOptions = { ...options, prompter: handedOnPrompter(() => entry.askers, () => cancelled(hop)), signal: entry.abort.signal };
+    const dialOptions: OpenSshOptions = {
+      ...options,
+      prompter: handedOnPrompter(() => entry.askers, () => cancelled(hop)),
+      signal: entry.abort.signal,
+      // Every node waiting for this login moves on with it, so none hands its slot in the open limit on for it.
+      onProgress: () => {
+        for (const a of entry.askers) a.onProgress?.();
+      },
+    };
     const parent = chain.length > 1 ? await acquire(chain.slice(0, -1), dialOptions) : undefined;
     let result;
     try {
@@ -130,7 +138,7 @@ export function createJumpConnectionPool(): JumpConnectionPool {
       entries.set(key, entry);
     }
     const mine = entry;
-    const asker: Asker = { prompter: options.prompter, signal: options.signal };
+    const asker = { prompter: options.prompter, signal: options.signal, onProgress: options.onProgress };
     mine.users++;
     mine.askers.push(asker);
     const ready = (mine.ready ??= dial(mine, chain, options));

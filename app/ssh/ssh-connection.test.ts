@@ -187,6 +187,18 @@ describe('openSshConnection (real sshd)', () => {
     expect(h.logs().match(/Accepted publickey for nsharness-jump/g)!.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('tells the login moving on as each hop answers, and nothing more once logged in', async () => {
+    let told = 0;
+    const jump = harnessHop(h, h.jump, h.jumpPort);
+    const conn = await openSshConnection(harnessTarget(h, h.root, { proxyJump: [jump] }), { prompter: scriptedPrompter(), onProgress: () => told++ });
+    // The jump host's handshake, its channel to the node, the node's handshake: several steps at least.
+    expect(told).toBeGreaterThanOrEqual(3);
+    const atLogin = told;
+    await runRemote(conn.channels, 'id -un');
+    conn.close();
+    expect(told).toBe(atLogin);
+  });
+
   it('says when the jump host cannot reach the target', async () => {
     const port = await closedPort(h.host);
     const err = await failure(

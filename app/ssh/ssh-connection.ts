@@ -80,6 +80,11 @@ export interface OpenSshOptions {
    * would: one login on the bastion for a hundred nodes. Without it each connection dials its own hops.
    */
   jumpPool?: JumpConnectionPool;
+  /**
+   * Told as the login moves on: a hop's bytes during its handshake, a jump host's channel to the next hop
+   * opened. The open limit keeps a node's slot while it moves (a loaded bastion logs in slowly, not never).
+   */
+  onProgress?(): void;
 }
 
 export interface SshConnection {
@@ -236,8 +241,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
     arm();
 
     const fail = (err: unknown) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      stopWaiting();
       if (settled) return;
       settled = true;
       client.destroy();
@@ -251,6 +255,13 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       } else reject(classifyConnectError(err, hop, auth));
     };
     const onAbort = () => fail(cancelled(hop));
+    // The handshake's bytes (over TCP, or a jump host's channel) are the login moving on.
+    const heard = () => options.onProgress?.();
+    const stopWaiting = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      transport.off('data', heard);
+    };
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -267,8 +278,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       if (!settled) fail(new Error('connection closed during the handshake'));
     });
     client.once('ready', () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      stopWaiting();
       settled = true;
       nudgeServerNoDelay(client);
       resolve({ client, transport, keepaliveIntervalMs: keepalive.intervalMs, cause: () => afterReady });
@@ -305,6 +315,7 @@ export async function connectHop(hop: SshHop, sock: Duplex | undefined, options:
       // ssh2 throws synchronously for some bad configs; it must become a rejection, not a crash.
       return fail(err);
     }
+    if (options.onProgress) transport.on('data', heard);
     client.setNoDelay(true);
   });
 }
@@ -328,8 +339,10 @@ export function forwardThrough(jump: Client, jumpHop: HopLabel, next: SshHop, op
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (err) reject(err);
-      else resolve(ch!);
+      if (err) return reject(err);
+      // The jump host reached the next hop.
+      options.onProgress?.();
+      resolve(ch!);
     };
     const onAbort = () => settle(cancelled(next));
     const timer = setTimeout(() => settle(new SshError('HOST_UNREACHABLE',

@@ -11,7 +11,8 @@ export function Banners({ model, status }: { model: AppModel; status: ActionStat
         </div>
       )}
       {model.notices.map((notice) => (
-        <div key={notice.id} className="banner bad notice" role="alert">
+        // News of what the app did as set (nodes now keep rows only) is not shown as an error.
+        <div key={notice.id} className={notice.tone === 'info' ? 'banner notice' : 'banner bad notice'} role={notice.tone === 'info' ? 'status' : 'alert'}>
           <span>
             {notice.message} <strong>{notice.nextStep}</strong>
           </span>

@@ -67,6 +67,7 @@ export function FleetView(props: {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const counts = new Map<StateCategory, number>();
   for (const n of nodes) counts.set(stateCategory(n.state), (counts.get(stateCategory(n.state)) ?? 0) + 1);
+  const rowsOnly = nodes.filter((n) => n.rowsOnly).length;
 
   const total = nodes.reduce((n, node) => n + model.pods.count(node.id), 0);
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
@@ -183,6 +184,14 @@ export function FleetView(props: {
               </span>
             ))}
           </span>
+          {rowsOnly > 0 && (
+            <span
+              className="tag"
+              title={'More nodes are open than "Keep rows only above" in Settings: these keep what the table shows of their pods, and a pod you open is read from its node then. No pod history is kept for them.'}
+            >
+              {rowsOnly} rows only
+            </span>
+          )}
         </div>
         <span className="spacer" />
         <button type="button" className="button" onClick={() => exportShown('csv')} disabled={view === 'pods' ? rows.length === 0 : !matrix}>

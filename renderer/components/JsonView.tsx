@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { jsonLines, type JsonLine } from '../json/json-lines';
 import { yamlLines } from '../json/yaml-lines';
 import { useFind } from '../hooks/use-find';
+import { downloadText } from '../bridge/download-text';
+import { MarkedRuns } from './MarkedRuns';
 
 /**
  * What differs between kubectl's JSON and its YAML here: how lines split and fold, the depth the Fold button
@@ -9,9 +11,9 @@ import { useFind } from '../hooks/use-find';
  * bracket that the count of hidden lines leaves out.
  */
 const FORMATS = {
-  json: { label: 'JSON', split: jsonLines, foldDepth: 2, closer: 1, type: 'application/json' },
-  yaml: { label: 'YAML', split: yamlLines, foldDepth: 1, closer: 0, type: 'application/yaml' },
-} satisfies Record<string, { label: string; split: (text: string) => JsonLine[]; foldDepth: number; closer: number; type: string }>;
+  json: { label: 'JSON', split: jsonLines, foldDepth: 2, closer: 1 },
+  yaml: { label: 'YAML', split: yamlLines, foldDepth: 1, closer: 0 },
+} satisfies Record<string, { label: string; split: (text: string) => JsonLine[]; foldDepth: number; closer: number }>;
 
 const linesText = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
 
@@ -66,28 +68,6 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
     }
   }
 
-  function save() {
-    const url = URL.createObjectURL(new Blob([props.text], { type: format.type }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = props.fileName;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
-  const highlight = (text: string): ReactNode => {
-    if (!needle) return text;
-    const at = text.toLowerCase().indexOf(needle);
-    if (at < 0) return text;
-    return (
-      <>
-        {text.slice(0, at)}
-        <mark>{text.slice(at, at + needle.length)}</mark>
-        {highlight(text.slice(at + needle.length))}
-      </>
-    );
-  };
-
   return (
     <div className="json-view">
       <div className="json-tools">
@@ -111,7 +91,7 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
         <button type="button" className="button small" onClick={() => void copy()}>
           Copy
         </button>
-        <button type="button" className="button small" onClick={save}>
+        <button type="button" className="button small" onClick={() => downloadText(props.fileName, props.text, props.format ?? 'json')}>
           Save…
         </button>
       </div>
@@ -135,11 +115,7 @@ export function JsonView(props: { text: string; fileName: string; format?: keyof
                 )}
               </span>
               <code>
-                {line.tokens.map((t, k) => (
-                  <span key={k} className={`j-${t.kind}`}>
-                    {highlight(t.text)}
-                  </span>
-                ))}
+                <MarkedRuns runs={line.tokens.map((t) => ({ text: t.text, className: `j-${t.kind}` }))} needle={needle} />
                 {isFolded && (
                   <button type="button" className="json-ellipsis" onClick={() => toggle(i)} aria-label={`Unfold ${linesText(line.foldEnd! - i - format.closer)}`}>
                     … {linesText(line.foldEnd! - i - format.closer)}

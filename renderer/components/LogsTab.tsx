@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
 import { LOG_LINES_MAX, LOG_READ_CHARS_MAX } from '../../app/contract/logs';
 import { downloadText } from '../bridge/download-text';
 import { ansiPlain, ansiRuns } from '../format/ansi-text';
 import { usePodLog, type Captured } from './use-pod-log';
 import { useFind } from '../hooks/use-find';
+import { MarkedRuns } from './MarkedRuns';
 
 /** What is said of lines kept when their instance ended (by a recording, or the live pod's history): which instance, how it ended. */
 function capturedText(c: Captured): string {
@@ -17,40 +18,13 @@ function capturedText(c: Captured): string {
 const LINE_HEIGHT = 18;
 const TAIL_CHOICES = [100, 1000, 10_000, LOG_LINES_MAX];
 
-/** Where `needle` (lower case) is in `plain`, as [start, end) pairs. */
-function matchRanges(plain: string, needle: string): [number, number][] {
-  const out: [number, number][] = [];
-  const lower = plain.toLowerCase();
-  for (let at = lower.indexOf(needle); at >= 0 && needle; at = lower.indexOf(needle, at + needle.length)) out.push([at, at + needle.length]);
-  return out;
-}
-
-/** The line's colour runs as text nodes, with the search's matches marked (a match may span runs). */
+/** The line's colour runs, with the search's matches marked. */
 function LineText(props: { line: string; needle: string }) {
-  const runs = ansiRuns(props.line);
-  const ranges = props.needle ? matchRanges(runs.map((r) => r.text).join(''), props.needle) : [];
-  const parts: ReactNode[] = [];
-  let offset = 0;
-  runs.forEach((run, k) => {
-    const cls = [run.fg !== undefined ? `ansi-${run.fg}` : '', run.bold ? 'ansi-bold' : ''].join(' ').trim() || undefined;
-    const end = offset + run.text.length;
-    const pieces: ReactNode[] = [];
-    let at = offset;
-    for (const [s, e] of ranges) {
-      if (e <= at || s >= end) continue;
-      if (s > at) pieces.push(run.text.slice(at - offset, s - offset));
-      pieces.push(<mark key={`${k}-${s}`}>{run.text.slice(Math.max(s, at) - offset, Math.min(e, end) - offset)}</mark>);
-      at = Math.min(e, end);
-    }
-    if (at < end) pieces.push(run.text.slice(at - offset));
-    parts.push(
-      <span key={k} className={cls}>
-        {pieces}
-      </span>,
-    );
-    offset = end;
-  });
-  return <>{parts}</>;
+  const runs = ansiRuns(props.line).map((run) => ({
+    text: run.text,
+    className: [run.fg !== undefined ? `ansi-${run.fg}` : '', run.bold ? 'ansi-bold' : ''].join(' ').trim() || undefined,
+  }));
+  return <MarkedRuns runs={runs} needle={props.needle} />;
 }
 
 /**

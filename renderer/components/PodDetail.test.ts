@@ -17,6 +17,18 @@ describe('PodDetail on the fake bridge', () => {
     await page.close();
   });
 
+  it('marks a found text in the JSON where it spans a key, its colon and its value, as the count says', async () => {
+    const { page } = await pages.open();
+    const detail = page.getByRole('region', { name: 'Pod shop/cart-1' });
+    await detail.getByRole('tab', { name: 'JSON' }).click();
+    await detail.getByRole('searchbox', { name: 'Find in JSON' }).fill('NodeName": "worker');
+    await expect.poll(() => detail.locator('.match-count').textContent()).toBe('1/1');
+    const line = detail.locator('.json-line', { has: page.locator('mark') });
+    expect(await line.count()).toBe(1);
+    expect((await line.locator('mark').allTextContents()).join('')).toBe('nodeName": "worker');
+    await page.close();
+  });
+
   it('says what changed last and opens the history on it', async () => {
     const { page } = await pages.open();
     const detail = page.getByRole('region', { name: 'Pod shop/cart-1' });

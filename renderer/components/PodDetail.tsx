@@ -49,10 +49,11 @@ export function PodDetail(props: {
   const [compareRequest, setCompareRequest] = useState<{ uid: string; n: number } | null>(null);
   const [fetched, setFetched] = useState<{ uid: string; detail: Detail | null; error: string | null } | null>(null);
   const now = useNow(5000);
-  const { bridge, nodeId, uid, row } = props;
+  const { bridge, nodeId, uid, row, rowsOnly } = props;
   const detail = fetched?.uid === uid ? fetched.detail : null;
   const error = fetched?.uid === uid ? fetched.error : null;
 
+  // Read again as the node switches to rows only or back, so where the pod was read from is said as it is now.
   useEffect(() => {
     let current = true;
     bridge.request('pods.get', { nodeId, uid }).then(
@@ -63,11 +64,10 @@ export function PodDetail(props: {
     return () => {
       current = false;
     };
-  }, [bridge, nodeId, uid, row]);
+  }, [bridge, nodeId, uid, row, rowsOnly]);
 
   // The hub's history knows when the pod last changed and what, also from before this window opened (a
   // rows-only node keeps none).
-  const { rowsOnly } = props;
   useEffect(() => {
     if (rowsOnly) return setLastChange(null);
     let current = true;
@@ -166,7 +166,8 @@ export function PodDetail(props: {
         {tab === 'logs' && (
           <LogsTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} fileName={`${namespace}_${name}`} containers={containers.map((c) => c.name)} preferredContainer={preferredContainer} live={props.live ?? true} />
         )}
-        {tab === 'history' && <HistoryTab key={uid} bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} compareRequest={compareRequest?.uid === uid ? compareRequest.n : 0} />}
+        {/* Mounted afresh as the node switches: a history read before is not the node's any more. */}
+        {tab === 'history' && <HistoryTab key={`${uid}:${rowsOnly === true}`} bridge={bridge} nodeId={nodeId} uid={uid} refreshKey={row} now={now} name={`${namespace}_${name}`} compareRequest={compareRequest?.uid === uid ? compareRequest.n : 0} />}
       </Tabs>
     </section>
   );

@@ -1,48 +1,62 @@
 import { useEffect, useState } from 'react';
 import type { Bridge } from '../../app/contract/bridge';
-import { formatSize, parseSize, SettingsChangeSchema, type MemoryUsage, type Settings } from '../../app/contract/settings';
+import { formatSize, parseSize, SettingsChangeSchema, type MemoryUsage, type Settings, type SettingsChange } from '../../app/contract/settings';
 import { errorText } from '../format/error-text';
 import { Modal } from './Modal';
+
+/** What the user typed in a field, and the setting's value shown when they started; null: the field follows the setting. */
+type Edit = { text: string; over: string } | null;
 
 /**
  * The app's settings (settings.get, settings.set): saved in the state folder and applied at once, to every
  * window. Sizes are written as operators write them (1 GiB, 512M); a wrong one is said before anything is saved.
+ * The dialog follows the settings as they change (the `settings` event: another window, the app at start): a
+ * field the user has not typed in shows the current value; one they typed in keeps their text, says what the
+ * setting became meanwhile, and only fields typed in are saved.
  */
 export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onSaved: (message: string) => void }) {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [usage, setUsage] = useState<MemoryUsage | null>(null);
-  const [budget, setBudget] = useState('');
-  const [rowsOnlyAbove, setRowsOnlyAbove] = useState('');
+  const [budgetEdit, setBudgetEdit] = useState<Edit>(null);
+  const [rowsOnlyEdit, setRowsOnlyEdit] = useState<Edit>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
+    // Subscribed before asking, so a change made meanwhile is not lost; what it says is newer than the answer.
+    const off = props.bridge.on('settings', setSettings);
     props.bridge.request('settings.get', {}).then(
-      (current) => {
-        setSettings(current);
-        setBudget(formatSize(current.memoryBudget));
-        setRowsOnlyAbove(String(current.rowsOnlyAbove));
-      },
+      (current) => setSettings((was) => was ?? current),
       (err: unknown) => setError(errorText(err)),
     );
     // Only a help to choose the budget: without it the dialog still works.
     props.bridge.request('memory.usage', {}).then(setUsage, () => undefined);
+    return off;
   }, [props.bridge]);
+  const currentBudget = settings ? formatSize(settings.memoryBudget) : '';
+  const currentRowsOnly = settings ? String(settings.rowsOnlyAbove) : '';
+  const budget = budgetEdit?.text ?? currentBudget;
+  const rowsOnlyAbove = rowsOnlyEdit?.text ?? currentRowsOnly;
   const save = async () => {
     setError(null);
-    let memoryBudget: number;
-    try {
-      memoryBudget = parseSize(budget);
-    } catch (err) {
-      return setError(errorText(err));
+    const change: SettingsChange = {};
+    if (budgetEdit) {
+      try {
+        change.memoryBudget = parseSize(budget);
+      } catch (err) {
+        return setError(errorText(err));
+      }
     }
-    const nodes = rowsOnlyAbove.trim();
-    if (!/^\d+$/.test(nodes)) return setError(`"${rowsOnlyAbove}" is not a number of nodes: write a whole number, e.g. 200.`);
+    if (rowsOnlyEdit) {
+      const nodes = rowsOnlyAbove.trim();
+      if (!/^\d+$/.test(nodes)) return setError(`"${rowsOnlyAbove}" is not a number of nodes: write a whole number, e.g. 200.`);
+      change.rowsOnlyAbove = Number(nodes);
+    }
     // The contract's own bounds, said here as the field's error rather than as a refused request.
-    const change = SettingsChangeSchema.safeParse({ memoryBudget, rowsOnlyAbove: Number(nodes) });
-    if (!change.success) return setError(change.error.issues.map((issue) => issue.message).join(' '));
+    const checked = SettingsChangeSchema.safeParse(change);
+    if (!checked.success) return setError(checked.error.issues.map((issue) => issue.message).join(' '));
     setBusy(true);
     try {
-      const saved = await props.bridge.request('settings.set', change.data);
+      const saved = await props.bridge.request('settings.set', checked.data);
       props.onSaved(`Settings saved: memory budget ${formatSize(saved.memoryBudget)}, rows only above ${saved.rowsOnlyAbove} nodes.`);
       props.onClose();
     } catch (err) {
@@ -85,9 +99,13 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
             readOnly={settings === null}
             aria-invalid={error ? true : undefined}
             aria-describedby="settings-budget-help"
-            onChange={(e) => setBudget(e.target.value)}
+            onChange={(e) => {
+              const text = e.target.value;
+              setBudgetEdit((was) => ({ text, over: was?.over ?? currentBudget }));
+            }}
           />
         </label>
+        <ChangedMeanwhile edit={budgetEdit} current={currentBudget} />
         <p className="muted small" id="settings-budget-help">
           What Nodescope may hold of pods across all sources: their current pods, earlier versions and kept crash logs (e.g. 1 GiB, 512 MiB). Past it the
           oldest earlier versions go first, then crash logs; current pods are always kept. Each drop is said in a notice.
@@ -103,12 +121,16 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
             spellCheck={false}
             disabled={settings === null}
             aria-describedby="settings-rows-only-help"
-            onChange={(e) => setRowsOnlyAbove(e.target.value)}
+            onChange={(e) => {
+              const text = e.target.value;
+              setRowsOnlyEdit((was) => ({ text, over: was?.over ?? currentRowsOnly }));
+            }}
           />
         </label>
+        <ChangedMeanwhile edit={rowsOnlyEdit} current={currentRowsOnly} unit=" nodes" />
         <p className="muted small" id="settings-rows-only-help">
-          Nodes open. Past it, a node connecting keeps only what the table and the matrix show of its pods; a pod you open is read from the node then, and no
-          pod history is kept for it. Applies to nodes as they connect: connect a node again to apply it there.
+          Nodes open. Past it, every node keeps only what the table and the matrix show of its pods; a pod you open is read from the node then, and no
+          pod history is kept for it. Nodes open switch at once, either way: back to whole pods, a node reads its pods again and its history starts then.
         </p>
         {error && (
           <p className="form-error" role="alert">
@@ -117,5 +139,16 @@ export function SettingsDialog(props: { bridge: Bridge; onClose: () => void; onS
         )}
       </form>
     </Modal>
+  );
+}
+
+/** Under a field the user typed in: the setting changed since (in another window), and Save would set theirs. */
+function ChangedMeanwhile(props: { edit: Edit; current: string; unit?: string }) {
+  if (!props.edit || props.edit.over === props.current) return null;
+  return (
+    <p className="muted small" role="status">
+      Changed in another window to {props.current}
+      {props.unit ?? ''} since you started typing; Save sets yours.
+    </p>
   );
 }

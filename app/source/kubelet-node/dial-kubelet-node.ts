@@ -83,6 +83,12 @@ export interface KubeletDialOptions {
   name?: string;
   /** What the dial decided on its way (no socket: REST; the bridge needed sudo), one line each, for the user. */
   notice?(line: string): void;
+  /**
+   * The dial moved on: the login's bytes arrived (built-in client), the node offered its host key, the login
+   * is done (either client), the socket was found, the API opened. The open limit keeps a node's slot while
+   * it moves, however slowly.
+   */
+  onProgress?(): void;
 }
 
 /** Where a node's pods are read from, and what else was opened to it: its capabilities. */
@@ -148,8 +154,13 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
     import('../../kubelet-rest/kubelet-rest-connection'),
   ]);
   const { signal, prompter } = options;
-  const own = sessionFor(target, options.session, { prompter, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
+  const { onProgress = () => {} } = options;
+  const own = sessionFor(target, options.session, { prompter, onProgress, ...(options.jumpPool ? { jumpPool: options.jumpPool } : {}) });
   if (options.onSilence) own.onSilence(options.onSilence);
+  // The node answered: its host key is offered (the user's answer may take a while), or the login is done.
+  own.onState((s) => {
+    if (s.state === 'waiting-for-host-key' || s.state === 'connected') onProgress();
+  });
   // Each use below shares the session; the node closes it once, last.
   const session: SshSession = { ...own, close: () => {} };
   const opened: { close(): unknown }[] = [];
@@ -171,6 +182,7 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
     if (settings.api === 'auto' && !socketPath) {
       socketPath = await findKubeletSocket(session, candidates);
       stillWanted();
+      onProgress();
       if (!socketPath) {
         useRest = true;
         options.notice?.(`no Pods API socket on ${options.name ?? target.host} (looked for ${candidates.join(', ')}); trying the kubelet REST API`);
@@ -189,6 +201,7 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
       });
       opened.push(rest);
       stillWanted();
+      onProgress();
       node = { client: rest.client, api: 'rest', endpoint: `127.0.0.1:${rest.port}`, session: own, rest };
     } else {
       // Without a socket path the transport finds the first candidate on the node.
@@ -204,6 +217,7 @@ export async function dialKubeletNode(target: SshTarget | HopLabel, settings: Ku
       });
       opened.push(transport);
       stillWanted();
+      onProgress();
       const client = createKubeletClient({ target: transport.open, socketPath: transport.socketPath, transportError: () => transport.lastError(), ...clientSettings(settings) });
       opened.push(client);
       node = { client, api: 'pods', endpoint: transport.socketPath, session: own };
