@@ -131,3 +131,14 @@ describe('NodePods batches, validated where they are made', () => {
     expect(r.deltas()[0]!.upserts.map((row) => row.uid)).toEqual(['b']);
   });
 });
+
+describe('rowOfPod', () => {
+  it('keeps every label of the pod, even one whose key is __proto__ (maps come from the wire as they are)', () => {
+    const tree = decodeStored(pod('a', 'Running')).pod;
+    (tree.metadata as Record<string, unknown>).labels = JSON.parse('{"app":"web","__proto__":"x"}');
+    expect(Object.entries(rowOfPod(tree, null).labels).sort()).toEqual([
+      ['__proto__', 'x'],
+      ['app', 'web'],
+    ]);
+  });
+});

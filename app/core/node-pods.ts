@@ -39,20 +39,18 @@ export const pooledString = (value: string): string => rowStrings.string(value);
  * each row's identity (`uid`, when known already). The values pods share are held once (pooledString).
  */
 export function rowOfPod(pod: PodTree, mask: FieldMask | null, uid = uidOf(pod)): PodRow {
+  // The row and its labels are new objects of this pod's own: pooled in place, not copied (this runs for every pod taken in).
   const row = podRowFromTree(mask ? applyFieldMask(pod, mask) : pod);
-  const labels: Record<string, string> = {};
-  for (const [key, value] of Object.entries(row.labels)) labels[key] = rowStrings.string(value);
-  return {
-    ...row,
-    uid,
-    namespace: rowStrings.string(row.namespace),
-    phase: rowStrings.string(row.phase),
-    status: rowStrings.string(row.status),
-    node: rowStrings.string(row.node),
-    ownerKind: rowStrings.string(row.ownerKind),
-    ownerName: rowStrings.string(row.ownerName),
-    labels,
-  };
+  const { labels } = row;
+  for (const key of Object.keys(labels)) labels[key] = rowStrings.string(labels[key]!);
+  row.uid = uid;
+  row.namespace = rowStrings.string(row.namespace);
+  row.phase = rowStrings.string(row.phase);
+  row.status = rowStrings.string(row.status);
+  row.node = rowStrings.string(row.node);
+  row.ownerKind = rowStrings.string(row.ownerKind);
+  row.ownerName = rowStrings.string(row.ownerName);
+  return row;
 }
 
 /** A queued change; 'reset' means the whole set is sent again. */

@@ -56,49 +56,73 @@ const ASPECTS: Record<Aspect, (c: Record<string, PodValue | undefined>) => strin
   env: (c) => (c.image === undefined && c.env === undefined ? undefined : canonicalJson(c.env ?? [])),
 };
 
+/** Every field of a pod containerAspects reads: each container's name and the fields its aspects are read from. */
+export const CONTAINER_READ_PATHS = ['containers', 'initContainers'].flatMap((list) =>
+  ['name', 'image', 'resources', 'command', 'args', 'env'].map((f) => `spec.${list}.${f}`),
+);
+
 /** A name as a whole word of a value (a path or host name may go on with a dot), not part of a longer name. */
 function wholeName(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g');
 }
 
-/**
- * Names a pod gets per run or per replica, replaced in its env by what they stand for: its own
- * (generated) name, and a CronJob run's Job name (`<cronjob>-<minutes>`), as workload names are
- * normalised (workload-identity.ts). Otherwise every CronJob run differs from the last in its env.
- */
-function perRunNames(pod: PodTree): (text: string) => string {
-  const meta = objAt(pod.metadata);
-  const owner = ownerOf(meta);
-  // The longer first: a Job's pod is named after the Job.
-  const names = [
-    [strAt(meta.name), '<pod-name>'],
-    ...(owner.kind === 'Job' && owner.name ? [[owner.name, '<job-name>']] : []),
-  ].filter(([name]) => name) as [string, string][];
-  if (names.length === 0) return (text) => text;
-  return (text) => names.reduce((t, [name, token]) => (t.includes(name) ? t.replace(wholeName(name), token) : t), text);
+/** `text` with `name` as a whole word replaced by `token`; `text` itself when it holds none (most texts). */
+function replaceName(text: string, name: string, token: string): string {
+  return name && text.includes(name) ? text.replace(wholeName(name), token) : text;
 }
 
 /** A pod's containers by name, each with the aspects drift compares (only those the source sent). */
 export type ContainerAspects = ReadonlyMap<string, Readonly<Partial<Record<Aspect, string>>>>;
 
 /**
- * What drift reads of a pod: kept per pod by the core, so a matrix rebuilt under churn reads only the pods
- * that changed. `share` may hand back an equal string held already (many pods have the same image, env).
+ * Each container's aspects as the source sent them, before the pod's per-run names are replaced (withRunNames):
+ * what a template's replicas have alike. `share` may hand back an equal string held already.
  */
-export function containerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
+export function sentContainerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
   const spec = objAt(pod.spec);
-  const perRun = perRunNames(pod);
   const out = new Map<string, Partial<Record<Aspect, string>>>();
   for (const c of [...listAt(spec.initContainers), ...listAt(spec.containers)]) {
     const aspects: Partial<Record<Aspect, string>> = {};
     for (const [kind, read] of Object.entries(ASPECTS) as [Aspect, (typeof ASPECTS)['image']][]) {
       const v = read(c);
-      if (v !== undefined) aspects[kind] = share(kind === 'env' ? perRun(v) : v);
+      if (v !== undefined) aspects[kind] = share(v);
     }
-    out.set(strAt(c.name), aspects);
+    out.set(share(strAt(c.name)), aspects);
   }
   return out;
+}
+
+/**
+ * `aspects` (a pod's, as sent) with the pod's per-run names in their env replaced by what they stand for:
+ * `aspects` itself when no env holds one, as in most pods.
+ */
+export function withRunNames(aspects: ContainerAspects, pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
+  // Names a pod gets per run or per replica: its own (generated) name, and a CronJob run's Job name
+  // (`<cronjob>-<minutes>`), as workload names are normalised (workload-identity.ts). Otherwise every CronJob
+  // run differs from the last in its env. The longer first: a Job's pod is named after the Job.
+  const meta = objAt(pod.metadata);
+  const podName = strAt(meta.name);
+  const owner = ownerOf(meta);
+  const jobName = owner.kind === 'Job' ? owner.name : '';
+  let out: Map<string, Readonly<Partial<Record<Aspect, string>>>> | undefined;
+  // Loops, not closures: this runs for every pod a fleet takes in.
+  for (const [container, a] of aspects) {
+    if (a.env === undefined) continue;
+    const env = replaceName(replaceName(a.env, podName, '<pod-name>'), jobName, '<job-name>');
+    if (env === a.env) continue;
+    out ??= new Map(aspects);
+    out.set(container, { ...a, env: share(env) });
+  }
+  return out ?? aspects;
+}
+
+/**
+ * What drift reads of a pod: kept per pod by the core, so a matrix rebuilt under churn reads only the pods
+ * that changed. `share` may hand back an equal string held already (many pods have the same image, env).
+ */
+export function containerAspects(pod: PodTree, share: (text: string) => string = (text) => text): ContainerAspects {
+  return withRunNames(sentContainerAspects(pod, share), pod, share);
 }
 
 export interface DriftContext {

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { PodObject, PodTree } from '../pod/pod-tree';
 import { PodGenerator } from '../sim/pod-generator';
@@ -172,6 +173,17 @@ describe('buildWorkloadMatrix', () => {
     expect(once.drifted).toBeGreaterThan(0);
     expect(sharedBy(new SharedValues(1))).toEqual(once);
     expect(sharedBy(new SharedValues(3))).toEqual(once);
+  });
+
+  it('gives every matrix pod one hidden class, whatever its workload', () => {
+    // The core holds a matrix pod per pod of every live node: V8 gave each spread from the shared workload a
+    // hidden class of its own (~300 bytes a pod, in a heap its full collection could not give back).
+    setFlagsFromString('--allow-natives-syntax');
+    const sameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    const shared = new SharedValues();
+    const pods = [...nodePods('worker-1', 110), ...nodePods('worker-2', 110)].map((p) => matrixPodOf(p, shared));
+    expect(new Set(pods.map((p) => p.key)).size).toBeGreaterThan(10);
+    expect(pods.filter((p) => !sameHiddenClass(p, pods[0]!))).toEqual([]);
   });
 
   it('shows a failed source as unknown, never as missing pods or zeros', () => {

@@ -11,7 +11,7 @@ import { objAt, strAt } from '../pod/view/pod-tree-access';
 import type { PodTree } from '../pod/pod-tree';
 import { SharedValues } from '../util/shared-values';
 import { runAtOnce } from '../util/time-slices';
-import { containerAspects, findDrift, type ContainerAspects, type Drift } from './workload-drift';
+import { CONTAINER_READ_PATHS, containerAspects, findDrift, type ContainerAspects, type Drift } from './workload-drift';
 import { workloadKey, workloadOf, type WorkloadId } from './workload-identity';
 
 /** A source's pods, or why it could not be read (its column then shows no cells, never zeros). */
@@ -60,30 +60,44 @@ export interface MatrixPod {
  * Every field matrixPodOf reads: the row's (its workload, phase, READY and RESTARTS are read from the same
  * fields) and each container's aspects drift compares (containerAspects).
  */
-export const MATRIX_READ_PATHS = [
-  ...ROW_READ_PATHS,
-  ...['containers', 'initContainers'].flatMap((list) => ['image', 'resources', 'command', 'args', 'env'].map((f) => `spec.${list}.${f}`)),
-] as const;
+export const MATRIX_READ_PATHS = [...ROW_READ_PATHS, ...CONTAINER_READ_PATHS] as const;
 
 /** A source's pods as the matrix reads them, or why it could not be read. */
 export type MatrixSource = { id: string; pods: readonly MatrixPod[] } | { id: string; error: string };
 
-/** `columns`: kubectl's columns of the pod when known already (its row has them). */
-export function matrixPodOf(pod: PodTree, shared: SharedValues, columns: Pick<KubectlColumns, 'ready' | 'total' | 'restarts'> = kubectlColumns(pod)): MatrixPod {
-  const workload = workloadOf(pod);
-  const key = workloadKey(workload);
-  const aspects = containerAspects(pod, (text) => shared.share(text, text));
-  // Held once per template rather than per pod: a fleet's pods are mostly replicas, each a Map and objects.
+/**
+ * One object for equal containers, held once per template rather than per pod: a fleet's pods are mostly
+ * replicas, each a Map and objects.
+ */
+export function sharedContainers(aspects: ContainerAspects, shared: SharedValues): ContainerAspects {
   // JSON texts never hold a raw \0, so the key is unambiguous; an absent value is an empty text.
   let containersKey = 'containers';
   for (const [name, a] of aspects) {
     containersKey += `\0${JSON.stringify(name)}\0${a.image === undefined ? '' : JSON.stringify(a.image)}\0${a.resources ?? ''}\0${a.args ?? ''}\0${a.env ?? ''}`;
   }
-  const containers = shared.share(containersKey, aspects);
+  return shared.share(containersKey, aspects);
+}
+
+/**
+ * `columns`: kubectl's columns of the pod when known already (its row has them); `containers`: the pod's
+ * containers as sharedContainers holds them, when known already (TemplateContainers found them by their bytes).
+ */
+export function matrixPodOf(
+  pod: PodTree,
+  shared: SharedValues,
+  columns: Pick<KubectlColumns, 'ready' | 'total' | 'restarts'> = kubectlColumns(pod),
+  containers: ContainerAspects = sharedContainers(containerAspects(pod, (text) => shared.share(text, text)), shared),
+): MatrixPod {
+  const workload = workloadOf(pod);
+  const key = workloadKey(workload);
+  const held = shared.share(`workload\0${key}`, { workload, key });
+  // Every property written out, never spread from the shared object: V8 gave each object spread from it
+  // a hidden class of its own (~300 bytes a pod, and a heap the full collection could not give back).
   return {
-    ...shared.share(`workload\0${key}`, { workload, key }),
+    workload: held.workload,
+    key: held.key,
     name: strAt(objAt(pod.metadata).name),
-    phase: strAt(objAt(pod.status).phase),
+    phase: shared.string(strAt(objAt(pod.status).phase)),
     ready: columns.total > 0 && columns.ready === columns.total,
     restarts: columns.restarts,
     containers,

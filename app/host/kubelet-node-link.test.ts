@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
 import type { NodeState, SshNodeSpec } from '../contract';
@@ -16,7 +17,9 @@ import { closedPort, scriptedPrompter } from '../ssh/testing/ssh-test-kit';
 import { openKubeletNodeLink, type KubeletNodeLinkOptions } from './kubelet-node-link';
 import type { NodeLink } from '../core/node-link';
 import { rowOfPod, type IncomingPod } from '../core/node-pods';
-import { matrixPodOf } from '../fleet/workload-matrix';
+import { matrixPodOf, workloadMatrixSteps } from '../fleet/workload-matrix';
+import { workloadKey, workloadOf } from '../fleet/workload-identity';
+import { runAtOnce } from '../util/time-slices';
 import { SharedValues } from '../util/shared-values';
 
 /** What the inspector would see: states, the pod set it rebuilds from reset() and change(). */
@@ -152,6 +155,46 @@ describe('kubelet NodeLink on a local socket (the demo node)', () => {
     } finally {
       await link.close();
       await k.stop();
+    }
+  });
+
+  it("shows drift between two nodes whose pods of one workload differ in one container field, though equal containers are held once", async () => {
+    const now = Date.now();
+    const sockets = ['a', 'b'].map((n) => join(dir, `drift-${n}.sock`));
+    const nodes = await Promise.all(sockets.map((socketPath, i) => startSimulatedKubelet({ socketPath, pods: 60, seed: 8, nodeName: `worker-${i}`, podsAsOf: now })));
+    const [a, b] = nodes as [SimulatedKubelet, SimulatedKubelet];
+    const podOf = (kind: string) => a.store.list().find((p) => workloadOf(p).kind === kind)!;
+    const deployment = workloadOf(podOf('Deployment'));
+    const daemonSet = workloadOf(podOf('DaemonSet'));
+    // On worker-b: the Deployment's pods run another image, the DaemonSet's another env value.
+    for (const pod of b.store.list()) {
+      const key = workloadKey(workloadOf(pod));
+      if (key !== workloadKey(deployment) && key !== workloadKey(daemonSet)) continue;
+      const copy = structuredClone(pod);
+      const main = ((copy.spec as PodObject).containers as PodObject[])[0]!;
+      if (key === workloadKey(deployment)) main.image = `${String(main.image)}-hotfix`;
+      else main.env = [...((main.env as PodObject[] | undefined) ?? []), { name: 'MODE', value: 'debug' }];
+      b.store.apply({ op: 'update', pod: copy });
+    }
+    const held = new Map<string, IncomingPod[]>();
+    const links = sockets.map((socketPath, i) =>
+      openKubeletNodeLink(
+        { nodeId: `n${i}`, spec: { kind: 'ssh', host: 'simulated', socketPath }, prompter: scriptedPrompter({}), events: { state: () => {}, reset: (pods) => held.set(`n${i}`, pods), change: () => {} } },
+        { localSocket: socketPath },
+      ),
+    );
+    try {
+      await eventually(() => held.get('n0')?.length === 60 && held.get('n1')?.length === 60, 'both lists');
+      const matrix = runAtOnce(workloadMatrixSteps(['n0', 'n1'].map((id) => ({ id, pods: held.get(id)!.map((p) => p.matrix!) }))));
+      expect(matrix.rows.flatMap((r) => r.drift.map((d) => `${r.key} ${d.kind}`)).sort()).toEqual([`${workloadKey(daemonSet)} env`, `${workloadKey(deployment)} image`].sort());
+      // Pods with equal containers, on either node, hold one object for them.
+      const all = [...held.values()].flat().map((p) => p.matrix!.containers);
+      const alike = all.flatMap((c0, i) => all.slice(i + 1).filter((c1) => isDeepStrictEqual(c0, c1)).map((c1) => [c0, c1]));
+      expect(alike.length).toBeGreaterThan(20);
+      for (const [c0, c1] of alike) expect(c1).toBe(c0);
+    } finally {
+      await Promise.all(links.map((l) => l.close()));
+      await Promise.all(nodes.map((k) => k.stop()));
     }
   });
 

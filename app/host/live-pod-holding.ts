@@ -4,6 +4,8 @@
  */
 import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
 import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workload-matrix';
+import { TemplateContainers } from '../core/template-containers';
+import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { SharedValues } from '../util/shared-values';
 import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
 import type { PodHolding } from '../kubelet/pod-watch';
@@ -19,10 +21,15 @@ import { pooledString, rowOfPod } from '../core/node-pods';
  */
 export type LivePod = HeldPod & (PodBytes | PodNotHeld) & { row: PodRow; matrix: MatrixPod };
 
-/** The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. */
-let heldReads: FieldMask | undefined;
+/**
+ * The fields a live pod's row and matrix pod are taken from: all that is decoded of a new pod. Without a mask
+ * its containers are found by their bytes (TemplateContainers), so only the row's fields are decoded.
+ */
+let rowReads: FieldMask | undefined;
+let matrixReads: FieldMask | undefined;
 /** The matrix values the pods of every node share (a template's containers, a workload). */
 const matrixValues = new SharedValues(10_000);
+const templateContainers = new TemplateContainers(matrixValues);
 
 /** The pod as a rows-only node holds it: the same version's identity, digest, row and matrix pod, not its bytes. */
 function rowsOnlyOf(pod: LivePod): LivePod {
@@ -50,22 +57,24 @@ export function livePodHolding(
     keep: (pod, bytes) => {
       const shown = shownMask ? applyFieldMask(pod.pod, shownMask) : pod.pod;
       const row = rowOfPod(shown, null, pod.uid);
-      return {
-        uid: pod.uid,
-        namespace: pooledString(pod.namespace),
-        name: pod.name,
-        digest: pod.digest,
-        tombstone: pod.tombstone,
-        ...(pod.maskHonoured !== undefined ? { maskHonoured: pod.maskHonoured } : {}),
-        ...(rowsOnly() ? { notHeld: true as const } : { bytes: keptBytes(pod.uid, bytes), ...(localMask ? { mask: localMask } : {}) }),
-        row,
-        matrix: matrixPodOf(shown, matrixValues, row),
-      };
+      // A masked pod's containers are read from its masked tree, as the mask shows them.
+      const matrix = shownMask
+        ? matrixPodOf(shown, matrixValues, row)
+        : matrixPodOf(shown, matrixValues, row, templateContainers.of(bytes, shown, `${pod.namespace}/${pod.name}`));
+      const { uid, name, digest, tombstone } = pod;
+      const namespace = pooledString(pod.namespace);
+      // Written out, not spread from optional parts: this runs for every pod taken in.
+      const held: LivePod = rowsOnly()
+        ? { uid, namespace, name, digest, tombstone, notHeld: true, row, matrix }
+        : { uid, namespace, name, digest, tombstone, bytes: keptBytes(uid, bytes), row, matrix };
+      if (localMask && !isNotHeld(held)) held.mask = localMask;
+      if (pod.maskHonoured !== undefined) held.maskHonoured = pod.maskHonoured;
+      return held;
     },
     // Without its bytes a masked pod is compared by its digest: a change outside the mask a kubelet did not
     // apply then shows as a change with nothing visible changed, never as no change.
     tree: (pod) => (isNotHeld(pod) ? { digest: pod.digest } : decodeStored(pod).pod),
-    reads: (heldReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))),
+    reads: shownMask ? (matrixReads ??= parseFieldMask(MATRIX_READ_PATHS.join(','))) : (rowReads ??= parseFieldMask(ROW_READ_PATHS.join(','))),
     // After a switch to rows only a whole pod drops its bytes; back to whole pods, a pod without them is read again.
     again: (pod) => (rowsOnly() ? (isNotHeld(pod) ? pod : rowsOnlyOf(pod)) : isNotHeld(pod) ? undefined : pod),
   };

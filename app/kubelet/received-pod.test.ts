@@ -44,11 +44,20 @@ describe('podReader with the fields its caller reads', () => {
     expect(received).toMatchObject({ ...identity, tombstone: false });
   });
 
-  it('decodes a pod being deleted whole, so a real pod is not taken for a tombstone', () => {
+  it('decodes a pod being deleted whole when what it read looks like a tombstone, so a real pod is not taken for one', () => {
+    const deleting = (more: PodObject) => encodePod({ ...more, metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z', ...(more.metadata as PodObject) } } as PodTree);
+    // Set only where the fields read do not reach: the whole pod says it is no tombstone.
+    expect(podReader(undefined).read(deleting({ metadata: { labels: { app: 'web' } } }), 'test pod', undefined, reads).tombstone).toBe(false);
+    expect(podReader(undefined).read(deleting({ spec: { nodeName: 'worker-1' } }), 'test pod', undefined, reads).tombstone).toBe(false);
+    expect(podReader(undefined).read(deleting({}), 'test pod', undefined, reads).tombstone).toBe(true);
+    expect(podReader(undefined).read(deleting({ spec: {}, status: {} }), 'test pod', undefined, reads).tombstone).toBe(true);
+  });
+
+  it('reads only those fields of a pod being deleted when they show it is no tombstone', () => {
     const terminating = { ...pod, metadata: { ...(pod.metadata as PodObject), deletionTimestamp: '2026-11-21T08:00:00Z' } } as PodTree;
-    expect(podReader(undefined).read(encodePod(terminating), 'test pod', undefined, reads).tombstone).toBe(false);
-    const tombstone = { metadata: { ...identity, deletionTimestamp: '2026-11-21T08:00:00Z' } } as PodTree;
-    expect(podReader(undefined).read(encodePod(tombstone), 'test pod', undefined, reads).tombstone).toBe(true);
+    const received = podReader(undefined).read(encodePod(terminating), 'test pod', undefined, reads);
+    expect(received.tombstone).toBe(false);
+    expect(received.pod).toEqual(applyFieldMask(terminating, parseFieldMask(`${reads.paths.join(',')},metadata.name,metadata.namespace,metadata.uid,metadata.deletionTimestamp`)));
   });
 
   it('still judges on the whole pod whether the kubelet honoured a mask', () => {

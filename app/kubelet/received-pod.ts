@@ -88,7 +88,7 @@ export interface PodReader {
   /**
    * Decodes one pod from the wire; `label` names it in decode errors; `digest` when already computed.
    * `reads`: the only fields the caller reads of the tree (with the identity, the rest is not decoded), but
-   * for a pod being deleted (isTombstone looks at every field) and while a mask's honouring is being judged.
+   * for a pod that may be a tombstone (isTombstone looks at every field) and while a mask's honouring is being judged.
    */
   read(bytes: Uint8Array, label: string, digest?: string, reads?: FieldMask): ReceivedPod;
   /** false once a pod arrived that the kubelet did not mask; undefined until a pod arrived, or without a mask. */
@@ -103,15 +103,14 @@ export function podReader(mask: FieldMask | undefined): PodReader {
       // Whether the kubelet honoured the mask is judged on the whole pod, as long as it has so far.
       const whole = reads === undefined || (sent !== undefined && honoured !== false);
       let decoded = whole ? decodePod(bytes, label) : decodePodFields(bytes, withIdentity(reads), label);
-      if (!whole && (decoded.pod.metadata as PodObject | undefined)?.deletionTimestamp) decoded = decodePod(bytes, label);
+      let tombstone = isTombstone(decoded.pod);
+      // What was decoded holds no field beyond a tombstone's: the fields not decoded may (a pod being deleted
+      // shows more in any field), so the whole pod says. Any field set beyond them says it already.
+      if (tombstone && !whole) tombstone = isTombstone((decoded = decodePod(bytes, label)).pod);
       const meta = (decoded.pod.metadata ?? {}) as PodObject;
-      const identity = {
-        uid: String(meta.uid ?? ''),
-        namespace: String(meta.namespace ?? ''),
-        name: String(meta.name ?? ''),
-        tombstone: isTombstone(decoded.pod),
-      };
-      if (!mask || !sent) return { ...decoded, ...identity, digest };
+      const identity = { uid: String(meta.uid ?? ''), namespace: String(meta.namespace ?? ''), name: String(meta.name ?? ''), tombstone };
+      // Written out rather than spread: this runs for every pod received.
+      if (!mask || !sent) return { pod: decoded.pod, unknownFields: decoded.unknownFields, uid: identity.uid, namespace: identity.namespace, name: identity.name, tombstone, digest };
       // A kubelet that honoured the mask sent pods the mask leaves unchanged, but for the zero values
       // Go's marshaller writes for every non-pointer field of the messages it kept.
       if (honoured !== false) honoured = isDeepStrictEqual(setFields(applyFieldMask(decoded.pod, sent)), setFields(decoded.pod));

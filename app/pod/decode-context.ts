@@ -188,8 +188,12 @@ export class DecodeContext {
     return value;
   }
 
-  /** One map entry (key = 1, value = 2) as [key, value]; values are strings or Quantities. */
-  mapEntryRaw(quantity: boolean): [string, string] {
+  /**
+   * One map entry (key = 1, value = 2) into the map `key` of `target`; values are strings or Quantities.
+   * Read in place, no pair made: a pod's labels and annotations are a dozen entries.
+   */
+  mapEntry(target: PodObject, key: string, quantity: boolean): void {
+    this.path.push(key);
     const r = this.r;
     const end = r.lengthDelimited();
     let k = '';
@@ -201,12 +205,6 @@ export class DecodeContext {
       else this.unknown(tag >>> 3, tag & 7);
     }
     r.expectEnd(end);
-    return [k, v];
-  }
-
-  mapEntry(target: PodObject, key: string, quantity: boolean): void {
-    this.path.push(key);
-    const [k, v] = this.mapEntryRaw(quantity);
     this.path.pop();
     setKey((target[key] as PodObject | undefined) ?? (target[key] = {}), k, v);
   }

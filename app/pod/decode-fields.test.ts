@@ -1,33 +1,15 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { applyFieldMask, parseFieldMask, type FieldMask } from '../mask/field-mask';
-import { maskTree, walkMaskTree } from '../mask/mask-tree';
 import { MATRIX_READ_PATHS } from '../fleet/workload-matrix';
-import { Prng } from '../sim/prng';
-import { generatePods } from '../sim/pod-generator';
-import { loadSharedPods } from '../testing/shared-fixtures';
 import { decodePod, PodDecodeError } from './decode';
 import { decodePodFields } from './decode-fields';
-import { encodePod } from './encode';
 import { metadata, msg, str, tag, webPodBytes } from './testdata/handmade-pods';
+import { randomMasks, samplePods } from './testdata/sample-pods';
 import { ROW_READ_PATHS } from './view/pod-field-sources';
 
-/** Generated pods of every state and kind the simulator makes, and the shared real pods when present. */
-const pods: { name: string; bytes: Uint8Array }[] = [
-  ...generatePods(120, { seed: 11, nodeName: 'node-a', nowMs: Date.UTC(2026, 5, 26, 10) }).map((pod, i) => ({ name: `generated[${i}]`, bytes: encodePod(pod) })),
-  ...loadSharedPods().map((f) => ({ name: f.name, bytes: f.pb })),
-  { name: 'handmade web-0 with unknown fields', bytes: webPodBytes({ specExtra: (s) => tag(s, 999, 0).uint32(300), containerExtra: (c) => str(c, 1000, 'hello') }) },
-];
-
-/** Masks of a few random paths anywhere in the pod schema, the same every run. */
-function randomMasks(count: number): FieldMask[] {
-  const paths = [...walkMaskTree(maskTree())].map((n) => n.path);
-  const rng = new Prng(26);
-  return Array.from({ length: count }, () => parseFieldMask(Array.from({ length: rng.int(1, 6) }, () => rng.pick(paths)).join(',')));
-}
-
 const expectSameAsWhole = (mask: FieldMask) => {
-  for (const { name, bytes } of pods) {
+  for (const { name, bytes } of samplePods) {
     expect(decodePodFields(bytes, mask, name).pod, `${name} through ${mask.paths.join(',')}`).toEqual(applyFieldMask(decodePod(bytes, name).pod, mask));
   }
 };

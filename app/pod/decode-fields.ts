@@ -18,7 +18,7 @@ import { compiledDecoders, fieldCases, fnName, messageDecoder, runPodDecoder, SU
 import type { DecodedPod } from './pod-tree';
 
 /** The members of `selection` that an inline embed of `message` holds (its members, flattened, are the parent's). */
-function withinEmbed(selection: Selection, message: MessageSchema): Selection {
+export function withinEmbed(selection: Selection, message: MessageSchema): Selection {
   const members = selection.members.filter((m) => message.memberByName.has(m.name));
   return { members, byName: new Map(members.map((m) => [m.name, m.inner])) };
 }

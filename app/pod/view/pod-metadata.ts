@@ -1,12 +1,22 @@
 import type { PodObject } from '../pod-tree';
-import { listAt, objAt, strAt } from './pod-tree-access';
+import { objAt, strAt } from './pod-tree-access';
 
 // What a pod's metadata says about it: who owns it, whether it is static, whether it is being deleted.
 
 /** The controlling owner (or the first one), as kubectl and k9s show it. */
 export function ownerOf(meta: PodObject): { kind: string; name: string } {
-  const owners = listAt(meta.ownerReferences);
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  // A loop, no list made: this runs several times for every pod taken in.
+  const owners = meta.ownerReferences;
+  let owner: PodObject | undefined;
+  if (Array.isArray(owners)) {
+    for (const o of owners) {
+      if (objAt(o).controller === true) {
+        owner = objAt(o);
+        break;
+      }
+    }
+    if (owner === undefined && owners.length > 0) owner = objAt(owners[0]);
+  }
   return { kind: strAt(owner?.kind), name: strAt(owner?.name) };
 }
 

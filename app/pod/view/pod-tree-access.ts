@@ -1,4 +1,4 @@
-import type { PodObject, PodValue } from '../pod-tree';
+import { setKey, type PodObject, type PodValue } from '../pod-tree';
 
 // Typed reads of a pod tree whose keys may be absent (presence mirrors the wire).
 export const objAt = (v: PodValue | undefined): PodObject =>
@@ -8,6 +8,13 @@ export const strAt = (v: PodValue | undefined): string => (typeof v === 'string'
 export const optStrAt = (v: PodValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 export const numAt = (v: PodValue | undefined): number =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0;
-// Object.fromEntries defines own keys, so a `__proto__` label is kept rather than taken as a prototype.
-export const stringMapAt = (v: PodValue | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(objAt(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+/** The string values of a map (labels); a `__proto__` key is kept as a key (setKey). A loop: every pod's row reads one. */
+export const stringMapAt = (v: PodValue | undefined): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const map = objAt(v);
+  for (const key of Object.keys(map)) {
+    const value = map[key];
+    if (typeof value === 'string') setKey(out, key, value);
+  }
+  return out;
+};
