@@ -1,4 +1,5 @@
 import type { Duplex, Readable } from 'node:stream';
+import type { SocketProbe } from './remote-socket-probe';
 
 /**
  * What rides a node's SSH connection, whichever transport carries it (the built-in ssh2 client, or the user's
@@ -31,6 +32,11 @@ export interface NodeChannels {
    * and forwarded sockets say nothing at open: the stream just ends, so a caller that must know looks first.
    */
   readonly refusalAtOpen: boolean;
+  /**
+   * What the connection found at the UNIX socket `path` on the node as it was made, when it looked (OpenSSH's
+   * holder session looks at the sockets it forwards: no session of a probe's own); undefined when it did not.
+   */
+  lookedAt?(path: string): Promise<SocketProbe | undefined>;
   /** Runs `command` through the login shell on the node (quote every word: see shellQuote); resolves once it started. */
   exec(command: string): Promise<ExecChannel>;
   /** A byte stream to the UNIX socket at `path` on the node (a connect as the SSH user). */

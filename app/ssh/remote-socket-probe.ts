@@ -53,9 +53,12 @@ function parseLines(out: string): Record<string, string> {
   return r;
 }
 
-/** Probes one path; with `sudoCommand`, also whether `sudo -n -l` allows exactly that command. */
-export async function probeRemoteSocket(channels: NodeChannels, path: string, sudoCommand?: string): Promise<SocketProbe> {
-  const script = [
+/**
+ * The probe of one path as a script for the login shell, printing `key=value` lines (parseSocketProbe reads
+ * them); with `sudoCommand`, also whether `sudo -n -l` allows exactly that command.
+ */
+export function socketProbeScript(path: string, sudoCommand?: string): string {
+  return [
     ACCESS_SCRIPT(path),
     `s=$(command -v socat 2>/dev/null) && echo socat="$s"`,
     `if [ -S "$p" ] && [ -w "$p" ] && [ -n "$s" ]; then`,
@@ -64,13 +67,13 @@ export async function probeRemoteSocket(channels: NodeChannels, path: string, su
     ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
     'true',
   ].join('\n');
-  const { stdout, stderr, code } = await runRemote(channels, script);
+}
+
+/** What socketProbeScript printed, as a probe; undefined when it printed no access line (it did not run). */
+export function parseSocketProbe(path: string, stdout: string): SocketProbe | undefined {
   const v = parseLines(stdout);
   const access = v.access as SocketAccess | undefined;
-  if (!access) {
-    // e.g. a ForceCommand in sshd_config or authorized_keys runs instead of our script.
-    throw new Error(`the check printed nothing usable (exit ${code}${stderr.trim() ? `: ${stderr.trim()}` : ''})`);
-  }
+  if (!access) return undefined;
   return {
     path,
     access,
@@ -78,6 +81,15 @@ export async function probeRemoteSocket(channels: NodeChannels, path: string, su
     ...(v.socat ? { socat: v.socat } : {}),
     ...(v.sudo ? { sudoAllowed: v.sudo === 'yes' } : {}),
   };
+}
+
+/** Probes one path; with `sudoCommand`, also whether `sudo -n -l` allows exactly that command. */
+export async function probeRemoteSocket(channels: NodeChannels, path: string, sudoCommand?: string): Promise<SocketProbe> {
+  const { stdout, stderr, code } = await runRemote(channels, socketProbeScript(path, sudoCommand));
+  const probe = parseSocketProbe(path, stdout);
+  // e.g. a ForceCommand in sshd_config or authorized_keys runs instead of our script.
+  if (!probe) throw new Error(`the check printed nothing usable (exit ${code}${stderr.trim() ? `: ${stderr.trim()}` : ''})`);
+  return probe;
 }
 
 /** Reports, for each candidate, whether it exists for the SSH user (use a custom path first if the user gave one). */

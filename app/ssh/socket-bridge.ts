@@ -132,12 +132,14 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
   /**
    * Explains a refused streamlocal open; returns only when trying again can help: `reopen` when the socket is
    * there now (missing a moment ago: a kubelet restart), else the reason to let sudo take over. `reopened`: this
-   * refusal came from that second open.
+   * refusal came from that second open. `looked`: what the connection found at the socket as it was made, used
+   * unless the answer needs sudo's word, which only a probe of its own asks.
    */
-  const diagnose = async (conn: SshConnection, cause: Error, reopened: boolean): Promise<{ reopen: true } | { sudo: string }> => {
+  const diagnose = async (conn: SshConnection, cause: Error, reopened: boolean, looked?: SocketProbe): Promise<{ reopen: true } | { sudo: string }> => {
     const { user, host } = conn.target;
     const where = `${socketPath} on ${host}`;
-    const probe: SocketProbe = await probeRemoteSocket(conn.channels, socketPath, /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined).catch(
+    const sudoToCheck = /^sudo\b/.test(sudoCommand) ? sudoCommand : undefined;
+    const probe: SocketProbe = looked && !(looked.access === 'noperm' && sudoToCheck) ? looked : await probeRemoteSocket(conn.channels, socketPath, sudoToCheck).catch(
       (err: Error) => {
         throw new SshError('STREAMLOCAL_REFUSED', `sshd refused a channel to ${where} and the check of why could not run: ${err.message}`,
           'Check the socket path, that this user may open it, and AllowStreamLocalForwarding in sshd_config; or use bridge mode sudo.', err);
@@ -188,7 +190,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     const conn = await getConnection();
     if (mode === 'streamlocal' && requested === 'auto' && !conn.channels.refusalAtOpen && !checkedOn.has(conn.channels)) {
       checkedOn.add(conn.channels);
-      const verdict = await diagnose(conn, new Error('looked at before the first stream (this transport cannot tell a refused one)'), false);
+      const verdict = await diagnose(conn, new Error('looked at before the first stream (this transport cannot tell a refused one)'), false, await conn.channels.lookedAt?.(socketPath));
       if ('sudo' in verdict) {
         mode = 'sudo';
         options.onEvent?.({ type: 'switched-to-sudo', reason: verdict.sudo, command: sudoCommand });

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { Duplex, type Readable, type Writable } from 'node:stream';
 import { OPEN_CONNECT_FAILED, type ChannelOpenError, type ExecChannel, type NodeChannels } from '../node-channels';
 import { createPrivateSocketDir, type PrivateSocketDir } from '../private-socket-dir';
+import type { SocketProbe } from '../remote-socket-probe';
 import type { SshError } from '../ssh-errors';
 import type { ControlMaster } from './control-master';
 import { runSsh, spawnSsh, sshArgv, streamsToUnixSockets, type OpenSshClient, type OpenSshDestination } from './openssh-client';
@@ -26,6 +27,8 @@ export interface ChannelsContext {
   env?: Record<string, string>;
   /** Where the forwarded sockets go, and those the master's own login made (node path -> local socket). */
   forwarded?: { dir: PrivateSocketDir; sockets: ReadonlyMap<string, string> };
+  /** What the session holding the master found at the node's sockets (holder-probe.ts). */
+  lookedAt?(path: string): Promise<SocketProbe | undefined>;
   /** What ssh said when a run failed, as an error. */
   failure(stderr: string, code: number | null, stage: 'streamlocal' | 'tcp' | 'exec', path?: string): SshError;
 }
@@ -143,6 +146,7 @@ export function openSshChannels(ctx: ChannelsContext): OpenSshChannels {
 
   return {
     refusalAtOpen: false,
+    ...(ctx.lookedAt ? { lookedAt: ctx.lookedAt } : {}),
     exec: async (command) => {
       const child = run(['-T'], command);
       await started(child);

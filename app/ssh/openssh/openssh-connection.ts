@@ -12,11 +12,13 @@ import { askpassFor, type AskpassSession } from './askpass-server';
 import { dialConfig } from './dial-config';
 import type { LoginOverrides } from './login-settings';
 import { throughSharedJumps } from './shared-jumps';
+import { holderCommand, readHolderProbes } from './holder-probe';
 
 /**
  * A node's connection through the user's own OpenSSH client: everything in their ssh_config holds by
  * construction (ProxyCommand, certificates, FIDO keys, GSSAPI, KRLs, algorithms). The login is a
- * ControlMaster's; Nodescope keeps one `cat` running on it while connected, which says when the master
+ * ControlMaster's; Nodescope keeps one `cat` running on it while connected (its session first looks at the
+ * kubelet's sockets for the socket bridge: holder-probe.ts), which says when the master
  * is gone, keeps ControlPersist from ending it under us, and (being a session) makes sshd ≤ 10.0 turn
  * Nagle off on the connection, as the built-in transport's no-op exec does. It also echoes a byte sent
  * every keepalive interval: the link is silent when the echo stops (the master's own ServerAlive
@@ -89,11 +91,16 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     dir?.remove();
     throw cancelled(label);
   }
+  // The session holding the master looks at the kubelet's sockets first: the bridge needs no session of its own for that.
+  const looked = options.forwardSockets ?? [];
+  const holder = spawnSsh(client, sshArgv(placed, [...master.muxFlags, '-T'], holderCommand(looked)), 'pipe', env);
+  const lookedAt = readHolderProbes(holder.stdout!, looked);
   const channels = openSshChannels({
     client,
     destination: placed,
     master,
     env,
+    lookedAt,
     ...(dir ? { forwarded: { dir, sockets: master.forwarded ? planned : new Map() } } : {}),
     failure: (stderr, code, stage, path) => classifyOpenSshFailure(stderr, code, { host: label.host, port: label.port, stage, ...(path ? { path } : {}) }),
   });
@@ -120,7 +127,6 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
   const check = async () => (await runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'check']), env)).code === 0;
 
   let poll: NodeJS.Timeout | undefined;
-  const holder = spawnSsh(client, sshArgv(placed, [...master.muxFlags, '-T'], 'cat'), 'pipe', env);
   let holderStderr = '';
   holder.stderr!.on('data', (b: Buffer) => (holderStderr = (holderStderr + b.toString()).slice(-4096)));
   holder.stdin!.on('error', () => {});

@@ -183,6 +183,39 @@ describe('the OpenSSH transport', () => {
     expect(await forwardRuns()).toBe(1);
   });
 
+  it('looks at the Pods API socket in the session that holds the master: one session on the node, the same errors', async () => {
+    // sshd (LogLevel VERBOSE) logs each session it starts: a fork and the user's shell on the node.
+    const sessions = () => h.logs().match(/Starting session: command for /g)?.length ?? 0;
+    const config = join(dir, 'holder-probe.config');
+    await writeFile(config, `Include ${h.sshConfig}\n`);
+    // As the app opens a node whose socket it is given: the socket forwarded, and looked at, by the connection.
+    const open = async (alias: string, socketPath: string) => {
+      const { session } = await createOpenSshSession({ destination: alias, configFile: config }, { prompter: scriptedPrompter(), forwardSockets: [socketPath] });
+      const transport = await openKubeletTransport(harnessTarget(h, h.root), { socketPath, prompter: scriptedPrompter(), session });
+      const client = createKubeletClient({ target: transport.open, socketPath, transportError: () => transport.lastError() });
+      opened.push({ transport, client });
+      return { transport, client };
+    };
+    const before = sessions();
+    const ok = await open('target', h.socketPath);
+    expect((await ok.client.listPods()).pods).toHaveLength(110);
+    expect(ok.transport.bridge.activeMode()).toBe('streamlocal');
+    expect(sessions() - before).toBe(1);
+
+    const missing = `${h.socketPath}.missing`;
+    const gone = await open('target', missing);
+    await expect(gone.transport.open()).rejects.toMatchObject({
+      code: 'SOCKET_MISSING',
+      message: `No kubelet socket at ${missing} on ${h.host}`,
+      nextStep: 'Check that the kubelet runs with the Pods API enabled, or give the right socket path.',
+    });
+
+    // A user who may not open the socket: sudo's word is asked by a probe of the bridge's own, then the bridge uses it.
+    const operator = await open('target-operator', h.socketPath);
+    expect((await operator.client.listPods()).pods).toHaveLength(110);
+    expect(operator.transport.bridge.activeMode()).toBe('sudo');
+  });
+
   it('reaches a node through a ProxyCommand that is a plain program (socat), which the built-in transport refuses', async () => {
     const config = join(dir, 'proxy-command.config');
     await writeFile(config, [`Host proxied`, `  HostName ${h.host}`, `  Port ${h.port}`, '  User root', `  IdentityFile ${h.root.key}`, '  ProxyCommand socat - TCP:%h:%p', `Include ${h.sshConfig}`, ''].join('\n'));
