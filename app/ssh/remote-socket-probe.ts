@@ -1,5 +1,6 @@
 import type { NodeChannels } from './node-channels';
 import { runRemote, shellQuote } from './remote-exec';
+import { socatAddressPath } from './socat-address';
 
 /**
  * sshd answers every failed streamlocal open with the same "open failed" (reason 2), whether
@@ -62,7 +63,7 @@ export function socketProbeScript(path: string, sudoCommand?: string): string {
     ACCESS_SCRIPT(path),
     `s=$(command -v socat 2>/dev/null) && echo socat="$s"`,
     `if [ -S "$p" ] && [ -w "$p" ] && [ -n "$s" ]; then`,
-    `  if socat -u OPEN:/dev/null UNIX-CONNECT:"$p" 2>/dev/null; then echo listening=yes; else echo listening=no; fi`,
+    `  if socat -u OPEN:/dev/null ${shellQuote(`UNIX-CONNECT:${socatAddressPath(path)}`)} 2>/dev/null; then echo listening=yes; else echo listening=no; fi`,
     `fi`,
     ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
     'true',

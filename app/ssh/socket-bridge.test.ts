@@ -11,7 +11,8 @@ describe('the sudoers line offered for the sudo bridge', () => {
 
   it('is accepted by visudo even when the socket path holds characters sudoers treats as syntax', () => {
     const line = sudoersLine('ops', '/run/pods api/a=b,c.sock', undefined, '/usr/bin/socat');
-    expect(line).toBe('ops ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\\:/run/pods\\ api/a\\=b\\,c.sock');
+    // socat's escapes (`\ ` `\=` `\,`): its backslash doubled for fnmatch, both doubled for sudoers, then sudoers' own.
+    expect(line).toBe(String.raw`ops ALL=(root) NOPASSWD: /usr/bin/socat STDIO UNIX-CONNECT\:/run/pods\\\\\ api/a\\\\\=b\\\\\,c.sock`);
     const file = join(dir, 'rule');
     writeFileSync(file, `${line}\n`, { mode: 0o440 });
     // visudo exits non-zero (and execFileSync throws with its complaint) on a syntax error.

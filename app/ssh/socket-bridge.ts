@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import { OPEN_CONNECT_FAILED, type ChannelOpenError, type NodeChannels } from './node-channels';
 import { shellQuote } from './remote-exec';
 import { probeRemoteSocket, type SocketProbe } from './remote-socket-probe';
+import { socatAddressPath } from './socat-address';
 import type { SshConnection } from './ssh-connection';
 import { SshError } from './ssh-errors';
 import { streamFailureLog } from './stream-failure-log';
@@ -15,7 +16,10 @@ import { streamFailureLog } from './stream-failure-log';
 
 export type BridgeMode = 'auto' | 'streamlocal' | 'sudo';
 
-/** `{socket}` is replaced by the shell-quoted socket path; sudoers must allow the resulting argv verbatim. */
+/**
+ * `{socket}` is replaced by the shell-quoted socket path (escaped for socat's address syntax when the command is
+ * socat); sudoers must allow the resulting argv verbatim.
+ */
 export const DEFAULT_SUDO_TEMPLATE = 'sudo -n socat STDIO UNIX-CONNECT:{socket}';
 
 export type BridgeEvent =
@@ -39,8 +43,32 @@ export interface SocketBridge {
 
 const STDERR_LIMIT = 4096;
 
-/** sudoers reads `,` `:` `=` `\` and blanks in command arguments as syntax unless escaped. */
-const sudoersArg = (arg: string) => arg.replace(/[\\,:=\s]/g, '\\$&');
+/**
+ * sudo matches command arguments as fnmatch patterns (`\` `*` `?` `[` `]` special) after reading them from
+ * sudoers, which takes `,` `:` `=` `\` and blanks as syntax and `#` as the start of a comment (whatever follows
+ * it would go unchecked) unless escaped: escaped for both, in that order.
+ */
+const sudoersArg = (arg: string) => arg.replace(/[\\*?[\]]/g, '\\$&').replace(/[\\,:=#\s]/g, '\\$&');
+
+/** The bridge command's words after sudo's own (`sudo`, then its options): its program, then its arguments. */
+function bridgeWords(template: string): string[] {
+  const words = template.trim().split(/\s+/);
+  if (words[0] === 'sudo') {
+    words.shift();
+    while (words[0]?.startsWith('-')) words.shift();
+  }
+  return words;
+}
+
+/** What `{socket}` stands for in `template`: socat reads the path through its address syntax, another program as is. */
+function socketWord(template: string, socketPath: string): string {
+  return bridgeWords(template)[0]?.split('/').pop() === 'socat' ? socatAddressPath(socketPath) : socketPath;
+}
+
+/** The command line the sudo bridge runs on the node to reach `socketPath`. */
+export function sudoBridgeCommand(socketPath: string, template = DEFAULT_SUDO_TEMPLATE): string {
+  return template.replaceAll('{socket}', shellQuote(socketWord(template, socketPath)));
+}
 
 /**
  * The sudoers line that allows exactly the bridge command `template` (with `{socket}`) runs: sudo's own
@@ -48,13 +76,8 @@ const sudoersArg = (arg: string) => arg.replace(/[\\,:=\s]/g, '\\$&');
  * (sudoers matches full paths); without it the template's program name is used as written.
  */
 export function sudoersLine(user: string, socketPath: string, template = DEFAULT_SUDO_TEMPLATE, program?: string): string {
-  const words = template.trim().split(/\s+/);
-  if (words[0] === 'sudo') {
-    words.shift();
-    while (words[0]?.startsWith('-')) words.shift();
-  }
-  const [name, ...args] = words;
-  const argv = args.map((a) => sudoersArg(a.replaceAll('{socket}', socketPath)));
+  const [name, ...args] = bridgeWords(template);
+  const argv = args.map((a) => sudoersArg(a.replaceAll('{socket}', socketWord(template, socketPath))));
   return [`${user} ALL=(root) NOPASSWD: ${program ?? name}`, ...argv].join(' ');
 }
 
@@ -92,7 +115,7 @@ export function createSocketBridge(getConnection: () => Promise<SshConnection>, 
     throw new Error(`kubelet socket path must be absolute on the node, got "${socketPath}"; e.g. /var/lib/kubelet/pods-api/pods-api.sock`);
   }
   const requested = options.mode ?? 'auto';
-  const sudoCommand = (options.sudoTemplate ?? DEFAULT_SUDO_TEMPLATE).replaceAll('{socket}', shellQuote(socketPath));
+  const sudoCommand = sudoBridgeCommand(socketPath, options.sudoTemplate);
   let mode: 'streamlocal' | 'sudo' = requested === 'sudo' ? 'sudo' : 'streamlocal';
   const log = streamFailureLog((error) => options.onEvent?.({ type: 'stream-failed', error }));
   const record = log.record;
