@@ -43,6 +43,8 @@ kubelet:
                              middle of an answer, before Nodescope gives up on it (default 30)
   --sudo                     reach the socket through sudo -n socat (non-root SSH users)
   --sudo-command CMD         the bridge command; {socket} is replaced by the socket path
+                             (shell-quoted, and escaped for socat's address syntax when CMD
+                             runs socat)
   --mask PATHS               field mask, e.g. metadata.name,status.phase; @NAME is a preset
                              (@readiness, or @readiness,metadata.labels to extend one; see
                              nodescope mask presets). Sent to a live kubelet and applied here too;
