@@ -26,7 +26,7 @@ export type SocketAccess =
 export interface SocketProbe {
   path: string;
   access: SocketAccess;
-  /** Only for `writable`: whether something accepts connections on it (needs socat to tell). */
+  /** Only for `writable`: whether something accepts connections on it (needs socat to tell; absent when socat did not get an answer in 5 s). */
   listening?: boolean;
   /** Absolute path of socat on the node, if installed. */
   socat?: string;
@@ -63,7 +63,11 @@ export function socketProbeScript(path: string, sudoCommand?: string): string {
     ACCESS_SCRIPT(path),
     `s=$(command -v socat 2>/dev/null) && echo socat="$s"`,
     `if [ -S "$p" ] && [ -w "$p" ] && [ -n "$s" ]; then`,
-    `  if socat -u OPEN:/dev/null ${shellQuote(`UNIX-CONNECT:${socatAddressPath(path)}`)} 2>/dev/null; then echo listening=yes; else echo listening=no; fi`,
+    // A kubelet that stops accepting (its queue full) would hold socat's connect, and the holder session
+    // with it: given 5 s, it is said unknown rather than not listening.
+    `  t=; command -v timeout >/dev/null 2>&1 && t='timeout 5'`,
+    `  $t socat -u OPEN:/dev/null ${shellQuote(`UNIX-CONNECT:${socatAddressPath(path)}`)} 2>/dev/null; r=$?`,
+    `  if [ $r = 0 ]; then echo listening=yes; elif [ $r = 124 ]; then echo listening=unknown; else echo listening=no; fi`,
     `fi`,
     ...(sudoCommand ? [`if sudo -n -l ${sudoCommand.replace(/^sudo\s+(-n\s+)?/, '')} >/dev/null 2>&1; then echo sudo=yes; else echo sudo=no; fi`] : []),
     'true',
@@ -78,7 +82,7 @@ export function parseSocketProbe(path: string, stdout: string): SocketProbe | un
   return {
     path,
     access,
-    ...(v.listening ? { listening: v.listening === 'yes' } : {}),
+    ...(v.listening === 'yes' || v.listening === 'no' ? { listening: v.listening === 'yes' } : {}),
     ...(v.socat ? { socat: v.socat } : {}),
     ...(v.sudo ? { sudoAllowed: v.sudo === 'yes' } : {}),
   };

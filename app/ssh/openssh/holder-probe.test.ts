@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -49,8 +49,44 @@ describe('the session that holds the master', () => {
     await expect(rm(join(dir, 'pwned'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('is plain cat with no socket to look at', () => {
+  it('says a kubelet that stops accepting is not known to listen, and still becomes cat', async () => {
+    // A kubelet that stopped accepting: its backlog full, its process never accepting (a stuck loop).
+    const stuck = join(dir, 'stuck.sock');
+    const kubelet = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen({ path: ${JSON.stringify(stuck)}, backlog: 1 }, () => { console.log('up'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); })`],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const queued: Socket[] = [];
+    try {
+      await new Promise((up) => kubelet.stdout.once('data', up));
+      // Two fill a backlog of one (Linux queues one more than the backlog).
+      for (let i = 0; i < 2; i++) {
+        const queuedOne = connect(stuck);
+        queued.push(queuedOne);
+        await new Promise((done, fail) => queuedOne.once('connect', done).once('error', fail));
+      }
+      const { child, lookedAt, out } = runHolder([stuck]);
+      try {
+        const probe = await lookedAt(stuck);
+        expect(probe).toMatchObject({ access: 'writable' });
+        // Not "nothing listens": it did not answer in time, which the first stream will say.
+        expect(probe).not.toHaveProperty('listening');
+        child.stdin.write('.');
+        await expect.poll(() => out().endsWith('nodescope-looked\n.')).toBe(true);
+      } finally {
+        child.kill();
+      }
+    } finally {
+      for (const s of queued) s.destroy();
+      kubelet.kill('SIGKILL');
+    }
+  });
+
+  it('is plain cat with no socket to look at, else one line for sh that any login shell passes on', () => {
     expect(holderCommand([])).toBe('cat');
+    // fish and csh parse neither the script nor a newline inside quotes.
+    expect(holderCommand([socketPath])).toMatch(/^sh -c '[^\n]+'$/);
   });
 
   it('leaves to the bridge what it did not say: a shell that ran something else, or a session that ended', async () => {

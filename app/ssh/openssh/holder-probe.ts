@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { shellQuote } from '../remote-exec';
 import { parseSocketProbe, socketProbeScript, type SocketProbe } from '../remote-socket-probe';
 
 /**
@@ -18,10 +19,23 @@ const MAX_PROBE_BYTES = 64 * 1024;
 /** How long the probes may take (the bridge's own probe's deadline, runRemote's). */
 const PROBE_TIMEOUT_MS = 10_000;
 
-/** What the holder runs: the probe of each of `sockets` (paths the user configured, quoted), then `cat`. */
+/** A script's lines as one line of sh: a line after `then`, `else` or `do` goes on it, any other after `;`. */
+function oneLine(script: string): string {
+  return script
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .reduce((all, line) => (all ? `${all}${/(^|\s)(then|else|do)$/.test(all) ? ' ' : '; '}${line}` : line), '');
+}
+
+/**
+ * What the holder runs: the probe of each of `sockets` (paths the user configured, quoted), then `cat`. Handed
+ * to sh as one quoted line, as the login shell may be fish or csh, which parse neither the script nor a
+ * newline inside quotes.
+ */
 export function holderCommand(sockets: readonly string[]): string {
   if (sockets.length === 0) return 'cat';
-  return [...sockets.map((path) => `${socketProbeScript(path)}\necho ${LOOKED}`), 'exec cat'].join('\n');
+  return `sh -c ${shellQuote(oneLine([...sockets.map((path) => `${socketProbeScript(path)}\necho ${LOOKED}`), 'exec cat'].join('\n')))}`;
 }
 
 /**

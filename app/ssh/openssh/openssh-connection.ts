@@ -1,4 +1,4 @@
-import { watchLinkSilence } from '../link-silence';
+import { watchLinkSilence, type LinkSilence } from '../link-silence';
 import { createPrivateSocketDir } from '../private-socket-dir';
 import type { SshGOutput } from '../ssh-config-openssh';
 import type { SshConnection } from '../ssh-connection';
@@ -36,6 +36,8 @@ export interface OpenSshConnectionOptions extends LoginOverrides {
   verbose?: (line: string) => void;
   /** Which master each login rides (the user's, ours reused, ours logging in), for the CLI's -v. */
   announce?: (line: string) => void;
+  /** Told as a login this dial waits for moves on (each of its -v lines): the open limit keeps the node's slot. */
+  onProgress?: () => void;
   signal?: AbortSignal;
   /** UNIX sockets on the node its streams will open (the kubelet's), for a new master of ours to forward as it logs in. */
   forwardSockets?: readonly string[];
@@ -69,6 +71,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     overrides: { connectTimeoutMs, keepaliveIntervalMs, keepaliveCountMax },
     ...(options.verbose ? { verbose: options.verbose } : {}),
     ...(options.announce ? { announce: options.announce } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     failure: (stderr, code, timeoutMs) => classifyOpenSshFailure(stderr, code, { host, port, stage: 'login', timeoutMs, throughJump }),
   });
@@ -116,7 +119,7 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
     clearInterval(poll);
     clearInterval(ping);
     clearTimeout(giveUp);
-    silence.stop();
+    silence?.stop();
     holder.kill('SIGTERM');
     // The askpass helper goes once nothing of ours can ask any more.
     void channels.close().finally(() => askpass?.close());
@@ -134,27 +137,34 @@ async function connectThrough(client: OpenSshClient, d: OpenSshDestination, labe
   const { intervalMs, countMax } = master.settings.keepalive;
   const silenceListeners = new Set<(silentSince: number | null) => void>();
   let giveUp: NodeJS.Timeout | undefined;
-  const silence = watchLinkSilence(holder.stdout!, intervalMs, (since) => {
-    for (const l of silenceListeners) l(since);
-    clearTimeout(giveUp);
-    // The master's keepalives give up on the link after the same count, a little later; giving up first makes
-    // the cause known before its streams end without a word. Ours goes with it; the re-dial logs in afresh.
-    if (since !== null) {
-      giveUp = setTimeout(() => {
-        end(keepaliveLost(where));
-        if (master.own) void runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'exit']), env);
-      }, Math.max(0, since + intervalMs * countMax - Date.now()));
-      giveUp.unref();
-    }
-  });
-  const ping = setInterval(() => holder.stdin!.writable && holder.stdin!.write('.'), intervalMs);
-  ping.unref();
+  let silence: LinkSilence | undefined;
+  let ping: NodeJS.Timeout | undefined;
+  // cat echoes the pings only once the holder's look at the sockets is over, which may take seconds (a kubelet
+  // slow to accept): the link is not silent before.
+  const watchSilence = () => {
+    silence = watchLinkSilence(holder.stdout!, intervalMs, (since) => {
+      for (const l of silenceListeners) l(since);
+      clearTimeout(giveUp);
+      // The master's keepalives give up on the link after the same count, a little later; giving up first makes
+      // the cause known before its streams end without a word. Ours goes with it; the re-dial logs in afresh.
+      if (since !== null) {
+        giveUp = setTimeout(() => {
+          end(keepaliveLost(where));
+          if (master.own) void runSsh(client, sshArgv(placed, [...master.muxFlags, '-O', 'exit']), env);
+        }, Math.max(0, since + intervalMs * countMax - Date.now()));
+        giveUp.unref();
+      }
+    });
+    ping = setInterval(() => holder.stdin!.writable && holder.stdin!.write('.'), intervalMs);
+    ping.unref();
+  };
+  void Promise.all(looked.map((path) => lookedAt(path))).then(() => open && holder.exitCode === null && watchSilence());
   holder.once('exit', () => {
     if (!open) return;
     clearInterval(ping);
     // Silent until the master went: its keepalives gave up on the link.
-    const silent = silence.since() !== null;
-    silence.stop();
+    const silent = (silence?.since() ?? null) !== null;
+    silence?.stop();
     // The master may live on (the node's shell refused the command): then it is checked now and then.
     void check().then((alive) => {
       if (!alive) return end(silent ? keepaliveLost(where) : lost(holderStderr.trim()));
