@@ -37,7 +37,13 @@ export async function sessionToNode(opts: NodeCommandOptions, prompter: SshPromp
     const verbose = opts.sshDebug ? (line: string) => say(`ssh: ${line}`) : undefined;
     const { session, label: target } = await createOpenSshSession(
       { destination: host, ...named, ...flags, ...(knownHosts ? { knownHosts } : {}) },
-      { prompter, forwardSockets: socketsToForward(opts), ...(verbose ? { verbose } : {}), ...(opts.verbose ? { announce: say } : {}) },
+      {
+        prompter,
+        forwardSockets: socketsToForward(opts),
+        ...(verbose ? { verbose } : {}),
+        ...(opts.verbose ? { announce: say } : {}),
+        ...(shared?.progress ? { onProgress: shared.progress } : {}),
+      },
     );
     if (opts.verbose) say(`reaching ${opts.node} (${target.user}@${target.host}:${target.port}) with your OpenSSH client (--ssh openssh)`);
     return { session, target, transport };

@@ -284,7 +284,12 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
     let session: SshSession | undefined;
     if (sshClient === 'openssh') {
       const { createOpenSshSession } = await import('../ssh/openssh/openssh-session');
-      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, { prompter: request.prompter, forwardSockets: socketsToForward(settings) }));
+      ({ session, label: sshTarget } = await createOpenSshSession({ destination: spec.host, ...overrides }, {
+        prompter: request.prompter,
+        forwardSockets: socketsToForward(settings),
+        // Each line of a login the dial waits for: a loaded machine logs in slowly, not never.
+        onProgress: () => moved(),
+      }));
       // ssh_config applied (`ssh -G`): a step of its own on a machine loaded with a thousand nodes.
       moved();
     } else {

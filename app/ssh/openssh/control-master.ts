@@ -40,6 +40,8 @@ export interface MasterOptions {
   prompter: SshPrompter;
   /** Hand the login's -v lines here. */
   verbose?: (line: string) => void;
+  /** Told at each -v line of the login this caller waits for, its own or one it joined: the open limit's progress. */
+  onProgress?: () => void;
   /** Told which master the streams ride (the CLI's -v): the user's, ours reused, or ours logging in. */
   announce?: (line: string) => void;
   /** ConnectTimeout and keepalives other than ssh_config's (tests). */
@@ -61,8 +63,8 @@ const check = async (client: OpenSshClient, d: OpenSshDestination, flags: string
 interface Login {
   /** Whether it logged in (false: it found ours up, from an earlier run). */
   done: Promise<boolean>;
-  /** Who may answer its questions, first comer first. */
-  askers: Asker[];
+  /** Who may answer its questions, first comer first; each told as it moves on. */
+  askers: (Asker & Pick<MasterOptions, 'onProgress'>)[];
   /** Ends ssh: aborted when the last asker gives up. */
   abandon: AbortController;
 }
@@ -102,7 +104,7 @@ function loginDeadline(ms: number, prompts: PromptWait, expire: () => void) {
  * Logs in as a master on `path`, asking `prompter`: always with -v, whose lines say when the host key came
  * (and which, for errors).
  */
-async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, prompter: SshPrompter, options: MasterOptions, signal: AbortSignal): Promise<void> {
+async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, prompter: SshPrompter, options: MasterOptions, signal: AbortSignal, heard: () => void): Promise<void> {
   const prompts = watchPrompts(prompter);
   const askpass = await askpassFor(prompts.prompter, settings.label);
   const stop = new AbortController();
@@ -124,6 +126,7 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
   try {
     const r = await runSsh(client, sshArgv(d, flags), askpass?.env, (line) => {
       deadline.onLine(line);
+      heard();
       options.verbose?.(line);
     }, stop.signal);
     if (timedOut) throw loginTimedOut(settings.label, settings.connectTimeoutMs);
@@ -149,7 +152,7 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
   const joined = starting.get(path);
   if (joined) options.announce?.(`${who}: joining the login in progress, Nodescope's master ${path}`);
   const login = joined ?? startLogin(client, d, path, settings, options, who);
-  const asker: Asker = { prompter: options.prompter, signal: options.signal };
+  const asker: Login['askers'][number] = { prompter: options.prompter, signal: options.signal, onProgress: options.onProgress };
   login.askers.push(asker);
   let loggedIn: boolean;
   try {
@@ -168,7 +171,7 @@ export async function ensureMaster(client: OpenSshClient, d: OpenSshDestination,
 
 /** The login on `path` that callers join; its questions go to them one at a time. */
 function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, settings: LoginSettings, options: MasterOptions, who: string): Login {
-  const askers: Asker[] = [];
+  const askers: Login['askers'] = [];
   const abandon = new AbortController();
   const prompter = handedOnPrompter(() => askers, () => cancelled(settings.label));
   const login: Login = {
@@ -181,7 +184,9 @@ function startLogin(client: OpenSshClient, d: OpenSshDestination, path: string, 
         return false;
       }
       options.announce?.(`${who}: logging in, Nodescope's master ${path}`);
-      await logIn(client, d, path, settings, prompter, options, abandon.signal);
+      await logIn(client, d, path, settings, prompter, options, abandon.signal, () => {
+        for (const a of askers) a.onProgress?.();
+      });
       return true;
     })().finally(() => {
       if (starting.get(path) === login) starting.delete(path);

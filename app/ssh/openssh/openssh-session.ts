@@ -34,6 +34,7 @@ export async function createOpenSshSession(d: OpenSshDestination, options: OpenS
       ...(announce ? { announce } : {}),
       ...(env ? { env } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
       ...(o.keepaliveIntervalMs ? { keepaliveIntervalMs: o.keepaliveIntervalMs } : {}),
       ...(o.keepaliveCountMax ? { keepaliveCountMax: o.keepaliveCountMax } : {}),
