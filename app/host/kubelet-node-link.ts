@@ -190,7 +190,8 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           const list = (progress: () => void = () => {}) =>
             client.listPods({
               waitIfBusy: false,
-              intake: { known: (digest) => (progress(), whole.get(digest)), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) },
+              arrived: progress,
+              intake: { known: (digest) => whole.get(digest), keep: holding.keep, ...(holding.reads ? { reads: holding.reads } : {}) },
             });
           // A first list's work for each node switching back at once: paced as opening them is.
           const { pods } = await (options.openLimit ? options.openLimit.run(list) : list());
@@ -199,7 +200,11 @@ export function openKubeletNodeLink(request: NodeLinkRequest, options: KubeletNo
           const held = watch.held();
           rehold(pods.flatMap((pod) => {
             const was = held.get(pod.uid);
-            return was && was.digest === pod.digest ? [{ ...pod, row: was.row, matrix: was.matrix }] : [];
+            if (!was || was.digest !== pod.digest) return [];
+            // Set in place, not spread: a spread object per pod of every node switching back, each a shape of its own.
+            pod.row = was.row;
+            pod.matrix = was.matrix;
+            return [pod];
           }));
           if (toldWholeOnceRead()) return;
         } catch {
