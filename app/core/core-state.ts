@@ -267,6 +267,7 @@ export function createCoreState(options: CoreOptions) {
           countRowsOnly(record);
           // Recordings and crash-log capture hear of the pods as they are held now (they hold them too).
           options.podEvent?.(id, 'RESET', pods);
+          options.reheld?.(id);
         },
       },
     };

@@ -102,6 +102,8 @@ export interface CoreOptions {
    * tree of a pod held, a rows-only node's are not).
    */
   podEvent?(nodeId: string, type: PodEventType | 'RESET', pods: IncomingPod[]): void;
+  /** A node's pods are held another way now (switched to rows only or back): memory was let go of, or taken. */
+  reheld?(nodeId: string): void;
   history?: HistoryLimits;
   /** The app's settings at start (the host's settings.json); default DEFAULT_SETTINGS. */
   settings?: Settings;

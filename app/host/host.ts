@@ -237,6 +237,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       recorder.podEvent(nodeId, type, pods);
       liveLogs.podEvent(nodeId, type, pods);
     },
+    // Every pod's bytes of a node let go of (rows only), or taken in again: the heap is worth giving back.
+    reheld: () => memory.afterLargeChange(true),
     ...(options.history ? { history: options.history } : {}),
     settings: settings.get(),
   };

@@ -103,6 +103,22 @@ describe('memory release', () => {
     small.close();
   });
 
+  it('collects after a large set was let go of (nodes switched to rows only), though nothing grew', async () => {
+    vi.useFakeTimers();
+    const collector = heldCollector();
+    const release = createMemoryRelease({ growthBytes: 1024 * MIB, settleMs: SETTLE_MS, collect: collector.collect });
+    release.afterLargeChange(true);
+    await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
+    expect(collector.runs).toHaveLength(1);
+    collector.runs[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    // Once: the next change that grew too little is left alone again.
+    release.afterLargeChange();
+    await vi.advanceTimersByTimeAsync(SETTLE_MS * 2);
+    expect(collector.runs).toHaveLength(1);
+    release.close();
+  });
+
   it('says once that memory cannot be given back here, and stops trying', async () => {
     vi.useFakeTimers();
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});

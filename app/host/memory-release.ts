@@ -18,8 +18,11 @@ const RELEASE_GROWTH_BYTES = 48 << 20;
 const SETTLE_MS = 500;
 
 export interface MemoryRelease {
-  /** A large pod set was taken in: collect soon, if the process has grown enough since the last time. */
-  afterLargeChange(): void;
+  /**
+   * A large pod set was taken in: collect soon, if the process has grown enough since the last time. `freed`:
+   * a large set was let go of (nodes now keeping rows only), which grows nothing: collect soon whatever the growth.
+   */
+  afterLargeChange(freed?: boolean): void;
   close(): void;
 }
 
@@ -59,6 +62,8 @@ export function createMemoryRelease(
   /** Asked again during a collection: looked at once it is over. */
   let askedMeanwhile = false;
   let failed = false;
+  /** A set let go of since the last collection: worth one however little the process grew. */
+  let freedSince = false;
   let floor = process.memoryUsage.rss();
 
   const schedule = () => {
@@ -76,7 +81,8 @@ export function createMemoryRelease(
     }
     if (!closed && options.busy?.()) return schedule();
     const before = process.memoryUsage.rss();
-    if (closed || failed || before < floor + growth) return;
+    if (closed || failed || (!freedSince && before < floor + growth)) return;
+    freedSince = false;
     collecting = true;
     try {
       await collectGarbage();
@@ -96,7 +102,10 @@ export function createMemoryRelease(
   };
 
   return {
-    afterLargeChange: schedule,
+    afterLargeChange(freed = false) {
+      freedSince ||= freed;
+      schedule();
+    },
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
