@@ -7,7 +7,8 @@ import { MATRIX_READ_PATHS, matrixPodOf, type MatrixPod } from '../fleet/workloa
 import { TemplateContainers } from '../core/template-containers';
 import { ROW_READ_PATHS } from '../pod/view/pod-field-sources';
 import { SharedValues } from '../util/shared-values';
-import { decodeStored, isNotHeld, sameBytes, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
+import { decodeStored, isNotHeld, type PodBytes, type PodNotHeld } from '../pod/stored-pod';
+import { sameBytes } from '../util/same-bytes';
 import type { PodHolding } from '../kubelet/pod-watch';
 import { ownBytes, type HeldPod } from '../kubelet/received-pod';
 import type { PodRow } from '../contract';

@@ -7,6 +7,7 @@
 import { applyFieldMask, formatFieldMask, type FieldMask } from '../mask/field-mask';
 import { decodePod } from './decode';
 import type { DecodedPod } from './pod-tree';
+import { sameBytes } from '../util/same-bytes';
 
 export interface PodBytes {
   /** The pod's wire bytes, in a buffer of their own. */
@@ -57,10 +58,3 @@ function sameMask(a: FieldMask | undefined, b: FieldMask | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && formatFieldMask(a) === formatFieldMask(b));
 }
 
-/** Whether two byte arrays hold the same bytes (the same array does at once). */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

@@ -3,6 +3,8 @@
  * bytes compared whole, so a value is only ever found by bytes equal to its key. Bounded like SharedValues,
  * by count and by the bytes of the keys: past either it starts afresh.
  */
+import { sameBytes } from './same-bytes';
+
 interface Entry<T> {
   key: Uint8Array;
   value: T;
@@ -42,12 +44,6 @@ export function hashBytes(key: Uint8Array): number {
   return h ^ (h >>> 16);
 }
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 export class BytesKeyedValues<T> {
   private readonly byHash = new Map<number, Entry<T>[]>();
   private count = 0;
@@ -60,7 +56,7 @@ export class BytesKeyedValues<T> {
 
   get(key: Uint8Array): T | undefined {
     const entries = this.byHash.get(hashBytes(key));
-    if (entries) for (const e of entries) if (equal(e.key, key)) return e.value;
+    if (entries) for (const e of entries) if (sameBytes(e.key, key)) return e.value;
     return undefined;
   }
 
