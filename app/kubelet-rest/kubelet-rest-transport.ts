@@ -263,7 +263,13 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
       });
       if (options.signal?.aborted) abort();
       options.signal?.addEventListener('abort', abort, { once: true });
-      req.on('error', (err) => fail(o.channel.lastError() ?? err));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const why = o.channel.lastError() ?? (err.code === 'ECONNRESET' && !settled ? noAnswer(o, `GET ${path}`, 'it closed the connection without an answer') : err);
+        // Not from inside the emit: Node emits a hang-up while it still holds the response parser it frees next, and
+        // destroying a TLS socket whose SSH channel is already gone closes it at once, freeing that parser first.
+        // Freed twice, one parser would serve two connections (a crash of the whole process later).
+        queueMicrotask(() => fail(why));
+      });
       req.end();
     });
 
