@@ -45,12 +45,18 @@ export function startCall(connection: GrpcConnection, path: string, request: Uin
   };
   const run = ({ stream: s, dropped }: ConnectionStream) => {
     stream = s;
+    /** A failure of the connection under the stream (not the stream's own reset), as grpc-js keeps it. */
+    let linkError: Error | undefined;
+    // Listened for first: a stream this call no longer wants (cancelled while the connection was dialled) is still
+    // pending until the connection is up, and a dial that then fails destroys it with that failure, which an
+    // 'error' nobody listens for would throw out of the process.
+    s.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ERR_HTTP2_STREAM_ERROR') linkError = err;
+    });
     if (done) return void s.close(constants.NGHTTP2_CANCEL);
     s.end(grpcFrame(request));
     if (paused) s.pause();
     let status: Error | null | undefined;
-    /** A failure of the connection under the stream (not the stream's own reset), as grpc-js keeps it. */
-    let linkError: Error | undefined;
     s.on('response', (headers: IncomingHttpHeaders & IncomingHttpStatusHeader) => {
       handlers.begun?.();
       if (headers[':status'] !== 200) return finish(grpcError(Status.UNKNOWN, `HTTP status ${headers[':status']} from ${path}`));
@@ -71,9 +77,6 @@ export function startCall(connection: GrpcConnection, path: string, request: Uin
     });
     s.on('end', () => {
       if (status !== undefined) finish(status);
-    });
-    s.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ERR_HTTP2_STREAM_ERROR') linkError = err;
     });
     s.on('close', () => {
       if (status !== undefined) return finish(status);
