@@ -11,9 +11,10 @@
  */
 import { connect, type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
 import { Socket } from 'node:net';
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { grpcError, Status, type GrpcStatusError } from './grpc-error';
+import { socketStream } from './socket-stream';
 import type { StreamDialer } from './stream-dialer';
 
 /** One round trip per 16 MiB over SSH, not per HTTP/2's default 64 KiB (ListPods 1000 at 50 ms RTT: 5.2 s vs 0.28 s; spike report §5). */
@@ -22,17 +23,10 @@ export const DEFAULT_WINDOW_BYTES = 16 * 1024 * 1024;
 /** How long a server may take to answer the connection (its first SETTINGS): grpc-js's connect timeout. */
 export const HANDSHAKE_TIMEOUT_MS = 20_000;
 
-/**
- * What HTTP/2 runs on: a socket of this machine (a local kubelet socket, the socket an OpenSSH master forwards) as a
- * JS stream, as an SSH channel is one. On a socket node:http2 reads natively, and there (Node 20) a session destroyed
- * while one of its streams has ended but not yet closed (a client closed as its calls finish) corrupts the heap: the
- * process dies in malloc. The socket itself keeps the process alive only while calls run (`hold`).
- */
+/** What HTTP/2 runs on (socket-stream.ts); a socket keeps the process alive only while calls run (`hold`). */
 function carrier(duplex: Duplex): { stream: Duplex; hold(on: boolean): void } {
   if (!(duplex instanceof Socket)) return { stream: duplex, hold: () => {} };
-  // Node's streams are taken here as its docs say; @types/node types this form with web streams only.
-  const pair = { readable: duplex, writable: duplex } as unknown as Parameters<typeof Duplex.from>[0];
-  return { stream: Duplex.from(pair), hold: (on) => void (on ? duplex.ref() : duplex.unref()) };
+  return { stream: socketStream(duplex), hold: (on) => void (on ? duplex.ref() : duplex.unref()) };
 }
 
 export interface GrpcConnectionOptions {
