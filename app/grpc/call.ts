@@ -79,7 +79,9 @@ export function startCall(connection: GrpcConnection, path: string, request: Uin
       if (status !== undefined) finish(status);
     });
     s.on('close', () => {
-      if (status !== undefined) return finish(status);
+      // An OK counts once the answer was read to its end (then it was taken there): a stream closed with part of it
+      // still unread (a paused reader whose connection was closed) has no whole answer.
+      if (status) return finish(status);
       // The connection went away under the call (the bridge on the node failed, the link dropped): that is no
       // answer from the kubelet, and grpc-js calls it UNAVAILABLE too.
       if (linkError || dropped()) {
