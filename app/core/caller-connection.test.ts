@@ -92,6 +92,17 @@ describe('a window\'s calls', () => {
     expect(a.frames.filter((f) => f.type === 'response')).toEqual([]);
   });
 
+  it('starts nothing a window asks for once it went away', async () => {
+    const { core, node, jobs } = hubWithFile(10);
+    const a = windowOf(core);
+    a.connection.close();
+    expect(a.connection.receive({ type: 'request', id: 1, name: 'mask.preview', input: { nodeId: node.id, mask: 'status' } })).toBe(true);
+    expect(a.connection.receive({ type: 'request', id: 2, name: 'pods.watch', input: { nodeId: node.id } })).toBe(true);
+    expect(jobs).toEqual([]);
+    // Its calls would not be answered anyway, but a subscription would have gone on for nobody.
+    expect(a.frames).toEqual([]);
+  });
+
   it('refuses what is no call frame, and answers a bad request naming the field', async () => {
     const { core } = hubWithFile(1);
     const a = windowOf(core);

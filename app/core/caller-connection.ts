@@ -15,7 +15,7 @@ export interface BridgeCore {
 }
 
 export interface CallerConnection {
-  /** A frame from the caller; false when it is no call frame (the transport then ends the connection). */
+  /** A frame from the caller; false when it is no call frame (the transport then ends the connection). Once closed, requests are ignored. */
   receive(frame: unknown): boolean;
   /** The window or connection went away: every call of it is cancelled, its events stop. */
   close(): void;
@@ -43,6 +43,8 @@ export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame
   });
 
   const call = (id: number, name: string, input: unknown) => {
+    // A closed connection starts nothing: its subscription would live on with nobody to cancel it.
+    if (connection.signal.aborted) return;
     // A reused id is the caller's bug: the older call is cancelled rather than left unanswerable.
     calls.get(id)?.abort(new ContractError('cancelled', 'A newer request reused this id.'));
     const work = new AbortController();

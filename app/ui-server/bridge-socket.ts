@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { ServerFrame } from '../contract';
-import { openCallerConnection, type BridgeCore } from '../core/caller-connection';
+import { openCallerConnection, type BridgeCore, type CallerConnection } from '../core/caller-connection';
 
 /** The part of the host one browser tab talks to (tests serve only some requests). */
 export type ServedToTab = BridgeCore;
@@ -20,12 +20,15 @@ export function serveBridgeSocket(ws: WebSocket, host: ServedToTab): void {
   const send = (frame: ServerFrame) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // Its work stops now: a page that does not read will not finish the close handshake either, and
+      // until ws gives up on it (30 s) its subscriptions and new calls would run for nobody.
+      connection.close();
       ws.close(1013, 'The page fell too far behind; it will reconnect and reload.');
       return;
     }
     ws.send(JSON.stringify(frame));
   };
-  const connection = openCallerConnection(host, send, (message) => console.error(`nodescope ui: ${message}`));
+  const connection: CallerConnection = openCallerConnection(host, send, (message) => console.error(`nodescope ui: ${message}`));
   ws.on('close', () => connection.close());
   // A bad frame (too big, not UTF-8) is an 'error' before ws closes the socket itself; unheard, it
   // would end the whole server.

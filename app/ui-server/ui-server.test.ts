@@ -19,6 +19,9 @@ const listeners = new Set<(event: AppEvent) => void>();
 const removed: string[] = [];
 /** Each mask preview asked for: a job whose work goes on until its call is cancelled, and why it stopped. */
 const previews: { mask: string; stopped?: unknown }[] = [];
+/** Each pod watch: a subscription sending a big item every turn until its call is cancelled, and why it stopped. */
+const watches: { nodeId: string; stopped?: unknown }[] = [];
+const bigItem = { nodeId: 'busy', rows: 'x'.repeat(1024 * 1024) };
 const host: ServedToTab = {
   handlers: {
     'nodes.remove': ({ nodeId }) => {
@@ -31,6 +34,16 @@ const host: ServedToTab = {
         previews.push(job);
         call.progress({ done: 0, total: 10 });
         call.signal.addEventListener('abort', () => reject((job.stopped = call.signal.reason)));
+      }),
+    'pods.watch': ({ nodeId }, call) =>
+      new Promise((_, reject) => {
+        const watch: (typeof watches)[number] = { nodeId };
+        watches.push(watch);
+        const flood = setInterval(() => call.progress(bigItem as never), 1);
+        call.signal.addEventListener('abort', () => {
+          clearInterval(flood);
+          reject((watch.stopped = call.signal.reason));
+        });
       }),
   },
   subscribe(listener) {
@@ -213,6 +226,24 @@ describe('browser-mode server', () => {
     const other = await authed();
     other.send(JSON.stringify({ type: 'request', id: 9, name: 'nodes.remove', input: { nodeId: 'n9' } }));
     expect(await nextMessage(other)).toMatchObject({ id: 9, result: { ok: true } });
+    other.close();
+  });
+
+  it("stops a page's work as soon as it fell too far behind, not only once its socket is gone", async () => {
+    const ws = await authed();
+    // The page stops reading (a frozen tab) while its subscription goes on sending.
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'pods.watch', input: { nodeId: 'busy' } }));
+    await expect.poll(() => watches.find((w) => w.nodeId === 'busy')?.stopped).toMatchObject({ code: 'cancelled' });
+    // What it asks for after being dropped is not started: nobody would read the answer.
+    ws.send(JSON.stringify({ type: 'request', id: 2, name: 'pods.watch', input: { nodeId: 'late' } }));
+    ws.send(JSON.stringify({ type: 'request', id: 3, name: 'nodes.remove', input: { nodeId: 'after-drop' } }));
+    const other = await authed();
+    other.send(JSON.stringify({ type: 'request', id: 4, name: 'nodes.remove', input: { nodeId: 'other' } }));
+    await expect.poll(() => removed).toContain('other');
+    expect(removed).not.toContain('after-drop');
+    expect(watches.map((w) => w.nodeId)).toEqual(['busy']);
+    ws.terminate();
     other.close();
   });
 
