@@ -25,3 +25,19 @@ describe('nodes.addMany', () => {
     expect(seen[0]).toBeLessThan(50);
   });
 });
+
+describe('nodes.setGroup', () => {
+  it('tells each node once however often the list names it', async () => {
+    const hub = createCore({ openLink: () => ({ close: async () => undefined }), sliceMs: 0, frameMs: 1 });
+    open.push(hub);
+    const added = await handleRequest(hub.handlers, 'nodes.add', { kind: 'unix', socketPath: '/run/g.sock' });
+    const { id } = (added as { ok: true; value: NodeInfo }).value;
+    const told: string[] = [];
+    hub.subscribe((e) => {
+      if (e.name === 'nodeState') told.push(`${e.payload.id} ${e.payload.spec.kind === 'unix' ? e.payload.spec.group : ''}`);
+    });
+    // A page may send the same node many times (a sloppy selection, a hostile local client): one event each.
+    expect(await handleRequest(hub.handlers, 'nodes.setGroup', { nodeIds: Array(1000).fill(id), group: 'canary' })).toEqual({ ok: true, value: {} });
+    expect(told).toEqual([`${id} canary`]);
+  });
+});

@@ -25,7 +25,8 @@ export function nodeHandlers(
       return records.map(infoOf);
     },
     'nodes.setGroup': async ({ nodeIds, group }) => {
-      const records = nodeIds.map(recordOf);
+      // Each node once, however often the list names it: every mention would tell every window again.
+      const records = new Set(nodeIds.map(recordOf));
       for (const record of records) {
         const spec = record.info.spec;
         if (isUserAdded(spec)) {
