@@ -405,10 +405,17 @@ export function createCoreState(options: CoreOptions) {
     return infoOf(record);
   };
 
+  /**
+   * Removals still closing their node, by id. The demo node's id comes back when it is started again: until
+   * the old one's removal is over, its end (nodeRemoved, its watchers, the host stopping the demo kubelet)
+   * would land on the new one.
+   */
+  const removals = new Map<string, Promise<unknown>>();
   // Starts asked for at once (a double click) share one, or the second record would hide the first.
   let demoStarting: Promise<NodeRecord> | null = null;
   const startDemo = (): Promise<NodeRecord> => {
     demoStarting ??= (async () => {
+      await removals.get(DEMO_ID)?.catch(() => undefined);
       const existing = nodes.get(DEMO_ID);
       if (existing) {
         await connect(existing);
@@ -475,6 +482,7 @@ export function createCoreState(options: CoreOptions) {
     restore,
     openOffline,
     startDemo,
+    removals,
     limitsFor,
     inSlices,
     closing: closing.signal,

@@ -41,3 +41,38 @@ describe('nodes.setGroup', () => {
     expect(told).toEqual([`${id} canary`]);
   });
 });
+
+describe('the demo node removed and started again at once', () => {
+  it('is started after the removal is over: the removal ends neither the new node nor its watchers', async () => {
+    let releaseClose = () => {};
+    const closeHeld = new Promise<void>((resolve) => (releaseClose = resolve));
+    const removedIds: string[] = [];
+    const hub = createCore({ openLink: () => ({ close: () => closeHeld }), removed: async (info) => void removedIds.push(info.id), sliceMs: 0, frameMs: 1 });
+    open.push(hub);
+    const first = await handleRequest(hub.handlers, 'nodes.startDemo', {});
+    expect(first).toMatchObject({ ok: true, value: { id: 'demo' } });
+    const told: string[] = [];
+    hub.subscribe((e) => {
+      if (e.name === 'nodeRemoved') told.push(`removed ${e.payload.nodeId}`);
+      if (e.name === 'nodeState') told.push(`state ${e.payload.id}`);
+    });
+    // The removal waits for the demo's link to close; the user starts the demo again meanwhile (an undo, a double click).
+    const removal = handleRequest(hub.handlers, 'nodes.remove', { nodeId: 'demo' });
+    let watchEnded = false;
+    const again = handleRequest(hub.handlers, 'nodes.startDemo', {}).then((result) => {
+      // A window watches the demo node as soon as it is told it is there.
+      void handleRequest(hub.handlers, 'pods.watch', { nodeId: 'demo' }).then(() => (watchEnded = true));
+      return result;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    releaseClose();
+    expect(await removal).toEqual({ ok: true, value: {} });
+    expect(await again).toMatchObject({ ok: true, value: { id: 'demo' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(watchEnded).toBe(false);
+    // The old node's removal is told before the new node is: a window's list ends with the demo node in it.
+    expect(told.lastIndexOf('removed demo')).toBeLessThan(told.lastIndexOf('state demo'));
+    expect(removedIds).toEqual(['demo']);
+    expect(((await handleRequest(hub.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value.map((n) => n.id)).toEqual(['demo']);
+  });
+});
