@@ -175,6 +175,18 @@ describe('browser-mode server', () => {
     expect((await get('/app.js', host)).status).toBe(200);
   });
 
+  it('asks for the token whatever spelling of the app page the request target uses', async () => {
+    const host = { host: `127.0.0.1:${server.port}` };
+    // Each of these reads index.html: percent-encoded, or a target no URL parser takes ('//[' is a bad host).
+    for (const path of ['/%69ndex.html', '/index%2Ehtml', '//[/../index.html', '//[/..%2Findex.html']) {
+      const res = await get(path, host);
+      expect(res.status, path).not.toBe(200);
+      expect(res.body, path).not.toContain('<title>Nodescope</title>');
+    }
+    expect((await get('/%69ndex.html', host)).body).toContain('This Nodescope link is not valid');
+    expect(await get('//[', host)).toMatchObject({ status: 400, body: expect.stringContaining('nodescope ui') });
+  });
+
   it('answers valid requests and names the bad field of invalid ones', async () => {
     const ws = await authed();
     ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'n1' } }));
