@@ -37,7 +37,20 @@ export async function handleRequest(
     const requestName = name as RequestName;
     const handler = handlers[requestName] as ((input: unknown, call: CallContext) => unknown) | undefined;
     if (!handler) return { ok: false, error: { code: 'not-implemented', message: `${requestName} is not available here.` } };
-    const output = await handler(valid, { ...call, progress: (p) => call.progress(validateProgress(requestName, p)) });
+    // Progress the contract refuses (an app bug, or what a node sent) fails its call and stops its work. It
+    // must not throw where the work sent it: from a stream's data listener or a timer, that ends the process.
+    const refused = new AbortController();
+    const failed = new Promise<never>((_, reject) => refused.signal.addEventListener('abort', () => reject(refused.signal.reason), { once: true }));
+    const progress = (p: unknown) => {
+      if (refused.signal.aborted) return;
+      try {
+        call.progress(validateProgress(requestName, p));
+      } catch (err) {
+        refused.abort(err);
+      }
+    };
+    const signal = AbortSignal.any([call.signal, refused.signal]);
+    const output = await Promise.race([handler(valid, { ...call, signal, progress }), failed]);
     return { ok: true, value: validateOutput(requestName, output) };
   } catch (err) {
     // Whatever the work threw on its way out (an AbortError, a closed stream), a cancelled call was cancelled.
