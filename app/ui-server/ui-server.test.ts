@@ -223,11 +223,13 @@ describe('browser-mode server', () => {
     ]);
   });
 
-  it('closes the socket on frames that are not contract requests', async () => {
+  it('closes the socket on frames that are not contract requests, and runs nothing it sends after one', async () => {
     const ws = await authed();
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     ws.send('{not json');
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'after-bad-frame' } }));
     expect(await closed).toBe(1008);
+    expect(removed).not.toContain('after-bad-frame');
   });
 
   it('closes a socket that sends an oversized frame, and keeps serving others', async () => {
