@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../contract';
+import { MAX_UPLOAD_SIDECAR_CHARS } from '../contract/ws-wire';
 import type { AppEvent } from '../core/app-event';
 import type { ServedToTab } from './bridge-socket';
 import { decodePod } from '../pod/decode';
@@ -291,6 +292,16 @@ describe('browser-mode server', () => {
     expect((await post(`/upload?name=pod.json`, pod)).status).toBe(401);
     expect((await post(`/upload?token=${token}&name=pod.json`, pod, 'http://evil.example')).status).toBe(403);
     expect((await post(`/upload?token=${token}`, pod)).status).toBe(400);
+  });
+
+  it('takes a sidecar up to its limit however long its characters are once encoded in the URL', async () => {
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u-2' } });
+    // Each '"' is 3 characters in the URL: a sidecar at the limit is 48 KiB of request line.
+    const sidecar = encodeURIComponent('"'.repeat(MAX_UPLOAD_SIDECAR_CHARS));
+    expect(await post(`/upload?token=${token}&name=pod.json&sidecar=${sidecar}`, pod)).toEqual({ status: 200, body: JSON.stringify({ nodeId: 'pod.json: snapshot' }) });
+    const over = await post(`/upload?token=${token}&name=pod.json&sidecar=${sidecar}x`, pod);
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).error).toMatch(/sidecar/);
   });
 
   it('goes on answering the bridge while an uploaded YAML file is parsed', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
+import { MAX_UPLOAD_SIDECAR_CHARS, TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
 import { accessTokenMatches, newAccessToken } from './access-token';
 import { serveBridgeSocket, type ServedToTab } from './bridge-socket';
 import { contentSecurityPolicy } from './content-security-policy';
@@ -32,6 +32,11 @@ export interface UiServer {
 
 /** Client-to-server messages are small requests; anything bigger is not ours. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * An upload carries its sidecar in the URL, percent-encoded: up to 9 characters for one of its (a 3-byte
+ * UTF-8 character). Node's 16 KiB default refused one well under its limit with a bare 431.
+ */
+const MAX_HEADER_BYTES = 16 * 1024 + 9 * MAX_UPLOAD_SIDECAR_CHARS;
 
 function parseUrl(target: string, base: string): URL | null {
   try {
@@ -51,7 +56,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const hostIsOurs = (req: IncomingMessage) => req.headers.host === hostHeader;
 
   const appPage = resolveStaticPath(options.rendererDir, '/');
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hostIsOurs(req)) {
       res.writeHead(421, { ...securityHeaders(csp), 'Content-Type': 'text/plain' }).end(`Open ${origin}/ instead.\n`);
       return;
