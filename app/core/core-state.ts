@@ -191,7 +191,9 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const connect = async (record: NodeRecord) => {
-    if (record.offline) return;
+    // A removed node is never connected again (a mask change reconnecting it when it went): its link would
+    // run unclosed, and tell windows of a node they were told is gone.
+    if (record.offline || nodes.get(record.info.id) !== record) return;
     // A node in error has stopped trying until the user acts: connecting again starts afresh.
     if (record.session && record.info.state.phase !== 'error') return;
     if (record.session) {

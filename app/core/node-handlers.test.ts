@@ -76,3 +76,37 @@ describe('the demo node removed and started again at once', () => {
     expect(((await handleRequest(hub.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value.map((n) => n.id)).toEqual(['demo']);
   });
 });
+
+describe('a node removed while its mask change reconnects it', () => {
+  it('is not connected again: no link for a removed node, nothing told of it after its removal', async () => {
+    let releaseClose = () => {};
+    const closeHeld = new Promise<void>((resolve) => (releaseClose = resolve));
+    const links: string[] = [];
+    const hub = createCore({
+      openLink: (request) => {
+        links.push(request.nodeId);
+        setImmediate(() => request.events.state({ phase: 'live', since: 1 }));
+        return { close: () => closeHeld };
+      },
+      sliceMs: 0,
+      frameMs: 1,
+    });
+    open.push(hub);
+    const added = await handleRequest(hub.handlers, 'nodes.add', { kind: 'unix', socketPath: '/run/m.sock' });
+    const { id } = (added as { ok: true; value: NodeInfo }).value;
+    await expect.poll(async () => ((await handleRequest(hub.handlers, 'nodes.list', {})) as { ok: true; value: NodeInfo[] }).value[0]?.state.phase).toBe('live');
+    const told: string[] = [];
+    hub.subscribe((e) => {
+      if (e.name === 'nodeRemoved') told.push('removed');
+      if (e.name === 'nodeState') told.push(e.payload.state.phase);
+    });
+    // The new mask closes the node's link to ask again; the user removes the node meanwhile.
+    const masking = handleRequest(hub.handlers, 'nodes.setMask', { nodeId: id, mask: 'status' });
+    expect(await handleRequest(hub.handlers, 'nodes.remove', { nodeId: id })).toEqual({ ok: true, value: {} });
+    releaseClose();
+    await masking;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(links).toEqual([id]);
+    expect(told.at(-1)).toBe('removed');
+  });
+});
