@@ -139,3 +139,22 @@ describe('the caller\'s Bridge over a connection', () => {
     await expect.poll(() => jobs[1]!.outcome).toBe('cancelled');
   });
 });
+
+describe('a window that never ends its calls', () => {
+  it('is refused more than its limit of open calls with an error saying so, and served again once some end', async () => {
+    const { core, node } = hubWithFile(1);
+    const frames: ServerFrame[] = [];
+    const { receive } = openCallerConnection(core, (frame) => frames.push(frame), () => {}, { maxOpenCalls: 2 });
+    const watch = (id: number) => receive({ type: 'request', id, name: 'pods.watch', input: { nodeId: node.id } });
+    const answer = (id: number) => frames.find((f) => f.type === 'response' && f.id === id);
+    watch(1);
+    watch(2);
+    watch(3);
+    await expect.poll(() => answer(3)).toMatchObject({ result: { ok: false, error: { code: 'too-many-calls', message: expect.stringMatching(/2 calls/), nextStep: expect.stringMatching(/Reload/) } } });
+    receive({ type: 'cancel', id: 1 });
+    watch(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answer(4)).toBeUndefined();
+    expect(answer(2)).toBeUndefined();
+  });
+});
