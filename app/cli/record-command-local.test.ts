@@ -55,6 +55,24 @@ describe('nodescope record on a local socket', () => {
     }
   });
 
+  it('a terminal that goes away (SIGHUP) stops the recording as Ctrl-C does: the end written, exit 0', async () => {
+    const file = join(dir, 'hangup.recording');
+    const child = spawn(process.execPath, [BIN, 'record', socketOf(sim), '--file', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let hungUp = false;
+    const code = await new Promise<number | null>((done) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (/recording \d+ pods/.test(stderr) && !hungUp) hungUp = child.kill('SIGHUP');
+      });
+      child.on('close', (c) => done(c));
+    });
+    expect(code, stderr).toBe(EXIT.ok);
+    expect(stderr).toMatch(/stopped: recorded \d+ events \(\d+ bytes\) to /);
+    const opened = await nodescope(['pods', file]);
+    expect(opened.code, opened.stderr).toBe(EXIT.ok);
+  });
+
   it('a disk full during the initial set: exit 6, says nothing was recorded, and leaves no file that cannot be opened', async () => {
     // A real full disk: a 64 KiB tmpfs, far smaller than 300 pods.
     const small = join(dir, 'small-disk');
