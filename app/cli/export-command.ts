@@ -7,7 +7,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { writeSnapshotSidecar, type PodFileProvenance } from '../snapshot/snapshot-provenance';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
-import { STOP_SIGNALS } from './stop-signals';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { UsageError } from './usage-error';
 import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';

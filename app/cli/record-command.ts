@@ -23,7 +23,7 @@ import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration } from './pod-source';
 import { printError } from './terminal-text';
-import { STOP_SIGNALS } from './stop-signals';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { stateLine } from './watch-command';
 
 

@@ -5,6 +5,7 @@
  */
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
+import { cleanUpOnStopSignal } from '../process/stop-signals';
 import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
 import { terminalLine, terminalText } from './terminal-text';
 
@@ -33,7 +34,11 @@ function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string 
   t.input.resume();
   return new Promise((resolve) => {
     let text = '';
+    // A kill (or the terminal's hangup) during the question must not leave the terminal without echo: the
+    // question ends unanswered and the terminal is restored before the signal ends the process.
+    const release = cleanUpOnStopSignal(() => finish(null));
     const finish = (value: string | null) => {
+      release();
       t.input.off('data', onData);
       t.input.setRawMode(false);
       t.input.pause();
