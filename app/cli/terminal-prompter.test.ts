@@ -12,10 +12,10 @@ const RUN_TS = resolve(import.meta.dirname, '../../bin/run-ts.js');
 
 /**
  * Asks for a passphrase on a pty, as the OpenSSH transport does (its private socket directory made first,
- * with its signal hook), sends `signal` to the program once the question shows, and returns what the
- * terminal showed then, with `stty -a` run on the same terminal after the program ended.
+ * with its signal hook), sends `signal` to the program (or types Ctrl-C) once the question shows, and returns
+ * what the terminal showed then, with `stty -a` run on the same terminal after the program ended.
  */
-function signalledDuringQuestion(signal: NodeJS.Signals): Promise<string> {
+function interruptedQuestion(signal: NodeJS.Signals | 'typed Ctrl-C'): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'ns-prompter-')), 'ask.mts');
   writeFileSync(
     file,
@@ -23,7 +23,10 @@ function signalledDuringQuestion(signal: NodeJS.Signals): Promise<string> {
 import { createPrivateSocketDir } from ${JSON.stringify(SOCKET_DIR)};
 createPrivateSocketDir('s');
 process.stdout.write(\`PID=\${process.pid}\\n\`);
-await terminalPrompter().passphrase({ keyPath: '/k' });\n`,
+const prompter = terminalPrompter();
+await prompter.passphrase({ keyPath: '/k' });
+process.stdout.write('ANSWERED\\n');
+prompter.close();\n`,
   );
   const child = spawn('script', ['-qefc', `'${process.execPath}' '${RUN_TS}' '${file}'; echo "EXIT=$?"; stty -a`, '/dev/null']);
   let shown = '';
@@ -31,7 +34,8 @@ await terminalPrompter().passphrase({ keyPath: '/k' });\n`,
   child.stdout.on('data', (d: Buffer) => {
     shown += d.toString();
     const pid = /PID=(\d+)/.exec(shown)?.[1];
-    if (!sent && pid && /Enter passphrase/.test(shown)) sent = process.kill(Number(pid), signal);
+    if (sent || !pid || !/Enter passphrase/.test(shown)) return;
+    sent = signal === 'typed Ctrl-C' ? child.stdin.write('\u0003') : process.kill(Number(pid), signal);
   });
   return new Promise((done) => child.on('close', () => done(shown)));
 }
@@ -66,8 +70,11 @@ describe('terminal prompter', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGHUP', 129],
+    // Raw mode makes Ctrl-C a character: it must still interrupt, not answer.
+    ['typed Ctrl-C', 130],
   ] as const)('%s during a question leaves the terminal echoing and in line mode, and still ends the program (exit %i)', async (signal, code) => {
-    const shown = await signalledDuringQuestion(signal);
+    const shown = await interruptedQuestion(signal);
+    expect(shown).not.toContain('ANSWERED');
     expect(shown).toContain(`EXIT=${code}`);
     const stty = shown.slice(shown.indexOf('EXIT='));
     expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
