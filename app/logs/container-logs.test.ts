@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { containerLogs } from './container-logs';
 import { localFileAccess } from './local-file-access';
+import type { LogFileAccess } from './log-file-access';
 import type { LogReadOptions } from './log-options';
 import { findPodLogDir } from './pod-log-layout';
 import { countingAccess } from './testing/counting-access';
@@ -89,6 +90,58 @@ describe('container logs from files', () => {
     await appendFile(path, line(4));
     await done;
     expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
+  it('follows across a rotation that comes between a poll\'s stat and its read: the renamed file\'s bytes, never the new file\'s at the old offset', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, line(1));
+    // The rotation lands just before the follower's next read of the live path, after its stat saw the file grow.
+    let armed = false;
+    const local = localFileAccess();
+    const access: LogFileAccess = {
+      ...local,
+      async *read(p, offset, length) {
+        if (armed && p === path) {
+          armed = false;
+          await rename(path, `${path}.20260101-100000`);
+          await writeFile(path, line(3) + line(4));
+        }
+        yield* local.read(p, offset, length);
+      },
+    };
+    const ac = new AbortController();
+    const pod = await findPodLogDir(access, dir, 'web');
+    const got: string[] = [];
+    const done = (async () => {
+      for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+        got.push(w.bytes.toString());
+        if (got.length === 4) ac.abort();
+      }
+    })();
+    await waitFor(() => got.length === 1);
+    armed = true;
+    await appendFile(path, line(2));
+    await done;
+    expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
+  it('reads a tail again when the file is rotated while its tail is found: never lines of one file at the other\'s offsets', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, lines(1, 3));
+    let rotate = true;
+    const local = localFileAccess();
+    const access: LogFileAccess = {
+      ...local,
+      async *read(p, offset, length) {
+        if (rotate && p === path) {
+          rotate = false;
+          await rename(path, `${path}.20260101-100000`);
+          await writeFile(path, lines(3, 11));
+        }
+        yield* local.read(p, offset, length);
+      },
+    };
+    expect(await read({ tailLines: 1 }, false, access)).toBe('line 10\n');
   });
 
   it('a follower ends when the container restarts (a newer instance file appears)', async () => {
