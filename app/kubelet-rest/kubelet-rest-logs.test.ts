@@ -2,6 +2,7 @@
 // reading the CRI files the simulator writes: the lines are the ones the file reader gives for the same files
 // and options; previous, follow (ended when the container restarts) and the kubelet's own errors.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,4 +171,39 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
     })().catch((e: unknown) => e);
     expect((err as Error).message).toContain('401');
   });
+
+  it('hands on a line that never ends in pieces as it comes, rather than holding all of it (a follow grew without bound)', async () => {
+    // A kubelet following a container that prints no newline: P chunks joined without end.
+    const chunk = Buffer.alloc(64 * 1024, 0x78);
+    let sent = 0;
+    const server = createServer((_req, res) => {
+      const more = () => {
+        while (sent < 64 << 20 && res.write(chunk)) sent += chunk.length;
+      };
+      res.on('drain', more);
+      more();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const plain = createRestTransport({ channel: { open: async () => connect(port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null }, host: 'n1', port, tls: false, credentials: {}, trust: { pinsFile: '', pinName: '' } });
+    const stop = new AbortController();
+    let received = 0;
+    let largest = 0;
+    const reading = (async () => {
+      for await (const l of readRestContainerLog({ ...o, transport: plain, port, tls: false }, { namespace: 'ns', pod: 'p', container: 'c' }, { follow: true, signal: stop.signal })) {
+        received += l.length;
+        largest = Math.max(largest, l.length);
+      }
+    })().catch(() => {});
+    try {
+      await expect.poll(() => received).toBeGreaterThanOrEqual(8 << 20);
+      expect(largest).toBeLessThanOrEqual((1 << 20) + chunk.length);
+    } finally {
+      stop.abort();
+      await reading;
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
+

@@ -56,7 +56,13 @@ function logsError(status: number, body: string, t: KubeletLogTarget, ctx: RestE
   return restStatusError(status, body, ctx);
 }
 
-/** The log's lines (each with its `\n`, a cut last one without) as the kubelet sends them. */
+/**
+ * The most of one line held before it is handed on in pieces: the kubelet joins a container's partial chunks
+ * without end for one that prints no newline, and a follow must not hold all of that.
+ */
+const LINE_HELD_MAX = 1 << 20;
+
+/** The log's lines (each with its `\n`, a cut last one without; a line longer than LINE_HELD_MAX in pieces) as the kubelet sends them. */
 export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTarget, read: LogReadOptions): AsyncGenerator<Buffer> {
   if (read.includeRotated) {
     throw new LogAccessError('the kubelet\'s /containerLogs reads only the live log file, never the rotated ones', 'Leave out --include-rotated, or read the files over SSH (leave out --api rest).', 'BAD_INPUT');
@@ -71,7 +77,7 @@ export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTar
       for await (const b of answer.body) parts.push(b);
       throw logsError(answer.status, Buffer.concat(parts).toString('utf8'), t, { where, credential: o.credential, tokenAuth: o.tokenAuth });
     }
-    const split = new LineSplitter();
+    const split = new LineSplitter(LINE_HELD_MAX);
     for await (const chunk of answer.body) yield* split.push(chunk);
     const rest = split.takeRest();
     if (rest.length) yield rest;
