@@ -172,7 +172,7 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   };
   /** The live file up to `end`, chunk by checked chunk; false once its path names another file (or none). */
   const readLive = async function* (end: number): AsyncGenerator<WrittenLine, boolean> {
-    while (offset < end && !writer.done) {
+    while (offset < end && !writer.done && !options.signal?.aborted) {
       let chunk: Buffer;
       try {
         chunk = await readRange(access, files.current, offset, Math.min(end - offset, CHECKED_CHUNK));
