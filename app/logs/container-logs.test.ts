@@ -154,6 +154,22 @@ describe('container logs from files', () => {
     expect(await pending).toBe('line 1\nline 2\n');
   });
 
+  it('a follower ends when its file is removed beside a newer instance\'s (garbage-collected after a restart; it polled for ever)', async () => {
+    await writeFile(join(cdir, '0.log'), line(1));
+    const got: string[] = [];
+    const access = localFileAccess();
+    const pod = await findPodLogDir(access, dir, 'web');
+    const reading = (async () => {
+      for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20 })) got.push(w.bytes.toString());
+    })();
+    await waitFor(() => got.length === 1);
+    // Between two looks: the container restarted and its old instance was removed.
+    await writeFile(join(cdir, '1.log'), line(2));
+    await rm(join(cdir, '0.log'));
+    await reading;
+    expect(got).toEqual(['line 1\n']);
+  });
+
   it('a follower ends, saying why, when the pod is deleted and its log folder removed (it polled for ever)', async () => {
     await writeFile(join(cdir, '0.log'), line(1));
     const pending = read({ follow: true, pollIntervalMs: 20 });

@@ -235,9 +235,12 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
     if (!now) {
       // No live file and none renamed: between a rotation's rename and its new file, or gone for good (the pod
       // deleted, the container's logs garbage-collected), which a follower must not wait on for ever.
-      if (!(await access.list(dir))) {
+      const names = await access.list(dir);
+      if (!names) {
         throw new LogAccessError(`the log folder ${dir} is gone from ${access.where}: the pod was deleted or its logs garbage-collected`, 'Nothing more will be written there; read the container of a pod that still runs.', 'NOT_FOUND');
       }
+      // Removed beside a newer instance's file (garbage-collected after a restart): this instance has ended.
+      if (newerInstance(names, files)) return;
       continue;
     }
     split.takeRest();
@@ -249,8 +252,10 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
 /** A newer instance's file means this one ended: a follower stops, as `kubectl logs -f` does when the container exits. */
 async function restarted(access: LogFileAccess, files: ContainerLogFiles): Promise<boolean> {
   const dir = files.current.slice(0, files.current.lastIndexOf('/'));
-  return ((await access.list(dir)) ?? []).some((n) => /^\d+\.log$/.test(n) && Number(n.slice(0, -4)) > files.restartCount);
+  return newerInstance((await access.list(dir)) ?? [], files);
 }
+
+const newerInstance = (names: string[], files: ContainerLogFiles) => names.some((n) => /^\d+\.log$/.test(n) && Number(n.slice(0, -4)) > files.restartCount);
 
 async function findByIdentity(access: LogFileAccess, files: ContainerLogFiles, identity: string): Promise<{ path: string; size: number } | undefined> {
   const dir = files.current.slice(0, files.current.lastIndexOf('/'));
