@@ -144,6 +144,25 @@ describe('container logs from files', () => {
     expect(await read({ tailLines: 1 }, false, access)).toBe('line 10\n');
   });
 
+  it('follows a file truncated and written again between two looks from its beginning, not from the old offset', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, line(1));
+    const ac = new AbortController();
+    const pod = await findPodLogDir(localFileAccess(), dir, 'web');
+    const got: string[] = [];
+    const done = (async () => {
+      for await (const w of containerLogs(localFileAccess()).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+        got.push(w.bytes.toString());
+        if (got.length === 4) ac.abort();
+      }
+    })();
+    await waitFor(() => got.length === 1);
+    // CRI-O's size cap reopens the file truncated; more than was there before is written before the next look.
+    await writeFile(path, lines(2, 5));
+    await done;
+    expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
   it('a follower ends when the container restarts (a newer instance file appears)', async () => {
     await writeFile(join(cdir, '0.log'), line(1));
     const pending = read({ follow: true, pollIntervalMs: 20 });

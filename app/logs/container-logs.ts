@@ -104,6 +104,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * between a stat and a read would otherwise hand over the new file's bytes at the old file's offset.
  */
 const CHECKED_CHUNK = 4 << 20;
+/** How many of the last bytes read are read again with the next chunk, to tell the file was rewritten meanwhile. */
+const SEEN_BYTES = 64;
 /** Tail reads that a rotation under them makes start again before the read gives up. */
 const TAIL_TRIES = 3;
 
@@ -162,6 +164,17 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   const split = new LineSplitter();
   let offset = live.start;
   let identity = stat.identity;
+  /** The last bytes read of the live file, up to `offset`: still there at each read unless it was rewritten. */
+  let seen = Buffer.alloc(0);
+  const remember = (b: Buffer) => {
+    seen = b.length >= SEEN_BYTES ? Buffer.from(b.subarray(-SEEN_BYTES)) : Buffer.concat([seen, b]).subarray(-SEEN_BYTES);
+  };
+  /** From the beginning of the live file (a new one, or the same one truncated). */
+  const fromStart = () => {
+    split.takeRest();
+    offset = 0;
+    seen = Buffer.alloc(0);
+  };
   /** A renamed file's rest: its path no longer changes, so it is streamed. */
   const readTo = async function* (path: string, end: number): AsyncGenerator<WrittenLine> {
     for await (const chunk of access.read(path, offset, end - offset)) {
@@ -170,24 +183,32 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
       if (writer.done) return;
     }
   };
-  /** The live file up to `end`, chunk by checked chunk; false once its path names another file (or none). */
-  const readLive = async function* (end: number): AsyncGenerator<WrittenLine, boolean> {
+  /**
+   * The live file up to `end`, chunk by checked chunk: 'moved' once its path names another file (or none),
+   * 'rewritten' when the bytes before `offset` are no longer those read (truncated and written again between
+   * two looks, CRI-O's size cap: the offset would land mid-line in other lines).
+   */
+  const readLive = async function* (end: number): AsyncGenerator<WrittenLine, 'read' | 'moved' | 'rewritten'> {
     while (offset < end && !writer.done && !options.signal?.aborted) {
+      const back = seen.length;
       let chunk: Buffer;
       try {
-        chunk = await readRange(access, files.current, offset, Math.min(end - offset, CHECKED_CHUNK));
+        chunk = await readRange(access, files.current, offset - back, Math.min(end - offset, CHECKED_CHUNK) + back);
       } catch (err) {
         // Renamed under the read, its new file not made yet: the rotation, not a failure.
-        if ((await access.stat(files.current))?.identity !== identity) return false;
+        if ((await access.stat(files.current))?.identity !== identity) return 'moved';
         throw err;
       }
-      if ((await access.stat(files.current))?.identity !== identity) return false;
+      if ((await access.stat(files.current))?.identity !== identity) return 'moved';
+      if (!chunk.subarray(0, back).equals(seen)) return 'rewritten';
+      chunk = chunk.subarray(back);
       offset += chunk.length;
+      if (chunk.length) remember(chunk);
       yield* put(split.push(chunk));
       // Shorter than asked: truncated meanwhile, which the next look sees.
       if (!chunk.length) break;
     }
-    return true;
+    return 'read';
   };
   /** Rotated (renamed, a new file made): the renamed file's rest, which the kubelet's reader skips. */
   const finishRenamed = async function* (): AsyncGenerator<WrittenLine> {
@@ -205,9 +226,11 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   if (live.bytes && live.start + live.bytes.length === stat.size) {
     // The tail was read while finding where it starts: not read a second time.
     offset = stat.size;
+    remember(live.bytes);
     yield* put(split.push(live.bytes));
   } else {
-    moved = !(yield* readLive(stat.size));
+    // Rewritten under a read that does not follow: what was read is all there is of it.
+    moved = (yield* readLive(stat.size)) === 'moved';
   }
   if (!options.follow) {
     if (moved) yield* finishRenamed();
@@ -224,8 +247,13 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
     const now = await access.stat(files.current);
     if (now && now.identity === identity && now.size >= offset) {
       moved = false;
-      if (now.size > offset) moved = !(yield* readLive(now.size));
-      else if (await restarted(access, files)) return;
+      if (now.size === offset) {
+        if (await restarted(access, files)) return;
+        continue;
+      }
+      const r = yield* readLive(now.size);
+      moved = r === 'moved';
+      if (r === 'rewritten') fromStart();
       continue;
     }
     moved = false;
@@ -243,8 +271,7 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
       if (newerInstance(names, files)) return;
       continue;
     }
-    split.takeRest();
-    offset = 0;
+    fromStart();
     identity = now.identity;
   }
 }
