@@ -72,15 +72,7 @@ describe('container logs from files', () => {
   it('follows across a rotation without losing what was written before the rename', async () => {
     const path = join(cdir, '0.log');
     await writeFile(path, line(1));
-    const ac = new AbortController();
-    const pod = await findPodLogDir(localFileAccess(), dir, 'web');
-    const got: string[] = [];
-    const done = (async () => {
-      for await (const w of containerLogs(localFileAccess()).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
-        got.push(w.bytes.toString());
-        if (got.length === 4) ac.abort();
-      }
-    })();
+    const { got, done } = await following(4);
     await waitFor(() => got.length === 1);
     // Written and rotated between two polls: the kubelet's reader would miss line 2.
     await appendFile(path, line(2));
@@ -109,15 +101,7 @@ describe('container logs from files', () => {
         yield* local.read(p, offset, length);
       },
     };
-    const ac = new AbortController();
-    const pod = await findPodLogDir(access, dir, 'web');
-    const got: string[] = [];
-    const done = (async () => {
-      for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
-        got.push(w.bytes.toString());
-        if (got.length === 4) ac.abort();
-      }
-    })();
+    const { got, done } = await following(4, access);
     await waitFor(() => got.length === 1);
     armed = true;
     await appendFile(path, line(2));
@@ -147,15 +131,7 @@ describe('container logs from files', () => {
   it('follows a file truncated and written again between two looks from its beginning, not from the old offset', async () => {
     const path = join(cdir, '0.log');
     await writeFile(path, line(1));
-    const ac = new AbortController();
-    const pod = await findPodLogDir(localFileAccess(), dir, 'web');
-    const got: string[] = [];
-    const done = (async () => {
-      for await (const w of containerLogs(localFileAccess()).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
-        got.push(w.bytes.toString());
-        if (got.length === 4) ac.abort();
-      }
-    })();
+    const { got, done } = await following(4);
     await waitFor(() => got.length === 1);
     // CRI-O's size cap reopens the file truncated; more than was there before is written before the next look.
     await writeFile(path, lines(2, 5));
@@ -209,4 +185,18 @@ describe('container logs from files', () => {
 async function waitFor(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error('condition not reached');
+}
+
+/** Follows the container's log, each piece as it comes, until `count` came. */
+async function following(count: number, access: LogFileAccess = localFileAccess()): Promise<{ got: string[]; done: Promise<void> }> {
+  const ac = new AbortController();
+  const pod = await findPodLogDir(access, dir, 'web');
+  const got: string[] = [];
+  const done = (async () => {
+    for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+      got.push(w.bytes.toString());
+      if (got.length === count) ac.abort();
+    }
+  })();
+  return { got, done };
 }
