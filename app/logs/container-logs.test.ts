@@ -88,22 +88,10 @@ describe('container logs from files', () => {
     const path = join(cdir, '0.log');
     await writeFile(path, line(1));
     // The rotation lands just before the follower's next read of the live path, after its stat saw the file grow.
-    let armed = false;
-    const local = localFileAccess();
-    const access: LogFileAccess = {
-      ...local,
-      async *read(p, offset, length) {
-        if (armed && p === path) {
-          armed = false;
-          await rename(path, `${path}.20260101-100000`);
-          await writeFile(path, line(3) + line(4));
-        }
-        yield* local.read(p, offset, length);
-      },
-    };
+    const access = rotatingBeforeRead(path, line(3) + line(4));
     const { got, done } = await following(4, access);
     await waitFor(() => got.length === 1);
-    armed = true;
+    access.arm();
     await appendFile(path, line(2));
     await done;
     expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
@@ -112,19 +100,8 @@ describe('container logs from files', () => {
   it('reads a tail again when the file is rotated while its tail is found: never lines of one file at the other\'s offsets', async () => {
     const path = join(cdir, '0.log');
     await writeFile(path, lines(1, 3));
-    let rotate = true;
-    const local = localFileAccess();
-    const access: LogFileAccess = {
-      ...local,
-      async *read(p, offset, length) {
-        if (rotate && p === path) {
-          rotate = false;
-          await rename(path, `${path}.20260101-100000`);
-          await writeFile(path, lines(3, 11));
-        }
-        yield* local.read(p, offset, length);
-      },
-    };
+    const access = rotatingBeforeRead(path, lines(3, 11));
+    access.arm();
     expect(await read({ tailLines: 1 }, false, access)).toBe('line 10\n');
   });
 
@@ -199,4 +176,22 @@ async function following(count: number, access: LogFileAccess = localFileAccess(
     }
   })();
   return { got, done };
+}
+
+/** This machine's files, where once armed the next read of `path` finds it rotated first: renamed, a new file holding `next`. */
+function rotatingBeforeRead(path: string, next: string): LogFileAccess & { arm(): void } {
+  let armed = false;
+  const local = localFileAccess();
+  return {
+    ...local,
+    async *read(p, offset, length) {
+      if (armed && p === path) {
+        armed = false;
+        await rename(path, `${path}.20260101-100000`);
+        await writeFile(path, next);
+      }
+      yield* local.read(p, offset, length);
+    },
+    arm: () => void (armed = true),
+  };
 }
