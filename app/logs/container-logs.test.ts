@@ -116,6 +116,28 @@ describe('container logs from files', () => {
     expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
   });
 
+  it('a follower that has read nothing yet still tells another file under the same identity (a reused inode) from its own', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, lines(1, 3));
+    // A follower far behind meets a new file that took the removed one's inode: same identity, other bytes.
+    const local = localFileAccess();
+    let looks = 0;
+    const reused: LogFileAccess = {
+      ...local,
+      async stat(p) {
+        looks++;
+        const s = await local.stat(p);
+        return s && { ...s, identity: 'one inode' };
+      },
+    };
+    const { got, done } = await following(4, reused, { tailLines: 0 });
+    // Its tail found (a look, and one after) and following (a third).
+    await expect.poll(() => looks).toBeGreaterThanOrEqual(3);
+    await writeFile(path, lines(10, 14));
+    await done;
+    expect(got).toEqual(['line 10\n', 'line 11\n', 'line 12\n', 'line 13\n']);
+  });
+
   it('a follower ends when the container restarts (a newer instance file appears)', async () => {
     await writeFile(join(cdir, '0.log'), line(1));
     const pending = read({ follow: true, pollIntervalMs: 20 });
@@ -165,12 +187,12 @@ async function waitFor(cond: () => boolean): Promise<void> {
 }
 
 /** Follows the container's log, each piece as it comes, until `count` came. */
-async function following(count: number, access: LogFileAccess = localFileAccess()): Promise<{ got: string[]; done: Promise<void> }> {
+async function following(count: number, access: LogFileAccess = localFileAccess(), options: LogReadOptions = {}): Promise<{ got: string[]; done: Promise<void> }> {
   const ac = new AbortController();
   const pod = await findPodLogDir(access, dir, 'web');
   const got: string[] = [];
   const done = (async () => {
-    for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+    for await (const w of containerLogs(access).read({ pod, container: 'app' }, { ...options, follow: true, pollIntervalMs: 20, signal: ac.signal })) {
       got.push(w.bytes.toString());
       if (got.length === count) ac.abort();
     }

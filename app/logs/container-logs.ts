@@ -12,7 +12,7 @@ import { LineSplitter } from './line-splitter';
 import { LogAccessError, readRange, type LogFileAccess, type LogFileStat } from './log-file-access';
 import type { LogReadOptions } from './log-options';
 import { containerLogFiles, type ContainerLogFiles, type PodLogDir } from './pod-log-layout';
-import { findTailStart, type TailStart } from './tail-start';
+import { CHECK_BYTES, findTailStart, type TailStart } from './tail-start';
 
 export interface ContainerLogTarget {
   pod: PodLogDir;
@@ -104,8 +104,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * between a stat and a read would otherwise hand over the new file's bytes at the old file's offset.
  */
 const CHECKED_CHUNK = 4 << 20;
-/** How many of the last bytes read are read again with the next chunk, to tell the file was rewritten meanwhile. */
-const SEEN_BYTES = 64;
 /** Tail reads that a rotation under them makes start again before the read gives up. */
 const TAIL_TRIES = 3;
 
@@ -164,10 +162,13 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   const split = new LineSplitter();
   let offset = live.start;
   let identity = stat.identity;
-  /** The last bytes read of the live file, up to `offset`: still there at each read unless it was rewritten. */
-  let seen = Buffer.alloc(0);
+  /**
+   * The last bytes read of the live file, up to `offset`: still there at each read unless it was rewritten (or
+   * is another file that took the removed one's inode, which a follower far behind can meet).
+   */
+  let seen = live.before ?? Buffer.alloc(0);
   const remember = (b: Buffer) => {
-    seen = b.length >= SEEN_BYTES ? Buffer.from(b.subarray(-SEEN_BYTES)) : Buffer.concat([seen, b]).subarray(-SEEN_BYTES);
+    seen = b.length >= CHECK_BYTES ? Buffer.from(b.subarray(-CHECK_BYTES)) : Buffer.concat([seen, b]).subarray(-CHECK_BYTES);
   };
   /** From the beginning of the live file (a new one, or the same one truncated). */
   const fromStart = () => {

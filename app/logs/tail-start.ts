@@ -17,7 +17,12 @@ export interface TailStart {
   newlines: number;
   /** The bytes [start, size), when they were no more than KEEP_BYTES (a node then needs no second read). */
   bytes?: Buffer;
+  /** With `bytes`, up to CHECK_BYTES of those before `start`: a follower checks they are still there. */
+  before?: Buffer;
 }
+
+/** How many bytes before where a follower reads on it checks are unchanged (container-logs.ts). */
+export const CHECK_BYTES = 64;
 
 /** The most of the tail's bytes held to hand back: beyond it, the tail is read again as it streams. */
 const KEEP_BYTES = 16 * 1024 * 1024;
@@ -30,7 +35,11 @@ export async function findTailStart(access: LogFileAccess, path: string, size: n
   /** The chunks read, newest first, while they fit KEEP_BYTES; undefined once they do not. */
   let kept: Buffer[] | undefined = [];
   let keptBytes = 0;
-  const withBytes = (t: TailStart, from: number): TailStart => (kept ? { ...t, bytes: Buffer.concat(kept.reverse()).subarray(from) } : t);
+  const withBytes = (t: TailStart, from: number): TailStart => {
+    if (!kept) return t;
+    const all = Buffer.concat(kept.reverse());
+    return { ...t, bytes: all.subarray(from), before: Buffer.from(all.subarray(Math.max(0, from - CHECK_BYTES), from)) };
+  };
   while (end > 0) {
     const start = Math.max(0, end - chunk);
     const buf = await readRange(access, path, start, end - start);
