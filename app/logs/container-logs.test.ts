@@ -120,22 +120,26 @@ describe('container logs from files', () => {
     const path = join(cdir, '0.log');
     await writeFile(path, lines(1, 3));
     // A follower far behind meets a new file that took the removed one's inode: same identity, other bytes.
-    const local = localFileAccess();
-    let looks = 0;
-    const reused: LogFileAccess = {
-      ...local,
-      async stat(p) {
-        looks++;
-        const s = await local.stat(p);
-        return s && { ...s, identity: 'one inode' };
-      },
-    };
+    const reused = oneInode();
     const { got, done } = await following(4, reused, { tailLines: 0 });
     // Its tail found (a look, and one after) and following (a third).
-    await expect.poll(() => looks).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => reused.looks).toBeGreaterThanOrEqual(3);
     await writeFile(path, lines(10, 14));
     await done;
     expect(got).toEqual(['line 10\n', 'line 11\n', 'line 12\n', 'line 13\n']);
+  });
+
+  it('tells another file under the same identity by the whole last line read, its time in it, not only its last bytes', async () => {
+    const path = join(cdir, '0.log');
+    // The same long content on every line: only the times tell the lines apart.
+    const same = (i: number) => line(i).replace(/line \d+/, 'x'.repeat(200));
+    await writeFile(path, same(1) + same(2));
+    const reused = oneInode();
+    const { got, done } = await following(6, reused);
+    await waitFor(() => got.length === 2);
+    await writeFile(path, [3, 4, 5, 6].map(same).join(''));
+    await done;
+    expect(got).toEqual(Array(6).fill(`${'x'.repeat(200)}\n`));
   });
 
   it('a follower ends when the container restarts (a newer instance file appears)', async () => {
@@ -217,3 +221,19 @@ function rotatingBeforeRead(path: string, next: string): LogFileAccess & { arm()
     arm: () => void (armed = true),
   };
 }
+
+/** This machine's files, every one under one identity (as a new file that took a removed one's inode), counting the looks. */
+function oneInode(): LogFileAccess & { looks: number } {
+  const local = localFileAccess();
+  const access = {
+    ...local,
+    looks: 0,
+    async stat(p: string) {
+      access.looks++;
+      const s = await local.stat(p);
+      return s && { ...s, identity: 'one inode' };
+    },
+  };
+  return access;
+}
+

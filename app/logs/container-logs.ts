@@ -12,7 +12,7 @@ import { LineSplitter } from './line-splitter';
 import { LogAccessError, readRange, type LogFileAccess, type LogFileStat } from './log-file-access';
 import type { LogReadOptions } from './log-options';
 import { containerLogFiles, type ContainerLogFiles, type PodLogDir } from './pod-log-layout';
-import { CHECK_BYTES, findTailStart, type TailStart } from './tail-start';
+import { checkBytes, findTailStart, type TailStart } from './tail-start';
 
 export interface ContainerLogTarget {
   pod: PodLogDir;
@@ -163,13 +163,11 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   let offset = live.start;
   let identity = stat.identity;
   /**
-   * The last bytes read of the live file, up to `offset`: still there at each read unless it was rewritten (or
-   * is another file that took the removed one's inode, which a follower far behind can meet).
+   * The last raw line read of the live file, up to `offset`: still there at each read unless the file was
+   * rewritten (or is another file that took the removed one's inode, which a follower far behind can meet).
    */
   let seen = live.before ?? Buffer.alloc(0);
-  const remember = (b: Buffer) => {
-    seen = b.length >= CHECK_BYTES ? Buffer.from(b.subarray(-CHECK_BYTES)) : Buffer.concat([seen, b]).subarray(-CHECK_BYTES);
-  };
+  const remember = (b: Buffer) => (seen = checkBytes(seen, b));
   /** From the beginning of the live file (a new one, or the same one truncated). */
   const fromStart = () => {
     split.takeRest();
@@ -186,7 +184,7 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
   };
   /**
    * The live file up to `end`, chunk by checked chunk: 'moved' once its path names another file (or none),
-   * 'rewritten' when the bytes before `offset` are no longer those read (truncated and written again between
+   * 'rewritten' when the line before `offset` is no longer the one read (truncated and written again between
    * two looks, CRI-O's size cap: the offset would land mid-line in other lines).
    */
   const readLive = async function* (end: number): AsyncGenerator<WrittenLine, 'read' | 'moved' | 'rewritten'> {
