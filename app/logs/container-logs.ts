@@ -2,7 +2,9 @@
  * Container logs as a capability a source offers: read one container instance's log the way the kubelet does
  * (kubelet-log-writer.ts), from files reached through a LogFileAccess (this machine, or a node over SSH).
  * The tail is found reading backwards (tail-start.ts); rotated files are read only when asked for, gzip
- * streamed; a follower survives rotation by finishing the renamed file before taking up the new one.
+ * streamed; a follower survives rotation by finishing the renamed file before taking up the new one. Files
+ * are read by path, so each read of the live file counts only once its identity and the line before it are
+ * found unchanged (a rotation, a truncation or a reused inode between a look and a read).
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
