@@ -223,6 +223,25 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
       server.close();
     }
   });
+
+  it('a read its caller stops before the kubelet answers ends quietly, as a file read does (not with an error)', async () => {
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((r) => (asked = r));
+    // Takes the request and says nothing, as a kubelet busy or a link slow.
+    const { server, options } = await plainKubelet(() => asked());
+    const stop = new AbortController();
+    try {
+      const reading = (async () => {
+        for await (const _ of readRestContainerLog(options, { namespace: 'ns', pod: 'p', container: 'c' }, { follow: true, signal: stop.signal })) void _;
+      })();
+      await askedOnce;
+      stop.abort();
+      await expect(reading).resolves.toBeUndefined();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
 
 /** A plain-HTTP stand-in for the kubelet on a loopback port, answering with `handler`, and the options to read it. */
@@ -233,4 +252,3 @@ async function plainKubelet(handler: RequestListener): Promise<{ server: Server;
   const plain = createRestTransport({ channel: { open: async () => connect(port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null }, host: 'n1', port, tls: false, credentials: {}, trust: { pinsFile: '', pinName: '' } });
   return { server, options: { transport: plain, host: 'n1', port, tls: false, credential: 'none', tokenAuth: false } };
 }
-

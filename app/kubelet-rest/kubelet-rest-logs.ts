@@ -70,7 +70,14 @@ export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTar
   const path = containerLogsPath(t, read);
   const where = `${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path.split('?')[0]} on ${o.host}`;
   // The lines go to a terminal or a window at its pace; a follow waits for lines as long as they take.
-  const answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true, paced: true });
+  let answer;
+  try {
+    answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true, paced: true });
+  } catch (err) {
+    // Stopped by its caller before the kubelet answered: ended, as a read of the files ends.
+    if (read.signal?.aborted) return;
+    throw err;
+  }
   try {
     if (answer.status !== 200) {
       const parts: Buffer[] = [];
