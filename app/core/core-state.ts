@@ -5,6 +5,7 @@ import { isNotHeld } from '../pod/stored-pod';
 import { isUserAdded, labelOf, sourceKind } from '../source/kinds/source-kinds';
 import { runInSlices } from '../util/time-slices';
 import { AppNotices } from './app-notices';
+import { demoNodeStart } from './demo-node-start';
 import { isNodeWatchEvent, type AppEvent } from './app-event';
 import type { CoreOptions, OfflineSource, PodEventType, RecordingSource, RememberedNode } from './core-types';
 import { maskOf } from './node-mask';
@@ -39,9 +40,6 @@ export interface NodeRecord {
   /** The latest CPU, memory, probes and devices the connection read; null when none. */
   metrics: NodeMetrics | null;
 }
-
-const DEMO_ID = 'demo';
-const DEMO_SPEC: NodeSpec = { kind: 'demo', label: 'Demo node (simulated)' };
 
 /** A recording's instant, within its time axis. */
 export const timelineAt = (source: RecordingSource, at: number): number => Math.min(source.end, Math.max(source.start, at));
@@ -407,26 +405,7 @@ export function createCoreState(options: CoreOptions) {
     return infoOf(record);
   };
 
-  /**
-   * Removals still closing their node, by id. The demo node's id comes back when it is started again: until
-   * the old one's removal is over, its end (nodeRemoved, its watchers, the host stopping the demo kubelet)
-   * would land on the new one.
-   */
-  const removals = new Map<string, Promise<unknown>>();
-  // Starts asked for at once (a double click) share one, or the second record would hide the first.
-  let demoStarting: Promise<NodeRecord> | null = null;
-  const startDemo = (): Promise<NodeRecord> => {
-    demoStarting ??= (async () => {
-      await removals.get(DEMO_ID)?.catch(() => undefined);
-      const existing = nodes.get(DEMO_ID);
-      if (existing) {
-        await connect(existing);
-        return existing;
-      }
-      return addNode(DEMO_SPEC, DEMO_ID);
-    })().finally(() => (demoStarting = null));
-    return demoStarting;
-  };
+  const demo = demoNodeStart<NodeRecord>({ existing: (id) => nodes.get(id), connect, add: addNode });
 
   /** Stops whole-node work under way (previews, matrices) and subscriptions when the core closes. */
   const closing = new AbortController();
@@ -483,8 +462,8 @@ export function createCoreState(options: CoreOptions) {
     setRecordMask,
     restore,
     openOffline,
-    startDemo,
-    removals,
+    startDemo: demo.start,
+    removals: demo.removals,
     limitsFor,
     inSlices,
     closing: closing.signal,
