@@ -56,10 +56,12 @@ export async function restPodLogs(opts: NodeCommandOptions & { extraValues: Reco
 }
 
 async function* linesOf(client: KubeletRestClient, targets: { namespace: string; pod: string; container: string; previous: boolean }[], read: LogReadOptions): AsyncGenerator<{ container: string; bytes: Buffer }> {
+  const stop = new AbortController();
+  const stopping = { ...read, signal: read.signal ? AbortSignal.any([read.signal, stop.signal]) : stop.signal };
   const tagged = async function* (t: (typeof targets)[number]) {
-    for await (const bytes of client.containerLog(t, read)) yield { container: t.container, bytes };
+    for await (const bytes of client.containerLog(t, stopping)) yield { container: t.container, bytes };
   };
   // kubectl follows several containers at once; otherwise one after another.
-  if (read.follow && targets.length > 1) return yield* asTheyArrive(targets.map(tagged));
+  if (read.follow && targets.length > 1) return yield* asTheyArrive(targets.map(tagged), stop);
   for (const t of targets) yield* tagged(t);
 }

@@ -2,12 +2,14 @@
 // reading the CRI files the simulator writes: the lines are the ones the file reader gives for the same files
 // and options; previous, follow (ended when the container restarts) and the kubelet's own errors.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerLogs } from '../logs/container-logs';
 import { localFileAccess } from '../logs/local-file-access';
+import { KubeletError } from '../kubelet/kubelet-error';
 import { LogAccessError } from '../logs/log-file-access';
 import type { KubeletLogTarget, LogReadOptions } from '../logs/log-options';
 import type { PodObject } from '../pod/pod-tree';
@@ -170,4 +172,83 @@ describe('container logs through the kubelet REST API (the simulator in REST mod
     })().catch((e: unknown) => e);
     expect((err as Error).message).toContain('401');
   });
+
+  it('hands on a line that never ends in pieces as it comes, rather than holding all of it (a follow grew without bound)', async () => {
+    // A kubelet following a container that prints no newline: P chunks joined without end.
+    const chunk = Buffer.alloc(64 * 1024, 0x78);
+    let sent = 0;
+    const { server, options } = await plainKubelet((_req, res) => {
+      const more = () => {
+        while (sent < 64 << 20 && res.write(chunk)) sent += chunk.length;
+      };
+      res.on('drain', more);
+      more();
+    });
+    const stop = new AbortController();
+    let received = 0;
+    let largest = 0;
+    const reading = (async () => {
+      for await (const l of readRestContainerLog(options, { namespace: 'ns', pod: 'p', container: 'c' }, { follow: true, signal: stop.signal })) {
+        received += l.length;
+        largest = Math.max(largest, l.length);
+      }
+    })().catch(() => {});
+    try {
+      await expect.poll(() => received).toBeGreaterThanOrEqual(8 << 20);
+      expect(largest).toBeLessThanOrEqual((1 << 20) + chunk.length);
+    } finally {
+      stop.abort();
+      await reading;
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a follow whose connection closes in the middle of the answer fails saying so, to be tried again (not Node\'s "aborted")', async () => {
+    const { server, options } = await plainKubelet((_req, res) => {
+      res.write('2026-01-01 first line\n');
+      // The SSH link dropped, or the kubelet restarted: the connection goes without the answer's end.
+      setImmediate(() => res.socket?.destroy());
+    });
+    const seen: string[] = [];
+    try {
+      const err = await (async () => {
+        for await (const l of readRestContainerLog(options, { namespace: 'ns', pod: 'p', container: 'c' }, { follow: true })) seen.push(l.toString());
+      })().then(() => new Error('the follow ended without an error'), (e: unknown) => e);
+      expect(seen).toEqual(['2026-01-01 first line\n']);
+      expect(err).toBeInstanceOf(KubeletError);
+      expect((err as KubeletError).message).toBe(`The kubelet on n1 port ${options.port} did not answer GET /containerLogs/ns/p/c?follow=true to its end: the connection closed in the middle of the answer`);
+      expect((err as KubeletError).retryable).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a read its caller stops before the kubelet answers ends quietly, as a file read does (not with an error)', async () => {
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((r) => (asked = r));
+    // Takes the request and says nothing, as a kubelet busy or a link slow.
+    const { server, options } = await plainKubelet(() => asked());
+    const stop = new AbortController();
+    try {
+      const reading = (async () => {
+        for await (const _ of readRestContainerLog(options, { namespace: 'ns', pod: 'p', container: 'c' }, { follow: true, signal: stop.signal })) void _;
+      })();
+      await askedOnce;
+      stop.abort();
+      await expect(reading).resolves.toBeUndefined();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
+
+/** A plain-HTTP stand-in for the kubelet on a loopback port, answering with `handler`, and the options to read it. */
+async function plainKubelet(handler: RequestListener): Promise<{ server: Server; options: RestLogsOptions }> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const plain = createRestTransport({ channel: { open: async () => connect(port, '127.0.0.1'), activeMode: () => 'direct', lastError: () => null }, host: 'n1', port, tls: false, credentials: {}, trust: { pinsFile: '', pinName: '' } });
+  return { server, options: { transport: plain, host: 'n1', port, tls: false, credential: 'none', tokenAuth: false } };
+}

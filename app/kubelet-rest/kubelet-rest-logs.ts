@@ -56,7 +56,13 @@ function logsError(status: number, body: string, t: KubeletLogTarget, ctx: RestE
   return restStatusError(status, body, ctx);
 }
 
-/** The log's lines (each with its `\n`, a cut last one without) as the kubelet sends them. */
+/**
+ * The most of one line held before it is handed on in pieces: the kubelet joins a container's partial chunks
+ * without end for one that prints no newline, and a follow must not hold all of that.
+ */
+const LINE_HELD_MAX = 1 << 20;
+
+/** The log's lines (each with its `\n`, a cut last one without; a line longer than LINE_HELD_MAX in pieces) as the kubelet sends them. */
 export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTarget, read: LogReadOptions): AsyncGenerator<Buffer> {
   if (read.includeRotated) {
     throw new LogAccessError('the kubelet\'s /containerLogs reads only the live log file, never the rotated ones', 'Leave out --include-rotated, or read the files over SSH (leave out --api rest).', 'BAD_INPUT');
@@ -64,14 +70,21 @@ export async function* readRestContainerLog(o: RestLogsOptions, t: KubeletLogTar
   const path = containerLogsPath(t, read);
   const where = `${o.tls ? 'https' : 'http'}://127.0.0.1:${o.port}${path.split('?')[0]} on ${o.host}`;
   // The lines go to a terminal or a window at its pace; a follow waits for lines as long as they take.
-  const answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true, paced: true });
+  let answer;
+  try {
+    answer = await o.transport.stream(path, { ...(read.signal ? { signal: read.signal } : {}), quiet: read.follow === true, paced: true });
+  } catch (err) {
+    // Stopped by its caller before the kubelet answered: ended, as a read of the files ends.
+    if (read.signal?.aborted) return;
+    throw err;
+  }
   try {
     if (answer.status !== 200) {
       const parts: Buffer[] = [];
       for await (const b of answer.body) parts.push(b);
       throw logsError(answer.status, Buffer.concat(parts).toString('utf8'), t, { where, credential: o.credential, tokenAuth: o.tokenAuth });
     }
-    const split = new LineSplitter();
+    const split = new LineSplitter(LINE_HELD_MAX);
     for await (const chunk of answer.body) yield* split.push(chunk);
     const rest = split.takeRest();
     if (rest.length) yield rest;

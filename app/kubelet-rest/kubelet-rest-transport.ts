@@ -238,7 +238,9 @@ export function createRestTransport(o: RestTransportOptions): RestTransport {
             }
           } catch (err) {
             if (options.signal?.aborted) return;
-            throw late ?? o.channel.lastError() ?? err;
+            // Node's "aborted": the connection went before the answer's end (the SSH link dropped, the kubelet restarted).
+            const cut = (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? noAnswer(o, `GET ${path} to its end`, 'the connection closed in the middle of the answer') : err;
+            throw late ?? o.channel.lastError() ?? cut;
           } finally {
             close();
           }

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { containerLogs } from './container-logs';
 import { localFileAccess } from './local-file-access';
+import type { LogFileAccess } from './log-file-access';
 import type { LogReadOptions } from './log-options';
 import { findPodLogDir } from './pod-log-layout';
 import { countingAccess } from './testing/counting-access';
@@ -71,15 +72,7 @@ describe('container logs from files', () => {
   it('follows across a rotation without losing what was written before the rename', async () => {
     const path = join(cdir, '0.log');
     await writeFile(path, line(1));
-    const ac = new AbortController();
-    const pod = await findPodLogDir(localFileAccess(), dir, 'web');
-    const got: string[] = [];
-    const done = (async () => {
-      for await (const w of containerLogs(localFileAccess()).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20, signal: ac.signal })) {
-        got.push(w.bytes.toString());
-        if (got.length === 4) ac.abort();
-      }
-    })();
+    const { got, done } = await following(4);
     await waitFor(() => got.length === 1);
     // Written and rotated between two polls: the kubelet's reader would miss line 2.
     await appendFile(path, line(2));
@@ -91,6 +84,64 @@ describe('container logs from files', () => {
     expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
   });
 
+  it('follows across a rotation that comes between a poll\'s stat and its read: the renamed file\'s bytes, never the new file\'s at the old offset', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, line(1));
+    // The rotation lands just before the follower's next read of the live path, after its stat saw the file grow.
+    const access = rotatingBeforeRead(path, line(3) + line(4));
+    const { got, done } = await following(4, access);
+    await waitFor(() => got.length === 1);
+    access.arm();
+    await appendFile(path, line(2));
+    await done;
+    expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
+  it('reads a tail again when the file is rotated while its tail is found: never lines of one file at the other\'s offsets', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, lines(1, 3));
+    const access = rotatingBeforeRead(path, lines(3, 11));
+    access.arm();
+    expect(await read({ tailLines: 1 }, false, access)).toBe('line 10\n');
+  });
+
+  it('follows a file truncated and written again between two looks from its beginning, not from the old offset', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, line(1));
+    const { got, done } = await following(4);
+    await waitFor(() => got.length === 1);
+    // CRI-O's size cap reopens the file truncated; more than was there before is written before the next look.
+    await writeFile(path, lines(2, 5));
+    await done;
+    expect(got).toEqual(['line 1\n', 'line 2\n', 'line 3\n', 'line 4\n']);
+  });
+
+  it('a follower that has read nothing yet still tells another file under the same identity (a reused inode) from its own', async () => {
+    const path = join(cdir, '0.log');
+    await writeFile(path, lines(1, 3));
+    // A follower far behind meets a new file that took the removed one's inode: same identity, other bytes.
+    const reused = oneInode();
+    const { got, done } = await following(4, reused, { tailLines: 0 });
+    // Its tail found (a look, and one after) and following (a third).
+    await expect.poll(() => reused.looks).toBeGreaterThanOrEqual(3);
+    await writeFile(path, lines(10, 14));
+    await done;
+    expect(got).toEqual(['line 10\n', 'line 11\n', 'line 12\n', 'line 13\n']);
+  });
+
+  it('tells another file under the same identity by the whole last line read, its time in it, not only its last bytes', async () => {
+    const path = join(cdir, '0.log');
+    // The same long content on every line: only the times tell the lines apart.
+    const same = (i: number) => line(i).replace(/line \d+/, 'x'.repeat(200));
+    await writeFile(path, same(1) + same(2));
+    const reused = oneInode();
+    const { got, done } = await following(6, reused);
+    await waitFor(() => got.length === 2);
+    await writeFile(path, [3, 4, 5, 6].map(same).join(''));
+    await done;
+    expect(got).toEqual(Array(6).fill(`${'x'.repeat(200)}\n`));
+  });
+
   it('a follower ends when the container restarts (a newer instance file appears)', async () => {
     await writeFile(join(cdir, '0.log'), line(1));
     const pending = read({ follow: true, pollIntervalMs: 20 });
@@ -99,6 +150,22 @@ describe('container logs from files', () => {
     await new Promise((r) => setTimeout(r, 60));
     await writeFile(join(cdir, '1.log'), line(3));
     expect(await pending).toBe('line 1\nline 2\n');
+  });
+
+  it('a follower ends when its file is removed beside a newer instance\'s (garbage-collected after a restart; it polled for ever)', async () => {
+    await writeFile(join(cdir, '0.log'), line(1));
+    const got: string[] = [];
+    const access = localFileAccess();
+    const pod = await findPodLogDir(access, dir, 'web');
+    const reading = (async () => {
+      for await (const w of containerLogs(access).read({ pod, container: 'app' }, { follow: true, pollIntervalMs: 20 })) got.push(w.bytes.toString());
+    })();
+    await waitFor(() => got.length === 1);
+    // Between two looks: the container restarted and its old instance was removed.
+    await writeFile(join(cdir, '1.log'), line(2));
+    await rm(join(cdir, '0.log'));
+    await reading;
+    expect(got).toEqual(['line 1\n']);
   });
 
   it('a follower ends, saying why, when the pod is deleted and its log folder removed (it polled for ever)', async () => {
@@ -122,3 +189,51 @@ async function waitFor(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error('condition not reached');
 }
+
+/** Follows the container's log, each piece as it comes, until `count` came. */
+async function following(count: number, access: LogFileAccess = localFileAccess(), options: LogReadOptions = {}): Promise<{ got: string[]; done: Promise<void> }> {
+  const ac = new AbortController();
+  const pod = await findPodLogDir(access, dir, 'web');
+  const got: string[] = [];
+  const done = (async () => {
+    for await (const w of containerLogs(access).read({ pod, container: 'app' }, { ...options, follow: true, pollIntervalMs: 20, signal: ac.signal })) {
+      got.push(w.bytes.toString());
+      if (got.length === count) ac.abort();
+    }
+  })();
+  return { got, done };
+}
+
+/** This machine's files, where once armed the next read of `path` finds it rotated first: renamed, a new file holding `next`. */
+function rotatingBeforeRead(path: string, next: string): LogFileAccess & { arm(): void } {
+  let armed = false;
+  const local = localFileAccess();
+  return {
+    ...local,
+    async *read(p, offset, length) {
+      if (armed && p === path) {
+        armed = false;
+        await rename(path, `${path}.20260101-100000`);
+        await writeFile(path, next);
+      }
+      yield* local.read(p, offset, length);
+    },
+    arm: () => void (armed = true),
+  };
+}
+
+/** This machine's files, every one under one identity (as a new file that took a removed one's inode), counting the looks. */
+function oneInode(): LogFileAccess & { looks: number } {
+  const local = localFileAccess();
+  const access = {
+    ...local,
+    looks: 0,
+    async stat(p: string) {
+      access.looks++;
+      const s = await local.stat(p);
+      return s && { ...s, identity: 'one inode' };
+    },
+  };
+  return access;
+}
+

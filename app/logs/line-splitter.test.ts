@@ -19,4 +19,11 @@ describe('LineSplitter', () => {
     for (const l of s.push(Buffer.from('\n'))) lines += l.length;
     expect(lines).toBe(64 * 1024 * 1024 + 1);
   });
+
+  it('hands on a line that never ends as soon as more than maxHeld bytes of it are held', () => {
+    const s = new LineSplitter(100);
+    const out = [...s.push(Buffer.alloc(60, 0x61)), ...s.push(Buffer.alloc(60, 0x62)), ...s.push(Buffer.from('c\nd'))].map(String);
+    expect(out).toEqual(['a'.repeat(60) + 'b'.repeat(60), 'c\n']);
+    expect(String(s.takeRest())).toBe('d');
+  });
 });

@@ -115,4 +115,19 @@ describe('container logs on a node over SSH', () => {
     const missing = await remote.stat(join(odd, 'nothing; echo INJECTED'));
     expect(missing).toBeUndefined();
   });
+
+  it('waits for a session when sshd has as many open as its MaxSessions allows (many follows on one connection)', async () => {
+    const narrow = await startSshHarness({ address: '127.0.0.5', sshdOptions: { MaxSessions: '2' } });
+    try {
+      const conn = await openSshConnection(harnessTarget(narrow, narrow.root), { prompter: scriptedPrompter() });
+      conns.push(conn);
+      const remote = nodeFileAccess(async () => conn.channels, { node: 'target', sudo: false });
+      // Twenty looks at once, as twenty followers polling together.
+      const looks = await Promise.all(Array.from({ length: 20 }, () => remote.stat(join(cdir, '0.log'))));
+      expect(looks.map((l) => l?.size)).toEqual(Array(20).fill(50 * 1024 * 1024 + lines(510, 520).length));
+    } finally {
+      await narrow.stop();
+    }
+  }, 60_000);
 });
+

@@ -4,7 +4,7 @@
  * argument is quoted as one word; the paths themselves are built only from names pod-log-layout.ts checked.
  * Only the bytes asked for cross the link: a tail moves a few chunks from the end, never the file.
  */
-import type { NodeChannels } from '../ssh/node-channels';
+import { OPEN_CONNECT_FAILED, type ChannelOpenError, type ExecChannel, type NodeChannels } from '../ssh/node-channels';
 import { RemoteRunError, runRemote, shellQuote } from '../ssh/remote-exec';
 import { LogAccessError, type LogFileAccess } from './log-file-access';
 
@@ -28,6 +28,28 @@ const checkPath = (p: string) => {
   return p;
 };
 
+/** How long a command waits in all for sshd to take one more session on the connection. */
+const SESSION_WAIT_MS = 10_000;
+
+/**
+ * Starts a command. sshd refuses a session past its MaxSessions (10 by default) on one connection, which
+ * followers polling together reach: their commands are short, so the refusal is waited out.
+ */
+async function execWaiting(channels: NodeChannels, command: string, where: string): Promise<ExecChannel> {
+  for (let waited = 0, delay = 10; ; waited += delay, delay = Math.min(delay * 2, 500)) {
+    try {
+      return await channels.exec(command);
+    } catch (err) {
+      // sshd refuses a session it has no room for as "open failed" (connect failed): for a session, nothing else.
+      if ((err as ChannelOpenError).reason !== OPEN_CONNECT_FAILED) throw err;
+      if (waited >= SESSION_WAIT_MS) {
+        throw new LogAccessError(`sshd on ${where} took no more sessions on the connection for ${SESSION_WAIT_MS / 1000} s (its MaxSessions)`, 'Follow fewer logs of this node at once, or raise MaxSessions in sshd_config on the node.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: NodeFileAccessOptions): LogFileAccess {
   const where = `node ${options.node}`;
   const failure = (what: string, stderr: string, code: number | null, command: string): LogAccessError => {
@@ -44,7 +66,8 @@ export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: N
     const command = nodeCommand(argv, options.sudo);
     options.announce?.(command);
     try {
-      return { command, ...(await runRemote(await channels(), command, { maxStdoutBytes: 16 << 20 })) };
+      const ch = await channels();
+      return { command, ...(await runRemote({ ...ch, exec: (c) => execWaiting(ch, c, where) }, command, { maxStdoutBytes: 16 << 20 })) };
     } catch (err) {
       if (err instanceof RemoteRunError) throw new LogAccessError(`cannot ${what} on ${where}: ${err.message}`, `Run \`${command}\` on the node to see why.`);
       throw err;
@@ -75,7 +98,7 @@ export function nodeFileAccess(channels: () => Promise<NodeChannels>, options: N
       const argv = ['dd', `if=${checkPath(path)}`, 'iflag=skip_bytes,count_bytes', `skip=${offset}`, `count=${length}`, 'bs=65536', 'status=none'];
       const command = nodeCommand(argv, options.sudo);
       options.announce?.(command);
-      const ch = await (await channels()).exec(command);
+      const ch = await execWaiting(await channels(), command, where);
       let stderr = '';
       ch.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       // The exit status may come after the data ends: wait for the channel to close before judging it.

@@ -19,9 +19,11 @@ async function* tagged(logs: ContainerLogs, pod: PodLogDir, container: string, p
 }
 
 export async function* readPodLogs(logs: ContainerLogs, pod: PodLogDir, containers: string[], previous: boolean, options: LogReadOptions, order: ContainerOrder): AsyncGenerator<PodLogLine> {
-  const sources = containers.map((c) => tagged(logs, pod, c, previous, options));
+  const stop = new AbortController();
+  const read = { ...options, signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal };
+  const sources = containers.map((c) => tagged(logs, pod, c, previous, read));
   // kubectl follows several containers at once and prints lines as they come.
-  if (options.follow && sources.length > 1) return yield* asTheyArrive(sources);
+  if (options.follow && sources.length > 1) return yield* asTheyArrive(sources, stop);
   if (order === 'sequential' || sources.length === 1) {
     for (const s of sources) yield* s;
     return;
@@ -45,8 +47,12 @@ async function* byTime(sources: AsyncGenerator<PodLogLine>[]): AsyncGenerator<Po
   }
 }
 
-/** Several followed logs as one, each line as it comes (and every source ended when the reader stops). */
-export async function* asTheyArrive<T>(sources: AsyncGenerator<T>[]): AsyncGenerator<T> {
+/**
+ * Several followed logs as one, each line as it comes. When it ends early (one source failed, the reader
+ * stopped) `stop` aborts the sources' reads: a source's return waits for its pending next, which for a quiet
+ * container's follow would be its next line, so the failure was never told.
+ */
+export async function* asTheyArrive<T>(sources: AsyncGenerator<T>[], stop: AbortController): AsyncGenerator<T> {
   const pending = new Map(sources.map((s, i) => [i, s.next().then((r) => ({ i, r }))]));
   try {
     while (pending.size) {
@@ -59,6 +65,7 @@ export async function* asTheyArrive<T>(sources: AsyncGenerator<T>[]): AsyncGener
       yield r.value;
     }
   } finally {
-    await Promise.all(sources.map((s) => s.return(undefined)));
+    stop.abort();
+    await Promise.allSettled(sources.map((s) => s.return(undefined)));
   }
 }

@@ -17,6 +17,21 @@ export interface TailStart {
   newlines: number;
   /** The bytes [start, size), when they were no more than KEEP_BYTES (a node then needs no second read). */
   bytes?: Buffer;
+  /** With `bytes`, the raw line that ends at `start` (checkBytes): a follower checks it is still there. */
+  before?: Buffer;
+}
+
+/**
+ * The most a follower reads again to check that the bytes before its offset are still those it read
+ * (container-logs.ts): the raw line they end, whose timestamp makes it one of a kind, or this much of its end.
+ */
+const CHECK_MAX = 64 * 1024;
+
+/** The check bytes after `more` was read following `held` (the check bytes so far): the raw line holding the last byte. */
+export function checkBytes(held: Buffer, more: Buffer): Buffer {
+  const nl = more.length >= 2 ? more.lastIndexOf(0x0a, more.length - 2) : -1;
+  const line = nl >= 0 ? more.subarray(nl + 1) : Buffer.concat([held, more]);
+  return Buffer.from(line.subarray(-CHECK_MAX));
 }
 
 /** The most of the tail's bytes held to hand back: beyond it, the tail is read again as it streams. */
@@ -30,7 +45,11 @@ export async function findTailStart(access: LogFileAccess, path: string, size: n
   /** The chunks read, newest first, while they fit KEEP_BYTES; undefined once they do not. */
   let kept: Buffer[] | undefined = [];
   let keptBytes = 0;
-  const withBytes = (t: TailStart, from: number): TailStart => (kept ? { ...t, bytes: Buffer.concat(kept.reverse()).subarray(from) } : t);
+  const withBytes = (t: TailStart, from: number): TailStart => {
+    if (!kept) return t;
+    const all = Buffer.concat(kept.reverse());
+    return { ...t, bytes: all.subarray(from), before: checkBytes(Buffer.alloc(0), all.subarray(0, from)) };
+  };
   while (end > 0) {
     const start = Math.max(0, end - chunk);
     const buf = await readRange(access, path, start, end - start);

@@ -23,4 +23,9 @@ describe('TextLines', () => {
     expect(line!.length).toBeLessThan(100);
     expect(t.push(Buffer.from('next\n'))).toEqual(['next']);
   });
+
+  it('cuts a long line before a character made of two UTF-16 units, never between them (a lone half shows as garbage)', () => {
+    const t = new TextLines(3);
+    expect(t.push(Buffer.from('ab\u{1F600}cd\n'))).toEqual(['ab … [line cut: 4 more characters not shown]']);
+  });
 });

@@ -44,8 +44,11 @@ export class TextLines {
     let text = this.decoder.decode(Buffer.concat(this.parts));
     let cutChars = 0;
     if (text.length > this.maxChars) {
-      cutChars = text.length - this.maxChars;
-      text = text.slice(0, this.maxChars);
+      // Not between the two halves of a character outside the BMP (an emoji): a lone half is no character.
+      const high = text.charCodeAt(this.maxChars - 1);
+      const at = high >= 0xd800 && high <= 0xdbff ? this.maxChars - 1 : this.maxChars;
+      cutChars = text.length - at;
+      text = text.slice(0, at);
     }
     if (cutChars || this.dropped) text += ` … [line cut: ${cutChars ? `${cutChars} more characters` : ''}${cutChars && this.dropped ? ' and ' : ''}${this.dropped ? `${this.dropped} more bytes` : ''} not shown]`;
     this.parts = [];

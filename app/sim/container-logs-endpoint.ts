@@ -132,9 +132,15 @@ export async function serveContainerLogs(res: ServerResponse, url: URL, store: P
   try {
     for (let r = first; !r.done && !left.signal.aborted; r = await lines.next()) {
       if (!res.write(r.value.bytes)) {
+        // Each wait takes its listeners off again: a long follow to a slow reader waits many times.
         await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          left.signal.addEventListener('abort', () => resolve(), { once: true });
+          const done = () => {
+            res.off('drain', done);
+            left.signal.removeEventListener('abort', done);
+            resolve();
+          };
+          res.once('drain', done);
+          left.signal.addEventListener('abort', done, { once: true });
         });
       }
     }

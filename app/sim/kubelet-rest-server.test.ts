@@ -1,7 +1,10 @@
 // The simulated kubelet's HTTPS API served directly (no SSH): what each endpoint answers, and the
 // kubelet's authentication and authorization answers.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PodObject } from '../pod/pod-tree';
 import { containerUsage, probeCounts } from './container-usage';
@@ -91,6 +94,44 @@ describe('the simulated kubelet HTTPS API', () => {
       expect((await get('/pods', { token: 'good' })).status).toBe(401);
     } finally {
       rest.setAuthorizer('ok');
+    }
+  });
+
+  it('follows a log for a reader that holds it back without gathering a listener per wait on the follow\'s end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ns-simlogs-'));
+    const withLogs = await startKubeletRest(store, 'n1', { tokens: { good: 'alice' }, logDir: dir });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const pod = store.list().find((p) => ((p.status as PodObject).containerStatuses as PodObject[] | undefined)?.some((c) => (c.state as PodObject).running))!;
+      const { namespace, name, uid } = pod.metadata as { namespace: string; name: string; uid: string };
+      const container = String(((pod.status as PodObject).containerStatuses as PodObject[]).find((c) => (c.state as PodObject).running)!.name);
+      await mkdir(join(dir, `${namespace}_${name}_${uid}`, container), { recursive: true });
+      const line = `2026-01-01T10:00:00.000000001Z stdout F ${'x'.repeat(200)}\n`;
+      await writeFile(join(dir, `${namespace}_${name}_${uid}`, container, '0.log'), line.repeat(20_000));
+      // Each time the reader is behind, the answer waits for it: many waits over 4 MB.
+      const received = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: withLogs.port, path: `/containerLogs/${namespace}/${name}/${container}?follow=true`, ca: withLogs.certificatePem, headers: { Authorization: 'Bearer good' } }, (res) => {
+          let bytes = 0;
+          res.on('data', (d: Buffer) => {
+            bytes += d.length;
+            if (bytes >= 20_000 * 201) {
+              req.destroy();
+              resolve(bytes);
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(received).toBe(20_000 * 201);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await withLogs.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
