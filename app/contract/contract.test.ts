@@ -108,6 +108,7 @@ describe('handleRequest: progress the contract refuses', () => {
   it('fails its call and stops its work, rather than throwing where the work sent it (a stream, a timer)', async () => {
     let stoppedBecause: unknown;
     const sent: unknown[] = [];
+    const work = new AbortController();
     const result = await handleRequest(
       {
         // Like a journal follow: items sent from a data listener, here a timer's, where a throw would end the process.
@@ -121,7 +122,7 @@ describe('handleRequest: progress the contract refuses', () => {
       },
       'node.journalFollow',
       { nodeId: 'n1', unit: 'kubelet' },
-      { signal: new AbortController().signal, caller: new AbortController().signal, progress: (p) => sent.push(p) },
+      { signal: work.signal, caller: new AbortController().signal, progress: (p) => sent.push(p), stop: (reason) => work.abort(reason) },
     );
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid-output', message: expect.stringMatching(/node\.journalFollow progress: lines\.0\.pid/) } });
     expect(stoppedBecause).toMatchObject({ code: 'invalid-output' });

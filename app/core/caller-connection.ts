@@ -74,6 +74,7 @@ export function openCallerConnection(
     const context = {
       signal: work.signal,
       caller: connection.signal,
+      stop: (reason: unknown) => work.abort(reason),
       progress: (progress: unknown) => {
         if (calls.get(id) === work) send({ type: 'progress', id, progress });
       },

@@ -163,6 +163,25 @@ describe('browser-mode server', () => {
     expect((await get(`/?token=${token}`, { host: `127.0.0.1:${server.port}` })).status).toBe(200);
   });
 
+  it('lets go of a refused upgrade even when the client keeps its side open', async () => {
+    // Upgrade sockets have no HTTP timeouts: each one kept would hold a descriptor of the process for good.
+    const s = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+      s.write(`GET /bridge?token=wrong HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: ${server.origin}\r\nUpgrade: websocket\r\n` +
+        'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    });
+    let answer = '';
+    let failed: string | undefined;
+    s.on('data', (d) => (answer += d));
+    s.on('error', (err: NodeJS.ErrnoException) => (failed = err.code));
+    await expect.poll(() => answer).toMatch(/^HTTP\/1\.1 401 /);
+    // Writing on to a socket the server let go of is refused by the kernel; one it still holds takes the bytes.
+    await expect.poll(() => {
+      if (!s.destroyed) s.write('x');
+      return failed;
+    }).toMatch(/EPIPE|ECONNRESET/);
+    s.destroy();
+  });
+
   it('answers a link with a wrong or no token with a page saying it is not valid and how to get one', async () => {
     const host = { host: `127.0.0.1:${server.port}` };
     for (const path of [`/?token=${token.slice(0, -2)}AA`, '/', `/index.html?token=stale`]) {

@@ -98,7 +98,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     // The HTTP server stops handling an upgraded socket's errors: a client resetting it while it
     // is refused would otherwise end the process.
     socket.on('error', () => socket.destroy());
+    // Let go of the socket once the answer is out: an upgrade socket has no HTTP timeouts, so one whose
+    // client keeps its side open would hold a descriptor for good, and server.close() would wait for it.
     const refuse = (status: number, reason: string) => {
+      socket.once('finish', () => socket.destroy());
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
     };
     // Any local process can send a request target that is no URL ('//['): refused, not thrown.
