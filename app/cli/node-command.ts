@@ -52,7 +52,7 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
   try {
     const source = resolveSource(opts.node, opts.local);
     if (source.kind === 'file') {
-      if (!spec.offline) throw new UsageError(`${spec.name} needs a live node (an ssh destination or unix:SOCKET), not the file ${source.path}`);
+      if (!spec.offline) throw needsLiveNode(spec.name, source.path);
       return await spec.offline(await openOffline(source.path, { from: spec.replays ? 'start' : 'end', ...(opts.at !== undefined ? { at: opts.at } : {}), ...(opts.mask ? { mask: opts.mask } : {}) }), opts);
     }
     if (opts.at !== undefined) throw new UsageError('--at is for recordings; a live node has only its present');
@@ -64,6 +64,10 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
     await conn?.close();
   }
 }
+
+/** A command that reads a node, given a snapshot or recording file. */
+export const needsLiveNode = (command: string, file: string): UsageError =>
+  new UsageError(`${command} needs a live node (an ssh destination or unix:SOCKET), not the file ${file}`);
 
 /** Warns on stderr about fields this version does not know, one line per pod. */
 export function warnUnknownFields(pods: Iterable<ReceivedPod>): void {

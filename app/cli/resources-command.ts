@@ -11,7 +11,8 @@ import { dialPodResources } from '../source/kubelet-node/dial-kubelet-node';
 import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { sessionToNode } from './node-session';
-import { writeStdout } from './node-command';
+import { needsLiveNode, writeStdout } from './node-command';
+import { resolveSource } from './pod-source';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { terminalPrompter } from './terminal-prompter';
 
@@ -21,6 +22,7 @@ const HELP = `usage: nodescope resources NODE [options]
 Reads the kubelet's PodResources API (--socket, default ${POD_RESOURCES_SOCKET}) over SSH: per container
 the devices (resource, device IDs, NUMA nodes), exclusive CPUs and pinned memory, then the node's
 allocatable against what is taken. The socket is root-only: non-root users need --sudo.
+On the node itself, name the socket: nodescope resources unix:${POD_RESOURCES_SOCKET} (or --local PATH).
 
 ${nodeOptionsHelp(OUTPUTS)}`;
 
@@ -35,8 +37,11 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return EXIT.ok;
   }
-  if (opts.local !== undefined) {
-    const client = createPodResourcesClient({ target: opts.local, socketPath: opts.local });
+  // unix:PATH is the PodResources socket on this machine, as --local PATH is (not a host name to look up).
+  const source = resolveSource(opts.node, opts.local);
+  if (source.kind === 'file') return reportFailure('resources', needsLiveNode('resources', source.path));
+  if (source.kind === 'unix') {
+    const client = createPodResourcesClient({ target: source.path, socketPath: source.path });
     try {
       return await print(client, opts.output);
     } catch (err) {
