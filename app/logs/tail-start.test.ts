@@ -3,7 +3,7 @@ import { checkBytes } from './tail-start';
 
 describe('checkBytes', () => {
   it('is the raw line that ends what was read: a line of its own after a whole one, not every line read one by one', () => {
-    let held = Buffer.alloc(0);
+    let held: Buffer = Buffer.alloc(0);
     for (const l of ['T1 stdout F a\n', 'T2 stdout F b\n', 'T3 stdout F c\n']) held = checkBytes(held, Buffer.from(l));
     expect(held.toString()).toBe('T3 stdout F c\n');
   });
