@@ -1,7 +1,7 @@
 // The CLI as installed: `npm install` builds it (the prepare script), bin/nodescope.js runs that build,
 // and falls back to the TypeScript sources, saying so, when the build is missing or older than them.
 // Each case works on a copy of the project, so the real checkout's build is never touched.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,6 +62,16 @@ describe('the nodescope CLI as installed', () => {
     expect(r.stdout).toContain('usage: nodescope decode');
     expect(r.stderr).toMatch(FALLBACK_NOTE);
     expect(r.stderr).toContain('dist/cli is not built');
+  });
+
+  it("runs from the sources with a stderr whose reader is gone: the note is lost, not the run", async () => {
+    const child = spawn(process.execPath, [join(copy, 'bin', 'nodescope.js'), 'decode', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(0);
+    expect(stdout).toContain('usage: nodescope decode');
   });
 
   it('reads a kubelet from the sources too: GetPod over gRPC, loaded the way the unbuilt sources load it', async () => {

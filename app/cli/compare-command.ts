@@ -9,7 +9,7 @@ import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { failureCode, FLEET_HELP, FLEET_OPTIONS, readSources, sourceIds } from './fleet-sources';
 import { matrixText } from './matrix-text';
-import { exitQuietlyOnEpipe, writeStdout } from './node-command';
+import { writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 
 const OUTPUTS = ['text', 'json', 'csv'] as const;
@@ -31,7 +31,6 @@ export async function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return EXIT.ok;
     }
-    exitQuietlyOnEpipe();
     const results = await readSources(sourceIds(opts, 2, 'compare'), opts, 'compare');
     const inputs = results.map((r): MatrixInput => ('error' in r ? { id: r.id, error: r.error instanceof Error ? r.error.message : String(r.error) } : r));
     const matrix = buildWorkloadMatrix(inputs);

@@ -149,10 +149,6 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     return reportFailure('diff', err, true);
   }
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
-    throw err;
-  });
   try {
     const extra = (opts.extraValues.ignore as string[] | undefined) ?? [];
     for (const path of extra) parsePattern(path);

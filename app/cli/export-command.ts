@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { writeSnapshotSidecar, type PodFileProvenance } from '../snapshot/snapshot-provenance';
 import { runNodeCommand, type NodeCommandSpec } from './node-command';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { UsageError } from './usage-error';
 import type { ListFormat } from './pod-output';
 import { printPodList, printPodTrees } from './print-pod-list';
@@ -61,8 +62,8 @@ const spec: NodeCommandSpec = {
       if (interrupt.signal.aborted) process.exit(128 + constants.signals[signal]);
       interrupt.abort(signal);
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    // A terminal that goes away (SIGHUP) stops it as Ctrl-C does: its default would leave the temporary file.
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     try {
       const result = await printPodList(client, { ...options, file, replace: opts.extraValues.force === true, signal: interrupt.signal });
       writtenCode = result.code;

@@ -9,7 +9,7 @@ import type { LogFileAccess } from '../logs/log-file-access';
 import type { LogReadOptions } from '../logs/log-options';
 import type { PodLogLine } from '../logs/pod-logs';
 import { EXIT } from './exit-codes';
-import { exitQuietlyOnEpipe, writeStdout } from './node-command';
+import { writeStdout } from './node-command';
 import { nodeOptionsHelp, parseNodeArgs } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration, resolveSource } from './pod-source';
@@ -129,7 +129,6 @@ export async function run(argv: string[]): Promise<number> {
     // The problem and where the options are, not the whole help: it is long.
     return reportFailure('logs', err, true);
   }
-  exitQuietlyOnEpipe();
   const v = opts.extraValues;
   const stop = new AbortController();
   const onSignal = () => stop.abort();

@@ -2,6 +2,7 @@
 // so `nodescope decode` does not pay for ssh2 or grpc start-up. The summaries live here so that
 // `nodescope --help` loads none of them.
 import { EXIT } from './exit-codes';
+import { handleOutputFailures } from './output-failures';
 import { printError } from './terminal-text';
 
 type Command = { run(argv: string[]): Promise<number> };
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   return (await command.load()).run(rest);
 }
 
+handleOutputFailures();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -48,7 +48,6 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
     console.log(helpText(spec));
     return EXIT.ok;
   }
-  exitQuietlyOnEpipe();
   let conn: KubeletConnection | undefined;
   try {
     const source = resolveSource(opts.node, opts.local);
@@ -64,14 +63,6 @@ export async function runNodeCommand(spec: NodeCommandSpec, argv: string[]): Pro
   } finally {
     await conn?.close();
   }
-}
-
-/** `nodescope pods NODE | head`: a reader that stops early is normal, not a crash. */
-export function exitQuietlyOnEpipe(): void {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
-    throw err;
-  });
 }
 
 /** Warns on stderr about fields this version does not know, one line per pod. */

@@ -1,7 +1,8 @@
 // A large list printed by the built CLI on worker threads: the same bytes as printing its pods one by one,
 // with a pod that does not decode left out and reported, and a newer kubelet's field warned about, each
 // named by its place in the whole list.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
@@ -68,6 +69,24 @@ describe('a large list printed on worker threads', () => {
     expect(onWorkers(r.files)).toBe(true);
     // Compared whole, not element by element (22 MB).
     expect((await readFile(file)).equals(podBytesListToKubectl(pods).bytes)).toBe(true);
+  });
+
+  it('a --file on a full disk: says so, exit 2, no temporary file left and no stack trace', async () => {
+    // A real full disk: a 64 KiB tmpfs, far smaller than the list; the write fails while workers print.
+    const small = join(dir, 'small-disk');
+    await mkdir(small);
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]).status).toBe(0);
+    try {
+      const file = join(small, 'export.json');
+      const r = await exportNode('--file', file);
+      expect(r.stderr).toContain(`cannot write ${file}: the disk is full`);
+      expect(r.stderr).not.toMatch(/^\s+at |ENOSPC/m);
+      expect(r.code).toBe(EXIT.usage);
+      expect(onWorkers(r.files)).toBe(true);
+      expect(await readdir(small)).toEqual([]);
+    } finally {
+      spawnSync('umount', [small]);
+    }
   });
 
   it('prints a small list here, without starting a worker', async () => {

@@ -181,13 +181,13 @@ export class ParallelPodPrinter {
       answer.then(
         (b) => {
           if (this.closed) return;
-          this.printer.addPrinted(b.part, b.pods, b.printed, b.errors.map((args) => new PodDecodeError(...args)));
-          for (const line of b.warnings) this.warn(line);
-          // Written (the sink copies or writes at once): the buffers go back to be printed and read into again.
-          const part = b.part.buffer as ArrayBuffer;
-          if (!from) this.sparePart = part;
-          else if (this.workers.includes(from)) from.worker.postMessage({ spare: part } satisfies ToPrintWorker, [part]);
-          this.spareInputs.push(b.input.buffer as ArrayBuffer);
+          try {
+            if (!this.failure) this.addPart(b, from);
+          } catch (err) {
+            // The sink failed (a --file on a full disk): a failure of the printing like a worker's, which stops the
+            // reading at its next wait. Thrown out of this chain, nobody would await it before the list's end.
+            this.failure = { err };
+          }
           this.done();
         },
         (err: unknown) => {
@@ -196,6 +196,17 @@ export class ParallelPodPrinter {
         },
       ),
     );
+  }
+
+  /** Adds a printed batch to the List, in its turn, and hands its buffers back to be printed and read into again. */
+  private addPart(b: PrintedBatch, from: PrintWorker | null): void {
+    this.printer.addPrinted(b.part, b.pods, b.printed, b.errors.map((args) => new PodDecodeError(...args)));
+    for (const line of b.warnings) this.warn(line);
+    // Written (the sink copies or writes at once): the buffers go back.
+    const part = b.part.buffer as ArrayBuffer;
+    if (!from) this.sparePart = part;
+    else if (this.workers.includes(from)) from.worker.postMessage({ spare: part } satisfies ToPrintWorker, [part]);
+    this.spareInputs.push(b.input.buffer as ArrayBuffer);
   }
 
   private done(): void {

@@ -8,7 +8,7 @@ import { reportFailure } from './cli-failure';
 import { EXIT } from './exit-codes';
 import { failureCode, FLEET_HELP, FLEET_OPTIONS, namesSeveralSources, readSources, sourceIds } from './fleet-sources';
 import { printFleetPods } from './fleet-pods-output';
-import { exitQuietlyOnEpipe, noteMask, reportUndecodable, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
+import { noteMask, reportUndecodable, runNodeCommand, warnUnknownFields, writeStdout, type NodeCommandSpec } from './node-command';
 import { parseNodeArgs, type NodeCommandOptions } from './node-options';
 import { listPodsWithProgress } from './list-pods-with-progress';
 import type { ListFormat } from './pod-output';
@@ -73,7 +73,6 @@ async function runFleet(argv: string[]): Promise<number> {
     const opts = await parseNodeArgs(argv, spec.outputs, OPTIONS);
     const selection = parseSelection(opts.extraValues, opts.mask);
     checkTableOutput(opts.output);
-    exitQuietlyOnEpipe();
     const results = await readSources(sourceIds(opts, 1, 'pods'), opts, 'pods');
     // A table is always in namespace/name order; a list keeps each node's own order unless asked otherwise.
     const select = isTableOutput(opts.output) ? (pods: PodTree[]) => selectPods(pods, selection) : selector(selection);

@@ -23,6 +23,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `nodescope record SOURCE --file FILE`, sent `signal` once its stderr shows `when`. */
+function recordUntil(source: string, file: string, when: RegExp, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'record', source, '--file', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let sent = false;
+  return new Promise((done) => {
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (when.test(stderr) && !sent) sent = child.kill(signal);
+    });
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
 describe('nodescope record on a local socket', () => {
   it('writes the recording private to the user (0600) under the usual umask 022', async () => {
     const file = join(dir, 'private.recording');
@@ -36,23 +50,23 @@ describe('nodescope record on a local socket', () => {
     const initializing = await startSimulatedKubelet({ socketPath: join(dir, 'initializing.sock'), pods: 3, initializingMs: 120_000 });
     try {
       const file = join(dir, 'never.recording');
-      const child = spawn(process.execPath, [BIN, 'record', socketOf(initializing), '--file', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      let interrupted = false;
-      const code = await new Promise<number | null>((done) => {
-        child.stderr.on('data', (d: Buffer) => {
-          stderr += d.toString();
-          // The kubelet said it is initializing: the recorder is running and waiting for the first list.
-          if (/initializing; retrying/.test(stderr) && !interrupted) interrupted = child.kill('SIGINT');
-        });
-        child.on('close', (c) => done(c));
-      });
+      // The kubelet said it is initializing: the recorder is running and waiting for the first list.
+      const { code, stderr } = await recordUntil(socketOf(initializing), file, /initializing; retrying/, 'SIGINT');
       expect(code, stderr).toBe(128 + 2);
       expect(stderr).toMatch(/stopped by SIGINT before the node's pods were listed: nothing was recorded and no file was written/);
       expect(existsSync(file)).toBe(false);
     } finally {
       await initializing.stop();
     }
+  });
+
+  it('a terminal that goes away (SIGHUP) stops the recording as Ctrl-C does: the end written, exit 0', async () => {
+    const file = join(dir, 'hangup.recording');
+    const { code, stderr } = await recordUntil(socketOf(sim), file, /recording \d+ pods/, 'SIGHUP');
+    expect(code, stderr).toBe(EXIT.ok);
+    expect(stderr).toMatch(/stopped: recorded \d+ events \(\d+ bytes\) to /);
+    const opened = await nodescope(['pods', file]);
+    expect(opened.code, opened.stderr).toBe(EXIT.ok);
   });
 
   it('a disk full during the initial set: exit 6, says nothing was recorded, and leaves no file that cannot be opened', async () => {

@@ -23,6 +23,7 @@ import type { NodeCommandOptions } from './node-options';
 import { UsageError } from './usage-error';
 import { parseDuration } from './pod-source';
 import { printError } from './terminal-text';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { stateLine } from './watch-command';
 
 
@@ -80,8 +81,7 @@ const spec: NodeCommandSpec = {
         if (stopping) return;
         stopping = true;
         clearTimeout(timer);
-        process.off('SIGINT', interrupted);
-        process.off('SIGTERM', interrupted);
+        for (const signal of STOP_SIGNALS) process.off(signal, interrupted);
         void (async () => {
           await watch.close();
           await capture?.drain();
@@ -102,8 +102,7 @@ const spec: NodeCommandSpec = {
         })();
       };
       const interrupted = (signal: NodeJS.Signals) => stop(EXIT.ok, undefined, signal);
-      process.on('SIGINT', interrupted);
-      process.on('SIGTERM', interrupted);
+      for (const signal of STOP_SIGNALS) process.on(signal, interrupted);
       /** Events that arrive while the initial set is being written wait here, with their arrival times. */
       let early: RecordingEvent[] = [];
       let capture: CrashLogCapture | undefined;

@@ -93,6 +93,15 @@ describe('nodescope sim', () => {
     }
   });
 
+  it('stops on SIGHUP (its terminal closed) as on Ctrl-C: the socket removed, exit 0', async () => {
+    const socket = join(dir, 'hangup.sock');
+    const sim = await startSim(['--socket', socket, '--pods', '1']);
+    sim.child.kill('SIGHUP');
+    expect(await sim.exited).toBe(0);
+    expect(sim.output().stdout).toMatch(/stopped on SIGHUP/);
+    expect(() => statSync(socket)).toThrow();
+  });
+
   it('refuses a socket path that a running server uses', async () => {
     const socket = join(dir, 'busy.sock');
     const first = await startSim(['--socket', socket, '--pods', '1']);

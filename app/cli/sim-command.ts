@@ -11,6 +11,7 @@ import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubelet, ty
 import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { EXIT } from './exit-codes';
 import { fleetOptions, serveFleetUntilSignal, type SimFleetCliOptions } from './sim-fleet-command';
 import { UsageError } from './usage-error';
@@ -20,7 +21,7 @@ const HELP = `usage: nodescope sim --socket PATH [options]
        nodescope sim --nodes N --socket-dir DIR [options]
 
 Serves generated pods over the kubelet's node-local Pods API on a UNIX socket (mode 0600) until
-interrupted (Ctrl-C or SIGTERM), then removes the socket.
+interrupted (Ctrl-C, SIGTERM, or SIGHUP when its terminal closes), then removes the socket.
 
 options:
   --socket PATH                  the UNIX socket to serve on; its directory must exist
@@ -178,14 +179,13 @@ function options(argv: string[]): SimCliOptions | 'help' {
 }
 
 /**
- * The first SIGINT or SIGTERM, caught so the sim can remove its sockets. `release` gives the signals
- * back to Node's default (exit) once the sim no longer waits for them, so none is ever ignored.
+ * The first SIGINT, SIGTERM or SIGHUP (its terminal closed), caught so the sim can remove its sockets. `release`
+ * gives the signals back to Node's default (exit) once the sim no longer waits for them, so none is ever ignored.
  */
 function catchStopSignal(): { received: Promise<NodeJS.Signals>; release: () => void } {
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   const release = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   };
   const received = new Promise<NodeJS.Signals>((resolve) => {
     onSignal = (signal) => {
@@ -193,8 +193,7 @@ function catchStopSignal(): { received: Promise<NodeJS.Signals>; release: () => 
       resolve(signal);
     };
   });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return { received, release };
 }
 

@@ -5,6 +5,7 @@
  */
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
+import { cleanUpOnStopSignal } from '../process/stop-signals';
 import type { HostKeyAnswer, SshPrompter } from '../ssh/ssh-prompter';
 import { terminalLine, terminalText } from './terminal-text';
 
@@ -23,7 +24,7 @@ function openTerminal(): Terminal | null {
 }
 
 /**
- * Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-C / Ctrl-D. The prompt
+ * Reads one line; with `hidden`, nothing is echoed (passphrases). null on Ctrl-D; Ctrl-C interrupts. The prompt
  * may come from the server (keyboard-interactive): its control characters are shown, not sent.
  */
 function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string | null> {
@@ -33,7 +34,11 @@ function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string 
   t.input.resume();
   return new Promise((resolve) => {
     let text = '';
+    // A kill (or the terminal's hangup) during the question must not leave the terminal without echo: the
+    // question ends unanswered and the terminal is restored before the signal ends the process.
+    const release = cleanUpOnStopSignal(() => finish(null));
     const finish = (value: string | null) => {
+      release();
       t.input.off('data', onData);
       t.input.setRawMode(false);
       t.input.pause();
@@ -43,7 +48,14 @@ function readLine(t: Terminal, prompt: string, hidden: boolean): Promise<string 
     const onData = (chunk: Buffer) => {
       for (const ch of chunk.toString('utf8')) {
         if (ch === '\r' || ch === '\n') return finish(text);
-        if (ch === '\u0003' || ch === '\u0004') return finish(null);
+        if (ch === '\u0004') return finish(null);
+        if (ch === '\u0003') {
+          // Raw mode turned Ctrl-C into a character: it interrupts the command, as it does ssh at its prompt,
+          // rather than go on as a declined question to a failed login. The signal's clean-up (above) ends the
+          // question, once the signal is taken: a command that handles SIGINT sees the question end after it.
+          t.input.off('data', onData);
+          return void process.kill(process.pid, 'SIGINT');
+        }
         if (ch === '\u007f' || ch === '\b') {
           if (text && !hidden) t.output.write('\b \b');
           text = text.slice(0, -1);

@@ -105,6 +105,20 @@ describe('nodescope ui', () => {
     expect(existsSync(page)).toBe(false);
   }, 60_000);
 
+  it('a terminal that closes (SIGHUP) stops it as Ctrl-C does: the launch page with the token does not stay', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'ns-ui-open-'));
+    const args = join(bin, 'args.txt');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${args}\n`, { mode: 0o755 });
+    const ui = startUi(['--no-demo'], { DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
+    await ui.url;
+    await expect.poll(() => (existsSync(args) ? readFileSync(args, 'utf8') : ''), { timeout: 10_000 }).toMatch(/^file:/);
+    const page = fileURLToPath(readFileSync(args, 'utf8').trim());
+    expect(existsSync(page)).toBe(true);
+    ui.child.kill('SIGHUP');
+    expect(await ui.exited).toBe(0);
+    expect(existsSync(dirname(page))).toBe(false);
+  }, 60_000);
+
   it('adds the hosts a pattern matches and the sockets named, instead of the demo node', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ns-ui-hosts-'));
     const config = join(dir, 'ssh_config');

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { createHost } from '../host/host';
 import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
+import { STOP_SIGNALS } from '../process/stop-signals';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
 import { formatSize, MemoryBudgetSchema, parseSize, type AddNodeSpec } from '../contract';
@@ -120,7 +121,7 @@ function expandHosts(pattern: string, sshConfig: string | undefined): string[] {
   }
 }
 
-/** Runs until SIGINT/SIGTERM; resolves with the exit code. */
+/** Runs until SIGINT, SIGTERM or SIGHUP; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
   let options: { port?: number; open: boolean; demo: boolean; sshConfig?: string; memoryBudget?: number; rowsOnlyAbove?: number; files: string[]; nodes: AddNodeSpec[] };
   try {
@@ -189,10 +190,10 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
 
-  // Listening before the URL is out: a stop that comes right after it still closes everything.
+  // Listening before the URL is out: a stop that comes right after it still closes everything. The terminal
+  // it runs in closing (SIGHUP) stops it too, or the launch page with the token would stay on disk.
   const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    for (const signal of STOP_SIGNALS) process.once(signal, () => resolve());
   });
   console.log(`Nodescope is running at ${server.url}`);
   console.log('Open that exact URL (it carries the access token). Press Ctrl-C to stop.');

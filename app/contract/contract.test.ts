@@ -104,6 +104,31 @@ describe('handleRequest', () => {
   });
 });
 
+describe('handleRequest: progress the contract refuses', () => {
+  it('fails its call and stops its work, rather than throwing where the work sent it (a stream, a timer)', async () => {
+    let stoppedBecause: unknown;
+    const sent: unknown[] = [];
+    const result = await handleRequest(
+      {
+        // Like a journal follow: items sent from a data listener, here a timer's, where a throw would end the process.
+        'node.journalFollow': (_input, call) =>
+          new Promise((_, reject) => {
+            setImmediate(() => call.progress({ lines: [{ message: 'ok' }] }));
+            setImmediate(() => call.progress({ lines: [{ message: 'bad', pid: 1e20 }] }));
+            setImmediate(() => call.progress({ lines: [{ message: 'after' }] }));
+            call.signal.addEventListener('abort', () => reject((stoppedBecause = call.signal.reason)));
+          }),
+      },
+      'node.journalFollow',
+      { nodeId: 'n1', unit: 'kubelet' },
+      { signal: new AbortController().signal, caller: new AbortController().signal, progress: (p) => sent.push(p) },
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-output', message: expect.stringMatching(/node\.journalFollow progress: lines\.0\.pid/) } });
+    expect(stoppedBecause).toMatchObject({ code: 'invalid-output' });
+    expect(sent).toEqual([{ lines: [{ message: 'ok' }] }]);
+  });
+});
+
 describe('fake bridge', () => {
   it('answers through the same validation and delivers valid events only', async () => {
     const bridge = createFakeBridge({ 'pods.rows': () => ({ seq: 3, rows: [row] }) });

@@ -32,16 +32,37 @@ export async function handleRequest(
   input: unknown,
   call: CallContext = detachedCall(),
 ): Promise<RequestResult> {
+  let forward: (() => void) | undefined;
   try {
     const valid = validateRequest(name, input);
     const requestName = name as RequestName;
     const handler = handlers[requestName] as ((input: unknown, call: CallContext) => unknown) | undefined;
     if (!handler) return { ok: false, error: { code: 'not-implemented', message: `${requestName} is not available here.` } };
-    const output = await handler(valid, { ...call, progress: (p) => call.progress(validateProgress(requestName, p)) });
+    // Progress the contract refuses (an app bug, or what a node sent) fails its call and stops its work. It
+    // must not throw where the work sent it: from a stream's data listener or a timer, that ends the process.
+    // (One controller the caller's signal is forwarded to: AbortSignal.any cost kilobytes per call.)
+    const work = new AbortController();
+    forward = () => work.abort(call.signal.reason);
+    if (call.signal.aborted) forward();
+    else call.signal.addEventListener('abort', forward, { once: true });
+    let refuse!: (err: unknown) => void;
+    const refused = new Promise<never>((_, reject) => (refuse = reject));
+    const progress = (p: unknown) => {
+      if (work.signal.aborted) return;
+      try {
+        call.progress(validateProgress(requestName, p));
+      } catch (err) {
+        work.abort(err);
+        refuse(err);
+      }
+    };
+    const output = await Promise.race([handler(valid, { ...call, signal: work.signal, progress }), refused]);
     return { ok: true, value: validateOutput(requestName, output) };
   } catch (err) {
     // Whatever the work threw on its way out (an AbortError, a closed stream), a cancelled call was cancelled.
     if (call.signal.aborted && !(err instanceof ContractError && err.code === 'cancelled')) return errorResult(new ContractError('cancelled', CANCELLED_BY_CALLER));
     return errorResult(err);
+  } finally {
+    if (forward) call.signal.removeEventListener('abort', forward);
   }
 }

@@ -92,6 +92,17 @@ describe('a window\'s calls', () => {
     expect(a.frames.filter((f) => f.type === 'response')).toEqual([]);
   });
 
+  it('starts nothing a window asks for once it went away', async () => {
+    const { core, node, jobs } = hubWithFile(10);
+    const a = windowOf(core);
+    a.connection.close();
+    expect(a.connection.receive({ type: 'request', id: 1, name: 'mask.preview', input: { nodeId: node.id, mask: 'status' } })).toBe(true);
+    expect(a.connection.receive({ type: 'request', id: 2, name: 'pods.watch', input: { nodeId: node.id } })).toBe(true);
+    expect(jobs).toEqual([]);
+    // Its calls would not be answered anyway, but a subscription would have gone on for nobody.
+    expect(a.frames).toEqual([]);
+  });
+
   it('refuses what is no call frame, and answers a bad request naming the field', async () => {
     const { core } = hubWithFile(1);
     const a = windowOf(core);
@@ -126,5 +137,24 @@ describe('the caller\'s Bridge over a connection', () => {
     await expect(preview).rejects.toMatchObject({ code: 'cancelled' });
     expect(seen.length).toBeGreaterThan(0);
     await expect.poll(() => jobs[1]!.outcome).toBe('cancelled');
+  });
+});
+
+describe('a window that never ends its calls', () => {
+  it('is refused more than its limit of open calls with an error saying so, and served again once some end', async () => {
+    const { core, node } = hubWithFile(1);
+    const frames: ServerFrame[] = [];
+    const { receive } = openCallerConnection(core, (frame) => frames.push(frame), () => {}, { maxOpenCalls: 2 });
+    const watch = (id: number) => receive({ type: 'request', id, name: 'pods.watch', input: { nodeId: node.id } });
+    const answer = (id: number) => frames.find((f) => f.type === 'response' && f.id === id);
+    watch(1);
+    watch(2);
+    watch(3);
+    await expect.poll(() => answer(3)).toMatchObject({ result: { ok: false, error: { code: 'too-many-calls', message: expect.stringMatching(/2 calls/), nextStep: expect.stringMatching(/Reload/) } } });
+    receive({ type: 'cancel', id: 1 });
+    watch(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answer(4)).toBeUndefined();
+    expect(answer(2)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import {
   ClientFrameSchema,
   ContractError,
+  errorResult,
   handleRequest,
   validateEvent,
   type RequestHandlers,
@@ -15,7 +16,7 @@ export interface BridgeCore {
 }
 
 export interface CallerConnection {
-  /** A frame from the caller; false when it is no call frame (the transport then ends the connection). */
+  /** A frame from the caller; false when it is no call frame (the transport then ends the connection). Once closed, requests are ignored. */
   receive(frame: unknown): boolean;
   /** The window or connection went away: every call of it is cancelled, its events stop. */
   close(): void;
@@ -27,7 +28,19 @@ export interface CallerConnection {
  * with a signal its caller's cancel frame aborts, and so does the window going away; a call's progress
  * goes to this caller only, and none once the call is over. Events are validated at the boundary.
  */
-export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame) => void, log: (message: string) => void = (message) => console.error(`nodescope: ${message}`)): CallerConnection {
+/**
+ * Calls one window may have open at once: a watch per node of a big fleet is well under it. Each open call
+ * holds a few KB, so a page that never ends its calls (a bug, a hostile local client) would otherwise grow
+ * the process every node's session lives in without bound.
+ */
+const MAX_OPEN_CALLS = 20_000;
+
+export function openCallerConnection(
+  core: BridgeCore,
+  send: (frame: ServerFrame) => void,
+  log: (message: string) => void = (message) => console.error(`nodescope: ${message}`),
+  { maxOpenCalls = MAX_OPEN_CALLS }: { maxOpenCalls?: number } = {},
+): CallerConnection {
   const calls = new Map<number, AbortController>();
   const connection = new AbortController();
 
@@ -43,6 +56,17 @@ export function openCallerConnection(core: BridgeCore, send: (frame: ServerFrame
   });
 
   const call = (id: number, name: string, input: unknown) => {
+    // A closed connection starts nothing: its subscription would live on with nobody to cancel it.
+    if (connection.signal.aborted) return;
+    if (calls.size >= maxOpenCalls && !calls.has(id)) {
+      const error = new ContractError(
+        'too-many-calls',
+        `This window has ${maxOpenCalls} calls open, the most Nodescope serves one window: ${name} was not started.`,
+        'Reload the page; if it happens again, the page is not ending its calls: report it.',
+      );
+      send({ type: 'response', id, result: errorResult(error) });
+      return;
+    }
     // A reused id is the caller's bug: the older call is cancelled rather than left unanswerable.
     calls.get(id)?.abort(new ContractError('cancelled', 'A newer request reused this id.'));
     const work = new AbortController();

@@ -191,7 +191,9 @@ export function createCoreState(options: CoreOptions) {
   };
 
   const connect = async (record: NodeRecord) => {
-    if (record.offline) return;
+    // A removed node is never connected again (a mask change reconnecting it when it went): its link would
+    // run unclosed, and tell windows of a node they were told is gone.
+    if (record.offline || nodes.get(record.info.id) !== record) return;
     // A node in error has stopped trying until the user acts: connecting again starts afresh.
     if (record.session && record.info.state.phase !== 'error') return;
     if (record.session) {
@@ -405,10 +407,17 @@ export function createCoreState(options: CoreOptions) {
     return infoOf(record);
   };
 
+  /**
+   * Removals still closing their node, by id. The demo node's id comes back when it is started again: until
+   * the old one's removal is over, its end (nodeRemoved, its watchers, the host stopping the demo kubelet)
+   * would land on the new one.
+   */
+  const removals = new Map<string, Promise<unknown>>();
   // Starts asked for at once (a double click) share one, or the second record would hide the first.
   let demoStarting: Promise<NodeRecord> | null = null;
   const startDemo = (): Promise<NodeRecord> => {
     demoStarting ??= (async () => {
+      await removals.get(DEMO_ID)?.catch(() => undefined);
       const existing = nodes.get(DEMO_ID);
       if (existing) {
         await connect(existing);
@@ -475,6 +484,7 @@ export function createCoreState(options: CoreOptions) {
     restore,
     openOffline,
     startDemo,
+    removals,
     limitsFor,
     inSlices,
     closing: closing.signal,

@@ -9,7 +9,7 @@ import { checkMask } from './node-mask';
 export function nodeHandlers(
   core: CoreState,
 ): Pick<CoreHandlers, Extract<CoreRequest, `nodes.${string}`> | 'sources.setTime'> {
-  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, addNodesSteps, setRecordMask, startDemo, presets, podWatchers, inSlices } = core;
+  const { options, nodes, emit, infoOf, publish, linkReported, recordOf, persist, isRemembered, connect, disconnect, closeLink, addNode, addNodesSteps, setRecordMask, startDemo, removals, presets, podWatchers, inSlices } = core;
   return {
     'nodes.list': () => [...nodes.values()].map((r) => infoOf(r)),
     'nodes.add': async (spec) => {
@@ -25,7 +25,8 @@ export function nodeHandlers(
       return records.map(infoOf);
     },
     'nodes.setGroup': async ({ nodeIds, group }) => {
-      const records = nodeIds.map(recordOf);
+      // Each node once, however often the list names it: every mention would tell every window again.
+      const records = new Set(nodeIds.map(recordOf));
       for (const record of records) {
         const spec = record.info.spec;
         if (isUserAdded(spec)) {
@@ -69,12 +70,20 @@ export function nodeHandlers(
       nodes.delete(nodeId);
       // Fewer nodes open: the others may keep whole pods again.
       core.rowsOnlyFleet.recount();
-      await disconnect(record);
-      record.pods.close();
-      record.history.clear();
-      emit({ name: 'nodeRemoved', payload: { nodeId } });
-      podWatchers.end(nodeId);
-      await options.removed?.(record.info);
+      const removal = (async () => {
+        await disconnect(record);
+        record.pods.close();
+        record.history.clear();
+        emit({ name: 'nodeRemoved', payload: { nodeId } });
+        podWatchers.end(nodeId);
+        await options.removed?.(record.info);
+      })();
+      removals.set(nodeId, removal);
+      try {
+        await removal;
+      } finally {
+        if (removals.get(nodeId) === removal) removals.delete(nodeId);
+      }
       if (isRemembered(record)) await persist();
       return {};
     },

@@ -45,12 +45,18 @@ export function startCall(connection: GrpcConnection, path: string, request: Uin
   };
   const run = ({ stream: s, dropped }: ConnectionStream) => {
     stream = s;
+    /** A failure of the connection under the stream (not the stream's own reset), as grpc-js keeps it. */
+    let linkError: Error | undefined;
+    // Listened for first: a stream this call no longer wants (cancelled while the connection was dialled) is still
+    // pending until the connection is up, and a dial that then fails destroys it with that failure, which an
+    // 'error' nobody listens for would throw out of the process.
+    s.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ERR_HTTP2_STREAM_ERROR') linkError = err;
+    });
     if (done) return void s.close(constants.NGHTTP2_CANCEL);
     s.end(grpcFrame(request));
     if (paused) s.pause();
     let status: Error | null | undefined;
-    /** A failure of the connection under the stream (not the stream's own reset), as grpc-js keeps it. */
-    let linkError: Error | undefined;
     s.on('response', (headers: IncomingHttpHeaders & IncomingHttpStatusHeader) => {
       handlers.begun?.();
       if (headers[':status'] !== 200) return finish(grpcError(Status.UNKNOWN, `HTTP status ${headers[':status']} from ${path}`));
@@ -72,11 +78,10 @@ export function startCall(connection: GrpcConnection, path: string, request: Uin
     s.on('end', () => {
       if (status !== undefined) finish(status);
     });
-    s.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ERR_HTTP2_STREAM_ERROR') linkError = err;
-    });
     s.on('close', () => {
-      if (status !== undefined) return finish(status);
+      // An OK counts once the answer was read to its end (then it was taken there): a stream closed with part of it
+      // still unread (a paused reader whose connection was closed) has no whole answer.
+      if (status) return finish(status);
       // The connection went away under the call (the bridge on the node failed, the link dropped): that is no
       // answer from the kubelet, and grpc-js calls it UNAVAILABLE too.
       if (linkError || dropped()) {

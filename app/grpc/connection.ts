@@ -10,8 +10,11 @@
  * kubelet's Go server answers frequent pings with GOAWAY too_many_pings; grpc-js ran with them off too.
  */
 import { connect, type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
+import { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from '../ssh/reconnect-backoff';
 import { grpcError, Status, type GrpcStatusError } from './grpc-error';
+import { socketStream } from './socket-stream';
 import type { StreamDialer } from './stream-dialer';
 
 /** One round trip per 16 MiB over SSH, not per HTTP/2's default 64 KiB (ListPods 1000 at 50 ms RTT: 5.2 s vs 0.28 s; spike report §5). */
@@ -19,6 +22,12 @@ export const DEFAULT_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /** How long a server may take to answer the connection (its first SETTINGS): grpc-js's connect timeout. */
 export const HANDSHAKE_TIMEOUT_MS = 20_000;
+
+/** What HTTP/2 runs on (socket-stream.ts); a socket keeps the process alive only while calls run (`hold`). */
+function carrier(duplex: Duplex): { stream: Duplex; hold(on: boolean): void } {
+  if (!(duplex instanceof Socket)) return { stream: duplex, hold: () => {} };
+  return { stream: socketStream(duplex), hold: (on) => void (on ? duplex.ref() : duplex.unref()) };
+}
 
 export interface GrpcConnectionOptions {
   dial: StreamDialer;
@@ -52,6 +61,8 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
   const sessions = new Set<ClientHttp2Session>();
   /** Calls running on each session: it keeps the process alive while there are any. */
   const running = new WeakMap<ClientHttp2Session, number>();
+  /** Keeps each session and what it runs on holding the process alive, or lets go. */
+  const holds = new WeakMap<ClientHttp2Session, (on: boolean) => void>();
   let failures = 0;
   let retryAt = 0;
   let lastFailure: GrpcStatusError | undefined;
@@ -72,10 +83,17 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
       duplex.destroy();
       throw closedError();
     }
-    const session = connect('http://localhost', { createConnection: () => duplex, settings: { initialWindowSize: window }, maxSessionMemory: 64 });
+    const carried = carrier(duplex);
+    const session = connect('http://localhost', { createConnection: () => carried.stream, settings: { initialWindowSize: window }, maxSessionMemory: 64 });
     sessions.add(session);
-    // No call on it, no reason to keep the process alive (each stream refs it while it runs).
-    session.unref();
+    const hold = (on: boolean) => {
+      if (on) session.ref();
+      else session.unref();
+      carried.hold(on);
+    };
+    holds.set(session, hold);
+    // No call on it, no reason to keep the process alive (each stream holds it while it runs).
+    hold(false);
     let answered = false;
     let lastError: Error | undefined;
     // A server that takes the connection and never speaks HTTP/2 would hold a watch (which has no deadline) forever.
@@ -97,6 +115,7 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
       gone();
       sessions.delete(session);
       // The session ends its socket; a stream of another kind (an SSH channel) is ended here, so none outlives it.
+      carried.stream.destroy();
       duplex.destroy();
       if (!answered && !closed) failed(lastError ?? new Error('the connection closed before the server answered'));
     });
@@ -130,11 +149,11 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
       }
       const calls = (running.get(s) ?? 0) + 1;
       running.set(s, calls);
-      if (calls === 1) s.ref();
+      if (calls === 1) holds.get(s)!(true);
       stream.once('close', () => {
         const left = running.get(s)! - 1;
         running.set(s, left);
-        if (left === 0 && !s.destroyed) s.unref();
+        if (left === 0 && !s.destroyed) holds.get(s)!(false);
       });
       return { stream, dropped: () => s.destroyed || s.closed };
     },

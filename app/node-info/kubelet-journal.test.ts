@@ -20,6 +20,11 @@ describe('kubelet unit and journal', () => {
     expect(parseJournalLine('2026-11-27T21:00:01+01:00 node-1 systemd[1]: Started kubelet.service.')).toMatchObject({ identifier: 'systemd', pid: 1 });
   });
 
+  it('leaves out a pid no process can have rather than sending one the contract refuses', () => {
+    const line = parseJournalLine('2026-11-27T21:00:01+0000 node-1 kubelet[99999999999999999999]: hello');
+    expect(line).toEqual({ time: '2026-11-27T21:00:01+0000', host: 'node-1', identifier: 'kubelet', message: 'hello' });
+  });
+
   it("keeps journalctl's own notes whole", () => {
     expect(parseJournal('-- No entries --\n')).toEqual([{ message: '-- No entries --' }]);
   });

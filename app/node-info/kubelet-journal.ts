@@ -48,7 +48,9 @@ export function parseJournalLine(line: string): JournalLine {
   const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)) (\S+) ([^\s[:]+)(?:\[(\d+)\])?: ?(.*)$/.exec(line);
   if (!m) return { message: line };
   const out: JournalLine = { time: m[1]!, host: m[2]!, identifier: m[3]!, message: m[5]! };
-  if (m[4]) out.pid = Number(m[4]);
+  // Digits past 2^53 are no real pid (the contract refuses them too): left out, not sent rounded.
+  const pid = Number(m[4]);
+  if (m[4] && Number.isSafeInteger(pid)) out.pid = pid;
   return out;
 }
 

@@ -53,7 +53,11 @@ export function handedOnPrompter(askers: () => readonly Asker[], nobody: () => E
 /** Rejects with `gaveUp()` when `signal` aborts, whatever the shared `p` still does for the others. */
 export function unlessAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, gaveUp: () => Error): Promise<T> {
   if (!signal) return p;
-  if (signal.aborted) return Promise.reject(gaveUp());
+  if (signal.aborted) {
+    // Dropped as it is when the abort comes later: a failure of `p` (a login every node gave up on) has no one to tell.
+    p.catch(() => {});
+    return Promise.reject(gaveUp());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(gaveUp());
     signal.addEventListener('abort', onAbort, { once: true });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanUpOnStopSignal } from '../process/stop-signals';
 
 /**
  * A fresh directory only this user can enter (0700), to hold a local socket that carries
@@ -33,15 +34,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', removeLive);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = () => {
-      removeLive();
-      // Only stand in for the default action when nobody else handles the signal. Run first (prepended), so the
-      // others are still counted: a `once` listener that ran before this one would have removed itself.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.prependOnceListener(signal, onSignal);
-  }
+  cleanUpOnStopSignal(removeLive);
 }
 
 function isAlive(pid: number): boolean {

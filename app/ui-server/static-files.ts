@@ -51,14 +51,13 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
   return file.startsWith(base + sep) ? file : null;
 }
 
-/** Serves GET/HEAD for the built renderer; everything else is refused. */
-export async function serveStatic(root: string, csp: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Serves GET/HEAD of `file` (resolveStaticPath's answer: null for none) from the built renderer; everything else is refused. */
+export async function serveStatic(file: string | null, csp: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers = securityHeaders(csp);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('method not allowed\n');
     return;
   }
-  const file = resolveStaticPath(root, req.url ?? '/');
   const info = file ? await stat(file).catch(() => null) : null;
   if (!file || !info?.isFile()) {
     res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found\n');

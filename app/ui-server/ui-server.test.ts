@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../contract';
+import { MAX_UPLOAD_SIDECAR_CHARS } from '../contract/ws-wire';
 import type { AppEvent } from '../core/app-event';
 import type { ServedToTab } from './bridge-socket';
 import { decodePod } from '../pod/decode';
@@ -19,6 +20,9 @@ const listeners = new Set<(event: AppEvent) => void>();
 const removed: string[] = [];
 /** Each mask preview asked for: a job whose work goes on until its call is cancelled, and why it stopped. */
 const previews: { mask: string; stopped?: unknown }[] = [];
+/** Each pod watch: a subscription sending a big item every turn until its call is cancelled, and why it stopped. */
+const watches: { nodeId: string; stopped?: unknown }[] = [];
+const bigItem = { nodeId: 'busy', rows: 'x'.repeat(1024 * 1024) };
 const host: ServedToTab = {
   handlers: {
     'nodes.remove': ({ nodeId }) => {
@@ -31,6 +35,16 @@ const host: ServedToTab = {
         previews.push(job);
         call.progress({ done: 0, total: 10 });
         call.signal.addEventListener('abort', () => reject((job.stopped = call.signal.reason)));
+      }),
+    'pods.watch': ({ nodeId }, call) =>
+      new Promise((_, reject) => {
+        const watch: (typeof watches)[number] = { nodeId };
+        watches.push(watch);
+        const flood = setInterval(() => call.progress(bigItem as never), 1);
+        call.signal.addEventListener('abort', () => {
+          clearInterval(flood);
+          reject((watch.stopped = call.signal.reason));
+        });
       }),
   },
   subscribe(listener) {
@@ -162,6 +176,18 @@ describe('browser-mode server', () => {
     expect((await get('/app.js', host)).status).toBe(200);
   });
 
+  it('asks for the token whatever spelling of the app page the request target uses', async () => {
+    const host = { host: `127.0.0.1:${server.port}` };
+    // Each of these reads index.html: percent-encoded, or a target no URL parser takes ('//[' is a bad host).
+    for (const path of ['/%69ndex.html', '/index%2Ehtml', '//[/../index.html', '//[/..%2Findex.html']) {
+      const res = await get(path, host);
+      expect(res.status, path).not.toBe(200);
+      expect(res.body, path).not.toContain('<title>Nodescope</title>');
+    }
+    expect((await get('/%69ndex.html', host)).body).toContain('This Nodescope link is not valid');
+    expect(await get('//[', host)).toMatchObject({ status: 400, body: expect.stringContaining('nodescope ui') });
+  });
+
   it('answers valid requests and names the bad field of invalid ones', async () => {
     const ws = await authed();
     ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'n1' } }));
@@ -198,11 +224,13 @@ describe('browser-mode server', () => {
     ]);
   });
 
-  it('closes the socket on frames that are not contract requests', async () => {
+  it('closes the socket on frames that are not contract requests, and runs nothing it sends after one', async () => {
     const ws = await authed();
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     ws.send('{not json');
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'nodes.remove', input: { nodeId: 'after-bad-frame' } }));
     expect(await closed).toBe(1008);
+    expect(removed).not.toContain('after-bad-frame');
   });
 
   it('closes a socket that sends an oversized frame, and keeps serving others', async () => {
@@ -213,6 +241,24 @@ describe('browser-mode server', () => {
     const other = await authed();
     other.send(JSON.stringify({ type: 'request', id: 9, name: 'nodes.remove', input: { nodeId: 'n9' } }));
     expect(await nextMessage(other)).toMatchObject({ id: 9, result: { ok: true } });
+    other.close();
+  });
+
+  it("stops a page's work as soon as it fell too far behind, not only once its socket is gone", async () => {
+    const ws = await authed();
+    // The page stops reading (a frozen tab) while its subscription goes on sending.
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    ws.send(JSON.stringify({ type: 'request', id: 1, name: 'pods.watch', input: { nodeId: 'busy' } }));
+    await expect.poll(() => watches.find((w) => w.nodeId === 'busy')?.stopped).toMatchObject({ code: 'cancelled' });
+    // What it asks for after being dropped is not started: nobody would read the answer.
+    ws.send(JSON.stringify({ type: 'request', id: 2, name: 'pods.watch', input: { nodeId: 'late' } }));
+    ws.send(JSON.stringify({ type: 'request', id: 3, name: 'nodes.remove', input: { nodeId: 'after-drop' } }));
+    const other = await authed();
+    other.send(JSON.stringify({ type: 'request', id: 4, name: 'nodes.remove', input: { nodeId: 'other' } }));
+    await expect.poll(() => removed).toContain('other');
+    expect(removed).not.toContain('after-drop');
+    expect(watches.map((w) => w.nodeId)).toEqual(['busy']);
+    ws.terminate();
     other.close();
   });
 
@@ -246,6 +292,16 @@ describe('browser-mode server', () => {
     expect((await post(`/upload?name=pod.json`, pod)).status).toBe(401);
     expect((await post(`/upload?token=${token}&name=pod.json`, pod, 'http://evil.example')).status).toBe(403);
     expect((await post(`/upload?token=${token}`, pod)).status).toBe(400);
+  });
+
+  it('takes a sidecar up to its limit however long its characters are once encoded in the URL', async () => {
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u-2' } });
+    // Each '"' is 3 characters in the URL: a sidecar at the limit is 48 KiB of request line.
+    const sidecar = encodeURIComponent('"'.repeat(MAX_UPLOAD_SIDECAR_CHARS));
+    expect(await post(`/upload?token=${token}&name=pod.json&sidecar=${sidecar}`, pod)).toEqual({ status: 200, body: JSON.stringify({ nodeId: 'pod.json: snapshot' }) });
+    const over = await post(`/upload?token=${token}&name=pod.json&sidecar=${sidecar}x`, pod);
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).error).toMatch(/sidecar/);
   });
 
   it('goes on answering the bridge while an uploaded YAML file is parsed', async () => {

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
+import { MAX_UPLOAD_SIDECAR_CHARS, TOKEN_PARAM, UPLOAD_PATH, WS_BRIDGE_PATH } from '../contract';
 import { accessTokenMatches, newAccessToken } from './access-token';
 import { serveBridgeSocket, type ServedToTab } from './bridge-socket';
 import { contentSecurityPolicy } from './content-security-policy';
 import { invalidLinkPage } from './invalid-link-page';
-import { securityHeaders, serveStatic } from './static-files';
+import { resolveStaticPath, securityHeaders, serveStatic } from './static-files';
 import { serveUpload, type OpenUpload } from './upload';
 
 /** Browser mode listens on loopback only: the token guards the port from other local users' pages. */
@@ -32,6 +32,11 @@ export interface UiServer {
 
 /** Client-to-server messages are small requests; anything bigger is not ours. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * An upload carries its sidecar in the URL, percent-encoded: up to 9 characters for one of its (a 3-byte
+ * UTF-8 character). Node's 16 KiB default refused one well under its limit with a bare 431.
+ */
+const MAX_HEADER_BYTES = 16 * 1024 + 9 * MAX_UPLOAD_SIDECAR_CHARS;
 
 function parseUrl(target: string, base: string): URL | null {
   try {
@@ -50,22 +55,29 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   // A page on another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its own Host.
   const hostIsOurs = (req: IncomingMessage) => req.headers.host === hostHeader;
 
-  const server = createServer((req, res) => {
+  const appPage = resolveStaticPath(options.rendererDir, '/');
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hostIsOurs(req)) {
       res.writeHead(421, { ...securityHeaders(csp), 'Content-Type': 'text/plain' }).end(`Open ${origin}/ instead.\n`);
       return;
     }
-    // The app page itself needs the token: a stale or mangled link says so instead of loading an app
-    // that can never connect. Its scripts and styles are the public build and need none.
     const url = parseUrl(req.url ?? '/', origin);
-    if (url && (url.pathname === '/' || url.pathname === '/index.html')) {
+    if (!url) {
+      res.writeHead(400, { ...securityHeaders(csp), 'Content-Type': 'text/plain' }).end(`Bad request target. Open the link \`nodescope ui\` printed (${origin}/?${TOKEN_PARAM}=…).\n`);
+      return;
+    }
+    // The app page itself needs the token: a stale or mangled link says so instead of loading an app
+    // that can never connect. Its scripts and styles are the public build and need none. The page is
+    // told by the file served, so no spelling of its path ('/%69ndex.html') skips the check.
+    const file = resolveStaticPath(options.rendererDir, url.pathname);
+    if (file === appPage) {
       const presented = url.searchParams.get(TOKEN_PARAM);
       if (!accessTokenMatches(token, presented)) {
         res.writeHead(401, { ...securityHeaders(csp), 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(invalidLinkPage(presented !== null));
         return;
       }
     }
-    if (url?.pathname === UPLOAD_PATH) {
+    if (url.pathname === UPLOAD_PATH) {
       // Same guards as the bridge: our page (Origin) holding this run's token.
       if (!options.openUpload) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
       if (req.headers.origin !== origin) return void res.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden: wrong origin\n');
@@ -75,7 +87,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       void serveUpload(req, res, url, options.openUpload);
       return;
     }
-    serveStatic(options.rendererDir, csp, req, res).catch((err: unknown) => {
+    serveStatic(file, csp, req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end(`${err instanceof Error ? err.message : String(err)}\n`);
     });
