@@ -29,8 +29,10 @@ const CHECK_MAX = 64 * 1024;
 
 /** The check bytes after `more` was read following `held` (the check bytes so far): the raw line holding the last byte. */
 export function checkBytes(held: Buffer, more: Buffer): Buffer {
+  if (!more.length) return held;
   const nl = more.length >= 2 ? more.lastIndexOf(0x0a, more.length - 2) : -1;
-  const line = nl >= 0 ? more.subarray(nl + 1) : Buffer.concat([held, more]);
+  // Without a newline before its last byte, `more` starts a line of its own after a whole one, or goes on with held's.
+  const line = nl >= 0 ? more.subarray(nl + 1) : !held.length || held[held.length - 1] === 0x0a ? more : Buffer.concat([held, more]);
   return Buffer.from(line.subarray(-CHECK_MAX));
 }
 
