@@ -45,6 +45,16 @@ describe('container logs from files', () => {
     expect(access.bytesRead()).toBe(64 * 1024);
   });
 
+  it('reads a whole log in pieces, one command each: the file is looked at again only where no line before a piece proves it the same', async () => {
+    // About 11 MB: three 4 MiB pieces.
+    const all = lines(0, 220_000);
+    await writeFile(join(cdir, '0.log'), all);
+    const access = countingAccess(localFileAccess());
+    expect(await read({}, false, access)).toBe(all.replace(/^\S+ stdout F /gm, ''));
+    // Its size first; the first piece has nothing before it to check, so a stat says the path still names the file.
+    expect(access.commands()).toEqual({ stats: 2, reads: 3 });
+  });
+
   it('reads the previous instance with --previous, and says when there is none', async () => {
     await writeFile(join(cdir, '0.log'), line(1));
     await expect(read({}, true)).rejects.toThrow('previous terminated container "app" in pod "default/web" not found');

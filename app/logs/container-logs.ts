@@ -102,8 +102,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * The most of the live file read by its path before a stat checks that the path still names the file: a rotation
- * between a stat and a read would otherwise hand over the new file's bytes at the old file's offset.
+ * The most of the live file read at once: each read is held whole (readRange) and checked to be of the file read
+ * so far before its lines are handed on, as a rotation between a stat and a read would hand over the new file's
+ * bytes at the old file's offset.
  */
 const CHECKED_CHUNK = 4 << 20;
 /** Tail reads that a rotation under them makes start again before the read gives up. */
@@ -200,8 +201,12 @@ export async function* readContainerLogFiles(access: LogFileAccess, files: Conta
         if ((await access.stat(files.current))?.identity !== identity) return 'moved';
         throw err;
       }
-      if ((await access.stat(files.current))?.identity !== identity) return 'moved';
-      if (!chunk.subarray(0, back).equals(seen)) return 'rewritten';
+      // The line before `offset` read again unchanged: the bytes are the same file's (its timestamp makes the line
+      // one of a kind), no stat needed. With none to check, or another one, the path's file tells moved from rewritten.
+      if (!(back > 0 && chunk.subarray(0, back).equals(seen))) {
+        if ((await access.stat(files.current))?.identity !== identity) return 'moved';
+        if (!chunk.subarray(0, back).equals(seen)) return 'rewritten';
+      }
       chunk = chunk.subarray(back);
       offset += chunk.length;
       if (chunk.length) remember(chunk);

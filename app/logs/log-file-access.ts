@@ -38,7 +38,7 @@ export class LogAccessError extends NodescopeError<'NOT_FOUND' | 'PERMISSION' | 
   }
 }
 
-/** Reads a whole range into one buffer (small ranges only: a tail's chunk). */
+/** Reads a whole range into one buffer (a tail's chunk, or a checked piece of the live file). */
 export async function readRange(access: LogFileAccess, path: string, offset: number, length: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const b of access.read(path, offset, length)) parts.push(b);
