@@ -36,7 +36,7 @@ describe('an output that cannot be written', () => {
     const full = openSync('/dev/full', 'w');
     const r = await run(['mask', 'tree'], ['ignore', full, 'pipe']);
     closeSync(full);
-    expect(r.stderr).toMatch(/^nodescope: cannot write the output: the disk is full$/m);
+    expect(r.stderr).toMatch(/^nodescope: cannot write the output: the disk is full; what was written is incomplete: send the output elsewhere and run the command again$/m);
     expect(r.stderr).not.toMatch(/Unhandled|ENOSPC|^\s+at /m);
     expect(r.code).toBe(EXIT.output);
   }, 30_000);

@@ -20,7 +20,7 @@ export interface OutputStreams {
 export function handleOutputFailures({ out, err, exit }: OutputStreams = { out: process.stdout, err: process.stderr, exit: (code) => process.exit(code) }): void {
   out.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') return exit(EXIT.ok);
-    err.write(`nodescope: cannot write the output: ${whyCannotWrite(e) ?? e.message}\n`);
+    err.write(`nodescope: cannot write the output: ${whyCannotWrite(e) ?? e.message}; what was written is incomplete: send the output elsewhere and run the command again\n`);
     exit(EXIT.output);
   });
   err.on('error', () => {});

@@ -11,7 +11,7 @@ import { startSimulatedKubelet, SimulatorOptionsError, type SimulatedKubelet, ty
 import type { EndpointStats, PodsMethod } from '../sim/pods-endpoint';
 import { SocketPathError } from '../sim/socket-file';
 import { servicePrefix } from '../sim/pods-api-services';
-import { STOP_SIGNALS } from '../process/stop-signals';
+import { catchStopSignal } from '../process/stop-signals';
 import { EXIT } from './exit-codes';
 import { fleetOptions, serveFleetUntilSignal, type SimFleetCliOptions } from './sim-fleet-command';
 import { UsageError } from './usage-error';
@@ -176,25 +176,6 @@ function options(argv: string[]): SimCliOptions | 'help' {
   if (Object.values(faults).some((n) => n)) result.faults = faults;
   if (fleet) result.fleet = fleet;
   return result;
-}
-
-/**
- * The first SIGINT, SIGTERM or SIGHUP (its terminal closed), caught so the sim can remove its sockets. `release`
- * gives the signals back to Node's default (exit) once the sim no longer waits for them, so none is ever ignored.
- */
-function catchStopSignal(): { received: Promise<NodeJS.Signals>; release: () => void } {
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
-  const release = () => {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-  };
-  const received = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = (signal) => {
-      release();
-      resolve(signal);
-    };
-  });
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  return { received, release };
 }
 
 /** The folder for the client certificate must exist before anything is served; it is not made for the user. */

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { createHost } from '../host/host';
 import { defaultStateDir } from '../host/state-dir';
 import { writeLaunchPage, type LaunchPage } from '../ui-server/launch-page';
-import { STOP_SIGNALS } from '../process/stop-signals';
+import { catchStopSignal } from '../process/stop-signals';
 import { ensureRendererBuilt } from '../ui-server/renderer-build';
 import { startUiServer } from '../ui-server/ui-server';
 import { formatSize, MemoryBudgetSchema, parseSize, type AddNodeSpec } from '../contract';
@@ -192,14 +192,13 @@ export async function run(argv: string[]): Promise<number> {
 
   // Listening before the URL is out: a stop that comes right after it still closes everything. The terminal
   // it runs in closing (SIGHUP) stops it too, or the launch page with the token would stay on disk.
-  const stopped = new Promise<void>((resolve) => {
-    for (const signal of STOP_SIGNALS) process.once(signal, () => resolve());
-  });
+  const stop = catchStopSignal();
   console.log(`Nodescope is running at ${server.url}`);
   console.log('Open that exact URL (it carries the access token). Press Ctrl-C to stop.');
   const launchPage = options.open ? openBrowser(server.url, stateDir) : null;
 
-  await stopped;
+  // The first signal gives the others back: a second one while the server closes ends the process.
+  await stop.received;
   launchPage?.remove();
   await server.close();
   await inspector.close();

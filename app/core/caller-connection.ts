@@ -23,18 +23,18 @@ export interface CallerConnection {
 }
 
 /**
- * One window's side of the call frames (app/contract/jobs.ts), whatever carries them: the browser-mode
- * WebSocket (app/ui-server/bridge-socket.ts) or Electron's IPC (main/ipc-binding.ts). Each request runs
- * with a signal its caller's cancel frame aborts, and so does the window going away; a call's progress
- * goes to this caller only, and none once the call is over. Events are validated at the boundary.
- */
-/**
  * Calls one window may have open at once: a watch per node of a big fleet is well under it. Each open call
  * holds a few KB, so a page that never ends its calls (a bug, a hostile local client) would otherwise grow
  * the process every node's session lives in without bound.
  */
 const MAX_OPEN_CALLS = 20_000;
 
+/**
+ * One window's side of the call frames (app/contract/jobs.ts), whatever carries them: the browser-mode
+ * WebSocket (app/ui-server/bridge-socket.ts) or Electron's IPC (main/ipc-binding.ts). Each request runs
+ * with a signal its caller's cancel frame aborts, and so does the window going away; a call's progress
+ * goes to this caller only, and none once the call is over. Events are validated at the boundary.
+ */
 export function openCallerConnection(
   core: BridgeCore,
   send: (frame: ServerFrame) => void,

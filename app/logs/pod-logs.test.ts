@@ -1,6 +1,6 @@
 // Several containers followed at once: one that fails ends the whole read with its error at once, rather than
 // waiting for a quiet container's next line that may never come.
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -31,8 +31,7 @@ it('a follow of several containers ends with the error of one that fails, while 
   const failed = expect(reading).rejects.toThrow(/the log folder .*\/a is gone/);
   await expect.poll(() => got.length).toBe(2);
   await rm(join(pdir, 'a'), { recursive: true });
+  // Ends although b stays quiet: its reader is stopped, not waited on (this waited for b's next line for ever).
   await failed;
-  // Nothing was written to b meanwhile: its reader was stopped, not waited on.
-  await appendFile(join(pdir, 'b', '0.log'), '2026-01-01T10:00:00.000000002Z stdout F b 2\n');
   expect(got.sort()).toEqual(['a: a 1\n', 'b: b 1\n']);
 });

@@ -22,3 +22,23 @@ export function cleanUpOnStopSignal(cleanup: () => void): () => void {
     for (const [signal, onSignal] of listeners) process.off(signal, onSignal);
   };
 }
+
+/**
+ * The first SIGINT, SIGTERM or SIGHUP (its terminal closed), caught so a command can stop gracefully (the sim
+ * removes its sockets, ui its launch page). `release` gives the signals back to Node's default (exit) once the
+ * command no longer waits for them, so a second one during a slow stop still ends the process.
+ */
+export function catchStopSignal(): { received: Promise<NodeJS.Signals>; release: () => void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (signal) => {
+      release();
+      resolve(signal);
+    };
+  });
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return { received, release };
+}
