@@ -170,8 +170,19 @@ export const noSshAnswer = (hop: Pick<HopLabel, 'host' | 'port'>, timeoutMs?: nu
   new SshError('HOST_UNREACHABLE', `No SSH answer from ${hop.host}:${hop.port} within ${timeoutMs === undefined ? 'ConnectTimeout' : `${timeoutMs / 1000} s`}`,
     'Check the address, port and network path (VPN, firewall, ProxyJump).');
 
+/** What to look at when a host answered SSH and then never finished the login. */
+const stuckLogin = (host: string) =>
+  `The host's sshd (or the PAM or directory service behind its login) is stuck: check its auth log and PAM, and its sshd_config LoginGraceTime (how long sshd holds such a login), or raise ConnectTimeout for ${host} in your SSH config.`;
+
 /** A login that reached the host but did not finish within ConnectTimeout (either transport). */
 export const loginTimedOut = (hop: HopLabel, timeoutMs: number): SshError =>
-  new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`,
-    `The host's sshd (or the PAM or directory service behind its login) is stuck: check its logs, or raise ConnectTimeout for ${hop.host} in your SSH config.`);
+  new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} did not finish the SSH login of ${hop.user} within ${timeoutMs / 1000} s (no answer to authentication)`, stuckLogin(hop.host));
+
+/**
+ * A login that reached the host and then got no answer until ssh's keepalives (ServerAliveInterval ×
+ * ServerAliveCountMax, which ssh also holds the login to) ran out: often before ConnectTimeout.
+ */
+export const loginStalled = (hop: HopLabel): SshError =>
+  new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} answered but did not finish the SSH login of ${hop.user}: ssh gave up after ServerAliveInterval × ServerAliveCountMax with no answer (authentication stalled)`,
+    stuckLogin(hop.host));
 

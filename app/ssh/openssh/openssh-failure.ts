@@ -5,7 +5,7 @@
  * /work/shared/docs/openssh-transport.md section 4). Names are taken from the text where ssh gives them:
  * behind a ProxyJump the failing host is often the jump host, not the node.
  */
-import { keepaliveLost, noSshAnswer, SshError } from '../ssh-errors';
+import { keepaliveLost, loginStalled, noSshAnswer, SshError } from '../ssh-errors';
 
 export interface OpenSshFailureContext {
   /** The node as Nodescope named it to ssh. */
@@ -85,7 +85,7 @@ function authFailure(text: string, ctx: OpenSshFailureContext): SshError | null 
       : `Check the user name and the key or password; if the server requires two methods (AuthenticationMethods), both must succeed, and PasswordAuthentication/KbdInteractiveAuthentication no in your SSH config stop ssh from asking.`);
 }
 
-function reachFailure(text: string, ctx: OpenSshFailureContext): SshError | null {
+function reachFailure(text: string, stderr: string, ctx: OpenSshFailureContext): SshError | null {
   const resolve = /Could not resolve hostname (\S+?): (.*)/.exec(text);
   if (resolve) {
     const temporary = /Temporary failure/i.test(resolve[2]!);
@@ -102,13 +102,17 @@ function reachFailure(text: string, ctx: OpenSshFailureContext): SshError | null
     }
     return new SshError('HOST_UNREACHABLE', `Cannot reach ${at} (${connect[3]})`, 'Check the network path (VPN, firewall, ProxyJump) to the node.');
   }
-  if (/Connection to UNKNOWN port 65535 timed out/.test(text)) {
+  const timedOut = /Connection to (\S+) port (\d+) timed out/.exec(text);
+  // -v says the login began (banner exchanged): the host answered, and the timeout is ssh's keepalives' (through a
+  // ProxyCommand too, where ssh names the host UNKNOWN port 65535).
+  const began = /^debug1: Authenticating to (\S+):(\d+) as '([^']*)'/m.exec(stderr);
+  if (timedOut && began) return loginStalled({ host: began[1]!, port: Number(began[2]), user: began[3]! });
+  if (timedOut?.[1] === 'UNKNOWN' && timedOut[2] === '65535') {
     // Through a jump host the jump host connected (it would have said otherwise): the node itself is silent.
     if (ctx.throughJump) return noSshAnswer(ctx, ctx.timeoutMs);
     return new SshError('HOST_UNREACHABLE', `The ProxyCommand (or ProxyJump) for ${ctx.host} gave no SSH answer within ConnectTimeout`,
       `Run the ProxyCommand of ${ctx.host} by hand (ssh -G ${ctx.host} | grep -i proxy) to see where it hangs, or raise ConnectTimeout.`);
   }
-  const timedOut = /Connection to (\S+) port (\d+) timed out/.exec(text);
   if (timedOut || /Connection timed out during banner exchange/.test(text)) {
     return noSshAnswer(timedOut ? { host: timedOut[1]!, port: Number(timedOut[2]) } : ctx, ctx.timeoutMs);
   }
@@ -195,7 +199,7 @@ export function classifyOpenSshFailure(stderr: string, exitCode: number | null, 
     return new SshError('BRIDGE_FAILED', `The command on ${ctx.host} failed (exit ${exitCode})${text ? `: ${sshMessages(lines(text))}` : ''}`,
       `Run the same command over ssh ${ctx.host} by hand to see what the node says.`);
   }
-  const found = configFailure(text, ctx) ?? hostKeyFailure(text, ctx, offeredKey(stderr)) ?? authFailure(text, ctx) ?? streamFailure(text, ctx) ?? muxFailure(text, ctx) ?? reachFailure(text, ctx);
+  const found = configFailure(text, ctx) ?? hostKeyFailure(text, ctx, offeredKey(stderr)) ?? authFailure(text, ctx) ?? streamFailure(text, ctx) ?? muxFailure(text, ctx) ?? reachFailure(text, stderr, ctx);
   if (found) return found;
   if (!text) {
     // A mux client whose master died exits 0 (for -W) or 255 without a word.

@@ -12,6 +12,7 @@ import { openSshConnection, type SshTarget } from '../ssh-connection';
 import type { SshError } from '../ssh-errors';
 import { scriptedPrompter } from '../testing/ssh-test-kit';
 import { startSilentAuthSshd } from '../testing/silent-auth-sshd';
+import type { LoginOverrides } from './login-settings';
 import { createOpenSshSession } from './openssh-session';
 
 /**
@@ -46,9 +47,9 @@ async function config(name: string, lines: string[]): Promise<string> {
   return file;
 }
 
-/** The first dial of a session to `alias` through ssh, with a 1 s connect timeout unless ssh_config sets one. */
-async function dialFails(alias: string, configFile: string): Promise<SshError> {
-  const { session } = await createOpenSshSession({ destination: alias, configFile }, { prompter: scriptedPrompter(), connectTimeoutMs: 1_000 });
+/** The first dial of a session to `alias` through ssh, with a 1 s connect timeout unless `limits` say otherwise. */
+async function dialFails(alias: string, configFile: string, limits: LoginOverrides = { connectTimeoutMs: 1_000 }): Promise<SshError> {
+  const { session } = await createOpenSshSession({ destination: alias, configFile }, { prompter: scriptedPrompter(), ...limits });
   try {
     return (await session.connection().then(() => null, (e: unknown) => e)) as SshError;
   } finally {
@@ -85,6 +86,22 @@ describe('a login that hangs, through OpenSSH', () => {
       expect(err).toMatchObject({ code: 'HANDSHAKE_TIMEOUT', message: builtin.message, nextStep: builtin.nextStep });
       expect(silent.authRequests()).toBeGreaterThan(0);
       await pollUntil('the hung login to end', () => silent.connections() === 0);
+    } finally {
+      await silent.stop();
+    }
+  }, 30_000);
+  it('names a login whose authentication stalled, given up by ssh\'s keepalives, as stalled, not as a host that never answered', async () => {
+    const silent = await startSilentAuthSshd();
+    try {
+      const knownHosts = join(dir, 'stalled_known_hosts');
+      await writeFile(knownHosts, `[${silent.host}]:${silent.port} ${silent.hostKeyLine}\n`);
+      // ssh's keepalives (1 s x 1) end the login long before ConnectTimeout (60 s) would.
+      const file = await config('stalled.config', ['Host stalled', `  HostName ${silent.host}`, `  Port ${silent.port}`, '  User root', `  IdentityFile ${h.root.key}`, `  UserKnownHostsFile ${knownHosts}`]);
+      const err = await dialFails('stalled', file, { connectTimeoutMs: 60_000, keepaliveIntervalMs: 1_000, keepaliveCountMax: 1 });
+      expect(err).toMatchObject({ code: 'HANDSHAKE_TIMEOUT', retryable: true });
+      expect(err.message).toBe(`${silent.host}:${silent.port} answered but did not finish the SSH login of root: ssh gave up after ServerAliveInterval × ServerAliveCountMax with no answer (authentication stalled)`);
+      expect(err.nextStep).toContain('LoginGraceTime');
+      expect(silent.authRequests()).toBeGreaterThan(0);
     } finally {
       await silent.stop();
     }
