@@ -14,11 +14,12 @@ export interface Run {
 /**
  * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
  * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
- * `until` sees stdout and stderr as they grow, and may answer with Ctrl-C (true), sent once.
+ * `until` sees stdout and stderr as they grow, and may answer with Ctrl-C (true), sent once to the CLI's
+ * process alone; `signal` sends another (SIGTERM: a supervisor's stop, `kill PID`).
  */
 export function nodescope(
   args: string[],
-  opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; cwd?: string; until?: (out: string, err: string) => boolean } = {},
+  opts: { tty?: { answers: [RegExp, string][] }; env?: NodeJS.ProcessEnv; cwd?: string; until?: (out: string, err: string) => boolean; signal?: NodeJS.Signals } = {},
 ): Promise<Run> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = opts.tty
@@ -30,7 +31,7 @@ export function nodescope(
   const checkUntil = () => {
     if (interrupted || !opts.until?.(run.stdout, run.stderr)) return;
     interrupted = true;
-    child.kill('SIGINT');
+    child.kill(opts.signal ?? 'SIGINT');
   };
   child.stdout.on('data', (d: Buffer) => {
     run.stdout += d.toString();

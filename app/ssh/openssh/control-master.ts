@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { cleanUpOnStopSignal } from '../../process/stop-signals';
 import type { SshGOutput } from '../ssh-config-openssh';
 import { handedOnPrompter, unlessAborted, type Asker } from '../handed-on-prompter';
 import { cancelled, loginTimedOut, type SshError } from '../ssh-errors';
@@ -100,6 +101,37 @@ function loginDeadline(ms: number, prompts: PromptWait, expire: () => void) {
   };
 }
 
+/** How each login in progress ends its ssh (Logins' abandon), for when the process ends. */
+const inProgress = new Set<() => void>();
+let forgetProcessListeners: (() => void) | undefined;
+const endEveryLogin = () => {
+  for (const end of [...inProgress]) end();
+};
+
+/**
+ * Runs `end` when the process ends mid-login (`kill PID`, a supervisor's SIGTERM, which unlike a terminal's
+ * Ctrl-C reaches this process alone, or an exit): ssh would otherwise wait for the server with parent 1, as
+ * long as sshd's LoginGraceTime. One set of listeners for every login, not one each: a fleet logs in to
+ * a hundred nodes at once. Returns the function that forgets `end`.
+ */
+function endsWithProcess(end: () => void): () => void {
+  inProgress.add(end);
+  if (!forgetProcessListeners) {
+    const forgetSignals = cleanUpOnStopSignal(endEveryLogin);
+    process.on('exit', endEveryLogin);
+    forgetProcessListeners = () => {
+      forgetSignals();
+      process.off('exit', endEveryLogin);
+    };
+  }
+  return () => {
+    inProgress.delete(end);
+    if (inProgress.size > 0) return;
+    forgetProcessListeners?.();
+    forgetProcessListeners = undefined;
+  };
+}
+
 /**
  * Logs in as a master on `path`, asking `prompter`: always with -v, whose lines say when the host key came
  * (and which, for errors).
@@ -110,6 +142,7 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
   const stop = new AbortController();
   const abandon = () => stop.abort();
   signal.addEventListener('abort', abandon, { once: true });
+  const forgetProcessEnd = endsWithProcess(abandon);
   let timedOut = false;
   const deadline = loginDeadline(settings.connectTimeoutMs, prompts, () => {
     timedOut = true;
@@ -134,6 +167,7 @@ async function logIn(client: OpenSshClient, d: OpenSshDestination, path: string,
   } finally {
     deadline.stop();
     signal.removeEventListener('abort', abandon);
+    forgetProcessEnd();
     await askpass?.close();
   }
 }

@@ -1,0 +1,93 @@
+// `nodescope --ssh openssh` stopped by `kill PID` (a supervisor's SIGTERM: the CLI's process alone, not its group)
+// while ssh logs in: the login's ssh, and the `ssh -W` through a jump host's master, go with it.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { startSilentAuthSshd, type SilentAuthSshd } from '../ssh/testing/silent-auth-sshd';
+import { pollUntil } from '../testing/poll-until';
+import { nodescope } from './testing/run-nodescope';
+
+/** Live processes whose environment holds `marker` (set for one CLI run, inherited by its ssh), with their command lines. */
+function processesMarked(marker: string): { pid: number; cmd: string }[] {
+  const found: { pid: number; cmd: string }[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) continue;
+      found.push({ pid: Number(pid), cmd: readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim() });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+describe('nodescope --ssh openssh stopped by SIGTERM while logging in (real ssh and sshd)', () => {
+  let h: SshHarness;
+  let silent: SilentAuthSshd;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nodescope-openssh-stop-'));
+    h = await startSshHarness();
+    silent = await startSilentAuthSshd(h.host);
+  }, 60_000);
+  afterAll(async () => {
+    await silent?.stop();
+    await h?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `pods node` with `config` until ssh is logging in to the silent sshd, then SIGTERMs the CLI alone. */
+  async function stoppedWhileLoggingIn(name: string, config: string[]): Promise<{ atSignal: string[]; marker: string }> {
+    const runtime = await mkdtemp(join(dir, 'run-'));
+    const knownHosts = join(dir, `${name}_known_hosts`);
+    await writeFile(knownHosts, `${await readFile(h.knownHosts, 'utf8')}[${silent.host}]:${silent.port} ${silent.hostKeyLine}\n`);
+    const file = join(dir, name);
+    await writeFile(file, [...config, '  User root', `  IdentityFile ${h.root.key}`, `  UserKnownHostsFile ${knownHosts}`, '  IdentitiesOnly yes', '  IdentityAgent none',
+      // Long enough that only the signal ends the login (ssh's keepalives also hold it: 5 s x 3 by default).
+      '  ConnectTimeout 120', '  ServerAliveInterval 60', ''].join('\n'), { mode: 0o600 });
+    const marker = `NODESCOPE_STOP_TEST=${randomUUID()}`;
+    let atSignal: string[] = [];
+    const run = await nodescope(['pods', 'node', '-F', file, '--ssh', 'openssh', '-vv'], {
+      // A control directory of its own (XDG_RUNTIME_DIR): no master of another test or run is reused.
+      env: { NODESCOPE_STOP_TEST: marker.split('=')[1], XDG_RUNTIME_DIR: runtime },
+      signal: 'SIGTERM',
+      until: (_out, err) => {
+        if (!err.includes(`Authenticating to ${silent.host}:${silent.port}`)) return false;
+        atSignal = processesMarked(marker).map((p) => p.cmd);
+        return true;
+      },
+    });
+    expect(run.code, run.stderr).not.toBe(0);
+    return { atSignal, marker };
+  }
+
+  it('ends the login\'s ssh', async () => {
+    const { atSignal, marker } = await stoppedWhileLoggingIn('direct.config', ['Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`]);
+    expect(atSignal.some((c) => c.includes(' -M -N -f '))).toBe(true);
+    try {
+      await pollUntil('no ssh of the run left', () => processesMarked(marker), (left) => left.length === 0);
+    } finally {
+      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
+    }
+  }, 30_000);
+
+  it('ends the login\'s ssh and its ssh -W through the jump host\'s master', async () => {
+    const { atSignal, marker } = await stoppedWhileLoggingIn('jump.config', [
+      'Host jump', `  HostName ${h.host}`, `  Port ${h.jumpPort}`, `  User ${h.jump.name}`, `  IdentityFile ${h.jump.key}`, `  UserKnownHostsFile ${h.knownHosts}`,
+      'Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`, '  ProxyJump jump',
+    ]);
+    expect(atSignal.some((c) => c.includes(' -W '))).toBe(true);
+    // The jump host's master logged in, and stays for the next run (ControlPersist), as it would have without the signal.
+    const jumpMaster = (cmd: string) => cmd.includes(' -M -N -f ') && cmd.endsWith('-- jump');
+    try {
+      await pollUntil('no ssh of the run left but the jump host\'s master', () => processesMarked(marker), (left) => left.every((p) => jumpMaster(p.cmd)));
+    } finally {
+      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
+    }
+  }, 30_000);
+});
