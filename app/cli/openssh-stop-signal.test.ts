@@ -1,5 +1,6 @@
 // `nodescope --ssh openssh` stopped by `kill PID` (a supervisor's SIGTERM: the CLI's process alone, not its group)
-// while ssh logs in: the login's ssh, and the `ssh -W` through a jump host's master, go with it.
+// while ssh logs in: the login's ssh, and the `ssh -W` through a jump host's master, go with it. Stopped by Ctrl-C
+// on its terminal (the whole process group) once logged in, the masters stay for the next run.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshHarness, type SshHarness } from '../../e2e/harness/ssh-harness';
+import { startSimulatedKubelet } from '../sim/kubelet-server';
 import { startSilentAuthSshd, type SilentAuthSshd } from '../ssh/testing/silent-auth-sshd';
 import { pollUntil } from '../testing/poll-until';
 import { nodescope } from './testing/run-nodescope';
@@ -25,14 +27,14 @@ function processesMarked(marker: string): { pid: number; cmd: string }[] {
   return found;
 }
 
-describe('nodescope --ssh openssh stopped by SIGTERM while logging in (real ssh and sshd)', () => {
+describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () => {
   let h: SshHarness;
   let silent: SilentAuthSshd;
   let dir: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'nodescope-openssh-stop-'));
-    h = await startSshHarness();
+    h = await startSshHarness({ startKubelet: (socketPath) => startSimulatedKubelet({ socketPath, pods: 3, seed: 3 }) });
     silent = await startSilentAuthSshd(h.host);
   }, 60_000);
   afterAll(async () => {
@@ -86,6 +88,29 @@ describe('nodescope --ssh openssh stopped by SIGTERM while logging in (real ssh 
     const jumpMaster = (cmd: string) => cmd.includes(' -M -N -f ') && cmd.endsWith('-- jump');
     try {
       await pollUntil('no ssh of the run left but the jump host\'s master', () => processesMarked(marker), (left) => left.every((p) => jumpMaster(p.cmd)));
+    } finally {
+      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
+    }
+  }, 30_000);
+
+  it('keeps the node\'s master through a jump host for the next run when Ctrl-C on the terminal stops a run', async () => {
+    const runtime = await mkdtemp(join(dir, 'run-'));
+    const file = join(dir, 'ctrl-c.config');
+    await writeFile(file, [
+      'Host jump', `  HostName ${h.host}`, `  Port ${h.jumpPort}`, `  User ${h.jump.name}`, `  IdentityFile ${h.jump.key}`,
+      'Host node', `  HostName ${h.host}`, `  Port ${h.port}`, '  ProxyJump jump', '  User root', `  IdentityFile ${h.root.key}`,
+      'Host *', `  UserKnownHostsFile ${h.knownHosts}`, '  IdentitiesOnly yes', '  IdentityAgent none', '',
+    ].join('\n'), { mode: 0o600 });
+    const marker = `NODESCOPE_STOP_TEST=${randomUUID()}`;
+    const env = { NODESCOPE_STOP_TEST: marker.split('=')[1], XDG_RUNTIME_DIR: runtime };
+    try {
+      const watched = await nodescope(['watch', 'node', '-F', file, '--ssh', 'openssh', '--socket', h.socketPath], { tty: { answers: [] }, env, until: (out) => out.includes('in sync') });
+      expect(watched.stdout).toContain('in sync');
+      // The node's master lives on through its ProxyCommand (ssh -W through the jump host's master), which the
+      // terminal's Ctrl-C must not have reached.
+      const next = await nodescope(['pods', 'node', '-F', file, '--ssh', 'openssh', '--socket', h.socketPath, '-v'], { env });
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stderr).toContain(`root@${h.host}:${h.port}: reusing the login of Nodescope's master`);
     } finally {
       for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
     }

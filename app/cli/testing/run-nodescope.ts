@@ -14,8 +14,9 @@ export interface Run {
 /**
  * Runs the CLI. Without `tty` it runs in its own session, so it has no controlling terminal, as under
  * cron or CI. With `tty`, script(1) gives it one; `answers` are typed when `prompt` text shows up.
- * `until` sees stdout and stderr as they grow, and may answer with Ctrl-C (true), sent once to the CLI's
- * process alone; `signal` sends another (SIGTERM: a supervisor's stop, `kill PID`).
+ * `until` sees stdout and stderr as they grow, and may answer with Ctrl-C (true), sent once: typed on the
+ * terminal with `tty` (the whole foreground process group gets it, as a user's does), else to the CLI's
+ * process alone; `signal` is sent to the CLI's process instead (SIGTERM: a supervisor's stop, `kill PID`).
  */
 export function nodescope(
   args: string[],
@@ -31,7 +32,8 @@ export function nodescope(
   const checkUntil = () => {
     if (interrupted || !opts.until?.(run.stdout, run.stderr)) return;
     interrupted = true;
-    child.kill(opts.signal ?? 'SIGINT');
+    if (opts.tty && !opts.signal) child.stdin.write('\x03');
+    else child.kill(opts.signal ?? 'SIGINT');
   };
   child.stdout.on('data', (d: Buffer) => {
     run.stdout += d.toString();

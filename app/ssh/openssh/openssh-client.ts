@@ -86,11 +86,17 @@ export function findOpenSsh(env: NodeJS.ProcessEnv = process.env): Promise<OpenS
  * Runs ssh with `argv`. stdin is ours to pipe or ignore; a prompt opens /dev/tty itself (the CLI's
  * terminal), or goes to the askpass helper that `env` names.
  */
-export function spawnSsh(client: OpenSshClient, argv: string[], stdin: 'pipe' | 'ignore' = 'pipe', env: Record<string, string> = {}): ChildProcess {
-  return spawn(client.binary, argv, { stdio: [stdin, 'pipe', 'pipe'], env: { ...client.env, ...env } });
+export function spawnSsh(client: OpenSshClient, argv: string[], stdin: 'pipe' | 'ignore' = 'pipe', env: Record<string, string> = {}, detached = false): ChildProcess {
+  return spawn(client.binary, argv, { stdio: [stdin, 'pipe', 'pipe'], env: { ...client.env, ...env }, detached });
 }
 
-/** Runs ssh to the end and gives its exit code and stderr (stdout too, for -O forward's allocations). */
+/**
+ * Runs ssh to the end and gives its exit code and stderr (stdout too, for -O forward's allocations). With a
+ * `signal` (a login, which the caller ends) ssh runs in a process group of its own: a master's ProxyCommand
+ * (the `ssh -W` through a jump host's master) stays in the group ssh started in when the master goes to the
+ * background, and a terminal's Ctrl-C to ours would end it, and the master, kept for the next run, with it.
+ * On Windows `detached` opens a console instead, and there are no process groups to leave.
+ */
 export function runSsh(
   client: OpenSshClient,
   argv: string[],
@@ -99,7 +105,7 @@ export function runSsh(
   signal?: AbortSignal,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawnSsh(client, argv, 'ignore', env);
+    const child = spawnSsh(client, argv, 'ignore', env, !!signal && process.platform !== 'win32');
     // A login waiting on a prompt nobody will answer now (the node was closed) ends with the dial.
     const onAbort = () => child.kill('SIGTERM');
     signal?.addEventListener('abort', onAbort, { once: true });
