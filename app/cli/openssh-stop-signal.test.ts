@@ -43,8 +43,8 @@ describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () =
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Runs `pods node` with `config` until ssh is logging in to the silent sshd, then SIGTERMs the CLI alone. */
-  async function stoppedWhileLoggingIn(name: string, config: string[]): Promise<{ atSignal: string[]; marker: string }> {
+  /** Runs `pods node` with `config` until ssh is logging in to the silent sshd, then SIGTERMs the CLI alone (or types Ctrl-C on its terminal). */
+  async function stoppedWhileLoggingIn(name: string, config: string[], stop: 'SIGTERM' | 'Ctrl-C' = 'SIGTERM'): Promise<{ atSignal: string[]; marker: string }> {
     const runtime = await mkdtemp(join(dir, 'run-'));
     const knownHosts = join(dir, `${name}_known_hosts`);
     await writeFile(knownHosts, `${await readFile(h.knownHosts, 'utf8')}[${silent.host}]:${silent.port} ${silent.hostKeyLine}\n`);
@@ -57,9 +57,10 @@ describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () =
     const run = await nodescope(['pods', 'node', '-F', file, '--ssh', 'openssh', '-vv'], {
       // A control directory of its own (XDG_RUNTIME_DIR): no master of another test or run is reused.
       env: { NODESCOPE_STOP_TEST: marker.split('=')[1], XDG_RUNTIME_DIR: runtime },
-      signal: 'SIGTERM',
-      until: (_out, err) => {
-        if (!err.includes(`Authenticating to ${silent.host}:${silent.port}`)) return false;
+      ...(stop === 'SIGTERM' ? { signal: 'SIGTERM' as const } : { tty: { answers: [] } }),
+      until: (out, err) => {
+        // On a terminal, stderr comes with stdout.
+        if (!`${out}${err}`.includes(`Authenticating to ${silent.host}:${silent.port}`)) return false;
         atSignal = processesMarked(marker).map((p) => p.cmd);
         return true;
       },
@@ -70,6 +71,16 @@ describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () =
 
   it('ends the login\'s ssh', async () => {
     const { atSignal, marker } = await stoppedWhileLoggingIn('direct.config', ['Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`]);
+    expect(atSignal.some((c) => c.includes(' -M -N -f '))).toBe(true);
+    try {
+      await pollUntil('no ssh of the run left', () => processesMarked(marker), (left) => left.length === 0);
+    } finally {
+      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
+    }
+  }, 30_000);
+
+  it('ends the login\'s ssh, in a process group of its own, at Ctrl-C on the terminal', async () => {
+    const { atSignal, marker } = await stoppedWhileLoggingIn('ctrl-c-login.config', ['Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`], 'Ctrl-C');
     expect(atSignal.some((c) => c.includes(' -M -N -f '))).toBe(true);
     try {
       await pollUntil('no ssh of the run left', () => processesMarked(marker), (left) => left.length === 0);
