@@ -27,6 +27,15 @@ function processesMarked(marker: string): { pid: number; cmd: string }[] {
   return found;
 }
 
+/** Polls until every process of the run is one `stays` allows (none by default); then ends what is left, test passed or not. */
+async function untilOnlyLeft(marker: string, stays: (cmd: string) => boolean = () => false): Promise<void> {
+  try {
+    await pollUntil('no ssh of the run left but those that stay', () => processesMarked(marker), (left) => left.every((p) => stays(p.cmd)));
+  } finally {
+    for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
+  }
+}
+
 describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () => {
   let h: SshHarness;
   let silent: SilentAuthSshd;
@@ -72,21 +81,13 @@ describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () =
   it('ends the login\'s ssh', async () => {
     const { atSignal, marker } = await stoppedWhileLoggingIn('direct.config', ['Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`]);
     expect(atSignal.some((c) => c.includes(' -M -N -f '))).toBe(true);
-    try {
-      await pollUntil('no ssh of the run left', () => processesMarked(marker), (left) => left.length === 0);
-    } finally {
-      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
-    }
+    await untilOnlyLeft(marker);
   }, 30_000);
 
   it('ends the login\'s ssh, in a process group of its own, at Ctrl-C on the terminal', async () => {
     const { atSignal, marker } = await stoppedWhileLoggingIn('ctrl-c-login.config', ['Host node', `  HostName ${silent.host}`, `  Port ${silent.port}`], 'Ctrl-C');
     expect(atSignal.some((c) => c.includes(' -M -N -f '))).toBe(true);
-    try {
-      await pollUntil('no ssh of the run left', () => processesMarked(marker), (left) => left.length === 0);
-    } finally {
-      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
-    }
+    await untilOnlyLeft(marker);
   }, 30_000);
 
   it('ends the login\'s ssh and its ssh -W through the jump host\'s master', async () => {
@@ -97,11 +98,7 @@ describe('nodescope --ssh openssh stopped by a signal (real ssh and sshd)', () =
     expect(atSignal.some((c) => c.includes(' -W '))).toBe(true);
     // The jump host's master logged in, and stays for the next run (ControlPersist), as it would have without the signal.
     const jumpMaster = (cmd: string) => cmd.includes(' -M -N -f ') && cmd.endsWith('-- jump');
-    try {
-      await pollUntil('no ssh of the run left but the jump host\'s master', () => processesMarked(marker), (left) => left.every((p) => jumpMaster(p.cmd)));
-    } finally {
-      for (const p of processesMarked(marker)) process.kill(p.pid, 'SIGTERM');
-    }
+    await untilOnlyLeft(marker, jumpMaster);
   }, 30_000);
 
   it('keeps the node\'s master through a jump host for the next run when Ctrl-C on the terminal stops a run', async () => {
