@@ -53,6 +53,16 @@ describe('classifyOpenSshFailure on texts known from the source', () => {
     expect(err.nextStep).toContain('run ssh node-1 and answer yes');
   });
 
+  it('a login ssh gave up on its keepalives after the banner is a stall, not a host that never answered (-v says where it stopped)', () => {
+    const began = "debug1: Connection established.\r\ndebug1: Authenticating to 10.0.0.9:22 as 'core'\r\n";
+    const kex = classifyOpenSshFailure(`${began}debug1: expecting SSH2_MSG_KEX_ECDH_REPLY\r\nConnection to 10.0.0.9 port 22 timed out\r\n`, 255, node);
+    expect(kex).toMatchObject({ code: 'HANDSHAKE_TIMEOUT', message: '10.0.0.9:22 answered but stopped in the key exchange: ssh gave up after ServerAliveInterval × ServerAliveCountMax with no answer' });
+    expect(kex.nextStep).toContain('MTU');
+    const auth = classifyOpenSshFailure(`${began}debug1: Server host key: ssh-ed25519 SHA256:abc\r\nConnection to UNKNOWN port 65535 timed out\r\n`, 255, { ...node, throughJump: true });
+    expect(auth).toMatchObject({ code: 'HANDSHAKE_TIMEOUT', message: "10.0.0.9:22 answered but did not finish the SSH login of core: ssh gave up after ServerAliveInterval × ServerAliveCountMax with no answer (authentication stalled)" });
+    expect(auth.nextStep).toContain('LoginGraceTime');
+  });
+
   it('says keepalives ran out when ssh says so', () => {
     const err = classifyOpenSshFailure('Timeout, server node-1 not responding.\r\n', 255, node);
     expect(err.code).toBe('KEEPALIVE_TIMEOUT');

@@ -85,6 +85,11 @@ function authFailure(text: string, ctx: OpenSshFailureContext): SshError | null 
       : `Check the user name and the key or password; if the server requires two methods (AuthenticationMethods), both must succeed, and PasswordAuthentication/KbdInteractiveAuthentication no in your SSH config stop ssh from asking.`);
 }
 
+/** A host that sent its banner and then no reply to the key exchange until ssh's keepalives ran out. */
+const keyExchangeStalled = (hop: { host: string; port: number }) =>
+  new SshError('HANDSHAKE_TIMEOUT', `${hop.host}:${hop.port} answered but stopped in the key exchange: ssh gave up after ServerAliveInterval × ServerAliveCountMax with no answer`,
+    "A network path that drops large packets does this (the key exchange's reply is the first large one: an MTU too small on a VPN or tunnel); check the path's MTU, or the server's load.");
+
 function reachFailure(text: string, stderr: string, ctx: OpenSshFailureContext): SshError | null {
   const resolve = /Could not resolve hostname (\S+?): (.*)/.exec(text);
   if (resolve) {
@@ -104,9 +109,12 @@ function reachFailure(text: string, stderr: string, ctx: OpenSshFailureContext):
   }
   const timedOut = /Connection to (\S+) port (\d+) timed out/.exec(text);
   // -v says the login began (banner exchanged): the host answered, and the timeout is ssh's keepalives' (through a
-  // ProxyCommand too, where ssh names the host UNKNOWN port 65535).
+  // ProxyCommand too, where ssh names the host UNKNOWN port 65535). Its host key says the key exchange was done.
   const began = /^debug1: Authenticating to (\S+):(\d+) as '([^']*)'/m.exec(stderr);
-  if (timedOut && began) return loginStalled({ host: began[1]!, port: Number(began[2]), user: began[3]! });
+  if (timedOut && began) {
+    const hop = { host: began[1]!, port: Number(began[2]), user: began[3]! };
+    return offeredKey(stderr) ? loginStalled(hop) : keyExchangeStalled(hop);
+  }
   if (timedOut?.[1] === 'UNKNOWN' && timedOut[2] === '65535') {
     // Through a jump host the jump host connected (it would have said otherwise): the node itself is silent.
     if (ctx.throughJump) return noSshAnswer(ctx, ctx.timeoutMs);
