@@ -80,7 +80,14 @@ export function createCallClient(send: (frame: ClientFrame) => boolean): CallCli
       if (!parsed.success) return;
       const frame = parsed.data;
       if (frame.type === 'event') {
-        for (const handler of listeners.get(frame.name) ?? []) (handler as (p: unknown) => void)(frame.payload);
+        for (const handler of listeners.get(frame.name) ?? []) {
+          // One view's bug must not keep the event from the others; it is still reported, with its stack.
+          try {
+            (handler as (p: unknown) => void)(frame.payload);
+          } catch (err) {
+            console.error(`nodescope: a listener of the ${frame.name} event failed:`, err);
+          }
+        }
       } else if (frame.type === 'progress') {
         (calls.get(frame.id)?.progress as ((p: unknown) => void) | undefined)?.(frame.progress);
       } else {

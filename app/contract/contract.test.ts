@@ -67,6 +67,16 @@ describe('validateRequest', () => {
     expect(() => validateRequest('pods.export', { nodeId: 'n', uids: [], format: 'list' })).toThrow(/at least one pod/);
     expect(() => validateRequest('pods.export', { nodeId: 'n', uids: 'all', format: 'xml' })).toThrow(/format/);
   });
+
+  it('refuses a matrix that names one source twice, naming the field', () => {
+    for (const name of ['fleet.matrix', 'fleet.watchMatrix'] as const) {
+      const err = catchError(() => validateRequest(name, { nodeIds: ['n1', 'n2', 'n1'] }));
+      expect(err.code).toBe('invalid-input');
+      expect(err.field).toBe('nodeIds');
+      expect(err.message).toContain('nodeIds: Give each source once');
+    }
+    expect(validateRequest('fleet.matrix', { nodeIds: ['n1', 'n2'] })).toEqual({ nodeIds: ['n1', 'n2'] });
+  });
 });
 
 describe('handleRequest', () => {

@@ -25,4 +25,11 @@ export const WorkloadMatrixSchema = z.object({
 });
 export type WorkloadMatrixView = z.infer<typeof WorkloadMatrixSchema>;
 
-export const MatrixRequestSchema = z.object({ nodeIds: z.array(z.string().min(1)).min(1, 'Select the sources to compare').max(1000) });
+export const MatrixRequestSchema = z.object({
+  // A repeated id would be one more column of the same source: 1,000 of one made a 22 MB answer.
+  nodeIds: z
+    .array(z.string().min(1))
+    .min(1, 'Select the sources to compare')
+    .max(1000)
+    .refine((ids) => new Set(ids).size === ids.length, 'Give each source once'),
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallContext, NodeInfo, RequestHandlers, ServerFrame } from '../contract';
+import { NodeContextSchema, type CallContext, type NodeInfo, type RequestHandlers, type ServerFrame } from '../contract';
 import { createCallClient } from '../contract/call-client';
 import { generatePods } from '../sim/pod-generator';
 import { openCallerConnection, type BridgeCore } from './caller-connection';
@@ -111,6 +111,23 @@ describe('a window\'s calls', () => {
     a.connection.receive({ type: 'request', id: 3, name: 'mask.preview', input: { nodeId: '' } });
     await expect.poll(() => a.of(3, 'response')).toHaveLength(1);
     expect(JSON.stringify(a.of(3, 'response')[0])).toMatch(/invalid-input.*nodeId/);
+  });
+});
+
+describe('an answer the transport cannot carry', () => {
+  it('is answered with an internal error saying so, and logged', async () => {
+    // A part whose value the contract leaves open (a kubelet's config) holding what JSON cannot write.
+    const unread = Object.fromEntries(Object.keys(NodeContextSchema.shape).map((part) => [part, { error: 'not read' }]));
+    const context = { ...unread, config: { from: 'configz', value: { big: 1n } } };
+    const core: BridgeCore = { handlers: { 'node.info': () => ({ status: 'read', context }) as never }, subscribe: () => () => {} };
+    const frames: ServerFrame[] = [];
+    const logged: string[] = [];
+    // As the browser-mode socket sends: JSON.
+    const connection = openCallerConnection(core, (frame) => frames.push(JSON.parse(JSON.stringify(frame)) as ServerFrame), (m) => logged.push(m));
+    connection.receive({ type: 'request', id: 7, name: 'node.info', input: { nodeId: 'n1' } });
+    await expect.poll(() => frames).toHaveLength(1);
+    expect(frames[0]).toMatchObject({ type: 'response', id: 7, result: { ok: false, error: { code: 'internal', message: expect.stringMatching(/could not send the answer to node\.info: .*BigInt/) } } });
+    expect(logged).toEqual([expect.stringMatching(/could not send the answer to node\.info/)]);
   });
 });
 

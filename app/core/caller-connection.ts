@@ -82,7 +82,16 @@ export function openCallerConnection(
     void handleRequest(core.handlers, name, input, context).then((result) => {
       if (calls.get(id) !== work) return;
       calls.delete(id);
-      if (!connection.signal.aborted) send({ type: 'response', id, result });
+      if (connection.signal.aborted) return;
+      try {
+        send({ type: 'response', id, result });
+      } catch (err) {
+        // An answer the transport cannot carry (a BigInt or a cycle through JSON) is an app bug: the call is
+        // still answered, not left waiting, and the failure is not an unhandled rejection.
+        const why = err instanceof Error ? err.message : String(err);
+        log(`could not send the answer to ${name}: ${why}`);
+        send({ type: 'response', id, result: errorResult(new ContractError('internal', `Nodescope could not send the answer to ${name}: ${why}.`, 'Try again; if it happens again, report it.')) });
+      }
     });
   };
 

@@ -63,7 +63,16 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 
 const isSpace = (c: number) => c === 0x20 || c === NEWLINE || c === 0x0d || c === 0x09;
-const show = (c: number) => (c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`);
+/**
+ * What was found, without quoting the file: it may be any file of the user's (a page can name one), so only
+ * JSON's own punctuation is shown as it is; other text by what it starts.
+ */
+const show = (c: number) => {
+  if (c === QUOTE) return 'a string';
+  if ((c >= 0x30 && c <= 0x39) || c === 0x2d) return 'a number';
+  if (c === OPEN_OBJ || c === CLOSE_OBJ || c === OPEN_ARR || c === CLOSE_ARR || c === COMMA || c === COLON) return `'${String.fromCharCode(c)}'`;
+  return 'other text';
+};
 
 /** Collects a piece's bytes across chunks. */
 class Gather {
@@ -379,8 +388,9 @@ export class JsonValueScanner {
 
   private notJson(chunk: Buffer, i: number): never {
     const offset = this.pos + i;
-    const what = offset === 0 || (this.pos === 0 && chunk.subarray(0, i).every(isSpace)) ? 'this is not JSON' : 'unexpected text after a complete value';
-    throw new JsonScanError('not-json', offset, this.line, `${what}: found ${show(chunk[i]!)}`, this.pos + i === 0 ? "'{' or '['" : "'{' or '[' (another JSON value) or the end of the file");
+    // A file that does not even start as JSON says only where, and what a pod file starts with.
+    if (offset === 0 || (this.pos === 0 && chunk.subarray(0, i).every(isSpace))) throw new JsonScanError('not-json', offset, this.line, 'this is not JSON', "'{' or '['");
+    throw new JsonScanError('not-json', offset, this.line, `unexpected text after a complete value: found ${show(chunk[i]!)}`, "'{' or '[' (another JSON value) or the end of the file");
   }
 
   private expectedPod(chunk: Buffer, i: number): never {

@@ -165,14 +165,22 @@ describe('provenance', () => {
 describe('bad files', () => {
   const list = printList([decodePod(webPodBytes()).pod, decodePod(webPodBytes()).pod]);
 
-  it('not JSON: names the file, line and byte, and what it opens', async () => {
-    const path = file('hello\n');
-    const err = await failure(path);
-    expect(err.problem).toBe('not-json');
-    expect(err.line).toBe(1);
-    expect(err.offset).toBe(0);
-    expect(err.message).toContain(path);
-    expect(err.message).toMatch(/kubectl List JSON/);
+  it('not JSON: names the file, line and byte, and what it opens, never what the file holds', async () => {
+    for (const text of ['hello\n', '  \n Secret=hunter2\n']) {
+      const path = file(text);
+      const err = await failure(path);
+      expect(err.problem).toBe('not-json');
+      expect(err.offset).toBe(text.indexOf(text.trim()));
+      expect(err.message).toContain(path);
+      expect(err.message).toContain("this is not JSON at line");
+      expect(err.message).toMatch(/expected '\{' or '\['/);
+      expect(err.message).toMatch(/kubectl List JSON/);
+      expect(err.message.replace(path, '')).not.toMatch(/'h'|'S'|hello|Secret/);
+    }
+    // A file that starts as a list (an INI file's [section]) or a value (a number) says what came, not what it says.
+    expect((await failure(file('[db]\npassword=x\n'))).message).toContain('an item that is not an object: found other text at line 1 (byte 1)');
+    expect((await failure(file('[]\nSecret'))).message).toContain('unexpected text after a complete value: found other text');
+    expect((await failure(file('["x"]'))).message).toContain('an item that is not an object: found a string');
   });
 
   it('a syntax error inside the second pod names its exact line', async () => {
