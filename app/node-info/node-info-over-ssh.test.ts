@@ -197,10 +197,26 @@ describe('sshCommandRunner', () => {
     await expect.poll(() => out).toContain('I1128 written while followed over SSH');
     stop.abort();
     expect(await ended).toMatchObject({ code: null });
-    // sshd leaves a command without a terminal running when its channel closes: it ends at its next line (SIGPIPE).
-    journal.write('I1128 after the follow');
+    // Gone from the node at once, not at the journal's next line (when a write to the closed channel would end it).
     await expect.poll(() => processesWithArg(journal.file)).toEqual([]);
+    journal.write('I1128 after the follow');
     expect(out).not.toContain('I1128 after the follow');
+  }, 60_000);
+
+  it('a follow that prints nothing more ends on the node as soon as its caller stops, not at a next line that never comes', async () => {
+    // As an older journalctl, or one under sudo's pty, that notices its reader gone only when it writes.
+    const quiet = await script(`quiet-follow-${process.pid}`, 'echo started\nwhile :; do sleep 1; done');
+    const session = createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() });
+    sessions.push(session);
+    const runner = sshCommandRunner(async () => (await session.connection()).channels);
+    const stop = new AbortController();
+    let out = '';
+    const ended = runner.stream([quiet], {}, (d) => (out += d.toString()), stop.signal);
+    await expect.poll(() => out).toBe('started\n');
+    expect(processesWithArg(quiet)).not.toEqual([]);
+    stop.abort();
+    expect(await ended).toMatchObject({ code: null });
+    await expect.poll(() => processesWithArg(quiet)).toEqual([]);
   }, 60_000);
 });
 
