@@ -36,6 +36,7 @@ const TOKEN = 'tok-node-info-0123456789';
 let dir: string;
 let bin: string;
 let configPath: string;
+let quietFollow: string;
 let kubelet: ChildProcess;
 let healthz: Server;
 let healthzPort: number;
@@ -89,8 +90,10 @@ beforeAll(async () => {
   // A process named kubelet (a script's process takes the script's name) that answers --version.
   const fake = await script('kubelet', 'if [ "$1" = --version ]; then echo "Kubernetes v1.37.2"; exit 0; fi\nwhile :; do sleep 1; done');
   kubelet = spawn(fake, ['--config', configPath, `--feature-gates=Foo=true`], { stdio: 'ignore' });
+  // A follow that prints nothing more, as an older journalctl, or one under sudo's pty, that notices its reader gone only when it writes.
+  quietFollow = await script('quiet-follow', 'echo started\nwhile :; do sleep 1; done');
   sudoersPath = newSudoersPath();
-  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl, ${bin}/journalctl\n`);
+  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl, ${bin}/journalctl, ${quietFollow}\n`);
 }, 60_000);
 
 afterAll(async () => {
@@ -203,20 +206,21 @@ describe('sshCommandRunner', () => {
     expect(out).not.toContain('I1128 after the follow');
   }, 60_000);
 
-  it('a follow that prints nothing more ends on the node as soon as its caller stops, not at a next line that never comes', async () => {
-    // As an older journalctl, or one under sudo's pty, that notices its reader gone only when it writes.
-    const quiet = await script(`quiet-follow-${process.pid}`, 'echo started\nwhile :; do sleep 1; done');
-    const session = createSshSession(harnessTarget(h, h.root), { prompter: scriptedPrompter() });
+  it.each([
+    ['as root', () => h.root, false],
+    ['through sudo', () => h.operator, true],
+  ] as const)('a follow that prints nothing more ends on the node as soon as its caller stops, not at a next line that never comes (%s)', async (_, user, sudo) => {
+    const session = createSshSession(harnessTarget(h, user()), { prompter: scriptedPrompter() });
     sessions.push(session);
     const runner = sshCommandRunner(async () => (await session.connection()).channels);
     const stop = new AbortController();
     let out = '';
-    const ended = runner.stream([quiet], {}, (d) => (out += d.toString()), stop.signal);
+    const ended = runner.stream([quietFollow], { sudo }, (d) => (out += d.toString()), stop.signal);
     await expect.poll(() => out).toBe('started\n');
-    expect(processesWithArg(quiet)).not.toEqual([]);
+    expect(processesWithArg(quietFollow)).not.toEqual([]);
     stop.abort();
     expect(await ended).toMatchObject({ code: null });
-    await expect.poll(() => processesWithArg(quiet)).toEqual([]);
+    await expect.poll(() => processesWithArg(quietFollow)).toEqual([]);
   }, 60_000);
 });
 
