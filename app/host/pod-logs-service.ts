@@ -15,6 +15,7 @@ import { containerLogs } from '../logs/container-logs';
 import { LogAccessError } from '../logs/log-file-access';
 import { sinceDuration, type LogReadOptions } from '../logs/log-options';
 import { listContainers, parsePodDirName, type PodLogDir } from '../logs/pod-log-layout';
+import { NewestLines } from '../logs/newest-lines';
 import { TextLines } from '../logs/text-lines';
 import type { PodObject } from '../pod/pod-tree';
 import type { CrashLog } from '../recording/crash-log';
@@ -135,22 +136,13 @@ export function createPodLogsService(deps: PodLogsServiceDeps) {
   const origin = (t: Target, input: ValidInput<'logs.read'>, options: LogReadOptions) =>
     'files' in t ? `the log files in ${t.pod.path}/${t.container} on ${t.files.access.where}` : t.kubelet.origin(restTarget(t, input), options);
 
-  /** The lines as text, the newest kept within the answer's bounds. */
+  /** The lines as text, the newest kept within the answer's bounds (the oldest give way as they come). */
   const collect = async (written: AsyncIterable<{ bytes: Buffer }>) => {
     const text = new TextLines(LOG_LINE_CHARS_MAX);
-    const out: string[] = [];
-    const budget = deps.readCharsMax ?? LOG_READ_CHARS_MAX;
-    let chars = 0;
-    let first = 0;
-    const keep = (l: string) => {
-      out.push(l);
-      chars += l.length;
-      // The newest lines are the ones asked for: the oldest give way (dropped in one go below).
-      while (chars > budget && first < out.length - 1) chars -= out[first++]!.length;
-    };
-    for await (const w of written) for (const l of text.push(w.bytes)) keep(l);
-    for (const l of text.flush()) keep(l);
-    return { lines: out.slice(first), ...(first ? { omitted: first } : {}) };
+    const kept = new NewestLines(deps.readCharsMax ?? LOG_READ_CHARS_MAX);
+    for await (const w of written) for (const l of text.push(w.bytes)) kept.push(l);
+    for (const l of text.flush()) kept.push(l);
+    return { lines: kept.lines(), ...(kept.omitted ? { omitted: kept.omitted } : {}) };
   };
 
   /** A kept capture's lines, as the node's would be read with the request's options. */

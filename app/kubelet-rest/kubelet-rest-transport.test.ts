@@ -4,7 +4,7 @@
 // that emit closed the TLS socket at once and freed the parser first, so it went back to the pool twice and two
 // later connections shared it: the process died on a native assertion in whichever server or client came next.
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { connect, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
@@ -17,7 +17,7 @@ import { createRestTransport } from './kubelet-rest-transport';
 /** Node's free list of HTTP parsers (a legacy module, still public): every parser in it must be there once. */
 const { parsers } = createRequire(import.meta.url)('_http_common') as { parsers: { list: object[] } };
 
-let server: Server | undefined;
+let server: Server | TcpServer | undefined;
 afterEach(() => server?.close());
 
 /** A channel to the port as a JS stream, as an SSH channel is, that closes as soon as the far end has ended it. */
@@ -61,4 +61,25 @@ it('fails a request the kubelet hangs up on, and leaves no HTTP parser to two co
   // The request's parser went back once.
   expect(parsers.list.length).toBe(before + 1);
   expect(new Set(parsers.list).size).toBe(parsers.list.length);
+});
+
+it('fails a follow at once, as worth retrying, when its channel closes during the TLS handshake without ending', async () => {
+  // As an ssh2 channel whose connection dropped: closed, no end of its stream; the kubelet has not answered yet.
+  let channel: Duplex | undefined;
+  server = createTcpServer((socket) => socket.once('data', () => channel!.destroy()));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const transport = createRestTransport({
+    channel: { open: async () => (channel = channelTo(port)), activeMode: () => 'direct', lastError: () => null },
+    host: 'node-1',
+    port,
+    tls: true,
+    credentials: {},
+    callTimeoutMs: 5000,
+    trust: { pinsFile: join(tmpdir(), 'nodescope-no-pins-here'), pinName: `node-1:${port}`, prompt: async () => 'once' },
+  });
+  const err = await transport.stream('/containerLogs/default/web-0/web?follow=true', { quiet: true, paced: true }).then(() => new Error('the follow began'), (e: unknown) => e);
+  expect(err).toBeInstanceOf(KubeletError);
+  expect((err as KubeletError).message).toBe(`The kubelet on node-1 port ${port} did not answer the TLS handshake: the connection closed before it ended`);
+  expect((err as KubeletError).retryable).toBe(true);
 });

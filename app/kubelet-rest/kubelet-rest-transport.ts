@@ -114,23 +114,32 @@ function handshake(stream: Duplex, o: RestTransportOptions): Promise<TLSSocket> 
       sock.destroy();
       const cause = o.channel.lastError();
       if (cause) return reject(cause);
+      // The link went (the SSH connection dropped, the kubelet restarted): worth trying again, not a TLS problem.
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return reject(noAnswer(o, 'the TLS handshake', 'the connection closed before it ended'));
       reject(tlsError(`TLS handshake with the kubelet on ${o.host} port ${o.port} failed: ${err.message}`,
         o.port === 10255 ? 'Port 10255 is the read-only port: plain HTTP, use --read-only.' : 'Check that the port is the kubelet HTTPS port (10250) and that the client key matches its certificate.', err));
     };
     // A port that accepts and never answers the handshake must not hold the request.
     const timer = setTimeout(() => {
       sock.off('error', failed);
+      stream.off('close', closed);
       sock.destroy();
       reject(noAnswer(o, 'the TLS handshake', `no answer within ${(o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) / 1000} s`));
     }, o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
     const failed = (err: Error) => {
       clearTimeout(timer);
+      stream.off('close', closed);
       fail(err);
     };
+    // A channel closed without ending (an ssh2 channel whose connection dropped) is not seen by the TLS socket
+    // over it, which would wait out the timeout.
+    const closed = () => failed(Object.assign(new Error('the connection closed'), { code: 'ECONNRESET' }));
     sock.once('error', failed);
+    stream.once('close', closed);
     sock.once('secureConnect', () => {
       clearTimeout(timer);
       sock.off('error', failed);
+      stream.off('close', closed);
       resolve(sock);
     });
   });

@@ -27,7 +27,7 @@ export interface CommandRunner {
   /**
    * Runs a command that prints until stopped (`journalctl -f`): its output goes to `onData` as it comes,
    * beside the one-at-a-time runs, until it exits or `signal` stops it: its process killed, or over SSH its
-   * channel closed (sshd leaves a command without a terminal running, so it ends at its next write, SIGPIPE).
+   * channel closed (which ends its stdin, and so it: see ENDS_WITH_STDIN).
    */
   stream(argv: readonly string[], options: Pick<RunOptions, 'sudo'>, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<StreamEnd>;
 }
@@ -42,6 +42,23 @@ export const commandWords = (argv: readonly string[], options: RunOptions = {}):
 /** The command as one line a user can paste into a shell. */
 export const commandLine = (argv: readonly string[], options: RunOptions = {}): string =>
   commandWords(argv, options).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : shellQuote(w))).join(' ');
+
+/**
+ * A following command as run over SSH, `sh -c` this with its words as arguments: sshd leaves a command
+ * without a terminal running when its channel closes, and one that prints nothing more, or never sees its
+ * reader go (an older journalctl), would stay. The channel's stdin is watched instead: at its end (the channel
+ * closed) the session's processes are sent SIGTERM. A fixed script: the command's words are only its arguments.
+ */
+const ENDS_WITH_STDIN = [
+  'exec 3<&0 </dev/null',
+  '"$@" & c=$!',
+  '{ while read -r _ <&3; do :; done; kill -TERM 0; } & w=$!',
+  'wait $c; s=$?',
+  'kill $w 2>/dev/null',
+  // Ended by a signal: so is this, as sshd would have told of the command itself (no exit status).
+  '[ $s -gt 128 ] && kill -$((s - 128)) $$',
+  'exit $s',
+].join('\n');
 
 /**
  * One command at a time, and a command whose channel closed without an exit status is run once more:
@@ -62,7 +79,7 @@ export function sshCommandRunner(channels: () => Promise<NodeChannels>): Command
       return next;
     },
     stream: async (argv, options, onData, signal) => {
-      const ch = await (await channels()).exec(commandWords(argv, options).map(shellQuote).join(' '));
+      const ch = await (await channels()).exec(['sh', '-c', ENDS_WITH_STDIN, 'sh', ...commandWords(argv, options)].map(shellQuote).join(' '));
       return new Promise((resolve) => {
         let stderr = '';
         const stop = () => ch.close();
@@ -75,7 +92,7 @@ export function sshCommandRunner(channels: () => Promise<NodeChannels>): Command
           signal.removeEventListener('abort', stop);
           void ch.exit.then((code) => resolve({ code, stderr }));
         });
-        ch.end();
+        // Its stdin stays open until the channel closes: its end is what ends the command.
       });
     },
   };

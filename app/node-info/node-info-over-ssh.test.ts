@@ -36,6 +36,7 @@ const TOKEN = 'tok-node-info-0123456789';
 let dir: string;
 let bin: string;
 let configPath: string;
+let quietFollow: string;
 let kubelet: ChildProcess;
 let healthz: Server;
 let healthzPort: number;
@@ -89,8 +90,10 @@ beforeAll(async () => {
   // A process named kubelet (a script's process takes the script's name) that answers --version.
   const fake = await script('kubelet', 'if [ "$1" = --version ]; then echo "Kubernetes v1.37.2"; exit 0; fi\nwhile :; do sleep 1; done');
   kubelet = spawn(fake, ['--config', configPath, `--feature-gates=Foo=true`], { stdio: 'ignore' });
+  // A follow that prints nothing more, as an older journalctl, or one under sudo's pty, that notices its reader gone only when it writes.
+  quietFollow = await script('quiet-follow', 'echo started\nwhile :; do sleep 1; done');
   sudoersPath = newSudoersPath();
-  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl, ${bin}/journalctl\n`);
+  await installSudoersRule(sudoersPath, `${h.operator.name} ALL=(root) NOPASSWD: /usr/bin/cat -- ${configPath}, ${bin}/crictl, ${bin}/journalctl, ${quietFollow}\n`);
 }, 60_000);
 
 afterAll(async () => {
@@ -197,10 +200,27 @@ describe('sshCommandRunner', () => {
     await expect.poll(() => out).toContain('I1128 written while followed over SSH');
     stop.abort();
     expect(await ended).toMatchObject({ code: null });
-    // sshd leaves a command without a terminal running when its channel closes: it ends at its next line (SIGPIPE).
-    journal.write('I1128 after the follow');
+    // Gone from the node at once, not at the journal's next line (when a write to the closed channel would end it).
     await expect.poll(() => processesWithArg(journal.file)).toEqual([]);
+    journal.write('I1128 after the follow');
     expect(out).not.toContain('I1128 after the follow');
+  }, 60_000);
+
+  it.each([
+    ['as root', () => h.root, false],
+    ['through sudo', () => h.operator, true],
+  ] as const)('a follow that prints nothing more ends on the node as soon as its caller stops, not at a next line that never comes (%s)', async (_, user, sudo) => {
+    const session = createSshSession(harnessTarget(h, user()), { prompter: scriptedPrompter() });
+    sessions.push(session);
+    const runner = sshCommandRunner(async () => (await session.connection()).channels);
+    const stop = new AbortController();
+    let out = '';
+    const ended = runner.stream([quietFollow], { sudo }, (d) => (out += d.toString()), stop.signal);
+    await expect.poll(() => out).toBe('started\n');
+    expect(processesWithArg(quietFollow)).not.toEqual([]);
+    stop.abort();
+    expect(await ended).toMatchObject({ code: null });
+    await expect.poll(() => processesWithArg(quietFollow)).toEqual([]);
   }, 60_000);
 });
 
