@@ -92,7 +92,9 @@ describe('many nodes in the browser', () => {
     const snapshot = join(work, 'worker-1-before.json');
     writeFileSync(snapshot, `{"apiVersion":"v1","kind":"List","items":[${f.hosts[0]!.kubelet.store.list().map((p) => podToKubectlJson(p)).join(',')}]}`);
     await page.getByTestId('open-files-input').setInputFiles(snapshot);
-    // Opening a file shows it alone; tick the workers group and the file together.
+    // Opened (its upload and reading take a while on a busy machine) before the group is ticked: opening it shows it alone.
+    await page.getByRole('heading', { name: 'worker-1-before.json', exact: true }).waitFor({ timeout: 15_000 });
+    // Tick the workers group and the file together.
     await page.getByRole('button', { name: 'Include the group workers' }).click();
     await page.getByRole('checkbox', { name: 'Include worker-1-before.json' }).check();
     await page.getByRole('heading', { name: '4 sources' }).waitFor();
